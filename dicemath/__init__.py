@@ -1,0 +1,52 @@
+"""dicemath: exact probabilities and optimal strategies for five table games.
+
+The shared core (dice, exact distributions, Markov chains, MDP solvers) is re-exported
+here; each game lives in its own sub-package under :mod:`dicemath.games`.
+
+Example:
+    >>> import dicemath
+    >>> dicemath.hit_distribution(6, 8).probability(3)
+    Fraction(1001, 46656)
+"""
+
+from dicemath._version import __version__
+from dicemath.core.dice import (
+    face_counts,
+    hit_distribution,
+    hit_probability_table,
+    hits,
+    multisets,
+    ordered_outcomes,
+    throw_distribution,
+)
+from dicemath.core.distribution import Distribution
+from dicemath.core.errors import (
+    DicemathError,
+    IllegalMoveError,
+    InvalidDiceError,
+    InvalidProbabilityError,
+    InvalidStateError,
+)
+from dicemath.core.mdp import solve_progress_mdp, solve_self_referential, value_iteration
+from dicemath.reporting import write_reports
+
+__all__ = [
+    "__version__",
+    "Distribution",
+    "DicemathError",
+    "IllegalMoveError",
+    "InvalidDiceError",
+    "InvalidProbabilityError",
+    "InvalidStateError",
+    "face_counts",
+    "hit_distribution",
+    "hit_probability_table",
+    "hits",
+    "multisets",
+    "ordered_outcomes",
+    "solve_progress_mdp",
+    "solve_self_referential",
+    "throw_distribution",
+    "value_iteration",
+    "write_reports",
+]

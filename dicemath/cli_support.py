@@ -1,0 +1,61 @@
+"""Small helpers shared by the ``dicemath`` sub-commands: argument parsing and output.
+
+Every query command takes ``--json``; its output is one JSON object with stable keys,
+exact probabilities written as ``"a/b"`` strings next to their float values.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+
+def fraction_text(value: Fraction | int) -> str:
+    """An exact probability as ``"a/b"`` (``"1"`` and ``"0"`` for whole numbers)."""
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def int_list(text: str) -> list[int]:
+    """Parse ``"0,0,3,1"`` into ``[0, 0, 3, 1]`` (an argparse type)."""
+    try:
+        return [int(part) for part in text.split(",") if part.strip() != ""]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated whole numbers, got {text!r}") from None
+
+
+def add_json_flag(parser: argparse.ArgumentParser) -> None:
+    """Add the ``--json`` flag every query command has."""
+    parser.add_argument("--json", action="store_true", help="print one JSON object with stable keys")
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return float(value)
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if hasattr(value, "item"):
+        return value.item()
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")
+
+
+def emit(result: dict, as_json: bool, render: Callable[[dict], str]) -> None:
+    """Print ``result`` as JSON (``--json``) or as the human text ``render(result)``."""
+    if as_json:
+        json.dump(result, sys.stdout, default=_default, indent=2)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(render(result).rstrip("\n") + "\n")
+
+
+def text_table(headers: list[str], rows: list[list[Any]]) -> str:
+    """A plain aligned text table for terminal output."""
+    cells = [[str(h) for h in headers]] + [[str(c) for c in row] for row in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    lines = ["  ".join(c.rjust(w) for c, w in zip(row, widths)) for row in cells]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)

@@ -1,0 +1,227 @@
+"""Markov decision processes whose states are ordered by progress.
+
+A *progress MDP* is one where every transition from a state leads to the state itself
+(no progress: a turn that ends where it began) or to a state solved before it. One
+*step* from state ``s`` is: pay ``cost``; chance draws an outcome ``o`` with probability
+``p_o``; the player picks a decision ``a`` among those available after ``o``; the decision
+leads to a distribution over next states. The value satisfies
+
+    V(s) = cost + sum_o p_o * opt_a [ stay(o, a) * V(s) + rest(o, a) ]
+
+where ``stay`` is the probability of returning to ``s`` and ``rest`` the expected value of
+the other next states. ``opt`` is ``min`` (expected turns, costs) or ``max``
+(probabilities of winning, with ``cost = 0``). Because the right side is piecewise linear
+and monotone in ``V(s)`` with slope below 1, the equation has one root, found exactly by
+policy iteration on the single unknown (Newton's method on a piecewise linear function:
+finitely many steps). With :class:`fractions.Fraction` inputs the result is exact; with
+floats it is float64.
+
+Games supply their states in an order where every successor comes first, and a
+``step(state, value)`` function that lists chance outcomes with their decisions; they
+write no loops of their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Generic, TypeVar
+
+from dicemath.core.errors import InvalidProbabilityError
+
+Number = TypeVar("Number", Fraction, float)
+State = TypeVar("State", bound=Hashable)
+
+
+@dataclass(frozen=True)
+class DecisionOutcome(Generic[Number]):
+    """What one decision leads to, summarised for the state being solved.
+
+    Attributes:
+        stay: probability of ending the step in the same state.
+        rest: expected value of every other next state, ``sum p(s') V(s')``.
+    """
+
+    stay: Number
+    rest: Number
+
+
+def _objective_sign(objective: str) -> int:
+    if objective not in ("min", "max"):
+        raise ValueError(f"objective must be 'min' or 'max', got {objective!r}")
+    return 1 if objective == "min" else -1
+
+
+def solve_self_referential(cost: Number,
+                           outcomes: Sequence[tuple[Number, Sequence[DecisionOutcome[Number]]]],
+                           objective: str = "min") -> tuple[Number, list[int]]:
+    """Solve ``V = cost + sum_o p_o * opt_a (stay_a V + rest_a)`` for ``V``.
+
+    Args:
+        cost: paid once per step (1 for "expected turns", 0 for probabilities).
+        outcomes: for each chance outcome, its probability and the decisions available.
+            An outcome with no decisions ends the step where it began (stay 1, rest 0).
+        objective: ``"min"`` or ``"max"``.
+
+    Returns:
+        The value and, for each outcome, the index of an optimal decision (the first one
+        among equals; -1 where there is none).
+
+    Raises:
+        InvalidProbabilityError: probabilities do not sum to 1, or the optimal play can
+            never leave the state (the value would be infinite).
+
+    Example:
+        A step that succeeds with probability 1/6 and otherwise stays: 6 steps.
+
+        >>> from fractions import Fraction as F
+        >>> solve_self_referential(F(1), [(F(1, 6), [DecisionOutcome(F(0), F(0))]),
+        ...                               (F(5, 6), [])])
+        (Fraction(6, 1), [0, -1])
+    """
+    sign = _objective_sign(objective)
+    zero = cost - cost
+    one = zero + 1
+    total = sum((p for p, _ in outcomes), zero)
+    if abs(total - 1) > (0 if isinstance(total, Fraction) else 1e-9):
+        raise InvalidProbabilityError(f"chance outcomes sum to {total}, not 1")
+    # Start from the policy that leaves the state most surely, then improve.
+    policy = []
+    for _, decisions in outcomes:
+        if not decisions:
+            policy.append(-1)
+        else:
+            policy.append(min(range(len(decisions)), key=lambda i: decisions[i].stay))
+    for _ in range(10_000):
+        stay = zero
+        rest = zero
+        for (p, decisions), choice in zip(outcomes, policy):
+            if choice < 0:
+                stay += p
+            else:
+                stay += p * decisions[choice].stay
+                rest += p * decisions[choice].rest
+        if stay >= one - (0 if isinstance(stay, Fraction) else 1e-15):
+            raise InvalidProbabilityError("this policy never leaves the state: the value is infinite")
+        value = (cost + rest) / (one - stay)
+        improved = []
+        for (p, decisions), choice in zip(outcomes, policy):
+            if choice < 0:
+                improved.append(-1)
+                continue
+            scores = [sign * (d.stay * value + d.rest) for d in decisions]
+            best = min(scores)
+            current = scores[choice]
+            tolerance = 0 if isinstance(best, Fraction) else 1e-12 * (1 + abs(best))
+            improved.append(choice if current <= best + tolerance else scores.index(best))
+        if improved == policy:
+            return value, policy
+        policy = improved
+    raise RuntimeError("policy iteration did not converge")
+
+
+Step = Callable[[State, Callable[[State], Number]],
+                Sequence[tuple[Number, Sequence[Mapping[State, Number]]]]]
+
+
+@dataclass
+class ProgressSolution(Generic[State, Number]):
+    """Values and optimal decisions of a solved progress MDP.
+
+    Attributes:
+        values: ``state -> value``.
+        policy: ``state -> list`` giving, for each chance outcome of its step, the index
+            of an optimal decision (-1 where there was no decision).
+    """
+
+    values: dict
+    policy: dict
+
+
+def solve_progress_mdp(states: Iterable[State], step: Step, *, cost: Number,
+                       terminal_value: Callable[[State], Number | None],
+                       objective: str = "min") -> ProgressSolution:
+    """Solve every state of a progress MDP, successors first.
+
+    Args:
+        states: every state, each listed after all the states it can move to.
+        step: ``step(state, value)`` returns the chance outcomes of one step as
+            ``(probability, decisions)``, each decision a mapping ``next_state ->
+            probability``; ``value(s)`` gives the solved value of any earlier state
+            (use it to evaluate sub-decisions inside a step).
+        cost: paid per step.
+        terminal_value: the fixed value of a terminal state, or None for a live state.
+        objective: ``"min"`` or ``"max"``.
+
+    Raises:
+        InvalidProbabilityError: a decision's probabilities do not sum to 1.
+        KeyError: a decision leads to a state that was not solved before (bad order).
+
+    Example:
+        Geometric waiting: each step finishes with probability 1/3.
+
+        >>> from fractions import Fraction as F
+        >>> def step(s, value):
+        ...     return [(F(1), [{"done": F(1, 3), "start": F(2, 3)}])]
+        >>> solution = solve_progress_mdp(["done", "start"], step, cost=F(1),
+        ...     terminal_value=lambda s: F(0) if s == "done" else None)
+        >>> solution.values["start"]
+        Fraction(3, 1)
+    """
+    values: dict = {}
+    policy: dict = {}
+    exact = isinstance(cost, Fraction)
+    for state in states:
+        fixed = terminal_value(state)
+        if fixed is not None:
+            values[state] = fixed
+            continue
+        outcomes = []
+        for probability, decisions in step(state, values.__getitem__):
+            summaries = []
+            for distribution in decisions:
+                stay = cost - cost
+                rest = cost - cost
+                mass = cost - cost
+                for next_state, p in distribution.items():
+                    mass += p
+                    if next_state == state:
+                        stay += p
+                    else:
+                        rest += p * values[next_state]
+                if (mass != 1) if exact else abs(mass - 1) > 1e-9:
+                    raise InvalidProbabilityError(
+                        f"a decision from {state!r} has next-state probabilities summing to {mass}")
+                summaries.append(DecisionOutcome(stay, rest))
+            outcomes.append((probability, summaries))
+        values[state], policy[state] = solve_self_referential(cost, outcomes, objective)
+    return ProgressSolution(values, policy)
+
+
+def value_iteration(states: Sequence[State],
+                    transitions: Callable[[State, Callable[[State], float]], float],
+                    *, tolerance: float = 1e-13, max_iterations: int = 100_000,
+                    initial: Callable[[State], float] | None = None) -> tuple[dict, int]:
+    """Gauss-Seidel value iteration ``V(s) <- transitions(s, V)`` until the change < tolerance.
+
+    For game values whose states are not ordered by progress (a penalty that sends a
+    player back). ``transitions(s, value)`` performs the optimisation and returns the new
+    value of ``s`` (float64).
+
+    Returns:
+        The values and the number of sweeps made.
+
+    Raises:
+        RuntimeError: no convergence within ``max_iterations`` sweeps.
+    """
+    values = {s: (initial(s) if initial else 0.0) for s in states}
+    for sweep in range(1, max_iterations + 1):
+        change = 0.0
+        for state in states:
+            new = transitions(state, values.__getitem__)
+            change = max(change, abs(new - values[state]))
+            values[state] = new
+        if change < tolerance:
+            return values, sweep
+    raise RuntimeError(f"value iteration did not converge in {max_iterations} sweeps")

@@ -1,0 +1,28 @@
+"""Progress bars for long computations (tqdm on standard error).
+
+Bars are shown only when standard error is a terminal or ``DICEMATH_PROGRESS=1``; set
+``DICEMATH_PROGRESS=0`` to silence them everywhere (tests do).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable
+
+from tqdm.auto import tqdm
+
+
+def progress_enabled() -> bool:
+    """Whether progress bars are shown."""
+    setting = os.environ.get("DICEMATH_PROGRESS")
+    if setting is not None:
+        return setting not in ("0", "", "false", "no")
+    return sys.stderr.isatty()
+
+
+def progress(iterable: Iterable | None = None, *, desc: str = "", total: int | None = None,
+             unit: str = "it"):
+    """Wrap ``iterable`` in a progress bar (a no-op bar when bars are off)."""
+    return tqdm(iterable, desc=desc, total=total, unit=unit, disable=not progress_enabled(),
+                leave=False, dynamic_ncols=True)

@@ -1,0 +1,22 @@
+"""``dicemath report``: write the strategy reports (the main job)."""
+
+from __future__ import annotations
+
+from dicemath.reporting import section_names, write_reports
+
+
+def register(subparsers) -> None:
+    """Add ``dicemath report``."""
+    report = subparsers.add_parser("report", help="write the strategy reports (Markdown + PNG)")
+    report.add_argument("--out", default="reports", help="output folder (default: reports)")
+    report.add_argument("--only", nargs="+", metavar="SECTION", choices=section_names(),
+                        help=f"write only these sections: {', '.join(section_names())}")
+    report.add_argument("--quick", action="store_true",
+                        help="smaller computations (fewer simulations) for a fast preview")
+    report.set_defaults(func=run_report)
+
+
+def run_report(args) -> int:
+    written = write_reports(args.out, only=args.only, quick=args.quick)
+    print(f"wrote {len(written)} files; start at {written[-1]}")
+    return 0
