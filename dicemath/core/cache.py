@@ -1,7 +1,8 @@
 """On-disk cache for heavy tables: computed once, written atomically, reused.
 
 A table is stored under a key made of its name, the parameters that determine it (for a
-game: its rules object) and the package version, so a change to either rebuilds it. Files
+game: its rules object) and the code version (the package version and a digest of its
+source), so a change to either rebuilds it. Files
 are written to a temporary name in the same folder and moved into place with
 :func:`os.replace`, so a reader never sees half a file.
 
@@ -15,6 +16,7 @@ import os
 import pickle
 import tempfile
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +33,24 @@ def cache_dir() -> Path:
     return path
 
 
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """The package version plus a digest of every source file of the package.
+
+    Any change to the code changes this, so a cached table never outlives the code that
+    computed it.
+    """
+    digest = hashlib.sha256(__version__.encode())
+    package = Path(__file__).resolve().parent.parent
+    for source in sorted(package.rglob("*.py")):
+        digest.update(str(source.relative_to(package)).encode())
+        digest.update(source.read_bytes())
+    return f"{__version__}+{digest.hexdigest()[:12]}"
+
+
 def cache_key(name: str, params: Any) -> str:
-    """A file-name-safe key for ``name`` with ``params`` (their ``repr``) and the version."""
-    digest = hashlib.sha256(f"{__version__}|{params!r}".encode()).hexdigest()[:16]
+    """A file-name-safe key for ``name`` with ``params`` (their ``repr``) and the code version."""
+    digest = hashlib.sha256(f"{code_version()}|{params!r}".encode()).hexdigest()[:16]
     return f"{name}-{digest}"
 
 
