@@ -1,0 +1,37 @@
+"""The on-disk table cache: built once, reused, keyed by parameters."""
+
+import numpy as np
+
+from dicemath.core import cache
+
+
+def test_arrays_are_built_once_and_reused(tmp_path, monkeypatch):
+    monkeypatch.setenv("DICEMATH_CACHE_DIR", str(tmp_path))
+    calls = []
+
+    def build():
+        calls.append(1)
+        return {"table": np.arange(5.0)}
+
+    first = cache.cached_arrays("demo", ("rules", 1), build)
+    second = cache.cached_arrays("demo", ("rules", 1), build)
+    other = cache.cached_arrays("demo", ("rules", 2), build)
+    assert len(calls) == 2
+    np.testing.assert_array_equal(first["table"], second["table"])
+    np.testing.assert_array_equal(other["table"], first["table"])
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_objects_and_opt_out(tmp_path, monkeypatch):
+    monkeypatch.setenv("DICEMATH_CACHE_DIR", str(tmp_path))
+    assert cache.cached_object("obj", 1, lambda: {"a": 1}) == {"a": 1}
+    assert cache.cached_object("obj", 1, lambda: {"a": 2}) == {"a": 1}
+    assert cache.cached_object("obj", 1, lambda: {"a": 3}, use_cache=False) == {"a": 3}
+
+
+def test_key_depends_on_parameters_and_code_version(monkeypatch):
+    assert cache.cache_key("x", 1) != cache.cache_key("x", 2)
+    monkeypatch.setattr(cache, "code_version", lambda: "0.1.0+aaaa")
+    before = cache.cache_key("x", 1)
+    monkeypatch.setattr(cache, "code_version", lambda: "0.1.0+bbbb")
+    assert cache.cache_key("x", 1) != before

@@ -1,0 +1,46 @@
+"""The command line: dice queries, JSON keys, errors, and the report entry point."""
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+
+from dicemath.cli import main
+from dicemath.core.dice import hit_distribution
+from dicemath.reporting import write_reports
+
+
+def test_dice_hits_json(capsys):
+    assert main(["dice", "hits", "--dice", "6", "--target", "8", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["dice"] == 6 and result["target"] == 8
+    exact = [Fraction(x) for x in result["exact"]]
+    assert sum(exact) == 1
+    assert exact == [hit_distribution(6, 8).probability(k) for k in range(4)]
+    assert result["distribution"] == [float(x) for x in exact]
+
+
+def test_dice_hits_plain_table(capsys):
+    assert main(["dice", "hits", "--dice", "2", "--target", "7"]) == 0
+    out = capsys.readouterr().out
+    assert "1/6" in out and "hits" in out
+
+
+def test_bad_input_is_a_clear_error(capsys):
+    assert main(["dice", "hits", "--dice", "6", "--target", "13"]) == 2
+    assert "target must be a number 1..12" in capsys.readouterr().err
+
+
+def test_console_script_help():
+    result = subprocess.run([sys.executable, "-m", "dicemath", "--help"], capture_output=True,
+                            text=True, check=True)
+    assert "dice" in result.stdout and "report" in result.stdout
+
+
+def test_dice_report_is_regenerated(tmp_path):
+    written = write_reports(tmp_path, only=["dice"], quick=True, log=lambda *a, **k: None)
+    text = (tmp_path / "dice.md").read_text()
+    assert (tmp_path / "dice_hits.png").stat().st_size > 1000
+    # The report's 6-dice table shows P(3 hits for 8) = 1001/46656 rounded to 4 places.
+    assert f"{1001 / 46656:.4f}" in text
+    assert written[-1] == tmp_path / "README.md"
