@@ -27,13 +27,16 @@ from dicemath.core.errors import (
     InvalidProbabilityError,
     InvalidStateError,
 )
+from dicemath.core.markov import AbsorbingChain, ExactAbsorbingChain
 from dicemath.core.mdp import solve_progress_mdp, solve_self_referential, value_iteration
 from dicemath.reporting import write_reports
 
 __all__ = [
     "__version__",
+    "AbsorbingChain",
     "Distribution",
     "DicemathError",
+    "ExactAbsorbingChain",
     "IllegalMoveError",
     "InvalidDiceError",
     "InvalidProbabilityError",
