@@ -50,7 +50,7 @@ def build(context: ReportContext) -> str:
         bottom = [b + h for b, h in zip(bottom, heights)]
     axes[1].set(xlabel="number", ylabel="probability", xticks=TARGETS,
                 title="Hits with 6 dice")
-    axes[1].legend(fontsize=8, ncol=2)
+    axes[1].legend(fontsize=8, bbox_to_anchor=(1.01, 1), loc="upper left")
     parts += ["", context.save_figure(figure, "dice_hits.png", "hit chances per number"), ""]
     parts.append("The pair numbers 7..12 need two dice per hit, so with six dice they never "
                  "exceed three hits; 7 is the easiest pair number, 12 (only 6+6) the hardest.")
