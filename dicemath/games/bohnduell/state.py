@@ -1,0 +1,395 @@
+"""BohnDuell positions and moves: immutable, hashable, with text forms that round-trip.
+
+Vocabulary (RULES.md section 5):
+
+- A *side* is one player's ``(stock, c_1, ..., c_n)``: his stock and his cups indexed by
+  the distance ``d`` from his pot (``d = 1`` next to the pot, BOHN-2). Sides are plain
+  tuples, so the solvers can key on them cheaply.
+- A :class:`Move` is ``S<k>`` (sow ``k`` beans from the stock, BOHN-3), ``H<d>`` (harvest
+  the cup at distance ``d``, BOHN-5) or ``P`` (pass, BOHN-6).
+- A :class:`Position` holds both sides, both pots, the player to move and the rules.
+  Its text form is ``"<stock>:<c_1>,...,<c_n>:<pot>/<stock>:<cups>:<pot>/<mover>"`` for
+  player A then player B, the mover ``A`` or ``B``, plus ``"/every"`` for that capture
+  variant; :meth:`Position.from_str` reads it back.
+
+Passes are not part of the position: whether a player must pass depends only on his side
+(BOHN-6: no stock and no cup holding exactly its distance), so two positions with the
+same beans and the same mover are the same position.
+
+**Termination** (BOHN-6 always ends the game). Give every bean a *distance to its pot*:
+``n + 1`` for a bean in its owner's stock (the stock lies beyond the far cup, BOHN-3),
+``d`` for a bean in the cup at distance ``d``, and ``0`` for a bean in a pot. Let
+``Phi`` be the sum over all beans (see :func:`potential`). Every move other than a pass
+strictly decreases ``Phi``:
+
+- sowing ``k >= 1`` beans moves each from distance ``n + 1`` to a cup at distance
+  ``<= n`` (each bean gets closer by at least 1); a capture moves beans from cups into a
+  pot (distance 0), which only decreases ``Phi`` further;
+- harvesting the cup at distance ``d`` (holding ``d`` beans) moves each bean one step
+  closer: ``d - 1`` beans to cups ``d - 1 .. 1`` and one to the pot.
+
+A pass changes nothing, but it is only legal when the mover has no move while the
+opponent has one (otherwise the game is over), so two passes never follow each other.
+Hence ``Phi`` decreases by at least 1 in every two consecutive moves, ``Phi >= 0``, and a
+game from a position with potential ``Phi`` lasts at most ``2 * Phi + 1`` moves. From the
+start ``Phi = 2 * stock * (n + 1)``. The solvers use the same order: every successor of a
+position has a smaller ``Phi``, or the same ``Phi`` after a pass.
+
+Example:
+    >>> from dicemath.games.bohnduell.rules import BohnRules
+    >>> p = BohnRules(stock=5).initial().apply(Move.from_str("S4"))
+    >>> str(p)
+    '1:1,1,1,1:0/5:0,0,0,0:0/B'
+    >>> [str(m) for m in p.legal_actions()]
+    ['S1', 'S2', 'S3', 'S4']
+    >>> p.apply(Move.from_str("S1")).pots   # B's last bean lands in an empty cup facing A's d=1
+    (0, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from dicemath.core.errors import IllegalMoveError, InvalidStateError
+from dicemath.core.game import TERMINAL
+from dicemath.games.bohnduell.rules import BohnRules
+
+Side = tuple[int, ...]
+"""One player's ``(stock, c_1, ..., c_n)``; index ``d`` is the cup at distance ``d``."""
+
+PLAYER_NAMES = ("A", "B")
+"""Player 0 (A) sits "lower" and moves first (BOHN-7); player 1 is B."""
+
+SOW, HARVEST, PASS = "sow", "harvest", "pass"
+
+
+@dataclass(frozen=True, order=True)
+class Move:
+    """One move: ``Move("sow", k)``, ``Move("harvest", d)`` or ``Move("pass", 0)``.
+
+    Moves sort harvests first (by distance), then the pass, then sows (by ``k``).
+
+    Example:
+        >>> Move.from_str("s3"), str(Move(HARVEST, 2)), Move.from_str("P")
+        (Move(kind='sow', count=3), 'H2', Move(kind='pass', count=0))
+    """
+
+    kind: str
+    count: int = 0
+
+    def __post_init__(self) -> None:
+        if self.kind not in (SOW, HARVEST, PASS):
+            raise IllegalMoveError(f"move kind must be sow, harvest or pass, got {self.kind!r}")
+        if self.kind == PASS and self.count != 0:
+            raise IllegalMoveError(f"a pass has count 0, got {self.count}")
+        if self.kind != PASS and (not isinstance(self.count, int) or self.count < 1):
+            raise IllegalMoveError(f"a {self.kind} needs a count >= 1, got {self.count!r}")
+
+    def __str__(self) -> str:
+        return "P" if self.kind == PASS else f"{'S' if self.kind == SOW else 'H'}{self.count}"
+
+    @classmethod
+    def from_str(cls, text: str) -> Move:
+        """Parse ``"S3"``, ``"H2"`` or ``"P"`` (case-insensitive).
+
+        Raises:
+            IllegalMoveError: text that is not a move.
+        """
+        word = text.strip().upper()
+        if word in ("P", "PASS"):
+            return cls(PASS, 0)
+        if len(word) >= 2 and word[0] in "SH" and word[1:].isdigit():
+            return cls(SOW if word[0] == "S" else HARVEST, int(word[1:]))
+        raise IllegalMoveError(f"cannot read move {text!r}: expected S<k>, H<d> or P")
+
+
+PASS_MOVE = Move(PASS, 0)
+
+
+# --- the rules on sides: small pure functions shared by the engine and the solvers -------
+
+def side_moves(side: Side) -> list[Move]:
+    """The sows and harvests open to the owner of ``side`` (sorted; no pass).
+
+    BOHN-3: sow ``k`` with ``1 <= k <= min(n, stock)``; BOHN-5: harvest a cup at distance
+    ``d`` holding exactly ``d`` beans.
+    """
+    n = len(side) - 1
+    moves = [Move(HARVEST, d) for d in range(1, n + 1) if side[d] == d]
+    moves += [Move(SOW, k) for k in range(1, min(n, side[0]) + 1)]
+    return moves
+
+
+def can_move(side: Side) -> bool:
+    """Whether the owner of ``side`` has a sow or a harvest (else he passes, BOHN-6)."""
+    return side[0] > 0 or any(side[d] == d for d in range(1, len(side)))
+
+
+def play_side(me: Side, opp: Side, move: Move, every: bool = False) -> tuple[int, Side, Side]:
+    """Apply a sow or harvest of the owner of ``me``: ``(pot gain, new me, new opp)``.
+
+    BOHN-3 (sow), BOHN-4 (capture of the facing cup ``n + 1 - d``; only the last sown cup
+    unless ``every``), BOHN-5 (harvest). The move is assumed legal.
+    """
+    n = len(me) - 1
+    mine = list(me)
+    if move.kind == HARVEST:
+        d = move.count
+        mine[d] = 0
+        for j in range(1, d):
+            mine[j] += 1
+        return 1, tuple(mine), opp
+    k = move.count
+    theirs = list(opp)
+    gain = 0
+    mine[0] -= k
+    last = n - k + 1
+    for d in range(n, last - 1, -1):
+        was_empty = mine[d] == 0
+        mine[d] += 1
+        if was_empty and (every or d == last):
+            facing = n + 1 - d
+            gain += theirs[facing]
+            theirs[facing] = 0
+    return gain, tuple(mine), tuple(theirs)
+
+
+def side_potential(side: Side) -> int:
+    """Sum of the distances to the pot of the beans of one side (stock at ``n + 1``)."""
+    n = len(side) - 1
+    return side[0] * (n + 1) + sum(d * side[d] for d in range(1, n + 1))
+
+
+# --- positions ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Position:
+    """A BohnDuell position (immutable, hashable). Implements :class:`dicemath.core.game.GameState`.
+
+    Attributes:
+        rules: the variant (number of cups, stated stock, capture rule).
+        stocks: beans left in each player's stock, ``(A, B)``.
+        cups: each player's cups, indexed by distance - 1 (nearest the pot first).
+        pots: beans in each player's pot.
+        to_move: 0 (A, moves first, BOHN-7) or 1 (B).
+
+    Raises:
+        InvalidStateError: negative or non-integer counts, a row of the wrong length, a side
+            holding more beans than the stated stock, or a bean total other than
+            ``2 * rules.stock`` (beans are conserved, BOHN-1).
+    """
+
+    rules: BohnRules
+    stocks: tuple[int, int]
+    cups: tuple[tuple[int, ...], tuple[int, ...]]
+    pots: tuple[int, int]
+    to_move: int = 0
+
+    def __post_init__(self) -> None:
+        n, stated = self.rules.cups, self.rules.stock
+        object.__setattr__(self, "stocks", tuple(self.stocks))
+        object.__setattr__(self, "pots", tuple(self.pots))
+        object.__setattr__(self, "cups", tuple(tuple(row) for row in self.cups))
+        if len(self.stocks) != 2 or len(self.pots) != 2 or len(self.cups) != 2:
+            raise InvalidStateError("a position has exactly two stocks, two rows and two pots")
+        for name, values in (("stock", self.stocks), ("pot", self.pots),
+                             ("cup", self.cups[0] + self.cups[1])):
+            for value in values:
+                if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                    raise InvalidStateError(f"every {name} count must be a whole number >= 0, got {value!r}")
+        for player in (0, 1):
+            if len(self.cups[player]) != n:
+                raise InvalidStateError(
+                    f"player {PLAYER_NAMES[player]} has {len(self.cups[player])} cups, the rules say {n}")
+            own = self.stocks[player] + sum(self.cups[player])
+            if own > stated:
+                raise InvalidStateError(
+                    f"player {PLAYER_NAMES[player]} has {own} beans in stock and cups, more than "
+                    f"the stated stock {stated}")
+        total = sum(self.stocks) + sum(self.pots) + sum(self.cups[0]) + sum(self.cups[1])
+        if total != 2 * stated:
+            raise InvalidStateError(
+                f"beans are not conserved: the position holds {total} beans, the stated stock "
+                f"{stated} per player makes {2 * stated}")
+        if self.to_move not in (0, 1):
+            raise InvalidStateError(f"to_move must be 0 (A) or 1 (B), got {self.to_move!r}")
+
+    # sides -------------------------------------------------------------------------------
+    def side(self, player: int) -> Side:
+        """``(stock, c_1, ..., c_n)`` of ``player``."""
+        return (self.stocks[player],) + self.cups[player]
+
+    @classmethod
+    def from_sides(cls, rules: BohnRules, sides: tuple[Side, Side], pots: tuple[int, int],
+                   to_move: int = 0) -> Position:
+        """Build a position from two sides ``(stock, c_1, ..., c_n)``."""
+        return cls(rules, (sides[0][0], sides[1][0]), (tuple(sides[0][1:]), tuple(sides[1][1:])),
+                   pots, to_move)
+
+    @property
+    def mover_sides(self) -> tuple[Side, Side]:
+        """``(side of the mover, side of the other)``: the key the solvers use."""
+        return self.side(self.to_move), self.side(1 - self.to_move)
+
+    def potential(self) -> int:
+        """``Phi``: the sum of every bean's distance to its pot (see the module docstring)."""
+        return side_potential(self.side(0)) + side_potential(self.side(1))
+
+    # game protocol -----------------------------------------------------------------------
+    def is_over(self) -> bool:
+        """True when neither player can move (BOHN-6)."""
+        return not can_move(self.side(0)) and not can_move(self.side(1))
+
+    def current_player(self) -> int:
+        """0 or 1, or :data:`~dicemath.core.game.TERMINAL` when the game is over."""
+        return TERMINAL if self.is_over() else self.to_move
+
+    def legal_actions(self) -> list[Move]:
+        """Sorted legal moves: harvests, sows, or just the pass (BOHN-3, -5, -6)."""
+        if self.is_over():
+            return []
+        moves = side_moves(self.side(self.to_move))
+        return moves if moves else [PASS_MOVE]
+
+    def chance_outcomes(self) -> list:
+        """BohnDuell has no chance: always empty."""
+        return []
+
+    def apply(self, move: Move | str) -> Position:
+        """The position after ``move`` (a :class:`Move` or its text).
+
+        Raises:
+            IllegalMoveError: the move is not legal here.
+        """
+        if isinstance(move, str):
+            move = Move.from_str(move)
+        if move not in self.legal_actions():
+            raise IllegalMoveError(
+                f"{move} is not legal in {self}; legal: {[str(m) for m in self.legal_actions()]}")
+        return self._play(move)[1]
+
+    def _play(self, move: Move) -> tuple[int, Position]:
+        """``(gain of the mover, next position)`` without the legality check."""
+        me, other = self.to_move, 1 - self.to_move
+        if move.kind == PASS:
+            return 0, Position(self.rules, self.stocks, self.cups, self.pots, other)
+        gain, mine, theirs = play_side(self.side(me), self.side(other), move, self.rules.every)
+        sides = [None, None]
+        sides[me], sides[other] = mine, theirs
+        pots = list(self.pots)
+        pots[me] += gain
+        return gain, Position.from_sides(self.rules, tuple(sides), tuple(pots), other)
+
+    def gain(self, move: Move) -> int:
+        """Beans ``move`` puts into the mover's pot at once (captures, or 1 for a harvest)."""
+        return self._play(move)[0]
+
+    def returns(self) -> list[int]:
+        """Final pot difference for each player, ``[A - B, B - A]`` (BOHN-6)."""
+        difference = self.pots[0] - self.pots[1]
+        return [difference, -difference]
+
+    def winner(self) -> int | None:
+        """0 or 1 for the player with more beans in his pot, None for a draw."""
+        if self.pots[0] == self.pots[1]:
+            return None
+        return 0 if self.pots[0] > self.pots[1] else 1
+
+    # text --------------------------------------------------------------------------------
+    def __str__(self) -> str:
+        sides = [f"{self.stocks[p]}:{','.join(map(str, self.cups[p]))}:{self.pots[p]}" for p in (0, 1)]
+        text = f"{sides[0]}/{sides[1]}/{PLAYER_NAMES[self.to_move]}"
+        return text + "/every" if self.rules.every else text
+
+    @classmethod
+    def from_str(cls, text: str, rules: BohnRules | None = None) -> Position:
+        """Read the text form of :meth:`__str__`.
+
+        Args:
+            text: e.g. ``"38:0,0,1,1:0/40:0,0,0,0:0/B"``; a trailing ``"/every"`` selects
+                that capture variant.
+            rules: the rules to check against; by default the number of cups comes from
+                the text and the stated stock is half the bean total.
+
+        Raises:
+            InvalidStateError: unreadable text, or a position the rules cannot hold.
+
+        Example:
+            >>> p = Position.from_str("0:0,0,0,0:2/0:1,0,0,0:3/B")
+            >>> p.rules.stock, p.legal_actions()
+            (3, [Move(kind='harvest', count=1)])
+            >>> str(p.apply("H1")), p.apply("H1").is_over()
+            ('0:0,0,0,0:2/0:0,0,0,0:4/A', True)
+        """
+        parts = text.strip().split("/")
+        capture = "last"
+        if len(parts) == 4 and parts[3].strip().lower() in ("every", "last"):
+            capture = parts.pop().strip().lower()
+        if len(parts) != 3 or parts[2].strip().upper() not in PLAYER_NAMES:
+            raise InvalidStateError(
+                f"cannot read position {text!r}: expected 'stock:c1,...,cn:pot/stock:c1,...,cn:pot/A|B'")
+        values = []
+        for chunk in parts[:2]:
+            fields = chunk.strip().split(":")
+            try:
+                stock, cups, pot = int(fields[0]), tuple(int(c) for c in fields[1].split(",")), int(fields[2])
+            except (ValueError, IndexError):
+                raise InvalidStateError(f"cannot read side {chunk!r} of position {text!r}") from None
+            if len(fields) != 3:
+                raise InvalidStateError(f"cannot read side {chunk!r} of position {text!r}")
+            values.append((stock, cups, pot))
+        to_move = PLAYER_NAMES.index(parts[2].strip().upper())
+        if rules is None:
+            total = sum(s + sum(c) + p for s, c, p in values)
+            if total % 2:
+                raise InvalidStateError(f"position {text!r} holds an odd number of beans ({total})")
+            if len(values[0][1]) != len(values[1][1]):
+                raise InvalidStateError(f"the rows of {text!r} have different lengths")
+            from dicemath.games.bohnduell.rules import InvalidRulesError
+            try:
+                rules = BohnRules(cups=len(values[0][1]), stock=total // 2, capture=capture)
+            except InvalidRulesError as error:
+                raise InvalidStateError(f"position {text!r}: {error}") from None
+        elif capture != rules.capture and len(text.strip().split("/")) == 4:
+            raise InvalidStateError(f"position {text!r} says capture={capture!r}, rules say {rules.capture!r}")
+        return cls(rules, (values[0][0], values[1][0]), (values[0][1], values[1][1]),
+                   (values[0][2], values[1][2]), to_move)
+
+    def diagram(self) -> str:
+        """A board diagram: B's row on top (pot left), A's row below (pot right).
+
+        The columns line up facing cups: A's cup at distance ``d`` sits under B's cup at
+        distance ``n + 1 - d`` (BOHN-2).
+
+        Example:
+            >>> print(BohnRules(stock=9).initial().apply("S3").diagram())
+                     B pot |  B1  B2  B3  B4 | B stock
+                B:       0 |   0   0   0   0 |       9
+                A:       6 |   1   1   1   0 |       0
+                   A stock |  A4  A3  A2  A1 | A pot
+                A 0 - 0 B, B to move
+        """
+        n = self.rules.cups
+        top = " ".join(f"{'B' + str(d):>3}" for d in range(1, n + 1))
+        bottom = " ".join(f"{'A' + str(d):>3}" for d in range(n, 0, -1))
+        row_b = " ".join(f"{c:>3}" for c in self.cups[1])
+        row_a = " ".join(f"{c:>3}" for c in reversed(self.cups[0]))
+        status = ("game over" if self.is_over()
+                  else f"{PLAYER_NAMES[self.to_move]} to move")
+        lines = [f"         B pot | {top} | B stock",
+                 f"    B: {self.pots[1]:>7} | {row_b} | {self.stocks[1]:>7}",
+                 f"    A: {self.stocks[0]:>7} | {row_a} | {self.pots[0]:>7}",
+                 f"       A stock | {bottom} | A pot",
+                 f"    A {self.pots[0]} - {self.pots[1]} B, {status}"]
+        return "\n".join(lines)
+
+    def _repr_markdown_(self) -> str:
+        return f"`{self}`\n\n```\n{self.diagram()}\n```"
+
+
+def playout(position: Position, moves: list[Move | str]) -> Iterator[Position]:
+    """The positions after each of ``moves`` played from ``position``."""
+    for move in moves:
+        position = position.apply(move)
+        yield position
