@@ -1,0 +1,103 @@
+"""The rules of Pegs (RULES.md section 1) and Fives (section 2) as one frozen object.
+
+Both games throw 6 dice, name a number 1..12 after a *choice throw*, set aside the hits and
+throw on for the same number. Every point where they differ is a named field of
+:class:`Rules`; :data:`PEGS` and :data:`FIVES` are the two presets, and a table that plays a
+point differently builds a variant with :meth:`Rules.variant`.
+
+Example:
+    >>> PEGS.goal, PEGS.throws, PEGS.overthrow
+    (5, 3, True)
+    >>> FIVES.throws is None, FIVES.overthrow
+    (True, False)
+    >>> PEGS.variant(goal=4).goal
+    4
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from dicemath.core.errors import DicemathError
+
+ON_COMPLETE_CHOICES = ("remaining", "fresh")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule point of the Pegs/Fives family.
+
+    Attributes:
+        name: ``"pegs"`` or ``"fives"`` (or a variant's name).
+        rows: number of rows / numbers, 1..rows (12 in both games; PEGS-1, FIVES-1).
+        goal: steps to the top hole (PEGS-1, variant ``steps``) or marks per number
+            (FIVES-1, variant ``marks``). Default 5.
+        dice: dice in hand at the start of a turn and of a fresh cycle (6).
+        throws: throw budget of a cycle, the choice throw included (PEGS-3: 3), or None for
+            no limit (FIVES-3).
+        overthrow: True: hits of a cycle beyond the goal cancel the whole cycle and end the
+            turn (PEGS-6). False: hits beyond the goal are lost and the row completes
+            (FIVES-5).
+        on_complete: what follows completing a row: ``"remaining"`` -- the next throw is a
+            choice throw with the remaining dice and throws, the turn ends if none remain
+            (PEGS-7); ``"fresh"`` -- take all dice and a new budget (FIVES-5).
+        all_dice_first: PEGS-8 goes before PEGS-7: a cycle that uses the last die and
+            completes the row also gives all dice back with a fresh budget (default True).
+        fresh_budget_on_all_dice: using the last die resets the throw budget (PEGS-8
+            Decision, default True); False keeps the throws that were left.
+        scoring: ``"first_out"`` (PEGS-2: the first to finish wins) or ``"rest_points"``
+            (FIVES-6: losers score missing marks x number).
+    """
+
+    name: str = "pegs"
+    rows: int = 12
+    goal: int = 5
+    dice: int = 6
+    throws: int | None = 3
+    overthrow: bool = True
+    on_complete: str = "remaining"
+    all_dice_first: bool = True
+    fresh_budget_on_all_dice: bool = True
+    scoring: str = "first_out"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rows, int) or not 1 <= self.rows <= 12:
+            raise DicemathError(f"rows must be 1..12, got {self.rows!r}")
+        if not isinstance(self.goal, int) or self.goal < 1:
+            raise DicemathError(f"goal (steps/marks) must be an integer >= 1, got {self.goal!r}")
+        if not isinstance(self.dice, int) or not 1 <= self.dice <= 6:
+            raise DicemathError(f"dice must be 1..6, got {self.dice!r}")
+        if self.throws is not None and (not isinstance(self.throws, int) or self.throws < 1):
+            raise DicemathError(f"throws must be None or an integer >= 1, got {self.throws!r}")
+        if self.on_complete not in ON_COMPLETE_CHOICES:
+            raise DicemathError(f"on_complete must be one of {ON_COMPLETE_CHOICES}, got {self.on_complete!r}")
+        if self.scoring not in ("first_out", "rest_points"):
+            raise DicemathError(f"scoring must be 'first_out' or 'rest_points', got {self.scoring!r}")
+
+    def variant(self, **changes) -> Rules:
+        """A copy with some rule points changed (validated like the presets)."""
+        return replace(self, **changes)
+
+    @property
+    def dice_per_hit(self) -> tuple[int, ...]:
+        """Dice set aside per hit, indexed by row - 1 (1 for rows 1..6, 2 for 7..12; PEGS-4)."""
+        return tuple(1 if r <= 6 else 2 for r in range(1, self.rows + 1))
+
+
+PEGS = Rules()
+"""Pegs ("popnagels"), RULES.md PEGS-1..9: 5 steps, 3 throws, overthrow, PEGS-8 before PEGS-7."""
+
+FIVES = Rules(name="fives", throws=None, overthrow=False, on_complete="fresh",
+              scoring="rest_points")
+"""Fives, RULES.md FIVES-1..7: 5 marks, no throw limit, hits beyond 5 lost, fresh dice on
+completion (FIVES-5) and when all dice are used (FIVES-4), rest points (FIVES-6)."""
+
+PRESETS = {"pegs": PEGS, "fives": FIVES}
+
+
+def preset(name: str) -> Rules:
+    """The preset called ``name`` (``"pegs"`` or ``"fives"``)."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise DicemathError(f"unknown game {name!r}; known: {sorted(PRESETS)}") from None
