@@ -1,0 +1,293 @@
+"""The Pitjesbak game as immutable states in the shared vocabulary of :mod:`dicemath.core.game`.
+
+A :class:`PitjesbakState` covers a whole game (PIT-1..PIT-8): whose throw it is, the
+stripes, the per-player "has wiped" flags (PIT-6), who is still in the game, and the round
+in progress (the limit set by the start player, the counting throws so far). Chance acts
+for every throw of three dice (the 56 sorted throws with exact weights over 216) and for a
+roll-off (PIT-5; the repeated one-die roll-off is fair, so its outcome is the winner, each
+tied player with probability ``1/k``). A player acts only when there is a choice: after a
+throw that is not the last allowed one, with the actions ``"stop"`` and ``"throw"``.
+
+Example:
+    >>> state = initial_state(PitjesbakRules(players=3))
+    >>> state.current_player() == CHANCE
+    True
+    >>> state = state.apply((4, 5, 6))
+    >>> state.current_player(), state.legal_actions()
+    (0, ('stop', 'throw'))
+    >>> state = state.apply("stop")
+    >>> state.limit, state.turn
+    (1, 1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from dicemath.core.errors import IllegalMoveError, InvalidStateError
+from dicemath.core.game import CHANCE, TERMINAL
+from dicemath.games.pitjesbak.rules import MAX_THROWS, PitjesbakRules, check_stripes
+from dicemath.games.pitjesbak.throws import SORTED_THROWS, ThrowClass, check_throw, classify
+
+STOP = "stop"
+THROW = "throw"
+ACTIONS = (STOP, THROW)
+"""The decisions of a player after a throw, sorted."""
+
+_THROW_OUTCOMES = tuple((dice, Fraction(weight, 216)) for dice, weight in SORTED_THROWS)
+
+
+@dataclass(frozen=True)
+class PitjesbakState:
+    """An immutable, hashable Pitjesbak game state (PIT-1..PIT-8).
+
+    Attributes:
+        rules: the rules (players, stripes, die values).
+        stripes: stripes left per seat.
+        wiped: per seat, whether the player has won a round (PIT-6 flag, never cleared).
+        alive: per seat, whether the player is still in the game (PIT-6 elimination).
+        start: seat of this round's start player.
+        order: seats playing this round, in turn order (start player first).
+        turn: index into ``order`` of the player throwing now.
+        limit: throws allowed to followers (0 until the start player has finished, PIT-4).
+        throws: throws used so far by the player throwing now.
+        current: the throw awaiting the player's decision, or None (chance throws next).
+        results: counting throws of the players of ``order`` who have finished, None for
+            an eliminated player.
+        rolloff: seats tied for the round, waiting for the roll-off (PIT-5).
+        winner: seat of the game winner, -1 while the game goes on.
+        round_number: rounds finished so far.
+        last_round_winner: seat that won the previous round (-1 before the first).
+        last_results: counting throws of the previous round, in its turn order.
+        last_limit: the limit of the previous round.
+    """
+
+    rules: PitjesbakRules
+    stripes: tuple[int, ...]
+    wiped: tuple[bool, ...]
+    alive: tuple[bool, ...]
+    start: int
+    order: tuple[int, ...]
+    turn: int = 0
+    limit: int = 0
+    throws: int = 0
+    current: tuple[int, int, int] | None = None
+    results: tuple[tuple[int, int, int] | None, ...] = ()
+    rolloff: tuple[int, ...] = ()
+    winner: int = -1
+    round_number: int = 0
+    last_round_winner: int = -1
+    last_results: tuple[tuple[int, int, int] | None, ...] = ()
+    last_limit: int = 0
+
+    # -- the shared vocabulary ---------------------------------------------------------
+    def current_player(self) -> int:
+        """The seat to decide, :data:`CHANCE` (a throw or roll-off) or :data:`TERMINAL`."""
+        if self.winner >= 0:
+            return TERMINAL
+        if self.rolloff or self.current is None:
+            return CHANCE
+        return self.order[self.turn]
+
+    def legal_actions(self) -> tuple[str, ...]:
+        """``("stop", "throw")`` at a decision, else empty."""
+        player = self.current_player()
+        return ACTIONS if player >= 0 else ()
+
+    def chance_outcomes(self) -> tuple[tuple[object, Fraction], ...]:
+        """Throws (sorted dice, exact probability) or roll-off winners (seat, 1/k)."""
+        if self.winner >= 0:
+            return ()
+        if self.rolloff:
+            share = Fraction(1, len(self.rolloff))
+            return tuple((seat, share) for seat in self.rolloff)
+        if self.current is None:
+            return _THROW_OUTCOMES
+        return ()
+
+    def returns(self) -> tuple[float, ...]:
+        """1 for the game winner, 0 for everybody else (all zeros before the end)."""
+        return tuple(1.0 if seat == self.winner else 0.0 for seat in range(self.rules.players))
+
+    def apply(self, action) -> PitjesbakState:
+        """The state after a chance outcome or a decision.
+
+        Raises:
+            IllegalMoveError: the action is not legal here (a finished game, a seat not in
+                the roll-off, a decision while chance is to act, an unknown decision).
+            InvalidDiceError: a throw that is not three faces 1..6.
+        """
+        player = self.current_player()
+        if player == TERMINAL:
+            raise IllegalMoveError("the game is over; no action is legal")
+        if self.rolloff:
+            if action not in self.rolloff:
+                raise IllegalMoveError(f"roll-off winner must be one of {self.rolloff}, got {action!r}")
+            return self._settle(action, by_rolloff=True)
+        if player == CHANCE:
+            dice = check_throw(action)
+            throws = self.throws + 1
+            if throws >= self.throw_cap:
+                return replace(self, throws=throws)._finish_turn(dice)
+            return replace(self, throws=throws, current=dice)
+        if action == STOP:
+            return self._finish_turn(self.current)  # type: ignore[arg-type]
+        if action == THROW:
+            return replace(self, current=None)
+        raise IllegalMoveError(f"a decision is 'stop' or 'throw', got {action!r}")
+
+    # -- helpers -----------------------------------------------------------------------
+    @property
+    def throw_cap(self) -> int:
+        """Throws allowed to the player throwing now: 3 for the start player, else the limit."""
+        return MAX_THROWS if self.turn == 0 else self.limit
+
+    @property
+    def player(self) -> int:
+        """The seat throwing now (or -1 when the game is over)."""
+        return -1 if self.winner >= 0 else self.order[self.turn]
+
+    def best_so_far(self) -> tuple[ThrowClass | None, int]:
+        """The best counting throw of this round so far and how many players share it."""
+        best: ThrowClass | None = None
+        tied = 0
+        for dice in self.results:
+            if dice is None:
+                continue
+            cls = classify(dice, self.rules)
+            if best is None or cls.rank > best.rank:
+                best, tied = cls, 1
+            elif cls.rank == best.rank:
+                tied += 1
+        return best, tied
+
+    def _finish_turn(self, dice: tuple[int, int, int]) -> PitjesbakState:
+        seat = self.order[self.turn]
+        limit = self.throws if self.turn == 0 else self.limit
+        cls = classify(dice, self.rules)
+        alive = self.alive
+        result: tuple[int, int, int] | None = dice
+        if cls.is_apen:                                  # PIT-6
+            if self.wiped[seat]:
+                return replace(self, limit=limit, current=None, winner=seat, last_round_winner=seat)
+            alive = tuple(a and s != seat for s, a in enumerate(alive))
+            result = None
+            if sum(alive) == 1:                          # PIT-8
+                return replace(self, alive=alive, limit=limit, current=None,
+                               winner=alive.index(True), last_round_winner=alive.index(True))
+        state = replace(self, alive=alive, limit=limit, current=None,
+                        results=self.results + (result,))
+        if self.turn + 1 < len(self.order):
+            return replace(state, turn=self.turn + 1, throws=0)
+        return state._resolve_round()
+
+    def _resolve_round(self) -> PitjesbakState:
+        best, _ = self.best_so_far()
+        assert best is not None
+        tied = tuple(sorted(seat for seat, dice in zip(self.order, self.results)
+                            if dice is not None and classify(dice, self.rules).rank == best.rank))
+        if len(tied) > 1:                                # PIT-5 roll-off
+            return replace(self, rolloff=tied)
+        return self._settle(tied[0], by_rolloff=False)
+
+    def _settle(self, round_winner: int, *, by_rolloff: bool) -> PitjesbakState:
+        """Wipes and penalties of the round together (PIT-5, PIT-7), then the next round (PIT-8)."""
+        position = self.order.index(round_winner)
+        winning_class = classify(self.results[position], self.rules)  # type: ignore[arg-type]
+        wipe = 1 if by_rolloff else winning_class.wipe
+        stripes = list(self.stripes)
+        stripes[round_winner] = max(0, stripes[round_winner] - wipe)
+        for seat, dice in zip(self.order, self.results):
+            if dice is not None and classify(dice, self.rules).penalty:
+                stripes[seat] += 1
+        wiped = tuple(w or s == round_winner for s, w in enumerate(self.wiped))
+        if stripes[round_winner] == 0:
+            return replace(self, stripes=tuple(stripes), wiped=wiped, rolloff=(), winner=round_winner,
+                           last_round_winner=round_winner)
+        start = next_start(self.start, self.alive)
+        return PitjesbakState(self.rules, tuple(stripes), wiped, self.alive, start,
+                              round_order(start, self.alive), round_number=self.round_number + 1,
+                              last_round_winner=round_winner, last_results=self.results,
+                              last_limit=self.limit)
+
+    def __str__(self) -> str:
+        seats = " ".join(f"{s}:{n}{'*' if w else ''}{'' if a else 'x'}"
+                         for s, (n, w, a) in enumerate(zip(self.stripes, self.wiped, self.alive)))
+        if self.winner >= 0:
+            return f"[{seats}] winner {self.winner}"
+        done = ",".join("out" if d is None else "".join(map(str, d)) for d in self.results)
+        return (f"[{seats}] round {self.round_number} start {self.start} turn {self.player} "
+                f"limit {self.limit} throws {self.throws} current {self.current} results [{done}]"
+                + (f" roll-off {self.rolloff}" if self.rolloff else ""))
+
+
+def next_start(start: int, alive: tuple[bool, ...]) -> int:
+    """The next alive seat clockwise (left) of ``start`` (PIT-8)."""
+    n = len(alive)
+    for step in range(1, n + 1):
+        seat = (start + step) % n
+        if alive[seat]:
+            return seat
+    raise InvalidStateError("no player left in the game")
+
+
+def round_order(start: int, alive: tuple[bool, ...]) -> tuple[int, ...]:
+    """The alive seats in turn order from ``start`` (PIT-4: clockwise)."""
+    n = len(alive)
+    return tuple((start + step) % n for step in range(n) if alive[(start + step) % n])
+
+
+def initial_state(rules: PitjesbakRules | None = None, *, start: int = 0,
+                  stripes: tuple[int, ...] | None = None,
+                  wiped: tuple[bool, ...] | None = None) -> PitjesbakState:
+    """The state at the start of a round: by default the start of a new game (PIT-1).
+
+    Args:
+        rules: the rules (default 2 players, 9 stripes).
+        start: seat of the start player (the one-die roll-off that picks it is not modelled).
+        stripes: stripes per seat (default ``rules.stripes`` each); every one >= 1.
+        wiped: has-wiped flags per seat (default all False).
+
+    Raises:
+        InvalidStateError: wrong lengths, stripes < 1, or ``start`` not a seat.
+    """
+    rules = rules or PitjesbakRules()
+    n = rules.players
+    stripes = tuple(stripes) if stripes is not None else (rules.stripes,) * n
+    wiped = tuple(bool(w) for w in wiped) if wiped is not None else (False,) * n
+    if len(stripes) != n or len(wiped) != n:
+        raise InvalidStateError(f"need stripes and flags for {n} players, got {len(stripes)} and {len(wiped)}")
+    for seat, count in enumerate(stripes):
+        check_stripes(count, f"stripes of seat {seat}")
+        if count == 0:
+            raise InvalidStateError(f"seat {seat} has 0 stripes: the game is already over (PIT-1)")
+    if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < n:
+        raise InvalidStateError(f"start must be a seat 0..{n - 1}, got {start!r}")
+    alive = (True,) * n
+    return PitjesbakState(rules, stripes, wiped, alive, start, round_order(start, alive))
+
+
+def check_invariants(state: PitjesbakState) -> None:
+    """Raise AssertionError if ``state`` breaks a rule invariant (used by the tests).
+
+    Stripes are >= 0 and only the winner may have 0; at least one player is alive; the
+    round order starts at the start player and holds every alive seat; the limit is 1..3
+    once set; a decision is offered only below the throw cap; one result per finished turn.
+    """
+    assert all(s >= 0 for s in state.stripes)
+    assert sum(state.alive) >= 1
+    if state.winner >= 0:
+        assert state.alive[state.winner]
+        return
+    assert all(s >= 1 for s in state.stripes), state
+    assert state.order[0] == state.start
+    assert {s for s, a in enumerate(state.alive) if a} <= set(state.order)
+    assert 0 <= state.limit <= MAX_THROWS
+    assert (state.limit == 0) == (state.turn == 0 and len(state.results) == 0)
+    if state.current is not None:
+        assert 1 <= state.throws < state.throw_cap
+    if state.rolloff:
+        assert len(state.results) == len(state.order) and len(state.rolloff) >= 2
+    else:
+        assert len(state.results) == state.turn
