@@ -1,1 +1,1 @@
-""""""
+"""Backgammon (RULES.md section 4): rules engine, GNU Backgammon Position IDs, bear-off databases."""

@@ -1,0 +1,702 @@
+"""Exact bear-off databases: dense position index, every legal play, one- and two-sided tables.
+
+A *home board* (one side of a bear-off) is a tuple of six checker counts on points 1..6, the
+1-point first, 0..15 checkers in all (BG-6: every checker is home, so bearing off is
+allowed). There are ``C(n + 6, 6)`` boards of at most ``n`` checkers: 924 for 6, 3,003 for 8
+and 54,264 for 15.
+
+Dense index (stable, part of the API): boards are numbered by total checker count first,
+then in lexicographic order of the reversed tuple (the 6-point count most significant).
+So index 0 is the empty board (everything borne off), 1..6 are a single checker on points
+1..6, and the boards of at most ``n`` checkers are exactly the indices
+``0 .. positions_count(n) - 1``: a table for ``n`` checkers is a prefix of every larger one.
+
+Tables (all float64 numpy, computed exactly up to float rounding; see the tests for the
+Fraction cross-checks):
+
+* :func:`move_table`: for every board and each of the 21 distinct rolls (:data:`ROLLS`,
+  weights :data:`ROLL_WEIGHTS` out of 36) the sorted indices of ALL distinct boards that
+  legal plays lead to (BG-3: both dice if possible, else the larger; doubles four times;
+  BG-6 higher-die rule; BG-4 ``playtive`` limit). A roll that cannot be played at all
+  (possible only under ``playtive``) leads to the board itself.
+* :func:`one_sided_table`: distribution of the number of rolls to bear off every checker
+  when each roll is played to minimise the expected number of rolls (GNU Backgammon's
+  policy), and of rolls to bear off at least one checker (gammon chances).
+* :func:`two_sided_table`: exact cubeless probability that the player on roll wins, for
+  every pair of boards of at most ``n`` checkers, by dynamic programming over the game
+  itself (each side maximises its winning chance; not a convolution of one-sided tables).
+
+Example:
+    >>> position_index((0, 0, 0, 0, 0, 2)), position_from_index(6)
+    (27, (0, 0, 0, 0, 0, 1))
+    >>> successors((0, 1, 0, 0, 0, 0), (1, 1))
+    [(0, 0, 0, 0, 0, 0)]
+    >>> table = one_sided_table()
+    >>> round(table.mean_rolls((0, 0, 0, 0, 0, 2)), 4)
+    2.1096
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from math import comb
+
+import numpy as np
+
+from dicemath.core.cache import cached_arrays
+from dicemath.core.errors import InvalidDiceError, InvalidStateError
+from dicemath.games.backgammon.rules import STANDARD, BackgammonRules
+
+POINTS = 6
+"""Home-board points (1..6)."""
+MAX_CHECKERS = 15
+"""Checkers per side (BG-1)."""
+
+ROLLS: tuple[tuple[int, int], ...] = tuple((high, low) for high in range(1, 7) for low in range(1, high + 1))
+"""The 21 distinct rolls as ``(high, low)``: (1,1), (2,1), (2,2), (3,1), ..., (6,6)."""
+
+ROLL_WEIGHTS = np.array([1 if high == low else 2 for high, low in ROLLS], dtype=np.int64)
+"""Weight of each roll of :data:`ROLLS` out of 36 (1 for doubles, 2 otherwise)."""
+
+ROLL_PROBABILITIES = ROLL_WEIGHTS / 36.0
+"""Float probabilities of :data:`ROLLS`."""
+
+DISTRIBUTION_LENGTH = 64
+"""Columns of the one-sided distributions: P(n rolls) for n = 0..63. Standard bear-offs of
+15 checkers never need more than ~40 rolls; under ``playtive`` a blocked roll can repeat, so
+there the (tiny) tail mass beyond 63 rolls is dropped; the means are exact regardless."""
+
+_KEY_BASE = 16 ** np.arange(POINTS, dtype=np.int64)
+
+
+def positions_count(checkers: int = MAX_CHECKERS) -> int:
+    """Number of home boards with at most ``checkers`` checkers: ``C(checkers + 6, 6)``.
+
+    >>> positions_count(6), positions_count(15)
+    (924, 54264)
+    """
+    _check_checkers(checkers)
+    return comb(checkers + POINTS, POINTS)
+
+
+def _check_checkers(checkers: int) -> None:
+    if not isinstance(checkers, (int, np.integer)) or not 0 <= checkers <= MAX_CHECKERS:
+        raise InvalidStateError(f"number of checkers must be 0..{MAX_CHECKERS}, got {checkers!r}")
+
+
+@lru_cache(maxsize=1)
+def _all_positions() -> np.ndarray:
+    rows = []
+    for total in range(MAX_CHECKERS + 1):
+        group = []
+
+        def fill(prefix: list[int], left: int, slots: int) -> None:
+            if slots == 1:
+                group.append(tuple(prefix + [left]))
+                return
+            for value in range(left + 1):
+                fill(prefix + [value], left - value, slots - 1)
+
+        fill([], total, POINTS)
+        group.sort(key=lambda board: board[::-1])
+        rows.extend(group)
+    array = np.array(rows, dtype=np.int64)
+    array.setflags(write=False)
+    return array
+
+
+@lru_cache(maxsize=1)
+def _key_lookup() -> tuple[np.ndarray, np.ndarray]:
+    keys = _all_positions() @ _KEY_BASE
+    order = np.argsort(keys)
+    return keys[order], order
+
+
+@lru_cache(maxsize=1)
+def _index_dict() -> dict[tuple[int, ...], int]:
+    return {tuple(int(c) for c in row): i for i, row in enumerate(_all_positions())}
+
+
+def check_board(board) -> tuple[int, ...]:
+    """Validate a home board and return it as a tuple of six ints.
+
+    Args:
+        board: six checker counts on points 1..6 (the 1-point first).
+
+    Raises:
+        InvalidStateError: not six counts, a negative count, or more than 15 checkers.
+
+    >>> check_board([0, 0, 0, 0, 0, 2])
+    (0, 0, 0, 0, 0, 2)
+    """
+    try:
+        values = tuple(int(c) for c in board)
+    except (TypeError, ValueError):
+        raise InvalidStateError(f"a home board is six checker counts, got {board!r}") from None
+    if len(values) != POINTS:
+        raise InvalidStateError(f"a home board has counts for points 1..6 (six numbers), got {len(values)}: {board!r}")
+    if min(values) < 0:
+        raise InvalidStateError(f"negative checker count in home board {board!r}")
+    if sum(values) > MAX_CHECKERS:
+        raise InvalidStateError(f"home board {board!r} has {sum(values)} checkers, more than {MAX_CHECKERS}")
+    return values
+
+
+def position_index(board) -> int:
+    """The dense index of a home board (see the module docstring for the order).
+
+    Args:
+        board: six checker counts on points 1..6, the 1-point first.
+
+    Returns:
+        An int in ``0 .. 54263``; boards of at most n checkers get ``0 .. C(n+6,6) - 1``.
+
+    Raises:
+        InvalidStateError: not a valid home board.
+
+    >>> position_index((0, 0, 0, 0, 0, 0)), position_index((1, 0, 0, 0, 0, 0))
+    (0, 1)
+    """
+    return _index_dict()[check_board(board)]
+
+
+def position_from_index(index: int) -> tuple[int, ...]:
+    """The home board with dense index ``index`` (inverse of :func:`position_index`).
+
+    Raises:
+        InvalidStateError: index outside ``0 .. 54263``.
+
+    >>> position_from_index(54263)
+    (0, 0, 0, 0, 0, 15)
+    """
+    if not isinstance(index, (int, np.integer)) or not 0 <= index < positions_count():
+        raise InvalidStateError(f"bear-off index must be 0..{positions_count() - 1}, got {index!r}")
+    return tuple(int(c) for c in _all_positions()[index])
+
+
+def positions_up_to(checkers: int = MAX_CHECKERS) -> np.ndarray:
+    """All home boards of at most ``checkers`` checkers, row ``i`` being the board of index ``i``.
+
+    Returns:
+        A read-only int64 array of shape ``(positions_count(checkers), 6)``.
+
+    >>> positions_up_to(1).tolist()[:3]
+    [[0, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0]]
+    """
+    return _all_positions()[:positions_count(checkers)]
+
+
+def indices_of(boards: np.ndarray) -> np.ndarray:
+    """Vectorised :func:`position_index` for an ``(k, 6)`` array of valid boards (not checked)."""
+    keys, order = _key_lookup()
+    return order[np.searchsorted(keys, np.asarray(boards, dtype=np.int64) @ _KEY_BASE)]
+
+
+def pip_counts(boards: np.ndarray | None = None) -> np.ndarray:
+    """Pip counts of an ``(k, 6)`` array of boards (default: all 54,264 in index order)."""
+    boards = _all_positions() if boards is None else np.asarray(boards)
+    return boards @ np.arange(1, POINTS + 1)
+
+
+def roll_index(roll) -> int:
+    """The index in :data:`ROLLS` of a roll given as two dice in any order.
+
+    Raises:
+        InvalidDiceError: not two dice 1..6.
+
+    >>> ROLLS[roll_index((3, 5))]
+    (5, 3)
+    """
+    try:
+        first, second = (int(d) for d in roll)
+    except (TypeError, ValueError):
+        raise InvalidDiceError(f"a roll is two dice, got {roll!r}") from None
+    if not (1 <= first <= 6 and 1 <= second <= 6):
+        raise InvalidDiceError(f"dice must be 1..6, got {roll!r}")
+    return ROLLS.index((max(first, second), min(first, second)))
+
+
+# ----------------------------------------------------------------------------------------
+# Legal plays
+# ----------------------------------------------------------------------------------------
+
+def _single_die_table(rules: BackgammonRules) -> np.ndarray:
+    """``table[i, d, p-1]``: index after moving (or bearing off) a checker from point p with
+    die d from board i, or -1 if that is not a legal single step (BG-3, BG-4, BG-6)."""
+    boards = _all_positions()
+    count = len(boards)
+    table = np.full((count, 7, POINTS), -1, dtype=np.int64)
+    above = np.zeros_like(boards)  # checkers strictly above point p (on p+1..6)
+    above[:, :-1] = np.cumsum(boards[:, ::-1], axis=1)[:, ::-1][:, 1:]
+    for die in range(1, 7):
+        for point in range(1, POINTS + 1):
+            source = point - 1
+            legal = boards[:, source] > 0
+            if point > die:
+                target = point - die - 1
+                if rules.max_per_point is not None:
+                    legal &= boards[:, target] < rules.max_per_point
+            elif point < die:
+                legal &= above[:, source] == 0
+            rows = np.nonzero(legal)[0]
+            after = boards[rows].copy()
+            after[:, source] -= 1
+            if point > die:
+                after[:, point - die - 1] += 1
+            table[rows, die, source] = indices_of(after)
+    return table
+
+
+@lru_cache(maxsize=1)
+def _moves_kernel():
+    numba = _numba()
+
+    @numba.njit(cache=True)
+    def expand(current, n, die, single, out, k, mark, stamp):
+        """Append to ``out[k:]`` the boards one step of ``die`` away from ``current[:n]`` not
+        yet marked with ``stamp``; return the new length."""
+        for i in range(n):
+            x = current[i]
+            if x == 0:  # everything off: the game is over, any die is spent
+                if mark[0] != stamp:
+                    mark[0] = stamp
+                    out[k] = 0
+                    k += 1
+                continue
+            for p in range(6):
+                y = single[x, die, p]
+                if y >= 0 and mark[y] != stamp:
+                    mark[y] = stamp
+                    out[k] = y
+                    k += 1
+        return k
+
+    @numba.njit(cache=True)
+    def kernel(single, highs, lows, fill, starts, targets):
+        count = single.shape[0]
+        rolls = len(highs)
+        a = np.empty(4096, np.int64)
+        b = np.empty(4096, np.int64)
+        c = np.empty(4096, np.int64)
+        d = np.empty(4096, np.int64)
+        mark = np.zeros(count, np.int64)
+        stamp = 0
+        total = 0
+        for x in range(count):
+            for r in range(rolls):
+                high = highs[r]
+                low = lows[r]
+                a[0] = x
+                n = 1
+                result = a
+                if high == low:
+                    for _ in range(4):
+                        stamp += 1
+                        m = expand(a, n, high, single, b, 0, mark, stamp)
+                        if m == 0:
+                            break
+                        a[:m] = b[:m]
+                        n = m
+                else:
+                    stamp += 1
+                    nh = expand(a, 1, high, single, b, 0, mark, stamp)
+                    stamp += 1
+                    nl = expand(a, 1, low, single, c, 0, mark, stamp)
+                    stamp += 1
+                    m = expand(b, nh, low, single, d, 0, mark, stamp)
+                    m = expand(c, nl, high, single, d, m, mark, stamp)
+                    if m > 0:
+                        result = d
+                        n = m
+                    elif nh > 0:
+                        result = b
+                        n = nh
+                    elif nl > 0:
+                        result = c
+                        n = nl
+                if fill:
+                    for i in range(1, n):  # insertion sort: the lists are short
+                        v = result[i]
+                        j = i - 1
+                        while j >= 0 and result[j] > v:
+                            result[j + 1] = result[j]
+                            j -= 1
+                        result[j + 1] = v
+                    for i in range(n):
+                        targets[total + i] = result[i]
+                else:
+                    starts[x * rolls + r + 1] = total + n
+                total += n
+        return total
+
+    return kernel
+
+
+def _build_moves(rules: BackgammonRules) -> dict[str, np.ndarray]:
+    single = _single_die_table(rules)
+    count = len(single)
+    highs = np.array([h for h, _ in ROLLS], dtype=np.int64)
+    lows = np.array([low for _, low in ROLLS], dtype=np.int64)
+    starts = np.zeros(count * len(ROLLS) + 1, dtype=np.int64)
+    kernel = _moves_kernel()
+    total = kernel(single, highs, lows, False, starts, np.zeros(1, np.int32))
+    targets = np.empty(total, dtype=np.int32)
+    kernel(single, highs, lows, True, starts, targets)
+    return {"starts": starts, "targets": targets}
+
+
+@dataclass(frozen=True)
+class MoveTable:
+    """Every legal play of every home board and roll, as a compressed sparse table.
+
+    Attributes:
+        rules: the rules the plays follow.
+        starts: int64 array of length ``54264 * 21 + 1``; the successors of board ``i`` and
+            roll ``r`` (index in :data:`ROLLS`) are ``targets[starts[i*21+r]:starts[i*21+r+1]]``.
+        targets: int32 indices of the resulting boards, sorted and distinct per (board, roll).
+            A roll with no legal play (``playtive`` only) leads to the board itself; the empty
+            board leads to itself.
+    """
+
+    rules: BackgammonRules
+    starts: np.ndarray = field(repr=False)
+    targets: np.ndarray = field(repr=False)
+
+    def successors(self, index: int, roll: int) -> np.ndarray:
+        """Indices of the distinct boards reachable from board ``index`` with roll ``ROLLS[roll]``."""
+        k = int(index) * len(ROLLS) + int(roll)
+        return self.targets[self.starts[k]:self.starts[k + 1]]
+
+    def counts(self) -> np.ndarray:
+        """Number of distinct resulting boards, shape ``(54264, 21)``."""
+        return np.diff(self.starts).reshape(-1, len(ROLLS))
+
+
+@lru_cache(maxsize=4)
+def move_table(rules: BackgammonRules = STANDARD) -> MoveTable:
+    """All legal plays of all 54,264 home boards and 21 rolls (cached on disk).
+
+    Args:
+        rules: :data:`~dicemath.games.backgammon.rules.STANDARD` or ``PLAYTIVE``.
+
+    Returns:
+        A :class:`MoveTable`.
+
+    >>> table = move_table()
+    >>> [position_from_index(int(i)) for i in table.successors(position_index((0, 2, 0, 0, 0, 0)), roll_index((2, 1)))]
+    [(1, 0, 0, 0, 0, 0)]
+    """
+    arrays = cached_arrays("backgammon-bearoff-moves", rules, lambda: _build_moves(rules))
+    return MoveTable(rules, arrays["starts"], arrays["targets"])
+
+
+def successors(board, roll, rules: BackgammonRules = STANDARD) -> list[tuple[int, ...]]:
+    """The distinct home boards after each legal play of ``roll`` from ``board``.
+
+    Args:
+        board: six checker counts on points 1..6.
+        roll: two dice in any order.
+        rules: the rules (BG-4 ``playtive`` limits a point to 5 own checkers).
+
+    Returns:
+        Sorted by dense index; ``[board]`` itself when no play is possible.
+
+    Raises:
+        InvalidStateError, InvalidDiceError: bad board or roll.
+
+    >>> successors((0, 0, 0, 0, 0, 1), (2, 1))
+    [(0, 0, 1, 0, 0, 0)]
+    """
+    index = position_index(board)
+    r = roll_index(roll)
+    return [position_from_index(int(i)) for i in move_table(rules).successors(index, r)]
+
+
+# ----------------------------------------------------------------------------------------
+# Dynamic programming kernels (numba; plain-Python twins in the tests)
+# ----------------------------------------------------------------------------------------
+
+def _numba():
+    import numba
+
+    return numba
+
+
+@lru_cache(maxsize=1)
+def _one_sided_kernel():
+    numba = _numba()
+
+    @numba.njit(cache=True)
+    def kernel(order, starts, targets, weights, totals, length):
+        count = len(order)
+        rolls = len(weights)
+        mean = np.zeros(count)
+        dist = np.zeros((count, length))
+        gmean = np.zeros(count)
+        gdist = np.zeros((count, length))
+        dist[0, 0] = 1.0
+        gdist[0, 0] = 1.0
+        best = np.empty(rolls, np.int64)
+        gbest = np.empty(rolls, np.int64)
+        for k in range(count):
+            x = order[k]
+            if x == 0:
+                continue
+            stay = 0.0
+            acc = 0.0
+            gstay = 0.0
+            gacc = 0.0
+            for r in range(rolls):
+                a = starts[x * rolls + r]
+                b = starts[x * rolls + r + 1]
+                w = weights[r]
+                if b - a == 1 and targets[a] == x:
+                    stay += w
+                    best[r] = -1
+                    gbest[r] = -1
+                    continue
+                bv = 1e300
+                bi = -1
+                gv = 1e300
+                gi = -1
+                for j in range(a, b):
+                    y = targets[j]
+                    if mean[y] < bv:
+                        bv = mean[y]
+                        bi = y
+                    g = 0.0 if totals[y] < totals[x] else gmean[y]
+                    if g < gv:
+                        gv = g
+                        gi = y
+                best[r] = bi
+                gbest[r] = gi
+                acc += w * bv
+                gacc += w * gv
+            mean[x] = (1.0 + acc) / (1.0 - stay)
+            gmean[x] = (1.0 + gacc) / (1.0 - stay)
+            for n in range(1, length):
+                p = stay * dist[x, n - 1]
+                gp = stay * gdist[x, n - 1]
+                for r in range(rolls):
+                    if best[r] >= 0:
+                        p += weights[r] * dist[best[r], n - 1]
+                        y = gbest[r]
+                        if totals[y] < totals[x]:
+                            if n == 1:
+                                gp += weights[r]
+                        else:
+                            gp += weights[r] * gdist[y, n - 1]
+                dist[x, n] = p
+                gdist[x, n] = gp
+        return mean, dist, gmean, gdist
+
+    return kernel
+
+
+@lru_cache(maxsize=1)
+def _two_sided_kernel():
+    numba = _numba()
+
+    @numba.njit(cache=True)
+    def kernel(count, bucket_starts, bucket_items, starts, targets, weights):
+        rolls = len(weights)
+        table = np.zeros((count, count))
+        stays = np.zeros(count)
+        for x in range(count):
+            for r in range(rolls):
+                a = starts[x * rolls + r]
+                if starts[x * rolls + r + 1] - a == 1 and targets[a] == x and x != 0:
+                    stays[x] += weights[r]
+        for y in range(count):
+            table[0, y] = 1.0  # the player on roll has already borne off (convention)
+        levels = len(bucket_starts) - 1
+        for s in range(1, 2 * levels):
+            for px in range(max(0, s - levels + 1), min(s, levels - 1) + 1):
+                py = s - px
+                for i in range(bucket_starts[px], bucket_starts[px + 1]):
+                    x = bucket_items[i]
+                    if x == 0:
+                        continue
+                    for j in range(bucket_starts[py], bucket_starts[py + 1]):
+                        y = bucket_items[j]
+                        if y == 0:
+                            table[x, y] = 0.0
+                            continue
+                        acc = 0.0
+                        for r in range(rolls):
+                            a = starts[x * rolls + r]
+                            b = starts[x * rolls + r + 1]
+                            if b - a == 1 and targets[a] == x:
+                                continue
+                            bv = 0.0
+                            for k in range(a, b):
+                                z = targets[k]
+                                v = 1.0 if z == 0 else 1.0 - table[y, z]
+                                if v > bv:
+                                    bv = v
+                            acc += weights[r] * bv
+                        table[x, y] = acc
+            # blocked rolls (playtive): P_xy = A_xy + s_x (1 - P_yx), solved pairwise
+            for px in range(max(0, s - levels + 1), min(s, levels - 1) + 1):
+                py = s - px
+                if px > py:
+                    continue
+                for i in range(bucket_starts[px], bucket_starts[px + 1]):
+                    x = bucket_items[i]
+                    for j in range(bucket_starts[py], bucket_starts[py + 1]):
+                        y = bucket_items[j]
+                        if x == 0 or y == 0 or (px == py and y < x):
+                            continue
+                        sx = stays[x]
+                        sy = stays[y]
+                        if sx == 0.0 and sy == 0.0:
+                            continue
+                        axy = table[x, y]
+                        ayx = table[y, x]
+                        pxy = (axy + sx - sx * ayx - sx * sy) / (1.0 - sx * sy)
+                        pyx = ayx + sy * (1.0 - pxy)
+                        table[x, y] = pxy
+                        table[y, x] = pyx
+        return table
+
+    return kernel
+
+
+def _build_one_sided(rules: BackgammonRules) -> dict[str, np.ndarray]:
+    moves = move_table(rules)
+    pips = pip_counts()
+    order = np.argsort(pips, kind="stable")
+    totals = _all_positions().sum(axis=1)
+    mean, dist, gmean, gdist = _one_sided_kernel()(
+        order, moves.starts, moves.targets.astype(np.int64), ROLL_PROBABILITIES, totals,
+        DISTRIBUTION_LENGTH)
+    return {"mean": mean, "distribution": dist, "gammon_mean": gmean, "gammon_distribution": gdist}
+
+
+@dataclass(frozen=True)
+class OneSidedTable:
+    """The one-sided bear-off database of all 54,264 home boards (float64).
+
+    Policy: each roll is played to minimise the expected number of rolls to bear off every
+    checker (ties: the lowest dense index). The "gammon" columns use the policy minimising
+    the expected rolls until at least one checker is off.
+
+    Attributes:
+        rules: the rules used.
+        mean: expected rolls to bear off, shape ``(54264,)``.
+        distribution: ``distribution[i, n]`` = P(board i needs exactly n rolls), n < 64.
+        gammon_mean: expected rolls until at least one checker of board i is off
+            (0 for the empty board).
+        gammon_distribution: its distribution, same shape as ``distribution``. GNU Backgammon
+            stores this only for 15-checker boards (its "saving the gammon" numbers).
+    """
+
+    rules: BackgammonRules
+    mean: np.ndarray = field(repr=False)
+    distribution: np.ndarray = field(repr=False)
+    gammon_mean: np.ndarray = field(repr=False)
+    gammon_distribution: np.ndarray = field(repr=False)
+
+    def mean_rolls(self, board) -> float:
+        """Expected rolls to bear off ``board`` (six counts on points 1..6)."""
+        return float(self.mean[position_index(board)])
+
+    def rolls_distribution(self, board) -> np.ndarray:
+        """P(exactly n rolls) for n = 0.. (trailing zeros trimmed) of ``board``."""
+        row = self.distribution[position_index(board)]
+        nonzero = np.nonzero(row > 0)[0]
+        return row[:nonzero[-1] + 1] if len(nonzero) else row[:1]
+
+
+@lru_cache(maxsize=4)
+def one_sided_table(rules: BackgammonRules = STANDARD) -> OneSidedTable:
+    """The one-sided bear-off database (BG-6, BG-3), built with numba and cached on disk.
+
+    Args:
+        rules: STANDARD or PLAYTIVE.
+
+    Returns:
+        A :class:`OneSidedTable` covering all 54,264 boards of 0..15 checkers.
+
+    >>> t = one_sided_table()
+    >>> [round(float(p) * 36, 9) for p in t.rolls_distribution((0, 0, 0, 0, 0, 1))]  # 9 rolls of 36 fail
+    [0.0, 27.0, 9.0]
+    """
+    arrays = cached_arrays("backgammon-bearoff-one-sided", rules, lambda: _build_one_sided(rules))
+    return OneSidedTable(rules, arrays["mean"], arrays["distribution"], arrays["gammon_mean"],
+                         arrays["gammon_distribution"])
+
+
+def _pip_buckets(count: int) -> tuple[np.ndarray, np.ndarray]:
+    pips = pip_counts(positions_up_to_count(count))
+    order = np.argsort(pips, kind="stable")
+    starts = np.searchsorted(pips[order], np.arange(pips.max() + 2))
+    return starts.astype(np.int64), order.astype(np.int64)
+
+
+def positions_up_to_count(count: int) -> np.ndarray:
+    """The first ``count`` boards in index order (a prefix of :func:`positions_up_to`)."""
+    return _all_positions()[:count]
+
+
+def _build_two_sided(checkers: int, rules: BackgammonRules) -> dict[str, np.ndarray]:
+    count = positions_count(checkers)
+    moves = move_table(rules)
+    limit = count * len(ROLLS) + 1
+    starts = moves.starts[:limit]
+    targets = moves.targets[:starts[-1]].astype(np.int64)
+    bucket_starts, bucket_items = _pip_buckets(count)
+    table = _two_sided_kernel()(count, bucket_starts, bucket_items, starts, targets,
+                                ROLL_PROBABILITIES)
+    return {"win": table}
+
+
+def two_sided_table(checkers: int = 6, rules: BackgammonRules = STANDARD) -> np.ndarray:
+    """Exact cubeless P(player on roll wins) for every pair of boards of at most ``checkers``.
+
+    Dynamic programming on the game itself: ``P[x, y] = sum_r w_r max_{x'} (1 - P[y, x'])``
+    over the legal plays ``x'`` of roll ``r`` (``1`` when ``x'`` is empty), solved in order
+    of the total pip count. Under ``playtive`` a blocked roll passes the turn; those pairs
+    are solved exactly as a 2x2 linear system.
+
+    Args:
+        checkers: the largest checker count per side (0..15; memory is
+            ``8 * C(checkers+6, 6)**2`` bytes: 6.8 MB for 6, 72 MB for 8, 513 MB for 10).
+        rules: STANDARD or PLAYTIVE.
+
+    Returns:
+        float64 array ``P`` of shape ``(C(checkers+6,6),)*2``; ``P[x, y]`` is the chance that
+        the player on roll with board index ``x`` wins against board index ``y``.
+        ``P[0, y] = 1`` and ``P[x, 0] = 0`` for ``x > 0`` (games already over).
+
+    Raises:
+        InvalidStateError: ``checkers`` outside 0..15.
+
+    >>> P = two_sided_table(2)
+    >>> one = position_index((0, 0, 0, 0, 0, 1))  # 27/36 + 9/36 * 9/36 = 0.8125
+    >>> round(float(P[one, one]), 12)
+    0.8125
+    """
+    _check_checkers(checkers)
+    return cached_arrays("backgammon-bearoff-two-sided", (checkers, rules),
+                         lambda: _build_two_sided(checkers, rules))["win"]
+
+
+def win_probability(board, versus, rules: BackgammonRules = STANDARD) -> float:
+    """Cubeless P(the player on roll with ``board`` wins) against ``versus`` (exact DP).
+
+    Uses the smallest two-sided table covering both boards (at most 8 checkers each).
+
+    Raises:
+        InvalidStateError: a bad board, or more than 8 checkers on a side.
+
+    >>> round(win_probability((3, 0, 0, 0, 0, 0), (0, 1, 1, 0, 0, 0)), 6)
+    0.421296
+    """
+    x, y = check_board(board), check_board(versus)
+    checkers = max(sum(x), sum(y))
+    if checkers > 8:
+        raise InvalidStateError(f"two-sided bear-off tables go up to 8 checkers per side, got {checkers}")
+    table = two_sided_table(max(checkers, 1), rules)
+    return float(table[position_index(x), position_index(y)])
