@@ -1,0 +1,103 @@
+"""Solve the 4-cup BohnDuell game from the start for every stock, both capture rules.
+
+Writes ``dicemath/games/bohnduell/data/solved_stocks.json`` (rewritten after every solved
+stock, so an interrupted run keeps what it finished). Each stock is solved in a fresh
+subprocess by the dense solver (:func:`dicemath.games.bohnduell.solver_dense.solve_dense`)
+so its peak memory (``ru_maxrss``) is its own. A stock is skipped when the previous one
+took so long that this one would exceed the time limit (positions grow ~1.5x per stock).
+
+Usage::
+
+    python analyses/bohnduell_solve_stocks.py --max-stock 20 --captures last every
+    python analyses/bohnduell_solve_stocks.py --one 12 --capture last     # one stock, JSON out
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parent.parent / "dicemath" / "games" / "bohnduell" / "data" / "solved_stocks.json"
+
+
+def solve_one(stock: int, capture: str, cups: int = 4, overfill_upto: int = 16) -> dict:
+    from dicemath.games.bohnduell.solver_dense import solve_dense
+
+    solve_dense(cups, 1, capture)            # load the compiled kernel before timing
+    start = time.perf_counter()
+    table = solve_dense(cups, stock, capture)
+    solve_seconds = time.perf_counter() - start
+    position = table.rules_for(stock).initial()
+    moves = table.move_values(position)
+    value = table.position_value(position)
+    tic = time.perf_counter()
+    reachable = table.reachable_count()
+    reach_seconds = time.perf_counter() - tic
+    row = {
+        "stock": stock, "capture": capture, "cups": cups,
+        "value": value,
+        "first_moves": {str(m): v for m, v in moves.items()},
+        "optimal_first_moves": [str(m) for m, v in moves.items() if v == value],
+        "table_positions": table.positions,
+        "reachable_positions": reachable,
+        "solve_seconds": round(solve_seconds, 3),
+        "sweep_seconds": round(table.seconds, 3),
+        "reach_seconds": round(reach_seconds, 3),
+        "table_megabytes": round(table.nbytes / 1e6, 1),
+    }
+    if stock <= overfill_upto:
+        row["overfill"] = table.overfill_stats()
+    row["peak_rss_megabytes"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    return row
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--max-stock", type=int, default=20)
+    parser.add_argument("--captures", nargs="+", default=["last", "every"])
+    parser.add_argument("--limit", type=float, default=600.0, help="seconds allowed per stock")
+    parser.add_argument("--one", type=int, help="solve only this stock and print its JSON row")
+    parser.add_argument("--capture", default="last")
+    args = parser.parse_args()
+    if args.one is not None:
+        print(json.dumps(solve_one(args.one, args.capture)))
+        return
+    data = json.loads(OUT.read_text()) if OUT.exists() else {}
+    data.update({
+        "description": "4-cup BohnDuell solved from the start by the dense solver; value = final "
+                       "pot difference A - B under best play (A moves first, BOHN-7); "
+                       "first_moves = A's value after each first move.",
+        "produced_by": "python analyses/bohnduell_solve_stocks.py " + " ".join(sys.argv[1:]),
+        "machine": f"{platform.processor() or platform.machine()}, {platform.python_version()}, one thread",
+    })
+    results = data.setdefault("results", {})
+    for capture in args.captures:
+        rows = {row["stock"]: row for row in results.get(capture, [])}
+        last_seconds = 0.0
+        for stock in range(1, args.max_stock + 1):
+            if last_seconds * 1.8 > args.limit:
+                print(f"skip {capture} {stock}: predicted over {args.limit} s", flush=True)
+                break
+            tic = time.perf_counter()
+            output = subprocess.run([sys.executable, __file__, "--one", str(stock), "--capture", capture],
+                                    capture_output=True, text=True, check=True).stdout
+            row = json.loads(output.strip().splitlines()[-1])
+            last_seconds = row["solve_seconds"]
+            rows[stock] = row
+            results[capture] = [rows[s] for s in sorted(rows)]
+            OUT.parent.mkdir(parents=True, exist_ok=True)
+            OUT.write_text(json.dumps(data, indent=1) + "\n")
+            print(f"{capture} stock {stock}: value {row['value']}, best {row['optimal_first_moves']}, "
+                  f"{row['table_positions']} positions ({row['reachable_positions']} reachable), "
+                  f"{row['solve_seconds']} s, peak {row['peak_rss_megabytes']} MB "
+                  f"(total {time.perf_counter() - tic:.0f} s)", flush=True)
+
+
+if __name__ == "__main__":
+    main()

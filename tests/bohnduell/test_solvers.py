@@ -1,0 +1,90 @@
+"""Exact solvers: the dense table against the dictionary search, and hand-solved positions."""
+
+from __future__ import annotations
+
+import pytest
+
+from dicemath.core.errors import InvalidStateError
+from dicemath.games.bohnduell import BohnRules, Move, Position
+from dicemath.games.bohnduell.solver_dense import side_count, solve_dense
+from dicemath.games.bohnduell.solver_dict import DictSolver, solve_from_start
+
+
+@pytest.mark.parametrize("cups,stock,capture", [
+    (4, 4, "last"), (4, 4, "every"), (3, 5, "last"), (3, 5, "every"), (5, 3, "last"),
+])
+def test_dense_equals_dict_on_every_position(cups, stock, capture):
+    """Every pair of sides with <= stock beans each (not only reachable ones)."""
+    table = solve_dense(cups, stock, capture)
+    baseline = DictSolver(BohnRules(cups=cups, stock=stock, capture=capture))
+    sides = [tuple(s) for s in table.index.sides.tolist()]
+    assert len(sides) == side_count(cups, stock)
+    for me in sides:
+        for opp in sides:
+            assert table.value(me, opp) == baseline.value(me, opp), (me, opp)
+
+
+@pytest.mark.parametrize("capture", ["last", "every"])
+def test_dense_equals_dict_from_the_start(capture):
+    """Stock 8: every reachable position, the reachable count, and the first moves."""
+    rules = BohnRules(stock=8, capture=capture)
+    value, baseline = solve_from_start(rules)
+    table = solve_dense(4, 8, capture)
+    assert table.reachable_count() == len(baseline.table)
+    for (me, opp), v in baseline.table.items():
+        assert table.value(me, opp) == v
+    start = rules.initial()
+    assert table.position_value(start) == value
+    assert table.move_values(start) == baseline.move_values(start)
+    # a smaller game is answered by the same table
+    small = BohnRules(stock=5, capture=capture).initial()
+    assert table.position_value(small) == DictSolver(small.rules).position_value(small)
+
+
+def test_hand_solved_harvest_before_capture():
+    """A: stock 1, d1 = 1; B: d1 = 3 (overfilled), d2 = 2; pots 1 - 2, A to move.
+
+    H1 (+1) lets B harvest H2 (+1), which fills B's d1 to 4; A's S1 then lands in his
+    empty d4 facing B's d1 and captures 4: pots 6 - 3, A ahead by 3.
+    S1 first captures only 3; then B H2 (+1), A H1 (+1), B H1 (+1): pots 5 - 4, +1.
+    """
+    position = Position.from_str("1:1,0,0,0:1/0:3,2,0,0:2/A")
+    expected = {Move("harvest", 1): 3, Move("sow", 1): 1}
+    for solver in (DictSolver(position.rules), solve_dense(4, 5)):
+        assert solver.move_values(position) == expected
+        assert solver.position_value(position) == 3
+    line = solve_dense(4, 5).principal_variation(position)
+    assert [str(m) for m, _ in line] == ["H1", "H2", "S1"] and line[-1][1].pots == (6, 3)
+
+
+@pytest.mark.parametrize("capture,best", [("last", 3), ("every", 6)])
+def test_hand_solved_capture_variants(capture, best):
+    """A: stock 2, B: d1 = 3, d2 = 4 (both overfilled, B can never move); pots 2 - 3.
+
+    S2 sows d4 and d3: "last" captures only B's d2 (4 beans), "every" both (7 beans);
+    S1 captures B's d1 (3) and the second S1 captures nothing. Values: last 4 vs 3,
+    every 7 vs 3, minus the pot deficit 1.
+    """
+    position = Position.from_str(f"2:0,0,0,0:2/0:3,4,0,0:3/A/{capture}")
+    expected = {Move("sow", 1): 2, Move("sow", 2): best}
+    assert DictSolver(position.rules).move_values(position) == expected
+    assert solve_dense(4, 7, capture).move_values(position) == expected
+
+
+def test_pass_positions_and_end():
+    position = Position.from_str("0:0,0,0,5:0/0:1,0,0,0:4/A")   # A passes, B harvests
+    table = solve_dense(4, 5)
+    assert table.move_values(position) == {Move("pass"): -5}
+    assert table.position_value(position) == DictSolver(position.rules).position_value(position) == -5
+    over = position.apply("P").apply("H1")
+    assert table.move_values(over) == {} and table.position_value(over) == -5
+
+
+def test_table_bounds():
+    table = solve_dense(4, 3)
+    with pytest.raises(InvalidStateError):
+        table.position_value(BohnRules(stock=4).initial())
+    with pytest.raises(InvalidStateError):
+        table.position_value(BohnRules(stock=3, capture="every").initial())
+    with pytest.raises(InvalidStateError):
+        table.rules_for(4)
