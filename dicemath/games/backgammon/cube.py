@@ -81,6 +81,10 @@ CUBE_STATES = ("centred", "owned", "opponent_owned")
 ACTIONS = ("no double", "double/take", "double/pass", "too good")
 """Optimal cube actions of the player on roll, in this fixed order (used as codes 0..3)."""
 
+TIE_TOLERANCE = 1e-12
+"""Equity differences below this count as ties: ties go to not doubling and to taking; a
+no-double equity within it of the cash (+1) with the opponent passing is "too good"."""
+
 DEFAULT_EFFICIENCY = 0.68
 """Janowski cube efficiency used when none is given (gnubg's default for contact positions)."""
 
@@ -269,11 +273,12 @@ def cube_action(no_double, double_take, owns_or_centred=True):
     """
     nd = np.asarray(no_double, dtype=float)
     dt = np.asarray(double_take, dtype=float)
-    after = np.minimum(dt, 1.0)
+    passes = dt > 1.0 + TIE_TOLERANCE
+    after = np.where(passes, 1.0, dt)
     may = np.asarray(owns_or_centred, dtype=bool)
-    doubles = may & (after > nd)
-    codes = np.where(doubles, np.where(dt > 1.0, 2, 1),
-                     np.where(may & (nd > 1.0) & (dt > 1.0), 3, 0))
+    doubles = may & (after > nd + TIE_TOLERANCE)
+    codes = np.where(doubles, np.where(passes, 2, 1),
+                     np.where(may & (nd >= 1.0 - TIE_TOLERANCE) & passes, 3, 0))
     equity = np.where(doubles, after, nd)
     if codes.ndim == 0:
         return int(codes), float(equity)
