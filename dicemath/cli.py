@@ -16,7 +16,9 @@ from dicemath.core.errors import DicemathError
 
 COMMAND_MODULES = (
     "dicemath.core.dice_cli",
+    "dicemath.games.bohnduell.cli",
     "dicemath.reporting.cli",
+    "dicemath.games.pitjesbak.cli",
 )
 """Modules whose ``register(subparsers)`` adds a sub-command, in help order."""
 

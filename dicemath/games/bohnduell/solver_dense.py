@@ -39,6 +39,7 @@ from math import comb
 import numpy as np
 from numba import njit
 
+from dicemath.core.cache import cached_arrays
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.bohnduell.rules import BohnRules
 from dicemath.games.bohnduell.state import PASS_MOVE, Move, Position, Side, can_move, play_side, side_moves
@@ -453,3 +454,23 @@ def solve_dense(cups: int = 4, stock: int = 10, capture: str = "last") -> DenseT
     _sweep(cups, rules.every, stock + 1, index.sides, index.codes, index.rank, index.starts,
            index.movable, values)
     return DenseTable(cups, stock, capture, index, values, time.perf_counter() - start)
+
+
+def load_dense(cups: int = 4, stock: int = 12, capture: str = "last", *, use_cache: bool = True) -> DenseTable:
+    """:func:`solve_dense`, its value array kept in the on-disk cache (:mod:`dicemath.core.cache`).
+
+    Example:
+        >>> load_dense(4, 3).position_value(BohnRules(stock=3).initial())
+        0
+    """
+    rules = BohnRules(cups=cups, stock=stock, capture=capture)
+    built = {}
+
+    def build() -> dict[str, np.ndarray]:
+        built["table"] = solve_dense(cups, stock, capture)
+        return {"values": built["table"].values}
+
+    arrays = cached_arrays("bohnduell-dense", rules, build, use_cache=use_cache)
+    if "table" in built:
+        return built["table"]
+    return DenseTable(cups, stock, capture, SideIndex.build(cups, stock), arrays["values"])

@@ -1,0 +1,160 @@
+"""``dicemath bohnduell``: solve small games exactly, advise moves in any position.
+
+Commands:
+
+- ``solve --cups 4 --stock 10 [--capture every] [--json]``: the value of the game from
+  the start (``value``: final pot difference A - B under best play, A moving first,
+  BOHN-7) and ``first_moves`` (each legal first move of A with its value for A).
+- ``advise <position> [--depth 6] [--table-stock 12] [--json]``: every legal move with its
+  value (final pot difference from the mover's view), exact when the position after the
+  move lies in the exact table, searched by alpha-beta otherwise (the ``method`` says
+  which). ``<position>`` is the text form of
+  :class:`~dicemath.games.bohnduell.state.Position`, e.g.
+  ``38:0,0,1,1:0/40:0,0,0,0:0/B``, or ``start`` (with ``--stock``, ``--cups``, ``--capture``).
+- ``show <position>``: the board diagram and the legal moves.
+"""
+
+from __future__ import annotations
+
+import time
+
+from dicemath.cli_support import add_json_flag, emit, text_table
+from dicemath.games.bohnduell.rules import BohnRules
+from dicemath.games.bohnduell.search import Advisor
+from dicemath.games.bohnduell.solver_dense import load_dense
+from dicemath.games.bohnduell.state import PLAYER_NAMES, Position
+
+
+def register(subparsers) -> None:
+    """Add ``dicemath bohnduell solve|advise|show``."""
+    game = subparsers.add_parser("bohnduell", help="BohnDuell: exact values and move advice")
+    commands = game.add_subparsers(dest="bohnduell_command", metavar="QUERY", required=True)
+
+    solve = commands.add_parser("solve", help="value of a small game from the start, exactly")
+    _variant_flags(solve, stock_default=10)
+    solve.add_argument("--reachable", action="store_true",
+                       help="also count the positions reachable from the start")
+    add_json_flag(solve)
+    solve.set_defaults(func=run_solve)
+
+    advise = commands.add_parser("advise", help="value of every legal move in a position")
+    advise.add_argument("position", help="e.g. 38:0,0,1,1:0/40:0,0,0,0:0/B, or 'start'")
+    _variant_flags(advise, stock_default=40)
+    advise.add_argument("--depth", type=int, default=6, help="alpha-beta depth in plies (default 6)")
+    advise.add_argument("--table-stock", type=int, default=12,
+                        help="exact table for sides of at most this many beans (default 12)")
+    add_json_flag(advise)
+    advise.set_defaults(func=run_advise)
+
+    show = commands.add_parser("show", help="board diagram and legal moves of a position")
+    show.add_argument("position")
+    _variant_flags(show, stock_default=40)
+    add_json_flag(show)
+    show.set_defaults(func=run_show)
+
+
+def _variant_flags(parser, stock_default: int) -> None:
+    parser.add_argument("--cups", type=int, default=4, help="cups per row, 3..10 (default 4)")
+    parser.add_argument("--stock", type=int, default=stock_default,
+                        help=f"beans per player (default {stock_default})")
+    parser.add_argument("--capture", choices=["last", "every"], default="last",
+                        help="BOHN-4 capture rule (default last)")
+
+
+def parse_position(text: str, cups: int = 4, stock: int = 40, capture: str = "last") -> Position:
+    """``"start"`` (the variant's start) or the text form of a position."""
+    if text.strip().lower() == "start":
+        return BohnRules(cups=cups, stock=stock, capture=capture).initial()
+    position = Position.from_str(text)
+    if capture == "every" and not position.rules.every:
+        position = Position.from_str(text + "/every")
+    return position
+
+
+def solve_result(cups: int = 4, stock: int = 10, capture: str = "last", reachable: bool = False) -> dict:
+    """The JSON object of ``solve``: value and first moves for player A (BOHN-7).
+
+    Example:
+        >>> r = solve_result(stock=6)
+        >>> r["value"], r["first_moves"]
+        (-1, {'S1': -1, 'S2': -2, 'S3': -5, 'S4': -8})
+    """
+    tic = time.perf_counter()
+    table = load_dense(cups, stock, capture)
+    start = table.rules_for(stock).initial()
+    moves = table.move_values(start)
+    value = table.position_value(start)
+    line = table.principal_variation(start)
+    result = {
+        "cups": cups, "stock": stock, "capture": capture,
+        "value": value,
+        "value_view": "final pot difference A - B under best play; A moves first (BOHN-7)",
+        "first_moves": {str(m): v for m, v in moves.items()},
+        "optimal_first_moves": [str(m) for m, v in moves.items() if v == value],
+        "principal_variation": [str(m) for m, _ in line],
+        "final_pots": list(line[-1][1].pots) if line else [0, 0],
+        "positions": table.positions,
+        "seconds": round(time.perf_counter() - tic, 3),
+    }
+    if reachable:
+        result["reachable_positions"] = table.reachable_count()
+    return result
+
+
+def advise_result(position: Position, depth: int = 6, table_stock: int = 12) -> dict:
+    """The JSON object of ``advise``: each move with value (mover's view) and method.
+
+    Example:
+        >>> r = advise_result(Position.from_str("1:1,0,0,0:1/0:3,2,0,0:2/A"), table_stock=5)
+        >>> [(m["move"], m["value"], m["method"]) for m in r["moves"]]
+        [('H1', 3, 'exact'), ('S1', 1, 'exact')]
+    """
+    table_stock = min(table_stock, position.rules.stock) if position.rules.stock else 0
+    advisor = Advisor(position.rules, depth=depth, table_stock=table_stock)
+    advice = advisor.advise(position)
+    mover = PLAYER_NAMES[position.to_move]
+    moves = [{"move": str(a.move), "value": a.value if a.exact else round(a.value, 3),
+              "method": "exact" if a.exact else f"searched (depth {depth})"} for a in advice]
+    return {
+        "position": str(position), "to_move": mover,
+        "value_view": f"final pot difference {mover} - {PLAYER_NAMES[1 - position.to_move]} "
+                      "after the move and best play",
+        "best": moves[0]["move"] if moves else None,
+        "moves": moves, "game_over": position.is_over(), "pots": list(position.pots),
+        "table_stock": table_stock, "depth": depth,
+    }
+
+
+def _render_solve(r: dict) -> str:
+    rows = [[m, v, "best" if m in r["optimal_first_moves"] else ""] for m, v in r["first_moves"].items()]
+    return (f"BohnDuell, {r['cups']} cups, {r['stock']} beans each, capture={r['capture']}\n"
+            f"Value for A (moves first): {r['value']:+d}  ({r['positions']} positions in the table)\n"
+            + text_table(["first move", "value for A", ""], rows)
+            + f"\nPrincipal variation: {' '.join(r['principal_variation'])}  -> pots {r['final_pots']}")
+
+
+def _render_advise(r: dict) -> str:
+    if r["game_over"]:
+        return f"{r['position']}: game over, pots {r['pots']}"
+    rows = [[m["move"], m["value"], m["method"]] for m in r["moves"]]
+    return (f"{r['position']}: {r['to_move']} to move; value = {r['value_view']}\n"
+            + text_table(["move", "value", "method"], rows))
+
+
+def run_solve(args) -> int:
+    emit(solve_result(args.cups, args.stock, args.capture, args.reachable), args.json, _render_solve)
+    return 0
+
+
+def run_advise(args) -> int:
+    position = parse_position(args.position, args.cups, args.stock, args.capture)
+    emit(advise_result(position, args.depth, args.table_stock), args.json, _render_advise)
+    return 0
+
+
+def run_show(args) -> int:
+    position = parse_position(args.position, args.cups, args.stock, args.capture)
+    result = {"position": str(position), "diagram": position.diagram(),
+              "legal_moves": [str(m) for m in position.legal_actions()]}
+    emit(result, args.json, lambda r: r["diagram"] + "\nlegal moves: " + " ".join(r["legal_moves"]))
+    return 0

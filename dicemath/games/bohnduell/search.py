@@ -1,0 +1,172 @@
+"""Advisor beyond the solved range: alpha-beta search with exact tables near the end.
+
+For the standard 40-bean game (too large to solve, RULES.md section 5) the advisor runs a
+negamax alpha-beta search with a transposition table over ``(mover side, other side)``
+keys, the same values as the exact solvers (future pot difference from the mover's view,
+so the pots already filled never enter the search). A position whose two sides each hold
+at most ``table.stock`` beans in stock and cups is looked up *exactly* in a
+:class:`~dicemath.games.bohnduell.solver_dense.DenseTable`; at the search horizon other
+positions get a linear evaluation whose weights are least-squares fitted to the exact
+values of that table (see :func:`fit_evaluation`). Values are floats (an estimate),
+except those marked exact.
+
+Example:
+    >>> from dicemath.games.bohnduell.rules import BohnRules
+    >>> advisor = Advisor(BohnRules(), depth=2, table_stock=6)
+    >>> advice = advisor.advise(BohnRules().initial())
+    >>> [a.move.kind for a in advice][:1], advice[0].exact
+    (['sow'], False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from dicemath.core.cache import cached_object
+from dicemath.games.bohnduell.rules import BohnRules
+from dicemath.games.bohnduell.solver_dense import DenseTable, load_dense
+from dicemath.games.bohnduell.solver_dict import Key, successors
+from dicemath.games.bohnduell.state import Move, Position, Side
+
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+def side_features(side: Side) -> tuple[float, ...]:
+    """Features of one side: stock, beans in cups that can still be harvested
+    (``c_d <= d``), beans in overfilled cups (``c_d > d``, BOHN-5: only a capture
+    empties them), and the number of cups ready to harvest (``c_d == d``)."""
+    n = len(side) - 1
+    live = sum(side[d] for d in range(1, n + 1) if side[d] <= d)
+    dead = sum(side[d] for d in range(1, n + 1) if side[d] > d)
+    ready = sum(1 for d in range(1, n + 1) if side[d] == d)
+    return (side[0], live, dead, ready)
+
+
+def features(me: Side, opp: Side) -> np.ndarray:
+    """Mover-minus-other differences of :func:`side_features`, plus a constant 1."""
+    mine, theirs = side_features(me), side_features(opp)
+    return np.array([a - b for a, b in zip(mine, theirs)] + [1.0])
+
+
+def fit_evaluation(table: DenseTable, samples: int = 200_000, seed: int = 0) -> np.ndarray:
+    """Least-squares weights of :func:`features` against the exact values of ``table``.
+
+    Fitted on ``samples`` positions drawn uniformly from those reachable from the start
+    of the table's largest game.
+    """
+    reach = np.flatnonzero(np.unpackbits(table.reachable(), bitorder="little"))
+    rng = np.random.default_rng(seed)
+    chosen = rng.choice(reach, size=min(samples, reach.size), replace=False)
+    np_ = table.index.sides.shape[0]
+    sides = table.index.sides
+    rows = np.array([features(tuple(sides[i // np_]), tuple(sides[i % np_])) for i in chosen.tolist()])
+    weights, *_ = np.linalg.lstsq(rows, table.values[chosen].astype(float), rcond=None)
+    return weights
+
+
+@dataclass(frozen=True)
+class Advice:
+    """One move with its value: final pot difference from the mover's view.
+
+    Attributes:
+        move: the move.
+        value: current pot difference + gain + best play afterwards (float when searched).
+        exact: True when the position after the move is in the exact table.
+    """
+
+    move: Move
+    value: float
+    exact: bool
+
+
+class Advisor:
+    """Alpha-beta (negamax, transposition table) with exact end-game tables.
+
+    Args:
+        rules: the variant; the exact table has the same cups and capture rule.
+        depth: search depth in plies (a pass counts as a ply).
+        table_stock: per-side bean bound of the exact table (0: no table).
+    """
+
+    def __init__(self, rules: BohnRules, depth: int = 4, table_stock: int = 12):
+        self.rules = rules
+        self.every = rules.every
+        self.depth = depth
+        self.table = load_dense(rules.cups, table_stock, rules.capture) if table_stock else None
+        weight_table = self.table if self.table is not None else None
+        if weight_table is None:
+            self.weights = np.array([0.3, 0.5, -0.5, 0.0, 0.0])
+        else:
+            self.weights = cached_object("bohnduell-eval-weights",
+                                         (rules.cups, table_stock, rules.capture),
+                                         lambda: fit_evaluation(weight_table))
+        self.tt: dict[Key, tuple[int, float, int]] = {}
+        self.nodes = 0
+
+    # -- values ----------------------------------------------------------------------
+    def exact_value(self, me: Side, opp: Side) -> int | None:
+        """``V(me, opp)`` from the table, or None when a side holds too many beans."""
+        table = self.table
+        if table is None or sum(me) > table.stock or sum(opp) > table.stock:
+            return None
+        return table.value(me, opp)
+
+    def evaluate(self, me: Side, opp: Side) -> float:
+        """Estimated ``V(me, opp)`` at the horizon (fitted linear evaluation)."""
+        return float(features(me, opp) @ self.weights)
+
+    def search(self, me: Side, opp: Side, depth: int, alpha: float = -1e9, beta: float = 1e9) -> float:
+        """Negamax alpha-beta value of ``V(me, opp)`` to ``depth`` plies."""
+        self.nodes += 1
+        exact = self.exact_value(me, opp)
+        if exact is not None:
+            return exact
+        key = (me, opp)
+        entry = self.tt.get(key)
+        if entry is not None and entry[0] >= depth:
+            _, value, flag = entry
+            if flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha):
+                return value
+        nexts = successors(me, opp, self.every)
+        if not nexts:
+            return 0.0
+        if depth <= 0:
+            return self.evaluate(me, opp)
+        nexts.sort(key=lambda item: -item[1])
+        start_alpha, best = alpha, -1e9
+        for _, gain, (o2, m2) in nexts:
+            value = gain - self.search(o2, m2, depth - 1, -(beta - gain), -(alpha - gain))
+            if value > best:
+                best = value
+            if best > alpha:
+                alpha = best
+            if alpha >= beta:
+                break
+        flag = UPPER if best <= start_alpha else LOWER if best >= beta else EXACT
+        self.tt[key] = (depth, best, flag)
+        return best
+
+    def advise(self, position: Position, depth: int | None = None) -> list[Advice]:
+        """Every legal move with its value (mover's view final pot difference), best first.
+
+        A move whose successor lies in the exact table gets the exact value; the others a
+        searched value to ``depth`` plies.
+        """
+        depth = self.depth if depth is None else depth
+        me, opp = position.mover_sides
+        base = position.pots[position.to_move] - position.pots[1 - position.to_move]
+        if len(self.tt) > 2_000_000:
+            self.tt.clear()
+        result = []
+        for move, gain, (o2, m2) in successors(me, opp, self.every):
+            exact = self.exact_value(o2, m2)
+            value = exact if exact is not None else self.search(o2, m2, depth - 1)
+            result.append(Advice(move, base + gain - value, exact is not None))
+        result.sort(key=lambda a: (-a.value, a.move))
+        return result
+
+    def best_move(self, position: Position) -> Move:
+        """The move with the highest value (ties: the first in move order)."""
+        return self.advise(position)[0].move

@@ -1,0 +1,58 @@
+"""``dicemath bohnduell``: JSON keys, values against the solvers, errors exit 2."""
+
+from __future__ import annotations
+
+import json
+
+from dicemath.cli import main
+from dicemath.games.bohnduell import BohnRules, Position
+from dicemath.games.bohnduell.solver_dict import DictSolver
+
+
+def run_json(capsys, *argv):
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_solve_json(capsys):
+    result = run_json(capsys, "bohnduell", "solve", "--cups", "4", "--stock", "7", "--json", "--reachable")
+    start = BohnRules(stock=7).initial()
+    solver = DictSolver(start.rules)
+    assert result["value"] == solver.position_value(start)
+    assert result["first_moves"] == {str(m): v for m, v in solver.move_values(start).items()}
+    assert result["reachable_positions"] == len(solver.table)
+    assert set(result["optimal_first_moves"]) == {m for m, v in result["first_moves"].items()
+                                                  if v == result["value"]}
+    # the principal variation ends in a finished game whose pot difference is the value
+    final = start
+    for move in result["principal_variation"]:
+        final = final.apply(move)
+    assert final.is_over() and final.pots[0] - final.pots[1] == result["value"]
+
+
+def test_solve_every_variant(capsys):
+    result = run_json(capsys, "bohnduell", "solve", "--stock", "6", "--capture", "every", "--json")
+    start = BohnRules(stock=6, capture="every").initial()
+    assert result["value"] == DictSolver(start.rules).position_value(start)
+
+
+def test_advise_exact_and_searched(capsys):
+    result = run_json(capsys, "bohnduell", "advise", "1:1,0,0,0:1/0:3,2,0,0:2/A", "--json")
+    assert [(m["move"], m["value"], m["method"]) for m in result["moves"]] == [
+        ("H1", 3, "exact"), ("S1", 1, "exact")]
+    result = run_json(capsys, "bohnduell", "advise", "start", "--depth", "2", "--table-stock", "6", "--json")
+    assert result["position"] == str(BohnRules().initial())
+    assert [m["move"] for m in result["moves"]] != [] and all(m["method"].startswith("searched")
+                                                               for m in result["moves"])
+    assert main(["bohnduell", "advise", "start", "--stock", "5"]) == 0
+    assert "exact" in capsys.readouterr().out
+
+
+def test_show_and_errors(capsys):
+    assert main(["bohnduell", "show", "2:0,0,0,1:1/3:0,0,0,0:1/B"]) == 0
+    out = capsys.readouterr().out
+    assert "B stock" in out and "legal moves: S1 S2 S3" in out
+    assert main(["bohnduell", "advise", "2:0,0,0,1:1/3:0,0,0,0:1/X"]) == 2
+    assert "cannot read position" in capsys.readouterr().err
+    assert main(["bohnduell", "solve", "--cups", "2"]) == 2
+    assert Position.from_str("2:0,0,0,1:1/3:0,0,0,0:1/B").rules.stock == 4

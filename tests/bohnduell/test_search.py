@@ -1,0 +1,68 @@
+"""Advisor (alpha-beta + exact tables) and the baseline players."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from dicemath.games.bohnduell import BohnRules, Move, Position
+from dicemath.games.bohnduell.players import (ExactPlayer, MatchResult, SearchPlayer, greedy_player,
+                                              match, play_game, random_player)
+from dicemath.games.bohnduell.search import Advisor
+from dicemath.games.bohnduell.solver_dense import solve_dense
+from dicemath.games.bohnduell.solver_dict import DictSolver
+
+
+@pytest.mark.parametrize("capture", ["last", "every"])
+def test_full_depth_search_is_exact(capture):
+    """Alpha-beta to the end of the game (no table) gives the exact solver's values."""
+    rules = BohnRules(stock=7, capture=capture)
+    start = rules.initial()
+    advisor = Advisor(rules, depth=200, table_stock=0)
+    exact = DictSolver(rules).move_values(start)
+    advice = advisor.advise(start)
+    assert {a.move: a.value for a in advice} == exact
+    assert not any(a.exact for a in advice)
+    # deeper in the game too
+    position = start
+    for move in ("S1", "S2", "S1", "S3"):
+        position = position.apply(move)
+    assert {a.move: a.value for a in advisor.advise(position)} == DictSolver(rules).move_values(position)
+
+
+def test_table_values_are_marked_exact():
+    position = Position.from_str("1:1,0,0,0:1/0:3,2,0,0:2/A")
+    advice = Advisor(position.rules, depth=1, table_stock=5).advise(position)
+    assert [(str(a.move), a.value, a.exact) for a in advice] == [("H1", 3, True), ("S1", 1, True)]
+
+
+def test_greedy_takes_the_capture():
+    # A: S1 captures nothing, S2's last bean lands in empty d3 facing B's d2 (3 beans).
+    position = Position.from_str("2:0,0,0,0:0/0:0,3,0,0:5/A")
+    assert greedy_player(position, random.Random(0)) == Move("sow", 2)
+
+
+def test_players_and_match():
+    rules = BohnRules(stock=12)
+    table = solve_dense(4, 12)
+    exact = ExactPlayer(table)
+    rng = random.Random(5)
+    final = play_game(rules, exact, exact, rng)
+    assert final.is_over() and final.pots[0] - final.pots[1] == table.position_value(rules.initial())
+    result = match(rules, SearchPlayer(Advisor(rules, depth=2, table_stock=6)), random_player, games=20, seed=2)
+    assert result.games == 20 and result.score > 0.5 and result.margin > 0
+    low, high = result.score_interval()
+    assert 0 <= low <= result.score <= high <= 1
+    # perfect play guarantees at least the game value from its seat against anything
+    value = table.position_value(rules.initial())
+    for seed in range(4):
+        as_a = play_game(rules, exact, greedy_player, random.Random(seed))
+        as_b = play_game(rules, random_player, exact, random.Random(seed))
+        assert as_a.pots[0] - as_a.pots[1] >= value and as_b.pots[1] - as_b.pots[0] >= -value
+
+
+def test_wilson_interval():
+    half = MatchResult(100, 50, 0, 50, 0.0, 1.0)
+    low, high = half.score_interval()
+    assert low == pytest.approx(1 - high) and 0.40 < low < 0.41   # Wilson, n=100, p=0.5: 0.4038
