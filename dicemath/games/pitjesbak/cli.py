@@ -1,0 +1,220 @@
+"""``dicemath pitjesbak``: throw classes, round and game solutions, advice, policy card.
+
+Sub-commands: ``classes``, ``round``, ``game``, ``advise``, ``card``, ``simulate``; each
+takes ``--json`` (stable keys).
+"""
+
+from __future__ import annotations
+
+import time
+
+from dicemath.cli_support import add_json_flag, emit, fraction_text, int_list, text_table
+from dicemath.core.errors import InvalidStateError
+from dicemath.games.pitjesbak.rules import DIE_VALUE_VARIANTS, PitjesbakRules
+
+
+def _rules_args(parser, players: bool = False) -> None:
+    parser.add_argument("--die-values", choices=DIE_VALUE_VARIANTS, default="traditional",
+                        help="die values (PIT-2): traditional 1=100, 6=60, or plain pips")
+    parser.add_argument("--stripes", type=int, default=9, help="starting stripes (PIT-1)")
+    if players:
+        parser.add_argument("--players", type=int, default=2, help="number of players 2..8")
+
+
+def _rules(args, players: int = 2) -> PitjesbakRules:
+    return PitjesbakRules(players=getattr(args, "players", players), stripes=args.stripes,
+                          die_values=args.die_values)
+
+
+def register(subparsers) -> None:
+    """Add ``dicemath pitjesbak`` and its queries."""
+    parser = subparsers.add_parser("pitjesbak", help="Pitjesbak: throw classes, optimal stopping, advice")
+    commands = parser.add_subparsers(dest="pitjesbak_command", metavar="QUERY", required=True)
+
+    classes = commands.add_parser("classes", help="exact probability of every throw class")
+    _rules_args(classes)
+    add_json_flag(classes)
+    classes.set_defaults(func=run_classes)
+
+    round_ = commands.add_parser("round", help="round-optimal policies and win chance by seat")
+    _rules_args(round_, players=True)
+    round_.add_argument("--wiped", type=int_list, default=None,
+                        help="has-wiped flags by turn position, e.g. 0,1,0 (default none)")
+    round_.add_argument("--exact", action="store_true", help="exact fractions for any number of players")
+    add_json_flag(round_)
+    round_.set_defaults(func=run_round)
+
+    game = commands.add_parser("game", help="game-optimal play: P(first start player wins)")
+    _rules_args(game, players=True)
+    game.add_argument("--no-cache", action="store_true", help="solve afresh, ignore the cache")
+    add_json_flag(game)
+    game.set_defaults(func=run_game)
+
+    advise = commands.add_parser("advise", help="stop or throw again? (two players, game-optimal)")
+    _rules_args(advise)
+    advise.add_argument("--my-stripes", type=int, required=True)
+    advise.add_argument("--my-wiped", action="store_true", help="I have wiped a stripe before")
+    advise.add_argument("--their-stripes", type=int, required=True)
+    advise.add_argument("--their-wiped", action="store_true", help="the other has wiped before")
+    advise.add_argument("--role", choices=("start", "follower"), required=True)
+    advise.add_argument("--throw-number", type=int, required=True, help="throws used, incl. this one")
+    advise.add_argument("--current", required=True, help="my current throw, e.g. 6-5-4")
+    advise.add_argument("--best", default=None, help="follower: the start player's counting throw")
+    advise.add_argument("--limit", type=int, default=None, help="follower: throws allowed (the limit)")
+    add_json_flag(advise)
+    advise.set_defaults(func=run_advise)
+
+    card = commands.add_parser("card", help="policy card: when to stop (two players)")
+    _rules_args(card)
+    card.add_argument("--state", type=int_list, default=None,
+                      help="start stripes, start flag, follower stripes, follower flag, e.g. 3,1,9,0")
+    add_json_flag(card)
+    card.set_defaults(func=run_card)
+
+    sim = commands.add_parser("simulate", help="simulate games with round-optimal play")
+    _rules_args(sim, players=True)
+    sim.add_argument("--games", type=int, default=1000)
+    sim.add_argument("--seed", type=int, default=0)
+    add_json_flag(sim)
+    sim.set_defaults(func=run_simulate)
+
+
+def classes_result(rules: PitjesbakRules) -> dict:
+    """JSON of ``classes``: keys die_values, classes (label, kind, rank, wipe, penalty,
+    weight, probability, exact, throws), total."""
+    from dicemath.games.pitjesbak.throws import class_table, throw_text
+    rows = []
+    for row in class_table(rules):
+        c = row.throw_class
+        rows.append({"label": c.label, "kind": c.kind, "rank": c.rank, "wipe": c.wipe,
+                     "penalty": c.penalty, "weight": row.weight, "probability": float(row.probability),
+                     "exact": fraction_text(row.probability),
+                     "throws": [throw_text(t) for t in row.throws]})
+    return {"die_values": rules.die_values, "denominator": 216, "classes": rows,
+            "total_weight": sum(r["weight"] for r in rows)}
+
+
+def _render_classes(result: dict) -> str:
+    rows = [[r["label"], r["kind"], r["wipe"], r["penalty"], f"{r['weight']}/216",
+             f"{r['probability']:.4f}", " ".join(r["throws"])] for r in result["classes"]]
+    return (f"Pitjesbak throw classes ({result['die_values']} die values), strongest first\n"
+            + text_table(["class", "kind", "wipes", "penalty", "exact", "prob", "throws"], rows))
+
+
+def run_classes(args) -> int:
+    emit(classes_result(_rules(args)), args.json, _render_classes)
+    return 0
+
+
+def round_result(rules: PitjesbakRules, wiped=None, exact: bool | None = None) -> dict:
+    """JSON of ``round``: players, wiped, exact flag, win_probabilities (+ exact strings),
+    start_after_throw_1/2 (stop-set descriptions)."""
+    from dicemath.games.pitjesbak.advice import describe_stops
+    from dicemath.games.pitjesbak.round_solver import solve_round
+    if wiped is not None and len(wiped) != rules.players:
+        raise InvalidStateError(f"--wiped needs {rules.players} flags, got {len(wiped)}")
+    solution = solve_round(rules, wiped, exact=exact)
+    result = {"players": rules.players, "wiped": list(solution.wiped), "exact": solution.exact,
+              "win_probabilities": [float(p) for p in solution.win_probabilities],
+              "start_after_throw_1": describe_stops(solution.start_stop[0], rules),
+              "start_after_throw_2": describe_stops(solution.start_stop[1], rules)}
+    if solution.exact:
+        result["win_probabilities_exact"] = [fraction_text(p) for p in solution.win_probabilities]
+    return result
+
+
+def _render_round(result: dict) -> str:
+    rows = [[seat, f"{p:.6f}"] for seat, p in enumerate(result["win_probabilities"])]
+    return (f"Round with {result['players']} players, each maximising P(win the round)\n"
+            + text_table(["turn position", "P(win round)"], rows)
+            + f"\nStart player after throw 1: {result['start_after_throw_1']}"
+            + f"\nStart player after throw 2: {result['start_after_throw_2']}")
+
+
+def run_round(args) -> int:
+    exact = True if args.exact else None
+    emit(round_result(_rules(args), args.wiped, exact), args.json, _render_round)
+    return 0
+
+
+def game_result(rules: PitjesbakRules, use_cache: bool = True) -> dict:
+    """JSON of ``game``: start_player_win_probability, its bounds, round-maximising
+    comparisons and losses, cap, sweeps, seconds."""
+    from dicemath.games.pitjesbak.game_solver import solve_game
+    if rules.players != 2:
+        raise InvalidStateError(f"the game solver handles 2 players (3+ is not solved), got {rules.players}")
+    start = time.perf_counter()
+    solution = solve_game(rules, use_cache=use_cache)
+    seconds = time.perf_counter() - start
+    value = solution.start_player_win_probability
+    low, high = solution.bounds(*solution.opening)
+    comp = solution.comparison
+    rvo = sum(comp["round_vs_optimal"]) / 2
+    rso = sum(comp["round_second_vs_optimal"]) / 2
+    return {"players": 2, "stripes": rules.stripes, "die_values": rules.die_values,
+            "start_player_win_probability": value, "bounds": [low, high], "cap": solution.cap,
+            "sweeps": solution.sweeps,
+            "round_max_start_win_probability": rvo,
+            "round_max_loss_as_start_player": value - rvo,
+            "round_max_second_win_probability": rso,
+            "round_max_loss_as_second_player": (1 - value) - rso,
+            "both_round_max_start_win_probability": sum(comp["round_vs_round"]) / 2,
+            "seconds": seconds}
+
+
+def _render_game(r: dict) -> str:
+    return "\n".join([
+        f"Two-player Pitjesbak, {r['stripes']} stripes each, {r['die_values']} die values",
+        f"P(first start player wins), both game-optimal: {r['start_player_win_probability']:.10f}"
+        f"  (bounds {r['bounds'][0]:.12f} .. {r['bounds'][1]:.12f}, cap {r['cap']})",
+        f"Round-maximiser as first start player vs game-optimal: {r['round_max_start_win_probability']:.6f}"
+        f" (loses {r['round_max_loss_as_start_player']:.6f})",
+        f"Round-maximiser as second player vs game-optimal: {r['round_max_second_win_probability']:.6f}"
+        f" (loses {r['round_max_loss_as_second_player']:.6f})",
+        f"Both maximise round wins: P(first start player wins) {r['both_round_max_start_win_probability']:.6f}",
+        f"({r['sweeps']} sweeps, {r['seconds']:.2f} s)"])
+
+
+def run_game(args) -> int:
+    emit(game_result(_rules(args), use_cache=not args.no_cache), args.json, _render_game)
+    return 0
+
+
+def run_advise(args) -> int:
+    from dicemath.games.pitjesbak.advice import advise
+    from dicemath.games.pitjesbak.throws import parse_throw
+    rules = _rules(args)
+    advice = advise(args.my_stripes, args.my_wiped, args.their_stripes, args.their_wiped,
+                    role=args.role, throw_number=args.throw_number, current=parse_throw(args.current),
+                    best=parse_throw(args.best) if args.best else None, limit=args.limit, rules=rules)
+    emit(advice.as_dict(), args.json, lambda _: str(advice))
+    return 0
+
+
+def run_card(args) -> int:
+    from dicemath.games.pitjesbak.advice import policy_card
+    from dicemath.games.pitjesbak.game_solver import solve_game
+    rules = _rules(args)
+    state = None
+    if args.state is not None:
+        if len(args.state) != 4:
+            raise InvalidStateError(f"--state needs 4 numbers (a,fa,b,fb), got {args.state}")
+        a, fa, b, fb = args.state
+        state = (a, bool(fa), b, bool(fb))
+    card = policy_card(solve_game(rules), state)
+    emit(card.as_dict(), args.json, lambda _: card.text())
+    return 0
+
+
+def run_simulate(args) -> int:
+    from dicemath.games.pitjesbak.round_solver import round_policy
+    from dicemath.games.pitjesbak.simulate import game_win_frequencies
+    rules = _rules(args)
+    if args.games < 1:
+        raise InvalidStateError(f"--games must be >= 1, got {args.games}")
+    freqs = game_win_frequencies(rules, round_policy(rules), args.games, seed=args.seed)
+    result = {"players": rules.players, "games": args.games, "seed": args.seed,
+              "policy": "round-optimal", "win_frequencies": freqs}
+    emit(result, args.json, lambda r: f"{r['games']} games, round-optimal play, seed {r['seed']}\n"
+         + text_table(["seat", "wins"], [[s, f"{f:.4f}"] for s, f in enumerate(r["win_frequencies"])]))
+    return 0

@@ -1,0 +1,430 @@
+"""Game-optimal play of two-player Pitjesbak by value iteration (PIT-1..PIT-8).
+
+State between rounds: ``(a, fa, b, fb)`` = the start player's stripes and has-wiped flag,
+the follower's stripes and flag (in two-player games the start alternates, PIT-8). Its value
+``V`` is the probability that the start player wins the game. Given the values of the next
+states, one round is a finite game of perfect information: the start player's stop
+decisions after throws 1 and 2 (which set the limit, PIT-4), then the follower's decisions
+with everything seen; the counting throws decide wipes, penalties (PIT-5, PIT-7), drie apen
+(PIT-6) and the next state. Backward induction over that round is the Bellman operator
+``T``; the start player maximises and the follower minimises ``V`` (two players: the game
+ends with probability 1, see below, so P(follower wins) = 1 - V).
+
+Truncation bound. Stripes can grow without limit through 2-2-3 penalties, so states with a
+stripe count above ``cap`` are not stored; a transition into one goes to a *boundary* whose
+value is only known to lie in ``[0, 1]``. ``T`` is monotone (a max/min of expectations of
+next values), so starting from ``low = 0`` with boundary 0 and ``high = 1`` with boundary 1
+(where the lower bound of a state uses ``1 - high`` of the next, whose start player is the
+other player, and vice versa), every iterate satisfies ``low <= V_true <= high`` by
+induction: ``V_true`` is a fixed point of ``T`` with boundary values in ``[0, 1]``. Both
+sequences are monotone; the solver stops when a sweep changes nothing by more than ``tol``,
+and the reported bound is ``high - low``. It covers the truncation and the unfinished
+iteration together, so a value is exact to the stated precision whatever the cap.
+(The game ends with probability 1: whatever the policies, all of a follower's at most three
+throws are 1-1-1 with probability >= 216**-3 per round, and a counting 1-1-1 ends a
+two-player game, PIT-6/PIT-8.)
+
+States are swept in order of ``a + b`` (Gauss-Seidel): most rounds lower the total, so one
+sweep propagates almost everything. Float64 numpy; classes are the 42 throw classes of
+:func:`~dicemath.games.pitjesbak.throws.class_space`.
+
+Three players: the state would hold three stripe counts, flags, the start seat and who is
+eliminated, a round has 42**3 joint counting throws per state and the values are vectors
+(not zero-sum: each player maximises their own win probability), about 10**4 states times
+10**5..10**6 round outcomes per sweep: not done here.
+
+Example:
+    >>> solution = solve_game(PitjesbakRules(stripes=2), use_cache=False)
+    >>> 0.5 < solution.start_player_win_probability < 0.7 and solution.bound < 1e-9
+    True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from dicemath.core.cache import cached_arrays
+from dicemath.core.errors import InvalidStateError
+from dicemath.core.progress import progress
+from dicemath.games.pitjesbak.rules import PitjesbakRules, check_stripes
+from dicemath.games.pitjesbak.throws import class_space
+
+DEFAULT_EXTRA = 8
+"""Default cap: starting stripes plus this many (the bound shows it is ample)."""
+
+# outcome columns of a round in the start player's frame
+_SW, _FW, _TIE, _SAPEN, _FAPEN = 0, 8, 16, 20, 21
+_TYPES = ((1, 0), (1, 1), (2, 0), (3, 0))
+"""(wipe, penalty) of a winning class: regular, 2-2-3, zand, 6-5-4."""
+
+
+@lru_cache(maxsize=None)
+def _class_arrays(die_values: str):
+    """Probabilities, and the map (S class, F class) -> outcome column."""
+    space = class_space(PitjesbakRules(die_values=die_values))
+    size = space.size
+    probs = space.probabilities()
+    kinds = [_TYPES.index((c.wipe, c.penalty)) if not c.is_apen else -1 for c in space.classes]
+    pens = [c.penalty for c in space.classes]
+    columns = np.zeros((size, size), dtype=np.intp)
+    for i in range(size):
+        for j in range(size):
+            if i == space.apen:
+                columns[i, j] = _SAPEN
+            elif j == space.apen:
+                columns[i, j] = _FAPEN
+            elif space.levels[i] > space.levels[j]:
+                columns[i, j] = _SW + kinds[i] * 2 + pens[j]
+            elif space.levels[i] < space.levels[j]:
+                columns[i, j] = _FW + kinds[j] * 2 + pens[i]
+            else:
+                columns[i, j] = _TIE + pens[i] * 2 + pens[j]
+    return probs, columns
+
+
+@dataclass(frozen=True)
+class StateSpace:
+    """Dense indices of the states ``(a, fa, b, fb)`` with stripes 1..cap.
+
+    Index ``n`` is the boundary (a stripe count above ``cap``), ``n + 1`` a start-player
+    win, ``n + 2`` a follower win.
+    """
+
+    cap: int
+
+    @property
+    def n(self) -> int:
+        """Number of stored states."""
+        return 4 * self.cap * self.cap
+
+    def index(self, a: int, fa: bool, b: int, fb: bool) -> int:
+        """The index of a state, or the boundary index if a count exceeds the cap."""
+        if a > self.cap or b > self.cap:
+            return self.n
+        return (((a - 1) * 2 + int(fa)) * self.cap + (b - 1)) * 2 + int(fb)
+
+    def state(self, index: int) -> tuple[int, bool, int, bool]:
+        """The state of an index."""
+        fb = index % 2
+        rest = index // 2
+        b = rest % self.cap + 1
+        rest //= self.cap
+        return rest // 2 + 1, bool(rest % 2), b, bool(fb)
+
+    def atoms(self) -> np.ndarray:
+        """For every state the 24 successor indices of a round (S frame), see :func:`_atoms_of`."""
+        table = np.empty((self.n, 24), dtype=np.intp)
+        for index in range(self.n):
+            table[index] = _atoms_of(self, *self.state(index))
+        return table
+
+    def layers(self) -> list[np.ndarray]:
+        """State indices grouped by ``a + b``, ascending."""
+        totals = np.array([self.state(i)[0] + self.state(i)[2] for i in range(self.n)])
+        return [np.flatnonzero(totals == t) for t in range(2, 2 * self.cap + 1)]
+
+
+def _atoms_of(space: StateSpace, a: int, fa: bool, b: int, fb: bool) -> list[int]:
+    """Successors of ``(a, fa, b, fb)``: S wins with each type and F penalty (8), F wins
+    (8), S wins a roll-off (4), F wins a roll-off (4); PIT-5, PIT-7, PIT-8."""
+    s_win, f_win = space.n + 1, space.n + 2
+
+    def s_wins(wipe: int, s_pen: int, f_pen: int) -> int:
+        a2 = max(0, a - wipe) + s_pen
+        return s_win if a2 == 0 else space.index(b + f_pen, fb, a2, True)
+
+    def f_wins(wipe: int, f_pen: int, s_pen: int) -> int:
+        b2 = max(0, b - wipe) + f_pen
+        return f_win if b2 == 0 else space.index(b2, True, a + s_pen, fa)
+
+    atoms = [s_wins(w, p, pj) for (w, p) in _TYPES for pj in (0, 1)]
+    atoms += [f_wins(w, p, pi) for (w, p) in _TYPES for pi in (0, 1)]
+    atoms += [s_wins(1, pi, pj) for pi in (0, 1) for pj in (0, 1)]
+    atoms += [f_wins(1, pj, pi) for pi in (0, 1) for pj in (0, 1)]
+    return atoms
+
+
+def _outcomes(atoms: np.ndarray, flags: np.ndarray, other: np.ndarray, boundary_other: float) -> np.ndarray:
+    """The 22 outcome values (P(start wins)) of a batch of states.
+
+    ``other`` holds the current values of the states (start player's frame); a successor's
+    start player is the other player, hence ``1 - other``.
+    """
+    n = other.shape[0]
+    ext = np.empty(n + 3)
+    ext[:n] = 1.0 - other
+    ext[n] = 1.0 - boundary_other
+    ext[n + 1] = 1.0
+    ext[n + 2] = 0.0
+    values = ext[atoms]
+    out = np.empty((atoms.shape[0], 22))
+    out[:, :16] = values[:, :16]
+    out[:, 16:20] = 0.5 * (values[:, 16:20] + values[:, 20:24])
+    out[:, _SAPEN] = flags[:, 0]
+    out[:, _FAPEN] = 1.0 - flags[:, 1]
+    return out
+
+
+@dataclass(frozen=True)
+class RoundTables:
+    """One round's backward induction in the start player's frame (P(start wins game)).
+
+    Attributes:
+        result: ``result[i, j]`` value when S counts class i and F counts class j.
+        follower: ``follower[r-1, i]`` value when S counted ``i`` and F has ``r`` throws
+            left, playing optimally (or by the fixed policy).
+        start: ``start[t-1, i]`` value when S stops on ``i`` after throw ``t`` (= follower
+            with limit t).
+        start_continue: ``start_continue[t-1]`` value of throwing again after throw t (t=1,2).
+        value: the round's value.
+    """
+
+    result: np.ndarray
+    follower: np.ndarray
+    start_continue: np.ndarray
+    value: np.ndarray
+
+    def start_stops(self) -> np.ndarray:
+        """``[t-1, i]``: S stops after throw t on class i (ties: stop)."""
+        return self.follower[:2] >= self.start_continue[..., :, None]
+
+    def follower_stops(self) -> np.ndarray:
+        """``[r-1, i, x]``: F, with ``r`` more throws allowed after this one, stops on x
+        against S's class i (ties: stop)."""
+        return self.result[..., None, :, :] <= self.follower[..., :2, :, None]
+
+
+def round_backward(result: np.ndarray, probs: np.ndarray, start_masks: np.ndarray | None = None,
+                   follower_masks: np.ndarray | None = None) -> RoundTables:
+    """Backward induction of a two-player round on a batch of result matrices.
+
+    Args:
+        result: ``(..., C, C)`` value for the start player of each pair of counting classes.
+        probs: class probabilities.
+        start_masks: fixed stop decisions ``(..., 2, C)`` of S, or None to maximise.
+        follower_masks: fixed stop decisions ``(..., 2, C, C)`` of F by throws left, or
+            None to minimise.
+    """
+    ef = [result @ probs]
+    for r in (1, 2):
+        keep = ef[-1][..., :, None]
+        if follower_masks is None:
+            chosen = np.minimum(result, keep)
+        else:
+            chosen = np.where(follower_masks[..., r - 1, :, :], result, keep)
+        ef.append(chosen @ probs)
+    follower = np.stack(ef, axis=-2)
+    c3 = ef[2] @ probs
+    if start_masks is None:
+        g2 = np.maximum(ef[1], c3[..., None])
+    else:
+        g2 = np.where(start_masks[..., 1, :], ef[1], c3[..., None])
+    c2 = g2 @ probs
+    if start_masks is None:
+        g1 = np.maximum(ef[0], c2[..., None])
+    else:
+        g1 = np.where(start_masks[..., 0, :], ef[0], c2[..., None])
+    value = g1 @ probs
+    return RoundTables(result, follower, np.stack([c2, c3], axis=-1), value)
+
+
+def round_max_tables(rules: PitjesbakRules, fa: bool, fb: bool) -> RoundTables:
+    """The round-maximising two-player round (each maximises P(win the round)), PIT-4..6."""
+    probs, columns = _class_arrays(rules.die_values)
+    out = np.zeros(22)
+    out[_SW:_SW + 8] = 1.0
+    out[_FW:_FW + 8] = 0.0
+    out[_TIE:_TIE + 4] = 0.5
+    out[_SAPEN] = float(fa)
+    out[_FAPEN] = 1.0 - float(fb)
+    return round_backward(out[columns], probs)
+
+
+def _round_max_masks(rules: PitjesbakRules):
+    """Round-maximising decisions for each flag pair ``2*fa + fb``."""
+    start, follower = [], []
+    for fa in (False, True):
+        for fb in (False, True):
+            tables = round_max_tables(rules, fa, fb)
+            start.append(tables.start_stops())
+            follower.append(tables.follower_stops())
+    return np.array(start), np.array(follower)
+
+
+def _iterate(space: StateSpace, rules: PitjesbakRules, *, tol: float, max_sweeps: int,
+             policies: tuple[str, str] = ("opt", "opt"), desc: str = "pitjesbak value iteration"):
+    """Bound-sandwich value iteration; returns (low, high, sweeps) for each frame.
+
+    ``policies`` says how player 0 and player 1 decide: ``"opt"`` (game-optimal for
+    themselves) or ``"round"`` (round-maximising). With two optimal players one frame
+    suffices; otherwise frame k holds the states where player k starts.
+    """
+    probs, columns = _class_arrays(rules.die_values)
+    atoms = space.atoms()
+    flags = np.array([[space.state(i)[1], space.state(i)[3]] for i in range(space.n)], dtype=float)
+    combo = (2 * flags[:, 0] + flags[:, 1]).astype(np.intp)
+    layers = space.layers()
+    rm_start, rm_follower = _round_max_masks(rules)
+    symmetric = policies[0] == policies[1]
+    frames = 1 if symmetric else 2
+    low = [np.zeros(space.n) for _ in range(frames)]
+    high = [np.ones(space.n) for _ in range(frames)]
+
+    def masks(frame: int, idx: np.ndarray):
+        starter = policies[frame]
+        follower = policies[1 - frame] if not symmetric else policies[0]
+        sm = rm_start[combo[idx]] if starter == "round" else None
+        fm = rm_follower[combo[idx]] if follower == "round" else None
+        return sm, fm
+
+    sweeps = 0
+    for sweeps in progress(range(1, max_sweeps + 1), desc=desc, total=max_sweeps):
+        change = 0.0
+        for idx in layers:
+            for frame in range(frames):
+                other = (frame + 1) % frames
+                sm, fm = masks(frame, idx)
+                new_low = round_backward(_outcomes(atoms[idx], flags[idx], high[other], 1.0)[:, columns],
+                                         probs, sm, fm).value
+                new_high = round_backward(_outcomes(atoms[idx], flags[idx], low[other], 0.0)[:, columns],
+                                          probs, sm, fm).value
+                change = max(change, float(np.max(np.abs(new_low - low[frame][idx]), initial=0.0)),
+                             float(np.max(np.abs(new_high - high[frame][idx]), initial=0.0)))
+                low[frame][idx] = new_low
+                high[frame][idx] = new_high
+        if change < tol:
+            break
+    return low, high, sweeps
+
+
+@dataclass(frozen=True)
+class GameSolution:
+    """Values of two-player Pitjesbak (P(start player wins the game)) with rigorous bounds.
+
+    Attributes:
+        rules: the rules (stripes, die values; two players).
+        cap: highest stripe count stored (above: the [0, 1] boundary).
+        low, high: lower and upper bounds of the value of every state (float64).
+        sweeps: value-iteration sweeps used.
+        comparison: values at the opening state under other policy pairs (see
+            :func:`solve_game`), each as (low, high).
+    """
+
+    rules: PitjesbakRules
+    cap: int
+    low: np.ndarray
+    high: np.ndarray
+    sweeps: int
+    comparison: dict
+
+    @property
+    def space(self) -> StateSpace:
+        """The state indexing."""
+        return StateSpace(self.cap)
+
+    @property
+    def values(self) -> np.ndarray:
+        """Midpoint values of all states."""
+        return 0.5 * (self.low + self.high)
+
+    def check_state(self, a: int, fa: bool, b: int, fb: bool) -> int:
+        """Index of a state; raises for counts outside 1..cap."""
+        for name, count in (("start player's stripes", a), ("follower's stripes", b)):
+            check_stripes(count, name)
+            if not 1 <= count <= self.cap:
+                raise InvalidStateError(f"{name} must be 1..{self.cap} for this solution, got {count}")
+        return self.space.index(a, bool(fa), b, bool(fb))
+
+    def value(self, a: int, fa: bool, b: int, fb: bool) -> float:
+        """P(the start player wins the game) at the start of a round (midpoint of the bounds).
+
+        Raises:
+            InvalidStateError: a stripe count outside 1..cap.
+        """
+        index = self.check_state(a, fa, b, fb)
+        return float(0.5 * (self.low[index] + self.high[index]))
+
+    def bounds(self, a: int, fa: bool, b: int, fb: bool) -> tuple[float, float]:
+        """Rigorous lower and upper bounds of :meth:`value`."""
+        index = self.check_state(a, fa, b, fb)
+        return float(self.low[index]), float(self.high[index])
+
+    @property
+    def opening(self) -> tuple[int, bool, int, bool]:
+        """The state at the start of a game."""
+        return (self.rules.stripes, False, self.rules.stripes, False)
+
+    @property
+    def start_player_win_probability(self) -> float:
+        """P(the first start player wins the game), both playing game-optimally."""
+        return self.value(*self.opening)
+
+    @property
+    def bound(self) -> float:
+        """Width of the bound at the opening state."""
+        low, high = self.bounds(*self.opening)
+        return high - low
+
+    def round_tables(self, a: int, fa: bool, b: int, fb: bool) -> RoundTables:
+        """The game-optimal round at a state (values: P(start player wins the game))."""
+        index = self.check_state(a, fa, b, fb)
+        probs, columns = _class_arrays(self.rules.die_values)
+        atoms = np.array([_atoms_of(self.space, a, bool(fa), b, bool(fb))])
+        flags = np.array([[float(fa), float(fb)]])
+        out = _outcomes(atoms, flags, self.values, 0.5)
+        return round_backward(out[0][columns], probs)
+
+
+def solve_game(rules: PitjesbakRules | None = None, *, cap: int | None = None, tol: float = 1e-14,
+               max_sweeps: int = 200, use_cache: bool = True, compare: bool = True) -> GameSolution:
+    """Solve two-player Pitjesbak for the policies maximising P(win the game).
+
+    Args:
+        rules: the rules; ``rules.players`` is ignored (two players).
+        cap: highest stripe count stored (default ``stripes + 8``).
+        tol: stop when a sweep changes no bound by more than this.
+        max_sweeps: safety limit of sweeps.
+        use_cache: read/write the on-disk cache (:mod:`dicemath.core.cache`).
+        compare: also evaluate the round-maximising policy (for player 0, the first start
+            player, against a game-optimal player 1; and for both players).
+
+    Returns:
+        The :class:`GameSolution`; ``comparison`` holds (low, high) bounds of:
+        ``"round_vs_optimal"``: P(first start player wins) when it maximises round wins and
+        the other maximises its game win probability (against that policy);
+        ``"round_second_vs_optimal"``: P(the round-maximiser wins) when it is the second
+        player; ``"round_vs_round"``: P(first start player wins) when both maximise round wins.
+    """
+    rules = (rules or PitjesbakRules()).with_players(2)
+    cap = cap if cap is not None else rules.stripes + DEFAULT_EXTRA
+    if cap < rules.stripes:
+        raise InvalidStateError(f"cap must be at least the starting stripes {rules.stripes}, got {cap}")
+    space = StateSpace(cap)
+
+    def build() -> dict[str, np.ndarray]:
+        low, high, sweeps = _iterate(space, rules, tol=tol, max_sweeps=max_sweeps)
+        arrays = {"low": low[0], "high": high[0], "sweeps": np.array(sweeps)}
+        if compare:
+            opening = space.index(rules.stripes, False, rules.stripes, False)
+            low, high, _ = _iterate(space, rules, tol=tol, max_sweeps=max_sweeps,
+                                    policies=("round", "opt"), desc="round-max vs optimal")
+            arrays["round_vs_optimal"] = np.array([low[0][opening], high[0][opening],
+                                                   1 - high[1][opening], 1 - low[1][opening]])
+            low, high, _ = _iterate(space, rules, tol=tol, max_sweeps=max_sweeps,
+                                    policies=("round", "round"), desc="round-max vs round-max")
+            arrays["round_vs_round"] = np.array([low[0][opening], high[0][opening]])
+        return arrays
+
+    arrays = cached_arrays("pitjesbak-game", (rules, cap, tol, max_sweeps, compare), build,
+                           use_cache=use_cache)
+    comparison = {}
+    if "round_vs_optimal" in arrays:
+        rvo = arrays["round_vs_optimal"]
+        comparison["round_vs_optimal"] = (float(rvo[0]), float(rvo[1]))
+        comparison["round_second_vs_optimal"] = (float(rvo[2]), float(rvo[3]))
+        rvr = arrays["round_vs_round"]
+        comparison["round_vs_round"] = (float(rvr[0]), float(rvr[1]))
+    return GameSolution(rules, cap, arrays["low"], arrays["high"], int(arrays["sweeps"]), comparison)
