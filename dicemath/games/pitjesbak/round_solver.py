@@ -263,7 +263,7 @@ def solve_round(rules: PitjesbakRules | None = None, wiped: Sequence[bool] | Non
     Example:
         >>> s = solve_round(players=3)
         >>> [round(float(p), 4) for p in s.win_probabilities]
-        [0.3163, 0.3276, 0.3561]
+        [0.4294, 0.2746, 0.2961]
     """
     rules = rules or PitjesbakRules()
     n = players if players is not None else (len(wiped) if wiped is not None else rules.players)
