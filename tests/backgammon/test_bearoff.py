@@ -17,7 +17,7 @@ from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD
 def _plays(board, dice, cap):
     """All boards after playing ``dice`` in order as far as possible; (dice used, board)."""
     if not dice or sum(board) == 0:
-        return {(len(dice) if sum(board) == 0 else 0, board)}  # borne off: remaining dice spent
+        return {(0, board)}
     die, rest = dice[0], dice[1:]
     out = set()
     highest = max((p for p in range(1, 7) if board[p - 1]), default=0)

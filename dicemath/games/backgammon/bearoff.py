@@ -17,8 +17,9 @@ Fraction cross-checks):
 * :func:`move_table`: for every board and each of the 21 distinct rolls (:data:`ROLLS`,
   weights :data:`ROLL_WEIGHTS` out of 36) the sorted indices of ALL distinct boards that
   legal plays lead to (BG-3: both dice if possible, else the larger; doubles four times;
-  BG-6 higher-die rule; BG-4 ``playtive`` limit). A roll that cannot be played at all
-  (possible only under ``playtive``) leads to the board itself.
+  BG-6 higher-die rule; BG-4 ``playtive`` limit; the dice count strictly, as in
+  :mod:`.moves`). A roll that cannot be played at all (possible only under ``playtive``)
+  leads to the board itself, and so does any roll from the empty board.
 * :func:`one_sided_table`: distribution of the number of rolls to bear off every checker
   when each roll is played to minimise the expected number of rolls (GNU Backgammon's
   policy), and of rolls to bear off at least one checker (gammon chances).
@@ -258,12 +259,6 @@ def _moves_kernel():
         yet marked with ``stamp``; return the new length."""
         for i in range(n):
             x = current[i]
-            if x == 0:  # everything off: the game is over, any die is spent
-                if mark[0] != stamp:
-                    mark[0] = stamp
-                    out[k] = 0
-                    k += 1
-                continue
             for p in range(6):
                 y = single[x, die, p]
                 if y >= 0 and mark[y] != stamp:

@@ -9,7 +9,10 @@ listed (the one whose steps sort highest).
 Rules implemented (RULES.md section 4):
 
 * BG-3: each die moves one checker to an open point; doubles are played four times; both
-  dice if possible, else one die, and then the larger one if either can be played.
+  dice if possible, else one die, and then the larger one if either can be played. The
+  count is strict, as in GNU Backgammon: bearing off the last checker with one die is not
+  legal when a play using both dice exists (e.g. one checker on the 4-point, a blot on
+  the 2-point, roll 4-2: only ``4/2*/off``, which may win a backgammon).
 * BG-4: a point holding two or more opposing checkers is closed; under ``playtive`` also
   a point already holding ``max_per_point`` (5) of the mover's own checkers.
 * BG-5: landing on a single opposing checker sends it to the bar; a checker on the bar
@@ -116,9 +119,8 @@ def single_steps(position: Position, die: int, rules: BackgammonRules = STANDARD
 
 def _sequences(position: Position, dice: tuple[int, ...], rules: BackgammonRules, steps: tuple,
                out: list) -> None:
-    if not dice or sum(position.on_roll) == 0:
-        used = len(steps) + (len(dice) if sum(position.on_roll) == 0 else 0)
-        out.append((used, steps, position))
+    if not dice or sum(position.on_roll) == 0:  # a play ending the game uses only its dice
+        out.append((len(steps), steps, position))
         return
     moved = False
     for step, after in single_steps(position, dice[0], rules):
