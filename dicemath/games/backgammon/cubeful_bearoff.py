@@ -543,3 +543,39 @@ def gnubg_columns(table: CubefulBearoffTable) -> np.ndarray:
 def board_text(index: int) -> str:
     """A board as ``"2,2,0,0,0,0"`` from its dense index (for reports)."""
     return ",".join(str(c) for c in position_from_index(index))
+
+
+def fit_janowski(table: CubefulBearoffTable, cube: str = "centred",
+                 pip_range: tuple[int, int] | None = None) -> dict:
+    """Fit Janowski's cube efficiency x to the exact no-double equities of a table.
+
+    The model (:func:`~.cube.janowski_equity`, W = L = 1 as there are no gammons) is
+    evaluated at the exact cubeless winning chance of every position (both boards non-empty)
+    and x chosen by least squares (:func:`~.cube.fit_efficiency`).
+
+    Args:
+        table: a cubeful bear-off table.
+        cube: "centred", "owned" or "opponent_owned".
+        pip_range: only positions whose total pip count (both sides) is in ``[lo, hi)``.
+
+    Returns:
+        ``{"cube", "x", "rms", "max_error", "positions", "pip_range"}``; ``rms`` and
+        ``max_error`` in equity per unit cube.
+
+    Raises:
+        InvalidCubeStateError: unknown cube state.
+    """
+    from dicemath.games.backgammon.bearoff import pip_counts
+    from dicemath.games.backgammon.cube import _check_cube, fit_efficiency
+
+    k = CUBE_STATES.index(_check_cube(cube))
+    p = table.cubeless[1:, 1:]
+    equity = table.no_double[k, 1:, 1:]
+    mask = np.ones(p.shape, dtype=bool)
+    if pip_range is not None:
+        pips = pip_counts(positions_up_to(table.checkers))[1:]
+        total = pips[:, None] + pips[None, :]
+        mask = (total >= pip_range[0]) & (total < pip_range[1])
+    x, rms, worst = fit_efficiency(p[mask], equity[mask], cube)
+    return {"cube": cube, "x": x, "rms": rms, "max_error": worst, "positions": int(mask.sum()),
+            "pip_range": pip_range}
