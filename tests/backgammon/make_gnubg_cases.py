@@ -81,24 +81,46 @@ def one_sided_cases(folder: Path, sample: int = 600, seed: int = 7) -> dict:
 
 
 def parse_two_sided(text: str) -> dict:
+    """Read bearoffdump's two-sided text: the Position ID and the cubeless equity."""
     result = {}
     for line in text.splitlines():
         if "Position ID:" in line:
             result["position_id"] = line.split("Position ID:")[1].strip()
-    result["text"] = [line for line in text.splitlines()
-                      if any(word in line.lower() for word in ("win", "equity", "cubeless", "player", "opponent"))]
+        elif line.startswith("Cubeless equity"):
+            result["cubeless_equity"] = float(line.split(":")[1])
     return result
 
 
-def main() -> None:
+def two_sided_cases(folder: Path, sample: int = 1500, seed: int = 11) -> dict:
+    database = folder / "ts6.bd"
+    subprocess.run([tool("makebearoff"), "-t", "6x6", "-f", str(database)], check=True,
+                   capture_output=True)
+    rng = random.Random(seed)
+    indices = sorted(set(rng.sample(range(924 * 924), sample)))
+    cases = []
+    for index in indices:
+        case = parse_two_sided(bearoffdump(database, index))
+        case["gnubg_index"] = index
+        cases.append(case)
+    return {"source": "makebearoff -t 6x6 (GNU Backgammon 1.07.001), bearoffdump -n INDEX; the ID's "
+                      "second side is on roll; cubeless equity 2p-1 printed with 4 decimals",
+            "cases": cases}
+
+
+def main(which=("moves", "one", "two")) -> None:
     DATA.mkdir(exist_ok=True)
-    (DATA / "gnubg_moves.json").write_text(json.dumps({
-        "source": "gnubg 1.07.001 -t -p: set board ID, set dice, hint(10000) at 0 ply",
-        "cases": move_cases()}, separators=(",", ":")))
+    if "moves" in which:
+        (DATA / "gnubg_moves.json").write_text(json.dumps({
+            "source": "gnubg 1.07.001 -t -p: set board ID, set dice, hint(10000) at 0 ply",
+            "cases": move_cases()}, separators=(",", ":")))
     with tempfile.TemporaryDirectory() as folder:
-        (DATA / "gnubg_one_sided.json").write_text(json.dumps(one_sided_cases(Path(folder)),
-                                                              separators=(",", ":")))
+        if "one" in which:
+            (DATA / "gnubg_one_sided.json").write_text(json.dumps(one_sided_cases(Path(folder)),
+                                                                  separators=(",", ":")))
+        if "two" in which:
+            (DATA / "gnubg_two_sided.json").write_text(json.dumps(two_sided_cases(Path(folder)),
+                                                                  separators=(",", ":")))
 
 
 if __name__ == "__main__":
-    main()
+    main(tuple(sys.argv[1:]) or ("moves", "one", "two"))
