@@ -40,6 +40,8 @@ def add_cube_command(commands) -> None:
                       help="cubeless probability that he loses a gammon or backgammon")
     cube.add_argument("--lose-backgammon", type=float, default=0.0,
                       help="cubeless probability that he loses a backgammon")
+    cube.add_argument("--max-cube", type=int, default=None,
+                      help="bear-off form: solve with the BG-8 cube cap (64) instead of an unbounded cube")
     cube.add_argument("--efficiency", type=float, default=None,
                       help="Janowski cube efficiency x in [0, 1] (default: the race value)")
     add_json_flag(cube)
@@ -51,7 +53,7 @@ def run_cube(args) -> int:
     if args.position is not None:
         if args.versus is None:
             raise InvalidStateError("a bear-off position needs --versus (the opponent's home board)")
-        result = position_result(args.position, args.versus)
+        result = position_result(args.position, args.versus, args.max_cube)
         emit(result, args.json, _render_position)
         return 0
     if args.win is None:
@@ -62,10 +64,12 @@ def run_cube(args) -> int:
     return 0
 
 
-def position_result(position, versus) -> dict:
+def position_result(position, versus, max_cube=None) -> dict:
     """The JSON object of the bear-off form (see module docstring)."""
     from dicemath.games.backgammon.cubeful_bearoff import position_equities
-    return position_equities(position, versus)
+    if max_cube is not None and max_cube != 64:
+        raise InvalidStateError(f"BG-8 caps the cube at 64; --max-cube must be 64, got {max_cube}")
+    return position_equities(position, versus, max_cube)
 
 
 def model_result(win, gammon=0.0, backgammon=0.0, lose_gammon=0.0, lose_backgammon=0.0,
@@ -79,10 +83,14 @@ def model_result(win, gammon=0.0, backgammon=0.0, lose_gammon=0.0, lose_backgamm
 def _render_position(result: dict) -> str:
     rows = [[name, f"{result['no_double'][name]:+.6f}", f"{result[name]:+.6f}",
              result["action"][name]] for name in ("centred", "owned", "opponent_owned")]
-    return text_table(["cube", "no double", "optimal", "action"], rows)
+    title = (f"Bear-off {','.join(map(str, result['position']))} (on roll) vs "
+             f"{','.join(map(str, result['versus']))}: cubeless win "
+             f"{result['win_probability']:.4f}; equities per unit cube, money play")
+    return title + "\n" + text_table(["cube", "no double", "optimal", "action"], rows)
 
 
 def _render_model(result: dict) -> str:
     rows = [[key, f"{value:.6f}" if isinstance(value, float) else value]
             for key, value in result.items() if not isinstance(value, dict)]
+    rows += [[f"no_double ({name})", f"{value:.6f}"] for name, value in result["no_double"].items()]
     return text_table(["quantity", "value"], rows)

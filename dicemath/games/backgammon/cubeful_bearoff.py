@@ -308,6 +308,7 @@ class CubefulBearoffTable:
         optimal: the same with his optimal cube action now.
         action: the optimal action codes (into :data:`ACTIONS`).
         cubeless: his cubeless winning chance ``[x, y]``.
+        max_cube: None (unbounded cube) or the cap the table was solved with.
     """
 
     checkers: int
@@ -315,6 +316,7 @@ class CubefulBearoffTable:
     optimal: np.ndarray = field(repr=False)
     action: np.ndarray = field(repr=False)
     cubeless: np.ndarray = field(repr=False)
+    max_cube: int | None = None
 
     def indices(self, board, versus) -> tuple[int, int]:
         """Dense indices of two home boards, checked to fit this table.
@@ -353,30 +355,33 @@ class CubefulBearoffTable:
         result["no_double"] = {name: float(self.no_double[k, x, y]) for k, name in enumerate(CUBE_STATES)}
         result["action"] = {name: ACTIONS[int(self.action[k, x, y])] for k, name in enumerate(CUBE_STATES)}
         result["win_probability"] = float(self.cubeless[x, y])
+        result["max_cube"] = self.max_cube
         return result
 
 
 @lru_cache(maxsize=4)
-def cubeful_table(checkers: int = 6) -> CubefulBearoffTable:
+def cubeful_table(checkers: int = 6, max_cube: int | None = None) -> CubefulBearoffTable:
     """The cubeful bear-off table for boards of at most ``checkers`` checkers (cached on disk).
 
     Args:
         checkers: 1..7 (6 is GNU Backgammon's standard two-sided database size).
+        max_cube: None (unbounded cube, three cube states) or the BG-8 cap 64 (then "owned"
+            and "opponent_owned" mean a cube of 2 after the first double).
 
     Returns:
         A :class:`CubefulBearoffTable`.
 
     Raises:
-        InvalidStateError: ``checkers`` outside 1..7.
+        InvalidStateError: ``checkers`` outside 1..7 or a bad ``max_cube``.
     """
     checkers = _check_table_checkers(checkers)
-    arrays = cached_arrays("backgammon-cubeful-bearoff", (checkers, STANDARD),
-                           lambda: build_cubeful_arrays(checkers))
+    arrays = cached_arrays("backgammon-cubeful-bearoff", (checkers, max_cube, STANDARD),
+                           lambda: build_cubeful_arrays(checkers, max_cube=max_cube))
     return CubefulBearoffTable(checkers, arrays["no_double"], arrays["optimal"],
-                               arrays["action"], arrays["cubeless"])
+                               arrays["action"], arrays["cubeless"], max_cube)
 
 
-def position_equities(position, versus) -> dict:
+def position_equities(position, versus, max_cube: int | None = None) -> dict:
     """Cubeful equities of one bear-off position: the ``dicemath backgammon cube`` result.
 
     Uses the 6-checker table when both boards fit it, else the 7-checker one.
@@ -384,6 +389,7 @@ def position_equities(position, versus) -> dict:
     Args:
         position: home board of the player on roll (six counts, 1-point first).
         versus: home board of the opponent.
+        max_cube: None (unbounded cube) or the BG-8 cap (64).
 
     Returns:
         See :meth:`CubefulBearoffTable.equities`.
@@ -398,7 +404,7 @@ def position_equities(position, versus) -> dict:
     if size > MAX_TABLE_CHECKERS:
         raise InvalidStateError(
             f"cubeful bear-off equities cover at most {MAX_TABLE_CHECKERS} checkers a side, got {size}")
-    return cubeful_table(max(size, 6) if size <= 6 else size).equities(position, versus)
+    return cubeful_table(max(size, 6), max_cube).equities(position, versus)
 
 
 # ----------------------------------------------------------------------------------------
