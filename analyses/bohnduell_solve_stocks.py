@@ -30,9 +30,10 @@ def solve_one(stock: int, capture: str, cups: int = 4, overfill_upto: int = 16) 
     from dicemath.games.bohnduell.solver_dense import solve_dense
 
     solve_dense(cups, 1, capture)            # load the compiled kernel before timing
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     table = solve_dense(cups, stock, capture)
     solve_seconds = time.perf_counter() - start
+    solve_cpu = time.process_time() - cpu
     position = table.rules_for(stock).initial()
     moves = table.move_values(position)
     value = table.position_value(position)
@@ -47,6 +48,7 @@ def solve_one(stock: int, capture: str, cups: int = 4, overfill_upto: int = 16) 
         "table_positions": table.positions,
         "reachable_positions": reachable,
         "solve_seconds": round(solve_seconds, 3),
+        "solve_cpu_seconds": round(solve_cpu, 3),
         "sweep_seconds": round(table.seconds, 3),
         "reach_seconds": round(reach_seconds, 3),
         "table_megabytes": round(table.nbytes / 1e6, 1),
@@ -59,6 +61,7 @@ def solve_one(stock: int, capture: str, cups: int = 4, overfill_upto: int = 16) 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--min-stock", type=int, default=1)
     parser.add_argument("--max-stock", type=int, default=20)
     parser.add_argument("--captures", nargs="+", default=["last", "every"])
     parser.add_argument("--limit", type=float, default=600.0, help="seconds allowed per stock")
@@ -70,17 +73,22 @@ def main() -> None:
         return
     data = json.loads(OUT.read_text()) if OUT.exists() else {}
     data.update({
-        "description": "4-cup BohnDuell solved from the start by the dense solver; value = final "
-                       "pot difference A - B under best play (A moves first, BOHN-7); "
-                       "first_moves = A's value after each first move.",
-        "produced_by": "python analyses/bohnduell_solve_stocks.py " + " ".join(sys.argv[1:]),
+        "description": "4-cup BohnDuell solved from the start by the dense solver (reachable "
+                       "sides); value = final pot difference A - B under best play (A moves "
+                       "first, BOHN-7); first_moves = A's value after each first move; "
+                       "table_positions = size of the dense table, reachable_positions = "
+                       "positions reachable from the start; times are wall-clock on a "
+                       "shared 2-core machine (cpu = process time).",
+        "produced_by": "python analyses/bohnduell_solve_stocks.py (runs: "
+                       + ", ".join(sorted(set(data.get("runs", [])) | {" ".join(sys.argv[1:])})) + ")",
         "machine": f"{platform.processor() or platform.machine()}, {platform.python_version()}, one thread",
     })
+    data["runs"] = sorted(set(data.get("runs", [])) | {" ".join(sys.argv[1:])})
     results = data.setdefault("results", {})
     for capture in args.captures:
         rows = {row["stock"]: row for row in results.get(capture, [])}
         last_seconds = 0.0
-        for stock in range(1, args.max_stock + 1):
+        for stock in range(args.min_stock, args.max_stock + 1):
             if last_seconds * 1.8 > args.limit:
                 print(f"skip {capture} {stock}: predicted over {args.limit} s", flush=True)
                 break

@@ -32,6 +32,7 @@ class Section:
 
 SECTIONS: tuple[Section, ...] = (
     Section("dice", "Dice: hits for every number", "dicemath.reporting.dice:build"),
+    Section("bohnduell", "BohnDuell: solved small games and a 40-bean advisor", "dicemath.games.bohnduell.report:build"),
 )
 
 

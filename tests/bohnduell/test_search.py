@@ -33,7 +33,7 @@ def test_full_depth_search_is_exact(capture):
 
 def test_table_values_are_marked_exact():
     position = Position.from_str("1:1,0,0,0:1/0:3,2,0,0:2/A")
-    advice = Advisor(position.rules, depth=1, table_stock=5).advise(position)
+    advice = Advisor(position.rules, depth=1, table_stock=8).advise(position)
     assert [(str(a.move), a.value, a.exact) for a in advice] == [("H1", 3, True), ("S1", 1, True)]
 
 

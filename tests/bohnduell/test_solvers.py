@@ -6,7 +6,7 @@ import pytest
 
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.bohnduell import BohnRules, Move, Position
-from dicemath.games.bohnduell.solver_dense import side_count, solve_dense
+from dicemath.games.bohnduell.solver_dense import side_closure, side_count, solve_dense
 from dicemath.games.bohnduell.solver_dict import DictSolver, solve_from_start
 
 
@@ -15,13 +15,28 @@ from dicemath.games.bohnduell.solver_dict import DictSolver, solve_from_start
 ])
 def test_dense_equals_dict_on_every_position(cups, stock, capture):
     """Every pair of sides with <= stock beans each (not only reachable ones)."""
-    table = solve_dense(cups, stock, capture)
+    table = solve_dense(cups, stock, capture, sides="all")
     baseline = DictSolver(BohnRules(cups=cups, stock=stock, capture=capture))
     sides = [tuple(s) for s in table.index.sides.tolist()]
     assert len(sides) == side_count(cups, stock)
     for me in sides:
         for opp in sides:
             assert table.value(me, opp) == baseline.value(me, opp), (me, opp)
+    # the default table (reachable sides only) holds the same values
+    small = solve_dense(cups, stock, capture)
+    reachable = side_closure(cups, stock)
+    assert {tuple(s) for s in small.index.sides.tolist()} == reachable
+    for me in reachable:
+        for opp in reachable:
+            assert small.value(me, opp) == table.value(me, opp)
+
+
+def test_side_closure_holds_every_reachable_side():
+    """Every side met in the dictionary search from the start lies in the closure."""
+    for capture in ("last", "every"):
+        _, baseline = solve_from_start(BohnRules(stock=9, capture=capture))
+        closure = side_closure(4, 9)
+        assert {side for key in baseline.table for side in key} <= closure
 
 
 @pytest.mark.parametrize("capture", ["last", "every"])
@@ -50,10 +65,11 @@ def test_hand_solved_harvest_before_capture():
     """
     position = Position.from_str("1:1,0,0,0:1/0:3,2,0,0:2/A")
     expected = {Move("harvest", 1): 3, Move("sow", 1): 1}
-    for solver in (DictSolver(position.rules), solve_dense(4, 5)):
+    for solver in (DictSolver(position.rules), solve_dense(4, 5, sides="all"), solve_dense(4, 8)):
         assert solver.move_values(position) == expected
         assert solver.position_value(position) == 3
-    line = solve_dense(4, 5).principal_variation(position)
+    assert not solve_dense(4, 5).covers(position)   # B's side cannot arise with 5 beans
+    line = solve_dense(4, 5, sides="all").principal_variation(position)
     assert [str(m) for m, _ in line] == ["H1", "H2", "S1"] and line[-1][1].pots == (6, 3)
 
 
@@ -68,12 +84,12 @@ def test_hand_solved_capture_variants(capture, best):
     position = Position.from_str(f"2:0,0,0,0:2/0:3,4,0,0:3/A/{capture}")
     expected = {Move("sow", 1): 2, Move("sow", 2): best}
     assert DictSolver(position.rules).move_values(position) == expected
-    assert solve_dense(4, 7, capture).move_values(position) == expected
+    assert solve_dense(4, 7, capture, sides="all").move_values(position) == expected
 
 
 def test_pass_positions_and_end():
     position = Position.from_str("0:0,0,0,5:0/0:1,0,0,0:4/A")   # A passes, B harvests
-    table = solve_dense(4, 5)
+    table = solve_dense(4, 5, sides="all")
     assert table.move_values(position) == {Move("pass"): -5}
     assert table.position_value(position) == DictSolver(position.rules).position_value(position) == -5
     over = position.apply("P").apply("H1")

@@ -105,11 +105,10 @@ def advise_result(position: Position, depth: int = 6, table_stock: int = 12) -> 
     """The JSON object of ``advise``: each move with value (mover's view) and method.
 
     Example:
-        >>> r = advise_result(Position.from_str("1:1,0,0,0:1/0:3,2,0,0:2/A"), table_stock=5)
+        >>> r = advise_result(Position.from_str("1:1,0,0,0:1/0:3,2,0,0:2/A"), table_stock=8)
         >>> [(m["move"], m["value"], m["method"]) for m in r["moves"]]
         [('H1', 3, 'exact'), ('S1', 1, 'exact')]
     """
-    table_stock = min(table_stock, position.rules.stock) if position.rules.stock else 0
     advisor = Advisor(position.rules, depth=depth, table_stock=table_stock)
     advice = advisor.advise(position)
     mover = PLAYER_NAMES[position.to_move]

@@ -50,7 +50,7 @@ def features(me: Side, opp: Side) -> np.ndarray:
     return np.array([a - b for a, b in zip(mine, theirs)] + [1.0])
 
 
-def fit_evaluation(table: DenseTable, samples: int = 200_000, seed: int = 0) -> np.ndarray:
+def fit_evaluation(table: DenseTable, samples: int = 50_000, seed: int = 0) -> np.ndarray:
     """Least-squares weights of :func:`features` against the exact values of ``table``.
 
     Fitted on ``samples`` positions drawn uniformly from those reachable from the start
@@ -107,9 +107,12 @@ class Advisor:
 
     # -- values ----------------------------------------------------------------------
     def exact_value(self, me: Side, opp: Side) -> int | None:
-        """``V(me, opp)`` from the table, or None when a side holds too many beans."""
+        """``V(me, opp)`` from the table, or None when a side is not in it."""
         table = self.table
         if table is None or sum(me) > table.stock or sum(opp) > table.stock:
+            return None
+        index = table.index
+        if not (index.contains(me) and index.contains(opp)):
             return None
         return table.value(me, opp)
 

@@ -2,15 +2,17 @@
 
 The same values as :mod:`~dicemath.games.bohnduell.solver_dict` (``V(me, opp)``, the
 mover's future pot gain minus the opponent's under best play; exact small integers stored
-as ``int8``), for *every* position in which each side holds at most ``stock`` beans in
-stock and cups, not only those reachable from one start.
+as ``int8``), for *every* pair of sides that can occur in a game of at most ``stock`` beans
+each, not only the positions reachable from one start.
 
 Layout:
 
-- A *side* ``(stock, c_1..c_n)`` with ``stock + sum(c) <= S`` gets a rank ``0..NP-1``;
+- A *side* ``(stock, c_1..c_n)`` that a player starting with ``S`` beans can have
+  (:func:`side_closure`; or every side with ``stock + sum(c) <= S``) gets a rank ``0..NP-1``;
   ranks are sorted by the side's potential ``K = (n + 1) * stock + sum(d * c_d)`` (the
   distance of its beans to the pot, see :mod:`~dicemath.games.bohnduell.state`), so the
-  sides of one potential form a contiguous block. ``NP = C(S + n + 1, n + 1)``.
+  sides of one potential form a contiguous block. All sides: ``NP = C(S + n + 1, n + 1)``;
+  reachable sides: about half as many, so a quarter of the positions.
 - A position is the pair ``(mover, other)`` at index ``mover * NP + other`` of one
   ``int8`` array (1 byte per position).
 - Every move lowers ``Phi = K(mover) + K(other)`` except a pass, which keeps it. The
@@ -42,15 +44,52 @@ from numba import njit
 from dicemath.core.cache import cached_arrays
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.bohnduell.rules import BohnRules
-from dicemath.games.bohnduell.state import PASS_MOVE, Move, Position, Side, can_move, play_side, side_moves
+from dicemath.games.bohnduell.state import (HARVEST, PASS_MOVE, SOW, Move, Position, Side, can_move,
+                                            play_side, side_moves)
 
 MAX_CODE_SPACE = 1 << 27
 """Largest ``(S + 1) ** (n + 1)`` for which the code-to-rank lookup array is built."""
 
 
 def side_count(cups: int, stock: int) -> int:
-    """``NP``: the number of sides ``(stock, c_1..c_n)`` with at most ``stock`` beans."""
+    """The number of sides ``(stock, c_1..c_n)`` with at most ``stock`` beans."""
     return comb(stock + cups + 1, cups + 1)
+
+
+def side_closure(cups: int, stock: int) -> set[Side]:
+    """Every side a player starting with ``stock`` beans can ever have (a superset).
+
+    Closes ``(stock, 0, ..., 0)`` under his own sows (BOHN-3) and harvests (BOHN-5) and
+    under emptying any one cup (the opponent's captures, BOHN-4; several captures of the
+    ``every`` variant are a sequence of these). The set is closed under every move, holds
+    the start of every smaller stock (sow one bean, have it captured), and is about half
+    of all sides with at most ``stock`` beans: a side with ``s`` beans in stock can never
+    hold beans near the pot that were not sown there from the far end.
+
+    Example:
+        >>> len(side_closure(4, 3)), side_count(4, 3)
+        (19, 56)
+        >>> (1, 1, 0, 0, 0) in side_closure(4, 3)   # needs a sow of 4: only 3 beans
+        False
+    """
+    start = (stock,) + (0,) * cups
+    seen = {start}
+    stack = [start]
+    while stack:
+        side = stack.pop()
+        following = []
+        for d in range(1, cups + 1):
+            if side[d] == d:
+                following.append(play_side(side, side, Move(HARVEST, d))[1])
+            if side[d]:
+                following.append(side[:d] + (0,) + side[d + 1:])
+        for k in range(1, min(cups, side[0]) + 1):
+            following.append(play_side(side, (0,) * (cups + 1), Move(SOW, k))[1])
+        for nxt in following:
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return seen
 
 
 @dataclass
@@ -75,35 +114,52 @@ class SideIndex:
     movable: np.ndarray = field(repr=False)
 
     @classmethod
-    def build(cls, cups: int, stock: int) -> SideIndex:
+    def build(cls, cups: int, stock: int, sides: str = "reachable") -> SideIndex:
+        """Rank the sides of ``cups`` cups with at most ``stock`` beans.
+
+        Args:
+            sides: ``"all"`` (every ``(stock, c_1..c_n)`` with at most ``stock`` beans) or
+                ``"reachable"`` (default: only those in :func:`side_closure`, about half).
+        """
         base = stock + 1
         if base ** (cups + 1) > MAX_CODE_SPACE:
             raise InvalidStateError(
                 f"the dense solver's look-up for cups={cups}, stock={stock} needs "
                 f"{base ** (cups + 1)} entries (limit {MAX_CODE_SPACE}); use fewer beans")
         n = cups
-        found = [s for s in itertools.product(range(stock + 1), repeat=n + 1) if sum(s) <= stock]
+        if sides == "all":
+            found = [s for s in itertools.product(range(stock + 1), repeat=n + 1) if sum(s) <= stock]
+        elif sides == "reachable":
+            found = list(side_closure(cups, stock))
+        else:
+            raise InvalidStateError(f"sides must be 'all' or 'reachable', got {sides!r}")
         potentials = [(n + 1) * s[0] + sum(d * s[d] for d in range(1, n + 1)) for s in found]
         order = sorted(range(len(found)), key=lambda i: (potentials[i], found[i]))
-        sides = np.array([found[i] for i in order], dtype=np.int64).reshape(-1, n + 1)
+        ranked = np.array([found[i] for i in order], dtype=np.int64).reshape(-1, n + 1)
         powers = base ** np.arange(n + 1, dtype=np.int64)
-        codes = sides @ powers
+        codes = ranked @ powers
         rank = np.full(base ** (n + 1), -1, dtype=np.int32)
-        rank[codes] = np.arange(len(sides), dtype=np.int32)
+        rank[codes] = np.arange(len(ranked), dtype=np.int32)
         kmax = (n + 1) * stock
         counts = np.bincount([potentials[i] for i in order], minlength=kmax + 1)
         starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-        movable = np.array([can_move(tuple(s)) for s in sides.tolist()], dtype=np.bool_)
-        return cls(cups, stock, sides, codes, rank, starts, movable)
+        movable = np.array([can_move(tuple(s)) for s in ranked.tolist()], dtype=np.bool_)
+        return cls(cups, stock, ranked, codes, rank, starts, movable)
 
     def code(self, side: Side) -> int:
         return sum(v * (self.stock + 1) ** j for j, v in enumerate(side))
 
+    def contains(self, side: Side) -> bool:
+        """Whether ``side`` has a rank in this index."""
+        return (len(side) == self.cups + 1 and min(side) >= 0 and sum(side) <= self.stock
+                and self.rank[self.code(side)] >= 0)
+
     def rank_of(self, side: Side) -> int:
-        """The rank of ``side``; raises if it holds more than ``stock`` beans."""
-        if len(side) != self.cups + 1 or min(side) < 0 or sum(side) > self.stock:
+        """The rank of ``side``; raises if it is not in the index."""
+        if not self.contains(side):
             raise InvalidStateError(f"side {side} is outside the table (cups={self.cups}, "
-                                    f"at most {self.stock} beans per side)")
+                                    f"at most {self.stock} beans per side, reachable sides only "
+                                    "unless built with sides='all')")
         return int(self.rank[self.code(side)])
 
 
@@ -352,7 +408,7 @@ class DenseTable:
     def covers(self, position: Position) -> bool:
         """Whether ``position`` (its variant and both sides) lies in the table."""
         return (position.rules.cups == self.cups and position.rules.capture == self.capture
-                and all(sum(position.side(p)) <= self.stock for p in (0, 1)))
+                and all(self.index.contains(position.side(p)) for p in (0, 1)))
 
     def value(self, me: Side, opp: Side) -> int:
         """``V(me, opp)``: future pot difference from the mover's view."""
@@ -429,25 +485,29 @@ class DenseTable:
         if not self.covers(position):
             raise InvalidStateError(
                 f"position {position} is outside this table (cups={self.cups}, "
-                f"capture={self.capture!r}, at most {self.stock} beans per side)")
+                f"capture={self.capture!r}, at most {self.stock} beans per side, sides "
+                "reachable from a start unless built with sides='all')")
 
 
-def solve_dense(cups: int = 4, stock: int = 10, capture: str = "last") -> DenseTable:
+def solve_dense(cups: int = 4, stock: int = 10, capture: str = "last", sides: str = "reachable") -> DenseTable:
     """Solve every position with at most ``stock`` beans per side (float-free, exact ints).
 
     Args:
         cups: cups per row (BOHN-1).
         stock: the per-side bound ``S``; the table answers every game of stock ``<= S``.
         capture: ``"last"`` or ``"every"`` (BOHN-4).
+        sides: ``"reachable"`` (default; the sides of :func:`side_closure`, a quarter of
+            the positions) or ``"all"`` (every side with at most ``stock`` beans, so any
+            valid position of those sizes can be looked up).
 
     Returns:
-        The :class:`DenseTable` (``C(S + n + 1, n + 1) ** 2`` bytes of values).
+        The :class:`DenseTable` (``NP ** 2`` bytes of values).
 
     Raises:
         InvalidRulesError: an invalid variant. InvalidStateError: too large for the index.
     """
     rules = BohnRules(cups=cups, stock=stock, capture=capture)
-    index = SideIndex.build(cups, stock)
+    index = SideIndex.build(cups, stock, sides)
     np_ = index.sides.shape[0]
     values = np.zeros(np_ * np_, dtype=np.int8)
     start = time.perf_counter()
@@ -456,7 +516,8 @@ def solve_dense(cups: int = 4, stock: int = 10, capture: str = "last") -> DenseT
     return DenseTable(cups, stock, capture, index, values, time.perf_counter() - start)
 
 
-def load_dense(cups: int = 4, stock: int = 12, capture: str = "last", *, use_cache: bool = True) -> DenseTable:
+def load_dense(cups: int = 4, stock: int = 12, capture: str = "last", sides: str = "reachable", *,
+               use_cache: bool = True) -> DenseTable:
     """:func:`solve_dense`, its value array kept in the on-disk cache (:mod:`dicemath.core.cache`).
 
     Example:
@@ -467,10 +528,10 @@ def load_dense(cups: int = 4, stock: int = 12, capture: str = "last", *, use_cac
     built = {}
 
     def build() -> dict[str, np.ndarray]:
-        built["table"] = solve_dense(cups, stock, capture)
+        built["table"] = solve_dense(cups, stock, capture, sides)
         return {"values": built["table"].values}
 
-    arrays = cached_arrays("bohnduell-dense", rules, build, use_cache=use_cache)
+    arrays = cached_arrays("bohnduell-dense", (rules, sides), build, use_cache=use_cache)
     if "table" in built:
         return built["table"]
-    return DenseTable(cups, stock, capture, SideIndex.build(cups, stock), arrays["values"])
+    return DenseTable(cups, stock, capture, SideIndex.build(cups, stock, sides), arrays["values"])
