@@ -5,7 +5,9 @@ probabilities are of winning the whole game (PIT-1), both players playing game-o
 from here on. Float64.
 
 Example:
-    >>> advice = advise(9, False, 9, False, role="start", throw_number=1, current=(6, 5, 4))
+    >>> small = solve_game(PitjesbakRules(stripes=3), use_cache=False, compare=False)
+    >>> advice = advise(3, False, 3, False, role="start", throw_number=1, current=(6, 5, 4),
+    ...                 solution=small)
     >>> advice.decision
     'stop'
 """
@@ -263,7 +265,7 @@ def policy_card(solution: GameSolution | None = None, state: tuple | None = None
     """The game-optimal policy card at ``state`` (default: the opening 9 v 9, no flags).
 
     Example:
-        >>> card = policy_card(solve_game(PitjesbakRules(stripes=2), use_cache=False))
+        >>> card = policy_card(solve_game(PitjesbakRules(stripes=2), use_cache=False, compare=False))
         >>> card.start_rules[0].endswith("1-1-1: throw again")
         True
     """

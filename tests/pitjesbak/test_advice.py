@@ -1,0 +1,93 @@
+"""Advice and the policy card: consistency with the solver, symmetry, invalid input."""
+
+import pytest
+
+from dicemath.core.errors import InvalidDiceError, InvalidStateError
+from dicemath.games.pitjesbak.advice import advise, describe_stops, policy_card
+from dicemath.games.pitjesbak.game_solver import solve_game
+from dicemath.games.pitjesbak.throws import class_space
+
+
+@pytest.fixture(scope="module")
+def game():
+    return solve_game()
+
+
+def test_start_advice_matches_round_tables(game):
+    advice = advise(9, False, 9, False, role="start", throw_number=1, current=(6, 5, 4), solution=game)
+    assert advice.decision == "stop" and advice.stop_probability > advice.throw_probability
+    weak = advise(9, False, 9, False, role="start", throw_number=1, current=(2, 2, 3), solution=game)
+    assert weak.decision == "throw"
+    # averaging the best choice over the first throw gives the state's value
+    tables = game.round_tables(9, False, 9, False)
+    assert float(tables.value) == pytest.approx(game.value(9, False, 9, False), abs=1e-12)
+
+
+def test_follower_and_start_views_are_complementary(game):
+    """The same round seen by both players: P(follower wins) = 1 - P(start wins)."""
+    space = class_space()
+    tables = game.round_tables(4, True, 6, True)
+    theirs = space.index_of_throw((1, 2, 3))
+    mine = space.index_of_throw((1, 1, 6))
+    advice = advise(6, True, 4, True, role="follower", throw_number=1, current=(1, 1, 6),
+                    best=(1, 2, 3), limit=2, solution=game)
+    assert advice.stop_probability == pytest.approx(1 - tables.result[theirs, mine])
+    assert advice.throw_probability == pytest.approx(1 - tables.follower[0, theirs])
+
+
+def test_last_throw_counts(game):
+    advice = advise(9, False, 9, False, role="start", throw_number=3, current=(2, 3, 4), solution=game)
+    assert advice.decision == "stop" and advice.throw_probability is None
+
+
+def test_drie_apen_advice_depends_on_flag(game):
+    flagged = advise(5, True, 5, False, role="start", throw_number=1, current=(1, 1, 1), solution=game)
+    assert flagged.decision == "stop" and flagged.stop_probability == pytest.approx(1.0)
+    unflagged = advise(9, False, 5, True, role="start", throw_number=1, current=(1, 1, 1), solution=game)
+    assert unflagged.decision == "throw" and unflagged.stop_probability == pytest.approx(0.0)
+
+
+def test_symmetric_tie_roll_off(game):
+    """Equal counting throws and equal positions: the round result is the roll-off's average."""
+    space = class_space()
+    tables = game.round_tables(3, True, 3, True)
+    c = space.index_of_throw((1, 2, 3))
+    # a 50/50 roll-off between identical players; the winner wipes 1 and the follower
+    # starts the next round either way (PIT-8): at 3 v 2 or 2 v 3
+    expected = 0.5 * (1 - game.value(3, True, 2, True)) + 0.5 * (1 - game.value(2, True, 3, True))
+    assert tables.result[c, c] == pytest.approx(expected)
+
+
+def test_policy_card(game):
+    card = policy_card(game)
+    assert "or better" in card.start_rules[0]
+    assert card.as_dict()["start_win_probability"] == pytest.approx(game.start_player_win_probability)
+    assert "Follower" in card.markdown() and "throw 1" in card.text()
+
+
+def test_describe_stops():
+    space = class_space()
+    assert describe_stops([True] * space.size).startswith("always stop")
+    assert describe_stops([False] * space.size).startswith("never stop")
+    assert "1-1-1: stop" in describe_stops([True] * space.size)
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(role="middle", throw_number=1, current=(1, 2, 3)),
+    dict(role="start", throw_number=4, current=(1, 2, 3)),
+    dict(role="start", throw_number=0, current=(1, 2, 3)),
+    dict(role="follower", throw_number=1, current=(1, 2, 3)),
+    dict(role="follower", throw_number=1, current=(1, 2, 3), best=(1, 1, 1)),
+    dict(role="follower", throw_number=3, current=(1, 2, 3), best=(1, 1, 2), limit=2),
+    dict(role="start", throw_number=1, current=(1, 2, 3), best=(1, 1, 2)),
+])
+def test_invalid_advice(game, kwargs):
+    with pytest.raises(InvalidStateError):
+        advise(9, False, 9, False, solution=game, **kwargs)
+
+
+def test_invalid_dice_and_stripes(game):
+    with pytest.raises(InvalidDiceError):
+        advise(9, False, 9, False, role="start", throw_number=1, current=(1, 2, 3, 4), solution=game)
+    with pytest.raises(ValueError):
+        advise(-1, False, 9, False, role="start", throw_number=1, current=(1, 2, 3), solution=game)
