@@ -4,7 +4,10 @@ Plays ``--games`` games (seats alternating) of the alpha-beta advisor
 (:class:`dicemath.games.bohnduell.search.Advisor`, exact 12-bean tables, fitted horizon
 evaluation) against the random and the greedy-by-immediate-gain players, and greedy
 against random for scale; prints score and pot margin with 95% intervals and writes
-``dicemath/games/bohnduell/data/advisor_strength.json``.
+``dicemath/games/bohnduell/data/advisor_strength.json``. Last, ``--games / 5`` games of a
+14-bean game against perfect play (the exact table), with the advisor limited to 8-bean
+tables, show how far from perfect its search is (perfect play scores a mean margin of 0
+over both seats, since the game value is the same magnitude from either seat).
 
 Usage::
 
@@ -18,9 +21,10 @@ import json
 import time
 from pathlib import Path
 
-from dicemath.games.bohnduell.players import SearchPlayer, greedy_player, match, random_player
+from dicemath.games.bohnduell.players import ExactPlayer, SearchPlayer, greedy_player, match, random_player
 from dicemath.games.bohnduell.rules import BohnRules
 from dicemath.games.bohnduell.search import Advisor
+from dicemath.games.bohnduell.solver_dense import solve_dense
 
 OUT = Path(__file__).resolve().parent.parent / "dicemath" / "games" / "bohnduell" / "data" / "advisor_strength.json"
 
@@ -47,6 +51,18 @@ def main() -> None:
               f"{result['score_ci95'][1]:.3f}), W/D/L {result['wins']}/{result['draws']}/"
               f"{result['losses']}, margin {result['margin']:.2f} (95% CI {result['margin_ci95'][0]:.2f}.."
               f"{result['margin_ci95'][1]:.2f}), {result['seconds']} s", flush=True)
+    # how far from perfect: a 14-bean game the advisor cannot look up (8-bean tables only)
+    small = BohnRules(stock=14, capture=args.capture)
+    table = solve_dense(4, 14, args.capture)
+    tic = time.perf_counter()
+    result = match(small, SearchPlayer(Advisor(small, depth=args.depth, table_stock=8)), ExactPlayer(table),
+                   games=max(2, args.games // 5), seed=4).as_dict()
+    result["seconds"] = round(time.perf_counter() - tic, 1)
+    result["game_value_for_first_player"] = table.position_value(small.initial())
+    rows["advisor (8-bean tables) vs perfect play, stock 14"] = result
+    print(f"advisor vs perfect (stock 14): W/D/L {result['wins']}/{result['draws']}/{result['losses']}, "
+          f"margin {result['margin']:.2f} (95% CI {result['margin_ci95'][0]:.2f}..{result['margin_ci95'][1]:.2f}); "
+          f"perfect play would give 0 on average over both seats", flush=True)
     OUT.write_text(json.dumps({
         "produced_by": f"python analyses/bohnduell_strength.py --games {args.games} --depth {args.depth} "
                        f"--table-stock {args.table_stock} --capture {args.capture}",

@@ -104,3 +104,41 @@ def test_table_bounds():
         table.position_value(BohnRules(stock=3, capture="every").initial())
     with pytest.raises(InvalidStateError):
         table.rules_for(4)
+
+
+def _overfills(me, move):
+    """Python check: the move puts a bean into an own cup already holding its distance."""
+    n = len(me) - 1
+    if move.kind == "sow":
+        cups = range(n, n - move.count, -1)
+    elif move.kind == "harvest":
+        cups = range(1, move.count)
+    else:
+        return False
+    return any(me[d] == d for d in cups)
+
+
+@pytest.mark.parametrize("capture", ["last", "every"])
+def test_overfill_stats_against_python_count(capture):
+    rules = BohnRules(stock=7, capture=capture)
+    _, baseline = solve_from_start(rules)
+    counts = {"positions": 0, "overfill_better": 0, "tie": 0, "overfill_worse": 0}
+    loss = 0
+    from dicemath.games.bohnduell.solver_dict import successors
+    for (me, opp) in list(baseline.table):
+        values = {m: g - baseline.value(*k) for m, g, k in successors(me, opp, rules.every)}
+        over = [v for m, v in values.items() if _overfills(me, m)]
+        clean = [v for m, v in values.items() if not _overfills(me, m) and m.kind != "pass"]
+        if not over or not clean:
+            continue
+        counts["positions"] += 1
+        if max(over) > max(clean):
+            counts["overfill_better"] += 1
+        elif max(over) == max(clean):
+            counts["tie"] += 1
+        else:
+            counts["overfill_worse"] += 1
+            loss += max(clean) - max(over)
+    stats = solve_dense(4, 7, capture).overfill_stats()
+    assert {k: stats[k] for k in counts} == counts and counts["positions"] > 300
+    assert stats["mean_loss_when_worse"] == pytest.approx(loss / counts["overfill_worse"])

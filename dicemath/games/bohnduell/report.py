@@ -86,18 +86,21 @@ def build(context: ReportContext) -> str:
         row += [f"{r['reachable_positions']:,}" if "reachable_positions" in r else "",
                 f"{r['table_positions']:,}" if "table_positions" in r else "",
                 f"{r['solve_seconds']:.1f}" if "solve_seconds" in r else "",
+                f"{r['solve_cpu_seconds']:.1f}" if "solve_cpu_seconds" in r else "",
                 f"{r['peak_rss_megabytes']:.0f}" if "peak_rss_megabytes" in r else ""]
         table_rows.append(row)
     parts.append(markdown_table(
         ["stock", "value (last)", "best first (last)", "value (every)", "best first (every)",
-         "reachable (last)", "table positions", "solve s (last)", "peak MB (last)"], table_rows))
+         "reachable (last)", "table positions", "solve s (last)", "cpu s (last)", "peak MB (last)"],
+        table_rows))
     largest = {c: max(by_stock[c]) if by_stock[c] else 0 for c in by_stock}
     values_last = [by_stock["last"][s]["value"] for s in sorted(by_stock["last"])]
     parts += ["", f"Largest stock solved: {largest['last']} (capture last), {largest['every']} "
               f"(capture every). First-player advantage: with capture `last` the first player "
               f"is ahead at {sum(v > 0 for v in values_last)} stock sizes, level at "
-              f"{sum(v == 0 for v in values_last)}, behind at {sum(v < 0 for v in values_last)}: "
-              "moving first is no advantage here; the second player can answer each sowing.", ""]
+              f"{sum(v == 0 for v in values_last)}, behind at {sum(v < 0 for v in values_last)} "
+              f"of the {len(values_last)} stock sizes solved: moving first is no advantage in "
+              "these small games.", ""]
 
     figure, axis = plt.subplots(figsize=(7, 3.5))
     for capture, marker in (("last", "o"), ("every", "s")):
@@ -142,10 +145,9 @@ def build(context: ReportContext) -> str:
                           f"{o['mean_loss_when_worse']:.2f}"])
     parts.append(markdown_table(["stock", "positions with the choice", "overfill strictly best",
                                  "as good", "overfill worse", "mean loss when worse (beans)"], over_rows))
-    parts += ["", "The advice is sound but not absolute: in most such positions the best clean "
-              "move beats every overfilling one, yet in a few percent overfilling is strictly "
-              "best (typically when it sets up a capture or the overfilled cup is about to be "
-              "taken anyway).", ""]
+    parts += ["", "The advice is sound but not absolute: in over nine positions in ten the best "
+              "clean move beats every overfilling one, by several beans on average, yet in a few "
+              "percent of them overfilling is strictly best.", ""]
 
     # advisor ----------------------------------------------------------------------------
     parts += ["## Advisor for the 40-bean game", "",
