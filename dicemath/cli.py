@@ -17,6 +17,7 @@ from dicemath.core.errors import DicemathError
 COMMAND_MODULES = (
     "dicemath.core.dice_cli",
     "dicemath.games.bohnduell.cli",
+    "dicemath.games.backgammon.cli",
     "dicemath.reporting.cli",
     "dicemath.games.pitjesbak.cli",
 )
