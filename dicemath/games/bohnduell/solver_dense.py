@@ -47,6 +47,9 @@ from dicemath.games.bohnduell.rules import BohnRules
 from dicemath.games.bohnduell.state import (HARVEST, PASS_MOVE, SOW, Move, Position, Side, can_move,
                                             play_side, side_moves)
 
+MAX_TABLE_STOCK = 63
+"""Values lie in ``[-2S, 2S]``; ``int8`` holds them up to this stock."""
+
 MAX_CODE_SPACE = 1 << 27
 """Largest ``(S + 1) ** (n + 1)`` for which the code-to-rank lookup array is built."""
 
@@ -504,9 +507,13 @@ def solve_dense(cups: int = 4, stock: int = 10, capture: str = "last", sides: st
         The :class:`DenseTable` (``NP ** 2`` bytes of values).
 
     Raises:
-        InvalidRulesError: an invalid variant. InvalidStateError: too large for the index.
+        InvalidRulesError: an invalid variant.
+        InvalidStateError: ``stock`` above :data:`MAX_TABLE_STOCK` or too large for the index.
     """
     rules = BohnRules(cups=cups, stock=stock, capture=capture)
+    if stock > MAX_TABLE_STOCK:
+        raise InvalidStateError(f"the dense table stores values as int8: stock must be <= "
+                                f"{MAX_TABLE_STOCK}, got {stock}")
     index = SideIndex.build(cups, stock, sides)
     np_ = index.sides.shape[0]
     values = np.zeros(np_ * np_, dtype=np.int8)
