@@ -35,6 +35,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("bohnduell", "BohnDuell: solved small games and a 40-bean advisor", "dicemath.games.bohnduell.report:build"),
     Section("pitjesbak", "Pitjesbak: when to stop, and who wins", "dicemath.games.pitjesbak.report:build"),
     Section("backgammon_cube", "Backgammon: the doubling cube", "dicemath.games.backgammon.cube_report:build"),
+    Section("backgammon_cube", "Backgammon: the doubling cube", "dicemath.games.backgammon.cube_report:build"),
 )
 
 
