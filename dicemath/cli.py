@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "dicemath.games.bohnduell.cli",
     "dicemath.games.backgammon.cli",
     "dicemath.reporting.cli",
+    "dicemath.games.pegs_fives.cli",
     "dicemath.games.pitjesbak.cli",
 )
 """Modules whose ``register(subparsers)`` adds a sub-command, in help order."""

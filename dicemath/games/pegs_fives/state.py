@@ -296,6 +296,27 @@ def greedy_policy(board: BoardTuple, legal, dice: int, throws) -> int:
     return max(legal, key=lambda rh: (rh[1], rh[0]))[0]
 
 
+@dataclass(frozen=True)
+class SafeGreedy:
+    """Greedy without overthrowing: the most hits among rows whose hits fit (PEGS-6), ties
+    to the higher row; plain greedy when every legal row would overthrow.
+
+    In Fives (no overthrow) this is the greedy policy. Literal greedy is a poor baseline in
+    Pegs: with several rows one step from the top it keeps naming a row with 2 or more hits
+    and overthrowing, so some games last thousands of turns.
+
+    Example:
+        >>> SafeGreedy(5)((4,) * 12, ((1, 1), (7, 2)), 6, 3)
+        1
+    """
+
+    goal: int = 5
+
+    def __call__(self, board: BoardTuple, legal, dice: int, throws) -> int:
+        fitting = [(r, h) for r, h in legal if board[r - 1] + h <= self.goal]
+        return greedy_policy(board, fitting or legal, dice, throws)
+
+
 def roll(rng: random.Random, dice: int) -> tuple[int, ...]:
     """A sorted random throw of ``dice`` dice."""
     return tuple(sorted(rng.randint(1, 6) for _ in range(dice)))
