@@ -34,7 +34,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("dice", "Dice: hits for every number", "dicemath.reporting.dice:build"),
     Section("bohnduell", "BohnDuell: solved small games and a 40-bean advisor", "dicemath.games.bohnduell.report:build"),
     Section("pitjesbak", "Pitjesbak: when to stop, and who wins", "dicemath.games.pitjesbak.report:build"),
-    Section("backgammon_cube", "Backgammon: the doubling cube", "dicemath.games.backgammon.cube_report:build"),
+    Section("backgammon_bearoff", "Backgammon: exact bear-off", "dicemath.games.backgammon.report:build"),
     Section("backgammon_cube", "Backgammon: the doubling cube", "dicemath.games.backgammon.cube_report:build"),
 )
 
