@@ -397,6 +397,18 @@ class CubeModel:
         """``(doubling point, cash point)`` of the player on roll with the cube centred."""
         return self.doubling_point(efficiency), self.cash_point(efficiency)
 
+    def _repr_markdown_(self) -> str:
+        """A small table of the model's numbers at the default efficiency (for notebooks)."""
+        summary = model_summary(self.probabilities.win, self.probabilities.win_gammon,
+                                self.probabilities.win_backgammon, self.probabilities.lose_gammon,
+                                self.probabilities.lose_backgammon)
+        lines = ["| quantity | value |", "| :--- | ---: |"]
+        for key, value in summary.items():
+            if isinstance(value, dict):
+                continue
+            lines.append(f"| {key} | {value:.4f} |" if isinstance(value, float) else f"| {key} | {value} |")
+        return "\n".join(lines)
+
 
 def model_summary(win, gammon=0.0, backgammon=0.0, lose_gammon=0.0, lose_backgammon=0.0,
                   *, efficiency=None) -> dict:
