@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dicemath.core.errors import DicemathError
 from dicemath.games.backgammon.bearoff import position_index, positions_up_to, two_sided_table
@@ -181,3 +183,28 @@ def test_bg8_cube_cap_changes_the_six_by_six_equities_only_slightly():
     capped = cubeful_table(6, max_cube=64)
     gaps = [np.max(np.abs(capped.optimal[k] - free.optimal[k])) for k in range(3)]
     assert 0 < gaps[0] < 1e-4 and gaps[1] < 1e-3 and gaps[2] < 2e-4
+
+
+@settings(max_examples=40, deadline=None)
+@given(x=st.integers(1, 923), y=st.integers(1, 923))
+def test_six_checker_table_satisfies_the_one_step_recursion(x, y):
+    """Bellman check on the big table through bearoff.successors (an independent code path)."""
+    from dicemath.games.backgammon.bearoff import ROLL_WEIGHTS, ROLLS, successors
+
+    table = cubeful_table(6)
+    boards = positions_up_to(6)
+    board, versus = tuple(boards[x]), tuple(boards[y])
+    follow = {0: 0, 1: 2, 2: 1}
+    for k in range(3):
+        total = 0.0
+        for roll, weight in zip(ROLLS, ROLL_WEIGHTS):
+            best = -2.0
+            for play in successors(board, roll):
+                value = 1.0 if sum(play) == 0 else -table.optimal[follow[k], y, position_index(play)]
+                best = max(best, value)
+            total += weight * best / 36
+        assert table.no_double[k, x, y] == pytest.approx(total, abs=1e-12)
+    take = 2 * table.no_double[2, x, y]
+    for k in (0, 1):
+        expected = max(table.no_double[k, x, y], min(take, 1.0))
+        assert table.optimal[k, x, y] == pytest.approx(expected, abs=1e-12)
