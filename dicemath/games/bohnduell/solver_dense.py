@@ -372,6 +372,17 @@ def _overfill_scan(n, every, base, sides, codes, rank, starts, movable, values, 
     return result
 
 
+_BITS = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
+
+
+def popcount(bits: np.ndarray) -> int:
+    """Number of set bits of a ``uint8`` bit array (in chunks, no unpacked copy)."""
+    total = 0
+    for start in range(0, bits.size, 1 << 24):
+        total += int(_BITS[bits[start:start + (1 << 24)]].sum(dtype=np.int64))
+    return total
+
+
 @dataclass
 class DenseTable:
     """Exact values of every position whose sides hold at most ``stock`` beans each.
@@ -466,7 +477,7 @@ class DenseTable:
 
     def reachable_count(self, stock: int | None = None) -> int:
         """Number of positions reachable from the start with ``stock`` beans each."""
-        return int(np.unpackbits(self.reachable(stock)).sum())
+        return popcount(self.reachable(stock))
 
     def overfill_stats(self, stock: int | None = None) -> dict:
         """What best play says about "never put more beans in a cup than its distance".
