@@ -1,0 +1,210 @@
+"""numba kernels of :mod:`.bearoff` (module level so numba's on-disk cache works).
+
+Each is checked against plain-Python twins in ``tests/backgammon/test_bearoff.py``.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+
+@numba.njit(cache=True)
+def expand(current, n, die, single, out, k, mark, stamp):
+    """Append to ``out[k:]`` the boards one step of ``die`` away from ``current[:n]`` not
+    yet marked with ``stamp``; return the new length."""
+    for i in range(n):
+        x = current[i]
+        for p in range(6):
+            y = single[x, die, p]
+            if y >= 0 and mark[y] != stamp:
+                mark[y] = stamp
+                out[k] = y
+                k += 1
+    return k
+
+@numba.njit(cache=True)
+def moves_kernel(single, highs, lows, fill, starts, targets):
+    count = single.shape[0]
+    rolls = len(highs)
+    a = np.empty(4096, np.int64)
+    b = np.empty(4096, np.int64)
+    c = np.empty(4096, np.int64)
+    d = np.empty(4096, np.int64)
+    mark = np.zeros(count, np.int64)
+    stamp = 0
+    total = 0
+    for x in range(count):
+        for r in range(rolls):
+            high = highs[r]
+            low = lows[r]
+            a[0] = x
+            n = 1
+            result = a
+            if high == low:
+                for _ in range(4):
+                    stamp += 1
+                    m = expand(a, n, high, single, b, 0, mark, stamp)
+                    if m == 0:
+                        break
+                    a[:m] = b[:m]
+                    n = m
+            else:
+                stamp += 1
+                nh = expand(a, 1, high, single, b, 0, mark, stamp)
+                stamp += 1
+                nl = expand(a, 1, low, single, c, 0, mark, stamp)
+                stamp += 1
+                m = expand(b, nh, low, single, d, 0, mark, stamp)
+                m = expand(c, nl, high, single, d, m, mark, stamp)
+                if m > 0:
+                    result = d
+                    n = m
+                elif nh > 0:
+                    result = b
+                    n = nh
+                elif nl > 0:
+                    result = c
+                    n = nl
+            if fill:
+                for i in range(1, n):  # insertion sort: the lists are short
+                    v = result[i]
+                    j = i - 1
+                    while j >= 0 and result[j] > v:
+                        result[j + 1] = result[j]
+                        j -= 1
+                    result[j + 1] = v
+                for i in range(n):
+                    targets[total + i] = result[i]
+            else:
+                starts[x * rolls + r + 1] = total + n
+            total += n
+    return total
+
+
+@numba.njit(cache=True)
+def one_sided_kernel(order, starts, targets, weights, totals, length):
+    count = len(order)
+    rolls = len(weights)
+    mean = np.zeros(count)
+    dist = np.zeros((count, length))
+    gmean = np.zeros(count)
+    gdist = np.zeros((count, length))
+    dist[0, 0] = 1.0
+    gdist[0, 0] = 1.0
+    best = np.empty(rolls, np.int64)
+    gbest = np.empty(rolls, np.int64)
+    for k in range(count):
+        x = order[k]
+        if x == 0:
+            continue
+        stay = 0.0
+        acc = 0.0
+        gstay = 0.0
+        gacc = 0.0
+        for r in range(rolls):
+            a = starts[x * rolls + r]
+            b = starts[x * rolls + r + 1]
+            w = weights[r]
+            if b - a == 1 and targets[a] == x:
+                stay += w
+                best[r] = -1
+                gbest[r] = -1
+                continue
+            bv = 1e300
+            bi = -1
+            gv = 1e300
+            gi = -1
+            for j in range(a, b):
+                y = targets[j]
+                if mean[y] < bv:
+                    bv = mean[y]
+                    bi = y
+                g = 0.0 if totals[y] < totals[x] else gmean[y]
+                if g < gv:
+                    gv = g
+                    gi = y
+            best[r] = bi
+            gbest[r] = gi
+            acc += w * bv
+            gacc += w * gv
+        mean[x] = (1.0 + acc) / (1.0 - stay)
+        gmean[x] = (1.0 + gacc) / (1.0 - stay)
+        for n in range(1, length):
+            p = stay * dist[x, n - 1]
+            gp = stay * gdist[x, n - 1]
+            for r in range(rolls):
+                if best[r] >= 0:
+                    p += weights[r] * dist[best[r], n - 1]
+                    y = gbest[r]
+                    if totals[y] < totals[x]:
+                        if n == 1:
+                            gp += weights[r]
+                    else:
+                        gp += weights[r] * gdist[y, n - 1]
+            dist[x, n] = p
+            gdist[x, n] = gp
+    return mean, dist, gmean, gdist
+
+
+@numba.njit(cache=True)
+def two_sided_kernel(count, bucket_starts, bucket_items, starts, targets, weights):
+    rolls = len(weights)
+    table = np.zeros((count, count))
+    stays = np.zeros(count)
+    for x in range(count):
+        for r in range(rolls):
+            a = starts[x * rolls + r]
+            if starts[x * rolls + r + 1] - a == 1 and targets[a] == x and x != 0:
+                stays[x] += weights[r]
+    for y in range(count):
+        table[0, y] = 1.0  # the player on roll has already borne off (convention)
+    levels = len(bucket_starts) - 1
+    for s in range(1, 2 * levels):
+        for px in range(max(0, s - levels + 1), min(s, levels - 1) + 1):
+            py = s - px
+            for i in range(bucket_starts[px], bucket_starts[px + 1]):
+                x = bucket_items[i]
+                if x == 0:
+                    continue
+                for j in range(bucket_starts[py], bucket_starts[py + 1]):
+                    y = bucket_items[j]
+                    if y == 0:
+                        table[x, y] = 0.0
+                        continue
+                    acc = 0.0
+                    for r in range(rolls):
+                        a = starts[x * rolls + r]
+                        b = starts[x * rolls + r + 1]
+                        if b - a == 1 and targets[a] == x:
+                            continue
+                        bv = 0.0
+                        for k in range(a, b):
+                            z = targets[k]
+                            v = 1.0 if z == 0 else 1.0 - table[y, z]
+                            if v > bv:
+                                bv = v
+                        acc += weights[r] * bv
+                    table[x, y] = acc
+        # blocked rolls (playtive): P_xy = A_xy + s_x (1 - P_yx), solved pairwise
+        for px in range(max(0, s - levels + 1), min(s, levels - 1) + 1):
+            py = s - px
+            if px > py:
+                continue
+            for i in range(bucket_starts[px], bucket_starts[px + 1]):
+                x = bucket_items[i]
+                for j in range(bucket_starts[py], bucket_starts[py + 1]):
+                    y = bucket_items[j]
+                    if x == 0 or y == 0 or (px == py and y < x):
+                        continue
+                    sx = stays[x]
+                    sy = stays[y]
+                    if sx == 0.0 and sy == 0.0:
+                        continue
+                    axy = table[x, y]
+                    ayx = table[y, x]
+                    pxy = (axy + sx - sx * ayx - sx * sy) / (1.0 - sx * sy)
+                    pyx = ayx + sy * (1.0 - pxy)
+                    table[x, y] = pxy
+                    table[y, x] = pyx
+    return table
