@@ -1,0 +1,122 @@
+"""The advisor, the command line, the report sections and the notebook."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from dicemath.cli import main
+from dicemath.games.pegs_fives.advisor import Advisor, BoardValue, FITTED_WEIGHTS, advise_result, fit_board_value
+from dicemath.games.pegs_fives.races import RestAware, fixed, play_race, race_stats
+from dicemath.games.pegs_fives.rules import FIVES, PEGS
+from dicemath.games.pegs_fives.solver import solve_reduced
+from dicemath.games.pegs_fives.state import InvalidBoardError, InvalidRollError, greedy_policy, rest_points
+
+
+def test_advisor_with_exact_values_matches_the_solver_choices():
+    # With the exact values of a reduced game as its board value, the advisor's one-turn
+    # lookahead is the solver's own Bellman step: it must pick a row of equal value.
+    solution = solve_reduced(PEGS, [3, 8], exact=False)
+    advisor = Advisor(PEGS, lambda b: solution.values[tuple(b)])
+    checked = 0
+    for board, choices in solution.choices.items():
+        for legal, row in choices.items():
+            if len(legal) < 2:
+                continue
+            ranked = advisor._rank(board, legal, 6, 3)
+            values = {a.row: a.expected_turns for a in ranked}
+            assert values[ranked[0].row] <= values[row] + 1e-9
+            assert abs(values[ranked[0].row] - values[row]) < 1e-9
+            checked += 1
+    assert checked > 20
+
+
+@pytest.mark.parametrize("rules", [PEGS, FIVES])
+def test_advisor_gap_to_optimal_is_small_on_a_reduced_board(rules):
+    advisor = Advisor(rules)
+    rows = [4, 7]
+    best = solve_reduced(rules, rows, exact=False).expected_turns
+    adv = solve_reduced(rules, rows, exact=False, policy=advisor.policy).expected_turns
+    assert best <= adv < best * 1.05
+
+
+def test_advise_result_lists_every_legal_row():
+    board = (0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 0, 0)
+    result = advise_result(PEGS, board, (3, 3, 3, 5, 6, 2))
+    assert [o["row"] for o in result["options"]] == [2, 3, 5, 6, 7, 8, 9, 11]
+    assert result["recommendation"] == result["ranking"][0]
+    assert result["greedy_choice"] == 3
+    assert all(o["expected_turns"] >= 0 for o in result["options"])
+
+
+def test_overthrow_is_certain_for_row_3_at_step_3():
+    result = advise_result(PEGS, (0, 0, 3) + (0,) * 9, (3, 3, 3, 5, 6, 2))
+    three = next(o for o in result["options"] if o["row"] == 3)
+    assert three["p_no_progress"] == 1.0
+    assert result["recommendation"] != 3
+
+
+def test_advisor_rejects_bad_input():
+    advisor = Advisor(PEGS)
+    with pytest.raises(InvalidRollError):
+        advisor.rank((0,) * 12, (1, 2, 3, 4, 5, 6, 6))
+    with pytest.raises(InvalidRollError):
+        advisor.rank((0,) * 12, (0, 2, 3, 4, 5, 6))
+    with pytest.raises(InvalidBoardError):
+        advisor.rank((6,) + (0,) * 11, (1, 2, 3, 4, 5, 6))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", [PEGS, FIVES])
+def test_stored_weights_are_what_the_fit_returns(rules):
+    assert fit_board_value(rules).weights == pytest.approx(FITTED_WEIGHTS[rules.name])
+
+
+def test_board_value_is_zero_when_complete_and_grows_with_open_rows():
+    v = BoardValue(PEGS, FITTED_WEIGHTS["pegs"])
+    assert v((5,) * 12) == 0
+    assert v((0,) * 12) > v((0,) * 6 + (5,) * 6) > v((0,) + (5,) * 11) > 0
+
+
+def test_races_and_rest_points():
+    assert rest_points((5, 5, 5, 3) + (5,) * 8, 5) == 8       # the FIVES-6 example
+    winner, rest, turns = play_race(FIVES, [fixed(greedy_policy), fixed(greedy_policy)], random.Random(2))
+    assert rest[winner] == 0 and rest[1 - winner] > 0 and turns > 0
+    advisor = Advisor(FIVES)
+    stats = race_stats(FIVES, RestAware(advisor), fixed(greedy_policy), games=6, seed=3)
+    assert 0 <= stats["a_win_probability"] <= 1 and stats["games"] == 6
+
+
+def test_cli_rows_solve_advise(capsys):
+    assert main(["pegs", "rows", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert len(rows) == 12 and {"row", "expected_turns", "expected_turns_from", "p_within_one_turn"} <= set(rows[0])
+    assert main(["fives", "solve", "--open", "6,7", "--json"]) == 0
+    solved = json.loads(capsys.readouterr().out)
+    assert solved["expected_turns"] <= solved["greedy_expected_turns"]
+    assert main(["pegs", "advise", "--board", "0,0,3,0,0,0,1,0,0,0,0,0", "--roll", "3,3,3,5,6,2"]) == 0
+    assert "recommendation" in capsys.readouterr().out
+    assert main(["fives", "turn", "--board", "5,5,3,5,5,5,5,2,5,5,5,5", "--roll", "3,3,3,5,6,2", "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["rows"]) == 2
+
+
+def test_cli_errors_exit_2(capsys):
+    assert main(["pegs", "advise", "--board", "0,0,6,0,0,0,1,0,0,0,0,0", "--roll", "3,3,3,5,6,2"]) == 2
+    assert "step" in capsys.readouterr().err
+    assert main(["pegs", "advise", "--board", "0,0,0,0,0,0,1,0,0,0,0,0", "--roll", "3,3,3,5,6,2,1"]) == 2
+
+
+def test_report_sections_quick(tmp_path):
+    from dicemath.reporting import write_reports
+
+    written = write_reports(tmp_path, only=["pegs", "fives"], quick=True, log=lambda *a, **k: None)
+    text = (tmp_path / "fives.md").read_text()
+    assert "Expected turns per row" in text and "races" in text.lower()
+    assert (tmp_path / "pegs_turn_distributions.png").exists()
+    assert len(written) == 3
+
+
+def test_notebook_runs(run_notebook):
+    run_notebook("pegs_and_fives.ipynb")
