@@ -18,6 +18,7 @@ from dicemath.games.backgammon.cube import (
     fit_efficiency,
     janowski_equity,
     keeler_spencer,
+    keeler_spencer_points,
     model_summary,
     take_point,
 )
@@ -95,6 +96,8 @@ def test_keeler_spencer_reproduces_point_eight_and_point_two():
 def test_keeler_spencer_converges_as_the_grid_refines():
     errors = [abs(keeler_spencer(n).doubling_point - 0.8) for n in (20, 40)]
     assert errors[1] < errors[0]
+    doubling, take = keeler_spencer_points(30)
+    assert doubling == pytest.approx(0.8, abs=2e-3) and take == pytest.approx(0.2, abs=2e-3)
 
 
 @pytest.mark.parametrize("kwargs", [

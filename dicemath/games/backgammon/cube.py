@@ -547,6 +547,24 @@ def keeler_spencer(steps: int = 50, tolerance: float = 1e-11,
     return KeelerSpencerSolution(p, centred, owned, opp, doubling_point, 1.0 - cash, iterations)
 
 
+def keeler_spencer_points(steps: int = 40) -> tuple[float, float]:
+    """Keeler-Spencer doubling and take points extrapolated to the continuous limit.
+
+    The grid doubling point approaches 0.8 like ``0.8 - c / steps``; Richardson
+    extrapolation from ``steps`` and ``2 * steps`` removes that first-order error.
+
+    Returns:
+        ``(doubling point, take point)``.
+
+    >>> dp, tp = keeler_spencer_points(20)
+    >>> round(dp, 3), round(tp, 3)
+    (0.8, 0.2)
+    """
+    coarse, fine = keeler_spencer(steps), keeler_spencer(2 * steps)
+    return (2 * fine.doubling_point - coarse.doubling_point,
+            2 * fine.take_point - coarse.take_point)
+
+
 def _first_crossing(p, values, start, stop) -> float:
     """Linear interpolation of the first index in [start, stop) where values turns >= 0."""
     for k in range(start, stop):

@@ -15,6 +15,7 @@ from dicemath.games.backgammon.cube import (
     CubeModel,
     janowski_equity,
     keeler_spencer,
+    keeler_spencer_points,
 )
 from dicemath.reporting.context import markdown_table
 
@@ -87,12 +88,14 @@ def build(context) -> str:
     ]
     steps = 30 if context.quick else 80
     ks = keeler_spencer(steps)
+    limit = keeler_spencer_points(steps // 2)
     parts += [
         "## Market window",
         "",
         f"Keeler & Spencer's continuous game, solved on a {steps}-step random walk of the "
-        f"winning chance: doubling point {ks.doubling_point:.3f}, take point "
-        f"{ks.take_point:.3f} (the limit is 0.8 / 0.2; the grid error is below 1/{steps}).",
+        f"winning chance: doubling point {ks.doubling_point:.4f}, take point "
+        f"{ks.take_point:.4f}; extrapolated from {steps // 2} and {steps} steps to the "
+        f"continuous limit: {limit[0]:.4f} and {limit[1]:.4f} (Keeler & Spencer: 0.8 and 0.2).",
         "",
     ]
     p = np.linspace(0, 1, 401)
