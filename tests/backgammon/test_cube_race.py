@@ -14,7 +14,6 @@ from dicemath.games.backgammon.race_cube import (
     agreement_table,
     keith_count,
     model_arrays,
-    one_sided_win_probability,
     pip_count,
     rule_arrays,
     rule_decision,
@@ -65,7 +64,9 @@ def test_rule_arrays_match_single_decisions():
 
 def test_one_sided_probability_is_exact_for_single_checkers():
     # With one checker a side nothing can interact: the one-sided race is exact.
-    one_sided = one_sided_win_probability(6)
+    from dicemath.games.backgammon.race import one_sided_matrix
+
+    one_sided = one_sided_matrix(6)
     exact = two_sided_table(6)
     assert np.max(np.abs(one_sided[1:7, 1:7] - exact[1:7, 1:7])) < 1e-12
     # Elsewhere it is an approximation, but a close one.

@@ -22,8 +22,9 @@ Pip-count rules (each takes both home boards and says: double? take?):
 Model-based advice:
 
 * **one-sided**: the cubeless winning chance from the two one-sided roll distributions
-  (each side bears off independently, the player on roll wins if he needs no more rolls),
-  then Janowski's model (:mod:`~.cube`) with a cube efficiency ``x``;
+  (each side bears off independently, the player on roll wins if he needs no more rolls;
+  :func:`~.race.one_sided_matrix`), then Janowski's model (:mod:`~.cube`) with a cube
+  efficiency ``x``;
 * **Janowski, exact p**: the same model with the exact cubeless winning chance (isolating
   the model's error from the one-sided approximation).
 
@@ -42,8 +43,9 @@ from __future__ import annotations
 import numpy as np
 
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.backgammon.bearoff import check_board, one_sided_table, positions_up_to
+from dicemath.games.backgammon.bearoff import check_board, positions_up_to
 from dicemath.games.backgammon.cube import ACTIONS, DEFAULT_EFFICIENCY, TIE_TOLERANCE, janowski_equity
+from dicemath.games.backgammon.race import one_sided_matrix
 
 RULES = ("keith", "thorp", "8-9-12")
 """The pip-count doubling rules, in report order."""
@@ -150,23 +152,6 @@ def rule_decision(rule: str, board, versus) -> dict:
     return result
 
 
-def one_sided_win_probability(checkers: int = 6) -> np.ndarray:
-    """Cubeless winning chance of the player on roll from one-sided roll distributions.
-
-    ``P(x beats y) = sum_n P(x needs n rolls) P(y needs >= n rolls)``: exact if both sides
-    played to minimise their expected rolls were independent races (no interaction), an
-    approximation of the two-sided value otherwise.
-
-    Returns:
-        float64 ``(N, N)`` for all boards of at most ``checkers`` checkers (dense index).
-    """
-    table = one_sided_table()
-    count = len(positions_up_to(checkers))
-    dist = table.distribution[:count]
-    tail = np.cumsum(dist[:, ::-1], axis=1)[:, ::-1]      # P(needs >= n)
-    return dist @ tail.T
-
-
 def model_arrays(p: np.ndarray, efficiency: float = DEFAULT_EFFICIENCY) -> dict[str, np.ndarray]:
     """Janowski-model decisions (no gammons) for cubeless winning chances ``p`` (vectorised)."""
     centred = janowski_equity(p, efficiency, "centred")
@@ -248,7 +233,7 @@ def agreement_table(checkers: int = 6, efficiency: float | None = None,
     exact_action = action(exact)
     methods = {name: rule_arrays(name, boards, boards) for name in RULES}
     methods[f"one-sided p + Janowski x={efficiency:.2f}"] = model_arrays(
-        one_sided_win_probability(checkers), efficiency)
+        one_sided_matrix(checkers), efficiency)
     methods[f"exact p + Janowski x={efficiency:.2f}"] = model_arrays(p, efficiency)
     rows = []
     for name, decisions in methods.items():
