@@ -39,11 +39,13 @@ def _plays(board, dice, cap):
     return out or {(0, board)}
 
 
+@lru_cache(maxsize=None)
 def reference_successors(board, roll, cap=None):
     """BG-3 from first principles: maximise the dice used, else play the larger die."""
     high, low = max(roll), min(roll)
     orders = [(high,) * 4] if high == low else [(high, low), (low, high)]
-    results = set().union(*(_plays(tuple(board), order, cap) for order in orders))
+    board = tuple(board)
+    results = set().union(*(_plays(board, order, cap) for order in orders))
     most = max(used for used, _ in results)
     finals = {b for used, b in results if used == most}
     if high != low and most == 1:
@@ -114,7 +116,7 @@ def test_move_table_matches_first_principles(rules, cap):
         board = bo.position_from_index(int(i))
         for r, roll in enumerate(bo.ROLLS):
             got = [bo.position_from_index(int(j)) for j in table.successors(int(i), r)]
-            assert got == reference_successors(board, roll, cap), (board, roll)
+            assert got == reference_successors(board, tuple(roll), cap), (board, roll)
 
 
 def test_one_sided_means_match_fractions_on_small_boards():
@@ -129,7 +131,8 @@ def test_one_sided_means_match_fractions_on_small_boards():
 
 def test_playtive_means_match_fractions():
     table = bo.one_sided_table(PLAYTIVE)
-    for board in [(6, 0, 0, 0, 0, 0), (5, 0, 1, 0, 0, 0), (5, 5, 0, 1, 0, 0), (0, 0, 0, 0, 0, 7)]:
+    assert reference_successors((5, 0, 1, 0, 0, 0), (2, 2), 5) == [(5, 0, 1, 0, 0, 0)]  # blocked: stays
+    for board in [(6, 0, 0, 0, 0, 0), (5, 0, 1, 0, 0, 0), (4, 1, 0, 0, 0, 1)]:
         assert table.mean_rolls(board) == pytest.approx(float(exact_mean(board, 5)), abs=1e-12)
 
 
@@ -148,3 +151,31 @@ def test_two_sided_is_a_prefix_and_probabilities():
     count = len(small)
     assert np.array_equal(small, large[:count, :count])
     assert ((large >= 0) & (large <= 1 + 1e-12)).all()
+
+
+def test_playtive_two_sided_with_blocked_rolls_matches_value_iteration():
+    """Under playtive (5,0,1,0,0,0) cannot play 2-2 at all (the 3-point checker must move to
+    the full 1-point): the turn passes, so the game graph has cycles. Plain value iteration
+    on the reachable pairs (an independent method) agrees with the table's 2x2 solve."""
+    start = ((5, 0, 1, 0, 0, 0), (0, 0, 1, 1, 0, 0))
+    pairs, frontier = set(), [start, start[::-1]]
+    while frontier:
+        x, y = frontier.pop()
+        if (x, y) in pairs or sum(x) == 0 or sum(y) == 0:
+            continue
+        pairs.add((x, y))
+        for h, low, _ in ROLLS:
+            for n in reference_successors(x, (h, low), 5):
+                frontier.append((y, n) if n != x else (y, x))
+    value = dict.fromkeys(pairs, 0.0)
+
+    def get(x, y):
+        return 1.0 if sum(x) == 0 else 0.0 if sum(y) == 0 else value[(x, y)]
+
+    for _ in range(60):
+        for x, y in pairs:
+            value[(x, y)] = sum(float(p) * max(1 - get(y, n) for n in reference_successors(x, (h, low), 5))
+                                for h, low, p in ROLLS)
+    table = bo.two_sided_table(6, PLAYTIVE)
+    for x, y in pairs:
+        assert table[bo.position_index(x), bo.position_index(y)] == pytest.approx(value[(x, y)], abs=1e-12)

@@ -25,7 +25,7 @@ def _totals(position: Position) -> tuple[int, int]:
     return sum(position.on_roll) + position.borne_off(), sum(position.opponent) + position.opponent_borne_off()
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(positions, dice, st.sampled_from([STANDARD, PLAYTIVE]))
 def test_checkers_conserved_and_every_play_legal(position, roll, rules):
     moves = legal_moves(position, roll, rules)
@@ -56,7 +56,7 @@ def _steps_replay(position, steps, dice_left, rules, target) -> bool:
     return False
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(positions, dice)
 def test_maximal_dice_usage(position, roll):
     """BG-3: no legal play uses fewer dice than another one (unless it ends the game)."""
@@ -132,8 +132,8 @@ def test_random_play_shared_check():
     def invariant(state):
         assert _totals(state.position) == (CHECKERS, CHECKERS)
 
-    for rules in (STANDARD, PLAYTIVE):
-        visited = check_random_play(BackgammonState.new_game(rules), games=3, seed=5, invariant=invariant)
+    for rules, games in ((STANDARD, 2), (PLAYTIVE, 1)):
+        visited = check_random_play(BackgammonState.new_game(rules), games=games, seed=5, invariant=invariant)
         assert visited > 100
 
 
