@@ -8,7 +8,11 @@ import pytest
 from dicemath.core.errors import DicemathError
 from dicemath.games.backgammon.bearoff import positions_up_to, two_sided_table
 from dicemath.games.backgammon.cube import janowski_equity
-from dicemath.games.backgammon.cubeful_bearoff import cubeful_table, fit_janowski
+from dicemath.games.backgammon.cubeful_bearoff import (
+    cubeful_table,
+    fit_janowski,
+    fit_janowski_by_pips,
+)
 from dicemath.games.backgammon.race_cube import (
     RULES,
     agreement_table,
@@ -103,3 +107,11 @@ def test_agreement_table_small_database():
         for key in ("double", "redouble", "take", "action"):
             assert 0.0 <= row[key] <= 1.0
         assert row["doubler_cost"] >= -1e-12 and row["taker_cost"] >= -1e-12
+
+
+def test_pip_dependent_efficiency_fits_at_least_as_well():
+    table = cubeful_table(4)
+    constant = fit_janowski(table, "centred")
+    linear = fit_janowski_by_pips(table, "centred")
+    assert linear["rms"] <= constant["rms"] + 1e-9
+    assert linear["b"] > 0  # longer races: more efficient cube

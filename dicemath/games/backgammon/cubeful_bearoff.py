@@ -585,3 +585,38 @@ def fit_janowski(table: CubefulBearoffTable, cube: str = "centred",
     x, rms, worst = fit_efficiency(p[mask], equity[mask], cube)
     return {"cube": cube, "x": x, "rms": rms, "max_error": worst, "positions": int(mask.sum()),
             "pip_range": pip_range}
+
+
+def fit_janowski_by_pips(table: CubefulBearoffTable, cube: str = "centred") -> dict:
+    """Fit a cube efficiency growing linearly with the race length: ``x = a + b * pips``.
+
+    ``pips`` is the total pip count of both sides; ``x`` is clipped to [0, 1]. Least squares
+    (scipy) of Janowski's no-double equity against the exact one over every position.
+
+    Returns:
+        ``{"cube", "a", "b", "rms", "max_error", "positions"}``.
+
+    Raises:
+        InvalidCubeStateError: unknown cube state.
+    """
+    from scipy.optimize import least_squares
+
+    from dicemath.games.backgammon.bearoff import pip_counts
+    from dicemath.games.backgammon.cube import _check_cube, janowski_equity
+
+    k = CUBE_STATES.index(_check_cube(cube))
+    p = table.cubeless[1:, 1:].ravel()
+    equity = table.no_double[k, 1:, 1:].ravel()
+    pips = pip_counts(positions_up_to(table.checkers))[1:]
+    total = (pips[:, None] + pips[None, :]).ravel().astype(float)
+
+    def residual(params):
+        x = np.clip(params[0] + params[1] * total, 0.0, 1.0)
+        return janowski_equity(p, x, cube) - equity
+
+    start = fit_janowski(table, cube)["x"]
+    solution = least_squares(residual, x0=[start, 0.0], method="trf")
+    r = residual(solution.x)
+    return {"cube": cube, "a": float(solution.x[0]), "b": float(solution.x[1]),
+            "rms": float(np.sqrt(np.mean(r * r))), "max_error": float(np.max(np.abs(r))),
+            "positions": int(p.size)}
