@@ -179,3 +179,24 @@ def test_playtive_two_sided_with_blocked_rolls_matches_value_iteration():
     table = bo.two_sided_table(6, PLAYTIVE)
     for x, y in pairs:
         assert table[bo.position_index(x), bo.position_index(y)] == pytest.approx(value[(x, y)], abs=1e-12)
+
+
+def test_two_sided_size_limit():
+    with pytest.raises(InvalidStateError):
+        bo.two_sided_table(bo.MAX_TWO_SIDED_CHECKERS + 1)
+
+
+@pytest.mark.slow
+def test_two_sided_eight_checkers_extends_six():
+    """N = 8 (9,018,009 pairs): the 6-checker table is its prefix; values are probabilities,
+    and more checkers for the opponent never hurt the player on roll."""
+    six, eight = bo.two_sided_table(6), bo.two_sided_table(8)
+    assert np.array_equal(six, eight[:924, :924])
+    assert eight[1:, 1:].min() >= 0 and eight.max() <= 1 + 1e-12
+    # adding a checker on the opponent's 6-point can only help the player on roll
+    boards = bo.positions_up_to(7)
+    more = boards.copy()
+    more[:, 5] += 1
+    x = np.arange(1, 200)
+    y = np.arange(1, len(boards))
+    assert (eight[np.ix_(x, bo.indices_of(more[y]))] >= eight[np.ix_(x, y)] - 1e-12).all()

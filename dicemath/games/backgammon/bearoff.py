@@ -68,6 +68,9 @@ DISTRIBUTION_LENGTH = 64
 15 checkers never need more than ~40 rolls; under ``playtive`` a blocked roll can repeat, so
 there the (tiny) tail mass beyond 63 rolls is dropped; the means are exact regardless."""
 
+MAX_TWO_SIDED_CHECKERS = 10
+"""Largest two-sided table built: 8,008^2 pairs, 513 MB of float64 (N = 11 would need 1.2 GB)."""
+
 _KEY_BASE = 16 ** np.arange(POINTS, dtype=np.int64)
 
 
@@ -443,7 +446,7 @@ def two_sided_table(checkers: int = 6, rules: BackgammonRules = STANDARD) -> np.
     are solved exactly as a 2x2 linear system.
 
     Args:
-        checkers: the largest checker count per side (0..15; memory is
+        checkers: the largest checker count per side, 0..10 (memory is
             ``8 * C(checkers+6, 6)**2`` bytes: 6.8 MB for 6, 72 MB for 8, 513 MB for 10).
         rules: STANDARD or PLAYTIVE.
 
@@ -453,7 +456,7 @@ def two_sided_table(checkers: int = 6, rules: BackgammonRules = STANDARD) -> np.
         ``P[0, y] = 1`` and ``P[x, 0] = 0`` for ``x > 0`` (games already over).
 
     Raises:
-        InvalidStateError: ``checkers`` outside 0..15.
+        InvalidStateError: ``checkers`` outside 0..10 (:data:`MAX_TWO_SIDED_CHECKERS`).
 
     >>> P = two_sided_table(2)
     >>> one = position_index((0, 0, 0, 0, 0, 1))  # 27/36 + 9/36 * 9/36 = 0.8125
@@ -461,6 +464,10 @@ def two_sided_table(checkers: int = 6, rules: BackgammonRules = STANDARD) -> np.
     0.8125
     """
     _check_checkers(checkers)
+    if checkers > MAX_TWO_SIDED_CHECKERS:
+        raise InvalidStateError(f"two-sided tables go up to {MAX_TWO_SIDED_CHECKERS} checkers a side "
+                                f"({8 * positions_count(MAX_TWO_SIDED_CHECKERS) ** 2 / 1e6:.0f} MB); got {checkers}; "
+                                "use the one-sided approximation (race.one_sided_win_probability) beyond")
     return cached_arrays("backgammon-bearoff-two-sided", (checkers, rules),
                          lambda: _build_two_sided(checkers, rules))["win"]
 
