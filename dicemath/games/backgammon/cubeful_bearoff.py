@@ -17,13 +17,14 @@ winning chance of the player on roll (each side maximising its winning chance).
 Why three cube states suffice
 -----------------------------
 A state of the cubeful game is (boards, who is on roll, cube value v, cube owner). With at
-most 6 (< 15) checkers a side, at least one checker of each side is already off, so there
+most 7 (< 15) checkers a side, at least one checker of each side is already off, so there
 are no gammons or backgammons (BG-7): every game ends with +-v. Every payoff is therefore
 proportional to v, and so is every comparison the players make (take vs pass: ``2v E`` vs
 ``v``; double vs not: ``v`` times per-unit equities), so the optimal strategies do not
 depend on v and the equity is ``v * E(boards, owner)``: the cube value factors out and only
-its owner matters. This is exact for an unbounded cube, which is also GNU Backgammon's model (its database
-agrees with these tables to 1.3e-4, its 16-bit storage precision).
+its owner matters. This is exact for an unbounded cube, which is also GNU Backgammon's
+model: its ``makebearoff -t 6x6`` database agrees with these tables within 1.3e-4 (gnubg
+stores each value in 16 bits, steps of 3e-5, and computes in single precision).
 
 BG-8 caps the cube at 64: a player owning 64 cannot redouble, so strictly the cube value
 does not factor out near the cap. :func:`build_cubeful_arrays` with ``max_cube=64`` solves
@@ -47,9 +48,12 @@ Checkers are played to maximise the cubeful equity of each cube state separately
 best play can differ between cube states). Every play reduces the pip count, so the states
 can be solved in order: with the dense board index of :mod:`~.bearoff` (successors have
 smaller indices), step ``n`` fills row ``n`` (board n on roll against every smaller board)
-and then column ``n``; each step is a few vectorised numpy gathers and
-``np.maximum.reduceat`` over the compressed move table. Floats (float64); the tests check
-them against a second, exact method (:func:`exact_equities`, Fractions and plain recursion).
+and then column ``n``. The default kernel is a small numba loop over the compressed move
+table of :func:`~.bearoff.move_table`; its numpy twin (vectorised gathers and
+``np.maximum.reduceat``) gives the same numbers and is kept as a cross-check. Floats
+(float64); the tests check them against a second, exact method (:func:`exact_equities`,
+Fractions and plain recursion) and against GNU Backgammon. The 6x6 tables take about 1 s
+of CPU (``benchmarks/bench_cube.py``; ``makebearoff -t 6x6`` about 22 s).
 
 Example:
     >>> table = cubeful_table(2)
