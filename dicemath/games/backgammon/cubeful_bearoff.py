@@ -77,7 +77,6 @@ from dicemath.core.cache import cached_arrays
 from dicemath.core.errors import InvalidStateError
 from dicemath.core.progress import progress
 from dicemath.games.backgammon.bearoff import (
-    ROLL_PROBABILITIES,
     ROLL_WEIGHTS,
     ROLLS,
     check_board,
