@@ -98,6 +98,20 @@ class Position:
 
         return decode_position_id(text, player)
 
+    @classmethod
+    def from_str(cls, text: str, player: int = 0) -> Position:
+        """Inverse of ``str()``: a Position ID, or an XGID (``XGID=...`` or its 26-character field).
+
+        >>> Position.from_str(str(Position.initial())) == Position.initial()
+        True
+        """
+        from dicemath.games.backgammon.position_id import position_from_xgid
+
+        text = text.strip()
+        if text.startswith("XGID=") or len(text.split(":")[0]) == 26:
+            return position_from_xgid(text)
+        return cls.from_position_id(text, player)
+
     def position_id(self) -> str:
         """The 14-character GNU Backgammon Position ID."""
         from dicemath.games.backgammon.position_id import encode_position_id
