@@ -1,12 +1,14 @@
 """Benchmark: the two-player Pitjesbak game solve, cold (empty cache) and from the cache.
 
-Run: ``python benchmarks/bench_pitjesbak.py``. Target: < 30 s cold, < 1 s cached.
+Run: ``python benchmarks/bench_pitjesbak.py [--three]``. Target: < 30 s cold, < 1 s cached.
 The cold figure includes the round-maximising comparisons (three value iterations).
+``--three`` also times the three-player solve with 2 stripes (cap 4).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 import time
 
@@ -39,6 +41,13 @@ def main() -> None:
             solve_round(players=players, exact=exact)
             print(f"round solve, {players} players, {'exact' if exact else 'float'}: "
                   f"{time.perf_counter() - start:.2f} s")
+        if "--three" in sys.argv:
+            from dicemath.games.pitjesbak.game_solver3 import solve_game3
+            from dicemath.games.pitjesbak.rules import PitjesbakRules
+            start = time.perf_counter()
+            three = solve_game3(PitjesbakRules(players=3, stripes=2))
+            print(f"three-player solve, 2 stripes, cap {three.cap}: {time.perf_counter() - start:.1f} s; "
+                  f"P(win) by position {[round(v, 6) for v in three.opening_values]}")
 
 
 if __name__ == "__main__":

@@ -52,7 +52,8 @@ def test_errors_exit_2(capsys):
     from dicemath.cli import main
     if "dicemath.games.pitjesbak.cli" not in __import__("dicemath.cli").cli.COMMAND_MODULES:
         pytest.skip("pitjesbak not registered")
-    assert main(["pitjesbak", "game", "--players", "3"]) == 2
+    assert main(["pitjesbak", "game", "--players", "4"]) == 2
+    assert main(["pitjesbak", "game", "--players", "3", "--stripes", "9"]) == 2
     assert main(["pitjesbak", "round", "--players", "9"]) == 2
     assert main(["pitjesbak", "classes", "--stripes", "-1"]) == 2
     assert "error" in capsys.readouterr().err

@@ -141,8 +141,11 @@ def game_result(rules: PitjesbakRules, use_cache: bool = True) -> dict:
     """JSON of ``game``: start_player_win_probability, its bounds, round-maximising
     comparisons and losses, cap, sweeps, seconds."""
     from dicemath.games.pitjesbak.game_solver import solve_game
+    if rules.players == 3:
+        return game3_result(rules, use_cache)
     if rules.players != 2:
-        raise InvalidStateError(f"the game solver handles 2 players (3+ is not solved), got {rules.players}")
+        raise InvalidStateError(f"the game solver handles 2 players, and 3 with at most 3 stripes; "
+                                f"got {rules.players} players")
     start = time.perf_counter()
     solution = solve_game(rules, use_cache=use_cache)
     seconds = time.perf_counter() - start
@@ -162,7 +165,31 @@ def game_result(rules: PitjesbakRules, use_cache: bool = True) -> dict:
             "seconds": seconds}
 
 
+MAX_STRIPES_3 = 3
+"""Three-player games are solved for at most this many stripes (time and memory)."""
+
+
+def game3_result(rules: PitjesbakRules, use_cache: bool = True) -> dict:
+    """JSON of ``game --players 3``: start_player_win_probability, win_probabilities by turn
+    position, cap, sweeps, residual, seconds."""
+    from dicemath.games.pitjesbak.game_solver3 import solve_game3
+    if rules.stripes > MAX_STRIPES_3:
+        raise InvalidStateError(f"three-player games are solved for at most {MAX_STRIPES_3} stripes "
+                                f"(42**3 throw triples per state), got {rules.stripes}")
+    start = time.perf_counter()
+    solution = solve_game3(rules, use_cache=use_cache)
+    values = solution.opening_values
+    return {"players": 3, "stripes": rules.stripes, "die_values": rules.die_values,
+            "start_player_win_probability": values[0], "win_probabilities": list(values),
+            "cap": solution.cap, "sweeps": solution.sweeps, "residual": solution.residual,
+            "seconds": time.perf_counter() - start}
+
+
 def _render_game(r: dict) -> str:
+    if r["players"] == 3:
+        return (f"Three-player Pitjesbak, {r['stripes']} stripes each: P(win) by turn position "
+                + ", ".join(f"{p:.6f}" for p in r["win_probabilities"])
+                + f" (cap {r['cap']}, {r['sweeps']} sweeps, {r['seconds']:.1f} s)")
     return "\n".join([
         f"Two-player Pitjesbak, {r['stripes']} stripes each, {r['die_values']} die values",
         f"P(first start player wins), both game-optimal: {r['start_player_win_probability']:.10f}"

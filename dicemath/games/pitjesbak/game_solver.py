@@ -28,10 +28,9 @@ States are swept in order of ``a + b`` (Gauss-Seidel): most rounds lower the tot
 sweep propagates almost everything. Float64 numpy; classes are the 42 throw classes of
 :func:`~dicemath.games.pitjesbak.throws.class_space`.
 
-Three players: the state would hold three stripe counts, flags, the start seat and who is
-eliminated, a round has 42**3 joint counting throws per state and the values are vectors
-(not zero-sum: each player maximises their own win probability), about 10**4 states times
-10**5..10**6 round outcomes per sweep: not done here.
+Three players: see :mod:`dicemath.games.pitjesbak.game_solver3` (small stripe counts only:
+each state's round has 42**3 joint counting throws, values are vectors because three-player
+Pitjesbak is not zero-sum, and the bound sandwich used here does not carry over).
 
 Example:
     >>> solution = solve_game(PitjesbakRules(stripes=2), use_cache=False)
