@@ -14,7 +14,9 @@ from dicemath.games.backgammon.cubeful_bearoff import (
     fit_janowski_by_pips,
 )
 from dicemath.games.backgammon.race_cube import (
+    BEAROFF_EFFICIENCY,
     RULES,
+    race_advice,
     agreement_table,
     keith_count,
     model_arrays,
@@ -115,3 +117,20 @@ def test_pip_dependent_efficiency_fits_at_least_as_well():
     linear = fit_janowski_by_pips(table, "centred")
     assert linear["rms"] <= constant["rms"] + 1e-9
     assert linear["b"] > 0  # longer races: more efficient cube
+
+
+def test_bearoff_efficiency_constant_is_the_fit():
+    assert abs(fit_janowski(cubeful_table(6), "centred")["x"] - BEAROFF_EFFICIENCY) < 0.01
+
+
+def test_race_advice_for_fifteen_checkers():
+    # 15 checkers a side, far beyond the two-sided tables: rules and the one-sided model.
+    advice = race_advice((2, 2, 2, 3, 3, 3), (1, 2, 3, 3, 3, 3))
+    assert set(advice) == {"keith", "thorp", "8-9-12", "one-sided", "one_sided_win"}
+    assert 0.5 < advice["one_sided_win"] < 0.8
+    # One checker each on the 6-point: the roller wins 3/4 + 1/4 * 1/4 = 13/16, a pass.
+    advice = race_advice((0, 0, 0, 0, 0, 1), (0, 0, 0, 0, 0, 1))
+    assert advice["one_sided_win"] == pytest.approx(13 / 16)
+    assert advice["one-sided"] == "double/pass"
+    with pytest.raises(DicemathError):
+        race_advice((0, 0, 0, 0, 0, 0), (1, 0, 0, 0, 0, 0))

@@ -6,8 +6,10 @@ Two forms:
   bear-off equities (money play) of the player on roll with home board ``POSITION``
   (checker counts on points 1..6, the 1-point first) against ``--versus``; keys
   ``centred``, ``owned``, ``opponent_owned`` (equity with the optimal cube action now),
-  ``no_double`` (same three names, equity if he does not double now) and ``action``
-  (the optimal action for each cube state).
+  ``no_double`` (same three names, equity if he does not double now), ``action``
+  (the optimal action for each cube state), ``win_probability`` (cubeless) and
+  ``race_rules`` (what the Keith, Thorp, 8-9-12 and one-sided methods would do with a
+  centred cube; see :mod:`~.race_cube`).
 * ``dicemath backgammon cube --win 0.72 --gammon 0.12 --lose-gammon 0.03 --json``: the
   cube models of :mod:`dicemath.games.backgammon.cube` for cubeless probabilities.
 """
@@ -67,9 +69,13 @@ def run_cube(args) -> int:
 def position_result(position, versus, max_cube=None) -> dict:
     """The JSON object of the bear-off form (see module docstring)."""
     from dicemath.games.backgammon.cubeful_bearoff import position_equities
+    from dicemath.games.backgammon.race_cube import race_advice
     if max_cube is not None and max_cube != 64:
         raise InvalidStateError(f"BG-8 caps the cube at 64; --max-cube must be 64, got {max_cube}")
-    return position_equities(position, versus, max_cube)
+    result = position_equities(position, versus, max_cube)
+    advice = race_advice(position, versus)
+    result["race_rules"] = {name: advice[name] for name in ("keith", "thorp", "8-9-12", "one-sided")}
+    return result
 
 
 def model_result(win, gammon=0.0, backgammon=0.0, lose_gammon=0.0, lose_backgammon=0.0,
@@ -86,7 +92,9 @@ def _render_position(result: dict) -> str:
     title = (f"Bear-off {','.join(map(str, result['position']))} (on roll) vs "
              f"{','.join(map(str, result['versus']))}: cubeless win "
              f"{result['win_probability']:.4f}; equities per unit cube, money play")
-    return title + "\n" + text_table(["cube", "no double", "optimal", "action"], rows)
+    rules = ", ".join(f"{name}: {action}" for name, action in result["race_rules"].items())
+    return (title + "\n" + text_table(["cube", "no double", "optimal", "action"], rows)
+            + f"\nRace rules (centred cube): {rules}")
 
 
 def _render_model(result: dict) -> str:

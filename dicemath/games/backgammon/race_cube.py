@@ -50,6 +50,11 @@ from dicemath.games.backgammon.race import one_sided_matrix
 RULES = ("keith", "thorp", "8-9-12")
 """The pip-count doubling rules, in report order."""
 
+BEAROFF_EFFICIENCY = 0.66
+"""Janowski cube efficiency for bear-offs: the least-squares fit to the exact centred-cube
+equities of the 6x6 database (0.659, :func:`~.cubeful_bearoff.fit_janowski`), rounded; a
+test keeps the two within 0.01."""
+
 _POINTS = np.arange(1, 7)
 
 
@@ -149,6 +154,37 @@ def rule_decision(rule: str, board, versus) -> dict:
     result = {key: bool(value[0, 0]) for key, value in decisions.items()}
     result["action"] = ("no double" if not result["double"]
                         else "double/take" if result["take"] else "double/pass")
+    return result
+
+
+def race_advice(board, versus, efficiency: float = BEAROFF_EFFICIENCY) -> dict:
+    """Every advice method's centred-cube action for one race (any boards of up to 15).
+
+    Args:
+        board: home board of the player on roll; versus: his opponent's.
+        efficiency: Janowski x for the one-sided method.
+
+    Returns:
+        ``{"keith": action, "thorp": action, "8-9-12": action, "one-sided": action,
+        "one_sided_win": p}``, actions from "no double", "double/take", "double/pass".
+
+    Raises:
+        InvalidStateError: bad boards or an empty one.
+
+    >>> race_advice((0, 0, 0, 0, 0, 1), (0, 0, 0, 0, 0, 1))["keith"]
+    'double/pass'
+    """
+    from dicemath.games.backgammon.race import one_sided_win_probability
+
+    board, versus = check_board(board), check_board(versus)
+    if sum(board) == 0 or sum(versus) == 0:
+        raise InvalidStateError("both home boards need at least one checker")
+    result = {rule: rule_decision(rule, board, versus)["action"] for rule in RULES}
+    p = one_sided_win_probability(board, versus)
+    decisions = model_arrays(np.array([p]), efficiency)
+    result["one-sided"] = ("no double" if not decisions["double"][0]
+                           else "double/take" if decisions["take"][0] else "double/pass")
+    result["one_sided_win"] = p
     return result
 
 
