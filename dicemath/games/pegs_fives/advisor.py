@@ -9,8 +9,12 @@ combines an **exact one-turn lookahead** with a **fitted board value**:
   FIVES-4/5 fresh dice all included).
 * ``V`` (:class:`BoardValue`) estimates the expected number of turns still needed from a
   board. It is linear in features built from the *exact single-row values*
-  ``E_r(s)`` of :mod:`.rows`: their sum, their maximum (the slowest row sets the end
-  game: row 12 alone takes ~17 turns), the number of open rows and the missing steps.
+  ``E_r(s)`` of :mod:`.rows`: their sum and its square root (turns grow less than
+  linearly with the work left, because a turn can serve several rows), the largest and
+  second largest (the slowest rows set the end game: row 12 alone takes ~17 turns), the
+  number of open rows and the missing steps. (Measured: adding the second largest and
+  the square root halved the mean gap to the optimum on reduced Pegs boards, 1.60% ->
+  0.73%, against sum/max/open/missing only.)
   The weights are fitted by least squares (approximate dynamic programming, policy
   evaluation) to two kinds of exact or unbiased targets:
 
@@ -48,7 +52,8 @@ from dicemath.games.pegs_fives.state import (
     BoardTuple, SafeGreedy, check_board, check_roll, greedy_policy, legal_rows, play_turn)
 from dicemath.games.pegs_fives.turn import TurnValue
 
-FEATURES = ("sum_expected", "max_expected", "open_rows", "missing_steps", "constant")
+FEATURES = ("sum_expected", "max_expected", "second_max_expected", "open_rows", "missing_steps",
+            "sqrt_sum_expected", "constant")
 """Names of the board features (the constant applies to incomplete boards only)."""
 
 
@@ -66,7 +71,10 @@ def board_features(rules: Rules, board: Sequence[int]) -> np.ndarray:
     open_rows = sum(1 for s in board if s < rules.goal)
     if not open_rows:
         return np.zeros(len(FEATURES))
-    return np.array([e.sum(), e.max(), open_rows, sum(rules.goal - s for s in board), 1.0])
+    top = np.sort(e)
+    second = top[-2] if len(top) > 1 else 0.0
+    total = e.sum()
+    return np.array([total, top[-1], second, open_rows, sum(rules.goal - s for s in board), np.sqrt(total), 1.0])
 
 
 @dataclass(frozen=True)
@@ -161,10 +169,10 @@ def fit_board_value(rules: Rules, *, games: int = 300, iterations: int = 0, seed
 
 
 FITTED_WEIGHTS = {
-    "pegs": (0.32390080913756275, 0.5162871685144306, -0.9922910781481694, 0.14680705131853286,
-             1.8165468416213217),
-    "fives": (0.3209057539927229, 0.5660427199498823, -1.3110686439599453, 0.16133577677919253,
-              1.6636230607778537),
+    "pegs": (0.2677813117299272, 0.3160078822945507, -0.01907072466880431, -1.3358342184708583,
+             0.1387413465295598, 1.7534896766860149, -0.7974448024301777),
+    "fives": (0.3353220777663889, 0.4010767295155834, -0.13431856281574736, -1.4518259621378584,
+              0.13062543427435067, 0.9931126398086475, 0.4896528207342472),
 }
 """The weights :func:`fit_board_value` returns for the two presets (default arguments),
 stored so that an advisor query needs no fitting; ``tests/pegs_fives`` refits them

@@ -104,7 +104,7 @@ def _build(rules: Rules, context: ReportContext) -> str:
                                 policy_comparison(rules, subsets, advisor)))
     parts.append(f"\n({time.perf_counter() - start:.1f} s)")
 
-    games = 20 if quick else 300
+    games = 20 if quick else 150
     parts += ["", "## Whole games from the empty board (simulation)", "",
               f"{games} seeded games per policy; mean turns to finish all 12 rows with a 95% "
               "confidence half-width.", ""]
