@@ -158,3 +158,11 @@ def test_step_drives_rolloff():
     state = play(initial_state(), (2, 2, 3), "stop", (2, 2, 3))
     after = step(state, stop_on_rank(0), random.Random(0))
     assert after.round_number == 1
+
+
+def test_state_speaks_the_core_protocol():
+    from dicemath.core.game import GameState
+    state = initial_state()
+    assert isinstance(state, GameState)
+    assert hash(state) == hash(initial_state()) and state == initial_state()
+    assert "round 0" in str(state)

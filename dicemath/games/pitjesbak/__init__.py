@@ -1,12 +1,40 @@
 """Pitjesbak (RULES.md section 3): exact throw classes, round and game solvers, advice.
 
+Modules: :mod:`.rules` (frozen rules, variants ``die_values``, ``stripes``, ``players``),
+:mod:`.throws` (classes and exact probabilities, PIT-2/3), :mod:`.state` (the rules engine
+in the :mod:`dicemath.core.game` vocabulary, PIT-4..8), :mod:`.simulate` (seeded rounds
+and games), :mod:`.round_solver` (N players, each maximising P(win the round), exact),
+:mod:`.game_solver` (two players, P(win the game), rigorous bounds),
+:mod:`.game_solver3` (three players, small stripe counts), :mod:`.advice` (stop or throw
+again, policy card), :mod:`.report`, :mod:`.cli`.
+
+Decisions where RULES.md leaves room (all implemented in the engine and the solvers):
+
+* A start player eliminated by 1-1-1 (PIT-6) still sets the limit: the throws used.
+* The roll-off (PIT-5) is fair: the engine's chance outcome is its winner, 1/k each (the
+  simulator rolls the real one-die roll-off, which has the same law).
+* The first start player (chosen by a one-die roll-off in the seed) is seat 0.
+* A player indifferent between stopping and throwing again stops (it matters for the limit).
+* "Win the round" (round solver) includes winning the game during the round by drie apen
+  or by being the last player left (PIT-8).
+* Stripes above the starting count (2-2-3 penalties, PIT-7) are unbounded; the solvers
+  handle them by a cap with proven bounds (two players) or clipping (three players).
+* "How much a round-maximiser loses": its game win probability against an opponent that
+  maximises their own game win probability knowing the round-maximiser's policy (a best
+  response), compared with the game value.
+
 Example:
     >>> from dicemath.games.pitjesbak import classify, class_probabilities
     >>> class_probabilities()[classify([6, 5, 4])]
     Fraction(1, 36)
 """
 
+from dicemath.games.pitjesbak.advice import Advice, PolicyCard, advise, policy_card
+from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
+from dicemath.games.pitjesbak.game_solver3 import Game3Solution, solve_game3
+from dicemath.games.pitjesbak.round_solver import RoundSolution, round_policy, solve_round
 from dicemath.games.pitjesbak.rules import InvalidRulesError, PitjesbakRules
+from dicemath.games.pitjesbak.simulate import simulate_game, simulate_round
 from dicemath.games.pitjesbak.state import PitjesbakState, initial_state
 from dicemath.games.pitjesbak.throws import (
     ThrowClass,
@@ -18,14 +46,27 @@ from dicemath.games.pitjesbak.throws import (
 )
 
 __all__ = [
+    "Advice",
+    "Game3Solution",
+    "GameSolution",
     "InvalidRulesError",
     "PitjesbakRules",
     "PitjesbakState",
+    "PolicyCard",
+    "RoundSolution",
     "ThrowClass",
+    "advise",
     "class_probabilities",
     "class_space",
     "class_table",
     "classify",
     "compare",
     "initial_state",
+    "policy_card",
+    "round_policy",
+    "simulate_game",
+    "simulate_round",
+    "solve_game",
+    "solve_game3",
+    "solve_round",
 ]

@@ -108,4 +108,14 @@ def build(context: ReportContext) -> str:
     parts += ["", markdown_table(["players"] + [f"pos {i}" for i in range(top)], rows), ""]
     parts.append("The start player's advantage comes from setting the limit: a good first "
                  "throw leaves every follower a single throw.")
+    if not context.quick:
+        from dicemath.games.pitjesbak.game_solver3 import solve_game3
+        rows = []
+        for stripes in (1, 2):
+            three = solve_game3(PitjesbakRules(players=3, stripes=stripes))
+            rows.append([stripes] + [f"{v:.4f}" for v in three.opening_values] + [three.cap])
+        parts += ["", "## Three players (small stripe counts)", "",
+                  "Each player maximises their own game win probability (not zero-sum; stripe "
+                  "counts above the cap are clipped, see `game_solver3`).", "",
+                  markdown_table(["stripes each", "first start player", "second", "third", "cap"], rows)]
     return "\n".join(parts)
