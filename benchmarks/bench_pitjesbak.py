@@ -34,6 +34,9 @@ def main() -> None:
         print(f"game solve from cache: {cached_seconds * 1000:.1f} ms")
         print(f"P(first start player wins) = {cold.start_player_win_probability:.12f}, "
               f"bound width {cold.bound:.1e}")
+        for cap in (12, 14):
+            coarse = solve_game(cap=cap, compare=False, use_cache=False)
+            print(f"  bound width with cap {cap}: {coarse.bound:.1e} (each extra stripe of cap ~100x smaller)")
         loss = cold.start_player_win_probability - sum(cold.comparison["round_vs_optimal"]) / 2
         print(f"round-maximising start player loses {loss:.6f}")
         for players, exact in ((2, True), (4, True), (8, False), (8, True)):

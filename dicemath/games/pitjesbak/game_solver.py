@@ -367,6 +367,15 @@ class GameSolution:
         low, high = self.bounds(*self.opening)
         return high - low
 
+    def _repr_markdown_(self) -> str:
+        low, high = self.bounds(*self.opening)
+        lines = [f"**Two-player Pitjesbak**, {self.rules.stripes} stripes, {self.rules.die_values} values: "
+                 f"P(first start player wins) = {self.start_player_win_probability:.10f} "
+                 f"(bounds {low:.12f} .. {high:.12f}, cap {self.cap}, {self.sweeps} sweeps)"]
+        for key, (lo, hi) in self.comparison.items():
+            lines.append(f"- {key.replace('_', ' ')}: {(lo + hi) / 2:.6f}")
+        return "\n".join(lines)
+
     def round_tables(self, a: int, fa: bool, b: int, fb: bool) -> RoundTables:
         """The game-optimal round at a state (values: P(start player wins the game))."""
         index = self.check_state(a, fa, b, fb)

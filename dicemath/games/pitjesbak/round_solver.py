@@ -113,6 +113,11 @@ class RoundSolution:
             raise InvalidStateError(f"best level {best} shared by {tied} players is impossible at position {position}")
         return _plan(self, position, limit, best, tied)
 
+    def _repr_markdown_(self) -> str:
+        rows = "\n".join(f"| {pos} | {'yes' if flag else 'no'} | {float(p):.6f} |"
+                         for pos, (flag, p) in enumerate(zip(self.wiped, self.win_probabilities)))
+        return ("| turn position | has wiped | P(win the round) |\n| ---: | :---: | ---: |\n" + rows)
+
     def start_decision(self, throw_number: int, class_index: int) -> tuple[bool, object, object]:
         """The start player's decision after throw 1 or 2: (stop?, P(win) if stop, if throw again)."""
         if throw_number not in (1, 2):
