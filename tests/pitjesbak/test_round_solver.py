@@ -102,3 +102,20 @@ def test_round_policy_plays_games():
     from dicemath.games.pitjesbak.simulate import simulate_game
     record = simulate_game(PitjesbakRules(players=4), round_policy(), seed=3)
     assert 0 <= record.winner < 4
+
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.booleans(), min_size=2, max_size=5))
+def test_any_seating_is_a_distribution(flags):
+    solution = solve_round(wiped=flags, exact=False)
+    probs = [float(p) for p in solution.win_probabilities]
+    assert sum(probs) == pytest.approx(1, abs=1e-12)
+    assert all(0 <= p <= 1 for p in probs)
+    # a flag never hurts its owner: 1-1-1 wins instead of eliminating
+    if not flags[0]:
+        better = solve_round(wiped=[True] + list(flags[1:]), exact=False)
+        assert float(better.win_probabilities[0]) >= probs[0] - 1e-12

@@ -103,9 +103,14 @@ def build(context: ReportContext) -> str:
     top = 4 if context.quick else 8
     rows = []
     for players in range(2, top + 1):
-        probs = solve_round(players=players, exact=False).win_probabilities
-        rows.append([players] + [f"{float(p):.4f}" for p in probs] + [""] * (top - players))
-    parts += ["", markdown_table(["players"] + [f"pos {i}" for i in range(top)], rows), ""]
+        solution = solve_round(players=players, exact=False)
+        probs = solution.win_probabilities
+        thresholds = [solution.start_stop_threshold(t) for t in (1, 2)]
+        rows.append([players] + [f"{float(p):.4f}" for p in probs] + [""] * (top - players)
+                    + [t.label if t else "(no threshold)" for t in thresholds])
+    parts += ["", markdown_table(["players"] + [f"pos {i}" for i in range(top)]
+                                 + ["start stops after throw 1 on", "after throw 2 on"], rows,
+                                 align="l" + "r" * top + "ll"), ""]
     parts.append("The start player's advantage comes from setting the limit: a good first "
                  "throw leaves every follower a single throw.")
     if not context.quick:
