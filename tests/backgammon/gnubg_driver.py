@@ -70,3 +70,41 @@ def bearoffdump(database: str | Path, index: int) -> str:
     """The text bearoffdump prints for position ``index`` of ``database``."""
     return subprocess.run([tool("bearoffdump"), str(database), "-n", str(index)], check=True,
                           capture_output=True, text=True).stdout
+
+
+def gnubg_bearoff_boards() -> list[tuple[int, ...]]:
+    """GNU Backgammon's one-sided (6 points, 15 checkers) bear-off index order: by checker
+    count, then the counts (1-point first) in decreasing lexicographic order. Checked equal
+    to gnubg's ``positionfrombearoff`` for all 54,264 indices (gnubg 1.07.001)."""
+    from dicemath.games.backgammon.bearoff import positions_up_to
+
+    boards = [tuple(int(c) for c in row) for row in positions_up_to(15)]
+    return sorted(boards, key=lambda b: (sum(b), tuple(-c for c in b)))
+
+
+def read_one_sided_database(path: str | Path, count: int = 54264):
+    """Read a ``makebearoff -o 6`` file (compressed, with gammon distributions).
+
+    Layout (checked against bearoffdump): a 40-byte header, ``count`` index entries of 8
+    bytes (uint32 offset in 16-bit words, then nz, ioff, nzg, ioffg), then uint16 words;
+    entry i's nz words are P(ioff + k rolls) * 65535, followed by its nzg gammon words.
+
+    Returns:
+        Two float64 arrays ``(count, 64)``: distributions and gammon distributions, in
+        gnubg's index order (:func:`gnubg_bearoff_boards`).
+    """
+    import numpy as np
+
+    raw = Path(path).read_bytes()
+    if not raw.startswith(b"gnubg-OS-06-15-1-1"):
+        raise ValueError(f"{path} is not a compressed one-sided 6x15 gnubg database with gammons")
+    index = np.frombuffer(raw[40:40 + 8 * count], dtype=np.uint8).reshape(count, 8)
+    offsets = index[:, :4].copy().view("<u4").ravel()
+    words = np.frombuffer(raw[40 + 8 * count:], dtype="<u2")
+    dist, gammon = np.zeros((count, 64)), np.zeros((count, 64))
+    for i in range(count):
+        nz, ioff, nzg, ioffg = (int(v) for v in index[i, 4:])
+        start = int(offsets[i])
+        dist[i, ioff:ioff + nz] = words[start:start + nz] / 65535
+        gammon[i, ioffg:ioffg + nzg] = words[start + nz:start + nz + nzg] / 65535
+    return dist, gammon
