@@ -9,8 +9,9 @@ approximation). All figures are float64 estimates.
 Race policies are *policy makers*: ``maker(own_board, opponent_board) -> Policy``, asked
 once per turn, so a policy can react to the race situation. :class:`RestAware` is the
 late-race variant analysed here: when the opponent is about to finish and the player cannot
-catch up, it stops minimising turns and instead names the row that marks the most points
-(hits x number, up to the missing marks) -- e.g. 12s rather than 2s.
+catch up, it stops minimising turns and instead minimises the rest points left at the end
+of this turn (:func:`last_turn_rest`, exact with few open rows; with more, the row that
+marks the most points now, hits x number) -- e.g. 12s rather than 2s.
 """
 
 from __future__ import annotations
@@ -22,7 +23,40 @@ from dataclasses import dataclass
 
 from dicemath.games.pegs_fives.advisor import Advisor
 from dicemath.games.pegs_fives.rules import Rules
-from dicemath.games.pegs_fives.state import BoardTuple, Policy, greedy_policy, play_turn, rest_points
+from dicemath.games.pegs_fives.state import (
+    BoardTuple, Policy, check_board, check_roll, greedy_policy, legal_rows, play_turn, rest_points)
+from dicemath.games.pegs_fives.turn import TurnValue
+
+EXACT_LAST_TURN_ROWS = 5
+"""Up to this many open rows, the last-turn rest-point minimum is computed exactly."""
+
+
+def last_turn_rest(rules: Rules, board, throw) -> dict[int, float]:
+    """Expected rest points at the end of this turn, per legal row, if the round ends then.
+
+    The situation late in a lost race: the opponent will finish on the next turn, so only
+    the rest points left after this turn count (FIVES-6). Later choices in the turn also
+    minimise rest points. Exact recursion over the turn (float64, every fresh-dice
+    restart enumerated), so it is meant for boards with few open rows.
+
+    Example:
+        >>> from dicemath.games.pegs_fives.rules import FIVES
+        >>> board = (5,) + (3,) + (5,) * 9 + (4,)
+        >>> r = last_turn_rest(FIVES, board, (2, 2, 6, 6, 1, 1))
+        >>> sorted(r), r[12] < r[2]
+        ([2, 12], True)
+    """
+    b = check_board(board, rules)
+    faces = check_roll(throw, rules.dice)
+    evaluator = TurnValue(rules, lambda x: float(rest_points(x, rules.goal)), exact=False,
+                          restart_identity=False)
+    after = None if rules.throws is None else rules.throws - 1
+    here = float(rest_points(b, rules.goal))
+    result = {}
+    for row, h in legal_rows(b, faces, rules.goal):
+        stay, rest = evaluator.option(b, row, h, rules.dice, after)
+        result[row] = stay * here + rest
+    return result
 
 PolicyMaker = Callable[[BoardTuple, BoardTuple], Policy]
 
@@ -50,12 +84,20 @@ class RestAware:
     def __call__(self, own: BoardTuple, other: BoardTuple) -> Policy:
         value = self.advisor.value
         if value(other) <= self.opponent_turns and value(own) - value(other) >= self.behind:
-            goal = self.advisor.rules.goal
+            rules = self.advisor.rules
+            goal = rules.goal
+            rest_value = TurnValue(rules, lambda x: float(rest_points(x, goal)), exact=False,
+                                   restart_identity=False)
 
-            def most_points(board, legal, dice, throws):
+            def fewest_rest_points(board, legal, dice, throws):
+                if sum(1 for s in board if s < goal) <= EXACT_LAST_TURN_ROWS:
+                    after = None if throws is None else throws - 1
+                    here = float(rest_points(board, goal))
+                    return min(legal, key=lambda rh: (lambda sr: (sr[0] * here + sr[1], -rh[0]))(
+                        rest_value.option(board, rh[0], rh[1], dice, after)))[0]
                 return max(legal, key=lambda rh: (min(rh[1], goal - board[rh[0] - 1]) * rh[0], rh[0]))[0]
 
-            return most_points
+            return fewest_rest_points
         return self.advisor.policy
 
 

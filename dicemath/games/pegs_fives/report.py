@@ -155,12 +155,33 @@ def _build(rules: Rules, context: ReportContext) -> str:
                          f"{r['a_mean_rest']:.1f} ± {r['a_mean_rest_ci']:.1f}"])
         parts.append(markdown_table(["match", "P(first named wins)", "its rest when losing",
                                      "greedy's rest when losing", "its rest per race"], rows))
+        from dicemath.games.pegs_fives.races import last_turn_rest
+
+        board, throw = (5, 3, 5, 5, 5, 5, 5, 2, 5, 5, 3, 0), (2, 2, 6, 6, 5, 3)
+        rest = last_turn_rest(rules, board, throw)
+        advice = advise_result(rules, board, throw, advisor=advisor)
+        turns = {o["row"]: o["expected_turns"] for o in advice["options"]}
+        parts += ["", f"Late in a lost race (board `{','.join(map(str, board))}`, {rest_points_text(board)} "
+                  f"rest points, throw `{sorted(throw)}`), if the opponent finishes next turn only the rest "
+                  "points left after this turn count (exact, `last_turn_rest`):", ""]
+        parts.append(markdown_table(["row", "E[rest points after this turn]", "E[turns after this turn]"],
+                                    [[r, f"{rest[r]:.2f}", f"{turns[r]:.3f}"] for r in sorted(rest)]))
+        parts.append(f"\nThe turn-minimising advisor names row {advice['recommendation']}; minimising rest "
+                     f"points names row {min(rest, key=rest.get)}. Behind in the race, points now beat "
+                     "progress on the hardest number.")
         parts.append("\nThe rest-aware variant switches, when the opponent is about two turns from "
-                     "finishing and it is at least two turns behind, to the row that marks the most "
-                     "points now (hits x number): late in a lost race 12s and 11s are worth most. "
+                     "finishing and it is at least two turns behind, to minimising the rest points left "
+                     "after this turn (exactly, as above, with up to 5 open numbers). "
                      "Compare its rest when losing with the plain advisor's: a difference inside the "
                      "confidence intervals means the switch does not measurably pay.")
     return "\n".join(parts)
+
+
+def rest_points_text(board) -> str:
+    """FIVES-6 rest points of a board, as text."""
+    from dicemath.games.pegs_fives.state import rest_points
+
+    return str(rest_points(board, FIVES.goal))
 
 
 def build_pegs(context: ReportContext) -> str:

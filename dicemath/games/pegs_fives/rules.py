@@ -17,6 +17,7 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from dicemath.core.errors import DicemathError
 
@@ -78,7 +79,7 @@ class Rules:
         """A copy with some rule points changed (validated like the presets)."""
         return replace(self, **changes)
 
-    @property
+    @cached_property
     def dice_per_hit(self) -> tuple[int, ...]:
         """Dice set aside per hit, indexed by row - 1 (1 for rows 1..6, 2 for 7..12; PEGS-4)."""
         return tuple(1 if r <= 6 else 2 for r in range(1, self.rows + 1))

@@ -232,7 +232,13 @@ class TurnValue:
         self.zero = Fraction(0) if exact else 0.0
         self._choice: dict = {}
         self._cycle: dict = {}
-        self._probs: dict = {}
+        self._values: dict = {}
+
+    def _value(self, board: BoardTuple):
+        v = self._values.get(board)
+        if v is None:
+            v = self._values[board] = self.value(board)
+        return v
 
     def _p(self, weight: int, dice: int):
         return Fraction(weight, 6 ** dice) if self.exact else weight / 6 ** dice
@@ -243,7 +249,7 @@ class TurnValue:
         if cycle.over:
             if cycle.event == "overthrow":
                 return (zero + 1, zero)
-            return (zero, self.value(cycle.board))
+            return (zero, self._value(cycle.board))
         if cycle.row is None:
             return (zero, self.choice(cycle.board, cycle.dice, cycle.throws))
         return self.cycle(cycle.board, cycle.row, cycle.count, cycle.dice, cycle.throws)
@@ -254,12 +260,12 @@ class TurnValue:
         if all(s >= rules.goal for s in board):
             return self.zero
         if self.restart_identity and dice == rules.dice and throws == rules.throws:
-            return self.value(board) - 1
+            return self._value(board) - 1
         key = (board, dice, throws)
         cached = self._choice.get(key)
         if cached is not None:
             return cached
-        here = self.value(board)
+        here = self._value(board)
         after = None if throws is None else throws - 1
         total = self.zero
         for weight, legal in grouped_choice_throws(dice, open_rows_of(board, rules.goal)):
