@@ -200,3 +200,29 @@ def test_two_sided_eight_checkers_extends_six():
     x = np.arange(1, 200)
     y = np.arange(1, len(boards))
     assert (eight[np.ix_(x, bo.indices_of(more[y]))] >= eight[np.ix_(x, y)] - 1e-12).all()
+
+
+@lru_cache(maxsize=None)
+def exact_distribution(board):
+    """P(n rolls) in Fractions under the min-expected-rolls policy (ties: lowest index)."""
+    if sum(board) == 0:
+        return (Fraction(1),)
+    out = [Fraction(0)] * 40
+    for high, low, p in ROLLS:
+        nexts = reference_successors(board, (high, low))
+        best = min(nexts, key=lambda b: (exact_mean(b), bo.position_index(b)))
+        for n, q in enumerate(exact_distribution(best)):
+            out[n + 1] += p * q
+    while out[-1] == 0:
+        out.pop()
+    return tuple(out)
+
+
+def test_one_sided_distributions_match_fractions():
+    table = bo.one_sided_table()
+    rng = np.random.default_rng(4)
+    for i in list(range(bo.positions_count(3))) + list(rng.integers(0, bo.positions_count(5), 40)):
+        board = bo.position_from_index(int(i))
+        exact = exact_distribution(board)
+        assert np.allclose(table.distribution[int(i)][:len(exact)], [float(q) for q in exact], atol=1e-13, rtol=0)
+        assert table.distribution[int(i)][len(exact):].sum() == 0
