@@ -148,6 +148,7 @@ def solve_reduced(rules: Rules, open_rows: Sequence[int], *, exact: bool | None 
             values[board] = zero
             continue
         outcomes = []
+        made: dict = {}
         keys = []
         rows_chosen = []
         for weight, legal in grouped_choice_throws(rules.dice, open_rows_of(board, rules.goal)):
@@ -157,7 +158,12 @@ def solve_reduced(rules: Rules, open_rows: Sequence[int], *, exact: bool | None 
                 continue
             options = legal if policy is None else [(r, h) for r, h in legal
                                                      if r == policy(board, legal, rules.dice, rules.throws)]
-            decisions = [DecisionOutcome(*evaluator.option(board, r, h, rules.dice, after)) for r, h in options]
+            decisions = []
+            for r, h in options:
+                decision = made.get((r, h))
+                if decision is None:
+                    decision = made[(r, h)] = DecisionOutcome(*evaluator.option(board, r, h, rules.dice, after))
+                decisions.append(decision)
             outcomes.append((p, decisions))
             keys.append(legal)
             rows_chosen.append([r for r, _ in options])

@@ -233,6 +233,7 @@ class TurnValue:
         self._choice: dict = {}
         self._cycle: dict = {}
         self._values: dict = {}
+        self._options: dict = {}
 
     def _value(self, board: BoardTuple):
         v = self._values.get(board)
@@ -294,9 +295,13 @@ class TurnValue:
         Args:
             throws_after: throws left after the choice throw.
         """
-        rules = self.rules
-        return self._after(after_hits(rules, board, row, hits, dice - hits * rules.dice_per_hit[row - 1],
-                                      throws_after), board)
+        key = (board, row, hits, dice, throws_after)
+        cached = self._options.get(key)
+        if cached is None:
+            rules = self.rules
+            cached = self._options[key] = self._after(
+                after_hits(rules, board, row, hits, dice - hits * rules.dice_per_hit[row - 1], throws_after), board)
+        return cached
 
     def cycle(self, board: BoardTuple, row: int, count: int, dice: int, throws: int | None):
         """(stay, rest) while throwing on for ``row`` with ``count`` hits this cycle."""
