@@ -36,6 +36,9 @@ def test_moves_lists_opening_plays(capsys):
     assert "8/5 6/5" in {m["move"] for m in result["moves"]}
     assert main(["backgammon", "moves", "4HPwATDgc/ABMA", "6", "6"]) == 0
     assert "legal moves" in capsys.readouterr().out
+    xgid = _json(capsys, ["backgammon", "moves", "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10",
+                          "3", "1", "--json"])
+    assert xgid["moves"] == result["moves"]
 
 
 def test_show_and_errors(capsys):

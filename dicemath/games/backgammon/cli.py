@@ -14,6 +14,7 @@ from dicemath.games.backgammon import bearoff as bo
 from dicemath.games.backgammon.diagram import diagram
 from dicemath.games.backgammon.moves import legal_moves
 from dicemath.games.backgammon.position import Position
+from dicemath.games.backgammon.position_id import xgid_position_field
 from dicemath.games.backgammon.race import effective_pip_count, one_sided_win_probability, pip_count
 from dicemath.games.backgammon.rules import PRESETS, rules_named
 
@@ -35,13 +36,13 @@ def register(subparsers) -> None:
     bearoff.set_defaults(func=run_bearoff)
 
     moves = commands.add_parser("moves", help="legal moves of a roll in a GNU Backgammon Position ID")
-    moves.add_argument("position_id", help="14-character GNU Backgammon Position ID (player on roll to move)")
+    moves.add_argument("position_id", help="GNU Backgammon Position ID (player on roll to move) or an XGID")
     moves.add_argument("dice", type=int, nargs=2, help="the two dice")
     moves.add_argument("--rules", choices=sorted(PRESETS), default="standard")
     add_json_flag(moves)
     moves.set_defaults(func=run_moves)
 
-    show = commands.add_parser("show", help="text diagram of a Position ID")
+    show = commands.add_parser("show", help="text diagram of a Position ID or XGID")
     show.add_argument("position_id")
     add_json_flag(show)
     show.set_defaults(func=run_show)
@@ -114,7 +115,7 @@ def moves_result(position_id: str, dice, rules_name: str = "standard") -> dict:
     ``rules``, ``moves`` (list of ``{"move", "position_id"}``, the resulting position with
     the opponent on roll)."""
     rules = rules_named(rules_name)
-    position = Position.from_position_id(position_id)
+    position = Position.from_str(position_id)
     moves = legal_moves(position, dice, rules)
     return {
         "position_id": position.position_id(),
@@ -136,8 +137,9 @@ def run_moves(args) -> int:
 
 
 def run_show(args) -> int:
-    position = Position.from_position_id(args.position_id)
-    result = {"position_id": position.position_id(), "diagram": diagram(position),
+    position = Position.from_str(args.position_id)
+    result = {"position_id": position.position_id(), "xgid_position": xgid_position_field(position),
+              "diagram": diagram(position),
               "pip_count": position.pip_count(), "opponent_pip_count": position.opponent_pip_count()}
     emit(result, args.json, lambda r: r["diagram"])
     return 0
