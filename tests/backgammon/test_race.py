@@ -40,3 +40,18 @@ def test_approximation_error_is_small_but_real():
 def test_effective_pip_count():
     # one checker on the 6-point: 1.25 expected rolls (27/36 bear off at once)
     assert effective_pip_count((0, 0, 0, 0, 0, 1)) == pytest.approx(1.25 * 49 / 6)
+
+
+def test_bear_off_win_probability_picks_method():
+    from dicemath.core.errors import InvalidStateError
+    from dicemath.games.backgammon.position import Position
+    from dicemath.games.backgammon.race import bear_off_win_probability
+
+    position = Position.from_home_boards((0, 0, 3, 3, 3, 3), (0, 0, 0, 4, 4, 4))
+    value, method = bear_off_win_probability(position)
+    assert method == "one-sided approximation"
+    assert value == pytest.approx(one_sided_win_probability((0, 0, 3, 3, 3, 3), (0, 0, 0, 4, 4, 4)))
+    small = Position.from_home_boards((0, 1, 0, 0, 0, 1), (1, 1, 0, 0, 0, 0))
+    assert bear_off_win_probability(small) == (bo.win_probability((0, 1, 0, 0, 0, 1), (1, 1, 0, 0, 0, 0)), "exact")
+    with pytest.raises(InvalidStateError):
+        bear_off_win_probability(Position.initial())

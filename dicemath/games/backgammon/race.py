@@ -108,3 +108,35 @@ def approximation_error(checkers: int = 6, rules: BackgammonRules = STANDARD) ->
     worst = (bo.position_from_index(int(i) + 1), bo.position_from_index(int(j) + 1),
              float(exact[i, j]), float(approx[i, j]))
     return ApproximationError(checkers, float(diff.max()), float(diff.mean()), worst, int(diff.size))
+
+
+def bear_off_win_probability(position, rules: BackgammonRules = STANDARD,
+                             exact_up_to: int = 8) -> tuple[float, str]:
+    """Cubeless P(player on roll wins) of a pure bear-off :class:`~.position.Position`.
+
+    Exact (two-sided table) when both sides have at most ``exact_up_to`` checkers left
+    (at most 10), else the one-sided approximation.
+
+    Returns:
+        ``(probability, method)`` with method ``"exact"`` or ``"one-sided approximation"``.
+
+    Raises:
+        InvalidStateError: a checker outside the home boards (not a bear-off) or the game is over.
+
+    >>> from dicemath.games.backgammon.position import Position
+    >>> p, method = bear_off_win_probability(Position.from_home_boards((3, 0, 0, 0, 0, 0), (0, 1, 1, 0, 0, 0)))
+    >>> round(p, 6), method
+    (0.421296, 'exact')
+    """
+    from dicemath.core.errors import InvalidStateError
+
+    if not position.is_bear_off():
+        raise InvalidStateError("not a bear-off: a checker is outside its home board or on the bar")
+    if position.is_over():
+        raise InvalidStateError("the game is over")
+    board, versus = position.on_roll[:6], position.opponent[:6]
+    checkers = max(sum(board), sum(versus))
+    if checkers <= min(exact_up_to, bo.MAX_TWO_SIDED_CHECKERS):
+        table = bo.two_sided_table(checkers, rules)
+        return float(table[bo.position_index(board), bo.position_index(versus)]), "exact"
+    return one_sided_win_probability(board, versus, rules), "one-sided approximation"
