@@ -139,3 +139,22 @@ def test_last_turn_rest_matches_simulation_on_one_open_number():
     sd = math.sqrt(sum((x - mean) ** 2 for x in samples) / (n - 1))
     assert abs(mean - exact) <= 4.5 * sd / math.sqrt(n)
     assert exact <= 27    # at least the two 9s are marked
+
+
+def test_cli_solve_from_a_board_and_row_table_renders(capsys):
+    from dicemath.games.pegs_fives.rows import row_table
+
+    assert main(["pegs", "solve", "--open", "6,7", "--board", "5,5,5,5,5,2,0,5,5,5,5,5", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["board_expected_turns"] < result["expected_turns"]
+    assert result["board_expected_turns"] <= result["board_greedy_expected_turns"]
+    assert "row 12" in row_table(PEGS, 12)._repr_markdown_()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", [PEGS, FIVES])
+def test_four_row_solve_bounds_the_advisor(rules):
+    rows = [5, 6, 7, 8]
+    best = solve_reduced(rules, rows, exact=False)
+    adv = solve_reduced(rules, rows, exact=False, policy=Advisor(rules).policy)
+    assert all(best.values[b] <= adv.values[b] + 1e-9 for b in best.values)

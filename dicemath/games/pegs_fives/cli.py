@@ -25,6 +25,8 @@ def register(subparsers) -> None:
         solve = commands.add_parser("solve", help="exact optimal play on a reduced board")
         solve.add_argument("--open", type=int_list, required=True, help="open rows, e.g. 6,7,8")
         solve.add_argument("--exact", action="store_true", help="exact fractions (slower; default up to 2 rows)")
+        solve.add_argument("--board", type=int_list, default=None,
+                           help="also give the value of this board (12 steps; closed rows at the goal)")
         add_json_flag(solve)
         solve.set_defaults(func=run_solve)
 
@@ -67,8 +69,9 @@ def run_rows(args) -> int:
     return 0
 
 
-def solve_result(rules: Rules, open_rows, exact: bool = False) -> dict:
-    """The JSON object of ``solve``: ``expected_turns``, ``greedy_expected_turns`` and more."""
+def solve_result(rules: Rules, open_rows, exact: bool = False, board=None) -> dict:
+    """The JSON object of ``solve``: ``expected_turns``, ``greedy_expected_turns`` and more
+    (``board_expected_turns`` / ``board_greedy_expected_turns`` when ``board`` is given)."""
     from dicemath.games.pegs_fives.solver import solve_greedy, solve_reduced
 
     exact = exact or len(set(open_rows)) <= 2
@@ -82,6 +85,10 @@ def solve_result(rules: Rules, open_rows, exact: bool = False) -> dict:
         "greedy_expected_turns": float(greedy.expected_turns),
         "boards": len(best.values),
     }
+    if board is not None:
+        result["board"] = list(board)
+        result["board_expected_turns"] = float(best.value(board))
+        result["board_greedy_expected_turns"] = float(greedy.value(board))
     if exact:
         result["expected_turns_exact"] = fraction_text(best.expected_turns)
         result["greedy_expected_turns_exact"] = fraction_text(greedy.expected_turns)
@@ -89,13 +96,15 @@ def solve_result(rules: Rules, open_rows, exact: bool = False) -> dict:
 
 
 def run_solve(args) -> int:
-    result = solve_result(args.rules, args.open, args.exact)
+    result = solve_result(args.rules, args.open, args.exact, args.board)
 
     def render(r: dict) -> str:
         return (f"{r['game']}, open rows {r['open_rows']} ({r['boards']} boards, "
                 f"{'exact' if r['exact'] else 'float64'}):\n"
                 f"  optimal: {r['expected_turns']:.6f} expected turns\n"
-                f"  greedy:  {r['greedy_expected_turns']:.6f} expected turns")
+                f"  greedy:  {r['greedy_expected_turns']:.6f} expected turns"
+                + (f"\n  from board {r['board']}: optimal {r['board_expected_turns']:.6f}, "
+                   f"greedy {r['board_greedy_expected_turns']:.6f}" if "board" in r else ""))
 
     emit(result, args.json, render)
     return 0

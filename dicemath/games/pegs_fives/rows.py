@@ -83,6 +83,13 @@ class RowTable:
         cumulative = np.cumsum(self.turn_distribution(start))
         return int(np.searchsorted(cumulative, q - 1e-12))
 
+    def _repr_markdown_(self) -> str:
+        steps = " | ".join(str(s) for s in range(self.rules.goal))
+        values = " | ".join(f"{float(e):.3f}" for e in self.expected_turns_from[:-1])
+        return (f"**{self.rules.name} row {self.row}** alone: expected turns from each step\n\n"
+                f"| step | {steps} |\n|---|{'---|' * self.rules.goal}\n| E[turns] | {values} |\n\n"
+                f"P(finished in the first turn from 0) = {float(self.p_within_one_turn()):.4f}")
+
     def to_dict(self) -> dict:
         """The JSON object of one row (keys of ``dicemath pegs rows --json``)."""
         dist = self.turn_distribution(0, coverage=0.999)
