@@ -164,6 +164,14 @@ def build(context: ReportContext) -> str:
                 for name, r in strength["results"].items()]
         parts += [f"Full run: `{strength['produced_by']}`", "",
                   markdown_table(["match", "games", "W/D/L", "score [95% CI]", "margin [95% CI]"], rows), ""]
+        for name, r in strength["results"].items():
+            if "game_value_for_first_player" in r:
+                parts += [f"The last row measures the distance to perfect play: in a game small "
+                          f"enough to solve (value {r['game_value_for_first_player']:+d} for the "
+                          "first player) perfect play against perfect play averages a margin of 0 "
+                          "over both seats, so the advisor, limited to 8-bean tables there, gives "
+                          f"away {-r['margin']:.2f} beans per game on average against a perfect "
+                          "opponent: strong against the baselines, not perfect.", ""]
     games = 10 if context.quick else 100
     rules = BohnRules()
     advisor = SearchPlayer(Advisor(rules, depth=3 if context.quick else 4, table_stock=12))
