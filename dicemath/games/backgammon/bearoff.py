@@ -414,15 +414,10 @@ def one_sided_table(rules: BackgammonRules = STANDARD) -> OneSidedTable:
 
 
 def _pip_buckets(count: int) -> tuple[np.ndarray, np.ndarray]:
-    pips = pip_counts(positions_up_to_count(count))
+    pips = pip_counts(_all_positions()[:count])
     order = np.argsort(pips, kind="stable")
     starts = np.searchsorted(pips[order], np.arange(pips.max() + 2))
     return starts.astype(np.int64), order.astype(np.int64)
-
-
-def positions_up_to_count(count: int) -> np.ndarray:
-    """The first ``count`` boards in index order (a prefix of :func:`positions_up_to`)."""
-    return _all_positions()[:count]
 
 
 def _build_two_sided(checkers: int, rules: BackgammonRules, moves: MoveTable | None = None) -> dict[str, np.ndarray]:
