@@ -206,3 +206,22 @@ def test_game_ends_with_negative_turns():
     assert 1 <= play_game(FIVES, greedy_policy, rng, board=Board.reduced([7], FIVES).progress) < 200
     s = TurnState.start(PEGS, (5,) * 12)
     assert s.current_player() == TERMINAL and s.returns() == [-0.0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=st.lists(st.integers(1, 12), min_size=1, max_size=2, unique=True),
+       steps=st.lists(st.integers(0, 4), min_size=2, max_size=2), fives=st.booleans(), throw=throws)
+def test_exact_turn_distributions_sum_to_one_and_never_go_back(rows, steps, fives, throw):
+    from dicemath.games.pegs_fives.turn import TurnOutcomes, turn_outcome
+
+    rules = FIVES if fives else PEGS
+    board = [5] * 12
+    for r, s in zip(rows, steps):
+        board[r - 1] = s
+    board = tuple(board)
+    dist = TurnOutcomes(rules, SafeGreedy(5)).from_start(board)
+    assert sum(dist.values()) == 1 and all(p > 0 for p in dist.values())
+    assert all(all(b <= e <= 5 for b, e in zip(board, end)) for end in dist)
+    for row, d in turn_outcome(rules, board, throw).items():
+        assert sum(d.probability(b) for b in d) == 1
+        assert all(end[row - 1] >= board[row - 1] for end in d)
