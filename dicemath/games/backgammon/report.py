@@ -65,6 +65,20 @@ def build(context) -> str:
                                 [[f"`{','.join(map(str, boards[i]))}`", f"{standard.mean[i]:.4f}",
                                   f"{playtive.mean[i]:.4f}", f"{diff[i]:.4f}"] for i in order], "lrrr"))
 
+    n = 6  # the limit needs 5 checkers on a point and one more to bind
+    count = bo.positions_count(n)
+    exact_standard, exact_playtive = bo.two_sided_table(n, STANDARD), bo.two_sided_table(n, PLAYTIVE)
+    ok = legal[:count]
+    gap = (exact_playtive - exact_standard)[np.ix_(ok, ok)]
+    gap[0, :] = gap[:, 0] = 0
+    i, j = np.unravel_index(np.argmax(np.abs(gap)), gap.shape)
+    small = np.nonzero(ok)[0]
+    parts += ["", f"Two-sided, boards of at most {n} checkers legal under playtive: the chance of the player on "
+                  f"roll changes by at most {np.abs(gap).max():.4f} (mean {np.abs(gap).mean():.2e}); largest for "
+                  f"`{','.join(map(str, boards[small[i]]))}` on roll against `{','.join(map(str, boards[small[j]]))}` "
+                  f"({exact_standard[small[i], small[j]]:.4f} standard, {exact_playtive[small[i], small[j]]:.4f} "
+                  "playtive)."]
+
     checkers = (3, 4) if context.quick else (4, 6, 8)
     parts += ["", "## The one-sided approximation", "",
               "P(on roll wins) ~= sum_n P(N_x = n) P(N_y >= n) with independent one-sided roll counts, "
