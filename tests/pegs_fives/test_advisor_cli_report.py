@@ -158,3 +158,11 @@ def test_four_row_solve_bounds_the_advisor(rules):
     best = solve_reduced(rules, rows, exact=False)
     adv = solve_reduced(rules, rows, exact=False, policy=Advisor(rules).policy)
     assert all(best.values[b] <= adv.values[b] + 1e-9 for b in best.values)
+
+
+def test_cli_advise_mid_turn_choice_throw_with_the_dice_left(capsys):
+    assert main(["pegs", "advise", "--board", "0,0,5,0,0,0,1,0,0,0,0,0", "--roll", "3,4,6", "--throws", "1",
+                 "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert [o["row"] for o in result["options"]] == [4, 6, 7, 9, 10]
+    assert main(["fives", "advise", "--board", "0,0,5,0,0,0,1,0,0,0,0,0", "--roll", "3,4,6"]) == 2

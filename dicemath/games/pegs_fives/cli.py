@@ -34,7 +34,8 @@ def register(subparsers) -> None:
         advise.add_argument("--board", type=int_list, required=True, help="12 comma-separated steps/marks")
         advise.add_argument("--roll", type=int_list, required=True, help="the choice throw, e.g. 3,3,3,5,6,2")
         advise.add_argument("--throws", type=int, default=None,
-                            help="throws left before this throw (Pegs; default 3)")
+                            help="throws left before this throw (Pegs; default 3). In Pegs a roll of "
+                                 "fewer than 6 dice is a choice throw with the dice left (PEGS-7)")
         add_json_flag(advise)
         advise.set_defaults(func=run_advise)
 
@@ -113,7 +114,10 @@ def run_solve(args) -> int:
 def run_advise(args) -> int:
     from dicemath.games.pegs_fives.advisor import advise_result
 
-    result = advise_result(args.rules, args.board, args.roll, throws=args.throws)
+    rules = args.rules
+    # A Pegs choice throw after a row went in (PEGS-7) uses the dice that were left.
+    dice = len(args.roll) if rules.on_complete == "remaining" and 1 <= len(args.roll) < rules.dice else None
+    result = advise_result(rules, args.board, args.roll, dice=dice, throws=args.throws)
 
     def render(r: dict) -> str:
         if not r["options"]:
