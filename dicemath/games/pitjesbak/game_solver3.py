@@ -9,15 +9,15 @@ position 1. When a player is eliminated by 1-1-1 (PIT-6), the two others play on
 remaining round is still resolved here and the game continues as a two-player game whose
 values come from :func:`~dicemath.games.pitjesbak.game_solver.solve_game`.
 
-What limits it. A round has 42**3 = 74,088 joint counting throws per state and the state
-space is ``(2 * cap)**3``: for 9 stripes with a cap of 12 that is 13,824 states, about
-3 * 10**9 outcome values per sweep and several GB of per-state tables; here it is meant for
-small stripe counts (the default ``stripes=2``, cap 4: 512 states, about 30 s; 3 stripes
-with cap 6: 1,728 states, about 2 minutes on a shared core). Without zero-sum
-structure the monotone sandwich of the two-player solver does not apply, so states above
-the cap are *clipped* to the cap (an approximation); :attr:`Game3Solution.residual` is the
-last sweep's change and the cap's effect can be measured by solving with ``cap + 1``.
-Float64.
+What limits it. A round has 42**3 = 74,088 joint counting throws per state (reduced to 99
+outcome patterns for the successor values, but the three players' backward induction runs
+over all of them), and the state space is ``(2 * cap)**3``. With 2 stripes (cap 4, 512
+states) a solve takes about 30 s; with the full 9 stripes and cap 11 (10,648 states) it took
+638 s and 11 sweeps on a shared core (measured), so it is a library call with the cache,
+not a CLI default (the CLI allows at most 3 stripes). Without zero-sum structure the
+monotone sandwich of the two-player solver does not apply, so states above the cap are
+*clipped* to the cap (an approximation); :attr:`Game3Solution.residual` is the last sweep's
+change and the cap's effect is measured by solving with ``cap + 1``. Float64.
 
 Example (a solve takes tens of seconds, so only the state indexing runs here):
     >>> space = Space3(cap=4)
@@ -43,6 +43,8 @@ from dicemath.games.pitjesbak.state import STOP, THROW, PitjesbakState
 from dicemath.games.pitjesbak.throws import class_space, classify
 
 _TYPES = ((1, 0), (1, 1), (2, 0), (3, 0))
+MAX_CAP = 12
+"""Largest cap accepted: (2 * 12)**3 = 13,824 states, roughly a minute per sweep."""
 
 
 @lru_cache(maxsize=None)
@@ -258,15 +260,15 @@ def solve_game3(rules: PitjesbakRules | None = None, *, cap: int | None = None, 
         batch: states solved together (memory: about 1.8 MB per state).
 
     Raises:
-        InvalidStateError: a cap above 8 (tables would need several GB) or below the stripes.
+        InvalidStateError: a cap above :data:`MAX_CAP` or below the stripes.
 
     Two-player continuations (after an elimination) use :func:`solve_game` with a cap at
     least 4 above this one.
     """
     rules = (rules or PitjesbakRules(stripes=2)).with_players(3)
     cap = cap if cap is not None else rules.stripes + 2
-    if not rules.stripes <= cap <= 8:
-        raise InvalidStateError(f"three-player cap must be stripes..8 (memory), got {cap}")
+    if not rules.stripes <= cap <= MAX_CAP:
+        raise InvalidStateError(f"three-player cap must be stripes..{MAX_CAP} (time), got {cap}")
     probs = class_space(rules).probabilities()
 
     def build():
