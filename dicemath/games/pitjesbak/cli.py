@@ -80,15 +80,15 @@ def register(subparsers) -> None:
 
 
 def classes_result(rules: PitjesbakRules) -> dict:
-    """JSON of ``classes``: keys die_values, classes (label, kind, rank, wipe, penalty,
-    weight, probability, exact, throws), total."""
+    """JSON of ``classes``: keys die_values, denominator (216), classes (label, kind, rank,
+    wipe, penalty, weight, probability, exact (reduced), of_216, throws), total_weight."""
     from dicemath.games.pitjesbak.throws import class_table, throw_text
     rows = []
     for row in class_table(rules):
         c = row.throw_class
         rows.append({"label": c.label, "kind": c.kind, "rank": c.rank, "wipe": c.wipe,
                      "penalty": c.penalty, "weight": row.weight, "probability": float(row.probability),
-                     "exact": fraction_text(row.probability),
+                     "exact": fraction_text(row.probability), "of_216": f"{row.weight}/216",
                      "throws": [throw_text(t) for t in row.throws]})
     return {"die_values": rules.die_values, "denominator": 216, "classes": rows,
             "total_weight": sum(r["weight"] for r in rows)}
