@@ -44,7 +44,7 @@ def test_round_induction_matches_round_solver(flags):
 
 def test_invalid_cap():
     with pytest.raises(InvalidStateError):
-        solve_game3(PitjesbakRules(players=3, stripes=2), cap=9, use_cache=False)
+        solve_game3(PitjesbakRules(players=3, stripes=2), cap=13, use_cache=False)
     with pytest.raises(InvalidStateError):
         solve_game3(PitjesbakRules(players=3, stripes=3), cap=2, use_cache=False)
 
