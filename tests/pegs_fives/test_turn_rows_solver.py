@@ -196,3 +196,32 @@ def test_safe_greedy_never_worse_than_greedy_on_a_pegs_end_game():
     safe = solve_reduced(PEGS, rows, exact=False, policy=SafeGreedy(5))
     greedy = solve_greedy(PEGS, rows, exact=False)
     assert safe.expected_turns < greedy.expected_turns
+
+
+@pytest.mark.parametrize("rules", [PEGS, FIVES])
+def test_turn_outcomes_agree_with_enumerating_the_game_states(rules):
+    # Second method: walk the core-protocol states (TurnState, single turn) through every
+    # chance outcome with exact probabilities, choosing greedily, memoised by state.
+    from functools import lru_cache
+
+    from dicemath.core.game import CHANCE, TERMINAL
+    from dicemath.games.pegs_fives.state import TurnState, legal_rows
+
+    board = (5, 5, 2, 5, 5, 5, 5, 1, 5, 5, 5, 5)
+
+    @lru_cache(maxsize=None)
+    def walk(state):
+        player = state.current_player()
+        if player == TERMINAL:
+            return {state.board: Fraction(1)}
+        if player == CHANCE:
+            result = {}
+            for outcome, p in state.chance_outcomes():
+                for end, q in walk(state.apply(outcome)).items():
+                    result[end] = result.get(end, 0) + p * q
+            return result
+        legal = legal_rows(state.board, state.pending, rules.goal)
+        return walk(state.apply(greedy_policy(state.board, legal, state.dice, state.throws)))
+
+    expected = walk(TurnState.start(rules, board, single_turn=True))
+    assert expected == TurnOutcomes(rules, greedy_policy).from_start(board)
