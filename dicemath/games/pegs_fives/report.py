@@ -128,7 +128,8 @@ def _build(rules: Rules, context: ReportContext) -> str:
     for board, throw in EXAMPLES:
         result = advise_result(rules, board, throw, advisor=advisor)
         parts.append(f"Board `{','.join(map(str, board))}`, throw `{sorted(throw)}`: advisor names "
-                     f"**row {result['recommendation']}**, greedy row {result['greedy_choice']}.")
+                     f"**row {result['recommendation']}**, greedy row {result['greedy_choice']}. "
+                     + explain(result))
         parts.append("")
         parts.append(markdown_table(["row", "hits", "E[turns after this turn]", "P(no progress)"],
                                     [[o["row"], o["hits"], f"{o['expected_turns']:.3f}", f"{o['p_no_progress']:.3f}"]
@@ -175,6 +176,27 @@ def _build(rules: Rules, context: ReportContext) -> str:
                      "Compare its rest when losing with the plain advisor's: a difference inside the "
                      "confidence intervals means the switch does not measurably pay.")
     return "\n".join(parts)
+
+
+def explain(result: dict) -> str:
+    """One sentence on why the advisor's row beats greedy's (from the advice numbers)."""
+    options = {o["row"]: o for o in result["options"]}
+    best, greedy = options[result["recommendation"]], options[result["greedy_choice"]]
+    if best["row"] == greedy["row"]:
+        return "Both agree: the most hits is also the best use of this throw."
+    saved = greedy["expected_turns"] - best["expected_turns"]
+    text = f"The advisor's row saves {saved:.2f} expected turns over greedy's"
+    if greedy["p_no_progress"] > 0.5:
+        return text + (f": greedy's {greedy['hits']} hits would overthrow row {greedy['row']} "
+                       f"(no progress with probability {greedy['p_no_progress']:.2f}, PEGS-6).")
+    lost = greedy["hits"] - (5 - result["board"][greedy["row"] - 1])
+    if lost > 0:
+        return text + (f": {lost} of greedy's {greedy['hits']} hits on row {greedy['row']} would be "
+                       "lost (FIVES-5), and the dice they use do not carry on.")
+    if best["row"] >= 9 and best["hits"] < greedy["hits"]:
+        return text + (f": a hit on the hard row {best['row']} is worth more than "
+                       f"{greedy['hits']} hits on row {greedy['row']}, which is cheap to fill later.")
+    return text + "."
 
 
 def rest_points_text(board) -> str:
