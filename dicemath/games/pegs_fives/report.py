@@ -192,7 +192,7 @@ def explain(result: dict) -> str:
     lost = greedy["hits"] - (5 - result["board"][greedy["row"] - 1])
     if lost > 0:
         return text + (f": {lost} of greedy's {greedy['hits']} hits on row {greedy['row']} would be "
-                       "lost (FIVES-5), and the dice they use do not carry on.")
+                       "lost (FIVES-5).")
     if best["row"] >= 9 and best["hits"] < greedy["hits"]:
         return text + (f": a hit on the hard row {best['row']} is worth more than "
                        f"{greedy['hits']} hits on row {greedy['row']}, which is cheap to fill later.")
