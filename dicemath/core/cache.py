@@ -1,8 +1,8 @@
 """On-disk cache for heavy tables: computed once, written atomically, reused.
 
 A table is stored under a key made of its name, the parameters that determine it (for a
-game: its rules object) and the code version (the package version and a digest of its
-source), so a change to either rebuilds it. Files
+game: its rules object) and the code version (the package version and a digest of the
+core and of the game package that builds it), so a change to either rebuilds it. Files
 are written to a temporary name in the same folder and moved into place with
 :func:`os.replace`, so a reader never sees half a file.
 
@@ -33,24 +33,44 @@ def cache_dir() -> Path:
     return path
 
 
-@lru_cache(maxsize=1)
-def code_version() -> str:
-    """The package version plus a digest of every source file of the package.
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 
-    Any change to the code changes this, so a cached table never outlives the code that
-    computed it.
-    """
+
+@lru_cache(maxsize=None)
+def _digest_sources(folders: tuple[str, ...]) -> str:
     digest = hashlib.sha256(__version__.encode())
-    package = Path(__file__).resolve().parent.parent
-    for source in sorted(package.rglob("*.py")):
-        digest.update(str(source.relative_to(package)).encode())
-        digest.update(source.read_bytes())
-    return f"{__version__}+{digest.hexdigest()[:12]}"
+    for folder in folders:
+        for source in sorted((PACKAGE_ROOT / folder).rglob("*.py")):
+            digest.update(str(source.relative_to(PACKAGE_ROOT)).encode())
+            digest.update(source.read_bytes())
+    return digest.hexdigest()[:12]
 
 
-def cache_key(name: str, params: Any) -> str:
-    """A file-name-safe key for ``name`` with ``params`` (their ``repr``) and the code version."""
-    digest = hashlib.sha256(f"{code_version()}|{params!r}".encode()).hexdigest()[:16]
+def code_version(module: str | None = None) -> str:
+    """The package version plus a digest of the source a table depends on.
+
+    For a builder defined in a game package (``dicemath.games.<game>...``) the digest
+    covers the core and that game's package; otherwise the whole package. Any change to
+    that code changes the version, so a cached table never outlives the code that
+    computed it, while an edit to another game leaves it valid.
+    """
+    parts = (module or "").split(".")
+    if len(parts) >= 3 and parts[:2] == ["dicemath", "games"]:
+        folders = ("core", f"games/{parts[2]}")
+    else:
+        folders = (".",)
+    return f"{__version__}+{_digest_sources(folders)}"
+
+
+def _builder_module(build: Callable) -> str | None:
+    function = getattr(build, "func", build)
+    return getattr(function, "__module__", None)
+
+
+def cache_key(name: str, params: Any, module: str | None = None) -> str:
+    """A file-name-safe key for ``name``, ``params`` (their ``repr``) and the code version
+    of ``module`` (the module whose code builds the table)."""
+    digest = hashlib.sha256(f"{code_version(module)}|{params!r}".encode()).hexdigest()[:16]
     return f"{name}-{digest}"
 
 
@@ -79,7 +99,7 @@ def cached_arrays(name: str, params: Any, build: Callable[[], dict[str, np.ndarr
     """
     if not use_cache:
         return build()
-    path = cache_dir() / f"{cache_key(name, params)}.npz"
+    path = cache_dir() / f"{cache_key(name, params, _builder_module(build))}.npz"
     if path.exists():
         with np.load(path, allow_pickle=False) as data:
             return {key: data[key] for key in data.files}
@@ -92,7 +112,7 @@ def cached_object(name: str, params: Any, build: Callable[[], Any], *, use_cache
     """Like :func:`cached_arrays` for any picklable object (written by this package only)."""
     if not use_cache:
         return build()
-    path = cache_dir() / f"{cache_key(name, params)}.pickle"
+    path = cache_dir() / f"{cache_key(name, params, _builder_module(build))}.pickle"
     if path.exists():
         with open(path, "rb") as stream:
             return pickle.load(stream)

@@ -31,7 +31,14 @@ def test_objects_and_opt_out(tmp_path, monkeypatch):
 
 def test_key_depends_on_parameters_and_code_version(monkeypatch):
     assert cache.cache_key("x", 1) != cache.cache_key("x", 2)
-    monkeypatch.setattr(cache, "code_version", lambda: "0.1.0+aaaa")
+    monkeypatch.setattr(cache, "code_version", lambda module=None: "0.1.0+aaaa")
     before = cache.cache_key("x", 1)
-    monkeypatch.setattr(cache, "code_version", lambda: "0.1.0+bbbb")
+    monkeypatch.setattr(cache, "code_version", lambda module=None: "0.1.0+bbbb")
     assert cache.cache_key("x", 1) != before
+
+
+def test_game_tables_depend_on_core_and_their_own_package_only():
+    pegs = cache.code_version("dicemath.games.pegs_fives.advisor")
+    assert pegs == cache.code_version("dicemath.games.pegs_fives.rows")
+    assert pegs != cache.code_version("dicemath.games.pitjesbak.game_solver")
+    assert cache.code_version(None) == cache.code_version("tests.something")
