@@ -193,7 +193,7 @@ def test_six_checker_table_satisfies_the_one_step_recursion(x, y):
 
     table = cubeful_table(6)
     boards = positions_up_to(6)
-    board, versus = tuple(boards[x]), tuple(boards[y])
+    board = tuple(boards[x])
     follow = {0: 0, 1: 2, 2: 1}
     for k in range(3):
         total = 0.0

@@ -100,7 +100,6 @@ def one_sided_kernel(order, starts, targets, weights, totals, length):
             continue
         stay = 0.0
         acc = 0.0
-        gstay = 0.0
         gacc = 0.0
         for r in range(rolls):
             a = starts[x * rolls + r]

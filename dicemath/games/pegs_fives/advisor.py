@@ -55,7 +55,7 @@ from dicemath.core.errors import IllegalMoveError
 from dicemath.games.pegs_fives.rows import row_table
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.state import (
-    BoardTuple, SafeGreedy, check_board, check_roll, greedy_policy, legal_rows, play_turn)
+    BoardTuple, SafeGreedy, check_board, check_roll, legal_rows, play_turn)
 from dicemath.games.pegs_fives.turn import TurnValue
 
 FEATURES = ("sum_expected", "max_expected", "second_max_expected", "open_rows", "missing_steps",

@@ -21,6 +21,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from dicemath.core.stats import Z95, mean_confidence_interval
 from dicemath.games.pegs_fives.advisor import Advisor
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.state import (
@@ -120,17 +121,6 @@ def play_race(rules: Rules, makers: Sequence[PolicyMaker], rng: random.Random, *
     raise RuntimeError("race did not end")
 
 
-def _mean_ci(values: Sequence[float]) -> tuple[float, float]:
-    n = len(values)
-    if n == 0:
-        return float("nan"), float("nan")
-    mean = sum(values) / n
-    if n < 2:
-        return mean, float("nan")
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
-    return mean, 1.96 * sd / math.sqrt(n)
-
-
 def race_stats(rules: Rules, a: PolicyMaker, b: PolicyMaker, *, games: int = 200, seed: int = 0) -> dict:
     """Simulate ``games`` two-player races of ``a`` against ``b`` (start player alternating).
 
@@ -158,14 +148,14 @@ def race_stats(rules: Rules, a: PolicyMaker, b: PolicyMaker, *, games: int = 200
         else:
             a_rest.append(rest[0])
     p = wins / games
-    a_mean, a_ci = _mean_ci(a_rest)
-    b_mean, b_ci = _mean_ci(b_rest)
-    a_total, a_total_ci = _mean_ci(a_all)
-    b_total, b_total_ci = _mean_ci(b_all)
+    a_mean, a_ci = mean_confidence_interval(a_rest)
+    b_mean, b_ci = mean_confidence_interval(b_rest)
+    a_total, a_total_ci = mean_confidence_interval(a_all)
+    b_total, b_total_ci = mean_confidence_interval(b_all)
     return {
         "games": games,
         "a_win_probability": p,
-        "a_win_ci": 1.96 * math.sqrt(p * (1 - p) / games),
+        "a_win_ci": Z95 * math.sqrt(p * (1 - p) / games),
         "a_rest_when_losing": a_mean, "a_rest_when_losing_ci": a_ci,
         "b_rest_when_losing": b_mean, "b_rest_when_losing_ci": b_ci,
         "a_mean_rest": a_total, "a_mean_rest_ci": a_total_ci,

@@ -7,10 +7,10 @@ intervals). ``context.quick`` shrinks the simulations and solves.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 
+from dicemath.core.stats import mean_confidence_interval
 from dicemath.games.pegs_fives.advisor import FEATURES, Advisor, advise_result
 from dicemath.games.pegs_fives.rows import row_tables
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
@@ -36,9 +36,8 @@ def simulate(rules: Rules, policy, games: int, seed: int, *, max_turns: int = 20
         except RuntimeError:
             samples.append(max_turns)
             capped += 1
-    mean = sum(samples) / games
-    sd = math.sqrt(sum((x - mean) ** 2 for x in samples) / max(1, games - 1))
-    return mean, 1.96 * sd / math.sqrt(games), capped
+    mean, half_width = mean_confidence_interval(samples)
+    return mean, half_width, capped
 
 
 def policy_comparison(rules: Rules, subsets, advisor: Advisor) -> list[list]:
