@@ -13,6 +13,7 @@ from dicemath.games.backgammon.cubeful_bearoff import (
     fit_janowski,
     fit_janowski_by_pips,
 )
+from dicemath.games.backgammon.race import pip_count
 from dicemath.games.backgammon.race_cube import (
     BEAROFF_EFFICIENCY,
     RULES,
@@ -20,7 +21,6 @@ from dicemath.games.backgammon.race_cube import (
     agreement_table,
     keith_count,
     model_arrays,
-    pip_count,
     rule_arrays,
     rule_decision,
     thorp_count,

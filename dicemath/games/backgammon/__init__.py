@@ -16,12 +16,18 @@ Example:
 
 from dicemath.games.backgammon.bearoff import (ROLLS, one_sided_table, position_from_index, position_index,
                                                positions_up_to, two_sided_table, win_probability)
+from dicemath.games.backgammon.cube import CubelessProbabilities, CubeModel, keeler_spencer, model_summary
+from dicemath.games.backgammon.cubeful_bearoff import cubeful_table, position_equities
 from dicemath.games.backgammon.moves import BackgammonState, Move, legal_moves
 from dicemath.games.backgammon.position import GameResult, Position, game_result
+from dicemath.games.backgammon.race import one_sided_win_probability, pip_count
+from dicemath.games.backgammon.race_cube import race_advice
 from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD, BackgammonRules
 
 __all__ = [
     "PLAYTIVE", "ROLLS", "STANDARD", "BackgammonRules", "BackgammonState", "GameResult", "Move", "Position",
     "game_result", "legal_moves", "one_sided_table", "position_from_index", "position_index", "positions_up_to",
-    "two_sided_table", "win_probability",
+    "two_sided_table", "win_probability", "pip_count", "one_sided_win_probability",
+    "CubelessProbabilities", "CubeModel", "keeler_spencer", "model_summary", "cubeful_table",
+    "position_equities", "race_advice",
 ]

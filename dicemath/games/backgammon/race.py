@@ -30,9 +30,18 @@ AVERAGE_PIPS_PER_ROLL = 49 / 6
 """Expected pips of a roll (doubles count four times): 8.1667."""
 
 
-def pip_count(board) -> int:
-    """Pips of a home board (six counts on points 1..6): sum of point x checkers."""
-    return sum(point * count for point, count in enumerate(bo.check_board(board), 1))
+def pip_count(boards):
+    """Pips of a home board (six counts on points 1..6): sum of point x checkers.
+
+    Vectorised: a ``(k, 6)`` array of boards gives an array of k pip counts.
+
+    >>> pip_count((0, 0, 0, 0, 0, 2))
+    12
+    """
+    array = np.asarray(boards, dtype=np.int64)
+    if array.ndim == 1:
+        return sum(point * count for point, count in enumerate(bo.check_board(boards), 1))
+    return bo.pip_counts(array)
 
 
 def effective_pip_count(board, rules: BackgammonRules = STANDARD) -> float:

@@ -45,7 +45,7 @@ import numpy as np
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon.bearoff import check_board, positions_up_to
 from dicemath.games.backgammon.cube import ACTIONS, DEFAULT_EFFICIENCY, TIE_TOLERANCE, janowski_equity
-from dicemath.games.backgammon.race import one_sided_matrix
+from dicemath.games.backgammon.race import one_sided_matrix, pip_count
 
 RULES = ("keith", "thorp", "8-9-12")
 """The pip-count doubling rules, in report order."""
@@ -63,17 +63,6 @@ def _boards(boards) -> np.ndarray:
     if array.ndim == 1:
         check_board(array)
     return array
-
-
-def pip_count(boards):
-    """Pip count (vectorised over an ``(k, 6)`` array).
-
-    >>> pip_count((0, 0, 0, 0, 0, 2))
-    12
-    """
-    array = _boards(boards)
-    result = array @ _POINTS
-    return int(result) if np.ndim(result) == 0 else result
 
 
 def keith_count(boards):
