@@ -26,7 +26,7 @@ from pathlib import Path
 OUT = Path(__file__).resolve().parent.parent / "dicemath" / "games" / "bohnduell" / "data" / "solved_stocks.json"
 
 
-def solve_one(stock: int, capture: str, cups: int = 4, overfill_upto: int = 16) -> dict:
+def solve_one(stock: int, capture: str, cups: int = 4, overfill_upto: int = 16, reach_upto: int = 23) -> dict:
     from dicemath.games.bohnduell.solver_dense import solve_dense
 
     solve_dense(cups, 1, capture)            # load the compiled kernel before timing
@@ -39,7 +39,7 @@ def solve_one(stock: int, capture: str, cups: int = 4, overfill_upto: int = 16) 
     moves = table.move_values(position)
     value = table.position_value(position)
     tic = time.perf_counter()
-    reachable = table.reachable_count()
+    reachable = table.reachable_count() if stock <= reach_upto else None   # as long as the solve
     reach_seconds = time.perf_counter() - tic
     row = {
         "stock": stock, "capture": capture, "cups": cups,
@@ -47,7 +47,7 @@ def solve_one(stock: int, capture: str, cups: int = 4, overfill_upto: int = 16) 
         "first_moves": {str(m): v for m, v in moves.items()},
         "optimal_first_moves": [str(m) for m, v in moves.items() if v == value],
         "table_positions": table.positions,
-        "reachable_positions": reachable,
+        **({"reachable_positions": reachable} if reachable is not None else {}),
         "solve_seconds": round(solve_seconds, 3),
         "solve_cpu_seconds": round(solve_cpu, 3),
         "sweep_seconds": round(table.seconds, 3),
@@ -104,7 +104,7 @@ def main() -> None:
             OUT.parent.mkdir(parents=True, exist_ok=True)
             OUT.write_text(json.dumps(data, indent=1) + "\n")
             print(f"{capture} stock {stock}: value {row['value']}, best {row['optimal_first_moves']}, "
-                  f"{row['table_positions']} positions ({row['reachable_positions']} reachable), "
+                  f"{row['table_positions']} positions ({row.get('reachable_positions', '?')} reachable), "
                   f"{row['solve_seconds']} s, peak {row['peak_rss_megabytes']} MB "
                   f"(total {time.perf_counter() - tic:.0f} s)", flush=True)
 
