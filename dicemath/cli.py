@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from dicemath._version import __version__
@@ -16,11 +17,11 @@ from dicemath.core.errors import DicemathError
 
 COMMAND_MODULES = (
     "dicemath.core.dice_cli",
-    "dicemath.games.bohnduell.cli",
-    "dicemath.games.backgammon.cli",
-    "dicemath.reporting.cli",
     "dicemath.games.pegs_fives.cli",
     "dicemath.games.pitjesbak.cli",
+    "dicemath.games.backgammon.cli",
+    "dicemath.games.bohnduell.cli",
+    "dicemath.reporting.cli",
 )
 """Modules whose ``register(subparsers)`` adds a sub-command, in help order."""
 
@@ -50,6 +51,10 @@ def main(argv: list[str] | None = None) -> int:
     except DicemathError as error:
         print(f"dicemath: error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader (``| head``) closed the pipe: stop quietly, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

@@ -32,12 +32,18 @@ class Section:
 
 SECTIONS: tuple[Section, ...] = (
     Section("dice", "Dice: hits for every number", "dicemath.reporting.dice:build"),
-    Section("pegs", "Pegs: expected turns per row, optimal rows, the row advisor", "dicemath.games.pegs_fives.report:build_pegs"),
-    Section("fives", "Fives: expected turns per number, the advisor, races and rest points", "dicemath.games.pegs_fives.report:build_fives"),
-    Section("bohnduell", "BohnDuell: solved small games and a 40-bean advisor", "dicemath.games.bohnduell.report:build"),
-    Section("pitjesbak", "Pitjesbak: when to stop, and who wins", "dicemath.games.pitjesbak.report:build"),
-    Section("backgammon_bearoff", "Backgammon: exact bear-off", "dicemath.games.backgammon.report:build"),
-    Section("backgammon_cube", "Backgammon: the doubling cube", "dicemath.games.backgammon.cube_report:build"),
+    Section("pegs", "Pegs: expected turns per row, optimal rows, the row advisor",
+            "dicemath.games.pegs_fives.report:build_pegs"),
+    Section("fives", "Fives: expected turns per number, the advisor, races and rest points",
+            "dicemath.games.pegs_fives.report:build_fives"),
+    Section("pitjesbak", "Pitjesbak: when to stop, and who wins",
+            "dicemath.games.pitjesbak.report:build"),
+    Section("backgammon_bearoff", "Backgammon: exact bear-off",
+            "dicemath.games.backgammon.report:build"),
+    Section("backgammon_cube", "Backgammon: the doubling cube",
+            "dicemath.games.backgammon.cube_report:build"),
+    Section("bohnduell", "BohnDuell: solved small games and a 40-bean advisor",
+            "dicemath.games.bohnduell.report:build"),
 )
 
 

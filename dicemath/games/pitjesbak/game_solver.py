@@ -378,7 +378,7 @@ class GameSolution:
 
     def round_tables(self, a: int, fa: bool, b: int, fb: bool) -> RoundTables:
         """The game-optimal round at a state (values: P(start player wins the game))."""
-        index = self.check_state(a, fa, b, fb)
+        self.check_state(a, fa, b, fb)
         probs, columns = _class_arrays(self.rules.die_values)
         atoms = np.array([_atoms_of(self.space, a, bool(fa), b, bool(fb))])
         flags = np.array([[float(fa), float(fb)]])
