@@ -1,7 +1,9 @@
 """dicemath: exact probabilities and optimal strategies for five table games.
 
 The shared core (dice, exact distributions, Markov chains, MDP solvers) is re-exported
-here; each game lives in its own sub-package under :mod:`dicemath.games`.
+here; each game lives in its own sub-package under :mod:`dicemath.games`, reachable as
+``dicemath.pegs_fives``, ``dicemath.pitjesbak``, ``dicemath.backgammon`` and
+``dicemath.bohnduell``.
 
 Example:
     >>> import dicemath
@@ -29,10 +31,15 @@ from dicemath.core.errors import (
 )
 from dicemath.core.markov import AbsorbingChain, ExactAbsorbingChain
 from dicemath.core.mdp import solve_progress_mdp, solve_self_referential, value_iteration
+from dicemath.games import backgammon, bohnduell, pegs_fives, pitjesbak
 from dicemath.reporting import write_reports
 
 __all__ = [
     "__version__",
+    "backgammon",
+    "bohnduell",
+    "pegs_fives",
+    "pitjesbak",
     "AbsorbingChain",
     "Distribution",
     "DicemathError",
