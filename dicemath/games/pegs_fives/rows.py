@@ -5,9 +5,10 @@ absorbing Markov chain on the steps ``0..goal``; its one-turn transition probabi
 computed exactly by :class:`.turn.TurnOutcomes` (exact :class:`fractions.Fraction`). From
 them:
 
-* the expected number of turns from every step, exactly (the chain only moves up or stays:
-  ``E[s] = (1 + sum_{s'>s} P[s,s'] E[s']) / (1 - P[s,s])``);
-* the distribution of the number of turns (float64, by propagating the chain);
+* the expected number of turns from every step, exactly
+  (:class:`dicemath.core.markov.ExactAbsorbingChain`);
+* the distribution of the number of turns (float64,
+  :meth:`dicemath.core.markov.AbsorbingChain.step_distribution`);
 * the chance of finishing within one turn.
 
 Example:
@@ -28,6 +29,7 @@ from functools import lru_cache
 import numpy as np
 
 from dicemath.core.errors import DicemathError
+from dicemath.core.markov import AbsorbingChain, ExactAbsorbingChain
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.turn import TurnOutcomes
 
@@ -69,14 +71,8 @@ class RowTable:
         if not 0 <= start <= goal:
             raise DicemathError(f"start step must be 0..{goal}, got {start!r}")
         matrix = np.array([[float(p) for p in row] for row in self.transition])
-        state = np.zeros(goal + 1)
-        state[start] = 1.0
-        out = [state[goal]]
-        while state[goal] < coverage and len(out) < max_turns:
-            state = state @ matrix
-            out.append(state[goal])
-        cumulative = np.array(out)
-        return np.diff(cumulative, prepend=0.0)
+        return AbsorbingChain(matrix).step_distribution(start, max_steps=max_turns - 1,
+                                                        tail=1 - coverage)
 
     def quantile(self, q: float, start: int = 0) -> int:
         """The smallest n with P(finished within n turns) >= q."""
@@ -136,11 +132,9 @@ def row_table(rules: Rules, row: int) -> RowTable:
             for end, p in engine.from_start(board).items():
                 line[end[row - 1]] += p
         transition.append(tuple(line))
-    expected = [Fraction(0)] * (goal + 1)
-    for s in range(goal - 1, -1, -1):
-        stay = transition[s][s]
-        expected[s] = (1 + sum((transition[s][t] * expected[t] for t in range(s + 1, goal + 1)), Fraction(0))) / (1 - stay)
-    return RowTable(rules, row, tuple(transition), tuple(expected))
+    chain = ExactAbsorbingChain({s: dict(enumerate(line)) for s, line in enumerate(transition)})
+    expected = chain.expected_steps()
+    return RowTable(rules, row, tuple(transition), tuple(expected[s] for s in range(goal + 1)))
 
 
 def row_tables(rules: Rules) -> list[RowTable]:

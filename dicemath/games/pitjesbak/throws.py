@@ -19,10 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from itertools import product
 
 import numpy as np
 
+from dicemath.core.dice import multisets
 from dicemath.core.errors import InvalidDiceError
 from dicemath.games.pitjesbak.rules import PitjesbakRules
 
@@ -188,10 +188,10 @@ def _class_rows(die_values: str) -> tuple[ClassRow, ...]:
     rules = PitjesbakRules(die_values=die_values)
     weights: dict[ThrowClass, int] = {}
     throws: dict[ThrowClass, set] = {}
-    for ordered in product(range(1, 7), repeat=3):
-        cls = classify(ordered, rules)
-        weights[cls] = weights.get(cls, 0) + 1
-        throws.setdefault(cls, set()).add(tuple(sorted(ordered)))
+    for throw, weight in multisets(3):
+        cls = classify(throw, rules)
+        weights[cls] = weights.get(cls, 0) + weight
+        throws.setdefault(cls, set()).add(throw)
     rows = [ClassRow(c, tuple(sorted(throws[c], reverse=True)), weights[c]) for c in weights]
     rows.sort(key=lambda r: (r.throw_class.is_apen, -r.throw_class.rank, -r.throw_class.penalty))
     return tuple(rows)
@@ -294,13 +294,5 @@ def class_probabilities(rules: PitjesbakRules | None = None) -> dict[ThrowClass,
     return {row.throw_class: row.probability for row in class_table(rules)}
 
 
-def _sorted_throws() -> tuple[tuple[tuple[int, int, int], int], ...]:
-    counts: dict[tuple[int, int, int], int] = {}
-    for ordered in product(range(1, 7), repeat=3):
-        key = tuple(sorted(ordered))
-        counts[key] = counts.get(key, 0) + 1  # type: ignore[index]
-    return tuple(sorted(counts.items()))  # type: ignore[arg-type]
-
-
-SORTED_THROWS = _sorted_throws()
+SORTED_THROWS: tuple[tuple[tuple[int, int, int], int], ...] = tuple(sorted(multisets(3)))
 """The 56 sorted throws of three dice with their weights over 216."""
