@@ -142,3 +142,14 @@ def test_overfill_stats_against_python_count(capture):
     stats = solve_dense(4, 7, capture).overfill_stats()
     assert {k: stats[k] for k in counts} == counts and counts["positions"] > 300
     assert stats["mean_loss_when_worse"] == pytest.approx(loss / counts["overfill_worse"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("capture", ["last", "every"])
+def test_dense_equals_dict_stock_10(capture):
+    """Every position reachable from the 10-bean start (623,491 with capture last)."""
+    rules = BohnRules(stock=10, capture=capture)
+    _, baseline = solve_from_start(rules)
+    table = solve_dense(4, 10, capture)
+    assert table.reachable_count() == len(baseline.table)
+    assert all(table.value(me, opp) == v for (me, opp), v in baseline.table.items())
