@@ -21,6 +21,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from dicemath.core.stats import Z95, wilson_interval
 from dicemath.games.bohnduell.rules import BohnRules
 from dicemath.games.bohnduell.state import Move, Position
 
@@ -94,14 +95,11 @@ class MatchResult:
         """(wins + draws / 2) / games."""
         return (self.wins + 0.5 * self.draws) / self.games
 
-    def score_interval(self, z: float = 1.96) -> tuple[float, float]:
+    def score_interval(self, z: float = Z95) -> tuple[float, float]:
         """Wilson 95% interval of the score (draws counted as half a win)."""
-        n, p = self.games, self.score
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return max(0.0, centre - half), min(1.0, centre + half)
+        return wilson_interval(self.wins + 0.5 * self.draws, self.games, z)
 
-    def margin_interval(self, z: float = 1.96) -> tuple[float, float]:
+    def margin_interval(self, z: float = Z95) -> tuple[float, float]:
         """Normal 95% interval of the mean pot margin."""
         half = z * self.margin_sd / math.sqrt(self.games)
         return self.margin - half, self.margin + half
