@@ -8,7 +8,6 @@ intervals). ``context.quick`` shrinks the simulations and solves.
 from __future__ import annotations
 
 import random
-import time
 
 from dicemath.core.stats import mean_confidence_interval
 from dicemath.games.pegs_fives.advisor import FEATURES, Advisor, advise_result
@@ -98,10 +97,8 @@ def _build(rules: Rules, context: ReportContext) -> str:
               "greedy among rows that do not overthrow.", ""]
     subsets = [(6, 7), (3, 11), (1, 12)] if quick else [(6, 7), (3, 11), (1, 12), (6, 7, 8), (1, 7, 12),
                                                           (2, 8, 10), (4, 9, 11)]
-    start = time.perf_counter()
     parts.append(markdown_table(["open rows", "optimal", "advisor", "safe greedy", "greedy", "advisor gap"],
                                 policy_comparison(rules, subsets, advisor)))
-    parts.append(f"\n({time.perf_counter() - start:.1f} s)")
 
     games = 20 if quick else 150
     parts += ["", "## Whole games from the empty board (simulation)", "",
