@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from fractions import Fraction
 from pathlib import Path
@@ -25,11 +24,11 @@ from dicemath.games.backgammon.cubeful_bearoff import (
     read_gnubg_two_sided,
 )
 
+from .gnubg_driver import tool
+
 DATA = Path(__file__).parent / "data" / "cube_gnubg_6x6_cases.csv"
-MAKEBEAROFF = shutil.which("makebearoff") or ("/usr/games/makebearoff"
-                                              if Path("/usr/games/makebearoff").exists() else None)
-BEAROFFDUMP = shutil.which("bearoffdump") or ("/usr/games/bearoffdump"
-                                              if Path("/usr/games/bearoffdump").exists() else None)
+MAKEBEAROFF = tool("makebearoff")
+BEAROFFDUMP = tool("bearoffdump")
 needs_gnubg = pytest.mark.skipif(MAKEBEAROFF is None or BEAROFFDUMP is None,
                                  reason="GNU Backgammon (makebearoff, bearoffdump) not installed")
 GNUBG_TOLERANCE = 2e-4  # gnubg stores 16-bit values and computes in single precision
