@@ -9,7 +9,8 @@ Two forms:
   ``no_double`` (same three names, equity if he does not double now), ``action``
   (the optimal action for each cube state), ``win_probability`` (cubeless) and
   ``race_rules`` (what the Keith, Thorp, 8-9-12 and one-sided methods would do with a
-  centred cube; see :mod:`~.race_cube`).
+  centred cube; see :mod:`~.race_cube`), ``max_cube`` (64, BG-8's cap, unless
+  ``--unbounded-cube`` asks for GNU Backgammon's model without a cap).
 * ``dicemath backgammon cube --win 0.72 --gammon 0.12 --lose-gammon 0.03 --json``: the
   cube models of :mod:`dicemath.games.backgammon.cube` for cubeless probabilities.
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 from dicemath.cli_support import add_json_flag, emit, int_list, text_table
 from dicemath.core.errors import InvalidStateError
+from dicemath.games.backgammon.cubeful_bearoff import BG8_MAX_CUBE
 
 
 def add_cube_command(commands) -> None:
@@ -42,8 +44,9 @@ def add_cube_command(commands) -> None:
                       help="cubeless probability that he loses a gammon or backgammon")
     cube.add_argument("--lose-backgammon", type=float, default=0.0,
                       help="cubeless probability that he loses a backgammon")
-    cube.add_argument("--max-cube", type=int, default=None,
-                      help="bear-off form: solve with the BG-8 cube cap (64) instead of an unbounded cube")
+    cube.add_argument("--unbounded-cube", action="store_true",
+                      help="bear-off form: no cap on the cube (GNU Backgammon's model) instead of "
+                           "the BG-8 cap at 64")
     cube.add_argument("--efficiency", type=float, default=None,
                       help="Janowski cube efficiency x in [0, 1] (default: the race value)")
     add_json_flag(cube)
@@ -55,7 +58,8 @@ def run_cube(args) -> int:
     if args.position is not None:
         if args.versus is None:
             raise InvalidStateError("a bear-off position needs --versus (the opponent's home board)")
-        result = position_result(args.position, args.versus, args.max_cube)
+        result = position_result(args.position, args.versus,
+                                 None if args.unbounded_cube else BG8_MAX_CUBE)
         emit(result, args.json, _render_position)
         return 0
     if args.win is None:
@@ -66,12 +70,13 @@ def run_cube(args) -> int:
     return 0
 
 
-def position_result(position, versus, max_cube=None) -> dict:
-    """The JSON object of the bear-off form (see module docstring)."""
+def position_result(position, versus, max_cube: int | None = BG8_MAX_CUBE) -> dict:
+    """The JSON object of the bear-off form (see module docstring).
+
+    ``max_cube`` is the BG-8 cap (64, the default) or None for an unbounded cube.
+    """
     from dicemath.games.backgammon.cubeful_bearoff import position_equities
     from dicemath.games.backgammon.race_cube import race_advice
-    if max_cube is not None and max_cube != 64:
-        raise InvalidStateError(f"BG-8 caps the cube at 64; --max-cube must be 64, got {max_cube}")
     result = position_equities(position, versus, max_cube)
     advice = race_advice(position, versus)
     result["race_rules"] = {name: advice[name] for name in ("keith", "thorp", "8-9-12", "one-sided")}
@@ -91,7 +96,8 @@ def _render_position(result: dict) -> str:
              result["action"][name]] for name in ("centred", "owned", "opponent_owned")]
     title = (f"Bear-off {','.join(map(str, result['position']))} (on roll) vs "
              f"{','.join(map(str, result['versus']))}: cubeless win "
-             f"{result['win_probability']:.4f}; equities per unit cube, money play")
+             f"{result['win_probability']:.4f}; equities per unit cube, money play, "
+             + ("cube capped at 64 (BG-8)" if result.get("max_cube") else "unbounded cube"))
     rules = ", ".join(f"{name}: {action}" for name, action in result["race_rules"].items())
     return (title + "\n" + text_table(["cube", "no double", "optimal", "action"], rows)
             + f"\nRace rules (centred cube): {rules}")

@@ -32,8 +32,10 @@ the capped game exactly (cube levels 1, 2, ..., 64 as extra states; checked agai
 exact recursion). On the 6x6 database the capped equities differ from the three-state
 ones by at most 6.9e-5 with the cube centred, 6.2e-4 for a cube of 2 owned by the player
 on roll and 1.0e-4 owned by his opponent (measured; the gap grows near the cap, where a
-redouble is no longer possible). The three-state tables are therefore the default; use
-``max_cube=64`` for the letter of BG-8.
+redouble is no longer possible). The database functions (:func:`cubeful_table`,
+:func:`exact_equities`) default to the unbounded cube, the model they are checked against
+GNU Backgammon with; the player-facing query :func:`position_equities` (and the CLI)
+default to the letter of BG-8, ``max_cube=64`` (:data:`BG8_MAX_CUBE`).
 
 The recursion (equities of the player on roll; ``-E`` seen by the other side; a move to
 the empty board wins +1 at once)::
@@ -91,6 +93,8 @@ from dicemath.games.backgammon.cube import ACTIONS, CUBE_STATES, TIE_TOLERANCE, 
 from dicemath.games.backgammon.rules import STANDARD
 
 MAX_TABLE_CHECKERS = 7
+BG8_MAX_CUBE = 64
+"""The cube cap of BG-8 (cube values 1, 2, 4, ..., 64)."""
 """Largest two-sided table built here (1,716 boards a side; 8 checkers would need ~1 GB)."""
 
 _CENTRED, _OWNED, _OPPONENT = 0, 1, 2
@@ -384,7 +388,7 @@ def cubeful_table(checkers: int = 6, max_cube: int | None = None) -> CubefulBear
                                arrays["action"], arrays["cubeless"], max_cube)
 
 
-def position_equities(position, versus, max_cube: int | None = None) -> dict:
+def position_equities(position, versus, max_cube: int | None = BG8_MAX_CUBE) -> dict:
     """Cubeful equities of one bear-off position: the ``dicemath backgammon cube`` result.
 
     Uses the 6-checker table when both boards fit it, else the 7-checker one.
@@ -392,7 +396,8 @@ def position_equities(position, versus, max_cube: int | None = None) -> dict:
     Args:
         position: home board of the player on roll (six counts, 1-point first).
         versus: home board of the opponent.
-        max_cube: None (unbounded cube) or the BG-8 cap (64).
+        max_cube: the BG-8 cap (64, the default: the rules as played) or None for an
+            unbounded cube (GNU Backgammon's model, the tables' research default).
 
     Returns:
         See :meth:`CubefulBearoffTable.equities`.
