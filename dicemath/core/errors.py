@@ -9,6 +9,10 @@ class DicemathError(ValueError):
     """Base class of every dicemath input error."""
 
 
+class InvalidRulesError(DicemathError):
+    """A rules object with a variant value that no rule of RULES.md allows."""
+
+
 class InvalidDiceError(DicemathError):
     """A die face outside 1..6, a number of dice below 1, or a target outside 1..12."""
 

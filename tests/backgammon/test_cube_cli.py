@@ -1,4 +1,4 @@
-"""``dicemath backgammon cube`` (dicemath.games.backgammon.cube_cli)."""
+"""``dicemath backgammon cube`` (dicemath.cli.backgammon_cube)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from dicemath.core.errors import DicemathError
 from dicemath.games.backgammon.cube import CubeModel, CubelessProbabilities
-from dicemath.games.backgammon.cube_cli import add_cube_command
+from dicemath.cli.backgammon_cube import add_cube_command
 from dicemath.games.backgammon.cubeful_bearoff import exact_equities
 
 

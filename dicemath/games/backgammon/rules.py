@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dicemath.core.errors import InvalidStateError
+from dicemath.core.errors import InvalidRulesError
 
 
 @dataclass(frozen=True)
@@ -35,9 +35,9 @@ class BackgammonRules:
 
     def __post_init__(self) -> None:
         if self.max_per_point is not None and not 1 <= self.max_per_point <= 15:
-            raise InvalidStateError(f"max_per_point must be 1..15 or None, got {self.max_per_point}")
+            raise InvalidRulesError(f"max_per_point must be 1..15 or None, got {self.max_per_point}")
         if not 1 <= self.checkers <= 15:
-            raise InvalidStateError(f"checkers must be 1..15, got {self.checkers}")
+            raise InvalidRulesError(f"checkers must be 1..15, got {self.checkers}")
 
     def is_open_for_own(self, own_on_point: int) -> bool:
         """Whether a point with ``own_on_point`` of the mover's checkers can take one more (BG-4)."""
@@ -58,9 +58,9 @@ def rules_named(name: str) -> BackgammonRules:
     """The preset called ``name``.
 
     Raises:
-        InvalidStateError: unknown name.
+        InvalidRulesError: unknown name.
     """
     try:
         return PRESETS[name]
     except KeyError:
-        raise InvalidStateError(f"unknown backgammon rules {name!r}; known: {sorted(PRESETS)}") from None
+        raise InvalidRulesError(f"unknown backgammon rules {name!r}; known: {sorted(PRESETS)}") from None

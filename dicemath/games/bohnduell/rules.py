@@ -14,14 +14,14 @@ Example:
     >>> BohnRules(cups=2)
     Traceback (most recent call last):
     ...
-    dicemath.games.bohnduell.rules.InvalidRulesError: cups must be a whole number 3..10 (BOHN-1), got 2
+    dicemath.core.errors.InvalidRulesError: cups must be a whole number 3..10 (BOHN-1), got 2
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dicemath.core.errors import DicemathError
+from dicemath.core.errors import InvalidRulesError
 
 CAPTURE_RULES = ("last", "every")
 """The two readings of BOHN-4: only the last sown bean captures, or every sown bean."""
@@ -31,10 +31,6 @@ MIN_CUPS, MAX_CUPS = 3, 10
 
 STANDARD_STOCK = 40
 """Beans per player in the standard game (BOHN-1)."""
-
-
-class InvalidRulesError(DicemathError):
-    """A rules variant outside what RULES.md section 5 allows."""
 
 
 @dataclass(frozen=True)

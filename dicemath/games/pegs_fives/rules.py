@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from dicemath.core.errors import DicemathError
+from dicemath.core.errors import InvalidRulesError
 
 ON_COMPLETE_CHOICES = ("remaining", "fresh")
 
@@ -63,17 +63,17 @@ class Rules:
 
     def __post_init__(self) -> None:
         if not isinstance(self.rows, int) or not 1 <= self.rows <= 12:
-            raise DicemathError(f"rows must be 1..12, got {self.rows!r}")
+            raise InvalidRulesError(f"rows must be 1..12, got {self.rows!r}")
         if not isinstance(self.goal, int) or self.goal < 1:
-            raise DicemathError(f"goal (steps/marks) must be an integer >= 1, got {self.goal!r}")
+            raise InvalidRulesError(f"goal (steps/marks) must be an integer >= 1, got {self.goal!r}")
         if not isinstance(self.dice, int) or not 1 <= self.dice <= 6:
-            raise DicemathError(f"dice must be 1..6, got {self.dice!r}")
+            raise InvalidRulesError(f"dice must be 1..6, got {self.dice!r}")
         if self.throws is not None and (not isinstance(self.throws, int) or self.throws < 1):
-            raise DicemathError(f"throws must be None or an integer >= 1, got {self.throws!r}")
+            raise InvalidRulesError(f"throws must be None or an integer >= 1, got {self.throws!r}")
         if self.on_complete not in ON_COMPLETE_CHOICES:
-            raise DicemathError(f"on_complete must be one of {ON_COMPLETE_CHOICES}, got {self.on_complete!r}")
+            raise InvalidRulesError(f"on_complete must be one of {ON_COMPLETE_CHOICES}, got {self.on_complete!r}")
         if self.scoring not in ("first_out", "rest_points"):
-            raise DicemathError(f"scoring must be 'first_out' or 'rest_points', got {self.scoring!r}")
+            raise InvalidRulesError(f"scoring must be 'first_out' or 'rest_points', got {self.scoring!r}")
 
     def variant(self, **changes) -> Rules:
         """A copy with some rule points changed (validated like the presets)."""
@@ -101,4 +101,4 @@ def preset(name: str) -> Rules:
     try:
         return PRESETS[name]
     except KeyError:
-        raise DicemathError(f"unknown game {name!r}; known: {sorted(PRESETS)}") from None
+        raise InvalidRulesError(f"unknown game {name!r}; known: {sorted(PRESETS)}") from None

@@ -6,7 +6,7 @@ in the :mod:`dicemath.core.game` vocabulary, PIT-4..8), :mod:`.simulate` (seeded
 and games), :mod:`.round_solver` (N players, each maximising P(win the round), exact),
 :mod:`.game_solver` (two players, P(win the game), rigorous bounds),
 :mod:`.game_solver3` (three players, small stripe counts), :mod:`.advice` (stop or throw
-again, policy card), :mod:`.report`, :mod:`.cli`.
+again, policy card), :mod:`.report`; its command line is :mod:`dicemath.cli.pitjesbak`.
 
 Decisions where RULES.md leaves room (all implemented in the engine and the solvers):
 

@@ -15,17 +15,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dicemath.core.errors import DicemathError, InvalidStateError
+from dicemath.core.errors import InvalidRulesError, InvalidStateError
 
 DIE_VALUE_VARIANTS = ("traditional", "pips")
 """Known values of :attr:`PitjesbakRules.die_values`."""
 
 MAX_THROWS = 3
 """The start player throws at most this often in a round (PIT-4)."""
-
-
-class InvalidRulesError(DicemathError):
-    """A Pitjesbak rules object with an unknown variant or out-of-range setting."""
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 
-from dicemath.cli_support import add_json_flag, emit, text_table
+from dicemath.cli.support import add_json_flag, emit, text_table
 from dicemath.games.bohnduell.rules import BohnRules
 from dicemath.games.bohnduell.search import Advisor
 from dicemath.games.bohnduell.solver_dense import load_dense

@@ -17,7 +17,7 @@ Two forms:
 
 from __future__ import annotations
 
-from dicemath.cli_support import add_json_flag, emit, int_list, text_table
+from dicemath.cli.support import add_json_flag, emit, int_list, text_table
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon.cubeful_bearoff import BG8_MAX_CUBE
 

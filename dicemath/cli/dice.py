@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dicemath.cli_support import add_json_flag, emit, fraction_text, text_table
+from dicemath.cli.support import add_json_flag, emit, fraction_text, text_table
 from dicemath.core.dice import hit_distribution
 
 

@@ -6,9 +6,8 @@ Home boards are written as checker counts on points 1..6, the 1-point first
 
 from __future__ import annotations
 
-import importlib.util
-
-from dicemath.cli_support import add_json_flag, emit, int_list, text_table
+from dicemath.cli.backgammon_cube import add_cube_command
+from dicemath.cli.support import add_json_flag, emit, int_list, text_table
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon import bearoff as bo
 from dicemath.games.backgammon.diagram import diagram
@@ -23,7 +22,7 @@ EXACT_TWO_SIDED_LIMIT = 8
 
 
 def register(subparsers) -> None:
-    """Add ``dicemath backgammon bearoff|moves|show`` (and ``cube`` when present)."""
+    """Add ``dicemath backgammon bearoff|moves|show|cube``."""
     parser = subparsers.add_parser("backgammon", help="Backgammon: bear-off tables, legal moves, cube")
     commands = parser.add_subparsers(dest="backgammon_command", metavar="QUERY", required=True)
 
@@ -47,10 +46,7 @@ def register(subparsers) -> None:
     add_json_flag(show)
     show.set_defaults(func=run_show)
 
-    if importlib.util.find_spec("dicemath.games.backgammon.cube_cli") is not None:
-        from dicemath.games.backgammon.cube_cli import add_cube_command
-
-        add_cube_command(commands)
+    add_cube_command(commands)
 
 
 def bearoff_result(board, versus=None, rules_name: str = "standard") -> dict:

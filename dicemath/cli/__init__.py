@@ -1,6 +1,6 @@
 """The ``dicemath`` command: one sub-command per game, plus ``dice`` and ``report``.
 
-Each game package contributes a ``cli`` module with ``register(subparsers)``; this module
+Every sub-command is a module of this package with ``register(subparsers)``; this module
 only lists them in :data:`COMMAND_MODULES`. Errors of input (a
 :class:`~dicemath.core.errors.DicemathError`) print a one-line message and exit 2.
 """
@@ -16,12 +16,12 @@ from dicemath._version import __version__
 from dicemath.core.errors import DicemathError
 
 COMMAND_MODULES = (
-    "dicemath.core.dice_cli",
-    "dicemath.games.pegs_fives.cli",
-    "dicemath.games.pitjesbak.cli",
-    "dicemath.games.backgammon.cli",
-    "dicemath.games.bohnduell.cli",
-    "dicemath.reporting.cli",
+    "dicemath.cli.dice",
+    "dicemath.cli.pegs_fives",
+    "dicemath.cli.pitjesbak",
+    "dicemath.cli.backgammon",
+    "dicemath.cli.bohnduell",
+    "dicemath.cli.report",
 )
 """Modules whose ``register(subparsers)`` adds a sub-command, in help order."""
 

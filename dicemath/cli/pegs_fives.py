@@ -5,7 +5,7 @@ Every query has ``--json`` with stable keys; plain output is a readable table.
 
 from __future__ import annotations
 
-from dicemath.cli_support import add_json_flag, emit, fraction_text, int_list, text_table
+from dicemath.cli.support import add_json_flag, emit, fraction_text, int_list, text_table
 from dicemath.core.errors import DicemathError
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
 

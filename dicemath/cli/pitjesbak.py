@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from dicemath.cli_support import add_json_flag, emit, fraction_text, int_list, text_table
+from dicemath.cli.support import add_json_flag, emit, fraction_text, int_list, text_table
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.pitjesbak.rules import DIE_VALUE_VARIANTS, PitjesbakRules
 
