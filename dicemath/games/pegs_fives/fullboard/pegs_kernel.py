@@ -1,0 +1,355 @@
+"""The compiled exact Pegs kernel of the full-board solver (RULES.md PEGS-1..9).
+
+:class:`PegsKernel` writes ``E[b]``, the expected number of turns to finish from board
+``b`` at the start of a turn, for a set of mutually independent boards whose successors
+are final (layout and interface: the full-board solver's design, issue 10). float64
+arithmetic; ``E`` may be stored as float64 or float32.
+
+One turn from board ``b`` (PEGS-3): a choice throw of 6 dice, a legal row (PEGS-4), then
+the cycle for that row (PEGS-5..9). Every rule point enters through tables built here
+from the engine itself (:func:`..state.after_hits`, :func:`..state.miss`, the single
+implementation of PEGS-3..9): for a row at step ``s``, ``h`` hits on a choice throw of
+``d0`` dice and ``ta`` throws left after it, the probabilities of
+
+* an overthrow (PEGS-6): the turn ends where the cycle began;
+* the turn ending with the row at ``s + c`` (a miss, the budget spent, PEGS-9; or in
+  exactly with no dice or throws left, PEGS-7);
+* all dice used at ``s + c`` (PEGS-8, before PEGS-7): a fresh start worth ``E - 1``
+  (the restart identity of :class:`..turn.TurnValue`; 0 when the board is complete);
+* in exactly with dice and throws left (PEGS-7): a new choice throw with the dice left
+  and ``t`` throws on the board with the row in, valued on demand from ``E``.
+
+An option is then affine in ``x = E[b]``: ``stay * x + rest``. The board's value solves
+``x = 1 + sum_throws p * min_row (stay * x + rest)`` (an overthrow or no legal row on the
+turn's first choice throw returns to ``b``); the kernel solves it exactly per board by
+policy iteration on the one unknown (Newton on a concave piecewise-linear function, as
+:func:`dicemath.core.mdp.solve_self_referential`), starting from an extrapolation of the
+neighbours' values and stopping as soon as no throw's choice can change (the gap
+between its best and second-best option exceeds the step).
+
+numba is imported when the first kernel is built (``_pegs_numba``), never by
+``import dicemath``.
+"""
+
+from __future__ import annotations
+
+import threading
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+
+from dicemath.core.errors import IllegalMoveError, InvalidProbabilityError, InvalidRulesError
+from dicemath.games.pegs_fives.rules import PEGS, Rules
+from dicemath.games.pegs_fives.state import (
+    InvalidBoardError, after_hits, check_open_rows, check_roll, grouped_choice_throws, hit_weights, miss)
+
+POLICIES = ("optimal", "greedy", "safe_greedy", "lookahead")
+"""The ``policy`` names :meth:`PegsKernel.solve` accepts (index = the kernel's mode)."""
+
+MAX_HITS = 7
+"""Slots per row in the option tables: hits 0..6 (0 unused)."""
+
+_SUPPORTED = {"dice": PEGS.dice, "throws": PEGS.throws, "overthrow": PEGS.overthrow,
+              "on_complete": PEGS.on_complete, "all_dice_first": PEGS.all_dice_first,
+              "fresh_budget_on_all_dice": PEGS.fresh_budget_on_all_dice}
+"""Rule fields the kernel fixes at the PEGS preset's value (``goal`` may vary)."""
+
+
+def check_pegs_rules(rules: Rules) -> Rules:
+    """Return ``rules`` if the kernel implements them (the PEGS structure, any ``goal``).
+
+    Raises:
+        InvalidRulesError: a field differs from the PEGS preset other than ``goal``,
+            ``name``, ``rows`` and ``scoring`` (which do not change expected turns).
+    """
+    for field, value in _SUPPORTED.items():
+        if getattr(rules, field) != value:
+            raise InvalidRulesError(
+                f"the Pegs kernel implements {field}={value!r} (PEGS preset), got {field}={getattr(rules, field)!r}")
+    return rules
+
+
+def _one_row_board(rules: Rules, row: int, step: int) -> tuple[int, ...]:
+    """A board with ``row`` at ``step`` and one other row open (so it never completes)."""
+    board = [rules.goal] * rules.rows
+    board[row - 1] = step
+    others = [r for r in range(1, rules.rows + 1) if r != row]
+    if others:
+        board[others[0] - 1] = 0
+    return tuple(board)
+
+
+@lru_cache(maxsize=None)
+def _cycle_terminals(rules: Rules, row: int, step: int, count: int, dice: int, throws: int) -> dict:
+    """Exact terminal distribution of a cycle for ``row`` begun at ``step``.
+
+    The state is the moment hits are set aside (the arguments of
+    :func:`..state.after_hits`): ``count`` hits this cycle, ``dice`` in hand, ``throws``
+    left. Returns ``{terminal: Fraction}`` with terminals ``("over",)`` (PEGS-6),
+    ``("end", c)`` (the turn ends with the row at ``step + c``), ``("fresh", c)`` (PEGS-8:
+    all dice and a fresh budget at ``step + c``) and ``("choice", dice, throws)`` (PEGS-7:
+    a choice throw with the row in). Another row is kept open, so the board never
+    completes here; the kernel zeroes what follows a last row going in.
+    """
+    board = _one_row_board(rules, row, step)
+    return _terminals(rules, row, step, after_hits(rules, board, row, count, dice, throws))
+
+
+def _terminals(rules: Rules, row: int, step: int, cycle) -> dict:
+    gained = cycle.board[row - 1] - step
+    if cycle.over:
+        return {("over",) if cycle.event == "overthrow" else ("end", gained): Fraction(1)}
+    if cycle.row is None:
+        if cycle.dice == rules.dice and cycle.throws == rules.throws:
+            return {("fresh", gained): Fraction(1)}
+        return {("choice", cycle.dice, cycle.throws): Fraction(1)}
+    result: dict = {}
+    after = cycle.throws - 1                                     # PEGS-5: throw on
+    for k, w in enumerate(hit_weights(cycle.dice, row)):
+        if not w:
+            continue
+        if k == 0:
+            sub = _terminals(rules, row, step, miss(cycle.board, row, cycle.count, cycle.dice, after))
+        else:
+            sub = _cycle_terminals(rules, row, step, cycle.count + k,
+                                   cycle.dice - k * rules.dice_per_hit[row - 1], after)
+        p = Fraction(w, 6 ** cycle.dice)
+        for key, q in sub.items():
+            result[key] = result.get(key, 0) + p * q
+    return result
+
+
+def option_slot(rules: Rules, j: int, need: int, dice: int, throws_after: int, hits: int) -> int:
+    """Index of an option in the cycle tables: row position ``j``, ``need`` steps to go,
+    ``dice`` before the choice throw, ``throws_after`` left after it, ``hits`` hits."""
+    return (((j * (rules.goal + 1) + need) * (rules.dice + 1) + dice) * rules.throws + throws_after) * MAX_HITS + hits
+
+
+def cycle_tables(rules: Rules, rows: tuple[int, ...]) -> dict[str, np.ndarray]:
+    """The cycle of every option as float64 coefficients of the values it leads to.
+
+    For the option at :func:`option_slot`: ``over`` (P of an overthrow), the sparse list
+    ``q_start``/``q_step``/``q_p`` (P that the turn ends or restarts with the row ``c``
+    steps on; the restarts, PEGS-8, are also summed in ``fresh_below`` for ``c < need``
+    and ``fresh_in`` for ``c = need``) and ``choice[slot * throws + t]`` (P of a PEGS-7
+    choice throw with ``t`` throws left, with ``dice - dice_per_hit * need`` dice).
+    Exact Fractions rounded once to float64.
+    """
+    goal, dice, throws = rules.goal, rules.dice, rules.throws
+    size = option_slot(rules, len(rows), 0, 0, 0, 0)
+    over = np.zeros(size)
+    fresh_below = np.zeros(size)
+    fresh_in = np.zeros(size)
+    choice = np.zeros(size * throws)
+    q_start = np.zeros(size + 1, np.int64)
+    q_step: list[int] = []
+    q_p: list[float] = []
+    for slot in range(size):
+        q_start[slot] = len(q_step)
+        j, rest = divmod(slot, (goal + 1) * (dice + 1) * throws * MAX_HITS)
+        need, rest = divmod(rest, (dice + 1) * throws * MAX_HITS)
+        d0, rest = divmod(rest, throws * MAX_HITS)
+        ta, h = divmod(rest, MAX_HITS)
+        row = rows[j]
+        per_hit = rules.dice_per_hit[row - 1]
+        if not (1 <= need <= goal and 1 <= h and h * per_hit <= d0):
+            continue
+        ends: dict[int, Fraction] = {}
+        for key, p in _cycle_terminals(rules, row, goal - need, h, d0 - h * per_hit, ta).items():
+            if key[0] == "over":
+                over[slot] = float(p)
+            elif key[0] == "choice":
+                assert key[1] == d0 - per_hit * need and 1 <= key[2] < throws
+                choice[slot * throws + key[2]] = float(p)
+            else:
+                ends[key[1]] = ends.get(key[1], 0) + p
+                if key[0] == "fresh":
+                    if key[1] == need:
+                        fresh_in[slot] += float(p)
+                    else:
+                        fresh_below[slot] += float(p)
+        for c in sorted(ends):
+            q_step.append(c)
+            q_p.append(float(ends[c]))
+    q_start[size] = len(q_step)
+    return {"over": over, "fresh_below": fresh_below, "fresh_in": fresh_in, "choice": choice,
+            "q_start": q_start, "q_step": np.array(q_step, np.int64), "q_p": np.array(q_p)}
+
+
+def throw_groups(rules: Rules, rows: tuple[int, ...]) -> dict[str, np.ndarray]:
+    """Choice throws of 1..6 dice grouped by their hits on ``rows`` (PEGS-4).
+
+    Groups of ``dice`` dice are ``group_start[dice] .. group_start[dice + 1]``; group ``g``
+    has probability ``group_p[g]`` and the options ``entry_start[g] .. entry_start[g + 1]``
+    (row position ``entry_row``, hits ``entry_hits``), sorted by hits then row, both
+    descending: the first of equal keys is the greedy / advisor tie-break.
+    """
+    position = {row: j for j, row in enumerate(rows)}
+    group_start = [0] * (rules.dice + 2)
+    group_p: list[float] = []
+    entry_start = [0]
+    entry_row: list[int] = []
+    entry_hits: list[int] = []
+    for d in range(1, rules.dice + 1):
+        group_start[d] = len(group_p)
+        for weight, legal in grouped_choice_throws(d, rows):
+            group_p.append(weight / 6 ** d)
+            for row, h in sorted(legal, key=lambda rh: (-rh[1], -rh[0])):
+                entry_row.append(position[row])
+                entry_hits.append(h)
+            entry_start.append(len(entry_row))
+        group_start[d + 1] = len(group_p)
+    return {"group_start": np.array(group_start, np.int64), "group_p": np.array(group_p),
+            "entry_start": np.array(entry_start, np.int64), "entry_row": np.array(entry_row, np.int64),
+            "entry_hits": np.array(entry_hits, np.int64)}
+
+
+_COMPILE_LOCK = threading.Lock()
+
+
+def _numba_kernels():
+    """The numba module, imported on first use with LLVM's SLP vectoriser on for its
+    compilation (the flag is restored afterwards)."""
+    from numba.core import config
+
+    with _COMPILE_LOCK:
+        old = config.SLP_VECTORIZE
+        config.SLP_VECTORIZE = 1
+        try:
+            from dicemath.games.pegs_fives.fullboard import _pegs_numba
+        finally:
+            config.SLP_VECTORIZE = old
+    return _pegs_numba
+
+
+class PegsKernel:
+    """Exact expected turns of Pegs boards, compiled (the full-board solver's Pegs kernel).
+
+    Args:
+        rules: :data:`~dicemath.games.pegs_fives.rules.PEGS` or a ``goal`` (steps) variant.
+        rows: the open rows of the (reduced) board, 1..12; the table layout is
+            ``i = sum_j s_j * (goal + 1) ** j`` with ``s_j`` the progress of ``rows[j]``.
+
+    Raises:
+        InvalidRulesError: a rules variant the kernel does not implement (the field is named).
+        InvalidBoardError: a row outside ``1..rules.rows`` or no row.
+
+    Example:
+        >>> import numpy as np
+        >>> from dicemath.games.pegs_fives.rules import PEGS
+        >>> kernel = PegsKernel(PEGS, (12,))
+        >>> E = np.zeros(6)
+        >>> for b in range(4, -1, -1):
+        ...     kernel.solve(E, np.array([b]))
+        >>> round(float(E[0]), 4)
+        16.8774
+    """
+
+    def __init__(self, rules: Rules, rows: tuple[int, ...]):
+        self.rules = check_pegs_rules(rules)
+        self.rows = check_open_rows(rows, rules)
+        k = len(self.rows)
+        self.base = rules.goal + 1
+        self.size = self.base ** k
+        self.stride = np.array([self.base ** j for j in range(k)], np.int64)
+        self.per_hit = np.array([rules.dice_per_hit[r - 1] for r in self.rows], np.int64)
+        self._geo = np.array([k, rules.goal, self.base, rules.dice, rules.throws], np.int64)
+        cycles = cycle_tables(rules, self.rows)
+        self._tab = (cycles["over"], cycles["fresh_below"], cycles["fresh_in"], cycles["choice"],
+                     cycles["q_start"], cycles["q_step"], cycles["q_p"], rules.throws)
+        groups = throw_groups(rules, self.rows)
+        self._grp = (groups["group_start"], groups["group_p"], groups["entry_start"],
+                     groups["entry_row"], groups["entry_hits"])
+        self._kernels = _numba_kernels()
+        self.stats = np.zeros(2, np.int64)
+
+    def _check_table(self, table: np.ndarray, name: str) -> np.ndarray:
+        if not isinstance(table, np.ndarray) or table.ndim != 1 or table.shape[0] != self.size:
+            raise ValueError(f"{name} must be a 1-D numpy array of length {self.size}")
+        if table.dtype not in (np.float32, np.float64):
+            raise ValueError(f"{name} must be float32 or float64, got {table.dtype}")
+        return table
+
+    def solve(self, E: np.ndarray, boards: np.ndarray, *, policy: str = "optimal",
+              guide: np.ndarray | None = None) -> None:
+        """Write ``E[b]`` for every index ``b`` in ``boards`` (see the module docstring).
+
+        Args:
+            E: the value table (float64 or float32), final at every successor of ``boards``.
+            boards: int64 indices, mutually independent (e.g. the same total progress).
+            policy: ``"optimal"``, ``"greedy"`` (:func:`..state.greedy_policy`),
+                ``"safe_greedy"`` (:class:`..state.SafeGreedy`) or ``"lookahead"``
+                (:meth:`..advisor.Advisor.rank`'s choice with ``guide`` as the value);
+                the policy makes every choice of the turn and ``E`` gets its values.
+            guide: the lookahead's value table (same layout; its complete board is not read).
+
+        Raises:
+            ValueError: a bad table, board index or policy name.
+            InvalidProbabilityError: the policy never leaves a board (infinite value).
+        """
+        if policy not in POLICIES:
+            raise ValueError(f"policy must be one of {POLICIES}, got {policy!r}")
+        mode = POLICIES.index(policy)
+        E = self._check_table(E, "E")
+        if mode == 3:
+            if guide is None:
+                raise ValueError("policy 'lookahead' needs a guide table")
+            guide = self._check_table(guide, "guide")
+        else:
+            guide = E
+        boards = np.ascontiguousarray(boards, dtype=np.int64)
+        if boards.size and (boards.min() < 0 or boards.max() >= self.size):
+            raise ValueError(f"board indices must be in 0..{self.size - 1}")
+        stuck = self._kernels.solve_boards(E, guide, boards, mode, self._geo, self.stride, self.per_hit,
+                                           self._tab, self._grp, self.stats)
+        if stuck:
+            raise InvalidProbabilityError(
+                f"policy {policy!r} never leaves {stuck} of the boards: their value is infinite")
+
+    def digits(self, board: int) -> np.ndarray:
+        """The progress ``s_j`` of every open row of board index ``board``."""
+        return (board // self.stride) % self.base
+
+    def option_values(self, E: np.ndarray, board: int, faces: tuple[int, ...], dice: int,
+                      throws: int | None) -> list[tuple[int, int, float, float]]:
+        """Every legal row after the choice throw ``faces`` as ``(row, hits, stay, rest)``.
+
+        ``dice`` and ``throws`` are the dice in hand and throws left before the throw
+        (6 and 3 at a turn's start; fewer after PEGS-7). Naming the row leaves
+        ``stay * E[board] + rest`` expected turns after this turn, later choices optimal
+        (:meth:`..turn.TurnValue.option`). Reads ``E`` only at boards beyond ``board``.
+
+        Raises:
+            InvalidBoardError: ``board`` is not an index of the table.
+            InvalidRollError: ``faces`` is not a throw of ``dice`` dice.
+            IllegalMoveError: ``dice`` or ``throws`` outside what the rules allow.
+        """
+        rules = self.rules
+        E = self._check_table(E, "E")
+        if not isinstance(board, (int, np.integer)) or not 0 <= board < self.size:
+            raise InvalidBoardError(f"board index must be in 0..{self.size - 1}, got {board!r}")
+        if not isinstance(dice, (int, np.integer)) or not 1 <= dice <= rules.dice:
+            raise IllegalMoveError(f"dice in hand must be 1..{rules.dice}, got {dice!r}")
+        if not isinstance(throws, (int, np.integer)) or not 1 <= throws <= rules.throws:
+            raise IllegalMoveError(f"throws left must be 1..{rules.throws}, got {throws!r}")
+        faces = check_roll(faces, dice)
+        counts = [faces.count(f) for f in range(1, 7)]
+        k = len(self.rows)
+        s = self.digits(int(board))
+        stay = np.zeros(k * MAX_HITS)
+        rest = np.zeros(k * MAX_HITS)
+        key = np.zeros(k * MAX_HITS)
+        work = np.zeros((3, 4, k * MAX_HITS))
+        digits = np.zeros((3, k), np.int64)
+        digits[0] = s
+        self._kernels.options(E, E, 0, int(board), digits[0], int(dice), int(throws) - 1, self._geo,
+                              self.stride, self.per_hit, self._tab, self._grp, work, digits, stay, rest, key)
+        from dicemath.core.dice import hits_from_counts
+
+        result = []
+        for j, row in enumerate(self.rows):
+            h = hits_from_counts(row, counts)
+            if s[j] < rules.goal and h:
+                result.append((row, h, float(stay[j * MAX_HITS + h]), float(rest[j * MAX_HITS + h])))
+        return result
