@@ -51,6 +51,39 @@ def _key(mode, v, s_j, h, goal, g):
     return g
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _group_value(mode, g, X, val, key, grp):
+    """The chosen option's value in throw group ``g`` (``X`` when no row is legal).
+    Closed rows carry key ``BIG``; branch-free selects."""
+    entry_start = grp[2]
+    entry_row = grp[3]
+    entry_hits = grp[4]
+    bk = BIG
+    bv = X
+    if mode == 0:
+        for e in range(entry_start[g], entry_start[g + 1]):
+            v = val[entry_row[e] * SLOTS + entry_hits[e]]
+            bk = v if v < bk else bk
+        return X if bk >= BIG else bk
+    for e in range(entry_start[g], entry_start[g + 1]):
+        i = entry_row[e] * SLOTS + entry_hits[e]
+        kv = key[i]
+        lt = kv < bk
+        bk = kv if lt else bk
+        bv = val[i] if lt else bv
+    return bv
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _close_rows(s, d, geo, per_hit, val, key):
+    """Mark the options of complete rows with ``BIG`` (never chosen)."""
+    for j in range(geo[0]):
+        if s[j] >= geo[1]:
+            for h in range(1, d // per_hit[j] + 1):
+                val[j * SLOTS + h] = BIG
+                key[j * SLOTS + h] = BIG
+
+
 @njit(nogil=True, cache=True)
 def _choice1(V, Gd, mode, B, s, d, geo, stride, per_hit, tab, grp, val, key):
     """Value of a PEGS-7 choice throw on board ``B`` (digits ``s``) with ``d`` dice and one
@@ -79,19 +112,10 @@ def _choice1(V, Gd, mode, B, s, d, geo, stride, per_hit, tab, grp, val, key):
                 g = over[slot] * XG + _rest(Gd, B, st, slot, need, notlast, 0.0, 0.0, tab)
             val[j * SLOTS + h] = v
             key[j * SLOTS + h] = _key(mode, v, s[j], h, goal, g)
+    _close_rows(s, d, geo, per_hit, val, key)
     total = 0.0
     for g in range(group_start[d], group_start[d + 1]):
-        bk = BIG
-        bv = X
-        for e in range(entry_start[g], entry_start[g + 1]):
-            j = entry_row[e]
-            if s[j] >= goal:
-                continue
-            i = j * SLOTS + entry_hits[e]
-            if key[i] < bk:
-                bk = key[i]
-                bv = val[i]
-        total += group_p[g] * bv
+        total += group_p[g] * _group_value(mode, g, X, val, key, grp)
     return total
 
 
@@ -146,26 +170,13 @@ def _choice2(V, Gd, mode, B, s, d, geo, stride, per_hit, tab, grp, work, digits)
             val0[i] = v0
             key1[i] = _key(mode, v1, s[j], h, goal, w1)
             key0[i] = _key(mode, v0, s[j], h, goal, w0)
+    _close_rows(s, d, geo, per_hit, val1, key1)
+    _close_rows(s, d, geo, per_hit, val0, key0)
     total1 = 0.0
     total0 = 0.0
     for g in range(group_start[d], group_start[d + 1]):
-        bk1 = BIG
-        bv1 = X
-        bk0 = BIG
-        bv0 = X
-        for e in range(entry_start[g], entry_start[g + 1]):
-            j = entry_row[e]
-            if s[j] >= goal:
-                continue
-            i = j * SLOTS + entry_hits[e]
-            if key1[i] < bk1:
-                bk1 = key1[i]
-                bv1 = val1[i]
-            if key0[i] < bk0:
-                bk0 = key0[i]
-                bv0 = val0[i]
-        total1 += group_p[g] * bv1
-        total0 += group_p[g] * bv0
+        total1 += group_p[g] * _group_value(mode, g, X, val1, key1, grp)
+        total0 += group_p[g] * _group_value(mode, g, X, val0, key0, grp)
     return total1, total0
 
 
@@ -251,20 +262,116 @@ def _guess(V, b, s, geo, stride):
 
 
 @njit(nogil=True, cache=True)
+def _policy_pass(g0, g1, x, stay, rest, grp, margin, chosen_stay, chosen_rest):
+    """One Newton pass at ``x``: the minimising option of every throw group (no legal
+    row: stay 1), stored in ``chosen_stay`` / ``chosen_rest``; ``margin[g]``: by how much
+    the best option of another stay probability loses (a choice can change only if ``x``
+    moves by more). Returns the policy's total stay and rest probabilities."""
+    group_p = grp[1]
+    entry_start = grp[2]
+    entry_row = grp[3]
+    entry_hits = grp[4]
+    S = 0.0
+    R = 0.0
+    for g in range(g0, g1):
+        best = BIG
+        second = BIG
+        bs = 1.0
+        br = 0.0
+        for e in range(entry_start[g], entry_start[g + 1]):
+            i = entry_row[e] * SLOTS + entry_hits[e]
+            st = stay[i]
+            v = st * x + rest[i]
+            lt = v < best
+            differs = st != bs
+            second = (best if differs else second) if lt else (v if (differs and v < second) else second)
+            best = v if lt else best
+            bs = st if lt else bs
+            br = rest[i] if lt else br
+        S += group_p[g] * bs
+        R += group_p[g] * br
+        chosen_stay[g - g0] = bs
+        chosen_rest[g - g0] = br
+        margin[g - g0] = BIG if second >= BIG else second - best
+    return S, R
+
+
+@njit(nogil=True, cache=True)
+def _recheck(g0, g1, x, step, S, R, stay, rest, grp, margin, chosen_stay, chosen_rest):
+    """Re-examine at ``x`` the groups whose margin is below ``step``; switch those whose
+    stored choice is now strictly worse. Returns ``(S, R, changed)``."""
+    group_p = grp[1]
+    entry_start = grp[2]
+    entry_row = grp[3]
+    entry_hits = grp[4]
+    changed = False
+    for g in range(g0, g1):
+        if margin[g - g0] >= step:
+            continue
+        best = BIG
+        bs = 1.0
+        br = 0.0
+        for e in range(entry_start[g], entry_start[g + 1]):
+            i = entry_row[e] * SLOTS + entry_hits[e]
+            v = stay[i] * x + rest[i]
+            lt = v < best
+            best = v if lt else best
+            bs = stay[i] if lt else bs
+            br = rest[i] if lt else br
+        if best < chosen_stay[g - g0] * x + chosen_rest[g - g0]:
+            S += group_p[g] * (bs - chosen_stay[g - g0])
+            R += group_p[g] * (br - chosen_rest[g - g0])
+            chosen_stay[g - g0] = bs
+            chosen_rest[g - g0] = br
+            changed = True
+    return S, R, changed
+
+
+@njit(nogil=True, cache=True)
+def _chosen_pass(g0, g1, stay, rest, key, grp):
+    """``(S, R)`` of the options a fixed policy chooses (smallest key, first of equals)."""
+    group_p = grp[1]
+    entry_start = grp[2]
+    entry_row = grp[3]
+    entry_hits = grp[4]
+    S = 0.0
+    R = 0.0
+    for g in range(g0, g1):
+        bk = BIG
+        bs = 1.0
+        br = 0.0
+        for e in range(entry_start[g], entry_start[g + 1]):
+            i = entry_row[e] * SLOTS + entry_hits[e]
+            lt = key[i] < bk
+            bk = key[i] if lt else bk
+            bs = stay[i] if lt else bs
+            br = rest[i] if lt else br
+        S += group_p[g] * bs
+        R += group_p[g] * br
+    return S, R
+
+
+@njit(nogil=True, cache=True)
 def solve_boards(E, Gd, boards, mode, geo, stride, per_hit, tab, grp, stats):
     """Write ``E[b]`` for every ``b`` in ``boards`` (successors final). Returns the number
     of boards whose policy never leaves them (infinite value, written as inf).
-    ``stats[0]`` += boards, ``stats[1]`` += Newton passes."""
+    ``stats[0]`` += boards, ``stats[1]`` += passes over the throw groups,
+    ``stats[2]`` += passes after which a re-examined choice changed."""
     k = geo[0]
     goal = geo[1]
     maxdice = geo[3]
     throws = geo[4]
-    group_start, group_p, entry_start, entry_row, entry_hits = grp
+    group_start = grp[0]
     work = np.zeros((3, 4, k * SLOTS))
     digits = np.zeros((3, k), np.int64)
     stay = np.zeros(k * SLOTS)
     rest = np.zeros(k * SLOTS)
     key = np.zeros(k * SLOTS)
+    g0 = group_start[maxdice]
+    g1 = group_start[maxdice + 1]
+    margin = np.zeros(g1 - g0)
+    chosen_stay = np.zeros(g1 - g0)
+    chosen_rest = np.zeros(g1 - g0)
     stuck = 0
     for n in range(boards.shape[0]):
         b = boards[n]
@@ -279,61 +386,25 @@ def solve_boards(E, Gd, boards, mode, geo, stride, per_hit, tab, grp, stats):
             continue
         options(E, Gd, mode, b, s, maxdice, throws - 1, geo, stride, per_hit, tab, grp, work, digits,
                 stay, rest, key)
-        g0 = group_start[maxdice]
-        g1 = group_start[maxdice + 1]
+        for j in range(k):
+            if s[j] >= goal:
+                for h in range(1, maxdice // per_hit[j] + 1):
+                    stay[j * SLOTS + h] = 0.0
+                    rest[j * SLOTS + h] = BIG
+                    key[j * SLOTS + h] = BIG
+        stats[0] += 1
         if mode != 0:
-            S = 0.0
-            R = 0.0
-            for g in range(g0, g1):
-                bk = BIG
-                bs = 1.0
-                br = 0.0
-                for e in range(entry_start[g], entry_start[g + 1]):
-                    j = entry_row[e]
-                    if s[j] >= goal:
-                        continue
-                    i = j * SLOTS + entry_hits[e]
-                    if key[i] < bk:
-                        bk = key[i]
-                        bs = stay[i]
-                        br = rest[i]
-                S += group_p[g] * bs
-                R += group_p[g] * br
+            S, R = _chosen_pass(g0, g1, stay, rest, key, grp)
             stats[1] += 1
             if 1.0 - S <= 1e-15:
                 E[b] = np.inf
                 stuck += 1
             else:
                 E[b] = (1.0 + R) / (1.0 - S)
-            stats[0] += 1
             continue
         x = _guess(E, b, s, geo, stride)
         for it in range(200):
-            S = 0.0
-            R = 0.0
-            gap = BIG
-            for g in range(g0, g1):
-                best = BIG
-                second = BIG
-                bs = 1.0
-                br = 0.0
-                for e in range(entry_start[g], entry_start[g + 1]):
-                    j = entry_row[e]
-                    if s[j] >= goal:
-                        continue
-                    i = j * SLOTS + entry_hits[e]
-                    v = stay[i] * x + rest[i]
-                    if v < best:
-                        second = best
-                        best = v
-                        bs = stay[i]
-                        br = rest[i]
-                    elif v < second:
-                        second = v
-                S += group_p[g] * bs
-                R += group_p[g] * br
-                if second - best < gap:
-                    gap = second - best
+            S, R = _policy_pass(g0, g1, x, stay, rest, grp, margin, chosen_stay, chosen_rest)
             stats[1] += 1
             if 1.0 - S <= 1e-12:
                 x = 2.0 * x + 1.0
@@ -341,8 +412,11 @@ def solve_boards(E, Gd, boards, mode, geo, stride, per_hit, tab, grp, stats):
             xn = (1.0 + R) / (1.0 - S)
             step = abs(xn - x)
             x = xn
-            if step <= gap or step <= 1e-14 * x:
+            if step <= 1e-14 * x:
                 break
+            S, R, changed = _recheck(g0, g1, x, step, S, R, stay, rest, grp, margin, chosen_stay, chosen_rest)
+            if not changed:
+                break
+            stats[2] += 1
         E[b] = x
-        stats[0] += 1
     return stuck

@@ -262,7 +262,7 @@ class PegsKernel:
         self._grp = (groups["group_start"], groups["group_p"], groups["entry_start"],
                      groups["entry_row"], groups["entry_hits"])
         self._kernels = _numba_kernels()
-        self.stats = np.zeros(2, np.int64)
+        self.stats = np.zeros(3, np.int64)
 
     def _check_table(self, table: np.ndarray, name: str) -> np.ndarray:
         if not isinstance(table, np.ndarray) or table.ndim != 1 or table.shape[0] != self.size:
