@@ -12,7 +12,7 @@ group are sorted by hits then row, both descending (the policies' tie-break).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import literally, njit
 
 BIG = 1e300
 SLOTS = 7          # option slots per row: hits 0..6 (pegs_kernel.MAX_HITS)
@@ -353,6 +353,13 @@ def _chosen_pass(g0, g1, stay, rest, key, grp):
 
 @njit(nogil=True, cache=True)
 def solve_boards(E, Gd, boards, mode, geo, stride, per_hit, tab, grp, stats):
+    """Write ``E[b]`` for every ``b`` in ``boards`` (see :func:`_solve_boards`); compiled
+    once per mode, so that the mode's branches fold away."""
+    return _solve_boards(E, Gd, boards, literally(mode), geo, stride, per_hit, tab, grp, stats)
+
+
+@njit(nogil=True, cache=True)
+def _solve_boards(E, Gd, boards, mode, geo, stride, per_hit, tab, grp, stats):
     """Write ``E[b]`` for every ``b`` in ``boards`` (successors final). Returns the number
     of boards whose policy never leaves them (infinite value, written as inf).
     ``stats[0]`` += boards, ``stats[1]`` += passes over the throw groups,
