@@ -3,10 +3,15 @@
 Checked against the exact reduced solver and :class:`..turn.TurnValue` in
 ``tests/pegs_fives/test_pegs_kernel.py``. Every function releases the GIL.
 
-Modes (``mode``): 0 optimal (minimise with ``V``), 1 greedy, 2 safe greedy, 3 lookahead
-(choose by the option values under the guide table ``Gd``, evaluate with ``V``). In every
-mode the first option of a throw group with the smallest key is chosen; the options of a
-group are sorted by hits then row, both descending (the policies' tie-break).
+Modes (``mode``, a compile-time constant): 0 optimal (minimise with ``V``), 1 greedy,
+2 safe greedy, 3 lookahead (choose by the option values under the guide table ``Gd``,
+evaluate with ``V``). In every mode the first option of a throw group with the smallest
+key is chosen; the options of a group are sorted by hits then row, both descending (the
+policies' tie-break).
+
+Option values of a row are computed for all hits at once: slot ``j * HS + h`` of the
+value arrays, a dot product of the row's cycle table (``pegs_kernel.cycle_tables``) with
+the values the cycle leads to. Options of complete rows hold ``BIG`` and are never chosen.
 """
 
 from __future__ import annotations
@@ -15,46 +20,49 @@ import numpy as np
 from numba import literally, njit
 
 BIG = 1e300
-SLOTS = 7          # option slots per row: hits 0..6 (pegs_kernel.MAX_HITS)
+HS = 8             # option slots per row: hits 0..7 (pegs_kernel.MAX_HITS)
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _rest(V, b, st, slot, need, notlast, c2, c1, tab):
-    """Everything but the overthrow term of an option (see pegs_kernel.cycle_tables)."""
-    over, fresh_below, fresh_in, choice, q_start, q_step, q_p, throws = tab
-    r = -fresh_below[slot]
-    for e in range(q_start[slot], q_start[slot + 1]):
-        c = q_step[e]
-        if notlast or c != need:
-            r += q_p[e] * V[b + c * st]
-    if notlast:
-        r += choice[slot * throws + 2] * c2 + choice[slot * throws + 1] * c1 - fresh_in[slot]
-    return r
-
-
-@njit(nogil=True, cache=True, inline="always")
-def _slot(geo, j, need, dice, ta, h):
+def _table(geo, j, need, d0, ta, last):
+    """Row of the cycle table (pegs_kernel.option_table)."""
     goal = geo[1]
-    maxdice = geo[3]
+    dice = geo[3]
     throws = geo[4]
-    return (((j * (goal + 1) + need) * (maxdice + 1) + dice) * throws + ta) * SLOTS + h
+    return (((j * (goal + 1) + need) * (dice + 1) + d0) * throws + ta) * 2 + last
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _key(mode, v, s_j, h, goal, g):
-    if mode == 0:
-        return v
-    if mode == 1:
-        return 0.0
-    if mode == 2:
-        return 1.0 if s_j + h > goal else 0.0
-    return g
+def _row_values(V, B, st, reach, X, c2, c1, A, t, goal, out, o):
+    """``out[o + h]`` = the value of naming this row with ``h`` hits on board ``B``:
+    ``X`` the value of an overthrow, ``c2`` / ``c1`` of the PEGS-7 choice throws, ``V``
+    at ``B + c * st`` for ``c = 1..reach`` the ends and restarts."""
+    for h in range(HS):
+        out[o + h] = A[t, h] * X + A[t, (goal + 1) * HS + h] * c2 + A[t, (goal + 2) * HS + h] * c1 \
+            + A[t, (goal + 3) * HS + h]
+    for c in range(1, reach + 1):
+        e = np.float64(V[B + c * st])
+        for h in range(HS):
+            out[o + h] += A[t, c * HS + h] * e
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _fill(out, o, value):
+    for h in range(HS):
+        out[o + h] = value
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _policy_keys(mode, sj, goal, key, o):
+    """Keys of the fixed policies: greedy 0 (the first legal option), safe greedy 1 for an
+    overthrow (PEGS-6) else 0."""
+    for h in range(HS):
+        key[o + h] = 1.0 if (mode == 2 and sj + h > goal) else 0.0
 
 
 @njit(nogil=True, cache=True, inline="always")
 def _group_value(mode, g, X, val, key, grp):
-    """The chosen option's value in throw group ``g`` (``X`` when no row is legal).
-    Closed rows carry key ``BIG``; branch-free selects."""
+    """The chosen option's value in throw group ``g`` (``X`` when no row is legal)."""
     entry_start = grp[2]
     entry_row = grp[3]
     entry_hits = grp[4]
@@ -62,11 +70,11 @@ def _group_value(mode, g, X, val, key, grp):
     bv = X
     if mode == 0:
         for e in range(entry_start[g], entry_start[g + 1]):
-            v = val[entry_row[e] * SLOTS + entry_hits[e]]
+            v = val[entry_row[e] * HS + entry_hits[e]]
             bk = v if v < bk else bk
         return X if bk >= BIG else bk
     for e in range(entry_start[g], entry_start[g + 1]):
-        i = entry_row[e] * SLOTS + entry_hits[e]
+        i = entry_row[e] * HS + entry_hits[e]
         kv = key[i]
         lt = kv < bk
         bk = kv if lt else bk
@@ -75,44 +83,38 @@ def _group_value(mode, g, X, val, key, grp):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _close_rows(s, d, geo, per_hit, val, key):
-    """Mark the options of complete rows with ``BIG`` (never chosen)."""
-    for j in range(geo[0]):
-        if s[j] >= geo[1]:
-            for h in range(1, d // per_hit[j] + 1):
-                val[j * SLOTS + h] = BIG
-                key[j * SLOTS + h] = BIG
+def _open_count(s, k, goal):
+    n = 0
+    for j in range(k):
+        if s[j] < goal:
+            n += 1
+    return n
 
 
 @njit(nogil=True, cache=True)
-def _choice1(V, Gd, mode, B, s, d, geo, stride, per_hit, tab, grp, val, key):
+def _choice1(V, Gd, mode, B, s, d, geo, stride, A, grp, val, key):
     """Value of a PEGS-7 choice throw on board ``B`` (digits ``s``) with ``d`` dice and one
     throw left: the cycle after it has no throws (PEGS-9)."""
     k = geo[0]
     goal = geo[1]
-    over = tab[0]
-    group_start, group_p, entry_start, entry_row, entry_hits = grp
+    group_start = grp[0]
+    group_p = grp[1]
     X = np.float64(V[B])
     XG = np.float64(Gd[B]) if mode == 3 else 0.0
-    nopen = 0
+    last = 1 if _open_count(s, k, goal) == 1 else 0
     for j in range(k):
-        if s[j] < goal:
-            nopen += 1
-    notlast = nopen > 1
-    for j in range(k):
+        o = j * HS
         if s[j] >= goal:
+            _fill(val, o, BIG)
+            _fill(key, o, BIG)
             continue
         need = goal - s[j]
-        st = stride[j]
-        for h in range(1, d // per_hit[j] + 1):
-            slot = _slot(geo, j, need, d, 0, h)
-            v = over[slot] * X + _rest(V, B, st, slot, need, notlast, 0.0, 0.0, tab)
-            g = 0.0
-            if mode == 3:
-                g = over[slot] * XG + _rest(Gd, B, st, slot, need, notlast, 0.0, 0.0, tab)
-            val[j * SLOTS + h] = v
-            key[j * SLOTS + h] = _key(mode, v, s[j], h, goal, g)
-    _close_rows(s, d, geo, per_hit, val, key)
+        t = _table(geo, j, need, d, 0, last)
+        _row_values(V, B, stride[j], need - last, X, 0.0, 0.0, A, t, goal, val, o)
+        if mode == 3:
+            _row_values(Gd, B, stride[j], need - last, XG, 0.0, 0.0, A, t, goal, key, o)
+        elif mode != 0:
+            _policy_keys(mode, s[j], goal, key, o)
     total = 0.0
     for g in range(group_start[d], group_start[d + 1]):
         total += group_p[g] * _group_value(mode, g, X, val, key, grp)
@@ -120,12 +122,16 @@ def _choice1(V, Gd, mode, B, s, d, geo, stride, per_hit, tab, grp, val, key):
 
 
 @njit(nogil=True, cache=True)
-def _choice2(V, Gd, mode, B, s, d, geo, stride, per_hit, tab, grp, work, digits):
-    """Values of PEGS-7 choice throws on ``B`` with ``d`` dice and 2 and 1 throws left."""
+def _choice2(V, Gd, mode, B, s, d, outer, geo, stride, per_hit, A, grp, work, digits, memo, stamp):
+    """Values of PEGS-7 choice throws on ``B`` with ``d`` dice and 2 and 1 throws left.
+
+    ``B`` is the board ``b`` of the enclosing :func:`options` call with row ``outer`` in;
+    the one-throw values two rows further (``memo``) are shared with the call for the
+    other row of the pair."""
     k = geo[0]
     goal = geo[1]
-    over = tab[0]
-    group_start, group_p, entry_start, entry_row, entry_hits = grp
+    group_start = grp[0]
+    group_p = grp[1]
     val1 = work[1, 0]
     val0 = work[1, 1]
     key1 = work[1, 2]
@@ -133,45 +139,45 @@ def _choice2(V, Gd, mode, B, s, d, geo, stride, per_hit, tab, grp, work, digits)
     s2 = digits[2]
     X = np.float64(V[B])
     XG = np.float64(Gd[B]) if mode == 3 else 0.0
-    nopen = 0
+    last = 1 if _open_count(s, k, goal) == 1 else 0
     for j in range(k):
-        if s[j] < goal:
-            nopen += 1
-    notlast = nopen > 1
-    for j in range(k):
+        o = j * HS
         if s[j] >= goal:
+            _fill(val1, o, BIG)
+            _fill(val0, o, BIG)
+            _fill(key1, o, BIG)
+            _fill(key0, o, BIG)
             continue
         need = goal - s[j]
         st = stride[j]
         dd = d - per_hit[j] * need
         c1 = 0.0
         g1 = 0.0
-        if notlast and dd > 0:
-            for i in range(k):
-                s2[i] = s[i]
-            s2[j] = goal
-            c1 = _choice1(V, Gd, mode, B + need * st, s2, dd, geo, stride, per_hit, tab, grp,
-                          work[2, 0], work[2, 1])
-            if mode == 3:
-                g1 = _choice1(Gd, Gd, 0, B + need * st, s2, dd, geo, stride, per_hit, tab, grp,
-                              work[2, 0], work[2, 1])
-        for h in range(1, d // per_hit[j] + 1):
-            slot1 = _slot(geo, j, need, d, 1, h)
-            slot0 = _slot(geo, j, need, d, 0, h)
-            v1 = over[slot1] * X + _rest(V, B, st, slot1, need, notlast, 0.0, c1, tab)
-            v0 = over[slot0] * X + _rest(V, B, st, slot0, need, notlast, 0.0, 0.0, tab)
-            w1 = 0.0
-            w0 = 0.0
-            if mode == 3:
-                w1 = over[slot1] * XG + _rest(Gd, B, st, slot1, need, notlast, 0.0, g1, tab)
-                w0 = over[slot0] * XG + _rest(Gd, B, st, slot0, need, notlast, 0.0, 0.0, tab)
-            i = j * SLOTS + h
-            val1[i] = v1
-            val0[i] = v0
-            key1[i] = _key(mode, v1, s[j], h, goal, w1)
-            key0[i] = _key(mode, v0, s[j], h, goal, w0)
-    _close_rows(s, d, geo, per_hit, val1, key1)
-    _close_rows(s, d, geo, per_hit, val0, key0)
+        if last == 0 and dd > 0:
+            pair = min(j, outer) * k + max(j, outer)
+            if memo[2, pair] == stamp:
+                c1 = memo[0, pair]
+                g1 = memo[1, pair]
+            else:
+                for i in range(k):
+                    s2[i] = s[i]
+                s2[j] = goal
+                c1 = _choice1(V, Gd, mode, B + need * st, s2, dd, geo, stride, A, grp, work[2, 0], work[2, 1])
+                if mode == 3:
+                    g1 = _choice1(Gd, Gd, 0, B + need * st, s2, dd, geo, stride, A, grp, work[2, 0], work[2, 1])
+                memo[0, pair] = c1
+                memo[1, pair] = g1
+                memo[2, pair] = stamp
+        t1 = _table(geo, j, need, d, 1, last)
+        t0 = _table(geo, j, need, d, 0, last)
+        _row_values(V, B, st, need - last, X, 0.0, c1, A, t1, goal, val1, o)
+        _row_values(V, B, st, need - last, X, 0.0, 0.0, A, t0, goal, val0, o)
+        if mode == 3:
+            _row_values(Gd, B, st, need - last, XG, 0.0, g1, A, t1, goal, key1, o)
+            _row_values(Gd, B, st, need - last, XG, 0.0, 0.0, A, t0, goal, key0, o)
+        elif mode != 0:
+            _policy_keys(mode, s[j], goal, key1, o)
+            _policy_keys(mode, s[j], goal, key0, o)
     total1 = 0.0
     total0 = 0.0
     for g in range(group_start[d], group_start[d + 1]):
@@ -181,22 +187,24 @@ def _choice2(V, Gd, mode, B, s, d, geo, stride, per_hit, tab, grp, work, digits)
 
 
 @njit(nogil=True, cache=True)
-def options(V, Gd, mode, b, s, d, ta, geo, stride, per_hit, tab, grp, work, digits, stay, rest, key):
+def options(V, Gd, mode, b, s, d, ta, geo, stride, per_hit, A, grp, work, digits, memo, stamp,
+            stay, rest, key):
     """The options after a choice throw of ``d`` dice with ``ta`` throws left after it, on
     board ``b`` (digits ``s``): ``stay``, ``rest`` (with ``V``) and the choice ``key`` at
-    slot ``j * SLOTS + hits`` of every open row ``j``. Later choices of the turn: ``mode``."""
+    slot ``j * HS + hits`` of every row ``j`` (complete rows: stay 0, rest and key ``BIG``).
+    Later choices of the turn: ``mode``. ``stamp`` must differ from every earlier call's
+    with the same ``memo``."""
     k = geo[0]
     goal = geo[1]
-    over = tab[0]
     s1 = digits[1]
     XG = np.float64(Gd[b]) if mode == 3 else 0.0
-    nopen = 0
+    last = 1 if _open_count(s, k, goal) == 1 else 0
     for j in range(k):
-        if s[j] < goal:
-            nopen += 1
-    notlast = nopen > 1
-    for j in range(k):
+        o = j * HS
         if s[j] >= goal:
+            _fill(stay, o, 0.0)
+            _fill(rest, o, BIG)
+            _fill(key, o, BIG)
             continue
         need = goal - s[j]
         st = stride[j]
@@ -205,32 +213,28 @@ def options(V, Gd, mode, b, s, d, ta, geo, stride, per_hit, tab, grp, work, digi
         c1 = 0.0
         g2 = 0.0
         g1 = 0.0
-        if notlast and dd > 0 and ta >= 1:
+        if last == 0 and dd > 0 and ta >= 1:
             for i in range(k):
                 s1[i] = s[i]
             s1[j] = goal
             if ta >= 2:
-                c2, c1 = _choice2(V, Gd, mode, b + need * st, s1, dd, geo, stride, per_hit, tab, grp,
-                                  work, digits)
+                c2, c1 = _choice2(V, Gd, mode, b + need * st, s1, dd, j, geo, stride, per_hit, A, grp,
+                                  work, digits, memo, stamp)
                 if mode == 3:
-                    g2, g1 = _choice2(Gd, Gd, 0, b + need * st, s1, dd, geo, stride, per_hit, tab, grp,
-                                      work, digits)
+                    g2, g1 = _choice2(Gd, Gd, 0, b + need * st, s1, dd, j, geo, stride, per_hit, A, grp,
+                                      work, digits, memo[3:], stamp)
             else:
-                c1 = _choice1(V, Gd, mode, b + need * st, s1, dd, geo, stride, per_hit, tab, grp,
-                              work[1, 0], work[1, 1])
+                c1 = _choice1(V, Gd, mode, b + need * st, s1, dd, geo, stride, A, grp, work[1, 0], work[1, 1])
                 if mode == 3:
-                    g1 = _choice1(Gd, Gd, 0, b + need * st, s1, dd, geo, stride, per_hit, tab, grp,
-                                  work[1, 0], work[1, 1])
-        for h in range(1, d // per_hit[j] + 1):
-            slot = _slot(geo, j, need, d, ta, h)
-            r = _rest(V, b, st, slot, need, notlast, c2, c1, tab)
-            g = 0.0
-            if mode == 3:
-                g = over[slot] * XG + _rest(Gd, b, st, slot, need, notlast, g2, g1, tab)
-            i = j * SLOTS + h
-            stay[i] = over[slot]
-            rest[i] = r
-            key[i] = _key(mode, 0.0, s[j], h, goal, g)
+                    g1 = _choice1(Gd, Gd, 0, b + need * st, s1, dd, geo, stride, A, grp, work[1, 0], work[1, 1])
+        t = _table(geo, j, need, d, ta, last)
+        _row_values(V, b, st, need - last, 0.0, c2, c1, A, t, goal, rest, o)
+        for h in range(HS):
+            stay[o + h] = A[t, h]
+        if mode == 3:
+            _row_values(Gd, b, st, need - last, XG, g2, g1, A, t, goal, key, o)
+        elif mode != 0:
+            _policy_keys(mode, s[j], goal, key, o)
 
 
 @njit(nogil=True, cache=True)
@@ -279,7 +283,7 @@ def _policy_pass(g0, g1, x, stay, rest, grp, margin, chosen_stay, chosen_rest):
         bs = 1.0
         br = 0.0
         for e in range(entry_start[g], entry_start[g + 1]):
-            i = entry_row[e] * SLOTS + entry_hits[e]
+            i = entry_row[e] * HS + entry_hits[e]
             st = stay[i]
             v = st * x + rest[i]
             lt = v < best
@@ -312,7 +316,7 @@ def _recheck(g0, g1, x, step, S, R, stay, rest, grp, margin, chosen_stay, chosen
         bs = 1.0
         br = 0.0
         for e in range(entry_start[g], entry_start[g + 1]):
-            i = entry_row[e] * SLOTS + entry_hits[e]
+            i = entry_row[e] * HS + entry_hits[e]
             v = stay[i] * x + rest[i]
             lt = v < best
             best = v if lt else best
@@ -341,7 +345,7 @@ def _chosen_pass(g0, g1, stay, rest, key, grp):
         bs = 1.0
         br = 0.0
         for e in range(entry_start[g], entry_start[g + 1]):
-            i = entry_row[e] * SLOTS + entry_hits[e]
+            i = entry_row[e] * HS + entry_hits[e]
             lt = key[i] < bk
             bk = key[i] if lt else bk
             bs = stay[i] if lt else bs
@@ -351,15 +355,20 @@ def _chosen_pass(g0, g1, stay, rest, key, grp):
     return S, R
 
 
+def scratch(k):
+    """Work arrays of one thread: ``(work, digits, memo)`` for :func:`options`."""
+    return np.zeros((3, 4, k * HS)), np.zeros((3, k), np.int64), np.zeros((6, k * k))
+
+
 @njit(nogil=True, cache=True)
-def solve_boards(E, Gd, boards, mode, geo, stride, per_hit, tab, grp, stats):
+def solve_boards(E, Gd, boards, mode, geo, stride, per_hit, A, grp, stats):
     """Write ``E[b]`` for every ``b`` in ``boards`` (see :func:`_solve_boards`); compiled
     once per mode, so that the mode's branches fold away."""
-    return _solve_boards(E, Gd, boards, literally(mode), geo, stride, per_hit, tab, grp, stats)
+    return _solve_boards(E, Gd, boards, literally(mode), geo, stride, per_hit, A, grp, stats)
 
 
 @njit(nogil=True, cache=True)
-def _solve_boards(E, Gd, boards, mode, geo, stride, per_hit, tab, grp, stats):
+def _solve_boards(E, Gd, boards, mode, geo, stride, per_hit, A, grp, stats):
     """Write ``E[b]`` for every ``b`` in ``boards`` (successors final). Returns the number
     of boards whose policy never leaves them (infinite value, written as inf).
     ``stats[0]`` += boards, ``stats[1]`` += passes over the throw groups,
@@ -369,11 +378,12 @@ def _solve_boards(E, Gd, boards, mode, geo, stride, per_hit, tab, grp, stats):
     maxdice = geo[3]
     throws = geo[4]
     group_start = grp[0]
-    work = np.zeros((3, 4, k * SLOTS))
+    work = np.zeros((3, 4, k * HS))
     digits = np.zeros((3, k), np.int64)
-    stay = np.zeros(k * SLOTS)
-    rest = np.zeros(k * SLOTS)
-    key = np.zeros(k * SLOTS)
+    memo = np.zeros((6, k * k))
+    stay = np.zeros(k * HS)
+    rest = np.zeros(k * HS)
+    key = np.zeros(k * HS)
     g0 = group_start[maxdice]
     g1 = group_start[maxdice + 1]
     margin = np.zeros(g1 - g0)
@@ -384,21 +394,11 @@ def _solve_boards(E, Gd, boards, mode, geo, stride, per_hit, tab, grp, stats):
         b = boards[n]
         s = digits[0]
         _digits(b, geo, stride, s)
-        nopen = 0
-        for j in range(k):
-            if s[j] < goal:
-                nopen += 1
-        if nopen == 0:
+        if _open_count(s, k, goal) == 0:
             E[b] = 0.0
             continue
-        options(E, Gd, mode, b, s, maxdice, throws - 1, geo, stride, per_hit, tab, grp, work, digits,
-                stay, rest, key)
-        for j in range(k):
-            if s[j] >= goal:
-                for h in range(1, maxdice // per_hit[j] + 1):
-                    stay[j * SLOTS + h] = 0.0
-                    rest[j * SLOTS + h] = BIG
-                    key[j * SLOTS + h] = BIG
+        options(E, Gd, mode, b, s, maxdice, throws - 1, geo, stride, per_hit, A, grp, work, digits,
+                memo, n + 1.0, stay, rest, key)
         stats[0] += 1
         if mode != 0:
             S, R = _chosen_pass(g0, g1, stay, rest, key, grp)

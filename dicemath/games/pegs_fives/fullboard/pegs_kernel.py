@@ -47,8 +47,8 @@ from dicemath.games.pegs_fives.state import (
 POLICIES = ("optimal", "greedy", "safe_greedy", "lookahead")
 """The ``policy`` names :meth:`PegsKernel.solve` accepts (index = the kernel's mode)."""
 
-MAX_HITS = 7
-"""Slots per row in the option tables: hits 0..6 (0 unused)."""
+MAX_HITS = 8
+"""Slots per row in the option tables: hits 0..7 (0 and 7 unused; 8 makes one SIMD vector)."""
 
 _SUPPORTED = {"dice": PEGS.dice, "throws": PEGS.throws, "overthrow": PEGS.overthrow,
               "on_complete": PEGS.on_complete, "all_dice_first": PEGS.all_dice_first,
@@ -120,61 +120,56 @@ def _terminals(rules: Rules, row: int, step: int, cycle) -> dict:
     return result
 
 
-def option_slot(rules: Rules, j: int, need: int, dice: int, throws_after: int, hits: int) -> int:
-    """Index of an option in the cycle tables: row position ``j``, ``need`` steps to go,
-    ``dice`` before the choice throw, ``throws_after`` left after it, ``hits`` hits."""
-    return (((j * (rules.goal + 1) + need) * (rules.dice + 1) + dice) * rules.throws + throws_after) * MAX_HITS + hits
+def option_table(rules: Rules, j: int, need: int, dice: int, throws_after: int, last: bool) -> int:
+    """Row of :func:`cycle_tables` for row position ``j`` with ``need`` steps to go, ``dice``
+    before the choice throw and ``throws_after`` left after it; ``last``: no other row open."""
+    return (((j * (rules.goal + 1) + need) * (rules.dice + 1) + dice) * rules.throws + throws_after) * 2 + last
 
 
-def cycle_tables(rules: Rules, rows: tuple[int, ...]) -> dict[str, np.ndarray]:
-    """The cycle of every option as float64 coefficients of the values it leads to.
+def cycle_tables(rules: Rules, rows: tuple[int, ...]) -> np.ndarray:
+    """Every option's cycle as float64 coefficients of the values it leads to.
 
-    For the option at :func:`option_slot`: ``over`` (P of an overthrow), the sparse list
-    ``q_start``/``q_step``/``q_p`` (P that the turn ends or restarts with the row ``c``
-    steps on; the restarts, PEGS-8, are also summed in ``fresh_below`` for ``c < need``
-    and ``fresh_in`` for ``c = need``) and ``choice[slot * throws + t]`` (P of a PEGS-7
-    choice throw with ``t`` throws left, with ``dice - dice_per_hit * need`` dice).
+    Row :func:`option_table`, column ``c * MAX_HITS + h`` (``h`` hits on the choice
+    throw) holds, for ``c = 0``, P(overthrow) (PEGS-6; times the value of the board the
+    cycle began on); ``c = 1..goal``, P(the turn ends or restarts with the row ``c`` steps
+    on) (times that board's value); ``c = goal + 1`` and ``goal + 2``, P(PEGS-7 choice
+    throw with 2 resp. 1 throws left, ``dice - dice_per_hit * need`` dice; times its
+    value); ``c = goal + 3``, minus P(PEGS-8 restart) (the restart identity's ``- 1``).
+    With ``last`` the row going in ends the game: the terms that follow it are 0.
     Exact Fractions rounded once to float64.
     """
     goal, dice, throws = rules.goal, rules.dice, rules.throws
-    size = option_slot(rules, len(rows), 0, 0, 0, 0)
-    over = np.zeros(size)
-    fresh_below = np.zeros(size)
-    fresh_in = np.zeros(size)
-    choice = np.zeros(size * throws)
-    q_start = np.zeros(size + 1, np.int64)
-    q_step: list[int] = []
-    q_p: list[float] = []
-    for slot in range(size):
-        q_start[slot] = len(q_step)
-        j, rest = divmod(slot, (goal + 1) * (dice + 1) * throws * MAX_HITS)
-        need, rest = divmod(rest, (dice + 1) * throws * MAX_HITS)
-        d0, rest = divmod(rest, throws * MAX_HITS)
-        ta, h = divmod(rest, MAX_HITS)
-        row = rows[j]
+    table = np.zeros((option_table(rules, len(rows), 0, 0, 0, False), (goal + 4) * MAX_HITS))
+    for j, row in enumerate(rows):
         per_hit = rules.dice_per_hit[row - 1]
-        if not (1 <= need <= goal and 1 <= h and h * per_hit <= d0):
-            continue
-        ends: dict[int, Fraction] = {}
-        for key, p in _cycle_terminals(rules, row, goal - need, h, d0 - h * per_hit, ta).items():
-            if key[0] == "over":
-                over[slot] = float(p)
-            elif key[0] == "choice":
-                assert key[1] == d0 - per_hit * need and 1 <= key[2] < throws
-                choice[slot * throws + key[2]] = float(p)
-            else:
-                ends[key[1]] = ends.get(key[1], 0) + p
-                if key[0] == "fresh":
-                    if key[1] == need:
-                        fresh_in[slot] += float(p)
-                    else:
-                        fresh_below[slot] += float(p)
-        for c in sorted(ends):
-            q_step.append(c)
-            q_p.append(float(ends[c]))
-    q_start[size] = len(q_step)
-    return {"over": over, "fresh_below": fresh_below, "fresh_in": fresh_in, "choice": choice,
-            "q_start": q_start, "q_step": np.array(q_step, np.int64), "q_p": np.array(q_p)}
+        for need in range(1, goal + 1):
+            for d0 in range(1, dice + 1):
+                for ta in range(throws):
+                    for h in range(1, d0 // per_hit + 1):
+                        coefficients = [Fraction(0)] * (goal + 4)
+                        fresh_in = Fraction(0)
+                        for key, p in _cycle_terminals(rules, row, goal - need, h, d0 - h * per_hit, ta).items():
+                            if key[0] == "over":
+                                coefficients[0] += p
+                            elif key[0] == "choice":
+                                assert key[1] == d0 - per_hit * need and key[2] in (1, 2)
+                                coefficients[goal + 3 - key[2]] += p
+                            else:
+                                coefficients[key[1]] += p
+                                if key[0] == "fresh" and key[1] == need:
+                                    fresh_in += p
+                                elif key[0] == "fresh":
+                                    coefficients[goal + 3] -= p
+                        for last in (False, True):
+                            column = list(coefficients)
+                            if last:
+                                column[need] = column[goal + 1] = column[goal + 2] = Fraction(0)
+                            else:
+                                column[goal + 3] -= fresh_in
+                            row_index = option_table(rules, j, need, d0, ta, last)
+                            for c, value in enumerate(column):
+                                table[row_index, c * MAX_HITS + h] = float(value)
+    return table
 
 
 def throw_groups(rules: Rules, rows: tuple[int, ...]) -> dict[str, np.ndarray]:
@@ -255,9 +250,7 @@ class PegsKernel:
         self.stride = np.array([self.base ** j for j in range(k)], np.int64)
         self.per_hit = np.array([rules.dice_per_hit[r - 1] for r in self.rows], np.int64)
         self._geo = np.array([k, rules.goal, self.base, rules.dice, rules.throws], np.int64)
-        cycles = cycle_tables(rules, self.rows)
-        self._tab = (cycles["over"], cycles["fresh_below"], cycles["fresh_in"], cycles["choice"],
-                     cycles["q_start"], cycles["q_step"], cycles["q_p"], rules.throws)
+        self._cycles = cycle_tables(rules, self.rows)
         groups = throw_groups(rules, self.rows)
         self._grp = (groups["group_start"], groups["group_p"], groups["entry_start"],
                      groups["entry_row"], groups["entry_hits"])
@@ -302,7 +295,7 @@ class PegsKernel:
         if boards.size and (boards.min() < 0 or boards.max() >= self.size):
             raise ValueError(f"board indices must be in 0..{self.size - 1}")
         stuck = self._kernels.solve_boards(E, guide, boards, mode, self._geo, self.stride, self.per_hit,
-                                           self._tab, self._grp, self.stats)
+                                           self._cycles, self._grp, self.stats)
         if stuck:
             raise InvalidProbabilityError(
                 f"policy {policy!r} never leaves {stuck} of the boards: their value is infinite")
@@ -336,15 +329,14 @@ class PegsKernel:
         faces = check_roll(faces, dice)
         counts = [faces.count(f) for f in range(1, 7)]
         k = len(self.rows)
-        s = self.digits(int(board))
         stay = np.zeros(k * MAX_HITS)
         rest = np.zeros(k * MAX_HITS)
         key = np.zeros(k * MAX_HITS)
-        work = np.zeros((3, 4, k * MAX_HITS))
-        digits = np.zeros((3, k), np.int64)
-        digits[0] = s
-        self._kernels.options(E, E, 0, int(board), digits[0], int(dice), int(throws) - 1, self._geo,
-                              self.stride, self.per_hit, self._tab, self._grp, work, digits, stay, rest, key)
+        work, digits, memo = self._kernels.scratch(k)
+        s = digits[0]
+        s[:] = self.digits(int(board))
+        self._kernels.options(E, E, 0, int(board), s, int(dice), int(throws) - 1, self._geo, self.stride,
+                              self.per_hit, self._cycles, self._grp, work, digits, memo, 1.0, stay, rest, key)
         from dicemath.core.dice import hits_from_counts
 
         result = []
