@@ -13,8 +13,7 @@ import pytest
 from dicemath.core.dice import multisets
 from dicemath.core.errors import IllegalMoveError, InvalidRulesError
 from dicemath.games.pegs_fives.advisor import Advisor, board_value
-from dicemath.games.pegs_fives.fullboard.pegs_kernel import (
-    MAX_HITS, PegsKernel, cycle_tables, option_slot)
+from dicemath.games.pegs_fives.fullboard.pegs_kernel import MAX_HITS, PegsKernel, cycle_tables, option_table
 from dicemath.games.pegs_fives.rules import PEGS
 from dicemath.games.pegs_fives.solver import solve_reduced
 from dicemath.games.pegs_fives.state import InvalidBoardError, SafeGreedy, greedy_policy
@@ -55,19 +54,24 @@ def assert_matches_solver(rows, rules=PEGS, tolerance=1e-9):
 
 
 def test_cycle_tables_are_probability_distributions():
+    # Overthrow, every end or restart and the PEGS-7 choice throws: probabilities summing
+    # to 1 for every option; with `last` the terms after the row goes in are dropped.
     rows = tuple(range(1, 13))
-    tables = cycle_tables(PEGS, rows)
+    table = cycle_tables(PEGS, rows)
+    goal = PEGS.goal
     checked = 0
     for j, row in enumerate(rows):
         per_hit = PEGS.dice_per_hit[row - 1]
-        for need in range(1, 6):
+        for need in range(1, goal + 1):
             for dice in range(1, 7):
                 for ta in range(3):
                     for h in range(1, dice // per_hit + 1):
-                        slot = option_slot(PEGS, j, need, dice, ta, h)
-                        q = tables["q_p"][tables["q_start"][slot]:tables["q_start"][slot + 1]]
-                        total = tables["over"][slot] + q.sum() + tables["choice"][3 * slot:3 * slot + 3].sum()
-                        assert abs(total - 1) < 1e-14
+                        column = table[option_table(PEGS, j, need, dice, ta, False), h::MAX_HITS]
+                        assert abs(column[:goal + 3].sum() - 1) < 1e-14
+                        assert column[goal + 1] == 0 or (ta == 2 and dice - per_hit * need > 0)
+                        last = table[option_table(PEGS, j, need, dice, ta, True), h::MAX_HITS]
+                        assert last[need] == last[goal + 1] == last[goal + 2] == 0
+                        assert np.array_equal(last[:need], column[:need])
                         checked += 1
     assert checked > 1000
 
