@@ -1,429 +1,762 @@
-"""numba kernels of :mod:`.pegs_kernel` (module level, so numba's on-disk cache works).
+"""numba kernels of :mod:`.pegs_kernel`: 16 boards at a time (module level, so numba's
+on-disk cache works).
 
 Checked against the exact reduced solver and :class:`..turn.TurnValue` in
 ``tests/pegs_fives/test_pegs_kernel.py``. Every function releases the GIL.
 
-Modes (``mode``, a compile-time constant): 0 optimal (minimise with ``V``), 1 greedy,
+**Lanes.** Every function works on ``L = 16`` boards at once (*lanes*): arrays of option
+values are laid out ``[slot][lane]`` with slot ``j * HS + h`` (row position ``j``, ``h``
+hits), so that the minimum over a throw group's options is a run of contiguous 16-wide
+loads and vector minima. The hot group loops are written out lane by lane (generated
+below) because LLVM's SLP vectoriser packs straight-line code, not a loop over lanes
+held in memory; indices into them are unsigned (signed ones cost a wrap-around test).
+The planner (:func:`plan`) sorts the boards so that a batch of 16 shares the digits of
+every row but a few (``varying``): a shared row has one cycle table and one PEGS-7
+choice-throw board for all lanes; a row whose digit differs between lanes is evaluated
+lane by lane and its PEGS-7 values in one masked pass per distinct need.
+
+**Modes** (``mode``, a compile-time constant: one entry point per mode, :data:`SOLVERS`): 0 optimal (minimise with ``V``), 1 greedy,
 2 safe greedy, 3 lookahead (choose by the option values under the guide table ``Gd``,
 evaluate with ``V``). In every mode the first option of a throw group with the smallest
-key is chosen; the options of a group are sorted by hits then row, both descending (the
+key is chosen; a group's options are sorted by hits then row, both descending (the
 policies' tie-break).
 
-Option values of a row are computed for all hits at once: slot ``j * HS + h`` of the
-value arrays, a dot product of the row's cycle table (``pegs_kernel.cycle_tables``) with
-the values the cycle leads to. Options of complete rows hold ``BIG`` and are never chosen.
+**Options.** A row's values for all hits come from one dot product of its cycle table
+(``pegs_kernel.cycle_tables``) with the values the cycle leads to: the overthrow value,
+``V`` at the row's next steps, the PEGS-7 choice throws (2 and 1 throws left) and the
+restart constant. Options of complete rows hold ``BIG`` and are never chosen.
+
+Levels of a turn: 0 the turn's first choice throw on board ``b``; 1 a PEGS-7 choice throw
+after row ``j`` went in (:func:`_choice2`); 2 one after a second row went in with one
+throw left (:func:`_choice1`). Each level has its own boards, digits and value arrays in
+the scratch space (:func:`scratch`).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import literally, njit
+from numba import njit
+from numba.core import config
+
+# numba compiles lazily, at a kernel's first call: the SLP vectoriser must be on then, so
+# it is switched on for the rest of the process (it changes speed, never results: LLVM
+# does not reorder floating-point arithmetic without fast-math).
+config.SLP_VECTORIZE = 1
 
 BIG = 1e300
 HS = 8             # option slots per row: hits 0..7 (pegs_kernel.MAX_HITS)
+L = 16             # lanes: boards evaluated together
+LU = np.uint64(L)
+
+
+def _lanes(template: str, indent: int) -> list[str]:
+    """``template`` once per lane, ``{l}`` replaced by the lane number."""
+    return [" " * indent + template.format(l=l) for l in range(L)]
+
+
+def _group_kernels_source() -> str:
+    """Source of the four throw-group loops, one line per lane and operation.
+
+    ``_gmin``: sum over groups of p * (minimum option value, or ``X`` if none is legal);
+    ``_gkey``: the same with the option of the smallest key (first of equals);
+    ``_gpass``: a Newton pass (the minimising option's stay and rest, the margin to the
+    best option of another stay); ``_gchosen``: stay and rest of the smallest-key option.
+    Groups ``g0 .. g1``; option slots ``slot[e]`` for ``e`` in ``start[g] .. start[g+1]``.
+    """
+    src = ["def _gmin(val, g0, g1, gp, start, slot, X, out):"]
+    src += _lanes("t{l} = 0.0", 4)
+    src += ["    for g in range(g0, g1):"]
+    src += _lanes("b{l} = BIG", 8)
+    src += ["        for e in range(start[g], start[g + ONE]):", "            o = slot[e] * LU"]
+    src += _lanes("v{l} = val[o + U{l}]; b{l} = v{l} if v{l} < b{l} else b{l}", 12)
+    src += ["        p = gp[g]"]
+    src += _lanes("t{l} += p * (X[{l}] if b{l} >= BIG else b{l})", 8)
+    src += _lanes("out[{l}] = t{l}", 4)
+
+    src += ["def _gkey(val, key, g0, g1, gp, start, slot, X, out):"]
+    src += _lanes("t{l} = 0.0", 4)
+    src += ["    for g in range(g0, g1):"]
+    src += _lanes("k{l} = BIG; c{l} = X[{l}]", 8)
+    src += ["        for e in range(start[g], start[g + ONE]):", "            o = slot[e] * LU"]
+    src += _lanes("q{l} = key[o + U{l}]; lt{l} = q{l} < k{l}; k{l} = q{l} if lt{l} else k{l}; "
+                  "c{l} = val[o + U{l}] if lt{l} else c{l}", 12)
+    src += ["        p = gp[g]"]
+    src += _lanes("t{l} += p * c{l}", 8)
+    src += _lanes("out[{l}] = t{l}", 4)
+
+    src += ["def _gpass(stay, rest, g0, g1, gp, start, slot, x, S, R, margin, cstay, crest):"]
+    src += _lanes("s{l} = 0.0; r{l} = 0.0; x{l} = x[{l}]", 4)
+    src += ["    for g in range(g0, g1):"]
+    src += _lanes("b{l} = BIG; n{l} = BIG; bs{l} = 1.0; br{l} = 0.0", 8)
+    src += ["        for e in range(start[g], start[g + ONE]):", "            o = slot[e] * LU"]
+    # n: the best value among options whose stay differs from the best one's; when the
+    # new option v differs in stay from the current best b, the loser of the two joins.
+    src += _lanes("st{l} = stay[o + U{l}]; rs{l} = rest[o + U{l}]; v{l} = st{l} * x{l} + rs{l}; "
+                  "lt{l} = v{l} < b{l}; "
+                  "n{l} = min(n{l}, max(v{l}, b{l})) if st{l} != bs{l} else n{l}; "
+                  "b{l} = min(b{l}, v{l}); bs{l} = st{l} if lt{l} else bs{l}; "
+                  "br{l} = rs{l} if lt{l} else br{l}", 12)
+    src += ["        p = gp[g]", "        m = (g - g0) * LU"]
+    src += _lanes("s{l} += p * bs{l}; r{l} += p * br{l}; cstay[m + U{l}] = bs{l}; crest[m + U{l}] = br{l}; "
+                  "margin[m + U{l}] = BIG if n{l} >= BIG else n{l} - b{l}", 8)
+    src += _lanes("S[{l}] = s{l}; R[{l}] = r{l}", 4)
+
+    src += ["def _gchosen(stay, rest, key, g0, g1, gp, start, slot, S, R):"]
+    src += _lanes("s{l} = 0.0; r{l} = 0.0", 4)
+    src += ["    for g in range(g0, g1):"]
+    src += _lanes("k{l} = BIG; bs{l} = 1.0; br{l} = 0.0", 8)
+    src += ["        for e in range(start[g], start[g + ONE]):", "            o = slot[e] * LU"]
+    src += _lanes("q{l} = key[o + U{l}]; lt{l} = q{l} < k{l}; k{l} = q{l} if lt{l} else k{l}; "
+                  "bs{l} = stay[o + U{l}] if lt{l} else bs{l}; br{l} = rest[o + U{l}] if lt{l} else br{l}", 12)
+    src += ["        p = gp[g]"]
+    src += _lanes("s{l} += p * bs{l}; r{l} += p * br{l}", 8)
+    src += _lanes("S[{l}] = s{l}; R[{l}] = r{l}", 4)
+    return "\n".join(src) + "\n"
+
+
+_namespace = {"__name__": __name__, "BIG": BIG, "LU": LU, "ONE": np.uint64(1),
+              **{f"U{l}": np.uint64(l) for l in range(L)}}
+exec(compile(_group_kernels_source(), __file__, "exec"), _namespace)   # noqa: S102 (generated lane code)
+_gmin = njit(nogil=True, cache=True)(_namespace["_gmin"])
+_gkey = njit(nogil=True, cache=True)(_namespace["_gkey"])
+_gpass = njit(nogil=True, cache=True)(_namespace["_gpass"])
+_gchosen = njit(nogil=True, cache=True)(_namespace["_gchosen"])
+
+
+def scratch(k: int, goal: int):
+    """Work arrays of one thread: ``(boards, digits, opened, vals, vecs, ev, memo, stamps)``.
+
+    Per level 0..2: the 16 boards, their digits ``[row][lane]``, open rows per lane, four
+    value arrays ``[slot][lane]`` and small lane vectors (``vecs[level]``: 0 the value
+    of the board, 1 its guide value, 2..5 PEGS-7 values, 6..7 temporaries, 8 zeros).
+    ``memo`` / ``stamps``: one-throw PEGS-7 values of row pairs (:func:`_choice2`) and the
+    batch counter each was stored under (the counter itself in the last column).
+    """
+    return (np.zeros((3, L), np.int64), np.zeros((3, k, L), np.int64), np.zeros((3, L), np.int64),
+            np.zeros((3, 4, k * HS * L)), np.zeros((3, 9, L)), np.zeros((goal + 1, L)),
+            np.zeros((4, k * k, L)), np.zeros((2, k * k + 1)))
 
 
 @njit(nogil=True, cache=True, inline="always")
 def _table(geo, j, need, d0, ta, last):
     """Row of the cycle table (pegs_kernel.option_table)."""
-    goal = geo[1]
-    dice = geo[3]
-    throws = geo[4]
-    return (((j * (goal + 1) + need) * (dice + 1) + d0) * throws + ta) * 2 + last
+    return (((j * (geo[1] + 1) + need) * (geo[3] + 1) + d0) * geo[4] + ta) * 2 + last
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _row_values(V, B, st, reach, X, c2, c1, A, t, goal, out, o):
-    """``out[o + h]`` = the value of naming this row with ``h`` hits on board ``B``:
-    ``X`` the value of an overthrow, ``c2`` / ``c1`` of the PEGS-7 choice throws, ``V``
-    at ``B + c * st`` for ``c = 1..reach`` the ends and restarts."""
-    for h in range(HS):
-        out[o + h] = A[t, h] * X + A[t, (goal + 1) * HS + h] * c2 + A[t, (goal + 2) * HS + h] * c1 \
-            + A[t, (goal + 3) * HS + h]
+def _shared_digit(s, j, mixed_last):
+    """The digit of row ``j`` if every lane has it (and the lanes agree on being the last
+    open row), else -1."""
+    if mixed_last:
+        return -1
+    v = s[j, 0]
+    for l in range(1, L):
+        if s[j, l] != v:
+            return -1
+    return v
+
+
+@njit(nogil=True, cache=True)
+def _count_open(s, k, goal, opened):
+    """Open rows per lane; returns 1 if every lane has one, 0 if none has one, -1 mixed."""
+    ones = 0
+    for l in range(L):
+        n = 0
+        for j in range(k):
+            if s[j, l] < goal:
+                n += 1
+        opened[l] = n
+        if n == 1:
+            ones += 1
+    return 1 if ones == L else (0 if ones == 0 else -1)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _shared_row(V, Bv, st, reach, X, c2, c1, A, t, goal, out, o, ev):
+    """``out[(o + h) * L + l]``: the value of naming this row with ``h`` hits in lane ``l``,
+    the row's digit (table ``t``) shared by all lanes; ``X``/``c2``/``c1`` lane vectors of
+    the overthrow and PEGS-7 values, ``V`` at ``Bv + c * st`` (``c = 1..reach``) the ends."""
     for c in range(1, reach + 1):
-        e = np.float64(V[B + c * st])
-        for h in range(HS):
-            out[o + h] += A[t, c * HS + h] * e
-
-
-@njit(nogil=True, cache=True, inline="always")
-def _fill(out, o, value):
+        for l in range(L):
+            ev[c, l] = V[Bv[l] + c * st]
     for h in range(HS):
-        out[o + h] = value
+        a0 = A[t, h]
+        a2 = A[t, (goal + 1) * HS + h]
+        a1 = A[t, (goal + 2) * HS + h]
+        a3 = A[t, (goal + 3) * HS + h]
+        base = (o + h) * L
+        for l in range(L):
+            out[base + l] = a0 * X[l] + a2 * c2[l] + a1 * c1[l] + a3
+        for c in range(1, reach + 1):
+            a = A[t, c * HS + h]
+            for l in range(L):
+                out[base + l] += a * ev[c, l]
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _policy_keys(mode, sj, goal, key, o):
-    """Keys of the fixed policies: greedy 0 (the first legal option), safe greedy 1 for an
-    overthrow (PEGS-6) else 0."""
+def _lane_row(V, B, st, reach, X, c2, c1, A, t, goal, out, o, l):
+    """:func:`_shared_row` for the one lane ``l``."""
     for h in range(HS):
-        key[o + h] = 1.0 if (mode == 2 and sj + h > goal) else 0.0
+        acc = A[t, h] * X + A[t, (goal + 1) * HS + h] * c2 + A[t, (goal + 2) * HS + h] * c1 \
+            + A[t, (goal + 3) * HS + h]
+        for c in range(1, reach + 1):
+            acc += A[t, c * HS + h] * V[B + c * st]
+        out[(o + h) * L + l] = acc
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _group_value(mode, g, X, val, key, grp):
-    """The chosen option's value in throw group ``g`` (``X`` when no row is legal)."""
-    entry_start = grp[2]
-    entry_row = grp[3]
-    entry_hits = grp[4]
-    bk = BIG
-    bv = X
+def _fill(out, o, lo, hi, value):
+    """Slots ``o .. o + HS`` of lanes ``lo .. hi`` set to ``value``."""
+    for h in range(HS):
+        for l in range(lo, hi):
+            out[(o + h) * L + l] = value
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _policy_keys(mode, sj, goal, key, o, lo, hi):
+    """Keys of the fixed policies for lanes ``lo .. hi``: greedy 0 (the first legal
+    option), safe greedy 1 for an overthrow (PEGS-6) else 0."""
+    for h in range(HS):
+        k = 1.0 if (mode == 2 and sj + h > goal) else 0.0
+        for l in range(lo, hi):
+            key[(o + h) * L + l] = k
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _group_values(mode, d, val, key, grp, X, out):
+    """Per lane, sum over the throw groups of ``d`` dice of the chosen option's value."""
+    g0 = np.uint64(grp[0][d])
+    g1 = np.uint64(grp[0][d + 1])
     if mode == 0:
-        for e in range(entry_start[g], entry_start[g + 1]):
-            v = val[entry_row[e] * HS + entry_hits[e]]
-            bk = v if v < bk else bk
-        return X if bk >= BIG else bk
-    for e in range(entry_start[g], entry_start[g + 1]):
-        i = entry_row[e] * HS + entry_hits[e]
-        kv = key[i]
-        lt = kv < bk
-        bk = kv if lt else bk
-        bv = val[i] if lt else bv
-    return bv
+        _gmin(val, g0, g1, grp[1], grp[2], grp[3], X, out)
+    else:
+        _gkey(val, key, g0, g1, grp[1], grp[2], grp[3], X, out)
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _open_count(s, k, goal):
-    n = 0
-    for j in range(k):
-        if s[j] < goal:
-            n += 1
-    return n
+def _enter(ws, lvl, j, need_shared, st, geo):
+    """Boards and digits of level ``lvl + 1``: row ``j`` of level ``lvl`` gone in (by
+    ``need_shared`` steps, or each lane's own need when it is -1)."""
+    boards, digits = ws[0], ws[1]
+    k = geo[0]
+    goal = geo[1]
+    for l in range(L):
+        need = need_shared if need_shared >= 0 else max(goal - digits[lvl, j, l], 0)
+        boards[lvl + 1, l] = boards[lvl, l] + need * st
+        for i in range(k):
+            digits[lvl + 1, i, l] = digits[lvl, i, l]
+        digits[lvl + 1, j, l] = goal
 
 
 @njit(nogil=True, cache=True)
-def _choice1(V, Gd, mode, B, s, d, geo, stride, A, grp, val, key):
-    """Value of a PEGS-7 choice throw on board ``B`` (digits ``s``) with ``d`` dice and one
-    throw left: the cycle after it has no throws (PEGS-9)."""
+def _choice1(V, Gd, mode, lvl, d, geo, stride, per_hit, A, grp, ws, out):
+    """``out[l]``: value of a PEGS-7 choice throw with ``d`` dice and one throw left on
+    the boards of level ``lvl`` (the cycle after it has no throws, PEGS-9)."""
+    boards, digits, opened, vals, vecs, ev = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5]
     k = geo[0]
     goal = geo[1]
-    group_start = grp[0]
-    group_p = grp[1]
-    X = np.float64(V[B])
-    XG = np.float64(Gd[B]) if mode == 3 else 0.0
-    last = 1 if _open_count(s, k, goal) == 1 else 0
+    Bv = boards[lvl]
+    s = digits[lvl]
+    val = vals[lvl, 0]
+    key = vals[lvl, 1]
+    X = vecs[lvl, 0]
+    XG = vecs[lvl, 1]
+    zero = vecs[lvl, 8]
+    for l in range(L):
+        X[l] = V[Bv[l]]
+        XG[l] = Gd[Bv[l]] if mode == 3 else 0.0
+    lastf = _count_open(s, k, goal, opened[lvl])
     for j in range(k):
         o = j * HS
-        if s[j] >= goal:
-            _fill(val, o, BIG)
-            _fill(key, o, BIG)
+        sj = _shared_digit(s, j, lastf < 0)
+        if sj >= goal:
+            _fill(val, o, 0, L, BIG)
+            _fill(key, o, 0, L, BIG)
+        elif sj >= 0:
+            need = goal - sj
+            t = _table(geo, j, need, d, 0, lastf)
+            _shared_row(V, Bv, stride[j], need - lastf, X, zero, zero, A, t, goal, val, o, ev)
+            if mode == 3:
+                _shared_row(Gd, Bv, stride[j], need - lastf, XG, zero, zero, A, t, goal, key, o, ev)
+            elif mode != 0:
+                _policy_keys(mode, sj, goal, key, o, 0, L)
+        else:
+            for l in range(L):
+                sl = s[j, l]
+                if sl >= goal:
+                    _fill(val, o, l, l + 1, BIG)
+                    _fill(key, o, l, l + 1, BIG)
+                    continue
+                last = 1 if opened[lvl, l] == 1 else 0
+                t = _table(geo, j, goal - sl, d, 0, last)
+                _lane_row(V, Bv[l], stride[j], goal - sl - last, X[l], 0.0, 0.0, A, t, goal, val, o, l)
+                if mode == 3:
+                    _lane_row(Gd, Bv[l], stride[j], goal - sl - last, XG[l], 0.0, 0.0, A, t, goal, key, o, l)
+                elif mode != 0:
+                    _policy_keys(mode, sl, goal, key, o, l, l + 1)
+    _group_values(mode, d, val, key, grp, X, out)
+
+
+@njit(nogil=True, cache=True)
+def _choice1_for_row(V, Gd, mode, lvl, j, d, geo, stride, per_hit, A, grp, ws, out_v, out_g):
+    """The one-throw PEGS-7 values after row ``j`` of level ``lvl`` goes in with ``d`` dice
+    in hand before it, when its digit differs between lanes: one masked pass per number
+    of dice left. ``out_v``/``out_g``: values with ``V`` (mode) and, for the lookahead,
+    the guide's own (optimal under ``Gd``)."""
+    digits, opened, vecs = ws[1], ws[2], ws[4]
+    goal = geo[1]
+    tmp = vecs[lvl, 6]
+    for l in range(L):
+        out_v[l] = 0.0
+        out_g[l] = 0.0
+    for left in range(1, d):
+        present = False
+        for l in range(L):
+            sl = digits[lvl, j, l]
+            if sl < goal and opened[lvl, l] > 1 and d - per_hit[j] * (goal - sl) == left:
+                present = True
+        if not present:
             continue
-        need = goal - s[j]
-        t = _table(geo, j, need, d, 0, last)
-        _row_values(V, B, stride[j], need - last, X, 0.0, 0.0, A, t, goal, val, o)
+        _enter(ws, lvl, j, -1, stride[j], geo)
+        _choice1(V, Gd, mode, lvl + 1, left, geo, stride, per_hit, A, grp, ws, tmp)
+        for l in range(L):
+            sl = digits[lvl, j, l]
+            if sl < goal and opened[lvl, l] > 1 and d - per_hit[j] * (goal - sl) == left:
+                out_v[l] = tmp[l]
         if mode == 3:
-            _row_values(Gd, B, stride[j], need - last, XG, 0.0, 0.0, A, t, goal, key, o)
-        elif mode != 0:
-            _policy_keys(mode, s[j], goal, key, o)
-    total = 0.0
-    for g in range(group_start[d], group_start[d + 1]):
-        total += group_p[g] * _group_value(mode, g, X, val, key, grp)
-    return total
+            _choice1(Gd, Gd, 0, lvl + 1, left, geo, stride, per_hit, A, grp, ws, tmp)
+            for l in range(L):
+                sl = digits[lvl, j, l]
+                if sl < goal and opened[lvl, l] > 1 and d - per_hit[j] * (goal - sl) == left:
+                    out_g[l] = tmp[l]
 
 
 @njit(nogil=True, cache=True)
-def _choice2(V, Gd, mode, B, s, d, outer, geo, stride, per_hit, A, grp, work, digits, memo, stamp):
-    """Values of PEGS-7 choice throws on ``B`` with ``d`` dice and 2 and 1 throws left.
+def _choice2(V, Gd, mode, lvl, d, outer, memo_at, geo, stride, per_hit, A, grp, ws, out2, out1):
+    """``out2[l]`` / ``out1[l]``: values of PEGS-7 choice throws with ``d`` dice and 2 / 1
+    throws left on the boards of level ``lvl``.
 
-    ``B`` is the board ``b`` of the enclosing :func:`options` call with row ``outer`` in;
-    the one-throw values two rows further (``memo``) are shared with the call for the
-    other row of the pair."""
+    When those boards are level ``lvl - 1``'s with the shared row ``outer`` in, the
+    one-throw values two rows further are kept in ``memo[memo_at .. memo_at + 2]`` for
+    the pair, shared with the call for the other row of the pair."""
+    boards, digits, opened, vals, vecs, ev, memo, stamps = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], ws[7]
     k = geo[0]
     goal = geo[1]
-    group_start = grp[0]
-    group_p = grp[1]
-    val1 = work[1, 0]
-    val0 = work[1, 1]
-    key1 = work[1, 2]
-    key0 = work[1, 3]
-    s2 = digits[2]
-    X = np.float64(V[B])
-    XG = np.float64(Gd[B]) if mode == 3 else 0.0
-    last = 1 if _open_count(s, k, goal) == 1 else 0
+    Bv = boards[lvl]
+    s = digits[lvl]
+    val1 = vals[lvl, 0]
+    val0 = vals[lvl, 1]
+    key1 = vals[lvl, 2]
+    key0 = vals[lvl, 3]
+    X = vecs[lvl, 0]
+    XG = vecs[lvl, 1]
+    c1 = vecs[lvl, 3]
+    g1 = vecs[lvl, 5]
+    zero = vecs[lvl, 8]
+    for l in range(L):
+        X[l] = V[Bv[l]]
+        XG[l] = Gd[Bv[l]] if mode == 3 else 0.0
+    lastf = _count_open(s, k, goal, opened[lvl])
     for j in range(k):
         o = j * HS
-        if s[j] >= goal:
-            _fill(val1, o, BIG)
-            _fill(val0, o, BIG)
-            _fill(key1, o, BIG)
-            _fill(key0, o, BIG)
-            continue
-        need = goal - s[j]
         st = stride[j]
-        dd = d - per_hit[j] * need
-        c1 = 0.0
-        g1 = 0.0
-        if last == 0 and dd > 0:
-            pair = min(j, outer) * k + max(j, outer)
-            if memo[2, pair] == stamp:
-                c1 = memo[0, pair]
-                g1 = memo[1, pair]
-            else:
-                for i in range(k):
-                    s2[i] = s[i]
-                s2[j] = goal
-                c1 = _choice1(V, Gd, mode, B + need * st, s2, dd, geo, stride, A, grp, work[2, 0], work[2, 1])
+        sj = _shared_digit(s, j, lastf < 0)
+        if sj >= goal:
+            _fill(val1, o, 0, L, BIG)
+            _fill(val0, o, 0, L, BIG)
+            _fill(key1, o, 0, L, BIG)
+            _fill(key0, o, 0, L, BIG)
+        elif sj >= 0:
+            need = goal - sj
+            left = d - per_hit[j] * need
+            for l in range(L):
+                c1[l] = 0.0
+                g1[l] = 0.0
+            if lastf == 0 and left > 0:
+                pair = min(j, outer) * k + max(j, outer)
+                if outer >= 0 and stamps[memo_at // 2, pair] == stamps[memo_at // 2, k * k]:
+                    for l in range(L):
+                        c1[l] = memo[memo_at, pair, l]
+                        g1[l] = memo[memo_at + 1, pair, l]
+                else:
+                    _enter(ws, lvl, j, need, st, geo)
+                    _choice1(V, Gd, mode, lvl + 1, left, geo, stride, per_hit, A, grp, ws, c1)
+                    if mode == 3:
+                        _choice1(Gd, Gd, 0, lvl + 1, left, geo, stride, per_hit, A, grp, ws, g1)
+                    if outer >= 0:
+                        for l in range(L):
+                            memo[memo_at, pair, l] = c1[l]
+                            memo[memo_at + 1, pair, l] = g1[l]
+                        stamps[memo_at // 2, pair] = stamps[memo_at // 2, k * k]
+            t1 = _table(geo, j, need, d, 1, lastf)
+            t0 = _table(geo, j, need, d, 0, lastf)
+            _shared_row(V, Bv, st, need - lastf, X, zero, c1, A, t1, goal, val1, o, ev)
+            _shared_row(V, Bv, st, need - lastf, X, zero, zero, A, t0, goal, val0, o, ev)
+            if mode == 3:
+                _shared_row(Gd, Bv, st, need - lastf, XG, zero, g1, A, t1, goal, key1, o, ev)
+                _shared_row(Gd, Bv, st, need - lastf, XG, zero, zero, A, t0, goal, key0, o, ev)
+            elif mode != 0:
+                _policy_keys(mode, sj, goal, key1, o, 0, L)
+                _policy_keys(mode, sj, goal, key0, o, 0, L)
+        else:
+            _choice1_for_row(V, Gd, mode, lvl, j, d, geo, stride, per_hit, A, grp, ws, c1, g1)
+            for l in range(L):
+                sl = s[j, l]
+                if sl >= goal:
+                    _fill(val1, o, l, l + 1, BIG)
+                    _fill(val0, o, l, l + 1, BIG)
+                    _fill(key1, o, l, l + 1, BIG)
+                    _fill(key0, o, l, l + 1, BIG)
+                    continue
+                last = 1 if opened[lvl, l] == 1 else 0
+                need = goal - sl
+                t1 = _table(geo, j, need, d, 1, last)
+                t0 = _table(geo, j, need, d, 0, last)
+                _lane_row(V, Bv[l], st, need - last, X[l], 0.0, c1[l], A, t1, goal, val1, o, l)
+                _lane_row(V, Bv[l], st, need - last, X[l], 0.0, 0.0, A, t0, goal, val0, o, l)
                 if mode == 3:
-                    g1 = _choice1(Gd, Gd, 0, B + need * st, s2, dd, geo, stride, A, grp, work[2, 0], work[2, 1])
-                memo[0, pair] = c1
-                memo[1, pair] = g1
-                memo[2, pair] = stamp
-        t1 = _table(geo, j, need, d, 1, last)
-        t0 = _table(geo, j, need, d, 0, last)
-        _row_values(V, B, st, need - last, X, 0.0, c1, A, t1, goal, val1, o)
-        _row_values(V, B, st, need - last, X, 0.0, 0.0, A, t0, goal, val0, o)
-        if mode == 3:
-            _row_values(Gd, B, st, need - last, XG, 0.0, g1, A, t1, goal, key1, o)
-            _row_values(Gd, B, st, need - last, XG, 0.0, 0.0, A, t0, goal, key0, o)
-        elif mode != 0:
-            _policy_keys(mode, s[j], goal, key1, o)
-            _policy_keys(mode, s[j], goal, key0, o)
-    total1 = 0.0
-    total0 = 0.0
-    for g in range(group_start[d], group_start[d + 1]):
-        total1 += group_p[g] * _group_value(mode, g, X, val1, key1, grp)
-        total0 += group_p[g] * _group_value(mode, g, X, val0, key0, grp)
-    return total1, total0
+                    _lane_row(Gd, Bv[l], st, need - last, XG[l], 0.0, g1[l], A, t1, goal, key1, o, l)
+                    _lane_row(Gd, Bv[l], st, need - last, XG[l], 0.0, 0.0, A, t0, goal, key0, o, l)
+                elif mode != 0:
+                    _policy_keys(mode, sl, goal, key1, o, l, l + 1)
+                    _policy_keys(mode, sl, goal, key0, o, l, l + 1)
+    _group_values(mode, d, val1, key1, grp, X, out2)
+    _group_values(mode, d, val0, key0, grp, X, out1)
 
 
 @njit(nogil=True, cache=True)
-def options(V, Gd, mode, b, s, d, ta, geo, stride, per_hit, A, grp, work, digits, memo, stamp,
-            stay, rest, key):
-    """The options after a choice throw of ``d`` dice with ``ta`` throws left after it, on
-    board ``b`` (digits ``s``): ``stay``, ``rest`` (with ``V``) and the choice ``key`` at
-    slot ``j * HS + hits`` of every row ``j`` (complete rows: stay 0, rest and key ``BIG``).
-    Later choices of the turn: ``mode``. ``stamp`` must differ from every earlier call's
-    with the same ``memo``."""
+def _pegs7_values(V, Gd, mode, j, d, ta, need, left, geo, stride, per_hit, A, grp, ws, c2, c1, g2, g1):
+    """PEGS-7 values (2 and 1 throws left; the guide's for the lookahead) after the shared
+    row ``j`` of level 0 goes in, ``left`` dice in hand (``ta`` throws after the choice
+    throw: with 1 only the one-throw value exists)."""
+    _enter(ws, 0, j, need, stride[j], geo)
+    if ta >= 2:
+        _choice2(V, Gd, mode, 1, left, j, 0, geo, stride, per_hit, A, grp, ws, c2, c1)
+        if mode == 3:
+            _choice2(Gd, Gd, 0, 1, left, j, 2, geo, stride, per_hit, A, grp, ws, g2, g1)
+    else:
+        _choice1(V, Gd, mode, 1, left, geo, stride, per_hit, A, grp, ws, c1)
+        if mode == 3:
+            _choice1(Gd, Gd, 0, 1, left, geo, stride, per_hit, A, grp, ws, g1)
+
+
+@njit(nogil=True, cache=True)
+def options(V, Gd, mode, d, ta, geo, stride, per_hit, A, grp, ws):
+    """The options after a choice throw of ``d`` dice with ``ta`` throws left after it on
+    the 16 boards of level 0 (``ws[0][0]``, digits ``ws[1][0]``): ``stay``, ``rest``
+    (with ``V``) and the choice ``key`` in ``ws[3][0, 0..2]`` at ``[slot][lane]``
+    (complete rows: stay 0, rest and key ``BIG``). Later choices of the turn: ``mode``."""
+    boards, digits, opened, vals, vecs, ev, stamps = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[7]
     k = geo[0]
     goal = geo[1]
-    s1 = digits[1]
-    XG = np.float64(Gd[b]) if mode == 3 else 0.0
-    last = 1 if _open_count(s, k, goal) == 1 else 0
+    Bv = boards[0]
+    s = digits[0]
+    stay = vals[0, 0]
+    rest = vals[0, 1]
+    key = vals[0, 2]
+    XG = vecs[0, 1]
+    c2 = vecs[0, 2]
+    c1 = vecs[0, 3]
+    g2 = vecs[0, 4]
+    g1 = vecs[0, 5]
+    zero = vecs[0, 8]
+    t2 = vecs[0, 6]
+    t1 = vecs[0, 7]
+    for l in range(L):
+        XG[l] = Gd[Bv[l]] if mode == 3 else 0.0
+    stamps[0, k * k] += 1.0              # a new batch: forget the pair values
+    stamps[1, k * k] += 1.0
+    lastf = _count_open(s, k, goal, opened[0])
     for j in range(k):
         o = j * HS
-        if s[j] >= goal:
-            _fill(stay, o, 0.0)
-            _fill(rest, o, BIG)
-            _fill(key, o, BIG)
-            continue
-        need = goal - s[j]
         st = stride[j]
-        dd = d - per_hit[j] * need
-        c2 = 0.0
-        c1 = 0.0
-        g2 = 0.0
-        g1 = 0.0
-        if last == 0 and dd > 0 and ta >= 1:
-            for i in range(k):
-                s1[i] = s[i]
-            s1[j] = goal
-            if ta >= 2:
-                c2, c1 = _choice2(V, Gd, mode, b + need * st, s1, dd, j, geo, stride, per_hit, A, grp,
-                                  work, digits, memo, stamp)
+        sj = _shared_digit(s, j, lastf < 0)
+        for l in range(L):
+            c2[l] = 0.0
+            c1[l] = 0.0
+            g2[l] = 0.0
+            g1[l] = 0.0
+        if sj >= goal:
+            _fill(stay, o, 0, L, 0.0)
+            _fill(rest, o, 0, L, BIG)
+            _fill(key, o, 0, L, BIG)
+        elif sj >= 0:
+            need = goal - sj
+            left = d - per_hit[j] * need
+            if lastf == 0 and left > 0 and ta >= 1:
+                _pegs7_values(V, Gd, mode, j, d, ta, need, left, geo, stride, per_hit, A, grp, ws, c2, c1, g2, g1)
+            t = _table(geo, j, need, d, ta, lastf)
+            _shared_row(V, Bv, st, need - lastf, zero, c2, c1, A, t, goal, rest, o, ev)
+            for h in range(HS):
+                a = A[t, h]
+                for l in range(L):
+                    stay[(o + h) * L + l] = a
+            if mode == 3:
+                _shared_row(Gd, Bv, st, need - lastf, XG, g2, g1, A, t, goal, key, o, ev)
+            elif mode != 0:
+                _policy_keys(mode, sj, goal, key, o, 0, L)
+        else:
+            for need in range(1, goal + 1):
+                left = d - per_hit[j] * need
+                present = False
+                for l in range(L):
+                    if s[j, l] == goal - need and opened[0, l] > 1:
+                        present = True
+                if not present or left <= 0 or ta < 1:
+                    continue
+                # One masked pass: lanes of another need evaluate their own boards, unused.
+                _enter(ws, 0, j, -1, st, geo)
+                if ta >= 2:
+                    _choice2(V, Gd, mode, 1, left, -1, 0, geo, stride, per_hit, A, grp, ws, t2, t1)
+                else:
+                    _choice1(V, Gd, mode, 1, left, geo, stride, per_hit, A, grp, ws, t1)
+                for l in range(L):
+                    if s[j, l] == goal - need and opened[0, l] > 1:
+                        c2[l] = t2[l] if ta >= 2 else 0.0
+                        c1[l] = t1[l]
                 if mode == 3:
-                    g2, g1 = _choice2(Gd, Gd, 0, b + need * st, s1, dd, j, geo, stride, per_hit, A, grp,
-                                      work, digits, memo[3:], stamp)
-            else:
-                c1 = _choice1(V, Gd, mode, b + need * st, s1, dd, geo, stride, A, grp, work[1, 0], work[1, 1])
+                    if ta >= 2:
+                        _choice2(Gd, Gd, 0, 1, left, -1, 2, geo, stride, per_hit, A, grp, ws, t2, t1)
+                    else:
+                        _choice1(Gd, Gd, 0, 1, left, geo, stride, per_hit, A, grp, ws, t1)
+                    for l in range(L):
+                        if s[j, l] == goal - need and opened[0, l] > 1:
+                            g2[l] = t2[l] if ta >= 2 else 0.0
+                            g1[l] = t1[l]
+            for l in range(L):
+                sl = s[j, l]
+                if sl >= goal:
+                    _fill(stay, o, l, l + 1, 0.0)
+                    _fill(rest, o, l, l + 1, BIG)
+                    _fill(key, o, l, l + 1, BIG)
+                    continue
+                last = 1 if opened[0, l] == 1 else 0
+                t = _table(geo, j, goal - sl, d, ta, last)
+                _lane_row(V, Bv[l], st, goal - sl - last, 0.0, c2[l], c1[l], A, t, goal, rest, o, l)
+                for h in range(HS):
+                    stay[(o + h) * L + l] = A[t, h]
                 if mode == 3:
-                    g1 = _choice1(Gd, Gd, 0, b + need * st, s1, dd, geo, stride, A, grp, work[1, 0], work[1, 1])
-        t = _table(geo, j, need, d, ta, last)
-        _row_values(V, b, st, need - last, 0.0, c2, c1, A, t, goal, rest, o)
-        for h in range(HS):
-            stay[o + h] = A[t, h]
-        if mode == 3:
-            _row_values(Gd, b, st, need - last, XG, g2, g1, A, t, goal, key, o)
-        elif mode != 0:
-            _policy_keys(mode, s[j], goal, key, o)
+                    _lane_row(Gd, Bv[l], st, goal - sl - last, XG[l], g2[l], g1[l], A, t, goal, key, o, l)
+                elif mode != 0:
+                    _policy_keys(mode, sl, goal, key, o, l, l + 1)
 
 
 @njit(nogil=True, cache=True)
-def _digits(b, geo, stride, s):
-    k = geo[0]
-    base = geo[2]
-    for j in range(k):
-        s[j] = (b // stride[j]) % base
-
-
-@njit(nogil=True, cache=True)
-def _guess(V, b, s, geo, stride):
-    """A starting value for Newton: E(b+e_i) + E(b+e_j) - E(b+e_i+e_j) for two open rows."""
+def _guess(V, b, s, l, geo, stride):
+    """A starting value for Newton in lane ``l``: E(b+e_i) + E(b+e_j) - E(b+e_i+e_j) for
+    two open rows (an extrapolation along one row when only one is open)."""
     k = geo[0]
     goal = geo[1]
     i = -1
     for j in range(k):
-        if s[j] < goal:
+        if s[j, l] < goal:
             if i < 0:
                 i = j
             else:
                 x = np.float64(V[b + stride[i]]) + np.float64(V[b + stride[j]]) \
                     - np.float64(V[b + stride[i] + stride[j]])
                 return x if x >= 1.0 else 1.0
-    if s[i] + 2 <= goal:
+    if s[i, l] + 2 <= goal:
         x = 2.0 * np.float64(V[b + stride[i]]) - np.float64(V[b + 2 * stride[i]])
         return x if x >= 1.0 else 1.0
     return 1.0
 
 
 @njit(nogil=True, cache=True)
-def _policy_pass(g0, g1, x, stay, rest, grp, margin, chosen_stay, chosen_rest):
-    """One Newton pass at ``x``: the minimising option of every throw group (no legal
-    row: stay 1), stored in ``chosen_stay`` / ``chosen_rest``; ``margin[g]``: by how much
-    the best option of another stay probability loses (a choice can change only if ``x``
-    moves by more). Returns the policy's total stay and rest probabilities."""
+def _recheck(l, g0, g1, x, step, S, R, stay, rest, grp, margin, cstay, crest):
+    """Lane ``l``: re-examine at ``x`` the groups whose margin is below ``step`` and switch
+    those whose stored choice is now strictly worse. Returns ``(S, R, changed)``."""
     group_p = grp[1]
-    entry_start = grp[2]
-    entry_row = grp[3]
-    entry_hits = grp[4]
-    S = 0.0
-    R = 0.0
-    for g in range(g0, g1):
-        best = BIG
-        second = BIG
-        bs = 1.0
-        br = 0.0
-        for e in range(entry_start[g], entry_start[g + 1]):
-            i = entry_row[e] * HS + entry_hits[e]
-            st = stay[i]
-            v = st * x + rest[i]
-            lt = v < best
-            differs = st != bs
-            second = (best if differs else second) if lt else (v if (differs and v < second) else second)
-            best = v if lt else best
-            bs = st if lt else bs
-            br = rest[i] if lt else br
-        S += group_p[g] * bs
-        R += group_p[g] * br
-        chosen_stay[g - g0] = bs
-        chosen_rest[g - g0] = br
-        margin[g - g0] = BIG if second >= BIG else second - best
-    return S, R
-
-
-@njit(nogil=True, cache=True)
-def _recheck(g0, g1, x, step, S, R, stay, rest, grp, margin, chosen_stay, chosen_rest):
-    """Re-examine at ``x`` the groups whose margin is below ``step``; switch those whose
-    stored choice is now strictly worse. Returns ``(S, R, changed)``."""
-    group_p = grp[1]
-    entry_start = grp[2]
-    entry_row = grp[3]
-    entry_hits = grp[4]
+    start = grp[4]
+    slot = grp[5]
     changed = False
     for g in range(g0, g1):
-        if margin[g - g0] >= step:
+        m = (g - g0) * L + l
+        if margin[m] >= step:
             continue
         best = BIG
         bs = 1.0
         br = 0.0
-        for e in range(entry_start[g], entry_start[g + 1]):
-            i = entry_row[e] * HS + entry_hits[e]
+        for e in range(start[g], start[g + 1]):
+            i = slot[e] * L + l
             v = stay[i] * x + rest[i]
             lt = v < best
             best = v if lt else best
             bs = stay[i] if lt else bs
             br = rest[i] if lt else br
-        if best < chosen_stay[g - g0] * x + chosen_rest[g - g0]:
-            S += group_p[g] * (bs - chosen_stay[g - g0])
-            R += group_p[g] * (br - chosen_rest[g - g0])
-            chosen_stay[g - g0] = bs
-            chosen_rest[g - g0] = br
+        if best < cstay[m] * x + crest[m]:
+            S += group_p[g] * (bs - cstay[m])
+            R += group_p[g] * (br - crest[m])
+            cstay[m] = bs
+            crest[m] = br
             changed = True
     return S, R, changed
 
 
 @njit(nogil=True, cache=True)
-def _chosen_pass(g0, g1, stay, rest, key, grp):
-    """``(S, R)`` of the options a fixed policy chooses (smallest key, first of equals)."""
-    group_p = grp[1]
-    entry_start = grp[2]
-    entry_row = grp[3]
-    entry_hits = grp[4]
-    S = 0.0
-    R = 0.0
-    for g in range(g0, g1):
-        bk = BIG
-        bs = 1.0
-        br = 0.0
-        for e in range(entry_start[g], entry_start[g + 1]):
-            i = entry_row[e] * HS + entry_hits[e]
-            lt = key[i] < bk
-            bk = key[i] if lt else bk
-            bs = stay[i] if lt else bs
-            br = rest[i] if lt else br
-        S += group_p[g] * bs
-        R += group_p[g] * br
-    return S, R
+def plan(boards, geo, stride, per_hit, most):
+    """Order ``boards`` for lanes. Up to ``most`` rows whose digit differs among the
+    boards are *varying* (pair rows first, their PEGS-7 work being the smaller, then the
+    highest positions); the boards are sorted by the digits of the other rows, then by
+    the varying ones, so that a batch of 16 mostly shares every other row.
+    Returns ``(batches [n, 16], complete)``: the last batch is padded with repeats of its
+    last board; complete boards (value 0) are returned apart."""
+    k = geo[0]
+    base = geo[2]
+    full = base ** k - 1
+    n = boards.shape[0]
+    low = np.full(k, base)
+    high = np.full(k, -1)
+    for i in range(n):
+        for j in range(k):
+            digit = (boards[i] // stride[j]) % base
+            low[j] = min(low[j], digit)
+            high[j] = max(high[j], digit)
+    varying = np.empty(most, np.int64)
+    m = 0
+    for pairs in (2, 1):
+        for j in range(k - 1, -1, -1):
+            if m < most and per_hit[j] == pairs and low[j] < high[j]:
+                varying[m] = j
+                m += 1
+    keys = np.empty(n, np.int64)
+    complete = 0
+    for i in range(n):
+        b = boards[i]
+        moved = 0
+        code = 0
+        for v in range(m):
+            st = stride[varying[v]]
+            digit = (b // st) % base
+            moved += digit * st
+            code = code * base + digit
+        keys[i] = (b - moved) * base ** m + code
+        if b == full:
+            complete += 1
+    order = np.argsort(keys)
+    live = n - complete
+    batches = np.empty(((live + L - 1) // L, L), np.int64)
+    done = np.full(complete, full)
+    c = 0
+    for i in range(n):
+        b = boards[order[i]]
+        if b != full:
+            batches[c // L, c % L] = b
+            c += 1
+    while c % L:
+        batches[c // L, c % L] = batches[c // L, c % L - 1]
+        c += 1
+    return batches, done
 
 
-def scratch(k):
-    """Work arrays of one thread: ``(work, digits, memo)`` for :func:`options`."""
-    return np.zeros((3, 4, k * HS)), np.zeros((3, k), np.int64), np.zeros((6, k * k))
+# One entry point per mode: a constant argument makes numba compile ``_solve_boards`` (and
+# everything it calls) for that mode alone, its branches folded away.
+@njit(nogil=True, cache=True)
+def solve_optimal(E, Gd, batches, geo, stride, per_hit, A, grp, stats):
+    return _solve_boards(E, Gd, batches, 0, geo, stride, per_hit, A, grp, stats)
 
 
 @njit(nogil=True, cache=True)
-def solve_boards(E, Gd, boards, mode, geo, stride, per_hit, A, grp, stats):
-    """Write ``E[b]`` for every ``b`` in ``boards`` (see :func:`_solve_boards`); compiled
-    once per mode, so that the mode's branches fold away."""
-    return _solve_boards(E, Gd, boards, literally(mode), geo, stride, per_hit, A, grp, stats)
+def solve_greedy(E, Gd, batches, geo, stride, per_hit, A, grp, stats):
+    return _solve_boards(E, Gd, batches, 1, geo, stride, per_hit, A, grp, stats)
 
 
 @njit(nogil=True, cache=True)
-def _solve_boards(E, Gd, boards, mode, geo, stride, per_hit, A, grp, stats):
-    """Write ``E[b]`` for every ``b`` in ``boards`` (successors final). Returns the number
-    of boards whose policy never leaves them (infinite value, written as inf).
-    ``stats[0]`` += boards, ``stats[1]`` += passes over the throw groups,
-    ``stats[2]`` += passes after which a re-examined choice changed."""
+def solve_safe_greedy(E, Gd, batches, geo, stride, per_hit, A, grp, stats):
+    return _solve_boards(E, Gd, batches, 2, geo, stride, per_hit, A, grp, stats)
+
+
+@njit(nogil=True, cache=True)
+def solve_lookahead(E, Gd, batches, geo, stride, per_hit, A, grp, stats):
+    return _solve_boards(E, Gd, batches, 3, geo, stride, per_hit, A, grp, stats)
+
+
+SOLVERS = (solve_optimal, solve_greedy, solve_safe_greedy, solve_lookahead)
+"""The solver of each mode (index = mode = ``pegs_kernel.POLICIES`` index)."""
+
+
+@njit(nogil=True, cache=True)
+def optimal_options(V, d, ta, geo, stride, per_hit, A, grp, ws):
+    """:func:`options` with later choices optimal (mode 0), for advice."""
+    options(V, V, 0, d, ta, geo, stride, per_hit, A, grp, ws)
+
+
+@njit(nogil=True, cache=True)
+def _solve_boards(E, Gd, batches, mode, geo, stride, per_hit, A, grp, stats):
+    """Write ``E[b]`` for every board of ``batches`` (rows of 16 from :func:`plan`, no
+    complete board; successors final); ``mode`` a compile-time constant (see SOLVERS). Returns the number of boards whose policy never
+    leaves them (infinite value, written as inf). ``stats[0]`` += batches, ``stats[1]``
+    += passes over the throw groups, ``stats[2]`` += lane re-examinations that changed a
+    choice."""
     k = geo[0]
     goal = geo[1]
     maxdice = geo[3]
     throws = geo[4]
-    group_start = grp[0]
-    work = np.zeros((3, 4, k * HS))
-    digits = np.zeros((3, k), np.int64)
-    memo = np.zeros((6, k * k))
-    stay = np.zeros(k * HS)
-    rest = np.zeros(k * HS)
-    key = np.zeros(k * HS)
-    g0 = group_start[maxdice]
-    g1 = group_start[maxdice + 1]
-    margin = np.zeros(g1 - g0)
-    chosen_stay = np.zeros(g1 - g0)
-    chosen_rest = np.zeros(g1 - g0)
+    ws = (np.zeros((3, L), np.int64), np.zeros((3, k, L), np.int64), np.zeros((3, L), np.int64),
+          np.zeros((3, 4, k * HS * L)), np.zeros((3, 9, L)), np.zeros((goal + 1, L)),
+          np.zeros((4, k * k, L)), np.zeros((2, k * k + 1)))
+    boards, digits, vals = ws[0], ws[1], ws[3]
+    stay = vals[0, 0]
+    rest = vals[0, 1]
+    key = vals[0, 2]
+    g0 = np.uint64(grp[0][maxdice])
+    g1 = np.uint64(grp[0][maxdice + 1])
+    ng = grp[0][maxdice + 1] - grp[0][maxdice]
+    margin = np.zeros(ng * L)
+    cstay = np.zeros(ng * L)
+    crest = np.zeros(ng * L)
+    x = np.zeros(L)
+    S = np.zeros(L)
+    R = np.zeros(L)
+    done = np.zeros(L, np.bool_)
     stuck = 0
-    for n in range(boards.shape[0]):
-        b = boards[n]
-        s = digits[0]
-        _digits(b, geo, stride, s)
-        if _open_count(s, k, goal) == 0:
-            E[b] = 0.0
-            continue
-        options(E, Gd, mode, b, s, maxdice, throws - 1, geo, stride, per_hit, A, grp, work, digits,
-                memo, n + 1.0, stay, rest, key)
+    for n in range(batches.shape[0]):
+        for l in range(L):
+            b = batches[n, l]
+            boards[0, l] = b
+            for j in range(k):
+                digits[0, j, l] = (b // stride[j]) % geo[2]
+        options(E, Gd, mode, maxdice, throws - 1, geo, stride, per_hit, A, grp, ws)
         stats[0] += 1
         if mode != 0:
-            S, R = _chosen_pass(g0, g1, stay, rest, key, grp)
+            _gchosen(stay, rest, key, g0, g1, grp[1], grp[2], grp[3], S, R)
             stats[1] += 1
-            if 1.0 - S <= 1e-15:
-                E[b] = np.inf
-                stuck += 1
-            else:
-                E[b] = (1.0 + R) / (1.0 - S)
-            continue
-        x = _guess(E, b, s, geo, stride)
-        for it in range(200):
-            S, R = _policy_pass(g0, g1, x, stay, rest, grp, margin, chosen_stay, chosen_rest)
-            stats[1] += 1
-            if 1.0 - S <= 1e-12:
-                x = 2.0 * x + 1.0
-                continue
-            xn = (1.0 + R) / (1.0 - S)
-            step = abs(xn - x)
-            x = xn
-            if step <= 1e-14 * x:
-                break
-            S, R, changed = _recheck(g0, g1, x, step, S, R, stay, rest, grp, margin, chosen_stay, chosen_rest)
-            if not changed:
-                break
-            stats[2] += 1
-        E[b] = x
+            for l in range(L):
+                if 1.0 - S[l] <= 1e-15:
+                    x[l] = np.inf
+                    stuck += 1
+                else:
+                    x[l] = (1.0 + R[l]) / (1.0 - S[l])
+        else:
+            for l in range(L):
+                x[l] = _guess(E, boards[0, l], digits[0], l, geo, stride)
+                done[l] = False
+            for it in range(200):
+                _gpass(stay, rest, g0, g1, grp[1], grp[2], grp[3], x, S, R, margin, cstay, crest)
+                stats[1] += 1
+                finished = True
+                for l in range(L):
+                    if done[l]:
+                        continue
+                    if 1.0 - S[l] <= 1e-12:
+                        x[l] = 2.0 * x[l] + 1.0
+                        finished = False
+                        continue
+                    xn = (1.0 + R[l]) / (1.0 - S[l])
+                    step = abs(xn - x[l])
+                    x[l] = xn
+                    if step <= 1e-14 * xn:
+                        done[l] = True
+                        continue
+                    S[l], R[l], changed = _recheck(l, grp[0][maxdice], grp[0][maxdice + 1], xn, step, S[l], R[l],
+                                                   stay, rest, grp, margin, cstay, crest)
+                    if changed:
+                        stats[2] += 1
+                        finished = False
+                    else:
+                        done[l] = True
+                if finished:
+                    break
+        for l in range(L):
+            E[boards[0, l]] = x[l]
     return stuck

@@ -33,12 +33,12 @@ numba is imported when the first kernel is built (``_pegs_numba``), never by
 
 from __future__ import annotations
 
-import threading
 from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
 
+from dicemath.core.dice import hits_from_counts
 from dicemath.core.errors import IllegalMoveError, InvalidProbabilityError, InvalidRulesError
 from dicemath.games.pegs_fives.rules import PEGS, Rules
 from dicemath.games.pegs_fives.state import (
@@ -49,6 +49,9 @@ POLICIES = ("optimal", "greedy", "safe_greedy", "lookahead")
 
 MAX_HITS = 8
 """Slots per row in the option tables: hits 0..7 (0 and 7 unused; 8 makes one SIMD vector)."""
+
+VARYING_ROWS = 4
+"""Rows whose digit may differ within a batch of 16 boards (see ``_pegs_numba.plan``)."""
 
 _SUPPORTED = {"dice": PEGS.dice, "throws": PEGS.throws, "overthrow": PEGS.overthrow,
               "on_complete": PEGS.on_complete, "all_dice_first": PEGS.all_dice_first,
@@ -200,21 +203,10 @@ def throw_groups(rules: Rules, rows: tuple[int, ...]) -> dict[str, np.ndarray]:
             "entry_hits": np.array(entry_hits, np.int64)}
 
 
-_COMPILE_LOCK = threading.Lock()
-
-
 def _numba_kernels():
-    """The numba module, imported on first use with LLVM's SLP vectoriser on for its
-    compilation (the flag is restored afterwards)."""
-    from numba.core import config
+    """The numba module (imported on first use; it turns LLVM's SLP vectoriser on)."""
+    from dicemath.games.pegs_fives.fullboard import _pegs_numba
 
-    with _COMPILE_LOCK:
-        old = config.SLP_VECTORIZE
-        config.SLP_VECTORIZE = 1
-        try:
-            from dicemath.games.pegs_fives.fullboard import _pegs_numba
-        finally:
-            config.SLP_VECTORIZE = old
     return _pegs_numba
 
 
@@ -252,8 +244,9 @@ class PegsKernel:
         self._geo = np.array([k, rules.goal, self.base, rules.dice, rules.throws], np.int64)
         self._cycles = cycle_tables(rules, self.rows)
         groups = throw_groups(rules, self.rows)
-        self._grp = (groups["group_start"], groups["group_p"], groups["entry_start"],
-                     groups["entry_row"], groups["entry_hits"])
+        slots = groups["entry_row"] * MAX_HITS + groups["entry_hits"]
+        self._grp = (groups["group_start"], groups["group_p"], groups["entry_start"].astype(np.uint64),
+                     slots.astype(np.uint64), groups["entry_start"], slots)
         self._kernels = _numba_kernels()
         self.stats = np.zeros(3, np.int64)
 
@@ -292,10 +285,14 @@ class PegsKernel:
         else:
             guide = E
         boards = np.ascontiguousarray(boards, dtype=np.int64)
-        if boards.size and (boards.min() < 0 or boards.max() >= self.size):
+        if not boards.size:
+            return
+        if boards.min() < 0 or boards.max() >= self.size:
             raise ValueError(f"board indices must be in 0..{self.size - 1}")
-        stuck = self._kernels.solve_boards(E, guide, boards, mode, self._geo, self.stride, self.per_hit,
-                                           self._cycles, self._grp, self.stats)
+        batches, complete = self._kernels.plan(boards, self._geo, self.stride, self.per_hit, VARYING_ROWS)
+        E[complete] = 0.0
+        stuck = self._kernels.SOLVERS[mode](E, guide, batches, self._geo, self.stride, self.per_hit,
+                                            self._cycles, self._grp, self.stats)
         if stuck:
             raise InvalidProbabilityError(
                 f"policy {policy!r} never leaves {stuck} of the boards: their value is infinite")
@@ -329,16 +326,15 @@ class PegsKernel:
         faces = check_roll(faces, dice)
         counts = [faces.count(f) for f in range(1, 7)]
         k = len(self.rows)
-        stay = np.zeros(k * MAX_HITS)
-        rest = np.zeros(k * MAX_HITS)
-        key = np.zeros(k * MAX_HITS)
-        work, digits, memo = self._kernels.scratch(k)
-        s = digits[0]
-        s[:] = self.digits(int(board))
-        self._kernels.options(E, E, 0, int(board), s, int(dice), int(throws) - 1, self._geo, self.stride,
-                              self.per_hit, self._cycles, self._grp, work, digits, memo, 1.0, stay, rest, key)
-        from dicemath.core.dice import hits_from_counts
-
+        kernels = self._kernels
+        ws = kernels.scratch(k, rules.goal)
+        s = self.digits(int(board))
+        ws[0][0] = board
+        ws[1][0] = s[:, None]
+        kernels.optimal_options(E, int(dice), int(throws) - 1, self._geo, self.stride, self.per_hit,
+                                self._cycles, self._grp, ws)
+        stay = ws[3][0, 0, ::kernels.L]
+        rest = ws[3][0, 1, ::kernels.L]
         result = []
         for j, row in enumerate(self.rows):
             h = hits_from_counts(row, counts)
