@@ -58,7 +58,7 @@ def test_cycle_tables_are_probability_distributions():
     # to 1 for every option; with `last` the terms after the row goes in are dropped.
     rows = tuple(range(1, 13))
     table = cycle_tables(PEGS, rows)
-    goal = PEGS.goal
+    goal = steps = PEGS.goal
     checked = 0
     for j, row in enumerate(rows):
         per_hit = PEGS.dice_per_hit[row - 1]
@@ -67,10 +67,10 @@ def test_cycle_tables_are_probability_distributions():
                 for ta in range(3):
                     for h in range(1, dice // per_hit + 1):
                         column = table[option_table(PEGS, j, need, dice, ta, False), h::MAX_HITS]
-                        assert abs(column[:goal + 3].sum() - 1) < 1e-14
-                        assert column[goal + 1] == 0 or (ta == 2 and dice - per_hit * need > 0)
+                        assert abs(column[:steps + 3].sum() - 1) < 1e-14
+                        assert column[steps + 1] == 0 or (ta == 2 and dice - per_hit * need > 0)
                         last = table[option_table(PEGS, j, need, dice, ta, True), h::MAX_HITS]
-                        assert last[need] == last[goal + 1] == last[goal + 2] == 0
+                        assert last[need] == last[steps + 1] == last[steps + 2] == 0
                         assert np.array_equal(last[:need], column[:need])
                         checked += 1
     assert checked > 1000

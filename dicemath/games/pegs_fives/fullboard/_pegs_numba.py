@@ -38,13 +38,14 @@ import numpy as np
 from numba import njit
 from numba.core import config
 
+from dicemath.games.pegs_fives.fullboard.pegs_kernel import MAX_HITS as HS, ROW_STEPS
+
 # numba compiles lazily, at a kernel's first call: the SLP vectoriser must be on then, so
 # it is switched on for the rest of the process (it changes speed, never results: LLVM
 # does not reorder floating-point arithmetic without fast-math).
 config.SLP_VECTORIZE = 1
 
 BIG = 1e300
-HS = 8             # option slots per row: hits 0..7 (pegs_kernel.MAX_HITS)
 L = 16             # lanes: boards evaluated together
 LU = np.uint64(L)
 
@@ -111,30 +112,76 @@ def _group_kernels_source() -> str:
     src += ["        p = gp[g]"]
     src += _lanes("s{l} += p * bs{l}; r{l} += p * br{l}", 8)
     src += _lanes("S[{l}] = s{l}; R[{l}] = r{l}", 4)
+
+    src += ["def _gmin2(val1, val0, g0, g1, gp, start, slot, X, out1, out0):"]
+    src += _lanes("t{l} = 0.0; u{l} = 0.0", 4)
+    src += ["    for g in range(g0, g1):"]
+    src += _lanes("b{l} = BIG; c{l} = BIG", 8)
+    src += ["        for e in range(start[g], start[g + ONE]):", "            o = slot[e] * LU"]
+    src += _lanes("v{l} = val1[o + U{l}]; b{l} = v{l} if v{l} < b{l} else b{l}; "
+                  "w{l} = val0[o + U{l}]; c{l} = w{l} if w{l} < c{l} else c{l}", 12)
+    src += ["        p = gp[g]"]
+    src += _lanes("t{l} += p * (X[{l}] if b{l} >= BIG else b{l}); u{l} += p * (X[{l}] if c{l} >= BIG else c{l})", 8)
+    src += _lanes("out1[{l}] = t{l}; out0[{l}] = u{l}", 4)
     return "\n".join(src) + "\n"
 
 
-_namespace = {"__name__": __name__, "BIG": BIG, "LU": LU, "ONE": np.uint64(1),
-              **{f"U{l}": np.uint64(l) for l in range(L)}}
-exec(compile(_group_kernels_source(), __file__, "exec"), _namespace)   # noqa: S102 (generated lane code)
+def _row_kernel_source() -> str:
+    """Source of ``_rows``: the options of one row for hits ``1..hmax`` in every lane
+    whose digit of the row is ``want`` (every lane if ``want < 0``), from the row's cycle
+    table ``t``: ``out[(o + h) * 16 + l]`` = the dot product of table row ``t`` with the
+    lane's values: ``X[l]`` (overthrow), ``C2[o2 + l]`` / ``C1[o1 + l]`` (PEGS-7 choice
+    throws with 2 / 1 throws left), ``V[Bv[l] + c * st]`` for ``c = 1..reach`` (the turn
+    ending or restarting ``c`` steps on) and the restart constant. Branch-free: lanes
+    outside the mask and steps beyond ``reach`` read ``V`` at the lane's own board (their
+    table coefficient is 0, or the store is masked)."""
+    src = ["def _rows(V, boards, digits, lvl, j, st, reach, X, C2, o2, C1, o1, A, t, steps, hmax, out, o, want):"]
+    src += _lanes("m{l} = (want < 0) | (digits[lvl, j, {l}] == want); x{l} = X[{l}]; p{l} = C2[o2 + {l}]; "
+                  "q{l} = C1[o1 + {l}]; b{l} = boards[lvl, {l}]", 4)
+    for c in range(1, ROW_STEPS + 1):
+        src += _lanes(f"e{c}_{{l}} = V[b{{l}} + ({c} * st if (m{{l}} & (reach >= {c})) else 0)]", 4)
+    src += ["    for h in range(1, hmax + 1):",
+            "        a0 = A[t, h]; ap = A[t, (steps + 1) * HS + h]; aq = A[t, (steps + 2) * HS + h]",
+            "        ak = A[t, (steps + 3) * HS + h]",
+            "        " + "; ".join(f"a{c} = A[t, {c} * HS + h]" for c in range(1, ROW_STEPS + 1)),
+            "        base = (o + h) * L"]
+    terms = " + ".join(f"a{c} * e{c}_{{l}}" for c in range(1, ROW_STEPS + 1))
+    src += _lanes(f"v{{l}} = a0 * x{{l}} + ap * p{{l}} + aq * q{{l}} + ak + {terms}; "
+                  "w{l} = out[base + {l}]; out[base + {l}] = v{l} if m{l} else w{l}", 8)
+    src += ["        for c in range(ROW_STEPS + 1, reach + 1):",
+            "            a = A[t, c * HS + h]",
+            "            for l in range(L):",
+            "                if (want < 0) | (digits[lvl, j, l] == want):",
+            "                    out[base + l] += a * V[boards[lvl, l] + c * st]"]
+    return "\n".join(src) + "\n"
+
+
+_namespace = {"__name__": __name__, "BIG": BIG, "LU": LU, "ONE": np.uint64(1), "HS": HS, "L": L,
+              "ROW_STEPS": ROW_STEPS, **{f"U{l}": np.uint64(l) for l in range(L)}}
+exec(compile(_group_kernels_source() + _row_kernel_source(), __file__, "exec"), _namespace)   # noqa: S102
 _gmin = njit(nogil=True, cache=True)(_namespace["_gmin"])
 _gkey = njit(nogil=True, cache=True)(_namespace["_gkey"])
 _gpass = njit(nogil=True, cache=True)(_namespace["_gpass"])
 _gchosen = njit(nogil=True, cache=True)(_namespace["_gchosen"])
+_gmin2 = njit(nogil=True, cache=True)(_namespace["_gmin2"])
+_rows = njit(nogil=True, cache=True)(_namespace["_rows"])
 
 
 def scratch(k: int, goal: int):
-    """Work arrays of one thread: ``(boards, digits, opened, vals, vecs, ev, memo, stamps)``.
-
-    Per level 0..2: the 16 boards, their digits ``[row][lane]``, open rows per lane, four
-    value arrays ``[slot][lane]`` and small lane vectors (``vecs[level]``: 0 the value
-    of the board, 1 its guide value, 2..5 PEGS-7 values, 6..7 temporaries, 8 zeros).
-    ``memo`` / ``stamps``: one-throw PEGS-7 values of row pairs (:func:`_choice2`) and the
-    batch counter each was stored under (the counter itself in the last column).
+    """Work arrays of one thread (``ws``), per level 0..2 of a turn: ``boards`` (16
+    boards), ``digits`` ``[row][lane]``, ``opened`` (open rows per lane), ``shared`` (a
+    row's digit if all lanes share it, else -1), ``vals`` (four value arrays
+    ``[slot][lane]``), ``vecs`` (lane vectors: 0 the boards' values, 1 their guide
+    values, 2..5 PEGS-7 values, 6..7 temporaries, 8 zeros), ``ev`` (values read along a
+    row), ``memo`` / ``stamps`` (one-throw PEGS-7 values of row pairs, :func:`_choice2`,
+    and the batch counter each was stored under, the counter itself in the last column),
+    ``packed`` (PEGS-7 values of unshared rows ``[kind][row * 16 + lane]``, kinds as
+    ``vecs`` 2..5) and ``task`` (row and lane of each packed lane, :func:`_gather`).
     """
     return (np.zeros((3, L), np.int64), np.zeros((3, k, L), np.int64), np.zeros((3, L), np.int64),
-            np.zeros((3, 4, k * HS * L)), np.zeros((3, 9, L)), np.zeros((goal + 1, L)),
-            np.zeros((4, k * k, L)), np.zeros((2, k * k + 1)))
+            np.zeros((3, k), np.int64), np.zeros((3, 4, k * HS * L)), np.zeros((3, 9, L)),
+            np.zeros((goal + 1, L)), np.zeros((4, k * k, L)), np.zeros((2, k * k + 1)),
+            np.zeros((3, 4, k * L)), np.zeros((3, 2, L), np.int64))
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -143,83 +190,112 @@ def _table(geo, j, need, d0, ta, last):
     return (((j * (geo[1] + 1) + need) * (geo[3] + 1) + d0) * geo[4] + ta) * 2 + last
 
 
-@njit(nogil=True, cache=True, inline="always")
-def _shared_digit(s, j, mixed_last):
-    """The digit of row ``j`` if every lane has it (and the lanes agree on being the last
-    open row), else -1."""
-    if mixed_last:
-        return -1
-    v = s[j, 0]
-    for l in range(1, L):
-        if s[j, l] != v:
-            return -1
-    return v
-
-
 @njit(nogil=True, cache=True)
-def _count_open(s, k, goal, opened):
-    """Open rows per lane; returns 1 if every lane has one, 0 if none has one, -1 mixed."""
+def _survey(ws, lvl, k, goal):
+    """Open rows per lane and shared digits of level ``lvl``; returns ``last``: 1 if every
+    lane has one open row, 0 if none has, -1 if mixed (then no row counts as shared: its
+    cycle table would differ between lanes)."""
+    digits, opened, shared = ws[1], ws[2], ws[3]
     ones = 0
     for l in range(L):
         n = 0
         for j in range(k):
-            if s[j, l] < goal:
+            if digits[lvl, j, l] < goal:
                 n += 1
-        opened[l] = n
+        opened[lvl, l] = n
         if n == 1:
             ones += 1
-    return 1 if ones == L else (0 if ones == 0 else -1)
+    last = 1 if ones == L else (0 if ones == 0 else -1)
+    for j in range(k):
+        v = digits[lvl, j, 0]
+        for l in range(1, L):
+            if digits[lvl, j, l] != v or last < 0:
+                v = -1
+        shared[lvl, j] = v
+    return last
 
 
-@njit(nogil=True, cache=True, inline="always")
-def _shared_row(V, Bv, st, reach, X, c2, c1, A, t, goal, out, o, ev):
-    """``out[(o + h) * L + l]``: the value of naming this row with ``h`` hits in lane ``l``,
-    the row's digit (table ``t``) shared by all lanes; ``X``/``c2``/``c1`` lane vectors of
-    the overthrow and PEGS-7 values, ``V`` at ``Bv + c * st`` (``c = 1..reach``) the ends."""
-    for c in range(1, reach + 1):
-        for l in range(L):
-            ev[c, l] = V[Bv[l] + c * st]
-    for h in range(HS):
-        a0 = A[t, h]
-        a2 = A[t, (goal + 1) * HS + h]
-        a1 = A[t, (goal + 2) * HS + h]
-        a3 = A[t, (goal + 3) * HS + h]
-        base = (o + h) * L
-        for l in range(L):
-            out[base + l] = a0 * X[l] + a2 * c2[l] + a1 * c1[l] + a3
-        for c in range(1, reach + 1):
-            a = A[t, c * HS + h]
-            for l in range(L):
-                out[base + l] += a * ev[c, l]
-
-
-@njit(nogil=True, cache=True, inline="always")
-def _lane_row(V, B, st, reach, X, c2, c1, A, t, goal, out, o, l):
-    """:func:`_shared_row` for the one lane ``l``."""
-    for h in range(HS):
-        acc = A[t, h] * X + A[t, (goal + 1) * HS + h] * c2 + A[t, (goal + 2) * HS + h] * c1 \
-            + A[t, (goal + 3) * HS + h]
+@njit(nogil=True, cache=True)
+def _lane_row(V, B, st, reach, X, c2, c1, A, t, steps, hmax, out, o, l):
+    """:func:`_rows` for the one lane ``l`` (lanes that disagree on being the last open
+    row use different tables)."""
+    for h in range(1, hmax + 1):
+        acc = A[t, h] * X + A[t, (steps + 1) * HS + h] * c2 + A[t, (steps + 2) * HS + h] * c1 \
+            + A[t, (steps + 3) * HS + h]
         for c in range(1, reach + 1):
             acc += A[t, c * HS + h] * V[B + c * st]
         out[(o + h) * L + l] = acc
 
 
-@njit(nogil=True, cache=True, inline="always")
-def _fill(out, o, lo, hi, value):
-    """Slots ``o .. o + HS`` of lanes ``lo .. hi`` set to ``value``."""
-    for h in range(HS):
-        for l in range(lo, hi):
+@njit(nogil=True, cache=True)
+def _fill(out, o, hmax, value):
+    """Slots ``o + 1 .. o + hmax`` of every lane set to ``value``."""
+    for h in range(1, hmax + 1):
+        for l in range(L):
             out[(o + h) * L + l] = value
 
 
-@njit(nogil=True, cache=True, inline="always")
-def _policy_keys(mode, sj, goal, key, o, lo, hi):
-    """Keys of the fixed policies for lanes ``lo .. hi``: greedy 0 (the first legal
-    option), safe greedy 1 for an overthrow (PEGS-6) else 0."""
-    for h in range(HS):
-        k = 1.0 if (mode == 2 and sj + h > goal) else 0.0
-        for l in range(lo, hi):
-            key[(o + h) * L + l] = k
+@njit(nogil=True, cache=True)
+def _eval_row(V, lvl, j, d, ta, X, C2, o2, C1, o1, geo, stride, per_hit, A, ws, out, lastf):
+    """The options of row ``j`` at level ``lvl`` (a choice throw of ``d`` dice, ``ta``
+    throws after it) into ``out`` slots ``j * HS + h``: ``X`` the lanes' overthrow values,
+    ``C2[o2 + l]`` / ``C1[o1 + l]`` their PEGS-7 values; ``BIG`` where the row is complete.
+    A shared digit takes one table for all lanes; otherwise one masked pass per need."""
+    boards, digits, opened, shared = ws[0], ws[1], ws[2], ws[3]
+    goal = geo[1]
+    o = j * HS
+    hmax = min(HS - 1, d // per_hit[j])
+    sj = shared[lvl, j]
+    if sj >= goal:
+        _fill(out, o, hmax, BIG)
+    elif sj >= 0:
+        need = goal - sj
+        _rows(V, boards, digits, lvl, j, stride[j], need - lastf, X, C2, o2, C1, o1, A,
+              _table(geo, j, need, d, ta, lastf), geo[5], hmax, out, o, -1)
+    elif lastf >= 0:
+        _fill(out, o, hmax, BIG)
+        for need in range(1, goal + 1):
+            for l in range(L):
+                if digits[lvl, j, l] == goal - need:
+                    _rows(V, boards, digits, lvl, j, stride[j], need - lastf, X, C2, o2, C1, o1, A,
+                          _table(geo, j, need, d, ta, lastf), geo[5], hmax, out, o, goal - need)
+                    break
+    else:
+        _fill(out, o, hmax, BIG)
+        for l in range(L):
+            sl = digits[lvl, j, l]
+            if sl < goal:
+                last = 1 if opened[lvl, l] == 1 else 0
+                _lane_row(V, boards[lvl, l], stride[j], goal - sl - last, X[l], C2[o2 + l], C1[o1 + l], A,
+                          _table(geo, j, goal - sl, d, ta, last), geo[5], hmax, out, o, l)
+
+
+@njit(nogil=True, cache=True)
+def _eval_stay(lvl, j, d, ta, geo, per_hit, A, ws, stay, lastf):
+    """Overthrow probabilities (PEGS-6) of row ``j``'s options at level ``lvl`` (0 where the
+    row is complete)."""
+    digits, opened = ws[1], ws[2]
+    goal = geo[1]
+    o = j * HS
+    for l in range(L):
+        sl = digits[lvl, j, l]
+        last = lastf if lastf >= 0 else (1 if opened[lvl, l] == 1 else 0)
+        t = _table(geo, j, goal - sl, d, ta, last) if sl < goal else -1
+        for h in range(1, min(HS - 1, d // per_hit[j]) + 1):
+            stay[(o + h) * L + l] = A[t, h] if t >= 0 else 0.0
+
+
+@njit(nogil=True, cache=True)
+def _eval_keys(mode, lvl, j, d, geo, per_hit, ws, key):
+    """Keys of the fixed policies for row ``j``: greedy 0 (the first legal option), safe
+    greedy 1 for an overthrow (PEGS-6) else 0; ``BIG`` where the row is complete."""
+    digits = ws[1]
+    goal = geo[1]
+    o = j * HS
+    for l in range(L):
+        sl = digits[lvl, j, l]
+        for h in range(1, min(HS - 1, d // per_hit[j]) + 1):
+            key[(o + h) * L + l] = BIG if sl >= goal else (1.0 if (mode == 2 and sl + h > goal) else 0.0)
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -234,14 +310,11 @@ def _group_values(mode, d, val, key, grp, X, out):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _enter(ws, lvl, j, need_shared, st, geo):
-    """Boards and digits of level ``lvl + 1``: row ``j`` of level ``lvl`` gone in (by
-    ``need_shared`` steps, or each lane's own need when it is -1)."""
+def _enter(ws, lvl, j, need, st, k, goal):
+    """Boards and digits of level ``lvl + 1``: the shared row ``j`` of level ``lvl`` gone
+    in (``need`` steps) in every lane."""
     boards, digits = ws[0], ws[1]
-    k = geo[0]
-    goal = geo[1]
     for l in range(L):
-        need = need_shared if need_shared >= 0 else max(goal - digits[lvl, j, l], 0)
         boards[lvl + 1, l] = boards[lvl, l] + need * st
         for i in range(k):
             digits[lvl + 1, i, l] = digits[lvl, i, l]
@@ -252,11 +325,10 @@ def _enter(ws, lvl, j, need_shared, st, geo):
 def _choice1(V, Gd, mode, lvl, d, geo, stride, per_hit, A, grp, ws, out):
     """``out[l]``: value of a PEGS-7 choice throw with ``d`` dice and one throw left on
     the boards of level ``lvl`` (the cycle after it has no throws, PEGS-9)."""
-    boards, digits, opened, vals, vecs, ev = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5]
+    boards, vals, vecs = ws[0], ws[4], ws[5]
     k = geo[0]
     goal = geo[1]
     Bv = boards[lvl]
-    s = digits[lvl]
     val = vals[lvl, 0]
     key = vals[lvl, 1]
     X = vecs[lvl, 0]
@@ -265,70 +337,99 @@ def _choice1(V, Gd, mode, lvl, d, geo, stride, per_hit, A, grp, ws, out):
     for l in range(L):
         X[l] = V[Bv[l]]
         XG[l] = Gd[Bv[l]] if mode == 3 else 0.0
-    lastf = _count_open(s, k, goal, opened[lvl])
+    lastf = _survey(ws, lvl, k, goal)
     for j in range(k):
-        o = j * HS
-        sj = _shared_digit(s, j, lastf < 0)
-        if sj >= goal:
-            _fill(val, o, 0, L, BIG)
-            _fill(key, o, 0, L, BIG)
-        elif sj >= 0:
-            need = goal - sj
-            t = _table(geo, j, need, d, 0, lastf)
-            _shared_row(V, Bv, stride[j], need - lastf, X, zero, zero, A, t, goal, val, o, ev)
-            if mode == 3:
-                _shared_row(Gd, Bv, stride[j], need - lastf, XG, zero, zero, A, t, goal, key, o, ev)
-            elif mode != 0:
-                _policy_keys(mode, sj, goal, key, o, 0, L)
-        else:
-            for l in range(L):
-                sl = s[j, l]
-                if sl >= goal:
-                    _fill(val, o, l, l + 1, BIG)
-                    _fill(key, o, l, l + 1, BIG)
-                    continue
-                last = 1 if opened[lvl, l] == 1 else 0
-                t = _table(geo, j, goal - sl, d, 0, last)
-                _lane_row(V, Bv[l], stride[j], goal - sl - last, X[l], 0.0, 0.0, A, t, goal, val, o, l)
-                if mode == 3:
-                    _lane_row(Gd, Bv[l], stride[j], goal - sl - last, XG[l], 0.0, 0.0, A, t, goal, key, o, l)
-                elif mode != 0:
-                    _policy_keys(mode, sl, goal, key, o, l, l + 1)
+        _eval_row(V, lvl, j, d, 0, X, zero, 0, zero, 0, geo, stride, per_hit, A, ws, val, lastf)
+        if mode == 3:
+            _eval_row(Gd, lvl, j, d, 0, XG, zero, 0, zero, 0, geo, stride, per_hit, A, ws, key, lastf)
+        elif mode != 0:
+            _eval_keys(mode, lvl, j, d, geo, per_hit, ws, key)
     _group_values(mode, d, val, key, grp, X, out)
 
 
 @njit(nogil=True, cache=True)
-def _choice1_for_row(V, Gd, mode, lvl, j, d, geo, stride, per_hit, A, grp, ws, out_v, out_g):
-    """The one-throw PEGS-7 values after row ``j`` of level ``lvl`` goes in with ``d`` dice
-    in hand before it, when its digit differs between lanes: one masked pass per number
-    of dice left. ``out_v``/``out_g``: values with ``V`` (mode) and, for the lookahead,
-    the guide's own (optimal under ``Gd``)."""
-    digits, opened, vecs = ws[1], ws[2], ws[4]
+def _gather(ws, lvl, d, left, pos, geo, stride, per_hit):
+    """Pack into the lanes of level ``lvl + 1`` up to 16 PEGS-7 tasks of level ``lvl``: an
+    unshared row ``j`` going in, in a lane ``l`` where it is not the last open row, with
+    ``left`` dice left of ``d``; (row, lane) pairs are scanned from ``pos``. Padding lanes
+    repeat the first task. Returns ``(tasks, pos)``."""
+    boards, digits, opened, shared, task = ws[0], ws[1], ws[2], ws[3], ws[10]
+    k = geo[0]
     goal = geo[1]
-    tmp = vecs[lvl, 6]
-    for l in range(L):
-        out_v[l] = 0.0
-        out_g[l] = 0.0
-    for left in range(1, d):
-        present = False
-        for l in range(L):
-            sl = digits[lvl, j, l]
-            if sl < goal and opened[lvl, l] > 1 and d - per_hit[j] * (goal - sl) == left:
-                present = True
-        if not present:
+    n = 0
+    while pos < k * L and n < L:
+        j = pos // L
+        l = pos % L
+        pos += 1
+        sl = digits[lvl, j, l]
+        if shared[lvl, j] >= 0 or sl >= goal or opened[lvl, l] < 2 or d - per_hit[j] * (goal - sl) != left:
             continue
-        _enter(ws, lvl, j, -1, stride[j], geo)
-        _choice1(V, Gd, mode, lvl + 1, left, geo, stride, per_hit, A, grp, ws, tmp)
-        for l in range(L):
-            sl = digits[lvl, j, l]
-            if sl < goal and opened[lvl, l] > 1 and d - per_hit[j] * (goal - sl) == left:
-                out_v[l] = tmp[l]
-        if mode == 3:
-            _choice1(Gd, Gd, 0, lvl + 1, left, geo, stride, per_hit, A, grp, ws, tmp)
-            for l in range(L):
-                sl = digits[lvl, j, l]
-                if sl < goal and opened[lvl, l] > 1 and d - per_hit[j] * (goal - sl) == left:
-                    out_g[l] = tmp[l]
+        task[lvl, 0, n] = j
+        task[lvl, 1, n] = l
+        boards[lvl + 1, n] = boards[lvl, l] + (goal - sl) * stride[j]
+        for i in range(k):
+            digits[lvl + 1, i, n] = digits[lvl, i, l]
+        digits[lvl + 1, j, n] = goal
+        n += 1
+    for p in range(n, L):
+        boards[lvl + 1, p] = boards[lvl + 1, 0]
+        for i in range(k):
+            digits[lvl + 1, i, p] = digits[lvl + 1, i, 0]
+    return n, pos
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _scatter(ws, lvl, n, kind, values):
+    """``packed[lvl, kind]`` of each packed task gets its lane of ``values``."""
+    packed, task = ws[9], ws[10]
+    for p in range(n):
+        packed[lvl, kind, task[lvl, 0, p] * L + task[lvl, 1, p]] = values[p]
+
+
+@njit(nogil=True, cache=True)
+def _pack1(V, Gd, mode, lvl, d, geo, stride, per_hit, A, grp, ws):
+    """One-throw PEGS-7 values after each unshared row of level ``lvl`` goes in (a choice
+    throw of ``d`` dice with 1 throw after it), 16 (row, lane) tasks to a call grouped by
+    the dice left: ``packed[lvl, 1 / 3, row * 16 + lane]`` (3: the guide's own values,
+    for the lookahead)."""
+    packed, vecs = ws[9], ws[5]
+    k = geo[0]
+    packed[lvl, :, :] = 0.0
+    out = vecs[lvl, 7]
+    for left in range(1, d):
+        pos = 0
+        while True:
+            n, pos = _gather(ws, lvl, d, left, pos, geo, stride, per_hit)
+            if n == 0:
+                break
+            _choice1(V, Gd, mode, lvl + 1, left, geo, stride, per_hit, A, grp, ws, out)
+            _scatter(ws, lvl, n, 1, out)
+            if mode == 3:
+                _choice1(Gd, Gd, 0, lvl + 1, left, geo, stride, per_hit, A, grp, ws, out)
+                _scatter(ws, lvl, n, 3, out)
+
+
+@njit(nogil=True, cache=True)
+def _pack2(V, Gd, mode, d, geo, stride, per_hit, A, grp, ws):
+    """:func:`_pack1` at level 0 with 2 throws after the choice throw: two- and one-throw
+    values in ``packed[0, 0 / 1]`` (the guide's in ``packed[0, 2 / 3]``)."""
+    packed, vecs = ws[9], ws[5]
+    packed[0, :, :] = 0.0
+    out2 = vecs[0, 6]
+    out1 = vecs[0, 7]
+    for left in range(1, d):
+        pos = 0
+        while True:
+            n, pos = _gather(ws, 0, d, left, pos, geo, stride, per_hit)
+            if n == 0:
+                break
+            _choice2(V, Gd, mode, 1, left, -1, 0, geo, stride, per_hit, A, grp, ws, out2, out1)
+            _scatter(ws, 0, n, 0, out2)
+            _scatter(ws, 0, n, 1, out1)
+            if mode == 3:
+                _choice2(Gd, Gd, 0, 1, left, -1, 2, geo, stride, per_hit, A, grp, ws, out2, out1)
+                _scatter(ws, 0, n, 2, out2)
+                _scatter(ws, 0, n, 3, out1)
 
 
 @njit(nogil=True, cache=True)
@@ -339,11 +440,10 @@ def _choice2(V, Gd, mode, lvl, d, outer, memo_at, geo, stride, per_hit, A, grp, 
     When those boards are level ``lvl - 1``'s with the shared row ``outer`` in, the
     one-throw values two rows further are kept in ``memo[memo_at .. memo_at + 2]`` for
     the pair, shared with the call for the other row of the pair."""
-    boards, digits, opened, vals, vecs, ev, memo, stamps = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], ws[7]
+    boards, shared, vals, vecs, memo, stamps, packed = ws[0], ws[3], ws[4], ws[5], ws[7], ws[8], ws[9]
     k = geo[0]
     goal = geo[1]
     Bv = boards[lvl]
-    s = digits[lvl]
     val1 = vals[lvl, 0]
     val0 = vals[lvl, 1]
     key1 = vals[lvl, 2]
@@ -353,33 +453,29 @@ def _choice2(V, Gd, mode, lvl, d, outer, memo_at, geo, stride, per_hit, A, grp, 
     c1 = vecs[lvl, 3]
     g1 = vecs[lvl, 5]
     zero = vecs[lvl, 8]
+    p1 = packed[lvl, 1]
+    q1 = packed[lvl, 3]
     for l in range(L):
         X[l] = V[Bv[l]]
         XG[l] = Gd[Bv[l]] if mode == 3 else 0.0
-    lastf = _count_open(s, k, goal, opened[lvl])
+    lastf = _survey(ws, lvl, k, goal)
+    _pack1(V, Gd, mode, lvl, d, geo, stride, per_hit, A, grp, ws)
     for j in range(k):
-        o = j * HS
-        st = stride[j]
-        sj = _shared_digit(s, j, lastf < 0)
-        if sj >= goal:
-            _fill(val1, o, 0, L, BIG)
-            _fill(val0, o, 0, L, BIG)
-            _fill(key1, o, 0, L, BIG)
-            _fill(key0, o, 0, L, BIG)
-        elif sj >= 0:
-            need = goal - sj
-            left = d - per_hit[j] * need
+        sj = shared[lvl, j]
+        if sj >= 0:
             for l in range(L):
                 c1[l] = 0.0
                 g1[l] = 0.0
-            if lastf == 0 and left > 0:
+            need = goal - sj
+            left = d - per_hit[j] * need
+            if sj < goal and lastf == 0 and left > 0:
                 pair = min(j, outer) * k + max(j, outer)
                 if outer >= 0 and stamps[memo_at // 2, pair] == stamps[memo_at // 2, k * k]:
                     for l in range(L):
                         c1[l] = memo[memo_at, pair, l]
                         g1[l] = memo[memo_at + 1, pair, l]
                 else:
-                    _enter(ws, lvl, j, need, st, geo)
+                    _enter(ws, lvl, j, need, stride[j], k, goal)
                     _choice1(V, Gd, mode, lvl + 1, left, geo, stride, per_hit, A, grp, ws, c1)
                     if mode == 3:
                         _choice1(Gd, Gd, 0, lvl + 1, left, geo, stride, per_hit, A, grp, ws, g1)
@@ -388,69 +484,36 @@ def _choice2(V, Gd, mode, lvl, d, outer, memo_at, geo, stride, per_hit, A, grp, 
                             memo[memo_at, pair, l] = c1[l]
                             memo[memo_at + 1, pair, l] = g1[l]
                         stamps[memo_at // 2, pair] = stamps[memo_at // 2, k * k]
-            t1 = _table(geo, j, need, d, 1, lastf)
-            t0 = _table(geo, j, need, d, 0, lastf)
-            _shared_row(V, Bv, st, need - lastf, X, zero, c1, A, t1, goal, val1, o, ev)
-            _shared_row(V, Bv, st, need - lastf, X, zero, zero, A, t0, goal, val0, o, ev)
+            _eval_row(V, lvl, j, d, 1, X, zero, 0, c1, 0, geo, stride, per_hit, A, ws, val1, lastf)
             if mode == 3:
-                _shared_row(Gd, Bv, st, need - lastf, XG, zero, g1, A, t1, goal, key1, o, ev)
-                _shared_row(Gd, Bv, st, need - lastf, XG, zero, zero, A, t0, goal, key0, o, ev)
-            elif mode != 0:
-                _policy_keys(mode, sj, goal, key1, o, 0, L)
-                _policy_keys(mode, sj, goal, key0, o, 0, L)
+                _eval_row(Gd, lvl, j, d, 1, XG, zero, 0, g1, 0, geo, stride, per_hit, A, ws, key1, lastf)
         else:
-            _choice1_for_row(V, Gd, mode, lvl, j, d, geo, stride, per_hit, A, grp, ws, c1, g1)
-            for l in range(L):
-                sl = s[j, l]
-                if sl >= goal:
-                    _fill(val1, o, l, l + 1, BIG)
-                    _fill(val0, o, l, l + 1, BIG)
-                    _fill(key1, o, l, l + 1, BIG)
-                    _fill(key0, o, l, l + 1, BIG)
-                    continue
-                last = 1 if opened[lvl, l] == 1 else 0
-                need = goal - sl
-                t1 = _table(geo, j, need, d, 1, last)
-                t0 = _table(geo, j, need, d, 0, last)
-                _lane_row(V, Bv[l], st, need - last, X[l], 0.0, c1[l], A, t1, goal, val1, o, l)
-                _lane_row(V, Bv[l], st, need - last, X[l], 0.0, 0.0, A, t0, goal, val0, o, l)
-                if mode == 3:
-                    _lane_row(Gd, Bv[l], st, need - last, XG[l], 0.0, g1[l], A, t1, goal, key1, o, l)
-                    _lane_row(Gd, Bv[l], st, need - last, XG[l], 0.0, 0.0, A, t0, goal, key0, o, l)
-                elif mode != 0:
-                    _policy_keys(mode, sl, goal, key1, o, l, l + 1)
-                    _policy_keys(mode, sl, goal, key0, o, l, l + 1)
-    _group_values(mode, d, val1, key1, grp, X, out2)
-    _group_values(mode, d, val0, key0, grp, X, out1)
-
-
-@njit(nogil=True, cache=True)
-def _pegs7_values(V, Gd, mode, j, d, ta, need, left, geo, stride, per_hit, A, grp, ws, c2, c1, g2, g1):
-    """PEGS-7 values (2 and 1 throws left; the guide's for the lookahead) after the shared
-    row ``j`` of level 0 goes in, ``left`` dice in hand (``ta`` throws after the choice
-    throw: with 1 only the one-throw value exists)."""
-    _enter(ws, 0, j, need, stride[j], geo)
-    if ta >= 2:
-        _choice2(V, Gd, mode, 1, left, j, 0, geo, stride, per_hit, A, grp, ws, c2, c1)
+            _eval_row(V, lvl, j, d, 1, X, zero, 0, p1, j * L, geo, stride, per_hit, A, ws, val1, lastf)
+            if mode == 3:
+                _eval_row(Gd, lvl, j, d, 1, XG, zero, 0, q1, j * L, geo, stride, per_hit, A, ws, key1, lastf)
+        _eval_row(V, lvl, j, d, 0, X, zero, 0, zero, 0, geo, stride, per_hit, A, ws, val0, lastf)
         if mode == 3:
-            _choice2(Gd, Gd, 0, 1, left, j, 2, geo, stride, per_hit, A, grp, ws, g2, g1)
+            _eval_row(Gd, lvl, j, d, 0, XG, zero, 0, zero, 0, geo, stride, per_hit, A, ws, key0, lastf)
+        elif mode != 0:
+            _eval_keys(mode, lvl, j, d, geo, per_hit, ws, key1)
+            _eval_keys(mode, lvl, j, d, geo, per_hit, ws, key0)
+    if mode == 0:
+        _gmin2(val1, val0, np.uint64(grp[0][d]), np.uint64(grp[0][d + 1]), grp[1], grp[2], grp[3], X, out2, out1)
     else:
-        _choice1(V, Gd, mode, 1, left, geo, stride, per_hit, A, grp, ws, c1)
-        if mode == 3:
-            _choice1(Gd, Gd, 0, 1, left, geo, stride, per_hit, A, grp, ws, g1)
+        _group_values(mode, d, val1, key1, grp, X, out2)
+        _group_values(mode, d, val0, key0, grp, X, out1)
 
 
 @njit(nogil=True, cache=True)
 def options(V, Gd, mode, d, ta, geo, stride, per_hit, A, grp, ws):
     """The options after a choice throw of ``d`` dice with ``ta`` throws left after it on
     the 16 boards of level 0 (``ws[0][0]``, digits ``ws[1][0]``): ``stay``, ``rest``
-    (with ``V``) and the choice ``key`` in ``ws[3][0, 0..2]`` at ``[slot][lane]``
+    (with ``V``) and the choice ``key`` in ``ws[4][0, 0..2]`` at ``[slot][lane]``
     (complete rows: stay 0, rest and key ``BIG``). Later choices of the turn: ``mode``."""
-    boards, digits, opened, vals, vecs, ev, stamps = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[7]
+    boards, shared, vals, vecs, stamps, packed = ws[0], ws[3], ws[4], ws[5], ws[8], ws[9]
     k = geo[0]
     goal = geo[1]
     Bv = boards[0]
-    s = digits[0]
     stay = vals[0, 0]
     rest = vals[0, 1]
     key = vals[0, 2]
@@ -460,85 +523,51 @@ def options(V, Gd, mode, d, ta, geo, stride, per_hit, A, grp, ws):
     g2 = vecs[0, 4]
     g1 = vecs[0, 5]
     zero = vecs[0, 8]
-    t2 = vecs[0, 6]
-    t1 = vecs[0, 7]
+    p2 = packed[0, 0]
+    p1 = packed[0, 1]
+    q2 = packed[0, 2]
+    q1 = packed[0, 3]
     for l in range(L):
         XG[l] = Gd[Bv[l]] if mode == 3 else 0.0
     stamps[0, k * k] += 1.0              # a new batch: forget the pair values
     stamps[1, k * k] += 1.0
-    lastf = _count_open(s, k, goal, opened[0])
+    lastf = _survey(ws, 0, k, goal)
+    if ta >= 2:
+        _pack2(V, Gd, mode, d, geo, stride, per_hit, A, grp, ws)
+    elif ta == 1:
+        _pack1(V, Gd, mode, 0, d, geo, stride, per_hit, A, grp, ws)
+    else:
+        packed[0, :, :] = 0.0
     for j in range(k):
-        o = j * HS
-        st = stride[j]
-        sj = _shared_digit(s, j, lastf < 0)
-        for l in range(L):
-            c2[l] = 0.0
-            c1[l] = 0.0
-            g2[l] = 0.0
-            g1[l] = 0.0
-        if sj >= goal:
-            _fill(stay, o, 0, L, 0.0)
-            _fill(rest, o, 0, L, BIG)
-            _fill(key, o, 0, L, BIG)
-        elif sj >= 0:
+        sj = shared[0, j]
+        if sj >= 0:
+            for l in range(L):
+                c2[l] = 0.0
+                c1[l] = 0.0
+                g2[l] = 0.0
+                g1[l] = 0.0
             need = goal - sj
             left = d - per_hit[j] * need
-            if lastf == 0 and left > 0 and ta >= 1:
-                _pegs7_values(V, Gd, mode, j, d, ta, need, left, geo, stride, per_hit, A, grp, ws, c2, c1, g2, g1)
-            t = _table(geo, j, need, d, ta, lastf)
-            _shared_row(V, Bv, st, need - lastf, zero, c2, c1, A, t, goal, rest, o, ev)
-            for h in range(HS):
-                a = A[t, h]
-                for l in range(L):
-                    stay[(o + h) * L + l] = a
-            if mode == 3:
-                _shared_row(Gd, Bv, st, need - lastf, XG, g2, g1, A, t, goal, key, o, ev)
-            elif mode != 0:
-                _policy_keys(mode, sj, goal, key, o, 0, L)
-        else:
-            for need in range(1, goal + 1):
-                left = d - per_hit[j] * need
-                present = False
-                for l in range(L):
-                    if s[j, l] == goal - need and opened[0, l] > 1:
-                        present = True
-                if not present or left <= 0 or ta < 1:
-                    continue
-                # One masked pass: lanes of another need evaluate their own boards, unused.
-                _enter(ws, 0, j, -1, st, geo)
+            if sj < goal and lastf == 0 and left > 0 and ta >= 1:
+                _enter(ws, 0, j, need, stride[j], k, goal)
                 if ta >= 2:
-                    _choice2(V, Gd, mode, 1, left, -1, 0, geo, stride, per_hit, A, grp, ws, t2, t1)
+                    _choice2(V, Gd, mode, 1, left, j, 0, geo, stride, per_hit, A, grp, ws, c2, c1)
+                    if mode == 3:
+                        _choice2(Gd, Gd, 0, 1, left, j, 2, geo, stride, per_hit, A, grp, ws, g2, g1)
                 else:
-                    _choice1(V, Gd, mode, 1, left, geo, stride, per_hit, A, grp, ws, t1)
-                for l in range(L):
-                    if s[j, l] == goal - need and opened[0, l] > 1:
-                        c2[l] = t2[l] if ta >= 2 else 0.0
-                        c1[l] = t1[l]
-                if mode == 3:
-                    if ta >= 2:
-                        _choice2(Gd, Gd, 0, 1, left, -1, 2, geo, stride, per_hit, A, grp, ws, t2, t1)
-                    else:
-                        _choice1(Gd, Gd, 0, 1, left, geo, stride, per_hit, A, grp, ws, t1)
-                    for l in range(L):
-                        if s[j, l] == goal - need and opened[0, l] > 1:
-                            g2[l] = t2[l] if ta >= 2 else 0.0
-                            g1[l] = t1[l]
-            for l in range(L):
-                sl = s[j, l]
-                if sl >= goal:
-                    _fill(stay, o, l, l + 1, 0.0)
-                    _fill(rest, o, l, l + 1, BIG)
-                    _fill(key, o, l, l + 1, BIG)
-                    continue
-                last = 1 if opened[0, l] == 1 else 0
-                t = _table(geo, j, goal - sl, d, ta, last)
-                _lane_row(V, Bv[l], st, goal - sl - last, 0.0, c2[l], c1[l], A, t, goal, rest, o, l)
-                for h in range(HS):
-                    stay[(o + h) * L + l] = A[t, h]
-                if mode == 3:
-                    _lane_row(Gd, Bv[l], st, goal - sl - last, XG[l], g2[l], g1[l], A, t, goal, key, o, l)
-                elif mode != 0:
-                    _policy_keys(mode, sl, goal, key, o, l, l + 1)
+                    _choice1(V, Gd, mode, 1, left, geo, stride, per_hit, A, grp, ws, c1)
+                    if mode == 3:
+                        _choice1(Gd, Gd, 0, 1, left, geo, stride, per_hit, A, grp, ws, g1)
+            _eval_row(V, 0, j, d, ta, zero, c2, 0, c1, 0, geo, stride, per_hit, A, ws, rest, lastf)
+            if mode == 3:
+                _eval_row(Gd, 0, j, d, ta, XG, g2, 0, g1, 0, geo, stride, per_hit, A, ws, key, lastf)
+        else:
+            _eval_row(V, 0, j, d, ta, zero, p2, j * L, p1, j * L, geo, stride, per_hit, A, ws, rest, lastf)
+            if mode == 3:
+                _eval_row(Gd, 0, j, d, ta, XG, q2, j * L, q1, j * L, geo, stride, per_hit, A, ws, key, lastf)
+        _eval_stay(0, j, d, ta, geo, per_hit, A, ws, stay, lastf)
+        if mode == 1 or mode == 2:
+            _eval_keys(mode, 0, j, d, geo, per_hit, ws, key)
 
 
 @njit(nogil=True, cache=True)
@@ -693,9 +722,10 @@ def _solve_boards(E, Gd, batches, mode, geo, stride, per_hit, A, grp, stats):
     maxdice = geo[3]
     throws = geo[4]
     ws = (np.zeros((3, L), np.int64), np.zeros((3, k, L), np.int64), np.zeros((3, L), np.int64),
-          np.zeros((3, 4, k * HS * L)), np.zeros((3, 9, L)), np.zeros((goal + 1, L)),
-          np.zeros((4, k * k, L)), np.zeros((2, k * k + 1)))
-    boards, digits, vals = ws[0], ws[1], ws[3]
+          np.zeros((3, k), np.int64), np.zeros((3, 4, k * HS * L)), np.zeros((3, 9, L)),
+          np.zeros((goal + 1, L)), np.zeros((4, k * k, L)), np.zeros((2, k * k + 1)),
+          np.zeros((3, 4, k * L)), np.zeros((3, 2, L), np.int64))
+    boards, digits, vals = ws[0], ws[1], ws[4]
     stay = vals[0, 0]
     rest = vals[0, 1]
     key = vals[0, 2]

@@ -50,6 +50,9 @@ POLICIES = ("optimal", "greedy", "safe_greedy", "lookahead")
 MAX_HITS = 8
 """Slots per row in the option tables: hits 0..7 (0 and 7 unused; 8 makes one SIMD vector)."""
 
+ROW_STEPS = 5
+"""Steps along a row whose values the kernel reads in straight-line code (more: a loop)."""
+
 VARYING_ROWS = 4
 """Rows whose digit may differ within a batch of 16 boards (see ``_pegs_numba.plan``)."""
 
@@ -135,40 +138,41 @@ def cycle_tables(rules: Rules, rows: tuple[int, ...]) -> np.ndarray:
     Row :func:`option_table`, column ``c * MAX_HITS + h`` (``h`` hits on the choice
     throw) holds, for ``c = 0``, P(overthrow) (PEGS-6; times the value of the board the
     cycle began on); ``c = 1..goal``, P(the turn ends or restarts with the row ``c`` steps
-    on) (times that board's value); ``c = goal + 1`` and ``goal + 2``, P(PEGS-7 choice
-    throw with 2 resp. 1 throws left, ``dice - dice_per_hit * need`` dice; times its
-    value); ``c = goal + 3``, minus P(PEGS-8 restart) (the restart identity's ``- 1``).
-    With ``last`` the row going in ends the game: the terms that follow it are 0.
-    Exact Fractions rounded once to float64.
+    on) (times that board's value; zero columns up to ``steps = max(goal, ROW_STEPS)``);
+    ``c = steps + 1`` and ``steps + 2``, P(PEGS-7 choice throw with 2 resp. 1 throws
+    left, ``dice - dice_per_hit * need`` dice; times its value); ``c = steps + 3``, minus
+    P(PEGS-8 restart) (the restart identity's ``- 1``). With ``last`` the row going in
+    ends the game: the terms that follow it are 0. Exact Fractions rounded once to float64.
     """
     goal, dice, throws = rules.goal, rules.dice, rules.throws
-    table = np.zeros((option_table(rules, len(rows), 0, 0, 0, False), (goal + 4) * MAX_HITS))
+    steps = max(goal, ROW_STEPS)
+    table = np.zeros((option_table(rules, len(rows), 0, 0, 0, False), (steps + 4) * MAX_HITS))
     for j, row in enumerate(rows):
         per_hit = rules.dice_per_hit[row - 1]
         for need in range(1, goal + 1):
             for d0 in range(1, dice + 1):
                 for ta in range(throws):
                     for h in range(1, d0 // per_hit + 1):
-                        coefficients = [Fraction(0)] * (goal + 4)
+                        coefficients = [Fraction(0)] * (steps + 4)
                         fresh_in = Fraction(0)
                         for key, p in _cycle_terminals(rules, row, goal - need, h, d0 - h * per_hit, ta).items():
                             if key[0] == "over":
                                 coefficients[0] += p
                             elif key[0] == "choice":
                                 assert key[1] == d0 - per_hit * need and key[2] in (1, 2)
-                                coefficients[goal + 3 - key[2]] += p
+                                coefficients[steps + 3 - key[2]] += p
                             else:
                                 coefficients[key[1]] += p
                                 if key[0] == "fresh" and key[1] == need:
                                     fresh_in += p
                                 elif key[0] == "fresh":
-                                    coefficients[goal + 3] -= p
+                                    coefficients[steps + 3] -= p
                         for last in (False, True):
                             column = list(coefficients)
                             if last:
-                                column[need] = column[goal + 1] = column[goal + 2] = Fraction(0)
+                                column[need] = column[steps + 1] = column[steps + 2] = Fraction(0)
                             else:
-                                column[goal + 3] -= fresh_in
+                                column[steps + 3] -= fresh_in
                             row_index = option_table(rules, j, need, d0, ta, last)
                             for c, value in enumerate(column):
                                 table[row_index, c * MAX_HITS + h] = float(value)
@@ -241,7 +245,8 @@ class PegsKernel:
         self.size = self.base ** k
         self.stride = np.array([self.base ** j for j in range(k)], np.int64)
         self.per_hit = np.array([rules.dice_per_hit[r - 1] for r in self.rows], np.int64)
-        self._geo = np.array([k, rules.goal, self.base, rules.dice, rules.throws], np.int64)
+        self._geo = np.array([k, rules.goal, self.base, rules.dice, rules.throws, max(rules.goal, ROW_STEPS)],
+                             np.int64)
         self._cycles = cycle_tables(rules, self.rows)
         groups = throw_groups(rules, self.rows)
         slots = groups["entry_row"] * MAX_HITS + groups["entry_hits"]
@@ -333,8 +338,8 @@ class PegsKernel:
         ws[1][0] = s[:, None]
         kernels.optimal_options(E, int(dice), int(throws) - 1, self._geo, self.stride, self.per_hit,
                                 self._cycles, self._grp, ws)
-        stay = ws[3][0, 0, ::kernels.L]
-        rest = ws[3][0, 1, ::kernels.L]
+        stay = ws[4][0, 0, ::kernels.L]
+        rest = ws[4][0, 1, ::kernels.L]
         result = []
         for j, row in enumerate(self.rows):
             h = hits_from_counts(row, counts)
