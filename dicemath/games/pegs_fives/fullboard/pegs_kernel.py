@@ -245,14 +245,14 @@ class PegsKernel:
         self.size = self.base ** k
         self.stride = np.array([self.base ** j for j in range(k)], np.int64)
         self.per_hit = np.array([rules.dice_per_hit[r - 1] for r in self.rows], np.int64)
-        self._geo = np.array([k, rules.goal, self.base, rules.dice, rules.throws, max(rules.goal, ROW_STEPS)],
-                             np.int64)
         self._cycles = cycle_tables(rules, self.rows)
         groups = throw_groups(rules, self.rows)
-        slots = groups["entry_row"] * MAX_HITS + groups["entry_hits"]
-        self._grp = (groups["group_start"], groups["group_p"], groups["entry_start"].astype(np.uint64),
-                     slots.astype(np.uint64), groups["entry_start"], slots)
         self._kernels = _numba_kernels()
+        self._C, self._U = self._kernels.layout(
+            k, rules.goal, self.base, rules.dice, rules.throws, max(rules.goal, ROW_STEPS), self.stride,
+            self.per_hit, groups["group_start"], groups["entry_start"],
+            groups["entry_row"] * MAX_HITS + groups["entry_hits"], self._cycles)
+        self._P = groups["group_p"]
         self.stats = np.zeros(3, np.int64)
 
     def _check_table(self, table: np.ndarray, name: str) -> np.ndarray:
@@ -294,10 +294,9 @@ class PegsKernel:
             return
         if boards.min() < 0 or boards.max() >= self.size:
             raise ValueError(f"board indices must be in 0..{self.size - 1}")
-        batches, complete = self._kernels.plan(boards, self._geo, self.stride, self.per_hit, VARYING_ROWS)
+        batches, complete = self._kernels.plan(boards, self._C, VARYING_ROWS)
         E[complete] = 0.0
-        stuck = self._kernels.SOLVERS[mode](E, guide, batches, self._geo, self.stride, self.per_hit,
-                                            self._cycles, self._grp, self.stats)
+        stuck = self._kernels.SOLVERS[mode](E, guide, batches, self._C, self._U, self._P, self._cycles, self.stats)
         if stuck:
             raise InvalidProbabilityError(
                 f"policy {policy!r} never leaves {stuck} of the boards: their value is infinite")
@@ -330,16 +329,9 @@ class PegsKernel:
             raise IllegalMoveError(f"throws left must be 1..{rules.throws}, got {throws!r}")
         faces = check_roll(faces, dice)
         counts = [faces.count(f) for f in range(1, 7)]
-        k = len(self.rows)
-        kernels = self._kernels
-        ws = kernels.scratch(k, rules.goal)
         s = self.digits(int(board))
-        ws[0][0] = board
-        ws[1][0] = s[:, None]
-        kernels.optimal_options(E, int(dice), int(throws) - 1, self._geo, self.stride, self.per_hit,
-                                self._cycles, self._grp, ws)
-        stay = ws[4][0, 0, ::kernels.L]
-        rest = ws[4][0, 1, ::kernels.L]
+        stay, rest = self._kernels.optimal_options(E, int(board), int(dice), int(throws) - 1, self._C, self._U,
+                                                   self._P, self._cycles)
         result = []
         for j, row in enumerate(self.rows):
             h = hits_from_counts(row, counts)
