@@ -20,7 +20,7 @@ tasks to an evaluation.
 slices an array or unpacks a tuple of arrays, which would cost numba's atomic reference
 counting in the inner loops (and contention between threads).
 
-**Modes** (``mode``, a compile-time constant: one entry point per mode, :data:`SOLVERS`):
+**Modes** (``mode``; its tests sit outside the inner loops):
 0 optimal (minimise with ``V``), 1 greedy, 2 safe greedy, 3 lookahead (choose by the
 option values under the guide table ``Gd``, evaluate with ``V``). In every mode the
 first option of a throw group with the smallest key is chosen; a group's options are
@@ -61,7 +61,10 @@ K_, GOAL, BASE, DICE, THROWS, STEPS = 0, 1, 2, 3, 4, 5
 O_STRIDE, O_PER_HIT, O_GROUP_START, O_START, O_SLOT = 6, 7, 8, 9, 10
 O_VALS, O_VECS, O_MEMO, O_STAMPS, O_PACKED, O_MARGIN, O_CSTAY, O_CREST, F_SIZE = 11, 12, 13, 14, 15, 16, 17, 18, 19
 O_BOARDS, O_DIGITS, O_OPENED, O_SHARED, O_TASK, I_SIZE, U_SLOT, O_SINGLE = 20, 21, 22, 23, 24, 25, 26, 27
-HEADER = 32
+# Small numbers kept in C: passing a literal to a compiled function would compile it once
+# more for that literal value (numba specialises on constant arguments).
+N0, N1, N2, N3, NM1, NL = 28, 29, 30, 31, 32, 33
+HEADER = 40
 
 # Lane vectors of a level (F at vec(C, lvl, index)).
 X_, XG_, OUT2, OUT1, OUTG2, OUTG1, ZERO, SUM_S, SUM_R, GUESS, STEP, CHANGED = range(VECS)
@@ -118,6 +121,7 @@ def layout(k: int, goal: int, base: int, dice: int, throws: int, steps: int, str
         head[index] = i_offsets[name]
     head[I_SIZE] = isize
     head[U_SLOT] = len(entry_start)
+    head[[N0, N1, N2, N3, NM1, NL]] = 0, 1, 2, 3, -1, L
     C = np.concatenate([head] + [t.astype(np.int64) for t in tail])
     U = np.concatenate([np.asarray(entry_start), np.asarray(entry_slot)]).astype(np.uint64)
     return C, U
@@ -526,18 +530,18 @@ def _pegs7_one(V, Gd, mode, lvl, d, outer, C, U, P, A, F, I):
                 F[out + l] = F[memo + l]
                 F[outg + l] = F[memo + k * k * L + l]
         else:
-            _enter(C, I, lvl, j, L)
+            _enter(C, I, lvl, j, C[NL])
             _choice1(V, Gd, mode, lvl + 1, d - C[C[O_PER_HIT] + j] * (goal - s), C, U, P, A, F, I, out)
             if mode == 3:
-                _choice1(Gd, Gd, 0, lvl + 1, d - C[C[O_PER_HIT] + j] * (goal - s), C, U, P, A, F, I, outg)
+                _choice1(Gd, Gd, C[N0], lvl + 1, d - C[C[O_PER_HIT] + j] * (goal - s), C, U, P, A, F, I, outg)
             if outer >= 0:
                 for l in range(L):
                     F[memo + l] = F[out + l]
                     F[memo + k * k * L + l] = F[outg + l]
                 F[stamps + pair] = F[stamps + k * k]
-        _scatter(C, F, I, lvl, L, j, 1, out)
+        _scatter(C, F, I, lvl, C[NL], j, C[N1], out)
         if mode == 3:
-            _scatter(C, F, I, lvl, L, j, 3, outg)
+            _scatter(C, F, I, lvl, C[NL], j, C[N3], outg)
     for left in range(1, d):
         pos = 0
         while True:
@@ -546,10 +550,10 @@ def _pegs7_one(V, Gd, mode, lvl, d, outer, C, U, P, A, F, I):
                 break
             _enter(C, I, lvl, -1, n)
             _choice1(V, Gd, mode, lvl + 1, left, C, U, P, A, F, I, out)
-            _scatter(C, F, I, lvl, n, -1, 1, out)
+            _scatter(C, F, I, lvl, n, C[NM1], C[N1], out)
             if mode == 3:
-                _choice1(Gd, Gd, 0, lvl + 1, left, C, U, P, A, F, I, outg)
-                _scatter(C, F, I, lvl, n, -1, 3, outg)
+                _choice1(Gd, Gd, C[N0], lvl + 1, left, C, U, P, A, F, I, outg)
+                _scatter(C, F, I, lvl, n, C[NM1], C[N3], outg)
 
 
 @njit(nogil=True, cache=True)
@@ -561,7 +565,7 @@ def _choice2(V, Gd, mode, lvl, d, outer, C, U, P, A, F, I, out2, out1):
     _survey(C, I, lvl)
     _pegs7_one(V, Gd, mode, lvl, d, outer, C, U, P, A, F, I)
     x = _vec(C, lvl, X_)
-    _level_values(V, lvl, d, 1, x, -1, _packed(C, lvl, 1), _vals(C, lvl, 0), C, A, F, I)
+    _level_values(V, lvl, d, C[N1], x, C[NM1], _packed(C, lvl, 1), _vals(C, lvl, 0), C, A, F, I)
     _level_single(V, lvl, d, x, _vals(C, lvl, 1), C, A, F, I)
     g0, g1 = _groups(C, d)
     eo = np.uint64(C[U_SLOT])
@@ -571,7 +575,7 @@ def _choice2(V, Gd, mode, lvl, d, outer, C, U, P, A, F, I, out2, out1):
         return
     if mode == 3:
         xg = _vec(C, lvl, XG_)
-        _level_values(Gd, lvl, d, 1, xg, -1, _packed(C, lvl, 3), _vals(C, lvl, 2), C, A, F, I)
+        _level_values(Gd, lvl, d, C[N1], xg, C[NM1], _packed(C, lvl, 3), _vals(C, lvl, 2), C, A, F, I)
         _level_single(Gd, lvl, d, xg, _vals(C, lvl, 3), C, A, F, I)
     else:
         _policy_keys(mode, lvl, d, C, F, I, _vals(C, lvl, 2))
@@ -603,29 +607,29 @@ def _pegs7_two(V, Gd, mode, d, C, U, P, A, F, I):
         if s < 0 or s >= goal or left <= 0 or not _some_not_last(C, I, 0):
             continue
         _enter(C, I, 0, j, L)
-        _choice2(V, Gd, mode, 1, left, j, C, U, P, A, F, I, o2, o1)
-        _scatter(C, F, I, 0, L, j, 0, o2)
-        _scatter(C, F, I, 0, L, j, 1, o1)
+        _choice2(V, Gd, mode, C[N1], left, j, C, U, P, A, F, I, o2, o1)
+        _scatter(C, F, I, C[N0], C[NL], j, C[N0], o2)
+        _scatter(C, F, I, C[N0], C[NL], j, C[N1], o1)
         if mode == 3:
             _enter(C, I, 0, j, L)
-            _choice2(Gd, Gd, 0, 1, left, -1, C, U, P, A, F, I, g2, g1)
-            _scatter(C, F, I, 0, L, j, 2, g2)
-            _scatter(C, F, I, 0, L, j, 3, g1)
+            _choice2(Gd, Gd, C[N0], C[N1], left, C[NM1], C, U, P, A, F, I, g2, g1)
+            _scatter(C, F, I, C[N0], C[NL], j, C[N2], g2)
+            _scatter(C, F, I, C[N0], C[NL], j, C[N3], g1)
     for left in range(1, d):
         pos = 0
         while True:
-            n, pos = _gather(C, I, 0, d, left, pos)
+            n, pos = _gather(C, I, C[N0], d, left, pos)
             if n == 0:
                 break
             _enter(C, I, 0, -1, n)
-            _choice2(V, Gd, mode, 1, left, -1, C, U, P, A, F, I, o2, o1)
-            _scatter(C, F, I, 0, n, -1, 0, o2)
-            _scatter(C, F, I, 0, n, -1, 1, o1)
+            _choice2(V, Gd, mode, C[N1], left, C[NM1], C, U, P, A, F, I, o2, o1)
+            _scatter(C, F, I, C[N0], n, C[NM1], C[N0], o2)
+            _scatter(C, F, I, C[N0], n, C[NM1], C[N1], o1)
             if mode == 3:
                 _enter(C, I, 0, -1, n)
-                _choice2(Gd, Gd, 0, 1, left, -1, C, U, P, A, F, I, g2, g1)
-                _scatter(C, F, I, 0, n, -1, 2, g2)
-                _scatter(C, F, I, 0, n, -1, 3, g1)
+                _choice2(Gd, Gd, C[N0], C[N1], left, C[NM1], C, U, P, A, F, I, g2, g1)
+                _scatter(C, F, I, C[N0], n, C[NM1], C[N2], g2)
+                _scatter(C, F, I, C[N0], n, C[NM1], C[N3], g1)
 
 
 @njit(nogil=True, cache=True)
@@ -635,25 +639,26 @@ def options(V, Gd, mode, d, ta, C, U, P, A, F, I):
     ``stay``, ``rest`` (with ``V``) and the choice ``key`` in value arrays 0, 1, 2 of
     level 0 (complete rows: stay 0, rest and key ``BIG``). Later choices: ``mode``."""
     k = C[K_]
-    _survey(C, I, 0)
+    _survey(C, I, C[N0])
     for l in range(L):
         F[_vec(C, 0, ZERO) + l] = 0.0
         F[_vec(C, 0, XG_) + l] = Gd[I[_board(C, 0) + l]] if mode == 3 else 0.0
     if ta >= 2:
         _pegs7_two(V, Gd, mode, d, C, U, P, A, F, I)
     elif ta == 1:
-        _pegs7_one(V, Gd, mode, 0, d, -1, C, U, P, A, F, I)
+        _pegs7_one(V, Gd, mode, C[N0], d, C[NM1], C, U, P, A, F, I)
     else:
         for kind in range(4):
             for i in range(k * L):
                 F[_packed(C, 0, kind) + i] = 0.0
-    _level_values(V, 0, d, ta, _vec(C, 0, ZERO), _packed(C, 0, 0), _packed(C, 0, 1), _vals(C, 0, 1), C, A, F, I)
-    _stays(0, d, ta, C, A, F, I, _vals(C, 0, 0))
+    _level_values(V, C[N0], d, ta, _vec(C, 0, ZERO), _packed(C, 0, 0), _packed(C, 0, 1), _vals(C, 0, 1), C, A, F,
+                  I)
+    _stays(C[N0], d, ta, C, A, F, I, _vals(C, 0, 0))
     if mode == 3:
-        _level_values(Gd, 0, d, ta, _vec(C, 0, XG_), _packed(C, 0, 2), _packed(C, 0, 3), _vals(C, 0, 2),
+        _level_values(Gd, C[N0], d, ta, _vec(C, 0, XG_), _packed(C, 0, 2), _packed(C, 0, 3), _vals(C, 0, 2),
                       C, A, F, I)
     elif mode != 0:
-        _policy_keys(mode, 0, d, C, F, I, _vals(C, 0, 2))
+        _policy_keys(mode, C[N0], d, C, F, I, _vals(C, 0, 2))
 
 
 # ---------------------------------------------------------------------------------------
@@ -753,32 +758,6 @@ def plan(boards, C, most):
     return batches, done
 
 
-# One entry point per mode: a constant argument makes numba compile ``_solve_boards`` (and
-# everything it calls) for that mode alone, its branches folded away.
-@njit(nogil=True, cache=True)
-def solve_optimal(E, Gd, batches, C, U, P, A, stats):
-    return _solve_boards(E, Gd, batches, 0, C, U, P, A, stats)
-
-
-@njit(nogil=True, cache=True)
-def solve_greedy(E, Gd, batches, C, U, P, A, stats):
-    return _solve_boards(E, Gd, batches, 1, C, U, P, A, stats)
-
-
-@njit(nogil=True, cache=True)
-def solve_safe_greedy(E, Gd, batches, C, U, P, A, stats):
-    return _solve_boards(E, Gd, batches, 2, C, U, P, A, stats)
-
-
-@njit(nogil=True, cache=True)
-def solve_lookahead(E, Gd, batches, C, U, P, A, stats):
-    return _solve_boards(E, Gd, batches, 3, C, U, P, A, stats)
-
-
-SOLVERS = (solve_optimal, solve_greedy, solve_safe_greedy, solve_lookahead)
-"""The solver of each mode (index = mode = ``pegs_kernel.POLICIES`` index)."""
-
-
 @njit(nogil=True, cache=True)
 def optimal_options(V, board, d, ta, C, U, P, A):
     """:func:`options` of one board (every lane), later choices optimal, for advice:
@@ -789,7 +768,7 @@ def optimal_options(V, board, d, ta, C, U, P, A):
         I[_board(C, 0) + l] = board
         for j in range(C[K_]):
             I[_digit(C, 0, j) + l] = (board // C[C[O_STRIDE] + j]) % C[BASE]
-    options(V, V, 0, d, ta, C, U, P, A, F, I)
+    options(V, V, C[N0], d, ta, C, U, P, A, F, I)
     n = C[K_] * HS
     stay = np.empty(n)
     rest = np.empty(n)
@@ -800,9 +779,9 @@ def optimal_options(V, board, d, ta, C, U, P, A):
 
 
 @njit(nogil=True, cache=True)
-def _solve_boards(E, Gd, batches, mode, C, U, P, A, stats):
+def solve_boards(E, Gd, batches, mode, C, U, P, A, stats):
     """Write ``E[b]`` for every board of ``batches`` (rows of 16 from :func:`plan`, no
-    complete board; successors final); ``mode`` a compile-time constant (see SOLVERS).
+    complete board; successors final) under policy ``mode``.
     Returns the number of boards whose policy never leaves them (infinite value, written
     as inf). ``stats[0]`` += batches, ``stats[1]`` += passes over the throw groups,
     ``stats[2]`` += lane re-examinations that changed a choice."""

@@ -296,7 +296,8 @@ class PegsKernel:
             raise ValueError(f"board indices must be in 0..{self.size - 1}")
         batches, complete = self._kernels.plan(boards, self._C, VARYING_ROWS)
         E[complete] = 0.0
-        stuck = self._kernels.SOLVERS[mode](E, guide, batches, self._C, self._U, self._P, self._cycles, self.stats)
+        stuck = self._kernels.solve_boards(E, guide, batches, mode, self._C, self._U, self._P, self._cycles,
+                                           self.stats)
         if stuck:
             raise InvalidProbabilityError(
                 f"policy {policy!r} never leaves {stuck} of the boards: their value is infinite")
