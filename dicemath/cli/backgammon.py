@@ -7,7 +7,7 @@ Home boards are written as checker counts on points 1..6, the 1-point first
 from __future__ import annotations
 
 from dicemath.cli.backgammon_cube import add_cube_command
-from dicemath.cli.support import add_json_flag, emit, int_list, text_table
+from dicemath.cli.support import add_json_flag, add_rules_command, emit, int_list, text_table
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon import bearoff as bo
 from dicemath.games.backgammon.diagram import diagram
@@ -25,6 +25,7 @@ def register(subparsers) -> None:
     """Add ``dicemath backgammon bearoff|moves|show|cube``."""
     parser = subparsers.add_parser("backgammon", help="Backgammon: bear-off tables, legal moves, cube")
     commands = parser.add_subparsers(dest="backgammon_command", metavar="QUERY", required=True)
+    add_rules_command(commands, "backgammon")
 
     bearoff = commands.add_parser("bearoff", help="one-sided bear-off distribution, or win chance --versus")
     bearoff.add_argument("board", type=int_list, help="checker counts on points 1..6, e.g. 0,0,0,0,0,2")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 
-from dicemath.cli.support import add_json_flag, emit, text_table
+from dicemath.cli.support import add_json_flag, add_rules_command, emit, text_table
 from dicemath.games.bohnduell.rules import BohnRules
 from dicemath.games.bohnduell.search import Advisor
 from dicemath.games.bohnduell.solver_dense import load_dense
@@ -29,6 +29,7 @@ def register(subparsers) -> None:
     """Add ``dicemath bohnduell solve|advise|show``."""
     game = subparsers.add_parser("bohnduell", help="BohnDuell: exact values and move advice")
     commands = game.add_subparsers(dest="bohnduell_command", metavar="QUERY", required=True)
+    add_rules_command(commands, "bohnduell")
 
     solve = commands.add_parser("solve", help="value of a small game from the start, exactly")
     _variant_flags(solve, stock_default=10)

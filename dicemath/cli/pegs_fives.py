@@ -5,7 +5,7 @@ Every query has ``--json`` with stable keys; plain output is a readable table.
 
 from __future__ import annotations
 
-from dicemath.cli.support import add_json_flag, emit, fraction_text, int_list, text_table
+from dicemath.cli.support import add_json_flag, add_rules_command, emit, fraction_text, int_list, text_table
 from dicemath.core.errors import DicemathError
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
 
@@ -17,6 +17,7 @@ def register(subparsers) -> None:
         game = subparsers.add_parser(rules.name, help=text)
         game.set_defaults(rules=rules)
         commands = game.add_subparsers(dest=f"{rules.name}_command", metavar="QUERY", required=True)
+        add_rules_command(commands, rules.name)
 
         rows = commands.add_parser("rows", help="exact expected turns to finish each row alone")
         add_json_flag(rows)

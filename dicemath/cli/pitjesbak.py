@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from dicemath.cli.support import add_json_flag, emit, fraction_text, int_list, text_table
+from dicemath.cli.support import add_json_flag, add_rules_command, emit, fraction_text, int_list, text_table
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.pitjesbak.rules import DIE_VALUE_VARIANTS, PitjesbakRules
 
@@ -30,6 +30,7 @@ def register(subparsers) -> None:
     """Add ``dicemath pitjesbak`` and its queries."""
     parser = subparsers.add_parser("pitjesbak", help="Pitjesbak: throw classes, optimal stopping, advice")
     commands = parser.add_subparsers(dest="pitjesbak_command", metavar="QUERY", required=True)
+    add_rules_command(commands, "pitjesbak")
 
     classes = commands.add_parser("classes", help="exact probability of every throw class")
     _rules_args(classes)
