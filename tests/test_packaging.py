@@ -4,6 +4,7 @@ links stay inside the repository; the CLI prints each game's rules."""
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -26,8 +27,17 @@ def _tracked_data_files() -> list[str]:
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> zipfile.ZipFile:
+    """A wheel built from a copy of the source (pip builds in the tree it is given)."""
+    source = tmp_path_factory.mktemp("source")
+    for name in ("pyproject.toml", "README.md", "LICENSE", "docs"):
+        if (REPO / name).is_dir():
+            shutil.copytree(REPO / name, source / name)
+        elif (REPO / name).exists():
+            shutil.copy(REPO / name, source / name)
+    shutil.copytree(REPO / "dicemath", source / "dicemath", symlinks=True,
+                    ignore=shutil.ignore_patterns("__pycache__"))
     out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", str(REPO), "--no-deps", "-q", "-w", str(out)],
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q", "-w", str(out)],
                    check=True, capture_output=True)
     (path,) = out.glob("dicemath-*.whl")
     return zipfile.ZipFile(path)
