@@ -19,6 +19,11 @@ floats it is float64.
 Games supply their states in an order where every successor comes first, and a
 ``step(state, value)`` function that lists chance outcomes with their decisions; they
 write no loops of their own.
+
+For values whose states are *not* ordered by progress (a penalty that sends a player
+back), :func:`value_iteration` sweeps a table of states until nothing changes, and
+:func:`bounded_value_iteration` sweeps a lower and an upper bound together so that the
+result carries rigorous error bars; both run on :func:`sweep_to_convergence`.
 """
 
 from __future__ import annotations
@@ -28,7 +33,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Generic, TypeVar
 
+import numpy as np
+
 from dicemath.core.errors import InvalidProbabilityError
+from dicemath.core.progress import progress
 
 Number = TypeVar("Number", Fraction, float)
 State = TypeVar("State", bound=Hashable)
@@ -199,6 +207,38 @@ def solve_progress_mdp(states: Iterable[State], step: Step, *, cost: Number,
     return ProgressSolution(values, policy)
 
 
+def sweep_to_convergence(blocks: Iterable, update: Callable[[object], float], *,
+                         tolerance: float, max_sweeps: int, desc: str | None = None) -> tuple[int, float]:
+    """Gauss-Seidel sweeps: ``update(block)`` for every block in order, until a sweep changes
+    nothing by ``tolerance`` or more.
+
+    The loop every value iteration here shares. ``update`` recomputes the values of one
+    block (a state, or an array of state indices) in place, using the newest values of
+    the blocks before it, and returns the largest change it made.
+
+    Args:
+        blocks: the blocks in sweep order (list them so that most successors come first).
+        update: ``update(block) -> largest absolute change``.
+        tolerance: stop after a sweep whose largest change is below this.
+        max_sweeps: stop after this many sweeps whatever the change.
+        desc: show a progress bar with this label (:mod:`dicemath.core.progress`).
+
+    Returns:
+        ``(sweeps, change)``: sweeps made and the largest change of the last one (the
+        caller decides whether stopping at ``max_sweeps`` is an error).
+    """
+    blocks = list(blocks)
+    sweeps, change = 0, float("inf")
+    counter = range(1, max_sweeps + 1)
+    for sweeps in (progress(counter, desc=desc, total=max_sweeps) if desc else counter):
+        change = 0.0
+        for block in blocks:
+            change = max(change, update(block))
+        if change < tolerance:
+            break
+    return sweeps, change
+
+
 def value_iteration(states: Sequence[State],
                     transitions: Callable[[State, Callable[[State], float]], float],
                     *, tolerance: float = 1e-13, max_iterations: int = 100_000,
@@ -216,12 +256,69 @@ def value_iteration(states: Sequence[State],
         RuntimeError: no convergence within ``max_iterations`` sweeps.
     """
     values = {s: (initial(s) if initial else 0.0) for s in states}
-    for sweep in range(1, max_iterations + 1):
-        change = 0.0
-        for state in states:
-            new = transitions(state, values.__getitem__)
-            change = max(change, abs(new - values[state]))
-            values[state] = new
-        if change < tolerance:
-            return values, sweep
-    raise RuntimeError(f"value iteration did not converge in {max_iterations} sweeps")
+
+    def update(state: State) -> float:
+        new = transitions(state, values.__getitem__)
+        change = abs(new - values[state])
+        values[state] = new
+        return change
+
+    sweeps, change = sweep_to_convergence(states, update, tolerance=tolerance,
+                                          max_sweeps=max_iterations)
+    if change >= tolerance:
+        raise RuntimeError(f"value iteration did not converge in {max_iterations} sweeps")
+    return values, sweeps
+
+
+BoundsOperator = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+
+
+def bounded_value_iteration(blocks: Sequence[np.ndarray], operator: BoundsOperator,
+                            low: np.ndarray, high: np.ndarray, *, tolerance: float,
+                            max_sweeps: int, desc: str | None = None) -> int:
+    """Value iteration from a lower and an upper bound at once: rigorous error bars.
+
+    If the Bellman operator ``T`` is monotone (larger next values never give a smaller
+    value) and the true values ``V = T V`` satisfy ``low <= V <= high`` at the start,
+    then every iterate keeps ``T^k low <= V <= T^k high`` by induction. So whenever the
+    iteration stops, each true value lies between the two arrays: the width ``high - low``
+    bounds the error of the unfinished iteration and of anything the bounds stood in for
+    (for example states beyond a truncation, valued only as "between 0 and 1").
+
+    Args:
+        blocks: arrays of state indices (the last axis of ``low`` and ``high``), in sweep
+            order (Gauss-Seidel: a block sees the newest bounds of the blocks before it).
+        operator: ``operator(block, low, high) -> (new_low, new_high)`` for the states of
+            ``block``; it must be monotone, the lower bound built from lower bounds of
+            the values it increases with (and from upper bounds of those it decreases
+            with, as in a zero-sum game seen from the other player), and vice versa.
+        low, high: start bounds, float64 arrays ``[..., states]``; updated in place.
+        tolerance: stop when a sweep changes no bound by this much.
+        max_sweeps: stop after this many sweeps (the bounds stay valid, only wider).
+        desc: progress bar label.
+
+    Returns:
+        The number of sweeps made.
+
+    Example:
+        ``V = 1/2 + V/2`` (fixed point 1), started from the bounds 0 and 2:
+
+        >>> low, high = np.zeros(1), np.full(1, 2.0)
+        >>> def halfway(block, low, high):
+        ...     return 0.5 + 0.5 * low[..., block], 0.5 + 0.5 * high[..., block]
+        >>> sweeps = bounded_value_iteration([np.arange(1)], halfway, low, high,
+        ...                                  tolerance=1e-12, max_sweeps=100)
+        >>> bool(low[0] <= 1 <= high[0]), bool(high[0] - low[0] < 1e-11)
+        (True, True)
+    """
+    def update(block: np.ndarray) -> float:
+        new_low, new_high = operator(block, low, high)
+        change = max(float(np.max(np.abs(new_low - low[..., block]), initial=0.0)),
+                     float(np.max(np.abs(new_high - high[..., block]), initial=0.0)))
+        low[..., block] = new_low
+        high[..., block] = new_high
+        return change
+
+    sweeps, _ = sweep_to_convergence(blocks, update, tolerance=tolerance, max_sweeps=max_sweeps,
+                                     desc=desc)
+    return sweeps

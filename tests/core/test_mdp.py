@@ -107,3 +107,30 @@ def test_bad_order_or_bad_probabilities_raise():
     with pytest.raises(KeyError):
         solve_progress_mdp([1, 0], lambda s, v: [(F(1), [{0: F(1)}])], cost=F(1),
                            terminal_value=lambda s: F(0) if s == 0 else None)
+
+
+def test_bounded_value_iteration_brackets_the_linear_solution():
+    """A random discounted chain V = r + P V: the bounds from 0 and max/(1-g) close on
+    the solution of the linear system (a second method)."""
+    import numpy as np
+
+    from dicemath.core.mdp import bounded_value_iteration
+
+    rng = np.random.default_rng(4)
+    n, discount = 12, 0.8
+    moves = rng.random((n, n))
+    moves = discount * moves / moves.sum(axis=1, keepdims=True)
+    reward = rng.random(n)
+    exact = np.linalg.solve(np.eye(n) - moves, reward)
+    low, high = np.zeros(n), np.full(n, reward.max() / (1 - discount))
+
+    def operator(block, low, high):
+        return reward[block] + moves[block] @ low, reward[block] + moves[block] @ high
+
+    blocks = [np.arange(0, 6), np.arange(6, n)]
+    partial = bounded_value_iteration(blocks, operator, low, high, tolerance=0, max_sweeps=3)
+    assert partial == 3 and (low <= exact + 1e-12).all() and (exact <= high + 1e-12).all()
+    assert (high - low).max() > 0.1
+    sweeps = bounded_value_iteration(blocks, operator, low, high, tolerance=1e-13, max_sweeps=1000)
+    assert sweeps < 1000 and (low <= exact + 1e-12).all() and (exact <= high + 1e-12).all()
+    assert (high - low).max() < 1e-11
