@@ -20,6 +20,9 @@ Games supply their states in an order where every successor comes first, and a
 ``step(state, value)`` function that lists chance outcomes with their decisions; they
 write no loops of their own.
 
+:func:`optimal_stopping` is the fast form of the special case "stop or go on, at most N
+steps" (no self-loops, one backward pass).
+
 For values whose states are *not* ordered by progress (a penalty that sends a player
 back), :func:`value_iteration` sweeps a table of states until nothing changes, and
 :func:`bounded_value_iteration` sweeps a lower and an upper bound together so that the
@@ -205,6 +208,80 @@ def solve_progress_mdp(states: Iterable[State], step: Step, *, cost: Number,
             outcomes.append((probability, summaries))
         values[state], policy[state] = solve_self_referential(cost, outcomes, objective)
     return ProgressSolution(values, policy)
+
+
+@dataclass(frozen=True)
+class Stopping(Generic[Number]):
+    """The solution of a finite stop-or-go-on problem (see :func:`optimal_stopping`).
+
+    Attributes:
+        stops: ``stops[t][o]``: stop after step ``t + 1`` when it showed outcome ``o`` (at
+            the last step always).
+        continue_values: ``continue_values[t]``: value of going on after step ``t + 1``
+            (``None`` after the last step).
+        value: the value before the first step.
+        counting: ``counting[t][o]``: probability of stopping after step ``t + 1`` on ``o``.
+    """
+
+    stops: tuple[tuple[bool, ...], ...]
+    continue_values: tuple
+    value: Number
+    counting: tuple[tuple[Number, ...], ...]
+
+    @property
+    def outcome(self) -> tuple:
+        """Probability of stopping on outcome ``o``, whichever step it is."""
+        return tuple(sum(column[1:], column[0]) for column in zip(*self.counting))
+
+
+def optimal_stopping(stop_values: Sequence[Sequence[Number]],
+                     probabilities: Sequence[Number]) -> Stopping[Number]:
+    """Stop or go on, at most ``len(stop_values)`` steps: maximise the value of stopping.
+
+    Each step draws outcome ``o`` with ``probabilities[o]``; after step ``t + 1`` the player
+    stops with the value ``stop_values[t][o]`` or takes the next step; the last step
+    always stops. This is the progress MDP of this module with no self-loops and a fixed
+    horizon (its states are the steps taken, each leading only to the next), so it is
+    solved by one backward pass; :func:`solve_progress_mdp` gives the same values and
+    decisions (the tests check it), this is the fast form for solvers that call it
+    thousands of times. Ties between stopping and going on are broken towards stopping.
+
+    Args:
+        stop_values: per step, the value of stopping on each outcome.
+        probabilities: the outcomes' probabilities (Fractions: exact; floats: float64).
+
+    Returns:
+        The :class:`Stopping` solution.
+
+    Example:
+        Throw a die up to twice and keep the last face: stop on 4, 5, 6 (3.5 < 4).
+
+        >>> from fractions import Fraction as F
+        >>> faces = [F(f) for f in range(1, 7)]
+        >>> plan = optimal_stopping([faces, faces], [F(1, 6)] * 6)
+        >>> plan.stops[0], plan.value
+        ((False, False, False, True, True, True), Fraction(17, 4))
+    """
+    limit = len(stop_values)
+    if limit < 1:
+        raise ValueError("optimal_stopping needs at least one step")
+    zero = probabilities[0] - probabilities[0]
+    stops: list = [None] * limit
+    conts: list = [None] * limit
+    stops[-1] = (True,) * len(probabilities)
+    after = list(stop_values[-1])
+    for t in range(limit - 2, -1, -1):
+        cont = sum((p * v for p, v in zip(probabilities, after)), zero)
+        conts[t] = cont
+        stops[t] = tuple(s >= cont for s in stop_values[t])
+        after = [s if s >= cont else cont for s in stop_values[t]]
+    value = sum((p * v for p, v in zip(probabilities, after)), zero)
+    counting = []
+    mass = zero + 1
+    for t in range(limit):
+        counting.append(tuple(mass * p if stop else zero for p, stop in zip(probabilities, stops[t])))
+        mass *= sum((p for p, stop in zip(probabilities, stops[t]) if not stop), zero)
+    return Stopping(tuple(stops), tuple(conts), value, tuple(counting))
 
 
 def sweep_to_convergence(blocks: Iterable, update: Callable[[object], float], *,

@@ -12,12 +12,12 @@ import numpy as np
 from dicemath.games.pitjesbak.advice import policy_card
 from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
 from dicemath.games.pitjesbak.round_solver import solve_round
-from dicemath.games.pitjesbak.rules import PitjesbakRules
+from dicemath.games.pitjesbak.rules import Rules
 from dicemath.games.pitjesbak.throws import class_table, throw_text
 from dicemath.reporting.context import ReportContext, markdown_table
 
 
-def class_rows(rules: PitjesbakRules | None = None) -> list[list[str]]:
+def class_rows(rules: Rules | None = None) -> list[list[str]]:
     """Rows of the class table: class, kind, wipes, penalty, exact, probability, throws."""
     rows = []
     for row in class_table(rules):
@@ -58,7 +58,7 @@ def heat_map_figure(solution: GameSolution, top: int = 9):
 
 def build(context: ReportContext) -> str:
     """Markdown of the Pitjesbak report; figures saved through ``context``."""
-    rules = PitjesbakRules()
+    rules = Rules()
     solution = solve_game(rules, compare=not context.quick)
     parts = [
         "Rules: RULES.md section 3 (PIT-1..PIT-8), traditional die values (1 = 100, 6 = 60). "
@@ -117,7 +117,7 @@ def build(context: ReportContext) -> str:
         from dicemath.games.pitjesbak.game_solver3 import solve_game3
         rows = []
         for stripes in (1, 2):
-            three = solve_game3(PitjesbakRules(players=3, stripes=stripes))
+            three = solve_game3(Rules(players=3, stripes=stripes))
             rows.append([stripes] + [f"{v:.4f}" for v in three.opening_values] + [three.cap])
         parts += ["", "## Three players (small stripe counts)", "",
                   "Each player maximises their own game win probability (not zero-sum; stripe "
