@@ -27,6 +27,6 @@ def test_committed_results_agree_with_the_solver():
         table = solve_dense(4, 8, capture)
         for row in rows:
             if row["stock"] <= 8:
-                start = table.rules_for(row["stock"]).initial()
+                start = initial_state(table.rules_for(row["stock"]))
                 assert row["value"] == table.position_value(start)
                 assert row["first_moves"] == {str(m): v for m, v in table.move_values(start).items()}
