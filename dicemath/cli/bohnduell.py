@@ -109,7 +109,7 @@ def advise_result(position: State, depth: int = 6, table_stock: int = 12) -> dic
         >>> [(m["move"], m["value"], m["method"]) for m in r["moves"]]
         [('H1', 3, 'exact'), ('S1', 1, 'exact')]
     """
-    advice = advise(position, depth=depth, table_stock=table_stock)
+    advice = [] if position.is_over() else advise(position, depth=depth, table_stock=table_stock)
     mover = PLAYER_NAMES[position.to_move]
     moves = [{"move": str(a.move), "value": a.value if a.exact else round(a.value, 3),
               "method": "exact" if a.exact else f"searched (depth {depth})"} for a in advice]

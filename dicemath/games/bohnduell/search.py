@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dicemath.core.cache import cached_object
+from dicemath.core.errors import InvalidStateError
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.solver_dense import DenseTable, load_dense
 from dicemath.games.bohnduell.solver_dict import Key, successors
@@ -181,12 +182,17 @@ def advise(state: State, *, depth: int = 4, table_stock: int = 12) -> list[MoveV
     """Every legal move of ``state`` with its value, best first (a :class:`SearchAdvisor`).
 
     Args:
-        state: the state to advise (any BohnDuell state; no moves when the game is over).
+        state: a state where a player moves.
         depth: alpha-beta depth in plies beyond the move.
         table_stock: exact tables for sides of at most this many beans (0: none).
 
     Returns:
         :class:`MoveValue` per legal move: final pot difference from the mover's view after
         the move and best play, exact where the position after the move is in the table.
+
+    Raises:
+        InvalidStateError: the game is over (nobody decides).
     """
+    if state.is_over():
+        raise InvalidStateError(f"the game is over in {state}: there is no move to advise")
     return SearchAdvisor(state.rules, depth=depth, table_stock=table_stock).advise(state)

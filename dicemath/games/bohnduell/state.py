@@ -241,6 +241,19 @@ class State:
                 f"{move} is not legal in {self}; legal: {[str(m) for m in self.legal_actions()]}")
         return self._play(move)[1]
 
+    def action_text(self, move: Move) -> str:
+        """The text of a move: ``"S3"``, ``"H2"`` or ``"P"``."""
+        return str(move)
+
+    def parse_action(self, text: str) -> Move:
+        """Read a move from its text (see :meth:`Move.from_str`); legality is checked by
+        :meth:`apply`.
+
+        Raises:
+            IllegalMoveError: text that is not a move.
+        """
+        return Move.from_str(text)
+
     def _play(self, move: Move) -> tuple[int, State]:
         """``(gain of the mover, next position)`` without the legality check."""
         me, other = self.to_move, 1 - self.to_move

@@ -35,7 +35,7 @@ from dicemath.core.dice import throw_outcomes
 from dicemath.core.errors import DicemathError, IllegalMoveError, InvalidStateError
 from dicemath.core.game import CHANCE, TERMINAL
 from dicemath.games.pitjesbak.rules import DICE, MAX_THROWS, STANDARD, Rules, check_stripes
-from dicemath.games.pitjesbak.throws import ThrowClass, check_throw, classify
+from dicemath.games.pitjesbak.throws import ThrowClass, check_throw, classify, parse_throw, throw_text
 
 STOP = "stop"
 THROW = "throw"
@@ -142,6 +142,44 @@ class State:
         if action == THROW:
             return replace(self, current=None)
         raise IllegalMoveError(f"a decision is 'stop' or 'throw', got {action!r}")
+
+    def action_text(self, action) -> str:
+        """The text of an action of this state: a decision (``"stop"``, ``"throw"``), a
+        throw (``"6-5-4"``) or a roll-off winner (``"seat 1"``); :meth:`parse_action`
+        reads it back."""
+        if self.rolloff:
+            return f"seat {action}"
+        if self.current_player() == CHANCE:
+            return throw_text(action)
+        return str(action)
+
+    def parse_action(self, text: str):
+        """Read an action of this state from its text (see :meth:`action_text`).
+
+        Raises:
+            IllegalMoveError: not a decision or seat of this state, or the game is over.
+            InvalidDiceError: a throw that is not three faces 1..6.
+
+        Example:
+            >>> state = initial_state()
+            >>> state.parse_action("6-5-4"), state.apply((4, 5, 6)).parse_action("stop")
+            ((4, 5, 6), 'stop')
+        """
+        word = text.strip().lower()
+        player = self.current_player()
+        if player == TERMINAL:
+            raise IllegalMoveError("the game is over; no action is legal")
+        if self.rolloff:
+            parts = word.split()
+            if len(parts) != 2 or parts[0] != "seat" or not parts[1].isdigit() \
+                    or int(parts[1]) not in self.rolloff:
+                raise IllegalMoveError(f"a roll-off winner is 'seat N' with N in {self.rolloff}, got {text!r}")
+            return int(parts[1])
+        if player == CHANCE:
+            return parse_throw(text)
+        if word not in ACTIONS:
+            raise IllegalMoveError(f"a decision is 'stop' or 'throw', got {text!r}")
+        return word
 
     # -- helpers -----------------------------------------------------------------------
     @property
