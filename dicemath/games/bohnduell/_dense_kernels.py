@@ -45,28 +45,31 @@ def _load(ranked, row, out):
 
 @njit(cache=True)
 def _buffers(n):
-    """The two loaded sides and the two new sides."""
+    """Work arrays: the two loaded sides, the two new sides, and per move (at most ``2n``)
+    its gain, the index of the position after it and whether it overfills."""
     return (np.zeros(n + 1, dtype=np.int64), np.zeros(n + 1, dtype=np.int64),
-            np.zeros(n + 1, dtype=np.int64), np.zeros(n + 1, dtype=np.int64))
+            np.zeros(n + 1, dtype=np.int64), np.zeros(n + 1, dtype=np.int64),
+            np.zeros(2 * n, dtype=np.int64), np.zeros(2 * n, dtype=np.int64), np.zeros(2 * n, dtype=np.bool_))
 
 
 @njit(cache=True, inline="always")
-def _best(every, powers, rank, values, np_, my_side, opp_side, new_me, new_opp):
-    """Best ``gain - V(successor)`` of a mover with a move, the sides loaded."""
-    best = BEST_START
+def _successors(every, powers, rank, np_, my_side, opp_side, new_me, new_opp, gains, following, over):
+    """Every sow and harvest of the loaded mover: its gain, the table index of the position
+    after it (the other player moves there) and whether it overfills; returns the count."""
+    count = 0
     code_opp = _code(opp_side, powers)
     for d in range(1, my_side.shape[0]):
         if can_harvest(my_side, d):
-            gain = harvest(my_side, d, new_me)
-            value = gain - values[np.int64(rank[code_opp]) * np_ + rank[_code(new_me, powers)]]
-            if value > best:
-                best = value
+            gains[count] = harvest(my_side, d, new_me)
+            following[count] = np.int64(rank[code_opp]) * np_ + rank[_code(new_me, powers)]
+            over[count] = overfills(my_side, True, d)
+            count += 1
     for k in range(1, sow_limit(my_side) + 1):
-        gain = sow(my_side, opp_side, k, every, new_me, new_opp)
-        value = gain - values[np.int64(rank[_code(new_opp, powers)]) * np_ + rank[_code(new_me, powers)]]
-        if value > best:
-            best = value
-    return best
+        gains[count] = sow(my_side, opp_side, k, every, new_me, new_opp)
+        following[count] = np.int64(rank[_code(new_opp, powers)]) * np_ + rank[_code(new_me, powers)]
+        over[count] = overfills(my_side, False, k)
+        count += 1
+    return count
 
 
 @njit(cache=True)
@@ -78,7 +81,7 @@ def sweep(every, powers, ranked, rank, starts, movable, values):
     sides swapped, just solved).
     """
     np_ = np.int64(ranked.shape[0])
-    my_side, opp_side, new_me, new_opp = _buffers(ranked.shape[1] - 1)
+    my_side, opp_side, new_me, new_opp, gains, following, over = _buffers(ranked.shape[1] - 1)
     kmax = starts.shape[0] - 2
     for phi in range(2 * kmax + 1):
         lo = phi - kmax if phi > kmax else 0
@@ -92,8 +95,12 @@ def sweep(every, powers, ranked, rank, starts, movable, values):
                         if phase == 0:
                             if movable[me]:
                                 _load(ranked, me, my_side)
-                                values[me * np_ + opp] = _best(every, powers, rank, values, np_, my_side,
-                                                               opp_side, new_me, new_opp)
+                                found = _successors(every, powers, rank, np_, my_side, opp_side, new_me, new_opp,
+                                                    gains, following, over)
+                                best = BEST_START
+                                for m in range(found):
+                                    best = max(best, gains[m] - values[following[m]])
+                                values[me * np_ + opp] = best
                         elif not movable[me]:
                             if movable[opp]:
                                 values[me * np_ + opp] = -values[opp * np_ + me]
@@ -114,7 +121,7 @@ def reach(start_me, start_opp, every, powers, ranked, rank, starts, movable, see
     ``Phi``). Returns the number of reachable positions.
     """
     np_ = np.int64(ranked.shape[0])
-    my_side, opp_side, new_me, new_opp = _buffers(ranked.shape[1] - 1)
+    my_side, opp_side, new_me, new_opp, gains, following, over = _buffers(ranked.shape[1] - 1)
     kmax = starts.shape[0] - 2
     _mark(seen, start_me * np_ + start_opp)
     total = 0
@@ -138,15 +145,10 @@ def reach(start_me, start_opp, every, powers, ranked, rank, starts, movable, see
                             continue
                         _load(ranked, me, my_side)
                         _load(ranked, opp, opp_side)
-                        code_opp = _code(opp_side, powers)
-                        for d in range(1, my_side.shape[0]):
-                            if can_harvest(my_side, d):
-                                harvest(my_side, d, new_me)
-                                _mark(seen, np.int64(rank[code_opp]) * np_ + rank[_code(new_me, powers)])
-                        for k in range(1, sow_limit(my_side) + 1):
-                            sow(my_side, opp_side, k, every, new_me, new_opp)
-                            _mark(seen, np.int64(rank[_code(new_opp, powers)]) * np_
-                                  + rank[_code(new_me, powers)])
+                        found = _successors(every, powers, rank, np_, my_side, opp_side, new_me, new_opp,
+                                            gains, following, over)
+                        for m in range(found):
+                            _mark(seen, following[m])
     return total
 
 
@@ -156,7 +158,7 @@ def overfill_scan(every, powers, ranked, rank, movable, values, seen):
     (overfill strictly best, tie, strictly worse), the summed loss of the best overfilling
     move against the best move, and the number of such positions."""
     np_ = np.int64(ranked.shape[0])
-    my_side, opp_side, new_me, new_opp = _buffers(ranked.shape[1] - 1)
+    my_side, opp_side, new_me, new_opp, gains, following, over = _buffers(ranked.shape[1] - 1)
     result = np.zeros(5, dtype=np.int64)   # better, tie, worse, summed loss, positions
     for me in range(ranked.shape[0]):
         if not movable[me]:
@@ -167,21 +169,13 @@ def overfill_scan(every, powers, ranked, rank, movable, values, seen):
             if not (seen[i >> 3] >> (i & 7)) & 1:
                 continue
             _load(ranked, opp, opp_side)
-            code_opp = _code(opp_side, powers)
+            found = _successors(every, powers, rank, np_, my_side, opp_side, new_me, new_opp, gains, following,
+                                over)
             best_over = BEST_START
             best_clean = BEST_START
-            for d in range(1, my_side.shape[0]):
-                if can_harvest(my_side, d):
-                    gain = harvest(my_side, d, new_me)
-                    value = gain - values[np.int64(rank[code_opp]) * np_ + rank[_code(new_me, powers)]]
-                    if overfills(my_side, True, d):
-                        best_over = max(best_over, value)
-                    else:
-                        best_clean = max(best_clean, value)
-            for k in range(1, sow_limit(my_side) + 1):
-                gain = sow(my_side, opp_side, k, every, new_me, new_opp)
-                value = gain - values[np.int64(rank[_code(new_opp, powers)]) * np_ + rank[_code(new_me, powers)]]
-                if overfills(my_side, False, k):
+            for m in range(found):
+                value = gains[m] - values[following[m]]
+                if over[m]:
                     best_over = max(best_over, value)
                 else:
                     best_clean = max(best_clean, value)

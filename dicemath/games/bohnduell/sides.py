@@ -21,10 +21,10 @@ one edit here.
 
 The functions are small and flat on purpose: sow and harvest are two functions rather
 than one with a flag, and the moves are enumerated by loops over :func:`can_harvest` and
-:func:`sow_limit` rather than written into a list. With one flagged function the compiled
-kernels kept reference counting in their inner loop and ran about six times slower;
-in this form they run within about 1.3 times the speed of the hand-written kernels they
-replaced (measured on a 12-bean table).
+:func:`sow_limit`. With one flagged function the compiled kernels kept reference counting
+in their inner loop and ran about six times slower; in this form they run as fast as the
+hand-written kernels on mixed-radix codes they replaced (a 12-bean table, timed in one
+process: 0.76..0.91 s against 0.75..0.81 s).
 
 Example:
     >>> new_me, new_opp = [0] * 5, [0] * 5
