@@ -72,6 +72,12 @@ def _successors(every, powers, rank, np_, my_side, opp_side, new_me, new_opp, ga
     return count
 
 
+@njit(cache=True, inline="always")
+def _potentials(phi, kmax):
+    """The other side's potentials ``lo..hi`` of the positions with ``Phi = phi``."""
+    return (phi - kmax if phi > kmax else 0), (phi if phi < kmax else kmax)
+
+
 @njit(cache=True)
 def sweep(every, powers, ranked, rank, starts, movable, values):
     """Solve every position in order of the potential ``Phi`` (see ``solver_dense``).
@@ -84,8 +90,7 @@ def sweep(every, powers, ranked, rank, starts, movable, values):
     my_side, opp_side, new_me, new_opp, gains, following, over = _buffers(ranked.shape[1] - 1)
     kmax = starts.shape[0] - 2
     for phi in range(2 * kmax + 1):
-        lo = phi - kmax if phi > kmax else 0
-        hi = phi if phi < kmax else kmax
+        lo, hi = _potentials(phi, kmax)
         for phase in range(2):
             for k_opp in range(lo, hi + 1):
                 k_me = phi - k_opp
@@ -126,8 +131,7 @@ def reach(start_me, start_opp, every, powers, ranked, rank, starts, movable, see
     _mark(seen, start_me * np_ + start_opp)
     total = 0
     for phi in range(2 * kmax, -1, -1):
-        lo = phi - kmax if phi > kmax else 0
-        hi = phi if phi < kmax else kmax
+        lo, hi = _potentials(phi, kmax)
         for phase in range(2):
             for k_opp in range(lo, hi + 1):
                 k_me = phi - k_opp
