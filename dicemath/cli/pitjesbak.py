@@ -82,20 +82,20 @@ def register(subparsers) -> None:
 def classes_result(rules: Rules) -> dict:
     """JSON of ``classes``: keys die_values, denominator (216), classes (label, kind, rank,
     wipe, penalty, weight, probability, exact (reduced), of_216, throws), total_weight."""
-    from dicemath.games.pitjesbak.throws import class_table, throw_text
+    from dicemath.games.pitjesbak.throws import THROW_TOTAL, class_table, throw_text
     rows = []
     for row in class_table(rules):
         c = row.throw_class
         rows.append({"label": c.label, "kind": c.kind, "rank": c.rank, "wipe": c.wipe,
                      "penalty": c.penalty, "weight": row.weight, "probability": float(row.probability),
-                     "exact": fraction_text(row.probability), "of_216": f"{row.weight}/216",
+                     "exact": fraction_text(row.probability), "of_216": f"{row.weight}/{THROW_TOTAL}",
                      "throws": [throw_text(t) for t in row.throws]})
-    return {"die_values": rules.die_values, "denominator": 216, "classes": rows,
+    return {"die_values": rules.die_values, "denominator": THROW_TOTAL, "classes": rows,
             "total_weight": sum(r["weight"] for r in rows)}
 
 
 def _render_classes(result: dict) -> str:
-    rows = [[r["label"], r["kind"], r["wipe"], r["penalty"], f"{r['weight']}/216",
+    rows = [[r["label"], r["kind"], r["wipe"], r["penalty"], f"{r['weight']}/{result['denominator']}",
              f"{r['probability']:.4f}", " ".join(r["throws"])] for r in result["classes"]]
     return (f"Pitjesbak throw classes ({result['die_values']} die values), strongest first\n"
             + text_table(["class", "kind", "wipes", "penalty", "exact", "prob", "throws"], rows))

@@ -18,6 +18,11 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from dicemath.games.bohnduell.players import SearchPlayer, greedy_player, match, random_player
+from dicemath.games.bohnduell.rules import STANDARD
+from dicemath.games.bohnduell.search import SearchAdvisor
+from dicemath.games.bohnduell.solver_dense import solve_dense
+from dicemath.games.bohnduell.state import initial_state
 from dicemath.reporting.context import ReportContext, markdown_table
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -66,9 +71,6 @@ class BohnReport:
 
 
 def _live_rows(capture: str, upto: int) -> list[dict]:
-    from dicemath.games.bohnduell.solver_dense import solve_dense
-    from dicemath.games.bohnduell.state import initial_state
-
     table = solve_dense(CUPS, upto, capture)
     rows = []
     for stock in range(1, upto + 1):
@@ -82,12 +84,6 @@ def _live_rows(capture: str, upto: int) -> list[dict]:
 
 def compute(context: ReportContext) -> BohnReport:
     """Read the committed results and compute the live parts of the section."""
-    from dicemath.games.bohnduell.players import SearchPlayer, greedy_player, match, random_player
-    from dicemath.games.bohnduell.rules import STANDARD
-    from dicemath.games.bohnduell.search import SearchAdvisor
-    from dicemath.games.bohnduell.solver_dense import solve_dense
-    from dicemath.games.bohnduell.state import initial_state
-
     data = solved_stocks()
     results = {c: data["results"].get(c) or _live_rows(c, 6 if context.quick else 10) for c in CAPTURES}
     stocks = {c: {r["stock"]: r for r in rows} for c, rows in results.items()}

@@ -49,7 +49,6 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from dicemath.core.errors import IllegalMoveError, InvalidRulesError, InvalidStateError
@@ -383,14 +382,3 @@ def initial_state(rules: Rules = STANDARD) -> State:
     """
     empty = (0,) * rules.cups
     return State(rules, (rules.stock, rules.stock), (empty, empty), (0, 0), 0)
-
-
-def replay(state: State, moves: list[Move | str]) -> Iterator[State]:
-    """The states after each of ``moves`` played from ``state``.
-
-    Raises:
-        IllegalMoveError: a move that is not legal where it is played.
-    """
-    for move in moves:
-        state = state.apply(move)
-        yield state

@@ -20,6 +20,7 @@ from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
 from dicemath.games.pitjesbak.rules import MAX_THROWS, STANDARD, Rules
 from dicemath.games.pitjesbak.state import STOP, THROW, State, initial_state
 from dicemath.games.pitjesbak.throws import check_throw, class_space, classify, throw_text
+from dicemath.reporting.context import markdown_table
 
 ROLES = ("start", "follower")
 
@@ -268,7 +269,6 @@ class PolicyCard:
 
     def markdown(self) -> str:
         """Markdown card."""
-        from dicemath.reporting.context import markdown_table
         a, fa, b, fb = self.state
         head = (f"Start player {a} stripes{' (has wiped)' if fa else ''}, follower {b} stripes"
                 f"{' (has wiped)' if fb else ''}; P(start player wins the game) = "

@@ -40,6 +40,7 @@ import numpy as np
 from dicemath.core.cache import cached_arrays
 from dicemath.core.errors import InvalidStateError
 from dicemath.core.mdp import sweep_to_convergence
+from dicemath.games.pitjesbak.advice import game_policy
 from dicemath.games.pitjesbak.game_solver import solve_game
 from dicemath.games.pitjesbak.rules import Rules
 from dicemath.games.pitjesbak.state import STOP, THROW, State
@@ -298,7 +299,6 @@ def solve_game3(rules: Rules | None = None, *, cap: int | None = None, tol: floa
 def game3_policy(solution: Game3Solution):
     """Simulator policy: game-optimal for three alive players, the two-player game policy after
     an elimination."""
-    from dicemath.games.pitjesbak.advice import game_policy
     rules = solution.rules
     space = class_space(rules)
     pattern_map, keys = _patterns(rules.die_values)

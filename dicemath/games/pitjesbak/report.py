@@ -16,6 +16,7 @@ import numpy as np
 
 from dicemath.games.pitjesbak.advice import PolicyCard, policy_card
 from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
+from dicemath.games.pitjesbak.game_solver3 import solve_game3
 from dicemath.games.pitjesbak.round_solver import solve_round
 from dicemath.games.pitjesbak.rules import STANDARD, Rules
 from dicemath.games.pitjesbak.throws import THROW_TOTAL, ClassRow, class_table, throw_text
@@ -105,7 +106,6 @@ def compute(context: ReportContext) -> PitjesbakReport:
         rounds.append(RoundRow(players, tuple(float(p) for p in round_solution.win_probabilities), thresholds))
     three = []
     if not context.quick:
-        from dicemath.games.pitjesbak.game_solver3 import solve_game3
         for stripes in (1, 2):
             solved = solve_game3(Rules(players=3, stripes=stripes))
             three.append((stripes, solved.opening_values, solved.cap))

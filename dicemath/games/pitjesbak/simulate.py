@@ -28,11 +28,6 @@ Policy = Callable[[State], str]
 """A decision rule: the state at a decision to ``"stop"`` or ``"throw"``."""
 
 
-def always_stop(state: State) -> str:
-    """Stop on the first throw (a policy)."""
-    return STOP
-
-
 def stop_on_rank(rank: int) -> Policy:
     """A simple policy: stop when the current throw ranks >= ``rank`` and beats the best so
     far; throw again on 1-1-1 without the has-wiped flag, stop on it with the flag.
@@ -46,12 +41,6 @@ def stop_on_rank(rank: int) -> Policy:
             return THROW
         return STOP if cls.rank >= rank else THROW
     return policy
-
-
-def random_policy(seed: int = 0) -> Policy:
-    """Stop or throw uniformly at random (seeded)."""
-    rng = random.Random(seed)
-    return lambda state: rng.choice((STOP, THROW))
 
 
 def _policy_for(policies: Policy | Sequence[Policy], seat: int) -> Policy:

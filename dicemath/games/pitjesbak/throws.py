@@ -140,18 +140,32 @@ def classify(dice: Sequence[int], rules: Rules | None = None) -> ThrowClass:
         ...
         dicemath.core.errors.InvalidDiceError: a Pitjesbak throw has exactly 3 dice (PIT-1), got 4: (1, 2, 3, 4)
     """
-    low, mid, high = check_throw(dice)
+    table = _classes(rules.die_values if rules else STANDARD.die_values)
+    try:
+        return table[dice]                       # a sorted tuple: the engine's own throws
+    except (KeyError, TypeError):
+        return table[check_throw(dice)]
+
+
+def _classify_sorted(low: int, mid: int, high: int, values: dict[int, int]) -> ThrowClass:
+    """The class of a valid sorted throw (the rules of :func:`classify`)."""
     if (low, mid, high) == (4, 5, 6):
         return ThrowClass(SOIXANTE_NEUF_RANK, 0, SOIXANTE_NEUF, 3, "6-5-4")
     if low == high == 1:
         return ThrowClass(APEN_RANK, 0, DRIE_APEN, 0, "1-1-1")
     if low == high:
         return ThrowClass(ZAND_RANK_BASE + low, 0, ZAND, 2, f"zand {low}-{low}-{low}")
-    values = die_value_table(rules)
     score = values[low] + values[mid] + values[high]
     if (low, mid, high) == (2, 2, 3):
         return ThrowClass(score, 1, REGULAR, 1, "2-2-3")
     return ThrowClass(score, 0, REGULAR, 1, f"score {score}")
+
+
+@lru_cache(maxsize=None)
+def _classes(die_values: str) -> dict[tuple[int, int, int], ThrowClass]:
+    """The class of each of the 56 sorted throws under ``die_values``."""
+    values = die_value_table(Rules(die_values=die_values))
+    return {throw: _classify_sorted(*throw, values) for throw, _ in multisets(DICE)}
 
 
 def compare(first: ThrowClass, second: ThrowClass) -> int:
