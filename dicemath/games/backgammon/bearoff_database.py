@@ -326,7 +326,8 @@ def _prepare(folder: Path, checkers: int, chunk_pairs: int, full: int) -> dict:
         array = np.lib.format.open_memmap(folder / f"{spec.name}.npy", mode="w+", dtype=np.uint32, shape=shape)
         del array  # sparse file of the right size; every entry is written by its chunk
     meta = {"format": FORMAT_VERSION, "checkers": checkers, "full": full, "rules": STANDARD.name,
-            "chunk_pairs": chunk_pairs, "tables": list(layout), "scale": SCALE, "complete": False,
+            "chunk_pairs": chunk_pairs, "chunks": len(chunk_plan(checkers, chunk_pairs, full)),
+            "tables": list(layout), "scale": SCALE, "complete": False,
             "build_seconds": 0.0, "runs": []}
     _write_meta(folder, meta)
     return meta
@@ -381,7 +382,6 @@ def build_database(checkers: int, root: str | Path | None = None, *, scheduler: 
     meta["runs"].append({"chunks": len(todo), "pairs": sum(c.pairs for c in todo), "seconds": seconds,
                          "scheduler": str(scheduler or "threads")})
     meta["complete"] = complete
-    meta["chunks"] = len(plan)
     _write_meta(folder, meta)
     return BuildSummary(folder, checkers, len(todo), sum(c.pairs for c in todo), seconds, complete, len(plan))
 
@@ -537,8 +537,7 @@ def available_databases(root: str | Path | None = None) -> list[dict]:
         if meta is None or meta.get("format") != FORMAT_VERSION:
             continue
         found.append({"name": folder.name, "checkers": checkers, "complete": bool(meta.get("complete")),
-                      "chunks_done": len(_done(folder)),
-                      "chunks": len(chunk_plan(checkers, meta["chunk_pairs"], meta["full"])),
+                      "chunks_done": len(_done(folder)), "chunks": meta["chunks"],
                       "build_seconds": meta.get("build_seconds", 0.0),
                       "bytes": sum((folder / f"{name}.npy").stat().st_size for name in meta["tables"]),
                       "folder": str(folder)})
@@ -547,5 +546,47 @@ def available_databases(root: str | Path | None = None) -> list[dict]:
 
 def largest_database(root: str | Path | None = None) -> BearoffDatabase | None:
     """The finished database with the most checkers under ``root``, or None."""
-    finished = [entry["checkers"] for entry in available_databases(root) if entry["complete"]]
-    return open_database(max(finished), root) if finished else None
+    base = Path(root if root is not None else default_root())
+    for checkers in range(MAX_CHECKERS, 0, -1):
+        meta = _read_meta(table_folder(checkers, base))
+        if meta is not None and meta.get("format") == FORMAT_VERSION and meta.get("complete"):
+            return open_database(checkers, base)
+    return None
+
+
+IN_MEMORY_LIMIT = 8
+"""Largest checker count answered without a built database (the float64 table of
+:func:`~.bearoff.two_sided_table`, built in seconds and cached)."""
+
+
+def exact_probabilities(board, versus, root: str | Path | None = None) -> dict:
+    """Exact cubeless chances of the player on roll with ``board`` against ``versus``.
+
+    Answers from the largest finished database under ``root`` when it covers both boards,
+    else (at most :data:`IN_MEMORY_LIMIT` checkers a side) from the float64 in-memory table.
+
+    Returns:
+        ``{"win_probability", "win_gammon", "lose_gammon", "table", "exact": True,
+        "error_bound"}``: ``table`` names the table used (``"two-sided-N"`` for a database,
+        ``"in-memory two-sided-N"`` otherwise); gammons are 0 below 15 checkers (BG-7).
+
+    Raises:
+        InvalidStateError: a bad board, or no exact table covering both boards (the message
+            says how to build one).
+    """
+    board, versus = check_board(board), check_board(versus)
+    size = max(sum(board), sum(versus))
+    database = largest_database(root)
+    if database is not None and database.covers(board, versus):
+        result = {"win_probability": database.win_probability(board, versus),
+                  **database.gammon_probabilities(board, versus),
+                  "table": database.name, "exact": True, "error_bound": ERROR_BOUND}
+        return result
+    if size <= IN_MEMORY_LIMIT:
+        from dicemath.games.backgammon.bearoff import win_probability
+
+        return {"win_probability": win_probability(board, versus), "win_gammon": 0.0, "lose_gammon": 0.0,
+                "table": f"in-memory two-sided-{max(size, 1)}", "exact": True, "error_bound": 1e-12}
+    built = f" (largest built: {database.name})" if database is not None else ""
+    raise InvalidStateError(f"no exact bear-off table covers {size} checkers a side{built}; build one with: "
+                            f"dicemath backgammon build-bearoff --checkers {size}")
