@@ -162,22 +162,27 @@ class _TableSpec:
     succ_rows: np.ndarray = field(repr=False)
 
 
+@lru_cache(maxsize=8)
+def _axes(checkers: int, full: int) -> tuple[_Axis, _Axis]:
+    """The boards of at most ``checkers`` and those of exactly ``full`` checkers, by pips."""
+    totals = _all_positions().sum(axis=1)
+    return _axis(totals <= checkers), _axis(totals == full)
+
+
 @lru_cache(maxsize=4)
 def _layout(checkers: int, full: int) -> dict[str, _TableSpec]:
     """The tables of a database of ``checkers`` a side; gammon tables when ``checkers == full``.
 
     ``full`` is the number of checkers that means "none borne off" (15; smaller in tests).
     """
-    totals = _all_positions().sum(axis=1)
     moves = move_table(STANDARD)
     count = positions_count(checkers)
     targets = moves.targets[:moves.starts[count * len(ROLLS)]]
-    boards = _axis(totals <= checkers)
+    boards, fulls = _axes(checkers, full)
     to_any = boards.rank[targets].astype(np.int32)
     to_any[targets == 0] = -1                         # borne off: the goal of WIN / FINISH
     tables = {WIN: _TableSpec(WIN, boards, boards, WIN, to_any)}
     if checkers == full:
-        fulls = _axis(totals == full)
         to_full = fulls.rank[targets].astype(np.int32)  # -1: a checker is off, gammon saved
         tables[GAMMON_FINISH] = _TableSpec(GAMMON_FINISH, boards, fulls, GAMMON_SAVE, to_any)
         tables[GAMMON_SAVE] = _TableSpec(GAMMON_SAVE, fulls, boards, GAMMON_FINISH, to_full)
@@ -486,7 +491,7 @@ class BearoffDatabase:
             InvalidStateError: a bad board or one with more checkers than the table.
         """
         x, y = self._indices(board, versus)
-        rank = _layout(self.checkers, self.meta["full"])[WIN].on_roll.rank
+        rank = _axes(self.checkers, self.meta["full"])[0].rank
         return float(self.tables[WIN][rank[y], rank[x]]) / SCALE
 
     def gammon_probabilities(self, board, versus) -> dict[str, float]:
@@ -500,9 +505,7 @@ class BearoffDatabase:
         result = {"win_gammon": 0.0, "lose_gammon": 0.0}
         if not self.has_gammons:
             return result
-        layout = _layout(self.checkers, self.meta["full"])
-        fulls = layout[GAMMON_SAVE].on_roll.rank
-        boards = layout[WIN].on_roll.rank
+        boards, fulls = (axis.rank for axis in _axes(self.checkers, self.meta["full"]))
         if fulls[y] >= 0:
             result["win_gammon"] = float(self.tables[GAMMON_FINISH][fulls[y], boards[x]]) / SCALE
         if fulls[x] >= 0 and y != 0:
