@@ -229,3 +229,61 @@ def test_local_cluster_build_equals_single_process_build(tmp_path):
                                       scheduler=cluster.scheduler_address)
     assert clustered.complete and clustered.chunks_run == single.chunks_total > 100
     assert _files(single.folder) == _files(clustered.folder)
+
+
+# ----------------------------------------------------------------------------------------
+# Command line, cube code, imports
+# ----------------------------------------------------------------------------------------
+
+def test_cli_answers_from_the_largest_database(root, capsys, monkeypatch):
+    import json
+
+    from dicemath.cli import main
+
+    monkeypatch.setenv("DICEMATH_BEAROFF_DIR", str(root))
+    assert main(["backgammon", "bearoff", "0,0,3,3,2,1", "--versus", "1,1,1,2,2,2", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["table"] == "two-sided-9" and result["exact"] is True
+    assert result["win_probability"] == db.open_database(9, root).win_probability((0, 0, 3, 3, 2, 1),
+                                                                                  (1, 1, 1, 2, 2, 2))
+    assert main(["backgammon", "bearoff", "0,0,3,3,3,1", "--versus", "1,1,1,2,2,2"]) == 2  # 10 checkers
+    assert "build-bearoff --checkers 10" in capsys.readouterr().err
+    assert main(["backgammon", "cube", "0,0,3,3,2,1", "--versus", "1,1,1,2,2,2", "--json"]) == 0
+    cube = json.loads(capsys.readouterr().out)
+    assert cube["exact"] is False and cube["table"] == "two-sided-9"
+    assert cube["win_probability"] == result["win_probability"]
+    assert main(["backgammon", "build-bearoff", "--checkers", "2", "--out", str(root), "--json"]) == 0
+    built = json.loads(capsys.readouterr().out)
+    assert built["complete"] and built["table"] == "two-sided-2"
+
+
+def test_race_bear_off_uses_the_database(root, monkeypatch):
+    from dicemath.games.backgammon.race import bear_off_win_probability
+
+    monkeypatch.setenv("DICEMATH_BEAROFF_DIR", str(root))
+    board, versus = (0, 0, 3, 3, 2, 1), (1, 1, 1, 2, 2, 2)
+    probability, method = bear_off_win_probability(Position.from_home_boards(board, versus), exact_up_to=6)
+    assert method == "exact" and probability == db.open_database(9, root).win_probability(board, versus)
+
+
+def test_backgammon_modules_do_not_import_numba():
+    """No backgammon module imports numba (or Dask) when it is imported: the kernels come
+    with their first call. (``import dicemath`` may load numba for another game, so the
+    check is on who asks for it.)"""
+    import subprocess
+    import sys
+
+    script = ("import builtins, sys\n"
+              "real = builtins.__import__\n"
+              "def spy(name, globals=None, *args, **kwargs):\n"
+              "    importer = (globals or {}).get('__name__') or ''\n"
+              "    if name.split('.')[0] in ('numba', 'dask', 'distributed') and \\\n"
+              "            importer.startswith(('dicemath.games.backgammon', 'dicemath.cli.backgammon')):\n"
+              "        print(importer, 'imports', name)\n"
+              "        sys.exit(1)\n"
+              "    return real(name, globals, *args, **kwargs)\n"
+              "builtins.__import__ = spy\n"
+              "import dicemath.games.backgammon, dicemath.cli.backgammon\n"
+              "import dicemath.games.backgammon.bearoff_database, dicemath.games.backgammon.report\n")
+    completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert completed.returncode == 0, completed.stdout + completed.stderr

@@ -238,6 +238,15 @@ def chunk_plan(checkers: int, chunk_pairs: int = DEFAULT_CHUNK_PAIRS, full: int 
     return tuple(chunks)
 
 
+def build_work(checkers: int, full: int = MAX_CHECKERS) -> dict[str, int]:
+    """Size of a build: ``pairs`` (table entries) and ``scans`` (successor stretches the
+    kernel reads: pairs x plays of the board on roll, over all 21 rolls), for scaling."""
+    layout = _layout(checkers, full)
+    plays = move_table(STANDARD).counts().sum(axis=1)
+    return {"pairs": sum(len(s.on_roll.boards) * len(s.other.boards) for s in layout.values()),
+            "scans": sum(int(plays[s.on_roll.boards].sum()) * len(s.other.boards) for s in layout.values())}
+
+
 # ----------------------------------------------------------------------------------------
 # Building
 # ----------------------------------------------------------------------------------------
@@ -301,6 +310,8 @@ class BuildSummary:
         chunks_run: chunks computed by this call.
         pairs_run: table entries computed by this call.
         seconds: wall-clock seconds of this call (graph run only).
+        peak_rss: peak resident memory of each worker process (bytes; the memory-mapped
+            table pages it touched count too).
         complete: whether every chunk is now done.
         chunks_total: chunks in the plan.
     """
@@ -312,6 +323,7 @@ class BuildSummary:
     seconds: float
     complete: bool
     chunks_total: int
+    peak_rss: tuple[int, ...] = ()
 
 
 def _prepare(folder: Path, checkers: int, chunk_pairs: int, full: int) -> dict:
@@ -378,17 +390,17 @@ def build_database(checkers: int, root: str | Path | None = None, *, scheduler: 
     if max_chunks is not None:
         todo = todo[:max_chunks]
     start = time.perf_counter()
-    if todo:
-        _run_graph(folder, todo, scheduler, show_progress)
+    peaks = _run_graph(folder, todo, scheduler, show_progress) if todo else []
     seconds = time.perf_counter() - start
     complete = len(_done(folder)) == len(plan)
     meta = _read_meta(folder)
     meta["build_seconds"] += seconds
     meta["runs"].append({"chunks": len(todo), "pairs": sum(c.pairs for c in todo), "seconds": seconds,
-                         "scheduler": str(scheduler or "threads")})
+                         "scheduler": str(scheduler or "threads"), "peak_rss": peaks})
     meta["complete"] = complete
     _write_meta(folder, meta)
-    return BuildSummary(folder, checkers, len(todo), sum(c.pairs for c in todo), seconds, complete, len(plan))
+    return BuildSummary(folder, checkers, len(todo), sum(c.pairs for c in todo), seconds, complete, len(plan),
+                        tuple(peaks))
 
 
 def _graph(folder: Path, todo: list[Chunk]) -> list:
@@ -408,7 +420,15 @@ def _graph(folder: Path, todo: list[Chunk]) -> list:
     return tasks
 
 
-def _run_graph(folder: Path, todo: list[Chunk], scheduler, show_progress: bool) -> None:
+def _peak_rss() -> int:
+    """Peak resident memory of this process in bytes (Linux reports KiB)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _run_graph(folder: Path, todo: list[Chunk], scheduler, show_progress: bool) -> list[int]:
+    """Run the chunks; return the peak resident memory of every worker process (bytes)."""
     import dask
 
     tasks = _graph(folder, todo)
@@ -424,6 +444,7 @@ def _run_graph(folder: Path, todo: list[Chunk], scheduler, show_progress: bool) 
 
         with _Bar():
             dask.compute(*tasks, scheduler="sync" if scheduler == "synchronous" else "threads")
+        peaks = [_peak_rss()]
     else:
         from distributed import Client, as_completed
 
@@ -434,11 +455,13 @@ def _run_graph(folder: Path, todo: list[Chunk], scheduler, show_progress: bool) 
                 future.result()
                 if bar is not None:
                     bar.update(pairs.get(future.key, 0))
+            peaks = sorted(client.run(_peak_rss).values())
         finally:
             if client is not scheduler:
                 client.close()
     if bar is not None:
         bar.close()
+    return peaks
 
 
 # ----------------------------------------------------------------------------------------
@@ -531,7 +554,8 @@ def open_database(checkers: int, root: str | Path | None = None) -> BearoffDatab
 
 def available_databases(root: str | Path | None = None) -> list[dict]:
     """Every database folder under ``root``: ``{"name", "checkers", "complete", "chunks_done",
-    "chunks", "build_seconds", "bytes", "folder"}``, smallest first."""
+    "chunks", "build_seconds", "runs", "bytes", "folder"}``, smallest first (``runs``: the
+    meta data of each build run, with its ``peak_rss`` per worker)."""
     base = Path(root if root is not None else default_root())
     found = []
     for checkers in range(1, MAX_CHECKERS + 1):
@@ -541,7 +565,7 @@ def available_databases(root: str | Path | None = None) -> list[dict]:
             continue
         found.append({"name": folder.name, "checkers": checkers, "complete": bool(meta.get("complete")),
                       "chunks_done": len(_done(folder)), "chunks": meta["chunks"],
-                      "build_seconds": meta.get("build_seconds", 0.0),
+                      "build_seconds": meta.get("build_seconds", 0.0), "runs": meta.get("runs", []),
                       "bytes": sum((folder / f"{name}.npy").stat().st_size for name in meta["tables"]),
                       "folder": str(folder)})
     return found
