@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 from fractions import Fraction
 from functools import lru_cache
 
@@ -215,6 +216,9 @@ def test_interrupted_build_resumed_equals_uninterrupted(tmp_path):
     assert second.complete and second.chunks_run == whole.chunks_total - 40
     assert _files(whole.folder) == _files(second.folder)
     assert len(db.open_database(8, tmp_path / "parts").meta["runs"]) == 2
+    shutil.rmtree(second.folder)  # built again in the same process: fresh files, fresh maps
+    db.build_database(8, tmp_path / "parts", show_progress=False, chunk_pairs=300_000)
+    assert _files(whole.folder) == _files(second.folder)
 
 
 @pytest.mark.slow

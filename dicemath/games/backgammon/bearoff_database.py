@@ -69,6 +69,7 @@ from __future__ import annotations
 import json
 import os
 import time
+import uuid
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -263,26 +264,33 @@ def _write_meta(folder: Path, meta: dict) -> None:
 
 
 @lru_cache(maxsize=4)
-def _writable(folder: str) -> tuple[dict, dict[str, np.ndarray]]:
-    """Meta data and the tables of a build folder, memory-mapped for writing (per process)."""
+def _writable(folder: str, build_id: str) -> tuple[dict, dict[str, np.ndarray]]:
+    """Meta data and the tables of a build folder, memory-mapped for writing (kept per
+    process and build: a folder deleted and built again gets a new ``build_id``)."""
     path = Path(folder)
     meta = _read_meta(path)
+    if meta is None or meta.get("build_id") != build_id:
+        raise InvalidStateError(f"{folder} no longer holds build {build_id}")
     arrays = {name: np.load(path / f"{name}.npy", mmap_mode="r+") for name in meta["tables"]}
     return meta, arrays
 
 
-def run_chunk(folder: str, index: int, _after=None) -> int:
+def run_chunk(folder: str, build_id: str, index: int, _after=None) -> int:
     """Compute chunk ``index`` of the build in ``folder`` and mark it done (a Dask task).
+
+    The values are flushed to the file before the marker is written, so a marker always
+    stands for values on disk.
 
     Args:
         folder: the table folder (shared by every worker).
+        build_id: the build's id (from its ``meta.json``).
         index: the chunk's position in :func:`chunk_plan`.
         _after: results of the chunks it depends on (unused: they only order the graph).
 
     Returns:
         The number of pairs computed.
     """
-    meta, arrays = _writable(str(folder))
+    meta, arrays = _writable(str(folder), build_id)
     layout = _layout(meta["checkers"], meta["full"])
     chunk = chunk_plan(meta["checkers"], meta["chunk_pairs"], meta["full"])[index]
     kernel = _kernels().database_block_kernel
@@ -296,6 +304,8 @@ def run_chunk(folder: str, index: int, _after=None) -> int:
         kernel(out, arrays[spec.reads].view(np.ndarray), spec.on_roll.boards[a0:a1], spec.other.boards[b0:b1],
                b0, moves.starts, spec.succ_rows, weights, SCALE)
         arrays[name][b0:b1, a0:a1] = out.T
+    for name in {name for name, _, _ in chunk.blocks}:
+        arrays[name].flush()
     (Path(folder) / "done" / f"{index:06d}").touch()
     return chunk.pairs
 
@@ -344,7 +354,7 @@ def _prepare(folder: Path, checkers: int, chunk_pairs: int, full: int) -> dict:
         del array  # sparse file of the right size; every entry is written by its chunk
     meta = {"format": FORMAT_VERSION, "checkers": checkers, "full": full, "rules": STANDARD.name,
             "chunk_pairs": chunk_pairs, "chunks": len(chunk_plan(checkers, chunk_pairs, full)),
-            "tables": list(layout), "scale": SCALE, "complete": False,
+            "tables": list(layout), "scale": SCALE, "complete": False, "build_id": uuid.uuid4().hex,
             "build_seconds": 0.0, "runs": []}
     _write_meta(folder, meta)
     return meta
@@ -390,7 +400,7 @@ def build_database(checkers: int, root: str | Path | None = None, *, scheduler: 
     if max_chunks is not None:
         todo = todo[:max_chunks]
     start = time.perf_counter()
-    peaks = _run_graph(folder, todo, scheduler, show_progress) if todo else []
+    peaks = _run_graph(folder, meta["build_id"], todo, scheduler, show_progress) if todo else []
     seconds = time.perf_counter() - start
     complete = len(_done(folder)) == len(plan)
     meta = _read_meta(folder)
@@ -403,7 +413,7 @@ def build_database(checkers: int, root: str | Path | None = None, *, scheduler: 
                         tuple(peaks))
 
 
-def _graph(folder: Path, todo: list[Chunk]) -> list:
+def _graph(folder: Path, build_id: str, todo: list[Chunk]) -> list:
     """Dask delayed tasks of the missing chunks; each waits for the missing chunks of the
     nearest earlier diagonal (which wait for theirs, and so on)."""
     from dask import delayed
@@ -414,7 +424,7 @@ def _graph(folder: Path, todo: list[Chunk]) -> list:
         if chunk.diagonal != diagonal:
             previous = current or previous
             current, diagonal = [], chunk.diagonal
-        item = task(str(folder), chunk.index, previous, dask_key_name=f"bearoff-chunk-{chunk.index}")
+        item = task(str(folder), build_id, chunk.index, previous, dask_key_name=f"bearoff-chunk-{chunk.index}")
         current.append(item)
         tasks.append(item)
     return tasks
@@ -427,11 +437,11 @@ def _peak_rss() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def _run_graph(folder: Path, todo: list[Chunk], scheduler, show_progress: bool) -> list[int]:
+def _run_graph(folder: Path, build_id: str, todo: list[Chunk], scheduler, show_progress: bool) -> list[int]:
     """Run the chunks; return the peak resident memory of every worker process (bytes)."""
     import dask
 
-    tasks = _graph(folder, todo)
+    tasks = _graph(folder, build_id, todo)
     pairs = {f"bearoff-chunk-{chunk.index}": chunk.pairs for chunk in todo}
     bar = progress(total=sum(pairs.values()), desc=f"bear-off {folder.name}", unit="pair") if show_progress else None
     if scheduler in (None, "threads", "synchronous"):
