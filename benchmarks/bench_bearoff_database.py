@@ -13,8 +13,9 @@ memory-mapped file, counted once it is touched) and the size on disk. Then:
 * lookup latency from the memory-mapped table of the largest size (``--lookups`` random
   queries through :meth:`BearoffDatabase.win_probability`, median and 99th percentile);
 * GNU Backgammon's ``makebearoff -t 6xN`` (``--gnubg N``, 0 to skip) timed side by side
-  with our build of the same N (its file also holds cubeful equities; ``-C`` drops them
-  and is timed too).
+  with our build of the same N, wall and CPU seconds (its file also holds cubeful
+  equities; ``-C`` drops them and is timed too). On a shared machine compare the CPU
+  seconds: ours are summed over both threads.
 
 ``os.getloadavg()`` is printed beside the timings: the machine may be shared.
 """
@@ -80,15 +81,18 @@ def lookups(checkers: int, out: Path, count: int) -> None:
           f"max {times[-1] * 1e3:.2f} ms")
 
 
-def makebearoff(checkers: int, extra: list[str]) -> float | None:
+def makebearoff(checkers: int, extra: list[str]) -> tuple[float, float] | None:
+    """Wall and CPU seconds of ``makebearoff -t 6xN`` (None when it is not installed)."""
     tool = shutil.which("makebearoff") or ("/usr/games/makebearoff" if Path("/usr/games/makebearoff").exists() else None)
     if tool is None:
         return None
     with tempfile.TemporaryDirectory() as folder:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         subprocess.run([tool, "-t", f"6x{checkers}", *extra, "-f", os.path.join(folder, "db.bd")], check=True,
                        capture_output=True)
-        return time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return time.perf_counter() - start, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
 def main() -> None:
@@ -119,16 +123,16 @@ def main() -> None:
 
     if args.gnubg:
         n = args.gnubg
-        mine = next((r["wall"] for r in results if r["checkers"] == n), None)
-        if mine is None:
-            mine = build(n, args.out, False)["wall"]
+        mine = next((r for r in results if r["checkers"] == n), None) or build(n, args.out, False)
         for extra, what in (([], "cubeful + cubeless"), (["-C"], "cubeless only (-C)")):
             theirs = makebearoff(n, extra)
             if theirs is None:
                 print("makebearoff: not installed")
                 break
-            print(f"makebearoff -t 6x{n} {' '.join(extra)} ({what}): wall {theirs:.1f} s vs dicemath "
-                  f"{mine:.2f} s: ratio {theirs / mine:.0f}x (load {tuple(round(x, 2) for x in os.getloadavg())})")
+            print(f"makebearoff -t 6x{n} {' '.join(extra)} ({what}): wall {theirs[0]:.1f} s, cpu {theirs[1]:.1f} s; "
+                  f"dicemath wall {mine['wall']:.2f} s, cpu {mine['cpu']:.2f} s: ratio wall "
+                  f"{theirs[0] / mine['wall']:.0f}x, cpu {theirs[1] / mine['cpu']:.0f}x "
+                  f"(load {tuple(round(x, 2) for x in os.getloadavg())})")
     print(f"numpy {np.__version__}, {os.cpu_count()} cores")
 
 

@@ -82,7 +82,7 @@ def check_random_pairs(database, pairs: int, seed: int, smallest: int = 9) -> No
 
 
 def test_random_pairs_satisfy_the_recursion_with_engine_moves(root):
-    check_random_pairs(db.open_database(9, root), 150, seed=1)
+    check_random_pairs(db.open_database(9, root), 100, seed=1)
 
 
 @pytest.mark.slow
@@ -194,30 +194,30 @@ def _files(folder) -> dict[str, bytes]:
 
 
 def test_interrupted_build_resumed_equals_uninterrupted(tmp_path):
-    """Stop after 40 of 6x8's chunks, scribble over everything not yet done, resume."""
-    whole = db.build_database(8, tmp_path / "whole", show_progress=False, chunk_pairs=300_000,
+    """Stop a 6x7 build after 30 chunks, scribble over everything not yet done, resume."""
+    whole = db.build_database(7, tmp_path / "whole", show_progress=False, chunk_pairs=100_000,
                               scheduler="synchronous")
-    first = db.build_database(8, tmp_path / "parts", show_progress=False, chunk_pairs=300_000, max_chunks=40)
-    assert not first.complete and first.chunks_run == 40
+    first = db.build_database(7, tmp_path / "parts", show_progress=False, chunk_pairs=100_000, max_chunks=30)
+    assert not first.complete and first.chunks_run == 30
     with pytest.raises(InvalidStateError):
-        db.open_database(8, tmp_path / "parts")
+        db.open_database(7, tmp_path / "parts")
     folder = first.folder
     done = db._done(folder)
-    axis = db._axes(8, db.MAX_CHECKERS)[0]
+    axis = db._axes(7, db.MAX_CHECKERS)[0]
     table = np.load(folder / "win.npy", mmap_mode="r+")
-    for chunk in db.chunk_plan(8, 300_000):
+    for chunk in db.chunk_plan(7, 100_000):
         if chunk.index not in done:
             for _, on_roll_pips, other_pips in chunk.blocks:
                 table[axis.starts[other_pips]:axis.starts[other_pips + 1],
                       axis.starts[on_roll_pips]:axis.starts[on_roll_pips + 1]] = 12345
     table.flush()
     del table
-    second = db.build_database(8, tmp_path / "parts", show_progress=False)
-    assert second.complete and second.chunks_run == whole.chunks_total - 40
+    second = db.build_database(7, tmp_path / "parts", show_progress=False)
+    assert second.complete and second.chunks_run == whole.chunks_total - 30
     assert _files(whole.folder) == _files(second.folder)
-    assert len(db.open_database(8, tmp_path / "parts").meta["runs"]) == 2
+    assert len(db.open_database(7, tmp_path / "parts").meta["runs"]) == 2
     shutil.rmtree(second.folder)  # built again in the same process: fresh files, fresh maps
-    db.build_database(8, tmp_path / "parts", show_progress=False, chunk_pairs=300_000)
+    db.build_database(7, tmp_path / "parts", show_progress=False, chunk_pairs=100_000)
     assert _files(whole.folder) == _files(second.folder)
 
 
