@@ -222,6 +222,29 @@ def test_interrupted_build_resumed_equals_uninterrupted(tmp_path):
 
 
 @pytest.mark.slow
+def test_killed_build_resumed_equals_uninterrupted(tmp_path):
+    """A 6x8 build in another process, killed (SIGKILL) mid-way, then resumed here."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = ("from dicemath.games.backgammon import bearoff_database as db\n"
+              f"db.build_database(8, {str(tmp_path / 'killed')!r}, show_progress=False, chunk_pairs=100_000)\n")
+    process = subprocess.Popen([sys.executable, "-c", script])
+    done = tmp_path / "killed" / "two-sided-8" / "done"
+    while process.poll() is None and (not done.exists() or len(list(done.iterdir())) < 60):
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    finished = len(list(done.iterdir()))
+    resumed = db.build_database(8, tmp_path / "killed", show_progress=False)
+    whole = db.build_database(8, tmp_path / "whole", show_progress=False, chunk_pairs=100_000)
+    assert 60 <= finished < whole.chunks_total and resumed.chunks_run == whole.chunks_total - finished
+    assert _files(whole.folder) == _files(resumed.folder)
+
+
+@pytest.mark.slow
 def test_local_cluster_build_equals_single_process_build(tmp_path):
     """6x8 through a dask.distributed LocalCluster of two worker processes, bit for bit."""
     distributed = pytest.importorskip("distributed")

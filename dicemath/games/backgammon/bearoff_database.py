@@ -399,18 +399,22 @@ def build_database(checkers: int, root: str | Path | None = None, *, scheduler: 
     todo = [chunk for chunk in plan if chunk.index not in done]
     if max_chunks is not None:
         todo = todo[:max_chunks]
-    start = time.perf_counter()
-    peaks = _run_graph(folder, meta["build_id"], todo, scheduler, show_progress) if todo else []
-    seconds = time.perf_counter() - start
-    complete = len(_done(folder)) == len(plan)
-    meta = _read_meta(folder)
-    meta["build_seconds"] += seconds
-    meta["runs"].append({"chunks": len(todo), "pairs": sum(c.pairs for c in todo), "seconds": seconds,
-                         "scheduler": str(scheduler or "threads"), "peak_rss": peaks})
-    meta["complete"] = complete
-    _write_meta(folder, meta)
-    return BuildSummary(folder, checkers, len(todo), sum(c.pairs for c in todo), seconds, complete, len(plan),
-                        tuple(peaks))
+    start, peaks = time.perf_counter(), []
+    try:
+        if todo:
+            peaks = _run_graph(folder, meta["build_id"], todo, scheduler, show_progress)
+    finally:  # an interrupted run is recorded too (its finished chunks count)
+        seconds = time.perf_counter() - start
+        finished = _done(folder)
+        meta = _read_meta(folder)
+        meta["build_seconds"] += seconds
+        run = [chunk for chunk in todo if chunk.index in finished]
+        meta["runs"].append({"chunks": len(run), "pairs": sum(c.pairs for c in run), "seconds": seconds,
+                             "scheduler": str(scheduler or "threads"), "peak_rss": peaks})
+        meta["complete"] = len(finished) == len(plan)
+        _write_meta(folder, meta)
+    return BuildSummary(folder, checkers, len(run), sum(c.pairs for c in run), seconds, meta["complete"],
+                        len(plan), tuple(peaks))
 
 
 def _graph(folder: Path, build_id: str, todo: list[Chunk]) -> list:
