@@ -11,20 +11,20 @@ memory and stops at 10 checkers). For ``N = 15`` it also holds the two gammon ra
 BG-7 (in a pure bear-off no checker can be in the winner's home board, so there are no
 backgammons, and a gammon needs the loser to have all 15 checkers left):
 
-* ``gammon_finish[a, b]`` for ``b`` with all 15 checkers: the probability that ``a``, on
-  roll, bears off every checker before ``b`` bears off one, ``a`` playing to win the gammon
-  and ``b`` to save it;
-* ``gammon_save[b, a]`` for ``b`` with all 15 checkers, on roll: the probability that ``b``
-  bears off a checker before ``a`` bears off all, same strategies.
+* ``gammon_finish``: for ``a`` on roll against ``b`` with all 15 checkers, the probability
+  that ``a`` bears off every checker before ``b`` bears off one, ``a`` playing to win the
+  gammon and ``b`` to save it;
+* ``gammon_save``: for ``b`` with all 15 checkers on roll against ``a``, the probability
+  that ``b`` bears off a checker before ``a`` bears off all, same strategies.
 
-Which terms are exact: ``win`` is the exact game value of the race to bear off first.
-``P(win a gammon)`` = ``gammon_finish`` and ``P(lose a gammon)`` = ``1 - gammon_save`` are
-the exact values of the gammon race, each side playing that race optimally. Money play
-maximises the cubeless equity ``win + win_gammon - lose - lose_gammon`` as a whole; the
-three terms above are each optimal for their own goal, and the rare plays where the best
-play for the win and for the gammon differ are not reconciled (every term is exact as
-defined, the equity built from them is then within the gap between those plays). For
-``N < 15`` no side has 15 checkers, so there are no gammons and ``win`` is everything.
+Which terms are exact: ``win`` is the exact value of the race to bear off first, and
+``P(win a gammon)`` = ``gammon_finish``, ``P(lose a gammon)`` = ``1 - gammon_save`` are the
+exact values of the gammon races (each side playing that race optimally), all within
+:data:`ERROR_BOUND`. Money play scores a gammon double, so its best cubeless play
+maximises ``win + win_gammon - lose - lose_gammon`` at once; where that play differs from
+the best play for the race or for the gammon, the chances under money-optimal play differ
+from these game values (they are then the inputs the cube models use, not the chances of
+one money-optimal strategy). For ``N < 15`` no side has 15 checkers: no gammons.
 
 Storage (:data:`SCALE`): 32-bit unsigned fixed point, value ``u / (2**32 - 1)``, computed in
 integer arithmetic with round-half-up at every step, so a build gives the same bits on
@@ -103,7 +103,7 @@ ERROR_BOUND = 180 * 0.5 / SCALE
 """Largest possible distance of a stored probability from the exact one (see the module docstring)."""
 
 DEFAULT_CHUNK_PAIRS = 4_000_000
-"""Pairs per chunk aimed at (a chunk takes about a second on one core for 15 checkers)."""
+"""Pairs per chunk aimed at (about half a second of one core for 15 checkers; 1,510 chunks)."""
 
 WIN, GAMMON_FINISH, GAMMON_SAVE = "win", "gammon_finish", "gammon_save"
 TABLES = (WIN, GAMMON_FINISH, GAMMON_SAVE)
