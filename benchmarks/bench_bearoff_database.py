@@ -28,12 +28,11 @@ import random
 import resource
 import shutil
 import statistics
-import subprocess
-import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+from bench_bearoff import makebearoff  # this folder is on the path when the script runs
 
 from dicemath.games.backgammon import bearoff as bo
 from dicemath.games.backgammon import bearoff_database as db
@@ -81,20 +80,6 @@ def lookups(checkers: int, out: Path, count: int) -> None:
           f"max {times[-1] * 1e3:.2f} ms")
 
 
-def makebearoff(checkers: int, extra: list[str]) -> tuple[float, float] | None:
-    """Wall and CPU seconds of ``makebearoff -t 6xN`` (None when it is not installed)."""
-    tool = shutil.which("makebearoff") or ("/usr/games/makebearoff" if Path("/usr/games/makebearoff").exists() else None)
-    if tool is None:
-        return None
-    with tempfile.TemporaryDirectory() as folder:
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        subprocess.run([tool, "-t", f"6x{checkers}", *extra, "-f", os.path.join(folder, "db.bd")], check=True,
-                       capture_output=True)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return time.perf_counter() - start, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--checkers", type=int, nargs="+", default=[8, 10, 12])
@@ -125,7 +110,7 @@ def main() -> None:
         n = args.gnubg
         mine = next((r for r in results if r["checkers"] == n), None) or build(n, args.out, False)
         for extra, what in (([], "cubeful + cubeless"), (["-C"], "cubeless only (-C)")):
-            theirs = makebearoff(n, extra)
+            theirs = makebearoff(["-t", f"6x{n}", *extra])
             if theirs is None:
                 print("makebearoff: not installed")
                 break
