@@ -3,9 +3,10 @@
 Run ``python benchmarks/bench_bearoff_database.py --checkers 8 10 12 13 --out /work/tables/bench``
 (tables are written under ``--out``, outside the repository, and deleted after each size
 unless ``--keep``). For each size it prints the build's wall and CPU seconds (this process:
-Dask's threaded scheduler on every core), chunks per second, pairs per second, the peak
-resident memory of the process (one worker with all threads; the table itself is a
-memory-mapped file, counted once it is touched) and the size on disk. Then:
+Dask's threaded scheduler on every core), chunks per second, pairs per second, the memory
+of the worker (one process with all threads: its peak anonymous memory; the tables are
+memory-mapped files whose pages the kernel may drop, counted in the process's peak RSS
+once touched) and the size on disk. Then:
 
 * the extrapolation to 15 checkers from the CPU cost per unit of kernel work measured at
   the largest size (work = pairs x successors scanned; the 15-checker build adds the two
@@ -52,11 +53,13 @@ def build(checkers: int, out: Path, keep: bool) -> dict:
     disk = sum(f.stat().st_blocks * 512 for f in folder.iterdir() if f.is_file())
     result = {"checkers": checkers, "pairs": summary.pairs_run, "chunks": summary.chunks_run, "wall": wall,
               "cpu": cpu, "work": db.build_work(checkers)["scans"], "disk": disk,
-              "peak_rss": max(summary.peak_rss), "load": os.getloadavg()}
+              "peak_memory": max(summary.peak_memory), "load": os.getloadavg(),
+              "max_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}
     print(f"6x{checkers}: {summary.pairs_run:,} pairs in {summary.chunks_run} chunks: wall {wall:.1f} s, "
           f"cpu {cpu:.1f} s ({cpu / wall:.2f} cores), {summary.chunks_run / wall:.1f} chunks/s, "
           f"{summary.pairs_run / wall / 1e6:.1f} M pairs/s, {cpu / result['work'] * 1e9:.3f} ns cpu per "
-          f"successor scan; peak RSS {result['peak_rss'] / 2**20:.0f} MiB; disk {disk / 1e9:.2f} GB; "
+          f"successor scan; worker memory {result['peak_memory'] / 2**20:.0f} MiB (+ mapped table pages: "
+          f"process peak RSS so far {result['max_rss'] / 2**20:.0f} MiB); disk {disk / 1e9:.2f} GB; "
           f"load {tuple(round(x, 2) for x in result['load'])}", flush=True)
     if not keep:
         shutil.rmtree(folder)

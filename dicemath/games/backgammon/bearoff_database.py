@@ -307,6 +307,7 @@ def run_chunk(folder: str, build_id: str, index: int, _after=None) -> int:
     for name in {name for name, _, _ in chunk.blocks}:
         arrays[name].flush()
     (Path(folder) / "done" / f"{index:06d}").touch()
+    _note_memory()
     return chunk.pairs
 
 
@@ -320,8 +321,9 @@ class BuildSummary:
         chunks_run: chunks computed by this call.
         pairs_run: table entries computed by this call.
         seconds: wall-clock seconds of this call (graph run only).
-        peak_rss: peak resident memory of each worker process (bytes; the memory-mapped
-            table pages it touched count too).
+        peak_memory: peak anonymous resident memory of each worker process (bytes): its own
+            memory, without the pages of the memory-mapped tables (written back after every
+            chunk, so the kernel can drop them).
         complete: whether every chunk is now done.
         chunks_total: chunks in the plan.
     """
@@ -333,7 +335,7 @@ class BuildSummary:
     seconds: float
     complete: bool
     chunks_total: int
-    peak_rss: tuple[int, ...] = ()
+    peak_memory: tuple[int, ...] = ()
 
 
 def _prepare(folder: Path, checkers: int, chunk_pairs: int, full: int) -> dict:
@@ -410,7 +412,7 @@ def build_database(checkers: int, root: str | Path | None = None, *, scheduler: 
         meta["build_seconds"] += seconds
         run = [chunk for chunk in todo if chunk.index in finished]
         meta["runs"].append({"chunks": len(run), "pairs": sum(c.pairs for c in run), "seconds": seconds,
-                             "scheduler": str(scheduler or "threads"), "peak_rss": peaks})
+                             "scheduler": str(scheduler or "threads"), "peak_memory": peaks})
         meta["complete"] = len(finished) == len(plan)
         _write_meta(folder, meta)
     return BuildSummary(folder, checkers, len(run), sum(c.pairs for c in run), seconds, meta["complete"],
@@ -434,15 +436,30 @@ def _graph(folder: Path, build_id: str, todo: list[Chunk]) -> list:
     return tasks
 
 
-def _peak_rss() -> int:
-    """Peak resident memory of this process in bytes (Linux reports KiB)."""
-    import resource
+_PEAK_ANONYMOUS = [0]
 
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+def _note_memory() -> None:
+    """Remember this process's largest anonymous resident memory (Linux ``RssAnon``): what
+    a worker needs besides the memory-mapped table pages, which the kernel may evict."""
+    try:
+        with open("/proc/self/status") as status:
+            line = next(line for line in status if line.startswith("RssAnon:"))
+    except (OSError, StopIteration):
+        return
+    _PEAK_ANONYMOUS[0] = max(_PEAK_ANONYMOUS[0], int(line.split()[1]) * 1024)
+
+
+def _peak_memory() -> int:
+    """Largest anonymous resident memory noted in this process since the last call (bytes),
+    forgetting the tables it mapped for writing."""
+    _writable.cache_clear()
+    peak, _PEAK_ANONYMOUS[0] = _PEAK_ANONYMOUS[0], 0
+    return peak
 
 
 def _run_graph(folder: Path, build_id: str, todo: list[Chunk], scheduler, show_progress: bool) -> list[int]:
-    """Run the chunks; return the peak resident memory of every worker process (bytes)."""
+    """Run the chunks; return the peak anonymous memory of every worker process (bytes)."""
     import dask
 
     tasks = _graph(folder, build_id, todo)
@@ -458,7 +475,7 @@ def _run_graph(folder: Path, build_id: str, todo: list[Chunk], scheduler, show_p
 
         with _Bar():
             dask.compute(*tasks, scheduler="sync" if scheduler == "synchronous" else "threads")
-        peaks = [_peak_rss()]
+        peaks = [_peak_memory()]
     else:
         from distributed import Client, as_completed
 
@@ -469,7 +486,7 @@ def _run_graph(folder: Path, build_id: str, todo: list[Chunk], scheduler, show_p
                 future.result()
                 if bar is not None:
                     bar.update(pairs.get(future.key, 0))
-            peaks = sorted(client.run(_peak_rss).values())
+            peaks = sorted(client.run(_peak_memory).values())
         finally:
             if client is not scheduler:
                 client.close()
@@ -569,7 +586,7 @@ def open_database(checkers: int, root: str | Path | None = None) -> BearoffDatab
 def available_databases(root: str | Path | None = None) -> list[dict]:
     """Every database folder under ``root``: ``{"name", "checkers", "complete", "chunks_done",
     "chunks", "build_seconds", "runs", "bytes", "folder"}``, smallest first (``runs``: the
-    meta data of each build run, with its ``peak_rss`` per worker)."""
+    meta data of each build run, with its ``peak_memory`` per worker)."""
     base = Path(root if root is not None else default_root())
     found = []
     for checkers in range(1, MAX_CHECKERS + 1):

@@ -128,7 +128,7 @@ def database_section(root=None) -> list[str]:
     rows = []
     for entry in found:
         seconds = entry["build_seconds"]
-        peaks = [max(run["peak_rss"]) for run in entry["runs"] if run.get("peak_rss")]
+        peaks = [max(run["peak_memory"]) for run in entry["runs"] if run.get("peak_memory")]
         rows.append([f"`{entry['name']}`", f"{build_work(entry['checkers'])['pairs']:,}",
                      "complete" if entry["complete"] else f"{entry['chunks_done']} of {entry['chunks']} chunks",
                      f"{seconds:.0f} s", f"{entry['chunks_done'] / seconds:.1f}" if seconds else "-",
