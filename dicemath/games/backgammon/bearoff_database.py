@@ -626,7 +626,8 @@ def exact_probabilities(board, versus, root: str | Path | None = None) -> dict:
     Returns:
         ``{"win_probability", "win_gammon", "lose_gammon", "table", "exact": True,
         "error_bound"}``: ``table`` names the table used (``"two-sided-N"`` for a database,
-        ``"in-memory two-sided-N"`` otherwise); gammons are 0 below 15 checkers (BG-7).
+        ``"in-memory two-sided-N"`` otherwise); gammons are 0 below 15 checkers (BG-7) and
+        never above the wins (or losses) they are part of.
 
     Raises:
         InvalidStateError: a bad board, or no exact table covering both boards (the message
@@ -636,10 +637,13 @@ def exact_probabilities(board, versus, root: str | Path | None = None) -> dict:
     size = max(sum(board), sum(versus))
     database = largest_database(root)
     if database is not None and database.covers(board, versus):
-        result = {"win_probability": database.win_probability(board, versus),
-                  **database.gammon_probabilities(board, versus),
-                  "table": database.name, "exact": True, "error_bound": ERROR_BOUND}
-        return result
+        win = database.win_probability(board, versus)
+        gammons = database.gammon_probabilities(board, versus)
+        # Both tables are within ERROR_BOUND of exact values with gammons <= wins: where the
+        # two are equal, rounding must not put a gammon above the win it is part of.
+        return {"win_probability": win, "win_gammon": min(gammons["win_gammon"], win),
+                "lose_gammon": min(gammons["lose_gammon"], 1.0 - win),
+                "table": database.name, "exact": True, "error_bound": ERROR_BOUND}
     if size <= IN_MEMORY_LIMIT:
         from dicemath.games.backgammon.bearoff import win_probability
 
