@@ -21,6 +21,7 @@ import pytest
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon import bearoff as bo
 from dicemath.games.backgammon import bearoff_database as db
+from dicemath.games.backgammon.cube import CubelessProbabilities
 from dicemath.games.backgammon.moves import legal_moves
 from dicemath.games.backgammon.position import Position
 
@@ -183,6 +184,10 @@ def test_gammon_races_match_fractions(tmp_path):
             lose = database.gammon_probabilities(y, x)["lose_gammon"]
             assert lose == pytest.approx(float(1 - save(y, x)), abs=db.ERROR_BOUND)
             assert lose <= 1 - database.win_probability(y, x) + db.ERROR_BOUND
+            for on_roll, other in ((x, y), (y, x)):  # valid cube-model inputs, rounding and all
+                chances = db.exact_probabilities(on_roll, other, tmp_path)
+                CubelessProbabilities(chances["win_probability"], chances["win_gammon"],
+                                      lose_gammon=chances["lose_gammon"])
 
 
 # ----------------------------------------------------------------------------------------
