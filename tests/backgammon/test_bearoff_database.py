@@ -25,7 +25,7 @@ from dicemath.games.backgammon.cube import CubelessProbabilities
 from dicemath.games.backgammon.moves import legal_moves
 from dicemath.games.backgammon.position import Position
 
-from .test_bearoff import ROLLS, reference_successors
+from .test_bearoff import ROLLS, exact_win, reference_successors
 
 
 @pytest.fixture(scope="module")
@@ -152,20 +152,20 @@ FULL = 3
 
 
 @lru_cache(maxsize=None)
-def finish_first(x, y) -> Fraction:
-    """P(x, on roll, bears off everything before y, with all FULL checkers, bears off one)."""
+def finish_first(x, y, full=FULL) -> Fraction:
+    """P(x, on roll, bears off everything before y, with all ``full`` checkers, bears off one)."""
     if sum(x) == 0:
         return Fraction(1)
-    return sum((p * max(Fraction(1) if sum(n) == 0 else 1 - save(y, n) for n in reference_successors(x, (h, low)))
+    return sum((p * max(Fraction(1) if sum(n) == 0 else 1 - save(y, n, full) for n in reference_successors(x, (h, low)))
                 for h, low, p in ROLLS), Fraction(0))
 
 
 @lru_cache(maxsize=None)
-def save(y, x) -> Fraction:
-    """P(y, all FULL checkers, on roll, bears off one before x bears off everything)."""
+def save(y, x, full=FULL) -> Fraction:
+    """P(y, all ``full`` checkers, on roll, bears off one before x bears off everything)."""
     if sum(x) == 0:
         return Fraction(0)
-    return sum((p * max(Fraction(1) if sum(n) < FULL else 1 - finish_first(x, n)
+    return sum((p * max(Fraction(1) if sum(n) < full else 1 - finish_first(x, n, full)
                         for n in reference_successors(y, (h, low)))
                 for h, low, p in ROLLS), Fraction(0))
 
@@ -188,6 +188,32 @@ def test_gammon_races_match_fractions(tmp_path):
                 chances = db.exact_probabilities(on_roll, other, tmp_path)
                 CubelessProbabilities(chances["win_probability"], chances["win_gammon"],
                                       lose_gammon=chances["lose_gammon"])
+
+
+def test_first_chunks_of_the_fifteen_checker_build_match_fractions(tmp_path):
+    """The real 15-checker build (win and both gammon tables), its first 33 chunks (pairs of
+    at most 32 pips in all; the files are sparse), against exact Fractions of the game for
+    boards of 1..3 checkers against boards of all 15."""
+    last = max(chunk.index for chunk in db.chunk_plan(15) if chunk.diagonal <= 32)
+    db.build_database(15, tmp_path, show_progress=False, max_chunks=last + 1)
+    folder = db.table_folder(15, tmp_path)
+    boards, fulls = db._axes(15, 15)
+    tables = {name: np.load(folder / f"{name}.npy", mmap_mode="r") for name in db.TABLES}
+
+    def stored(name, on_roll, other):
+        rows = fulls if name == db.GAMMON_FINISH else boards
+        cols = fulls if name == db.GAMMON_SAVE else boards
+        return tables[name][rows.rank[bo.position_index(other)], cols.rank[bo.position_index(on_roll)]] / db.SCALE
+
+    small = [tuple(int(c) for c in b) for b in bo.positions_up_to(3)[1:] if bo.pip_counts(b[None])[0] <= 12]
+    full = [tuple(int(c) for c in bo.position_from_index(int(i))) for i in fulls.boards[:8]]
+    assert max(bo.pip_counts(np.array(full))) <= 20
+    for x in small:
+        for y in full:
+            assert stored(db.WIN, x, y) == pytest.approx(float(exact_win(x, y)), abs=db.ERROR_BOUND)
+            assert stored(db.WIN, y, x) == pytest.approx(float(exact_win(y, x)), abs=db.ERROR_BOUND)
+            assert stored(db.GAMMON_FINISH, x, y) == pytest.approx(float(finish_first(x, y, 15)), abs=db.ERROR_BOUND)
+            assert stored(db.GAMMON_SAVE, y, x) == pytest.approx(float(save(y, x, 15)), abs=db.ERROR_BOUND)
 
 
 # ----------------------------------------------------------------------------------------

@@ -67,6 +67,7 @@ Example:
 from __future__ import annotations
 
 import json
+import mmap
 import os
 import time
 import uuid
@@ -263,23 +264,48 @@ def _write_meta(folder: Path, meta: dict) -> None:
     os.replace(temporary, folder / "meta.json")
 
 
+@dataclass(frozen=True)
+class _MappedTable:
+    """A table file mapped for writing: the ``mmap`` (to flush byte ranges) and its array."""
+
+    mapping: mmap.mmap
+    array: np.ndarray
+    offset: int
+
+    def flush_rows(self, start: int, stop: int) -> None:
+        """Write rows ``start:stop`` back to the file (whole pages around them)."""
+        row = self.array.strides[0]
+        first = (self.offset + start * row) // mmap.PAGESIZE * mmap.PAGESIZE
+        self.mapping.flush(first, self.offset + stop * row - first)
+
+
+def _map_for_writing(path: Path) -> _MappedTable:
+    with open(path, "r+b") as stream:
+        version = np.lib.format.read_magic(stream)
+        reader = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+        shape, _, dtype = reader(stream)
+        offset = stream.tell()
+        mapping = mmap.mmap(stream.fileno(), 0)
+    array = np.ndarray(shape, dtype=dtype, buffer=mapping, offset=offset)
+    return _MappedTable(mapping, array, offset)
+
+
 @lru_cache(maxsize=4)
-def _writable(folder: str, build_id: str) -> tuple[dict, dict[str, np.ndarray]]:
-    """Meta data and the tables of a build folder, memory-mapped for writing (kept per
-    process and build: a folder deleted and built again gets a new ``build_id``)."""
+def _writable(folder: str, build_id: str) -> tuple[dict, dict[str, _MappedTable]]:
+    """Meta data and the tables of a build folder, mapped for writing (kept per process and
+    build: a folder deleted and built again gets a new ``build_id``)."""
     path = Path(folder)
     meta = _read_meta(path)
     if meta is None or meta.get("build_id") != build_id:
         raise InvalidStateError(f"{folder} no longer holds build {build_id}")
-    arrays = {name: np.load(path / f"{name}.npy", mmap_mode="r+") for name in meta["tables"]}
-    return meta, arrays
+    return meta, {name: _map_for_writing(path / f"{name}.npy") for name in meta["tables"]}
 
 
 def run_chunk(folder: str, build_id: str, index: int, _after=None) -> int:
     """Compute chunk ``index`` of the build in ``folder`` and mark it done (a Dask task).
 
-    The values are flushed to the file before the marker is written, so a marker always
-    stands for values on disk.
+    Each block's rows are flushed to the file before the marker is written, so a marker
+    always stands for values on disk.
 
     Args:
         folder: the table folder (shared by every worker).
@@ -290,7 +316,7 @@ def run_chunk(folder: str, build_id: str, index: int, _after=None) -> int:
     Returns:
         The number of pairs computed.
     """
-    meta, arrays = _writable(str(folder), build_id)
+    meta, tables = _writable(str(folder), build_id)
     layout = _layout(meta["checkers"], meta["full"])
     chunk = chunk_plan(meta["checkers"], meta["chunk_pairs"], meta["full"])[index]
     kernel = _kernels().database_block_kernel
@@ -301,11 +327,10 @@ def run_chunk(folder: str, build_id: str, index: int, _after=None) -> int:
         a0, a1 = spec.on_roll.starts[on_roll_pips], spec.on_roll.starts[on_roll_pips + 1]
         b0, b1 = spec.other.starts[other_pips], spec.other.starts[other_pips + 1]
         out = np.empty((a1 - a0, b1 - b0), dtype=np.uint32)
-        kernel(out, arrays[spec.reads].view(np.ndarray), spec.on_roll.boards[a0:a1], spec.other.boards[b0:b1],
+        kernel(out, tables[spec.reads].array, spec.on_roll.boards[a0:a1], spec.other.boards[b0:b1],
                b0, moves.starts, spec.succ_rows, weights, SCALE)
-        arrays[name][b0:b1, a0:a1] = out.T
-    for name in {name for name, _, _ in chunk.blocks}:
-        arrays[name].flush()
+        tables[name].array[b0:b1, a0:a1] = out.T
+        tables[name].flush_rows(b0, b1)
     (Path(folder) / "done" / f"{index:06d}").touch()
     _note_memory()
     return chunk.pairs
