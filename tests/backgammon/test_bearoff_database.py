@@ -176,7 +176,8 @@ def test_gammon_races_match_fractions(tmp_path):
     assert database.has_gammons
     boards = [tuple(int(c) for c in b) for b in bo.positions_up_to(FULL)]
     fulls = [b for b in boards if sum(b) == FULL]
-    for x in boards[1:]:
+    equal_pairs = []
+    for x in [b for b in boards[1:] if bo.pip_counts(np.array([b]))[0] <= 8]:
         for y in fulls:
             probabilities = database.gammon_probabilities(x, y)
             assert probabilities["win_gammon"] == pytest.approx(float(finish_first(x, y)), abs=db.ERROR_BOUND)
@@ -184,10 +185,14 @@ def test_gammon_races_match_fractions(tmp_path):
             lose = database.gammon_probabilities(y, x)["lose_gammon"]
             assert lose == pytest.approx(float(1 - save(y, x)), abs=db.ERROR_BOUND)
             assert lose <= 1 - database.win_probability(y, x) + db.ERROR_BOUND
-            for on_roll, other in ((x, y), (y, x)):  # valid cube-model inputs, rounding and all
-                chances = db.exact_probabilities(on_roll, other, tmp_path)
-                CubelessProbabilities(chances["win_probability"], chances["win_gammon"],
-                                      lose_gammon=chances["lose_gammon"])
+            if database.win_probability(x, y) == probabilities["win_gammon"]:
+                equal_pairs.append((x, y))
+    assert equal_pairs  # e.g. one checker vs three on the 1-point: every win is a gammon
+    for x, y in equal_pairs[:100]:
+        for on_roll, other in ((x, y), (y, x)):  # valid cube-model inputs, rounding and all
+            chances = db.exact_probabilities(on_roll, other, tmp_path)
+            CubelessProbabilities(chances["win_probability"], chances["win_gammon"],
+                                  lose_gammon=chances["lose_gammon"])
 
 
 def test_first_chunks_of_the_fifteen_checker_build_match_fractions(tmp_path):
