@@ -10,7 +10,8 @@ once touched) and the size on disk. Then:
 
 * the extrapolation to 15 checkers from the CPU cost per unit of kernel work measured at
   the largest size (work = pairs x successors scanned; the 15-checker build adds the two
-  gammon tables), for the wall time at the parallel speed-up measured there;
+  gammon tables), for the wall time at the parallel speed-up measured there and on all
+  cores free;
 * lookup latency from the memory-mapped table of the largest size (``--lookups`` random
   queries through :meth:`BearoffDatabase.win_probability`, median and 99th percentile);
 * GNU Backgammon's ``makebearoff -t 6xN`` (``--gnubg N``, 0 to skip) timed side by side
@@ -102,7 +103,8 @@ def main() -> None:
     disk = pairs * 4
     print(f"extrapolated 15x15 (win + gammon tables, {pairs:,} entries, {work:.3e} successor scans) at the "
           f"cost measured for 6x{last['checkers']}: cpu {work * per_work / 60:.0f} min, wall "
-          f"{work * per_work / speedup / 60:.0f} min at {speedup:.2f} cores; "
+          f"{work * per_work / speedup / 60:.0f} min at the {speedup:.2f} cores this run got "
+          f"({work * per_work / os.cpu_count() / 60:.1f} min on {os.cpu_count()} free cores); "
           f"{len(db.chunk_plan(15))} chunks; disk {disk / 1e9:.1f} GB")
     lookups(last["checkers"], args.out, args.lookups)
     if not args.keep:
