@@ -113,8 +113,7 @@ def database_section(root=None) -> list[str]:
     ``dicemath backgammon build-bearoff`` writes them): size, state, build time as recorded
     by the build, chunks per second, peak memory per worker, and the complete table's cost
     scaled from the largest one built (an estimate, proportional to the kernel's work)."""
-    from dicemath.games.backgammon.bearoff_database import (ERROR_BOUND, available_databases, build_work,
-                                                            default_root)
+    from dicemath.games.backgammon.bearoff_database import ERROR_BOUND, available_databases, build_work
     from dicemath.reporting.context import markdown_table
 
     found = available_databases(root)
@@ -124,7 +123,8 @@ def database_section(root=None) -> list[str]:
              f"32-bit fixed point within {ERROR_BOUND:.1e} of the exact values, memory-mapped for queries. "
              "Built in chunks of pairs of equal pip total on Dask, resumable."]
     if not found:
-        return lines + ["", f"No database has been built on this machine (looked in `{root or default_root()}`)."]
+        return lines + ["", "No database has been built where this report was made (tables go to "
+                            "`$DICEMATH_BEAROFF_DIR`, else the `bearoff` folder of the dicemath cache)."]
     rows = []
     for entry in found:
         seconds = entry["build_seconds"]
