@@ -298,7 +298,7 @@ def test_local_cluster_build_equals_single_process_build(tmp_path):
 # Command line, cube code, imports
 # ----------------------------------------------------------------------------------------
 
-def test_cli_answers_from_the_largest_database(root, capsys, monkeypatch):
+def test_cli_answers_from_the_largest_database(root, capsys, monkeypatch, tmp_path):
     import json
 
     from dicemath.cli import main
@@ -315,9 +315,18 @@ def test_cli_answers_from_the_largest_database(root, capsys, monkeypatch):
     cube = json.loads(capsys.readouterr().out)
     assert cube["exact"] is False and cube["table"] == "two-sided-9"
     assert cube["win_probability"] == result["win_probability"]
-    assert main(["backgammon", "build-bearoff", "--checkers", "2", "--out", str(root), "--json"]) == 0
+    assert main(["backgammon", "build-bearoff", "--checkers", "2", "--out", str(tmp_path), "--json"]) == 0
     built = json.loads(capsys.readouterr().out)
     assert built["complete"] and built["table"] == "two-sided-2"
+
+
+def test_report_lists_the_databases(root, tmp_path):
+    from dicemath.games.backgammon.report import database_section
+
+    text = "\n".join(database_section(root))
+    assert "`two-sided-9`" in text and "| complete |" in text and "25,050,025" in text
+    assert "Scaling (estimate)" in text
+    assert "No database" in "\n".join(database_section(tmp_path))
 
 
 def test_race_bear_off_uses_the_database(root, monkeypatch):
