@@ -259,7 +259,8 @@ def test_interrupted_build_resumed_equals_uninterrupted(tmp_path):
 
 @pytest.mark.slow
 def test_killed_build_resumed_equals_uninterrupted(tmp_path):
-    """A 6x8 build in another process, killed (SIGKILL) mid-way, then resumed here."""
+    """A 6x8 build in another process, killed (SIGKILL) mid-way, then resumed here (the
+    killed worker writes its markers after every chunk, so the kill lands mid-build)."""
     import signal
     import subprocess
     import sys
@@ -267,7 +268,8 @@ def test_killed_build_resumed_equals_uninterrupted(tmp_path):
 
     script = ("from dicemath.games.backgammon import bearoff_database as db\n"
               f"db.build_database(8, {str(tmp_path / 'killed')!r}, show_progress=False, chunk_pairs=100_000)\n")
-    process = subprocess.Popen([sys.executable, "-c", script])
+    process = subprocess.Popen([sys.executable, "-c", script],
+                               env={**os.environ, "DICEMATH_BEAROFF_FLUSH_SECONDS": "0"})
     done = tmp_path / "killed" / "two-sided-8" / "done"
     while process.poll() is None and (not done.exists() or len(list(done.iterdir())) < 60):
         time.sleep(0.05)

@@ -67,8 +67,8 @@ Example:
 from __future__ import annotations
 
 import json
-import mmap
 import os
+import threading
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -264,48 +264,48 @@ def _write_meta(folder: Path, meta: dict) -> None:
     os.replace(temporary, folder / "meta.json")
 
 
-@dataclass(frozen=True)
-class _MappedTable:
-    """A table file mapped for writing: the ``mmap`` (to flush byte ranges) and its array."""
-
-    mapping: mmap.mmap
-    array: np.ndarray
-    offset: int
-
-    def flush_rows(self, start: int, stop: int) -> None:
-        """Write rows ``start:stop`` back to the file (whole pages around them)."""
-        row = self.array.strides[0]
-        first = (self.offset + start * row) // mmap.PAGESIZE * mmap.PAGESIZE
-        self.mapping.flush(first, self.offset + stop * row - first)
-
-
-def _map_for_writing(path: Path) -> _MappedTable:
-    with open(path, "r+b") as stream:
-        version = np.lib.format.read_magic(stream)
-        reader = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
-        shape, _, dtype = reader(stream)
-        offset = stream.tell()
-        mapping = mmap.mmap(stream.fileno(), 0)
-    array = np.ndarray(shape, dtype=dtype, buffer=mapping, offset=offset)
-    return _MappedTable(mapping, array, offset)
-
-
 @lru_cache(maxsize=4)
-def _writable(folder: str, build_id: str) -> tuple[dict, dict[str, _MappedTable]]:
-    """Meta data and the tables of a build folder, mapped for writing (kept per process and
-    build: a folder deleted and built again gets a new ``build_id``)."""
+def _writable(folder: str, build_id: str) -> tuple[dict, dict[str, np.memmap]]:
+    """Meta data and the tables of a build folder, memory-mapped for writing (kept per
+    process and build: a folder deleted and built again gets a new ``build_id``)."""
     path = Path(folder)
     meta = _read_meta(path)
     if meta is None or meta.get("build_id") != build_id:
         raise InvalidStateError(f"{folder} no longer holds build {build_id}")
-    return meta, {name: _map_for_writing(path / f"{name}.npy") for name in meta["tables"]}
+    return meta, {name: np.load(path / f"{name}.npy", mmap_mode="r+") for name in meta["tables"]}
+
+
+FLUSH_SECONDS = 30.0
+"""A worker writes its tables back to disk, and then the markers of the chunks it finished
+meanwhile, at most this often (and at the end of a run); ``$DICEMATH_BEAROFF_FLUSH_SECONDS``
+overrides it."""
+
+_PENDING: dict = {"markers": [], "tables": [], "since": time.monotonic()}
+_PENDING_LOCK = threading.Lock()
+
+
+def _flush_pending(force: bool = True) -> None:
+    """Write this process's finished chunks to disk, then their markers.
+
+    A marker therefore always stands for values on disk, even after a machine crash; a
+    killed worker loses at most :data:`FLUSH_SECONDS` of work (its chunks are redone).
+    """
+    with _PENDING_LOCK:
+        interval = float(os.environ.get("DICEMATH_BEAROFF_FLUSH_SECONDS", FLUSH_SECONDS))
+        if not force and time.monotonic() - _PENDING["since"] < interval:
+            return
+        for table in _PENDING["tables"]:
+            table.flush()
+        for marker in _PENDING["markers"]:
+            marker.touch()
+        _PENDING.update(markers=[], tables=[], since=time.monotonic())
 
 
 def run_chunk(folder: str, build_id: str, index: int, _after=None) -> int:
-    """Compute chunk ``index`` of the build in ``folder`` and mark it done (a Dask task).
+    """Compute chunk ``index`` of the build in ``folder`` (a Dask task).
 
-    Each block's rows are flushed to the file before the marker is written, so a marker
-    always stands for values on disk.
+    Its marker is written by :func:`_flush_pending` once the values are on disk: within
+    :data:`FLUSH_SECONDS`, or at the end of the run.
 
     Args:
         folder: the table folder (shared by every worker).
@@ -327,11 +327,14 @@ def run_chunk(folder: str, build_id: str, index: int, _after=None) -> int:
         a0, a1 = spec.on_roll.starts[on_roll_pips], spec.on_roll.starts[on_roll_pips + 1]
         b0, b1 = spec.other.starts[other_pips], spec.other.starts[other_pips + 1]
         out = np.empty((a1 - a0, b1 - b0), dtype=np.uint32)
-        kernel(out, tables[spec.reads].array, spec.on_roll.boards[a0:a1], spec.other.boards[b0:b1],
+        kernel(out, tables[spec.reads].view(np.ndarray), spec.on_roll.boards[a0:a1], spec.other.boards[b0:b1],
                b0, moves.starts, spec.succ_rows, weights, SCALE)
-        tables[name].array[b0:b1, a0:a1] = out.T
-        tables[name].flush_rows(b0, b1)
-    (Path(folder) / "done" / f"{index:06d}").touch()
+        tables[name][b0:b1, a0:a1] = out.T
+    with _PENDING_LOCK:
+        _PENDING["markers"].append(Path(folder) / "done" / f"{index:06d}")
+        _PENDING["tables"].extend(table for table in tables.values()
+                                  if not any(table is seen for seen in _PENDING["tables"]))
+    _flush_pending(force=False)
     _note_memory()
     return chunk.pairs
 
@@ -498,8 +501,11 @@ def _run_graph(folder: Path, build_id: str, todo: list[Chunk], scheduler, show_p
                 if bar is not None and key in pairs:
                     bar.update(pairs[key])
 
-        with _Bar():
-            dask.compute(*tasks, scheduler="sync" if scheduler == "synchronous" else "threads")
+        try:
+            with _Bar():
+                dask.compute(*tasks, scheduler="sync" if scheduler == "synchronous" else "threads")
+        finally:
+            _flush_pending()
         peaks = [_peak_memory()]
     else:
         from distributed import Client, as_completed
@@ -507,10 +513,13 @@ def _run_graph(folder: Path, build_id: str, todo: list[Chunk], scheduler, show_p
         client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
         try:
             futures = client.compute(tasks)
-            for future in as_completed(futures):
-                future.result()
-                if bar is not None:
-                    bar.update(pairs.get(future.key, 0))
+            try:
+                for future in as_completed(futures):
+                    future.result()
+                    if bar is not None:
+                        bar.update(pairs.get(future.key, 0))
+            finally:
+                client.run(_flush_pending)
             peaks = sorted(client.run(_peak_memory).values())
         finally:
             if client is not scheduler:
