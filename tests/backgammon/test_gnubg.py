@@ -165,8 +165,9 @@ def test_whole_two_sided_database_against_makebearoff(tmp_path):
 def test_bearoff_database_against_makebearoff_six_by_eight(tmp_path):
     """The 6x8 database against ``makebearoff -t 6x8 -C`` (cubeless only: a 40-byte header,
     then one uint16 per pair, P(on roll wins) = u / 65535, pairs in gnubg's order; several
-    minutes of CPU). gnubg computes from its own rounded 16-bit entries, so its values drift
-    by a few of its steps (measured: at most 2.2e-4)."""
+    minutes of CPU: 380 s measured). gnubg computes from its own rounded 16-bit entries, so
+    its values drift by a few of its steps (1.5e-5): measured at most 7.2e-5, for 8 checkers
+    on the 5-point on roll against 8 on the 6-point (0.806786 here, 0.806714 in gnubg)."""
     import subprocess
 
     from dicemath.games.backgammon import bearoff_database as db
@@ -183,5 +184,4 @@ def test_bearoff_database_against_makebearoff_six_by_eight(tmp_path):
     ours = np.asarray(db.open_database(8, tmp_path).tables[db.WIN])[np.ix_(rank, rank)].T / db.SCALE
     order = np.array([gnubg_index(b, 6, 8) for b in bo.positions_up_to(8)])
     gap = np.abs(ours - theirs[np.ix_(order, order)])[1:, 1:]
-    assert gap.max() < 5e-4
-    assert np.mean(gap < 1e-4) > 0.99
+    assert gap.max() < 1e-4
