@@ -198,7 +198,7 @@ class Chunk:
     Attributes:
         index: position in the plan (markers are ``done/<index>``).
         diagonal: the pip total of every pair in the chunk.
-        blocks: ``(table name, row pips, column pips)`` triples.
+        blocks: ``(table name, pips of the board on roll, pips of the other board)``.
         pairs: number of pairs (table entries) computed.
     """
 
@@ -241,8 +241,8 @@ def chunk_plan(checkers: int, chunk_pairs: int = DEFAULT_CHUNK_PAIRS, full: int 
 
 
 def build_work(checkers: int, full: int = MAX_CHECKERS) -> dict[str, int]:
-    """Size of a build: ``pairs`` (table entries) and ``scans`` (successor stretches the
-    kernel reads: pairs x plays of the board on roll, over all 21 rolls), for scaling."""
+    """Size of a build: ``pairs`` (table entries) and ``scans`` (values the kernel reads:
+    for every pair, the plays of the board on roll summed over the 21 rolls), for scaling."""
     layout = _layout(checkers, full)
     plays = move_table(STANDARD).counts().sum(axis=1)
     return {"pairs": sum(len(s.on_roll.boards) * len(s.other.boards) for s in layout.values()),
