@@ -74,7 +74,7 @@ def position_result(position, versus, max_cube: int | None = BG8_MAX_CUBE) -> di
     """The JSON object of the bear-off form (see module docstring).
 
     ``max_cube`` is the BG-8 cap (64, the default) or None for an unbounded cube. Beyond
-    the exact cubeful tables (more than 7 checkers a side) the equities are Janowski's
+    the exact cubeful tables (more than 8 checkers a side) the equities are Janowski's
     model at the exact cubeless chances of the bear-off database
     (:func:`~.cubeful_bearoff.model_position_equities`: keys ``exact`` false, ``method``,
     ``table``, ``win_gammon``, ``lose_gammon``).
