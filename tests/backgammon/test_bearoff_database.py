@@ -3,8 +3,10 @@
 * the float64 DP of :func:`~.bearoff.two_sided_table` (6x6 and 6x8 slices);
 * one roll of expectimax with the rules engine's own legal moves (:mod:`.moves`, not the
   move table the build uses) into the database, on random pairs of 9.. checkers a side;
-* exact Fractions for the gammon races (with "all checkers" = 3, so the recursion is small);
-* the same build on two Dask worker processes, and an interrupted build resumed.
+* exact Fractions for the gammon races (with "all checkers" = 3, so the recursion is
+  small) and for the first chunks of the real 15-checker build (win and gammon tables);
+* the same build on two Dask worker processes, and an interrupted build resumed;
+* GNU Backgammon's ``makebearoff -t 6x8`` (in ``test_gnubg.py``).
 """
 
 from __future__ import annotations
