@@ -73,11 +73,20 @@ def run_cube(args) -> int:
 def position_result(position, versus, max_cube: int | None = BG8_MAX_CUBE) -> dict:
     """The JSON object of the bear-off form (see module docstring).
 
-    ``max_cube`` is the BG-8 cap (64, the default) or None for an unbounded cube.
+    ``max_cube`` is the BG-8 cap (64, the default) or None for an unbounded cube. Beyond
+    the exact cubeful tables (more than 8 checkers a side) the equities are Janowski's
+    model at the exact cubeless chances of the bear-off database
+    (:func:`~.cubeful_bearoff.model_position_equities`: keys ``exact`` false, ``method``,
+    ``table``, ``win_gammon``, ``lose_gammon``).
     """
-    from dicemath.games.backgammon.cubeful_bearoff import position_equities
+    from dicemath.games.backgammon.bearoff import check_board
+    from dicemath.games.backgammon.cubeful_bearoff import (MAX_TABLE_CHECKERS, model_position_equities,
+                                                           position_equities)
     from dicemath.games.backgammon.race_cube import race_advice
-    result = position_equities(position, versus, max_cube)
+    if max(sum(check_board(position)), sum(check_board(versus))) > MAX_TABLE_CHECKERS:
+        result = model_position_equities(position, versus)   # exact cubeless, model cube
+    else:
+        result = position_equities(position, versus, max_cube)
     advice = race_advice(position, versus)
     result["race_rules"] = {name: advice[name] for name in ("keith", "thorp", "8-9-12", "one-sided")}
     return result
@@ -97,7 +106,8 @@ def _render_position(result: dict) -> str:
     title = (f"Bear-off {','.join(map(str, result['position']))} (on roll) vs "
              f"{','.join(map(str, result['versus']))}: cubeless win "
              f"{result['win_probability']:.4f}; equities per unit cube, money play, "
-             + ("cube capped at 64 (BG-8)" if result.get("max_cube") else "unbounded cube"))
+             + ("cube capped at 64 (BG-8)" if result.get("max_cube") else "unbounded cube")
+             + (f"; ESTIMATE: {result['method']} (table {result['table']})" if "method" in result else ""))
     rules = ", ".join(f"{name}: {action}" for name, action in result["race_rules"].items())
     return (title + "\n" + text_table(["cube", "no double", "optimal", "action"], rows)
             + f"\nRace rules (centred cube): {rules}")
