@@ -24,7 +24,7 @@ import importlib
 from collections.abc import Mapping
 from pathlib import Path
 
-from dicemath.analysis.engine import GameAnalysis, analyse_record
+from dicemath.analysis.engine import GameAnalysis, analyse_record, final_state
 from dicemath.analysis.records import InvalidRecordError, Record, read_record
 from dicemath.analysis.result import Analysis, ChanceLuck, DecisionCost
 from dicemath.analysis.values import Valued, ValueSource
@@ -67,5 +67,16 @@ def analyse(record: Record | Mapping | str | Path) -> Analysis:
     return analyse_record(checked, adapter(checked.game))
 
 
+def replay(record: Record | Mapping | str | Path):
+    """The state a whole game's record ends in, replayed through the game's engine.
+
+    Raises:
+        InvalidRecordError: a decision list, a record of the wrong form or an unknown game.
+        DicemathError: the first bad entry, named.
+    """
+    checked = record if isinstance(record, Record) else read_record(record)
+    return final_state(checked, adapter(checked.game))
+
+
 __all__ = ["GAMES", "Analysis", "ChanceLuck", "DecisionCost", "GameAnalysis", "InvalidRecordError", "Record",
-           "ValueSource", "Valued", "adapter", "analyse", "read_record"]
+           "ValueSource", "Valued", "adapter", "analyse", "read_record", "replay"]

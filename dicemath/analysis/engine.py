@@ -20,13 +20,13 @@ Example:
     >>> from dicemath.analysis import analyse
     >>> result = analyse({"game": "bohnduell", "rules": {"stock": 6}, "moves": ["S2", "S1", "S4"]})
     >>> [(d.choice, d.best, d.loss) for d in result.decisions]
-    [('S2', 'S1', 1.0), ('S1', 'S1', 0.0), ('S4', 'S3', 4.0)]
+    [('S2', 'S1', 1.0), ('S1', 'S1', 0.0), ('S4', 'S1', 1.0)]
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import fields as dataclass_fields
 from functools import lru_cache
@@ -220,26 +220,61 @@ def analyse_record(record: Record, adapter: GameAnalysis) -> Analysis:
     return _whole_game(adapter, source, rules, record.moves, common)
 
 
-def _whole_game(adapter: GameAnalysis, source: ValueSource, rules, moves, common: dict) -> Analysis:
+def replay(adapter: GameAnalysis, rules, moves) -> Iterator[tuple[int, GameState, Hashable, GameState]]:
+    """Play a whole game's tokens through the engine from its start, checking each one.
+
+    Yields:
+        ``(index, state, action, state after)`` for every entry of ``moves``.
+
+    Raises:
+        DicemathError: the first bad entry (an unreadable token, an illegal action, an
+            impossible throw, a move after the end), its message naming the entry.
+    """
     state = adapter.initial_state(rules)
-    trajectory = [(-1, source.value(state))]
-    decisions, chance = [], []
     for index, token in enumerate(moves):
         with at_entry(f"moves entry {index} ({json.dumps(token)})"):
-            player = state.current_player()
-            if player == TERMINAL:
+            if state.current_player() == TERMINAL:
                 raise InvalidRecordError("the game is already over")
             action = adapter.parse(state, token)
             after = state.apply(action)
+        yield index, state, action, after
+        state = after
+
+
+def final_state(record: Record, adapter: GameAnalysis) -> GameState:
+    """The state a whole game's record ends in (the start for an empty replay).
+
+    Raises:
+        InvalidRecordError: a decision list, not a whole game.
+        DicemathError: the first bad entry, named.
+    """
+    if record.moves is None:
+        raise InvalidRecordError("a decision list has no game to replay")
+    with at_entry("rules"):
+        rules = adapter.rules(record.rules)
+    state = adapter.initial_state(rules)
+    for _, _, _, state in replay(adapter, rules, record.moves):
+        pass
+    return state
+
+
+def _whole_game(adapter: GameAnalysis, source: ValueSource, rules, moves, common: dict) -> Analysis:
+    start = adapter.initial_state(rules)
+    trajectory = [(-1, source.value(start))]
+    decisions, chance = [], []
+    end = start
+    for index, state, action, after in replay(adapter, rules, moves):
+        with at_entry(f"moves entry {index} ({json.dumps(moves[index])})"):
             valued = source.value(after)
+            player = state.current_player()
             if player == CHANCE:
                 chance.append(chance_luck(adapter, source, state, action, valued, index))
             elif len(state.legal_actions()) > 1:
                 decisions.append(decision_cost(adapter, source, state, action, index))
         trajectory.append((index, valued))
-        state = after
+        end = after
     return Analysis(kind="game", source=source.description, decisions=tuple(decisions), chance=tuple(chance),
-                    trajectory=tuple(trajectory), finished=state.current_player() == TERMINAL, **common)
+                    trajectory=tuple(trajectory), finished=end.current_player() == TERMINAL, **common)
 
 
 def rules_fields(rules) -> dict:

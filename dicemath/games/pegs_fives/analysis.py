@@ -34,6 +34,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cached_property
 
 from dicemath.analysis.engine import GameAnalysis
 from dicemath.analysis.records import InvalidRecordError, Record, check_keys, read_record, whole_number
@@ -75,7 +76,6 @@ class TurnValues(ValueSource):
 
     def __init__(self, rules: Rules):
         self.rules = rules
-        self.estimate = TurnValue(rules, board_value(rules), exact=False)
         self.models: dict[tuple[int, ...], tuple[TurnValue, bool]] = {}
         self.description = (f"exact reduced-board values once at most {EXACT_ROWS} rows are open, "
                             "the fitted board value of the row advisor before (an estimate)")
@@ -93,6 +93,12 @@ class TurnValues(ValueSource):
                     (TurnValue(self.rules, values, exact=False), True)
             self.models[rows] = found
         return found
+
+    @cached_property
+    def estimate(self) -> TurnValue:
+        """The within-turn model over the fitted board value (made when first needed: a
+        variant's fit takes seconds)."""
+        return TurnValue(self.rules, board_value(self.rules), exact=False)
 
     def value(self, state: TurnState) -> Valued:
         if state.over:
