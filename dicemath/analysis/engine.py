@@ -86,9 +86,9 @@ class GameAnalysis:
         """The value source for these rules and settings."""
         raise NotImplementedError
 
-    def value_label(self, rules) -> str:
-        """What the plotted value is (seat 0's view for two-player games)."""
-        return f"value for {self.seats[0]} ({self.unit})"
+    def value_label(self, rules, seats: tuple[str, ...]) -> str:
+        """What the plotted value is (the first seat's view for two-player games)."""
+        return f"value for {seats[0]} ({self.unit})"
 
     def parse(self, state: GameState, token) -> Hashable:
         """A record token as an action or chance outcome of ``state`` (default: the state's
@@ -203,7 +203,7 @@ def analyse_record(record: Record, adapter: GameAnalysis) -> Analysis:
     seats = tuple(record.players) if record.players else adapter.seats
     if len(seats) != len(adapter.seats):
         raise InvalidRecordError(f'"players" names {len(seats)} players; {adapter.game} has {len(adapter.seats)}')
-    common = dict(game=adapter.game, unit=adapter.unit, value_label=adapter.value_label(rules), seats=seats,
+    common = dict(game=adapter.game, unit=adapter.unit, value_label=adapter.value_label(rules, seats), seats=seats,
                   threshold=adapter.threshold)
     if record.decisions is not None:
         decisions = []

@@ -91,8 +91,8 @@ class BohnDuellAnalysis(GameAnalysis):
                                          f'{1 if key == "depth" else 0}, got {value!r}')
         return SearchValues(rules, settings["depth"], settings["table_stock"])
 
-    def value_label(self, rules: Rules) -> str:
-        return "final pot difference A - B under best play (beans)"
+    def value_label(self, rules: Rules, seats: tuple[str, ...]) -> str:
+        return f"final pot difference {seats[0]} - {seats[1]} under best play (beans)"
 
     def decision_state(self, entry: Mapping, rules: Rules) -> State:
         """The position of an ``advise`` entry, in the record's variant.

@@ -161,7 +161,7 @@ class PegsFivesAnalysis(GameAnalysis):
     def value_source(self, rules: Rules, settings: Mapping) -> TurnValues:
         return TurnValues(rules)
 
-    def value_label(self, rules: Rules) -> str:
+    def value_label(self, rules: Rules, seats: tuple[str, ...]) -> str:
         return "expected total turns (taken + still needed)"
 
     def decision_state(self, entry: Mapping, rules: Rules) -> TurnState:

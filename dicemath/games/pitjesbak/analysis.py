@@ -109,8 +109,8 @@ class PitjesbakAnalysis(GameAnalysis):
     def value_source(self, rules: Rules, settings: Mapping) -> GameValues:
         return GameValues(rules)
 
-    def value_label(self, rules: Rules) -> str:
-        return f"P({self.seats[0]} wins the game)"
+    def value_label(self, rules: Rules, seats: tuple[str, ...]) -> str:
+        return f"P({seats[0]} wins the game)"
 
     def decision_state(self, entry: Mapping, rules: Rules) -> State:
         """The state of an ``advise`` situation: the start player sits in seat 0.
