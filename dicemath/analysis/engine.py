@@ -74,8 +74,9 @@ class GameAnalysis:
         """The rules object of a record's ``rules`` fields (default: ``rules_class(**fields)``)."""
         return build_rules(self.rules_class, fields)
 
-    def initial_state(self, rules) -> GameState:
-        """The state at the start of a whole game."""
+    def initial_state(self, rules, start: str | None = None) -> GameState:
+        """The state a whole game starts from: the game's start, or the state whose text is
+        ``start`` (a record's ``start``)."""
         raise NotImplementedError
 
     def decision_state(self, entry: Mapping, rules) -> GameState:
@@ -217,11 +218,12 @@ def analyse_record(record: Record, adapter: GameAnalysis) -> Analysis:
                 decisions.append(decision_cost(adapter, entry_source, state,
                                                adapter.parse(state, entry["choice"]), index))
         return Analysis(kind="decisions", source=source.description, decisions=tuple(decisions), **common)
-    return _whole_game(adapter, source, rules, record.moves, common)
+    _, start = start_state(record, adapter)
+    return _whole_game(adapter, source, start, record.moves, common)
 
 
-def replay(adapter: GameAnalysis, rules, moves) -> Iterator[tuple[int, GameState, Hashable, GameState]]:
-    """Play a whole game's tokens through the engine from its start, checking each one.
+def replay(adapter: GameAnalysis, state: GameState, moves) -> Iterator[tuple[int, GameState, Hashable, GameState]]:
+    """Play a whole game's tokens through the engine from ``state``, checking each one.
 
     Yields:
         ``(index, state, action, state after)`` for every entry of ``moves``.
@@ -230,7 +232,6 @@ def replay(adapter: GameAnalysis, rules, moves) -> Iterator[tuple[int, GameState
         DicemathError: the first bad entry (an unreadable token, an illegal action, an
             impossible throw, a move after the end), its message naming the entry.
     """
-    state = adapter.initial_state(rules)
     for index, token in enumerate(moves):
         with at_entry(f"moves entry {index} ({json.dumps(token)})"):
             if state.current_player() == TERMINAL:
@@ -241,8 +242,20 @@ def replay(adapter: GameAnalysis, rules, moves) -> Iterator[tuple[int, GameState
         state = after
 
 
+def start_state(record: Record, adapter: GameAnalysis):
+    """``(rules, the state the record's game starts from)``, errors named by their key.
+
+    Raises:
+        DicemathError: bad ``rules`` or ``start``.
+    """
+    with at_entry("rules"):
+        rules = adapter.rules(record.rules)
+    with at_entry("start"):
+        return rules, adapter.initial_state(rules, record.start)
+
+
 def final_state(record: Record, adapter: GameAnalysis) -> GameState:
-    """The state a whole game's record ends in (the start for an empty replay).
+    """The state a whole game's record ends in.
 
     Raises:
         InvalidRecordError: a decision list, not a whole game.
@@ -250,20 +263,18 @@ def final_state(record: Record, adapter: GameAnalysis) -> GameState:
     """
     if record.moves is None:
         raise InvalidRecordError("a decision list has no game to replay")
-    with at_entry("rules"):
-        rules = adapter.rules(record.rules)
-    state = adapter.initial_state(rules)
-    for _, _, _, state in replay(adapter, rules, record.moves):
+    _, state = start_state(record, adapter)
+    for _, _, _, state in replay(adapter, state, record.moves):
         pass
     return state
 
 
-def _whole_game(adapter: GameAnalysis, source: ValueSource, rules, moves, common: dict) -> Analysis:
-    start = adapter.initial_state(rules)
-    trajectory = [(-1, source.value(start))]
+def _whole_game(adapter: GameAnalysis, source: ValueSource, start: GameState, moves, common: dict) -> Analysis:
+    with at_entry("start"):
+        trajectory = [(-1, source.value(start))]
     decisions, chance = [], []
     end = start
-    for index, state, action, after in replay(adapter, rules, moves):
+    for index, state, action, after in replay(adapter, start, moves):
         with at_entry(f"moves entry {index} ({json.dumps(moves[index])})"):
             valued = source.value(after)
             player = state.current_player()

@@ -26,7 +26,7 @@ Policy = Callable[[GameState, random.Random], Hashable]
 """``policy(state, rng) -> action`` at a state where the policy's seat decides."""
 
 
-def play_tokens(game: str, rules, policies: Sequence[Policy], rng: random.Random, *,
+def play_tokens(game: str, rules, policies: Sequence[Policy], rng: random.Random, *, start: str | None = None,
                 max_steps: int = 100_000) -> list[str]:
     """Play one game from the start; return its record tokens.
 
@@ -35,13 +35,14 @@ def play_tokens(game: str, rules, policies: Sequence[Policy], rng: random.Random
         rules: the game's rules object.
         policies: one policy per seat.
         rng: the source of dice (and of the policies' randomness).
+        start: the text of the state to start from (default: the game's start).
         max_steps: give up after this many tokens.
 
     Raises:
         RuntimeError: the game did not end within ``max_steps`` tokens.
     """
     adapter = game_adapter(game)
-    state = adapter.initial_state(rules)
+    state = adapter.initial_state(rules, start)
     tokens = []
     for _ in range(max_steps):
         player = state.current_player()
@@ -54,7 +55,8 @@ def play_tokens(game: str, rules, policies: Sequence[Policy], rng: random.Random
 
 
 def record_game(game: str, policies: Sequence[Policy], *, seed: int = 0, rules: Mapping | None = None,
-                settings: Mapping | None = None, players: Sequence[str] | None = None) -> Record:
+                settings: Mapping | None = None, players: Sequence[str] | None = None,
+                start: str | None = None) -> Record:
     """A whole-game :class:`~dicemath.analysis.records.Record` of one seeded game.
 
     Args:
@@ -64,9 +66,10 @@ def record_game(game: str, policies: Sequence[Policy], *, seed: int = 0, rules: 
         rules: the record's rules fields.
         settings: the record's value-source settings.
         players: names of the seats (e.g. the policies' names).
+        start: the text of the state to start from (default: the game's start).
     """
     fields = dict(rules or {})
     adapter = game_adapter(game)
-    tokens = play_tokens(game, adapter.rules(fields), policies, random.Random(seed))
+    tokens = play_tokens(game, adapter.rules(fields), policies, random.Random(seed), start=start)
     return Record(game, fields, dict(settings or {}), moves=tuple(tokens),
-                  players=tuple(players) if players else None)
+                  players=tuple(players) if players else None, start=start)

@@ -11,7 +11,9 @@ Two forms (``docs/analyse.md`` documents them with one example per game):
 
 Optional keys of both: ``rules`` (the variant fields of the game's ``Rules``),
 ``settings`` (options of the value source, e.g. BohnDuell's search ``depth``),
-``players`` (names, for display) and ``note``. Anything else is refused, so a misspelt
+``players`` (names, for display) and ``note``; a whole game may give ``start``, the text
+form of the state it starts from (a Pegs board, a BohnDuell position, a Backgammon
+Position ID, a Pitjesbak state; default: the start of a game). Anything else is refused, so a misspelt
 key is an error rather than silently ignored.
 
 Example:
@@ -33,7 +35,7 @@ from pathlib import Path
 
 from dicemath.core.errors import DicemathError
 
-RECORD_KEYS = frozenset({"game", "rules", "settings", "decisions", "moves", "players", "note"})
+RECORD_KEYS = frozenset({"game", "rules", "settings", "start", "decisions", "moves", "players", "note"})
 """The keys a record may have."""
 
 ENTRY_KEYS = frozenset({"choice", "note"})
@@ -56,6 +58,7 @@ class Record:
         decisions: the decision entries (a decision list), or None.
         moves: the tokens of a whole game, or None.
         players: the players' names, or None.
+        start: the text of the state a whole game starts from, or None (the game's start).
     """
 
     game: str
@@ -64,6 +67,7 @@ class Record:
     decisions: tuple[dict, ...] | None = None
     moves: tuple | None = None
     players: tuple[str, ...] | None = None
+    start: str | None = None
 
     @property
     def kind(self) -> str:
@@ -79,6 +83,8 @@ class Record:
             result["settings"] = dict(self.settings)
         if self.players:
             result["players"] = list(self.players)
+        if self.start is not None:
+            result["start"] = self.start
         if self.decisions is not None:
             result["decisions"] = [dict(entry) for entry in self.decisions]
         else:
@@ -122,6 +128,9 @@ def read_record(source: str | Path | Mapping) -> Record:
     players = data.get("players")
     if players is not None and (not isinstance(players, list) or not all(isinstance(p, str) for p in players)):
         raise InvalidRecordError('"players" is a list of names')
+    start = data.get("start")
+    if start is not None and (kind == "decisions" or not isinstance(start, str)):
+        raise InvalidRecordError('"start" (a whole game only) is the text form of the state the game starts from')
     if kind == "decisions":
         for index, entry in enumerate(items):
             if not isinstance(entry, Mapping):
@@ -130,7 +139,8 @@ def read_record(source: str | Path | Mapping) -> Record:
                 raise InvalidRecordError(f'decisions entry {index}: missing "choice"')
         return Record(game, rules, settings, decisions=tuple(dict(e) for e in items),
                       players=tuple(players) if players else None)
-    return Record(game, rules, settings, moves=tuple(items), players=tuple(players) if players else None)
+    return Record(game, rules, settings, moves=tuple(items), players=tuple(players) if players else None,
+                  start=start)
 
 
 def _mapping(data: Mapping, key: str) -> dict:

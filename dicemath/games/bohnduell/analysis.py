@@ -80,8 +80,13 @@ class BohnDuellAnalysis(GameAnalysis):
     required = ("position",)
     settings = {"depth": 6, "table_stock": 12}
 
-    def initial_state(self, rules: Rules) -> State:
-        return initial_state(rules)
+    def initial_state(self, rules: Rules, start: str | None = None) -> State:
+        """The start of a game (A moves first), or the position ``start``.
+
+        Raises:
+            InvalidStateError, InvalidRecordError: unreadable text, or another variant.
+        """
+        return initial_state(rules) if start is None else self._position(start, rules)
 
     def value_source(self, rules: Rules, settings: Mapping) -> SearchValues:
         for key in ("depth", "table_stock"):
@@ -101,12 +106,17 @@ class BohnDuellAnalysis(GameAnalysis):
             InvalidRecordError: a missing or unknown key, or a position of another variant.
             InvalidStateError: a position text that cannot be read.
         """
-        from dicemath.cli.bohnduell import parse_position
-
         check_keys(entry, self.required, self.optional)
         text = entry["position"]
         if not isinstance(text, str):
             raise InvalidRecordError(f'"position" is the text of a position, got {text!r}')
+        return self._position(text, rules)
+
+    @staticmethod
+    def _position(text: str, rules: Rules) -> State:
+        """The position ``text`` (or ``"start"``) as ``advise`` reads it, in the record's variant."""
+        from dicemath.cli.bohnduell import parse_position
+
         position = parse_position(text, rules.cups, rules.stock, rules.capture)
         if (position.rules.cups, position.rules.capture) != (rules.cups, rules.capture):
             raise InvalidRecordError(f"position {text!r} has {position.rules.cups} cups and capture "

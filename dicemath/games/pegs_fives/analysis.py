@@ -43,7 +43,7 @@ from dicemath.core.errors import IllegalMoveError
 from dicemath.games.pegs_fives.advisor import board_value
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
 from dicemath.games.pegs_fives.solver import solve_reduced
-from dicemath.games.pegs_fives.state import BoardTuple, TurnState, check_board, check_roll, legal_rows
+from dicemath.games.pegs_fives.state import Board, BoardTuple, TurnState, check_board, check_roll, legal_rows
 from dicemath.games.pegs_fives.turn import TurnValue, open_rows_of
 
 EXACT_ROWS = 3
@@ -155,8 +155,13 @@ class PegsFivesAnalysis(GameAnalysis):
             raise InvalidRecordError(f"unknown rules field(s) {unknown}; the rules have {sorted(known)}")
         return self.preset.variant(**fields)
 
-    def initial_state(self, rules: Rules) -> TurnState:
-        return TurnState.start(rules)
+    def initial_state(self, rules: Rules, start: str | None = None) -> TurnState:
+        """The empty board, or the board ``start`` (``"0,0,3,..."``), at the start of a turn.
+
+        Raises:
+            InvalidBoardError: a board the rules cannot hold.
+        """
+        return TurnState.start(rules, None if start is None else Board.parse(start, rules).progress)
 
     def value_source(self, rules: Rules, settings: Mapping) -> TurnValues:
         return TurnValues(rules)

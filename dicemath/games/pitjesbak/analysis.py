@@ -103,8 +103,18 @@ class PitjesbakAnalysis(GameAnalysis):
                                      f"got players={rules.players}")
         return rules
 
-    def initial_state(self, rules: Rules) -> State:
-        return initial_state(rules)
+    def initial_state(self, rules: Rules, start: str | None = None) -> State:
+        """The start of a game (seat 0 starts), or the state of ``start``'s text form.
+
+        Raises:
+            InvalidStateError: unreadable text, or a state of other rules.
+        """
+        if start is None:
+            return initial_state(rules)
+        state = State.from_str(start)
+        if state.rules != rules:
+            raise InvalidStateError(f"the start state's rules {state.rules} are not the record's {rules}")
+        return state
 
     def value_source(self, rules: Rules, settings: Mapping) -> GameValues:
         return GameValues(rules)
