@@ -110,6 +110,13 @@ class GameAnalysis:
         """The seat a chance event belongs to (default: nobody's)."""
         return None
 
+    groupings: dict[str, tuple[str, ...]] = {}
+    """Ways to group decisions for the report: name -> its labels in display order."""
+
+    def groups(self, context: Mapping) -> dict[str, str]:
+        """The label of a decision in each of :attr:`groupings`, from its ``context``."""
+        return {}
+
     # -- provided ------------------------------------------------------------------------
     def analyse(self, record: Record | Mapping | str | Path) -> Analysis:
         """Analyse a record of this game (a :class:`Record`, its JSON object or a file's path).

@@ -200,6 +200,14 @@ class BackgammonAnalysis(GameAnalysis):
     def roller(self, state: BackgammonState) -> int | None:
         return None if state.opening else state.position.player
 
+    groupings = {"stage": ("9-15 checkers left", "6-8 checkers left", "3-5 checkers left", "1-2 checkers left")}
+
+    def groups(self, context: Mapping) -> dict[str, str]:
+        """The stage by the checkers the mover still has to bear off."""
+        left = CHECKERS - context["borne_off"][0]
+        low = next(low for low in (9, 6, 3, 1) if left >= low)
+        return {"stage": next(label for label in self.groupings["stage"] if label.startswith(f"{low}-"))}
+
 
 def _roll(value) -> tuple[int, int]:
     """Two dice from a list (or ``"6-5"``), high first."""

@@ -128,6 +128,14 @@ class BohnDuellAnalysis(GameAnalysis):
         return {"to_move": PLAYER_NAMES[state.to_move], "stock_left": sum(state.stocks),
                 "pots": list(state.pots)}
 
+    groupings = {"stage": ("opening", "middle game", "end game")}
+
+    def groups(self, context: Mapping) -> dict[str, str]:
+        """The stage by the beans left in both stocks: opening while more than half of the
+        standard 80 remain, end game once fewer than 10 do."""
+        left = context["stock_left"]
+        return {"stage": "opening" if left > 40 else "middle game" if left >= 10 else "end game"}
+
 
 ANALYSIS = BohnDuellAnalysis()
 """The adapter registered in :data:`dicemath.analysis.GAMES`."""

@@ -223,6 +223,13 @@ class PegsFivesAnalysis(GameAnalysis):
     def roller(self, state: TurnState) -> int:
         return 0
 
+    groupings = {"stage": ("12-9 rows open", "8-5 rows open", "4-1 rows open")}
+
+    def groups(self, context: Mapping) -> dict[str, str]:
+        """The board stage by the number of rows still open."""
+        rows = context["open_rows"]
+        return {"stage": "12-9 rows open" if rows >= 9 else "8-5 rows open" if rows >= 5 else "4-1 rows open"}
+
 
 def _whole_numbers(value, name: str) -> list[int]:
     try:

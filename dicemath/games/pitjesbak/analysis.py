@@ -167,6 +167,15 @@ class PitjesbakAnalysis(GameAnalysis):
     def roller(self, state: State) -> int | None:
         return None if state.rolloff else state.order[state.turn]
 
+    groupings = {"throw": ("start, throw 1", "start, throw 2", "follower, throw 1", "follower, throw 2"),
+                 "score": ("ahead", "level", "behind")}
+
+    def groups(self, context: Mapping) -> dict[str, str]:
+        """The decision's role and throw number, and whether the decider has fewer stripes."""
+        mine, theirs = context["my_stripes"], context["their_stripes"]
+        score = "ahead" if mine < theirs else "level" if mine == theirs else "behind"
+        return {"throw": f"{context['role']}, throw {context['throw_number']}", "score": score}
+
 
 def _throw(value) -> tuple[int, int, int]:
     """A throw given as text (``"6-5-4"``) or a list of three dice."""
