@@ -25,12 +25,12 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import time
 from pathlib import Path
 
 from dicemath.analysis.play import record_game
+from dicemath.analysis.records import record_json
 from dicemath.games.backgammon import Position
 from dicemath.games.backgammon.analysis import EquityValues
 from dicemath.games.backgammon.rules import STANDARD as BACKGAMMON
@@ -107,9 +107,8 @@ def bearoff_start(rng: random.Random, checkers: int = 8) -> str:
 
 
 def write(record, name: str, out: Path) -> None:
-    data = record.as_dict()
-    data["note"] = "seeded game written by analyses/analyse_records.py"
-    (out / f"{name}.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    data = {**record.as_dict(), "note": "seeded game written by analyses/analyse_records.py"}
+    (out / f"{name}.json").write_text(record_json(data), encoding="utf-8")
 
 
 def main() -> None:

@@ -92,6 +92,29 @@ class Record:
         return result
 
 
+def record_json(record: Record | Mapping) -> str:
+    """A record as JSON text for people: one key a line, a decision entry a line, the
+    moves of a whole game on one line (:func:`read_record` reads it back).
+
+    Example:
+        >>> print(record_json(Record("bohnduell", {"stock": 6}, moves=("S4", "S1"))), end="")
+        {
+          "game": "bohnduell",
+          "rules": {"stock": 6},
+          "moves": ["S4", "S1"]
+        }
+    """
+    data = record.as_dict() if isinstance(record, Record) else dict(record)
+    lines = []
+    for key, value in data.items():
+        if key == "decisions":
+            entries = ",\n".join(f"    {json.dumps(entry)}" for entry in value)
+            lines.append(f'  "decisions": [\n{entries}\n  ]')
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
 def read_record(source: str | Path | Mapping) -> Record:
     """Read and check a record: a JSON file's path, or the already parsed object.
 

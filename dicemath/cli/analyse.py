@@ -57,7 +57,7 @@ def render(result: dict) -> str:
         lines.append(f"Luck ({len(result['chance'])} chance events, in {unit}, in each player's favour): {luck}.")
         if result["chance"]:
             biggest = max(result["chance"], key=lambda c: max(abs(v) for v in c["luck"]))
-            owner = seats[biggest["player"]] if biggest["player"] is not None else "nobody's"
+            owner = f"{seats[biggest['player']]}'s" if biggest["player"] is not None else "no one's"
             lines.append(f"Biggest swing: entry {biggest['index']} ({biggest['outcome']}, {owner} throw), "
                          f"{biggest['luck'][0]:+.4g} for {seats[0]}.")
         start = ", ".join(f"{v:.4g}" for v in result["start_value"])
