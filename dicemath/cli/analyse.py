@@ -53,9 +53,9 @@ def render(result: dict) -> str:
              f"{result['threshold']:g}."]
     if game:
         unit = result["unit"]
-        luck = ", ".join(f"{name} {value:+.4g}" for name, value in zip(seats, result["luck_by_player"]))
-        lines.append(f"Luck ({len(result['chance'])} chance events, in {unit}, in each player's favour): {luck}.")
         if result["chance"]:
+            luck = ", ".join(f"{name} {value:+.4g}" for name, value in zip(seats, result["luck_by_player"]))
+            lines.append(f"Luck ({len(result['chance'])} chance events, in {unit}, in each player's favour): {luck}.")
             biggest = max(result["chance"], key=lambda c: max(abs(v) for v in c["luck"]))
             owner = f"{seats[biggest['player']]}'s" if biggest["player"] is not None else "no one's"
             lines.append(f"Biggest swing: entry {biggest['index']} ({biggest['outcome']}, {owner} throw), "

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
+from dicemath.analysis import GAMES, analyse
 from dicemath.analysis.play import record_game
 from dicemath.cli import main
 from dicemath.games.bohnduell.players import greedy_player, random_player
@@ -89,3 +91,15 @@ def test_unreadable_files_exit_2(tmp_path, capsys):
     assert "is not JSON" in capsys.readouterr().err
     assert main(["analyse", str(tmp_path / "missing.json")]) == 2
     assert "cannot read the record" in capsys.readouterr().err
+
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "docs" / "examples").glob("*.json"))
+
+
+def test_every_game_has_documented_examples_that_analyse():
+    games = set()
+    for path in EXAMPLES:
+        result = analyse(path)
+        games.add(result.game)
+        assert result.decisions
+    assert games == set(GAMES)
