@@ -159,14 +159,14 @@ def at_entry(where: str):
         raise InvalidRecordError(f"{where}: {error}") from None
 
 
-def decision_cost(adapter: GameAnalysis, source: ValueSource, state: GameState, action: Hashable,
-                  index: int) -> DecisionCost:
-    """The cost of choosing ``action`` at the decision ``state``.
+def decision_cost(adapter: GameAnalysis, state: GameState, action: Hashable, index: int,
+                  values: Mapping[Hashable, Valued]) -> DecisionCost:
+    """The cost of choosing ``action`` at the decision ``state``, given the value after each
+    legal action (:meth:`ValueSource.action_values`).
 
     Raises:
         IllegalMoveError: ``action`` is not legal at ``state``.
     """
-    values = source.action_values(state)
     if action not in values:
         legal = ", ".join(adapter.text(state, a) for a in values)
         raise IllegalMoveError(f"{adapter.text(state, action)} is not legal here; legal: {legal}")
@@ -222,8 +222,8 @@ def analyse_record(record: Record, adapter: GameAnalysis) -> Analysis:
                 state = adapter.decision_state(inputs, rules)
                 if state.current_player() < 0:
                     raise InvalidRecordError("nobody decides in this situation")
-                decisions.append(decision_cost(adapter, entry_source, state,
-                                               adapter.parse(state, entry["choice"]), index))
+                decisions.append(decision_cost(adapter, state, adapter.parse(state, entry["choice"]), index,
+                                               entry_source.action_values(state)))
         return Analysis(kind="decisions", source=source.description, decisions=tuple(decisions), **common)
     _, start = start_state(record, adapter)
     return _whole_game(adapter, source, start, record.moves, common)
@@ -283,12 +283,14 @@ def _whole_game(adapter: GameAnalysis, source: ValueSource, start: GameState, mo
     end = start
     for index, state, action, after in replay(adapter, start, moves):
         with at_entry(f"moves entry {index} ({json.dumps(moves[index])})"):
-            valued = source.value(after)
-            player = state.current_player()
-            if player == CHANCE:
+            if state.current_player() == CHANCE:
+                valued = source.value(after)
                 chance.append(chance_luck(adapter, source, state, action, valued, index))
-            elif len(state.legal_actions()) > 1:
-                decisions.append(decision_cost(adapter, source, state, action, index))
+            else:
+                values = source.action_values(state)
+                valued = values[action]
+                if len(values) > 1:
+                    decisions.append(decision_cost(adapter, state, action, index, values))
         trajectory.append((index, valued))
         end = after
     return Analysis(kind="game", source=source.description, decisions=tuple(decisions), chance=tuple(chance),
