@@ -7,6 +7,7 @@ Home boards are written as checker counts on points 1..6, the 1-point first
 from __future__ import annotations
 
 from dicemath.cli.backgammon_cube import add_cube_command
+from dicemath.cli.backgammon_hint import add_hint_command
 from dicemath.cli.support import add_json_flag, emit, int_list, text_table
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon import bearoff as bo
@@ -22,7 +23,7 @@ EXACT_TWO_SIDED_LIMIT = 8
 
 
 def register(subparsers) -> None:
-    """Add ``dicemath backgammon bearoff|moves|show|cube``."""
+    """Add ``dicemath backgammon bearoff|moves|show|cube|hint``."""
     parser = subparsers.add_parser("backgammon", help="Backgammon: bear-off tables, legal moves, cube")
     commands = parser.add_subparsers(dest="backgammon_command", metavar="QUERY", required=True)
 
@@ -47,6 +48,7 @@ def register(subparsers) -> None:
     show.set_defaults(func=run_show)
 
     add_cube_command(commands)
+    add_hint_command(commands)
 
 
 def bearoff_result(board, versus=None, rules_name: str = "standard") -> dict:

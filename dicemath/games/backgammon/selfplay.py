@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from dicemath.games.backgammon._play_kernels import play_results
 from dicemath.games.backgammon.evaluate import cubeless_equity, evaluate_many
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.rules import STANDARD, BackgammonRules
@@ -52,6 +51,8 @@ def roll_results(on_roll, opponent, first: int, second: int,
         ``(movers, opponents)``: int8 arrays (k, 25) of the mover's and the opponent's
         counts after each play (one row, the position itself, if nothing can be played).
     """
+    from dicemath.games.backgammon._play_kernels import play_results  # numba, loaded on first use
+
     return play_results(np.asarray(on_roll, dtype=np.int8), np.asarray(opponent, dtype=np.int8),
                         int(first), int(second), rules.max_per_point or 0)
 
