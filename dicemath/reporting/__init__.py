@@ -42,6 +42,8 @@ SECTIONS: tuple[Section, ...] = (
             "dicemath.games.backgammon.report:build"),
     Section("backgammon_cube", "Backgammon: the doubling cube",
             "dicemath.games.backgammon.cube_report:build"),
+    Section("backgammon_playtive", "Backgammon: the Playtive rule measured by self-play",
+            "dicemath.games.backgammon.playtive_report:build"),
     Section("bohnduell", "BohnDuell: solved small games and a 40-bean advisor",
             "dicemath.games.bohnduell.report:build"),
 )

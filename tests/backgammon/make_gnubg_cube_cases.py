@@ -21,11 +21,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
-import tempfile
 from pathlib import Path
 
-from gnubg_driver import tool
+from gnubg_driver import run_script
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -52,17 +50,7 @@ json.dump(out, open(OUTPUT, "w"))
 
 def gnubg_cube_decisions(cases: list[dict], timeout: float = 3600) -> list[dict]:
     """Run gnubg 1.07 on ``{"position_id", "cube_value", "cube_owner"}`` cases."""
-    program = tool("gnubg")
-    if program is None:
-        raise RuntimeError("the gnubg program is not installed (Debian package gnubg)")
-    with tempfile.TemporaryDirectory() as folder:
-        folder = Path(folder)
-        (folder / "in.json").write_text(json.dumps(cases))
-        script = folder / "cube.py"
-        script.write_text(f"INPUT = {str(folder / 'in.json')!r}\nOUTPUT = {str(folder / 'out.json')!r}\n" + _SCRIPT)
-        subprocess.run([program, "-t", "-q", "-p", str(script)], check=True, timeout=timeout,
-                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=folder)
-        return json.loads((folder / "out.json").read_text())
+    return run_script(_SCRIPT, cases, timeout)
 
 
 def main() -> None:

@@ -115,3 +115,21 @@ def test_cli_position_id_form(capsys):
 def test_cli_bad_input_exits_2(argv, capsys):
     assert main(argv) == 2
     assert "error" in capsys.readouterr().err
+
+
+def test_efficiency_by_position_class():
+    """gnubg's values: contact 0.68; bear-off 0.6; race 0.55 + 0.00125 * pips in [0.6, 0.7]."""
+    contact = Position.initial()
+    bear_off = Position.from_home_boards((3, 3, 3, 2, 2, 2), (2, 2, 3, 3, 3, 2))
+    race = Position((0,) * 6 + (2, 1) + (0,) * 17, (0,) * 6 + (2,) + (0,) * 18)  # 22 pips: at the minimum
+    long_race = Position((0,) * 11 + (8,) + (0,) * 13, (0,) * 5 + (1,) + (0,) * 19)  # 8 on 12: 96 pips
+    rows = [(contact, 0.68), (bear_off, 0.6), (race, 0.6), (long_race, 0.55 + 0.00125 * 96)]
+    for position, expected in rows:
+        assert efficiency(np.array(position.on_roll), np.array(position.opponent))[0] == pytest.approx(expected)
+
+
+def test_a_cube_at_64_is_dead():
+    probabilities = np.array([[0.7, 0.2, 0.01, 0.05, 0.0]])
+    values = janowski_states(probabilities, np.array([0.68]), [(64, "on_roll"), (64, "opponent")])[0]
+    dead = 2 * 0.7 - 1 + 0.2 + 0.01 - 0.05
+    assert values == pytest.approx([dead, dead])

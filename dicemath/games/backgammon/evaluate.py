@@ -39,7 +39,7 @@ import numpy as np
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon import bearoff as bo
 from dicemath.games.backgammon import gnubg_engine
-from dicemath.games.backgammon.position import CHECKERS, Position
+from dicemath.games.backgammon.position import CHECKERS, Position, game_result
 from dicemath.games.backgammon.rules import STANDARD, BackgammonRules
 
 EXACT_CHECKERS = 8
@@ -135,16 +135,11 @@ def _two_sided(rules: BackgammonRules) -> np.ndarray:
 def _over(on_roll: np.ndarray, opponent: np.ndarray) -> np.ndarray:
     """BG-7 outcome of finished games (a side with no checkers) as probability rows."""
     out = np.zeros((len(on_roll), 5))
-    won = on_roll.sum(axis=1) == 0
-    loser = np.where(won[:, None], opponent, on_roll)
-    gammon = loser.sum(axis=1) == CHECKERS
-    # The loser's checkers in the winner's home board are the loser's points 19..24.
-    backgammon = gammon & ((loser[:, 24] > 0) | (loser[:, 18:24].sum(axis=1) > 0))
-    out[:, 0] = won
-    out[:, 1] = won & gammon
-    out[:, 2] = won & backgammon
-    out[:, 3] = ~won & gammon
-    out[:, 4] = ~won & backgammon
+    for row, (mine, theirs) in enumerate(zip(on_roll.tolist(), opponent.tolist())):
+        result = game_result(Position(mine, theirs))
+        won = result.winner == 0
+        out[row] = [won, won and result.points >= 2, won and result.points == 3,
+                    not won and result.points >= 2, not won and result.points == 3]
     return out
 
 
@@ -190,8 +185,9 @@ def _race(on_roll: np.ndarray, opponent: np.ndarray, rules: BackgammonRules) -> 
 def _gnubg_rows(on_roll: np.ndarray, opponent: np.ndarray, rules: BackgammonRules, ply: int) -> np.ndarray:
     if ply > 0 and rules.max_per_point is not None:
         return np.array([_look_ahead(a, b, rules, ply) for a, b in zip(on_roll, opponent)])
-    evaluate = gnubg_engine.evaluator(ply)
-    return np.array([evaluate((b, a))[:5] for a, b in zip(on_roll.tolist(), opponent.tolist())], dtype=float)
+    evaluate, cube, context = gnubg_engine.evaluator(ply)
+    rows = [evaluate((b, a), cube, context) for a, b in zip(on_roll.tolist(), opponent.tolist())]
+    return np.array(rows, dtype=float)[:, :5]
 
 
 def evaluate_many(on_roll, opponent, rules: BackgammonRules = STANDARD, ply: int = 0,
@@ -262,7 +258,7 @@ def evaluate(position: Position, rules: BackgammonRules = STANDARD, ply: int = 0
         GnubgUnavailableError: the position needs gnubg and it is not installed.
     """
     ply = check_ply(ply)
-    kind = int(classify(np.array(position.on_roll), np.array(position.opponent))[0])
+    kind = _kind(position)
     if source is not None:
         if source not in KINDS:
             raise InvalidStateError(f"source must be one of {KINDS} or None, got {source!r}")
@@ -271,6 +267,20 @@ def evaluate(position: Position, rules: BackgammonRules = STANDARD, ply: int = 0
             raise InvalidStateError(f"source {source!r} does not cover {position.position_id()}: "
                                     f"its best source is {KINDS[kind]!r}")
         kind = wanted
-    probabilities, _ = evaluate_many([position.on_roll], [position.opponent], rules, ply, np.array([kind]))
-    values = [float(v) for v in probabilities[0]]
-    return Evaluation(*values, source=source_label(KINDS[kind], ply), ply=ply if kind == 2 else 0)
+    if kind == 2 and (ply == 0 or rules.max_per_point is None):     # straight to gnubg, no arrays
+        evaluate_board, cube, context = gnubg_engine.evaluator(ply)
+        values = evaluate_board((position.opponent, position.on_roll), cube, context)[:5]
+    else:
+        values = evaluate_many([position.on_roll], [position.opponent], rules, ply, np.array([kind]))[0][0]
+    return Evaluation(*(float(v) for v in values), source=source_label(KINDS[kind], ply),
+                      ply=ply if kind == 2 else 0)
+
+
+def _kind(position: Position) -> int:
+    """:func:`classify` of one position, without arrays."""
+    mine, theirs = sum(position.on_roll), sum(position.opponent)
+    if mine == 0 or theirs == 0:
+        return 0
+    if position.is_bear_off():
+        return 0 if max(mine, theirs) <= EXACT_CHECKERS else 1
+    return 2

@@ -121,11 +121,8 @@ def move_filters(ply: int) -> list[dict]:
             for level, (accept, extra, threshold) in enumerate(NORMAL_FILTER.get(ply, ()))]
 
 
-def evaluator(ply: int = 0):
-    """A function ``f(board) -> (win, win_gammon, win_bg, lose_gammon, lose_bg, equity)``:
-    gnubg's cubeless evaluation at ``ply`` with the BG-8 money cube bound in."""
-    gnubg = engine()
-    evaluate = gnubg.evaluate
-    cube = money_cube_info()
-    context = eval_context(ply)
-    return lambda position_board: evaluate(position_board, cube, context)
+def evaluator(ply: int = 0) -> tuple:
+    """``(gnubg.evaluate, cube, context)`` for a cubeless evaluation at ``ply`` with BG-8's
+    money cube: ``evaluate(board, cube, context)`` returns (win, win gammon, win backgammon,
+    lose gammon, lose backgammon, cubeless equity) of the player on roll."""
+    return engine().evaluate, money_cube_info(), eval_context(ply)

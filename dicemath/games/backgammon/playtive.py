@@ -22,10 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
-from dicemath.games.backgammon.evaluate import cubeless_equity, evaluate_many
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD
-from dicemath.games.backgammon.selfplay import _binding_cost, play_game, roll_results
+from dicemath.games.backgammon.selfplay import play_game, roll_results
 
 SEED = 20_240_412
 """Base seed of the study: game ``i`` uses ``numpy.random.default_rng([SEED, i])``."""
@@ -104,9 +103,11 @@ def summarize(data: dict[str, np.ndarray]) -> dict:
         JSON-ready dict: ``games``, ``turns`` (playtive turns played), ``binds_per_move``,
         ``games_with_binds`` (fraction of games in which the limit binds at least once),
         ``binds_per_game``, ``cost`` (mean, median, quantiles, max and a histogram of the
-        equity the limit costs when it binds), and per preset and their paired difference:
+        equity the limit costs when it binds; ``negative``: how often the best playtive play,
+        one that the standard rules forbid because it uses fewer dice, beats every standard
+        play), and per preset and their paired difference:
         ``starter_wins``, ``gammons`` (gammons and backgammons per game), ``backgammons``,
-        ``starter_equity`` (points per game for the starter), ``turns``.
+        ``starter_equity`` (points per game for the starter), ``plays_per_game``.
     """
     games = len(data["game"])
     turns = int(data["p_turns"].sum())
@@ -121,8 +122,8 @@ def summarize(data: dict[str, np.ndarray]) -> dict:
         "binds_per_game": _mean_ci(binds),
     }
     if len(cost):
-        edges = np.array([0, 0.005, 0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 1.0])
-        counts, _ = np.histogram(np.clip(cost, 0, 1.0), bins=edges)
+        edges = np.array([-3.0, 0, 0.005, 0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 3.0])
+        counts, _ = np.histogram(cost, bins=edges)
         result["cost"] = {
             "mean": _mean_ci(cost), "median": float(np.median(cost)),
             "quantiles": {str(q): float(np.quantile(cost, q)) for q in (0.1, 0.25, 0.75, 0.9, 0.99)},
@@ -136,7 +137,7 @@ def summarize(data: dict[str, np.ndarray]) -> dict:
             ("gammons", lambda p: (data[f"{p}_points"] >= 2).astype(float)),
             ("backgammons", lambda p: (data[f"{p}_points"] == 3).astype(float)),
             ("starter_equity", lambda p: np.where(data[f"{p}_starter_won"], 1, -1) * data[f"{p}_points"]),
-            ("turns", lambda p: data[f"{p}_turns"].astype(float))):
+            ("plays_per_game", lambda p: data[f"{p}_turns"].astype(float))):
         playtive, standard = per_game("p"), per_game("s")
         result[name] = {"playtive": _mean_ci(playtive), "standard": _mean_ci(standard),
                         "difference": _mean_ci(playtive - standard)}
@@ -174,34 +175,52 @@ def opening_changes(ply: int = 0) -> list[dict]:
 def confirm_positions(samples, ply: int) -> dict:
     """The binding check of sampled playtive positions at ``ply`` and at 0 ply.
 
+    For each position and roll: the standard and the playtive plays are ranked together
+    by :func:`~.hint.rank_results` (gnubg's pruning; every position as one of the playtive
+    game); the limit binds if the first standard play is not a playtive play. Positions in
+    which every standard play is also a playtive play cannot bind and are only counted.
+
     Args:
         samples: strings ``"ID player d1 d2"`` (:func:`run_chunk`'s ``p_sample``).
         ply: the deeper look-ahead.
 
     Returns:
-        ``positions``, ``binds`` (at ``ply``), ``binds_0ply``, ``both``, ``costs`` (at
-        ``ply``, where it binds), ``costs_0ply``.
+        ``positions``, ``contested`` (a standard play is illegal under BG-4), ``binds`` (at
+        ``ply``), ``binds_0ply``, ``both``, ``costs`` and ``costs_0ply`` (where it binds).
     """
-    found = {"positions": 0, "binds": 0, "binds_0ply": 0, "both": 0, "costs": [], "costs_0ply": []}
+    from dicemath.games.backgammon.hint import rank_results
+
+    found = {"positions": 0, "contested": 0, "binds": 0, "binds_0ply": 0, "both": 0, "costs": [], "costs_0ply": []}
     for text in samples:
         if not text:
             continue
         position_id, _, first, second = text.split()
         position = Position.from_position_id(position_id)
         found["positions"] += 1
+        movers, opponents = roll_results(position.on_roll, position.opponent, int(first), int(second), PLAYTIVE)
+        legal = {(m.tobytes(), o.tobytes()) for m, o in zip(movers, opponents)}
+        std_movers, std_opponents = roll_results(position.on_roll, position.opponent, int(first), int(second), STANDARD)
+        outside = [i for i, (m, o) in enumerate(zip(std_movers, std_opponents)) if (m.tobytes(), o.tobytes()) not in legal]
+        if not outside:
+            continue
+        found["contested"] += 1
+        union_movers = np.concatenate([movers, std_movers[outside]])
+        union_opponents = np.concatenate([opponents, std_opponents[outside]])
+        is_standard = np.array([(m.tobytes(), o.tobytes()) in
+                                {(a.tobytes(), b.tobytes()) for a, b in zip(std_movers, std_opponents)}
+                                for m, o in zip(union_movers, union_opponents)])
         binds = {}
         for depth in sorted({0, ply}):
-            movers, opponents = roll_results(position.on_roll, position.opponent, int(first), int(second), PLAYTIVE)
-            seen, _ = evaluate_many(opponents, movers, PLAYTIVE, depth)
-            equities = -cubeless_equity(seen)
-            binds[depth] = _binding_cost(np.array(position.on_roll, np.int8), np.array(position.opponent, np.int8),
-                                         (int(first), int(second)), movers, opponents, equities, depth)
-        if binds[ply] is not None:
-            found["binds"] += 1
-            found["costs"].append(binds[ply])
-        if binds[0] is not None:
-            found["binds_0ply"] += 1
-            found["costs_0ply"].append(binds[0])
+            _, equities, reached, _ = rank_results(union_movers, union_opponents, PLAYTIVE, depth)
+            order = sorted(range(len(equities)), key=lambda i: (-reached[i], -equities[i]))
+            best_standard = next(i for i in order if is_standard[i])
+            best_playtive = next(i for i in order if i < len(movers))
+            binds[depth] = (float(equities[best_standard] - equities[best_playtive])
+                            if best_standard >= len(movers) else None)
+        for depth, key, costs in ((ply, "binds", "costs"), (0, "binds_0ply", "costs_0ply")):
+            if binds[depth] is not None:
+                found[key] += 1
+                found[costs].append(binds[depth])
         found["both"] += binds[ply] is not None and binds[0] is not None
     return found
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from dicemath.games.backgammon.evaluate import cubeless_equity, evaluate_many
-from dicemath.games.backgammon.position import Position
+from dicemath.games.backgammon.position import Position, game_result
 from dicemath.games.backgammon.rules import STANDARD, BackgammonRules
 
 MAX_TURNS = 2000
@@ -91,7 +91,7 @@ class Game:
     samples: list = field(default_factory=list)
 
 
-def _binding_cost(mover, other, dice, movers, opponents, equities, ply) -> float | None:
+def binding_cost(mover, other, dice, movers, opponents, equities, ply) -> float | None:
     """Best standard play minus best playtive play when the best standard play of ``dice``
     is illegal under BG-4, else None (``movers, opponents, equities``: the playtive plays
     and their equities; every play is evaluated as a position of the playtive game)."""
@@ -153,7 +153,7 @@ def play_game(rng: np.random.Generator, rules: BackgammonRules = STANDARD, ply: 
         equities = -cubeless_equity(seen)
         best = int(np.argmax(equities))
         if playtive:
-            cost = _binding_cost(mover, other, dice, movers, opponents, equities, ply)
+            cost = binding_cost(mover, other, dice, movers, opponents, equities, ply)
             if cost is not None:
                 game.binds += 1
                 game.costs.append(cost)
@@ -165,11 +165,8 @@ def play_game(rng: np.random.Generator, rules: BackgammonRules = STANDARD, ply: 
         dice = tuple(int(d) for d in rng.integers(1, 7, size=2))
     else:
         raise RuntimeError(f"self-play game exceeded {MAX_TURNS} turns")
-    # The previous mover (now "other") bore off his last checker and won.
-    winner = 1 - player
-    loser_side = mover
-    game.starter_won = winner == starter
-    game.points = 1
-    if loser_side.sum() == 15:
-        game.points = 3 if (loser_side[24] or loser_side[18:24].sum()) else 2
+    # The previous mover (now "other") bore off his last checker and won (BG-7).
+    result = game_result(Position(tuple(int(c) for c in mover), tuple(int(c) for c in other), player))
+    game.starter_won = result.winner == starter
+    game.points = result.points
     return game
