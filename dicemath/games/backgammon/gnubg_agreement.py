@@ -33,29 +33,28 @@ GNUBG_ACTIONS = {0: "double/take", 1: "double/pass", 2: "no double", 3: "no doub
 doubling are worth the same, as the double)."""
 
 CLASSES = {
-    "tie": "both actions are worth the same (within 1e-6): e.g. a certain single win, where "
-           "no double (cash later) and double/pass both give +1",
+    "tie": "the two choices are worth the same (within 1e-6) in gnubg's numbers: e.g. a certain "
+           "single win, where no double (cash later) and double/pass both give +1",
     "bear-off table": "dicemath's exact cubeful bear-off table (BG-8 cube cap at 64) against "
                       "gnubg's own bear-off evaluation",
-    "near a threshold": "the decision turns on an equity gap smaller than the difference between "
-                        "the two evaluations (gnubg 1.07's nets against the gnubg package's, and at "
-                        "2 ply dicemath's look-ahead against gnubg's)",
+    "near a threshold": "the choice (double or not, take or pass) turns on an equity gap at most "
+                        "twice the difference between the two evaluations of the position (gnubg "
+                        "1.07's nets against the gnubg package's, and at 2 ply dicemath's "
+                        "look-ahead against gnubg's)",
     "other": "none of the above",
 }
 """Disagreement classes of :func:`compare_cube`."""
 
 
-def _gap(numbers: dict) -> float:
-    """The smallest equity gap among gnubg's no double, double/take and double/pass."""
-    values = sorted((numbers["no_double"], numbers["double_take"], numbers["double_pass"]))
-    return float(min(values[1] - values[0], values[2] - values[1]))
-
-
-def _equity_of(action: str, numbers: dict) -> float:
+def _gap(first: str, second: str, numbers: dict) -> float:
+    """The equity gap behind the choice between two different actions, in gnubg's numbers:
+    take or pass (``|double/take - double/pass|``) when both double or neither does, else
+    double or not (``|no double - min(double/take, double/pass)|``)."""
+    doubling = {"double/take", "double/pass"}
     no_double, double_take, double_pass = numbers["no_double"], numbers["double_take"], numbers["double_pass"]
-    if action in ("no double", "too good") or double_take is None:
-        return no_double
-    return min(double_take, double_pass)
+    if (first in doubling) == (second in doubling):
+        return abs(double_take - double_pass)
+    return abs(no_double - min(double_take, double_pass))
 
 
 def compare_cube(cases: list[dict], ply: int) -> dict:
@@ -83,17 +82,18 @@ def compare_cube(cases: list[dict], ply: int) -> dict:
             agree += 1
             continue
         difference = max(abs(nd_diff[-1]), abs(dt_diff[-1]) if mine["double_take"] is not None else 0.0)
-        if abs(_equity_of(mine["action"], theirs) - _equity_of(expected, theirs)) < 1e-6:
+        gap = _gap(mine["action"], expected, theirs)
+        if gap < 1e-6:
             kind = "tie"
         elif mine["method"].startswith("exact"):
             kind = "bear-off table"
-        elif _gap(theirs) <= 2 * difference + 1e-6:
+        elif gap <= 2 * difference:
             kind = "near a threshold"
         else:
             kind = "other"
         disagreements.append({"position_id": case["position_id"], "cube": f"{case['cube_value']} {case['cube_owner']}",
                               "dicemath": mine["action"], "gnubg": theirs["decision"], "class": kind,
-                              "gap": _gap(theirs), "difference": difference, "method": mine["method"]})
+                              "gap": gap, "difference": difference, "method": mine["method"]})
     classes = {name: sum(d["class"] == name for d in disagreements) for name in CLASSES}
     nd, dt = np.abs(nd_diff), np.abs(dt_diff)
     return {"ply": ply, "cases": len(cases), "agree": agree, "agreement": agree / len(cases),
