@@ -30,21 +30,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=600)
     parser.add_argument("--plies", type=int, nargs="+", default=[0, 2])
+    parser.add_argument("--parts", nargs="+", choices=("cube", "top_play"), default=["cube", "top_play"],
+                        help="what to (re)compute; the other part is kept from the existing file")
     args = parser.parse_args()
     cases = json.loads((DATA / "gnubg_cube_decisions.json").read_text())["cases"]
     positions = json.loads((DATA / "selfplay_positions.json").read_text())["positions"][:args.positions]
-    found = {"classes": CLASSES, "cube": {}, "top_play": {}}
+    found = json.loads(OUT.read_text()) if OUT.exists() else {"cube": {}, "top_play": {}}
+    found["classes"] = CLASSES
     for ply in args.plies:
-        started = time.time()
-        found["cube"][str(ply)] = compare_cube(cases, ply)
-        found["cube"][str(ply)]["seconds"] = time.time() - started
-        started = time.time()
-        found["top_play"][str(ply)] = compare_top_play(positions, ply)
-        found["top_play"][str(ply)]["seconds"] = time.time() - started
+        for part, compare, items in (("cube", compare_cube, cases), ("top_play", compare_top_play, positions)):
+            if part in args.parts:
+                started = time.time()
+                found[part][str(ply)] = compare(items, ply)
+                found[part][str(ply)]["seconds"] = time.time() - started
         print(f"ply {ply}: cube {found['cube'][str(ply)]['agreement']:.2%} "
               f"({found['cube'][str(ply)]['classes']}), top play "
-              f"{len(found['top_play'][str(ply)]['different'])} different; load {os.getloadavg()[0]:.1f}",
-              flush=True)
+              f"{len(found['top_play'][str(ply)]['different'])} different, "
+              f"{len(found['top_play'][str(ply)].get('mixed_plies', []))} mixed plies; "
+              f"load {os.getloadavg()[0]:.1f}", flush=True)
     OUT.write_text(json.dumps(found, indent=1) + "\n")
 
 

@@ -28,20 +28,22 @@ def _sampled() -> list[dict]:
 
 
 def _playtive_positions(count: int):
-    """Random positions that BG-4 allows (at most 5 own checkers on every point)."""
+    """Random positions that BG-4 allows (at most 5 own checkers on every point) in which the
+    player on roll has a point of 4 or 5 checkers, so that the limit can matter."""
     rng = random.Random(11)
     found = []
     while len(found) < count:
         position = random_position(rng, bear_off_bias=0.3)
-        if not position.is_over() and max(position.on_roll[:24]) <= 5 and max(position.opponent[:24]) <= 5:
+        if not position.is_over() and max(position.on_roll[:24]) in (4, 5) and max(position.opponent[:24]) <= 5:
             found.append(position)
     return found
 
 
 @needs_gnubg
 def test_playtive_hint_never_makes_a_sixth_checker_on_a_point():
-    for position in _playtive_positions(150):
-        dice = (1 + hash(position) % 6, 1 + hash(position.swap()) % 6)
+    rng = random.Random(5)
+    for position in _playtive_positions(40):
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
         moves = hint(position, dice, PLAYTIVE)
         expected = {str(m) for m in legal_moves(position, dice, PLAYTIVE)}
         assert {m.move for m in moves} == expected
@@ -62,11 +64,11 @@ def test_hint_is_sorted_and_complete():
 
 @needs_gnubg
 def test_zero_ply_top_play_equals_gnubg_find_best_move():
-    """On 600 positions of self-play dicemath's first play is gnubg.find_best_move's (ties
+    """On 500 positions of self-play dicemath's first play is gnubg.find_best_move's (ties
     within 1e-9 excepted; where gnubg's move tuple is cut short at a checker borne off, the
     play it describes)."""
-    found = compare_top_play(_sampled()[:600], 0)
-    assert found["positions"] == 600 and found["ties"] < 20
+    found = compare_top_play(_sampled()[:500], 0)
+    assert found["positions"] == 500 and found["ties"] < 20
     assert found["different"] == []
     assert found["max_equity_difference"] < 5e-6
 

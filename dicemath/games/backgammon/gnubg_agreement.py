@@ -138,11 +138,14 @@ def compare_top_play(positions: list[dict], ply: int) -> dict:
     Returns:
         ``positions``, ``same`` (same resulting position), ``same_cut_short`` (gnubg's move
         tuple was cut short at a checker borne off, a known bug of the package, and
-        dicemath's top play reaches the same position from what the tuple says), ``ties`` (dicemath's two best
-        plays within 1e-9: excepted), ``different`` (a list), ``max_equity_difference``
-        (|dicemath's top equity - gnubg's score| over all positions).
+        dicemath's top play reaches the same position from what the tuple says), ``ties``
+        (dicemath's two best plays within 1e-9: excepted), ``mixed_plies`` (a list: gnubg's
+        play is one its own filter dropped, ranked by its lower-ply score above the plays it
+        evaluated at ``ply``, as the package sorts scores of different plies together, while
+        dicemath ranks the plays evaluated at ``ply`` first), ``different`` (a list),
+        ``max_equity_difference`` (|dicemath's top equity - gnubg's score| over all positions).
     """
-    counts = {"positions": 0, "same": 0, "same_cut_short": 0, "ties": 0, "different": []}
+    counts = {"positions": 0, "same": 0, "same_cut_short": 0, "ties": 0, "mixed_plies": [], "different": []}
     worst = 0.0
     for entry in positions:
         position = Position.from_position_id(entry["position_id"])
@@ -160,6 +163,12 @@ def compare_top_play(positions: list[dict], ply: int) -> dict:
                 position.swap().position_id()
             if theirs == moves[0].position_id:
                 counts["same"] += 1
+                continue
+            pruned = [m for m in moves if m.position_id == theirs and m.ply < ply and abs(m.equity - score) < 5e-6]
+            if pruned:
+                counts["mixed_plies"].append({"position_id": entry["position_id"], "dice": list(entry["dice"]),
+                                              "dicemath": moves[0].move, "gnubg": pruned[0].move,
+                                              "equity": moves[0].equity, "score": score})
                 continue
         else:
             if _reaches(position, steps, entry["dice"], moves[0]):

@@ -73,14 +73,19 @@ def _agreement_part() -> list[str]:
                      f"{cube['no_double']['mean_abs']:.4f} / {cube['no_double']['max_abs']:.3f}", classes,
                      "" if moves is None else
                      f"{moves['same'] + moves['same_cut_short']}/{moves['positions'] - moves['ties']} "
-                     f"({moves['ties']} ties excepted)"])
+                     f"({moves['ties']} ties excepted; mixed plies: {len(moves.get('mixed_plies', []))})"])
     parts = ["", "## The evaluator against GNU Backgammon", "",
              "The same self-play positions, side by side with GNU Backgammon's own decisions at the same ply: "
              "its cube decision (recorded from the gnubg 1.07 program, money play, no Jacoby) and its "
              "`find_best_move` (the gnubg package, same move filter).", "",
              markdown_table(["ply", "cube action agrees", "no-double equity diff. mean / max",
                              "disagreements by class", "same top play"], rows, "lrrll"), ""]
+    parts += ["Cube disagreement classes:", ""]
     parts += [f"* **{name}**: {text}." for name, text in agreement["classes"].items()]
+    parts += ["", "Top play: where gnubg's move tuple is cut short at a checker borne off (a bug of the "
+              "package), the play it describes is compared. *Mixed plies*: gnubg's own pick is a play its "
+              "filter dropped after 0 ply, whose 0-ply score it sorts above the scores of the plays it "
+              "evaluated at 2 ply; dicemath ranks the plays evaluated at the full ply first."]
     return parts
 
 
@@ -122,23 +127,32 @@ def build(context) -> str:
     ]
     confirmation = findings.get("confirmation")
     if confirmation:
+        deep = confirmation["ply"]
+        shallow_rows, deep_rows = confirmation["openings"]["0"], confirmation["openings"][str(deep)]
         rows = [[o0["roll"], o0["standard"], o0["playtive"], "yes" if o0["changes"] else "",
-                 o2["playtive"], "yes" if o2["changes"] else ""]
-                for o0, o2 in zip(confirmation["openings"]["0"], confirmation["openings"][str(confirmation["ply"])])]
-        changed = [r[0] for r in rows if r[3] or r[5]]
+                 o2["standard"], o2["playtive"], "yes" if o2["changes"] else ""]
+                for o0, o2 in zip(shallow_rows, deep_rows)]
+        illegal = [o["roll"] for o in shallow_rows if o["changes"]]
+        valued = [o["roll"] for o in deep_rows if o["changes"] and o["roll"] not in illegal]
         parts += ["", "## Opening rolls", "",
-                  f"The opening rolls whose best play changes: {', '.join(changed) or 'none'} "
-                  "(the 6-point and the mid-point start with 5 checkers, so playtive forbids landing there).", "",
+                  f"The best opening play changes for {', '.join(illegal) or 'no roll'}: the mid-point and the "
+                  "6-point start with 5 checkers, and the standard play lands there (24/13 with 6-5). "
+                  + (f"At {deep} ply it also changes for {', '.join(valued)}: the play is legal, but the "
+                     "look-ahead under BG-4 values the positions differently." if valued else ""), "",
                   markdown_table(["roll", "standard (0-ply)", "playtive (0-ply)", "changes",
-                                  f"playtive ({confirmation['ply']}-ply)", "changes"], rows, "llllll"),
-                  "", f"## Confirmation at {confirmation['ply']} ply", "",
-                  f"On {confirmation['positions']} positions sampled from the playtive games, re-examined at "
-                  f"{confirmation['ply']} ply (dicemath's look-ahead over BG-4-legal plays): the limit binds on "
-                  f"{confirmation['binds']} of them ({confirmation['binds'] / confirmation['positions']:.1%}), "
-                  f"against {confirmation['binds_0ply']} at 0 ply ({confirmation['both']} both)."]
+                                  f"standard ({deep}-ply)", f"playtive ({deep}-ply)", "changes"], rows, "lllllll"),
+                  "", f"## Confirmation at {deep} ply", "",
+                  f"On {confirmation['positions']:,} positions sampled from the playtive games (one random turn "
+                  f"of each of the first games), re-examined at {deep} ply with dicemath's look-ahead over "
+                  f"BG-4-legal plays: in {confirmation['contested']} of them a standard play of the roll is illegal "
+                  f"under BG-4; the limit binds in {confirmation['binds']} "
+                  f"({confirmation['binds'] / confirmation['positions']:.1%}) at {deep} ply, against "
+                  f"{confirmation['binds_0ply']} at 0 ply ({confirmation['both']} in both)."]
         if confirmation["costs"]:
             mean = sum(confirmation["costs"]) / len(confirmation["costs"])
-            parts[-1] += f" Mean cost when it binds at {confirmation['ply']} ply: {mean:.4f}."
+            mean_0 = sum(confirmation["costs_0ply"]) / len(confirmation["costs_0ply"])
+            parts[-1] += (f" Mean cost when it binds: {mean:.4f} at {deep} ply, {mean_0:.4f} at 0 ply on the same "
+                          "positions.")
     parts += _agreement_part()
     parts += ["", f"Data: `{DATA_FILE.name}`, method: {findings['method']}."]
     return "\n".join(parts) + "\n"
