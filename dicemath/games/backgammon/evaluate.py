@@ -24,7 +24,7 @@ values carry gnubg's float32 precision (about 1e-7). All are estimates except ``
 
 Example:
     >>> from dicemath.games.backgammon.position import Position
-    >>> result = evaluate(Position.from_home_boards((0, 0, 1, 0, 0, 0), (0, 1, 0, 0, 0, 0)))
+    >>> result = evaluate(Position.from_home_boards((0, 0, 0, 1, 0, 0), (0, 1, 0, 0, 0, 0)))
     >>> result.source, round(result.win, 6)  # he misses only with 2-1 (2 rolls of 36)
     ('exact', 0.944444)
 """
