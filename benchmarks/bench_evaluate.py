@@ -80,7 +80,7 @@ def main() -> None:
     cube = gnubg_engine.money_cube_info()
     print(f"{len(positions)} positions evaluated by gnubg; load average {os.getloadavg()}")
     print("(CPU seconds, best of interleaved rounds, gnubg's cache emptied before each)")
-    for ply, count, repeats in ((0, len(positions), 9), (2, 30, 3)):
+    for ply, count, repeats in ((0, len(positions), 15), (2, 30, 3)):
         context = gnubg_engine.eval_context(ply)
         best = interleaved({
             "direct": lambda: [gnubg.evaluate(b, cube, context) for b in boards[:count]],

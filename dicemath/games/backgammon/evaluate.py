@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 
 import numpy as np
 
@@ -186,8 +187,8 @@ def _gnubg_rows(on_roll: np.ndarray, opponent: np.ndarray, rules: BackgammonRule
     if ply > 0 and rules.max_per_point is not None:
         return np.array([_look_ahead(a, b, rules, ply) for a, b in zip(on_roll, opponent)])
     evaluate, cube, context = gnubg_engine.evaluator(ply)
-    rows = [evaluate((b, a), cube, context) for a, b in zip(on_roll.tolist(), opponent.tolist())]
-    return np.array(rows, dtype=float)[:, :5]
+    values = chain.from_iterable(evaluate((b, a), cube, context) for a, b in zip(on_roll.tolist(), opponent.tolist()))
+    return np.fromiter(values, dtype=float, count=6 * len(on_roll)).reshape(-1, 6)[:, :5]
 
 
 def evaluate_many(on_roll, opponent, rules: BackgammonRules = STANDARD, ply: int = 0,
@@ -211,6 +212,8 @@ def evaluate_many(on_roll, opponent, rules: BackgammonRules = STANDARD, ply: int
     on_roll = np.atleast_2d(np.asarray(on_roll, dtype=np.int64))
     opponent = np.atleast_2d(np.asarray(opponent, dtype=np.int64))
     kinds = classify(on_roll, opponent) if kinds is None else np.asarray(kinds)
+    if (kinds == 2).all():
+        return _gnubg_rows(on_roll, opponent, rules, ply), kinds
     out = np.empty((len(on_roll), 5))
     for kind, method in ((0, _exact), (1, _race)):
         rows = kinds == kind
