@@ -1,9 +1,9 @@
 """dicemath: exact probabilities and optimal strategies for five table games.
 
 The shared core (dice, exact distributions, Markov chains, MDP solvers, game-tree search)
-is re-exported here; each game lives in its own sub-package under :mod:`dicemath.games`, reachable as
-``dicemath.pegs_fives``, ``dicemath.pitjesbak``, ``dicemath.backgammon`` and
-``dicemath.bohnduell``.
+is re-exported here; each game lives in its own sub-package under :mod:`dicemath.games`
+(``from dicemath.games import pitjesbak``), imported only when asked for, so that
+``import dicemath`` stays light.
 
 Example:
     >>> import dicemath
@@ -38,15 +38,10 @@ from dicemath.core.mdp import (
     value_iteration,
 )
 from dicemath.core.search import alpha_beta, expectimax
-from dicemath.games import backgammon, bohnduell, pegs_fives, pitjesbak
 from dicemath.reporting import write_reports
 
 __all__ = [
     "__version__",
-    "backgammon",
-    "bohnduell",
-    "pegs_fives",
-    "pitjesbak",
     "AbsorbingChain",
     "Distribution",
     "DicemathError",

@@ -7,6 +7,7 @@ Home boards are written as checker counts on points 1..6, the 1-point first
 from __future__ import annotations
 
 from dicemath.cli.backgammon_cube import add_cube_command
+from dicemath.cli.backgammon_hint import add_hint_command
 from dicemath.cli.support import add_json_flag, add_rules_command, emit, int_list, text_table
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon import bearoff as bo
@@ -20,7 +21,7 @@ from dicemath.games.backgammon.rules import PRESETS, STANDARD, rules_named
 
 
 def register(subparsers) -> None:
-    """Add ``dicemath backgammon bearoff|build-bearoff|moves|show|cube``."""
+    """Add ``dicemath backgammon rules|bearoff|build-bearoff|moves|show|cube|hint``."""
     parser = subparsers.add_parser("backgammon", help="Backgammon: bear-off tables, legal moves, cube")
     commands = parser.add_subparsers(dest="backgammon_command", metavar="QUERY", required=True)
     add_rules_command(commands, "backgammon")
@@ -62,6 +63,7 @@ def register(subparsers) -> None:
     show.set_defaults(func=run_show)
 
     add_cube_command(commands)
+    add_hint_command(commands)
 
 
 def bearoff_result(board, versus=None, rules_name: str = "standard", tables=None) -> dict:

@@ -72,6 +72,8 @@ SECTIONS: tuple[Section, ...] = (
             builder="dicemath.games.backgammon.report:build"),
     Section("backgammon_cube", "Backgammon: the doubling cube",
             builder="dicemath.games.backgammon.cube_report:build"),
+    Section("backgammon_playtive", "Backgammon: the Playtive rule measured by self-play",
+            builder="dicemath.games.backgammon.playtive_report:build"),
     Section("bohnduell", "BohnDuell: solved small games and a 40-bean advisor",
             compute="dicemath.games.bohnduell.report:compute", render="dicemath.games.bohnduell.report:render"),
     Section("analyse", "Analysed games: where each policy loses",

@@ -6,7 +6,11 @@
 * :mod:`.position_id`, :mod:`.diagram`: GNU Backgammon Position IDs, XGID position fields, text board.
 * :mod:`.bearoff`: dense index of home boards, all legal plays, exact one- and two-sided tables.
 * :mod:`.race`: pip counts and the one-sided approximation.
-* ``cube*`` modules: the doubling cube (BG-8).
+* ``cube*`` modules: the doubling cube (BG-8); :mod:`.cube_advice`: cube advice for any position.
+* :mod:`.evaluate`: any position's cubeless probabilities from the best source (exact tables,
+  race model, GNU Backgammon's nets via the optional ``gnubg`` package, :mod:`.gnubg_engine`);
+  :mod:`.hint`: every play of a roll ranked; :mod:`.selfplay`, :mod:`.playtive`: the
+  Playtive rule (BG-4) measured by self-play.
 * :mod:`.analysis`: the cost of every play of a played game (:func:`analyse`).
 
 Example:
