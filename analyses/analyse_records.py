@@ -81,7 +81,7 @@ def pegs_fives_policies(rules) -> dict:
 
 
 def backgammon_policies() -> dict:
-    values = EquityValues(BACKGAMMON)
+    values = EquityValues(BACKGAMMON, 0)
 
     def best(state, rng):
         options = values.action_values(state)
