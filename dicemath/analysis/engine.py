@@ -28,7 +28,6 @@ from __future__ import annotations
 import json
 from collections.abc import Hashable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import fields as dataclass_fields
 from functools import lru_cache
 from pathlib import Path
 
@@ -295,8 +294,3 @@ def _whole_game(adapter: GameAnalysis, source: ValueSource, start: GameState, mo
         end = after
     return Analysis(kind="game", source=source.description, decisions=tuple(decisions), chance=tuple(chance),
                     trajectory=tuple(trajectory), finished=end.current_player() == TERMINAL, **common)
-
-
-def rules_fields(rules) -> dict:
-    """The fields of a rules dataclass, for writing a record."""
-    return {f.name: getattr(rules, f.name) for f in dataclass_fields(rules)}

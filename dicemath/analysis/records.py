@@ -213,17 +213,24 @@ def flag(entry: Mapping, key: str) -> bool:
     return value
 
 
-def build_rules(rules_class, fields: Mapping, **fixed):
-    """``rules_class(**fields)``, refusing field names the rules do not have.
+def build_rules(rules_class, fields: Mapping, *, base=None, fixed: Iterable[str] = ()):
+    """The rules object of a record's ``rules`` fields, refusing names the rules do not have.
+
+    Args:
+        rules_class: the game's frozen rules dataclass.
+        fields: the record's ``rules``.
+        base: a preset to change (``dataclasses.replace``); default ``rules_class(**fields)``.
+        fixed: field names a record may not set (e.g. a preset's name).
 
     Raises:
-        InvalidRecordError: an unknown field.
+        InvalidRecordError: an unknown or fixed field.
         InvalidRulesError: a value no rule allows (from the rules class).
     """
     from dataclasses import fields as dataclass_fields
+    from dataclasses import replace
 
-    known = {f.name for f in dataclass_fields(rules_class)}
+    known = {f.name for f in dataclass_fields(rules_class)} - set(fixed)
     unknown = sorted(set(fields) - known)
     if unknown:
         raise InvalidRecordError(f"unknown rules field(s) {unknown}; the rules have {sorted(known)}")
-    return rules_class(**{**fields, **fixed})
+    return rules_class(**fields) if base is None else replace(base, **fields)

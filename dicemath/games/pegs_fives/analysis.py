@@ -37,7 +37,7 @@ from collections.abc import Callable, Mapping
 from functools import cached_property
 
 from dicemath.analysis.engine import GameAnalysis
-from dicemath.analysis.records import InvalidRecordError, Record, check_keys, read_record, whole_number
+from dicemath.analysis.records import InvalidRecordError, Record, build_rules, check_keys, read_record, whole_number
 from dicemath.analysis.values import Valued, ValueSource
 from dicemath.core.errors import IllegalMoveError
 from dicemath.games.pegs_fives.advisor import board_value
@@ -147,13 +147,8 @@ class PegsFivesAnalysis(GameAnalysis):
         self.optional = ("throws",) if preset.throws is not None else ()
 
     def rules(self, fields: Mapping) -> Rules:
-        from dataclasses import fields as dataclass_fields
-
-        known = {f.name for f in dataclass_fields(Rules)} - {"name"}
-        unknown = sorted(set(fields) - known)
-        if unknown:
-            raise InvalidRecordError(f"unknown rules field(s) {unknown}; the rules have {sorted(known)}")
-        return self.preset.variant(**fields)
+        """The preset with the record's fields changed (its ``name`` stays)."""
+        return build_rules(Rules, fields, base=self.preset, fixed=("name",))
 
     def initial_state(self, rules: Rules, start: str | None = None) -> TurnState:
         """The empty board, or the board ``start`` (``"0,0,3,..."``), at the start of a turn.
