@@ -56,6 +56,8 @@ class GameAnalysis:
             ``choice`` and ``note``.
         settings: the value-source options a record's ``settings`` (or a decision entry)
             may give, with their defaults.
+        groupings: ways to group decisions in the report: name -> labels in display order
+            (:meth:`groups` gives a decision's label in each).
     """
 
     game = ""
@@ -67,6 +69,7 @@ class GameAnalysis:
     required: tuple[str, ...] = ()
     optional: tuple[str, ...] = ()
     settings: dict = {}
+    groupings: dict[str, tuple[str, ...]] = {}
 
     # -- hooks a game gives --------------------------------------------------------------
     def rules(self, fields: Mapping):
@@ -108,9 +111,6 @@ class GameAnalysis:
     def roller(self, state: GameState) -> int | None:
         """The seat a chance event belongs to (default: nobody's)."""
         return None
-
-    groupings: dict[str, tuple[str, ...]] = {}
-    """Ways to group decisions for the report: name -> its labels in display order."""
 
     def groups(self, context: Mapping) -> dict[str, str]:
         """The label of a decision in each of :attr:`groupings`, from its ``context``."""
