@@ -15,7 +15,6 @@ it by construction, so only its exact decisions judge it.
 from __future__ import annotations
 
 import math
-import time
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,14 +82,13 @@ class AnalyseReport:
     """The numbers of the section.
 
     Attributes:
-        records: how many records were analysed; ``seconds``: how long it took.
+        records: how many records were analysed.
         policies: one row per game and policy.
         groups: one row per game, grouping, label and policy.
         sources: the value source of each game, in words.
     """
 
     records: int
-    seconds: float
     policies: tuple[PolicyRow, ...]
     groups: tuple[GroupRow, ...]
     sources: dict
@@ -98,7 +96,6 @@ class AnalyseReport:
 
 def compute(context: ReportContext, folder: Path = RECORDS) -> AnalyseReport:
     """Analyse every record of ``folder`` (with ``context.quick``: the first two of each game)."""
-    start = time.perf_counter()
     paths = sorted(folder.glob("*.json"))
     if context.quick:
         first: dict = defaultdict(list)
@@ -133,8 +130,7 @@ def compute(context: ReportContext, folder: Path = RECORDS) -> AnalyseReport:
     groups = tuple(GroupRow(game, grouping, label, policy, n, loss)
                    for (game, grouping, label, policy), (n, loss) in grouped.items())
     order = {game: i for i, game in enumerate(GAME_ORDER)}
-    return AnalyseReport(len(paths), time.perf_counter() - start,
-                         tuple(sorted(policies, key=lambda r: (order.get(r.game, 99), r.mean_loss))),
+    return AnalyseReport(len(paths), tuple(sorted(policies, key=lambda r: (order.get(r.game, 99), r.mean_loss))),
                          groups, sources)
 
 
@@ -225,8 +221,7 @@ def render(report: AnalyseReport, context: ReportContext) -> str:
         f"Every decision of {report.records} seeded games (the records in `reports/records/`, written by "
         "`analyses/analyse_records.py`) analysed by `dicemath analyse`: the loss of a decision is the value "
         "of the best action minus the value of the one chosen, for the player who chose (see "
-        "`docs/analyse.md`). Losses are in each game's unit, so policies compare within a game only. "
-        f"Analysing them took {report.seconds:.0f} s.",
+        "`docs/analyse.md`). Losses are in each game's unit, so policies compare within a game only.",
         "",
         "## Loss per decision, by policy",
         "",
