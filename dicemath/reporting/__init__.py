@@ -76,6 +76,8 @@ SECTIONS: tuple[Section, ...] = (
             builder="dicemath.games.backgammon.playtive_report:build"),
     Section("bohnduell", "BohnDuell: solved small games and a 40-bean advisor",
             compute="dicemath.games.bohnduell.report:compute", render="dicemath.games.bohnduell.report:render"),
+    Section("analyse", "Analysed games: where each policy loses",
+            compute="dicemath.analysis.report:compute", render="dicemath.analysis.report:render"),
 )
 
 

@@ -11,6 +11,7 @@
   race model, GNU Backgammon's nets via the optional ``gnubg`` package, :mod:`.gnubg_engine`);
   :mod:`.hint`: every play of a roll ranked; :mod:`.selfplay`, :mod:`.playtive`: the
   Playtive rule (BG-4) measured by self-play.
+* :mod:`.analysis`: the cost of every play of a played game (:func:`analyse`).
 
 Example:
     >>> from dicemath.games.backgammon import Position, legal_moves
@@ -18,6 +19,7 @@ Example:
     7
 """
 
+from dicemath.games.backgammon.analysis import analyse
 from dicemath.games.backgammon.bearoff import (ROLLS, one_sided_table, position_from_index, position_index,
                                                positions_up_to, two_sided_table, win_probability)
 from dicemath.games.backgammon.cube import CubelessProbabilities, CubeModel, keeler_spencer, model_summary
@@ -33,5 +35,5 @@ __all__ = [
     "game_result", "legal_moves", "one_sided_table", "position_from_index", "position_index", "positions_up_to",
     "two_sided_table", "win_probability", "pip_count", "one_sided_win_probability",
     "CubelessProbabilities", "CubeModel", "keeler_spencer", "model_summary", "cubeful_table",
-    "position_equities", "race_advice",
+    "position_equities", "race_advice", "analyse",
 ]
