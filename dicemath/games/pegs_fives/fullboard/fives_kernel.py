@@ -242,7 +242,7 @@ class FivesKernel:
         >>> E = np.zeros(kernel.layout.size)
         >>> for board in range(kernel.layout.last - 1, -1, -1):
         ...     kernel.solve(E, np.array([board]))
-        >>> abs(E[0] - float(row_table(FIVES, 1).expected_turns)) < 1e-12
+        >>> bool(abs(E[0] - float(row_table(FIVES, 1).expected_turns)) < 1e-12)
         True
     """
 

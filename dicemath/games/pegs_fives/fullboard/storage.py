@@ -190,9 +190,13 @@ class MappedValues:
         self._map.flush(first, stop * item - first)
 
     def close(self) -> None:
-        """Unmap and close (the array must no longer be used)."""
+        """Close the file and unmap it; while an array still uses the map, the map is released
+        with the last such array instead."""
         self.array = None
-        self._map.close()
+        try:
+            self._map.close()
+        except BufferError:
+            pass
         self._file.close()
 
     def __enter__(self) -> MappedValues:
@@ -227,7 +231,8 @@ class Table:
         return float(self.values[self.layout.index(board)])
 
     def close(self) -> None:
-        """Release the memory map."""
+        """Release the memory map (``values`` is no longer usable)."""
+        self.values = None
         self._mapping.close()
 
 
