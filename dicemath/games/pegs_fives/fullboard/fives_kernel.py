@@ -140,9 +140,8 @@ class FivesTables:
             ``0..WIDTH-1`` for ``h + 1`` hits): the option coefficients of
             :func:`axis_coefficients`, transposed; a complete axis (``s0 = goal``) has the
             constant BIG.
-        greedy, safe_greedy: flat float64 ``[axis, s0, h]`` scores of the two fixed policies
-            (lower is preferred; BIG for a complete row): ``-(16 hits + row)``, and for safe
-            greedy 1024 less when the hits fit below the goal (:class:`..state.SafeGreedy`).
+        fits: flat float64 ``[axis, s0, h]``: 1 where ``h + 1`` hits fit below the goal
+            (:class:`..state.SafeGreedy` prefers those rows), else 0.
         entry_base: uint64 entry id of ``(axis, 1 hit)``; ``(axis, h)`` is ``entry_base + h - 1``.
         entry_axis, entry_hits: what each entry is (int64).
         ms_start, ms_entry, ms_weight: the choice throws with a legal number on some open
@@ -156,8 +155,7 @@ class FivesTables:
     """
 
     coef: np.ndarray
-    greedy: np.ndarray
-    safe_greedy: np.ndarray
+    fits: np.ndarray
     entry_base: np.ndarray
     entry_axis: np.ndarray
     entry_hits: np.ndarray
@@ -186,14 +184,12 @@ def fives_tables(rules: Rules, rows: tuple[int, ...]) -> FivesTables:
     hits_max = np.array([dice // d for d in per_hit], dtype=np.int64)
     entry_base = np.concatenate([[0], np.cumsum(hits_max)[:-1]]).astype(np.uint64)
     coef = np.zeros((k, goal + 1, goal + 1, WIDTH))
-    greedy = np.full((k, goal + 1, WIDTH), BIG)
-    safe = np.full((k, goal + 1, WIDTH), BIG)
+    fits = np.zeros((k, goal + 1, WIDTH))
     for j, row in enumerate(layout.rows):
         hits = np.arange(1, hits_max[j] + 1)
         for s0 in range(goal):
             coef[j, s0, :, :hits_max[j]] = axis_coefficients(rules, row, s0)[1:].T
-            greedy[j, s0, :hits_max[j]] = -(16.0 * hits + row)
-            safe[j, s0, :hits_max[j]] = greedy[j, s0, :hits_max[j]] - 1024.0 * (s0 + hits <= goal)
+            fits[j, s0, :hits_max[j]] = s0 + hits <= goal
         coef[j, goal, 0, :] = BIG
     entry_axis = np.repeat(np.arange(k), hits_max)
     entry_hits = np.concatenate([np.arange(1, m + 1) for m in hits_max])
@@ -215,7 +211,7 @@ def fives_tables(rules: Rules, rows: tuple[int, ...]) -> FivesTables:
     missed = (np.array(hit_masks)[:, None] & masks[None, :]) == 0
     p0 = (np.array(mask_weights, dtype=np.float64) @ missed) / 6 ** dice
     low = k // 2
-    return FivesTables(coef.ravel(), greedy.ravel(), safe.ravel(), entry_base, entry_axis, entry_hits,
+    return FivesTables(coef.ravel(), fits.ravel(), entry_base, entry_axis, entry_hits,
                        ms_start, ms_entry, ms_weight, p0, _digit_table(layout.base, low),
                        _digit_table(layout.base, k - low), np.uint64(layout.base ** low))
 
@@ -287,8 +283,7 @@ class FivesKernel:
         else:
             guide = E[:1]
         t = self.tables
-        scores = t.safe_greedy if policy == "safe_greedy" else t.greedy
-        _run(_solve_boards, E, guide, boards, POLICIES.index(policy), scores, *self._arguments())
+        _run(_solve_boards, E, guide, boards, POLICIES.index(policy), t.fits, *self._arguments())
 
     def _arguments(self) -> tuple:
         t = self.tables
@@ -418,8 +413,9 @@ def _fill_options(T, b, goal, strides, last, coef, entry_base, digits_low, digit
 
 
 @numba.njit(inline="always", **_FLAGS)
-def _fill_scores(b, goal, strides, scores_table, entry_base, digits_low, digits_high, split, out, column):
-    """Write the fixed policy's score of every entry of board ``b`` into ``out[entry, column]``."""
+def _fill_fitting(b, goal, strides, fits, entry_base, digits_low, digits_high, split, values, out, column):
+    """Copy the option values of board ``b`` whose hits fit below the goal into
+    ``out[entry, column]``, BIG for the others (safe greedy's first choices)."""
     size_s = np.uint64(WIDTH)
     size_j = (np.uint64(goal) + np.uint64(1)) * size_s
     low = np.uint64(digits_low.shape[1])
@@ -428,7 +424,11 @@ def _fill_scores(b, goal, strides, scores_table, entry_base, digits_low, digits_
     for jj in range(strides.shape[0]):
         j = np.uint64(jj)
         s0 = digits_low[b_low, j] if j < low else digits_high[b_high, j - low]
-        _store8(out, entry_base[j], column, _row8(scores_table, j * size_j + s0 * size_s))
+        first = entry_base[j]
+        a = j * size_j + s0 * size_s
+        for h in range(WIDTH):
+            e = first + np.uint64(h)
+            out[e, column] = values[e, column] if fits[a + np.uint64(h)] > 0.0 else BIG
 
 
 @numba.njit(inline="always", **_FLAGS)
@@ -500,9 +500,40 @@ def _minimum_sum(values, ms_start, ms_entry, ms_weight, result):
 
 
 @numba.njit(**_FLAGS)
+def _first_open_sum(values, primary, fallback, ms_start, ms_entry, ms_weight, result):
+    """``result[lane]`` = sum over throws of weight x the value of the first entry of the
+    throw's list that is below BIG in ``primary`` -- or, with ``fallback``, in ``values``
+    when none is -- (0 where none is). The list order is greedy's preference, so with
+    ``primary = values`` this is greedy play, with the fitting rows first safe greedy. The
+    lists are scanned backwards, so each step is one independent select."""
+    acc = _load(np.zeros((1, LANES)), 0)
+    big = _load(np.full((1, LANES), BIG), 0)
+    one = np.uint64(1)
+    for t in range(ms_weight.shape[0]):
+        start = ms_start[t]
+        i = ms_start[t + 1]
+        chosen = big
+        other = big
+        while i > start:
+            i -= one
+            e = ms_entry[i]
+            x = _load(primary, e)
+            chosen = _where(_pick(x, big), x, chosen)
+            if fallback:
+                y = _load(values, e)
+                other = _where(_pick(y, big), y, other)
+        if fallback:
+            chosen = _where(_pick(chosen, big), chosen, other)
+        acc = _accumulate(acc, ms_weight[t], chosen)
+    for lane in range(LANES):
+        result[lane] = acc[lane]
+
+
+@numba.njit(**_FLAGS)
 def _picked_sum(values, scores, ms_start, ms_entry, ms_weight, result):
     """``result[lane]`` = sum over throws of weight x the value of the throw's entry with the
-    least score (the first such entry in list order; 0 where every score is BIG)."""
+    least score (the first such entry in list order: more hits, then the higher row; 0
+    where every score is BIG)."""
     acc = _load(np.zeros((1, LANES)), 0)
     one = np.uint64(1)
     for t in range(ms_weight.shape[0]):
@@ -523,9 +554,10 @@ def _picked_sum(values, scores, ms_start, ms_entry, ms_weight, result):
 
 
 @numba.njit(**_FLAGS)
-def _fill_group(E, guide, boards, group, mode, scores_table, goal, strides, last, coef, entry_base, digits_low,
+def _fill_group(E, guide, boards, group, mode, fits, goal, strides, last, coef, entry_base, digits_low,
                 digits_high, split, p0, values, scores, stay):
-    """Fill the option values (and the policy's scores) of the 16 boards from ``group``."""
+    """Fill the option values of the 16 boards from ``group``, and for safe greedy the
+    fitting ones, for a lookahead the guide's option values (into ``scores``)."""
     n = boards.shape[0]
     for lane in range(LANES):
         b = np.uint64(boards[min(group + lane, n - 1)])
@@ -536,13 +568,13 @@ def _fill_group(E, guide, boards, group, mode, scores_table, goal, strides, last
         if mode == 3:
             _fill_options(guide, b, goal, strides, last, coef, entry_base, digits_low, digits_high, split,
                           scores, column)
-        elif mode != 0:
-            _fill_scores(b, goal, strides, scores_table, entry_base, digits_low, digits_high, split,
-                         scores, column)
+        elif mode == 2:
+            _fill_fitting(b, goal, strides, fits, entry_base, digits_low, digits_high, split, values, scores,
+                          column)
 
 
 @numba.njit(**_FLAGS)
-def _solve_boards(E, guide, boards, mode, scores_table, goal, strides, last, coef, entry_base, digits_low,
+def _solve_boards(E, guide, boards, mode, fits, goal, strides, last, coef, entry_base, digits_low,
                   digits_high, split, ms_start, ms_entry, ms_weight, p0):
     """The kernel of :meth:`FivesKernel.solve`: 16 boards at a time (the last group padded
     with its last board). ``mode`` indexes :data:`POLICIES`."""
@@ -553,10 +585,14 @@ def _solve_boards(E, guide, boards, mode, scores_table, goal, strides, last, coe
     stay = np.empty(LANES)
     result = np.empty(LANES)
     for group in range(0, n, LANES):
-        _fill_group(E, guide, boards, group, mode, scores_table, goal, strides, last, coef, entry_base,
+        _fill_group(E, guide, boards, group, mode, fits, goal, strides, last, coef, entry_base,
                     digits_low, digits_high, split, p0, values, scores, stay)
         if mode == 0:
             _minimum_sum(values, ms_start, ms_entry, ms_weight, result)
+        elif mode == 1:
+            _first_open_sum(values, values, False, ms_start, ms_entry, ms_weight, result)
+        elif mode == 2:
+            _first_open_sum(values, scores, True, ms_start, ms_entry, ms_weight, result)
         else:
             _picked_sum(values, scores, ms_start, ms_entry, ms_weight, result)
         for lane in range(min(LANES, n - group)):
