@@ -384,13 +384,37 @@ def _store8(out, first, column, r):
 
 
 @numba.njit(inline="always", **_FLAGS)
-def _fill_options(T, b, goal, strides, last, coef, entry_base, digits_low, digits_high, split, out, column):
-    """Write the option value of every entry of board ``b``, read from table ``T``, into
-    ``out[entry, column]`` (BIG for a complete row; ``out`` has WIDTH spare rows); return
-    the mask of open axes. Branch-free per axis: a complete axis reads the complete board."""
+def _fill_axis(T, b, j, s0, goal, stride, last, coef, first, out, column):
+    """Write the options of axis ``j`` (progress ``s0``) of board ``b``, read from table ``T``,
+    into ``out[first .. first + WIDTH - 1, column]`` (BIG for a complete row). Branch-free:
+    a complete axis reads the complete board (coefficients 0)."""
     ug = np.uint64(goal)
     size_i = np.uint64(WIDTH)
-    size_s = (ug + np.uint64(1)) * size_i
+    need = ug - s0
+    source = b if need > 0 else last
+    a = (j * (ug + np.uint64(1)) + s0) * (ug + np.uint64(1)) * size_i
+    acc = _row8(coef, a)
+    for i in range(1, goal + 1):
+        index = source + min(np.uint64(i), need) * stride
+        value = np.float64(T[index]) + (1.0 if index == last else 0.0)
+        acc = _fma8(acc, _row8(coef, a + np.uint64(i) * size_i), value)
+    _store8(out, first, column, acc)
+
+
+@numba.njit(inline="always", **_FLAGS)
+def _fit_axis(j, s0, goal, fits, first, values, out, column):
+    """Copy axis ``j``'s option values whose hits fit below the goal (progress ``s0``) from
+    ``values`` to ``out``, BIG for the others (safe greedy's first choices)."""
+    a = (j * (np.uint64(goal) + np.uint64(1)) + s0) * np.uint64(WIDTH)
+    for h in range(WIDTH):
+        e = first + np.uint64(h)
+        out[e, column] = values[e, column] if fits[a + np.uint64(h)] > 0.0 else BIG
+
+
+@numba.njit(inline="always", **_FLAGS)
+def _fill_options(T, b, goal, strides, last, coef, entry_base, digits_low, digits_high, split, out, column):
+    """Write the option value of every entry of board ``b``, read from table ``T``, into
+    ``out[entry, column]`` (``out`` has WIDTH spare rows); return the mask of open axes."""
     low = np.uint64(digits_low.shape[1])
     b_low = b % split
     b_high = b // split
@@ -398,37 +422,21 @@ def _fill_options(T, b, goal, strides, last, coef, entry_base, digits_low, digit
     for jj in range(strides.shape[0]):
         j = np.uint64(jj)
         s0 = digits_low[b_low, j] if j < low else digits_high[b_high, j - low]
-        need = ug - s0
-        mask |= (1 << jj) if need > 0 else 0
-        stride = strides[j]
-        source = b if need > 0 else last
-        a = (j * (ug + np.uint64(1)) + s0) * size_s
-        acc = _row8(coef, a)
-        for i in range(1, goal + 1):
-            index = source + min(np.uint64(i), need) * stride
-            value = np.float64(T[index]) + (1.0 if index == last else 0.0)
-            acc = _fma8(acc, _row8(coef, a + np.uint64(i) * size_i), value)
-        _store8(out, entry_base[j], column, acc)
+        mask |= (1 << jj) if s0 < goal else 0
+        _fill_axis(T, b, j, s0, goal, strides[j], last, coef, entry_base[j], out, column)
     return mask
 
 
 @numba.njit(inline="always", **_FLAGS)
 def _fill_fitting(b, goal, strides, fits, entry_base, digits_low, digits_high, split, values, out, column):
-    """Copy the option values of board ``b`` whose hits fit below the goal into
-    ``out[entry, column]``, BIG for the others (safe greedy's first choices)."""
-    size_s = np.uint64(WIDTH)
-    size_j = (np.uint64(goal) + np.uint64(1)) * size_s
+    """:func:`_fit_axis` for every axis of board ``b``."""
     low = np.uint64(digits_low.shape[1])
     b_low = b % split
     b_high = b // split
     for jj in range(strides.shape[0]):
         j = np.uint64(jj)
         s0 = digits_low[b_low, j] if j < low else digits_high[b_high, j - low]
-        first = entry_base[j]
-        a = j * size_j + s0 * size_s
-        for h in range(WIDTH):
-            e = first + np.uint64(h)
-            out[e, column] = values[e, column] if fits[a + np.uint64(h)] > 0.0 else BIG
+        _fit_axis(j, s0, goal, fits, entry_base[j], values, out, column)
 
 
 @numba.njit(inline="always", **_FLAGS)
