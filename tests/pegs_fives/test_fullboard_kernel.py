@@ -161,3 +161,18 @@ def test_bad_input_raises_clear_errors():
         kernel.option_values(E, 0, (1, 2, 3, 4, 5, 7), 6, None)
     with pytest.raises(InvalidBoardError):
         kernel.option_values(E, 36, (1, 2, 3, 4, 5, 6), 6, None)
+
+
+@pytest.mark.parametrize("policy", ["optimal", "greedy", "safe_greedy", "lookahead"])
+def test_slab_lanes_equal_the_board_set_sweep_bit_for_bit(policy):
+    rows = (1, 3, 6, 8, 11, 12)
+    kernel, E = kernel_table(FIVES, rows)
+    guide = E if policy == "lookahead" else None
+    _, expected = kernel_table(FIVES, rows, policy, guide)
+    plan = kernel.layout.slabs(4)
+    lanes = np.full(kernel.layout.size, np.nan)
+    for group in plan.groups(16):
+        kernel.solve_slabs(lanes, np.array(group), plan.top, policy=policy, guide=guide)
+    assert np.array_equal(lanes, expected)
+    with pytest.raises(ValueError, match="slabs"):
+        kernel.solve_slabs(lanes, np.arange(17), plan.top)

@@ -97,20 +97,38 @@ def solve_sequential(kernel, E: np.ndarray, *, policy: str = "optimal", guide: n
     return E
 
 
-def default_top(layout: BoardLayout) -> int:
-    """Top axes per slab: slabs of at most ``base**8`` boards, and at least two top axes
-    (from three open rows) so that independent slabs exist for parallel workers."""
+def lanes_of(kernel) -> int:
+    """Slabs per kernel call: 16 for a kernel with ``solve_slabs`` (the Fives kernel), else 1."""
+    return 16 if hasattr(kernel, "solve_slabs") else 1
+
+
+def default_top(layout: BoardLayout, lanes: int = 1) -> int:
+    """Top axes per slab.
+
+    For a slab-lanes kernel (:meth:`.fives_kernel.FivesKernel.solve_slabs`) at least four
+    top axes, so that a top total holds enough slabs to fill the 16 lanes, and slabs of at
+    most ``base**7`` boards; otherwise slabs of at most ``base**8`` boards and at least two
+    top axes (from three open rows), so that independent slabs exist for parallel workers.
+    """
+    if lanes > 1:
+        return min(layout.k - 1, max(4, layout.k - 7))
     return max(min(2, layout.k - 1), layout.k - 8)
 
 
-def solve_slab(kernel, plan: SlabPlan, E: np.ndarray, slab: int, policy: str, guide: np.ndarray | None) -> None:
-    """Solve every board of ``slab`` (its successor slabs must be final)."""
-    for boards in plan.independent_sets(slab):
-        if boards[0] == plan.layout.last:
-            E[plan.layout.last] = 0.0
-            boards = boards[1:]
-        if len(boards):
-            kernel.solve(E, boards, policy=policy, guide=guide)
+def solve_slabs(kernel, plan: SlabPlan, E: np.ndarray, slabs: Sequence[int], policy: str,
+                guide: np.ndarray | None) -> None:
+    """Solve every board of ``slabs`` (mutually independent; their successor slabs final):
+    with the kernel's ``solve_slabs`` in one call, else slab by slab, board set by board set."""
+    if hasattr(kernel, "solve_slabs"):
+        kernel.solve_slabs(E, np.array(slabs), plan.top, policy=policy, guide=guide)
+        return
+    for slab in slabs:
+        for boards in plan.independent_sets(slab):
+            if boards[0] == plan.layout.last:
+                E[plan.layout.last] = 0.0
+                boards = boards[1:]
+            if len(boards):
+                kernel.solve(E, boards, policy=policy, guide=guide)
 
 
 @dataclass(frozen=True)
@@ -135,28 +153,31 @@ class SlabJob:
     dtype: str = "float64"
     guide: str | None = None
 
-    def run(self, slab: int, values: np.ndarray | None = None, guide: np.ndarray | None = None) -> tuple[int, float]:
-        """Solve ``slab``; return ``(slab, compute seconds of this thread)``.
+    def run(self, slabs: tuple[int, ...], values: np.ndarray | None = None,
+            guide: np.ndarray | None = None) -> tuple[tuple[int, ...], float]:
+        """Solve a group of independent ``slabs``; return ``(slabs, compute seconds of this
+        thread)``.
 
-        A file job maps the table for this task only and writes the slab to disk before it
-        returns, so that a worker on another machine sharing the filesystem reads it fresh.
+        A file job maps the table for this task only and writes the slabs to disk before it
+        returns, so that a worker on another machine sharing the filesystem reads them fresh.
         """
         kernel = kernel_for(self.rules, self.rows)
         plan = kernel.layout.slabs(self.top)
         start = time.thread_time()
         if self.directory is None:
-            solve_slab(kernel, plan, values, slab, self.policy, guide)
+            solve_slabs(kernel, plan, values, slabs, self.policy, guide)
         else:
             guide_map = storage.open_table(Path(self.guide)) if self.guide else None
             try:
                 with storage.MappedValues(Path(self.directory), self.dtype, writable=True) as mapped:
-                    solve_slab(kernel, plan, mapped.array, slab, self.policy,
-                               guide_map.values if guide_map else None)
-                    mapped.flush(slab * plan.slab_size, (slab + 1) * plan.slab_size)
+                    solve_slabs(kernel, plan, mapped.array, slabs, self.policy,
+                                guide_map.values if guide_map else None)
+                    for slab in slabs:
+                        mapped.flush(slab * plan.slab_size, (slab + 1) * plan.slab_size)
             finally:
                 if guide_map is not None:
                     guide_map.close()
-        return slab, time.thread_time() - start
+        return slabs, time.thread_time() - start
 
 
 @dataclass(frozen=True)
@@ -171,10 +192,10 @@ class InMemory:
     guide: np.ndarray | None = None
 
 
-def run_slab(job: SlabJob, slab: int, arrays: InMemory, *finished) -> tuple[int, float]:
-    """The task body of the slab graph (``finished``: the successor slabs' results, which
-    only order the tasks)."""
-    return job.run(slab, arrays.values, arrays.guide)
+def run_slabs_task(job: SlabJob, slabs: tuple[int, ...], arrays: InMemory, *finished) -> tuple[tuple[int, ...], float]:
+    """The task body of the slab graph (``finished``: the results of the groups holding the
+    successor slabs, which only order the tasks)."""
+    return job.run(slabs, arrays.values, arrays.guide)
 
 
 def solve_table(rules: Rules, rows: Sequence[int], *, policy: str = "optimal", guide: np.ndarray | None = None,
@@ -195,8 +216,8 @@ def solve_table(rules: Rules, rows: Sequence[int], *, policy: str = "optimal", g
         return solve_sequential(kernel, E, policy=policy, guide=guide)
     from dicemath.games.pegs_fives.fullboard.graph import run_slabs
 
-    job = SlabJob(rules, layout.rows, policy, default_top(layout))
-    run_slabs(job, layout.slabs(job.top), done=set(), workers=workers, arrays=InMemory(E, guide))
+    job = SlabJob(rules, layout.rows, policy, default_top(layout, lanes_of(kernel)))
+    run_slabs(job, layout.slabs(job.top), lanes_of(kernel), done=set(), workers=workers, arrays=InMemory(E, guide))
     return E
 
 
@@ -222,9 +243,9 @@ def build_table(rules: Rules, rows: Sequence[int] = FULL_ROWS, *, out: Path | st
         scheduler: a ``dask.distributed`` scheduler address; None runs Dask's local
             threaded scheduler. Workers must share the table's filesystem.
         workers: local threads (default: every core).
-        stop_after: stop after this many newly finished slabs (raise
+        stop_after: stop after this many newly finished tasks (slab groups; raise
             :class:`BuildInterrupted`), as an interruption would.
-        on_slab: called with ``(slab, seconds)`` after every finished slab.
+        on_slab: called with ``(slabs, seconds)`` after every finished slab group.
 
     Raises:
         TableError: ``out`` holds a different table.
@@ -237,7 +258,7 @@ def build_table(rules: Rules, rows: Sequence[int] = FULL_ROWS, *, out: Path | st
     check_policy_inputs(policy, guide)
     if guide is not None:
         storage.open_table(Path(guide), rules).close()
-    top = default_top(layout) if top is None else top
+    top = default_top(layout, lanes_of(kernel)) if top is None else top
     plan = layout.slabs(top)
     directory = Path(out) if out is not None else storage.default_table_dir(game, rules, layout.rows, policy)
     wanted = storage.Manifest(game, storage.rules_dict(rules), list(layout.rows), policy,
@@ -260,23 +281,24 @@ def build_table(rules: Rules, rows: Sequence[int] = FULL_ROWS, *, out: Path | st
     bar.update(len(manifest.done) * plan.slab_size)
     finished = 0
 
-    def record(slab: int, seconds: float) -> None:
+    def record(slabs: tuple[int, ...], seconds: float) -> None:
         nonlocal finished
-        manifest.done.append(slab)
-        manifest.slab_seconds[str(slab)] = round(seconds, 4)
+        manifest.done.extend(slabs)
+        manifest.slab_seconds[",".join(map(str, slabs))] = round(seconds, 4)
         storage.write_manifest(directory, manifest)
-        bar.update(plan.slab_size)
+        bar.update(len(slabs) * plan.slab_size)
         finished += 1
         if on_slab is not None:
-            on_slab(slab, seconds)
+            on_slab(slabs, seconds)
         if stop_after is not None and finished >= stop_after and not manifest.complete:
-            raise BuildInterrupted(f"stopped after {finished} slabs; {len(manifest.done)} of "
-                                   f"{plan.count} done in {directory}")
+            raise BuildInterrupted(f"stopped after {finished} tasks; {len(manifest.done)} of "
+                                   f"{plan.count} slabs done in {directory}")
 
     from dicemath.games.pegs_fives.fullboard.graph import run_slabs
 
     try:
-        run_slabs(job, plan, done=set(manifest.done), workers=workers, scheduler=scheduler, on_done=record)
+        run_slabs(job, plan, lanes_of(kernel), done=set(manifest.done), workers=workers, scheduler=scheduler,
+                  on_done=record)
     finally:
         bar.close()
     return directory

@@ -143,6 +143,7 @@ class FivesTables:
         fits: flat float64 ``[axis, s0, h]``: 1 where ``h + 1`` hits fit below the goal
             (:class:`..state.SafeGreedy` prefers those rows), else 0.
         entry_base: uint64 entry id of ``(axis, 1 hit)``; ``(axis, h)`` is ``entry_base + h - 1``.
+        hits_max: uint64 most hits of each axis (``dice // dice_per_hit``).
         entry_axis, entry_hits: what each entry is (int64).
         ms_start, ms_entry, ms_weight: the choice throws with a legal number on some open
             row, as lists of entries (CSR, uint64; each list ordered most hits first, then
@@ -157,6 +158,7 @@ class FivesTables:
     coef: np.ndarray
     fits: np.ndarray
     entry_base: np.ndarray
+    hits_max: np.ndarray
     entry_axis: np.ndarray
     entry_hits: np.ndarray
     ms_start: np.ndarray
@@ -173,6 +175,13 @@ def _digit_table(base: int, k: int) -> np.ndarray:
     index = np.arange(base ** k, dtype=np.uint64)
     digits = [(index // np.uint64(base ** j)) % np.uint64(base) for j in range(k)]
     return np.stack(digits, axis=1) if k else np.zeros((1, 0), dtype=np.uint64)
+
+
+@lru_cache(maxsize=64)
+def _lower_digits(base: int, k: int) -> tuple[np.ndarray, np.ndarray, np.uint64]:
+    """Digit tables of the low and high halves of a ``k``-axis index, and the split."""
+    low = k // 2
+    return _digit_table(base, low), _digit_table(base, k - low), np.uint64(base ** low)
 
 
 @lru_cache(maxsize=32)
@@ -210,10 +219,8 @@ def fives_tables(rules: Rules, rows: tuple[int, ...]) -> FivesTables:
     masks = np.arange(2 ** k)
     missed = (np.array(hit_masks)[:, None] & masks[None, :]) == 0
     p0 = (np.array(mask_weights, dtype=np.float64) @ missed) / 6 ** dice
-    low = k // 2
-    return FivesTables(coef.ravel(), fits.ravel(), entry_base, entry_axis, entry_hits,
-                       ms_start, ms_entry, ms_weight, p0, _digit_table(layout.base, low),
-                       _digit_table(layout.base, k - low), np.uint64(layout.base ** low))
+    return FivesTables(coef.ravel(), fits.ravel(), entry_base, hits_max.astype(np.uint64), entry_axis, entry_hits,
+                       ms_start, ms_entry, ms_weight, p0, *_lower_digits(layout.base, k))
 
 
 class FivesKernel:
@@ -270,20 +277,51 @@ class FivesKernel:
         Raises:
             ValueError: a bad table, board index or policy.
         """
-        E = self._check_table(E, "E")
+        E, guide = self._check_inputs(E, policy, guide)
         boards = np.ascontiguousarray(boards, dtype=np.int64)
         if boards.size and (boards.min() < 0 or boards.max() >= self.layout.last):
             raise ValueError(f"board indices must be 0..{self.layout.last - 1} (the complete board is fixed at 0)")
+        t = self.tables
+        _run(_solve_boards, E, guide, boards, POLICIES.index(policy), t.fits, *self._arguments())
+
+    def solve_slabs(self, E: np.ndarray, slabs: np.ndarray, top: int, *, policy: str = "optimal",
+                    guide: np.ndarray | None = None) -> None:
+        """Write ``E`` for every board of up to 16 slabs of ``self.layout.slabs(top)`` at once.
+
+        One lane per slab: all lanes sweep their slab from the highest lower index down, so
+        the lower axes have the same progress in every lane and are filled 16 lanes at a
+        time, and each lane reads its slab and the successor slabs in address order. Faster
+        than :meth:`solve` on big tables; the values are the same (``E[last]`` included).
+
+        Args:
+            E: the value table; the slabs' successor slabs must be final.
+            slabs: up to 16 mutually independent slabs (e.g. of equal top total).
+            top: top axes per slab.
+            policy, guide: as for :meth:`solve`.
+
+        Raises:
+            ValueError: bad slabs, table or policy.
+        """
+        E, guide = self._check_inputs(E, policy, guide)
+        slabs = np.ascontiguousarray(slabs, dtype=np.int64)
+        plan = self.layout.slabs(top)
+        if not 1 <= slabs.size <= LANES or slabs.min() < 0 or slabs.max() >= plan.count:
+            raise ValueError(f"give 1..{LANES} slabs of 0..{plan.count - 1}, got {slabs.tolist()}")
+        t = self.tables
+        lower_low, lower_high, lower_split = _lower_digits(self.layout.base, self.layout.k - top)
+        _run(_solve_slab_lanes, E, guide, slabs, np.int64(top), POLICIES.index(policy), t.fits, self.rules.goal,
+             np.array(self.layout.strides, dtype=np.uint64), np.uint64(self.layout.last), t.coef, t.entry_base,
+             t.hits_max, lower_low, lower_high, lower_split, t.ms_start, t.ms_entry, t.ms_weight, t.p0)
+
+    def _check_inputs(self, E, policy, guide) -> tuple[np.ndarray, np.ndarray]:
+        E = self._check_table(E, "E")
         if policy not in POLICIES:
             raise ValueError(f"policy must be one of {POLICIES}, got {policy!r}")
         if policy == "lookahead":
             if guide is None:
                 raise ValueError("policy 'lookahead' needs a guide table")
-            guide = self._check_table(guide, "guide")
-        else:
-            guide = E[:1]
-        t = self.tables
-        _run(_solve_boards, E, guide, boards, POLICIES.index(policy), t.fits, *self._arguments())
+            return E, self._check_table(guide, "guide")
+        return E, E[:1]
 
     def _arguments(self) -> tuple:
         t = self.tables
@@ -606,3 +644,147 @@ def _solve_boards(E, guide, boards, mode, fits, goal, strides, last, coef, entry
         for lane in range(min(LANES, n - group)):
             w = (result[lane] + stay[lane]) / (1.0 - stay[lane])
             E[boards[group + lane]] = w + 1.0
+
+
+@numba.njit(inline="always", **_FLAGS)
+def _gather(T, bases, offset, last):
+    """``T[bases[lane] + offset]`` per lane (float64), plus 1 where that is the complete board."""
+    i0, i1, i2, i3 = bases[0] + offset, bases[1] + offset, bases[2] + offset, bases[3] + offset
+    i4, i5, i6, i7 = bases[4] + offset, bases[5] + offset, bases[6] + offset, bases[7] + offset
+    i8, i9, i10, i11 = bases[8] + offset, bases[9] + offset, bases[10] + offset, bases[11] + offset
+    i12, i13, i14, i15 = bases[12] + offset, bases[13] + offset, bases[14] + offset, bases[15] + offset
+    return (np.float64(T[i0]) + (1.0 if i0 == last else 0.0), np.float64(T[i1]) + (1.0 if i1 == last else 0.0),
+            np.float64(T[i2]) + (1.0 if i2 == last else 0.0), np.float64(T[i3]) + (1.0 if i3 == last else 0.0),
+            np.float64(T[i4]) + (1.0 if i4 == last else 0.0), np.float64(T[i5]) + (1.0 if i5 == last else 0.0),
+            np.float64(T[i6]) + (1.0 if i6 == last else 0.0), np.float64(T[i7]) + (1.0 if i7 == last else 0.0),
+            np.float64(T[i8]) + (1.0 if i8 == last else 0.0), np.float64(T[i9]) + (1.0 if i9 == last else 0.0),
+            np.float64(T[i10]) + (1.0 if i10 == last else 0.0), np.float64(T[i11]) + (1.0 if i11 == last else 0.0),
+            np.float64(T[i12]) + (1.0 if i12 == last else 0.0), np.float64(T[i13]) + (1.0 if i13 == last else 0.0),
+            np.float64(T[i14]) + (1.0 if i14 == last else 0.0), np.float64(T[i15]) + (1.0 if i15 == last else 0.0))
+
+
+@numba.njit(inline="always", **_FLAGS)
+def _fma16(acc, c, v):
+    """``acc + c * v`` per lane (``c`` a number)."""
+    return (acc[0] + c * v[0], acc[1] + c * v[1], acc[2] + c * v[2], acc[3] + c * v[3],
+            acc[4] + c * v[4], acc[5] + c * v[5], acc[6] + c * v[6], acc[7] + c * v[7],
+            acc[8] + c * v[8], acc[9] + c * v[9], acc[10] + c * v[10], acc[11] + c * v[11],
+            acc[12] + c * v[12], acc[13] + c * v[13], acc[14] + c * v[14], acc[15] + c * v[15])
+
+
+@numba.njit(inline="always", **_FLAGS)
+def _store16(out, e, r):
+    out[e, 0], out[e, 1], out[e, 2], out[e, 3] = r[0], r[1], r[2], r[3]
+    out[e, 4], out[e, 5], out[e, 6], out[e, 7] = r[4], r[5], r[6], r[7]
+    out[e, 8], out[e, 9], out[e, 10], out[e, 11] = r[8], r[9], r[10], r[11]
+    out[e, 12], out[e, 13], out[e, 14], out[e, 15] = r[12], r[13], r[14], r[15]
+
+
+@numba.njit(inline="always", **_FLAGS)
+def _fill_axis_lanes(T, bases, position, j, s0, goal, stride, last, coef, first, count, out):
+    """:func:`_fill_axis` for 16 boards ``bases[lane] + position`` that share the progress
+    ``s0`` of axis ``j``: the coefficients are common, so each is one 16-wide FMA."""
+    ug = np.uint64(goal)
+    size_i = np.uint64(WIDTH)
+    need = ug - s0
+    a = (j * (ug + np.uint64(1)) + s0) * (ug + np.uint64(1)) * size_i
+    if need == 0:
+        for h in range(WIDTH):
+            out[first + np.uint64(h), :] = BIG
+        return
+    for h in range(count):
+        out[first + np.uint64(h), :] = coef[a + np.uint64(h)]
+    for i in range(1, goal + 1):
+        v = _gather(T, bases, position + min(np.uint64(i), need) * stride, last)
+        row = a + np.uint64(i) * size_i
+        for h in range(count):
+            e = first + np.uint64(h)
+            _store16(out, e, _fma16(_load(out, e), coef[row + np.uint64(h)], v))
+
+
+@numba.njit(**_FLAGS)
+def _fill_slab_lanes(E, guide, bases, top_digits, position, mode, fits, goal, strides, last, coef, entry_base,
+                     hits_max, lower_low, lower_high, lower_split, p0, values, scores, stay):
+    """Fill the options of the 16 boards ``bases[lane] + position`` (one per slab): the lower
+    axes (the same progress in every lane) 16 lanes at a time, the slab's top axes per lane."""
+    k = strides.shape[0]
+    lower = k - top_digits.shape[1]
+    low = np.uint64(lower_low.shape[1])
+    p_low = position % lower_split
+    p_high = position // lower_split
+    mask = 0
+    for jj in range(lower):
+        j = np.uint64(jj)
+        s0 = lower_low[p_low, j] if j < low else lower_high[p_high, j - low]
+        mask |= (1 << jj) if s0 < goal else 0
+        first = entry_base[j]
+        _fill_axis_lanes(E, bases, position, j, s0, goal, strides[j], last, coef, first, hits_max[j], values)
+        if mode == 3:
+            _fill_axis_lanes(guide, bases, position, j, s0, goal, strides[j], last, coef, first, hits_max[j],
+                             scores)
+        elif mode == 2:
+            for lane in range(LANES):
+                _fit_axis(j, s0, goal, fits, first, values, scores, np.uint64(lane))
+    for lane in range(LANES):
+        b = bases[lane] + position
+        column = np.uint64(lane)
+        lane_mask = mask
+        for t in range(top_digits.shape[1]):
+            j = np.uint64(lower + t)
+            s0 = top_digits[lane, t]
+            lane_mask |= (1 << (lower + t)) if s0 < goal else 0
+            _fill_axis(E, b, j, s0, goal, strides[j], last, coef, entry_base[j], values, column)
+            if mode == 3:
+                _fill_axis(guide, b, j, s0, goal, strides[j], last, coef, entry_base[j], scores, column)
+            elif mode == 2:
+                _fit_axis(j, s0, goal, fits, entry_base[j], values, scores, column)
+        stay[lane] = p0[lane_mask]
+
+
+@numba.njit(**_FLAGS)
+def _solve_slab_lanes(E, guide, slabs, top, mode, fits, goal, strides, last, coef, entry_base, hits_max,
+                      lower_low, lower_high, lower_split, ms_start, ms_entry, ms_weight, p0):
+    """The kernel of :meth:`FivesKernel.solve_slabs`: lane ``l`` sweeps slab ``slabs[l]`` (the
+    last slab repeated in spare lanes) from its highest lower index down, all lanes at once."""
+    k = strides.shape[0]
+    lower = k - top
+    size = np.uint64(1)
+    for jj in range(lower):
+        size *= np.uint64(goal + 1)
+    n = slabs.shape[0]
+    base = np.uint64(goal + 1)
+    top_digits = np.empty((LANES, top), dtype=np.uint64)
+    starts = np.empty(LANES, dtype=np.uint64)
+    for lane in range(LANES):
+        slab = np.uint64(slabs[min(lane, n - 1)])
+        starts[lane] = slab * size
+        for t in range(top):
+            top_digits[lane, t] = slab % base
+            slab //= base
+    bases = (starts[0], starts[1], starts[2], starts[3], starts[4], starts[5], starts[6], starts[7],
+             starts[8], starts[9], starts[10], starts[11], starts[12], starts[13], starts[14], starts[15])
+    rows = ms_entry.max() + np.uint64(WIDTH + 1) if ms_entry.shape[0] else np.uint64(WIDTH)
+    values = np.empty((rows, LANES))
+    scores = np.empty((rows, LANES))
+    stay = np.empty(LANES)
+    result = np.empty(LANES)
+    position = size
+    while position > 0:
+        position -= np.uint64(1)
+        _fill_slab_lanes(E, guide, bases, top_digits, position, mode, fits, goal, strides, last, coef, entry_base,
+                         hits_max, lower_low, lower_high, lower_split, p0, values, scores, stay)
+        if mode == 0:
+            _minimum_sum(values, ms_start, ms_entry, ms_weight, result)
+        elif mode == 1:
+            _first_open_sum(values, values, False, ms_start, ms_entry, ms_weight, result)
+        elif mode == 2:
+            _first_open_sum(values, scores, True, ms_start, ms_entry, ms_weight, result)
+        else:
+            _picked_sum(values, scores, ms_start, ms_entry, ms_weight, result)
+        for lane in range(n):
+            b = starts[lane] + position
+            if b == last:
+                E[b] = 0.0
+            else:
+                w = (result[lane] + stay[lane]) / (1.0 - stay[lane])
+                E[b] = w + 1.0

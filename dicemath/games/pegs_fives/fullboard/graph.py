@@ -1,9 +1,11 @@
-"""The sweep as a Dask task graph: one task per slab, each waiting for its successor slabs.
+"""The sweep as a Dask task graph: one task per group of slabs, each waiting for the groups
+that hold its successor slabs.
 
 Slab ``t`` (the values of the top axes, :class:`.layout.SlabPlan`) reads only slabs whose
 top digits are componentwise at least ``t``'s; it depends on the slabs one top digit
-higher, which depend on theirs, so the graph orders the whole sweep, and slabs with the
-same top total run in parallel.
+higher, which depend on theirs, so the graph orders the whole sweep. A task solves a group
+of slabs with the same top total (mutually independent; 16 for the Fives kernel's lanes,
+one otherwise), and groups of the same top total run in parallel.
 
 * Without a scheduler address the graph runs on Dask's local threaded scheduler (the
   kernels release the GIL, so threads share the table and use every core).
@@ -13,7 +15,7 @@ same top total run in parallel.
   is read fresh by the next task that opens it); each task writes its slab to disk before
   it reports back.
 
-Finished slabs are reported, in the calling process, to ``on_done(slab, seconds)``
+Finished groups are reported, in the calling process, to ``on_done(slabs, seconds)``
 (:func:`.driver.build_table` writes them to the manifest there).
 """
 
@@ -21,27 +23,28 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from dicemath.games.pegs_fives.fullboard.driver import InMemory, SlabJob, run_slab, worker_count
+from dicemath.games.pegs_fives.fullboard.driver import InMemory, SlabJob, run_slabs_task, worker_count
 from dicemath.games.pegs_fives.fullboard.layout import SlabPlan
 
 
-def slab_key(slab: int) -> str:
-    """The task key of a slab."""
-    return f"slab-{slab}"
+def group_key(slabs: tuple[int, ...]) -> str:
+    """The task key of a slab group."""
+    return "slabs-" + "-".join(map(str, slabs))
 
 
-def slab_graph(job: SlabJob, plan: SlabPlan, done: set[int], arrays: InMemory) -> dict:
-    """The task graph of every slab not in ``done`` (a finished slab is no dependency)."""
+def slab_graph(job: SlabJob, plan: SlabPlan, lanes: int, done: set[int], arrays: InMemory) -> dict:
+    """The task graph of every slab not in ``done`` (a finished slab is no dependency), in
+    groups of at most ``lanes`` slabs."""
+    groups = plan.groups(lanes, done)
+    home = {slab: group_key(group) for group in groups for slab in group}
     graph = {}
-    for slab in range(plan.count):
-        if slab in done:
-            continue
-        waits = [slab_key(s) for s in plan.successors(slab) if s not in done]
-        graph[slab_key(slab)] = (run_slab, job, slab, arrays, *waits)
+    for group in groups:
+        waits = sorted({home[s] for slab in group for s in plan.successors(slab) if s not in done})
+        graph[group_key(group)] = (run_slabs_task, job, group, arrays, *waits)
     return graph
 
 
-def run_slabs(job: SlabJob, plan: SlabPlan, *, done: set[int], workers: int | None = None,
+def run_slabs(job: SlabJob, plan: SlabPlan, lanes: int, *, done: set[int], workers: int | None = None,
               scheduler: str | None = None, arrays: InMemory | None = None,
               on_done: Callable[[int, float], None] | None = None) -> None:
     """Run every slab not yet ``done``, locally or on a cluster.
@@ -49,14 +52,15 @@ def run_slabs(job: SlabJob, plan: SlabPlan, *, done: set[int], workers: int | No
     Args:
         job: the slab task (a file job for a cluster).
         plan: the slab plan.
+        lanes: slabs per task.
         done: slabs already finished.
         workers: local threads (default every core).
         scheduler: a ``dask.distributed`` scheduler address, or None for local threads.
         arrays: the in-memory arrays of an in-memory job.
-        on_done: called with ``(slab, seconds)`` as each slab finishes; an exception it
+        on_done: called with ``(slabs, seconds)`` as each group finishes; an exception it
             raises stops the run.
     """
-    graph = slab_graph(job, plan, done, arrays or InMemory())
+    graph = slab_graph(job, plan, lanes, done, arrays or InMemory())
     if not graph:
         return
     keys = list(graph)
@@ -87,9 +91,9 @@ def _run_distributed(graph: dict, keys: list, address: str, on_done) -> None:
         futures = client.get(graph, keys, sync=False)
         try:
             for future in as_completed(futures):
-                slab, seconds = future.result()
+                slabs, seconds = future.result()
                 if on_done is not None:
-                    on_done(slab, seconds)
+                    on_done(slabs, seconds)
         except BaseException:
             client.cancel(futures)
             raise

@@ -137,7 +137,8 @@ class SlabPlan:
     """A layout cut into slabs: the ``top`` highest axes fixed per slab.
 
     Slab ``t`` (``0 <= t < base**top``) holds the indices ``t * slab_size + lower`` for every
-    ``lower`` index of the ``k - top`` lower axes.
+    ``lower`` index of the ``k - top`` lower axes. Slabs with the same top total are
+    mutually independent.
 
     Attributes:
         layout: the table layout.
@@ -188,6 +189,16 @@ class SlabPlan:
         """Every slab, highest top total first (a valid sequential order)."""
         return sorted(range(self.count), key=lambda t: (-sum(self.top_digits(t)), -t))
 
+    def groups(self, size: int, done: set[int] = frozenset()) -> list[tuple[int, ...]]:
+        """The slabs not ``done`` in groups of at most ``size`` with the same top total
+        (mutually independent), highest total first: the lanes of one kernel call."""
+        waves: dict[int, list[int]] = {}
+        for slab in self.order():
+            if slab not in done:
+                waves.setdefault(sum(self.top_digits(slab)), []).append(slab)
+        return [tuple(wave[i:i + size]) for _, wave in sorted(waves.items(), reverse=True)
+                for i in range(0, len(wave), size)]
+
     def independent_sets(self, slab: int):
         """The board sets of ``slab`` in solve order; each set is mutually independent.
 
@@ -198,8 +209,3 @@ class SlabPlan:
         for lower in self.lower_by_total:
             yield lower + offset
 
-
-def default_top(layout: BoardLayout, slab_rows: int = 8) -> int:
-    """Top axes per slab so that a slab has at most ``base ** slab_rows`` boards (at least one
-    top axis when the layout has more than one axis)."""
-    return max(min(1, layout.k - 1), layout.k - slab_rows)

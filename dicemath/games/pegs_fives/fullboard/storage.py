@@ -86,7 +86,8 @@ class Manifest:
         digest: :func:`source_digest` of the code that built it.
         guide: for a lookahead table, the guide table's directory.
         done: finished slabs.
-        slab_seconds: compute time of each finished slab (kernel time, one core).
+        slab_seconds: compute time of each finished task, by its slabs (``"3,7,12"``;
+            thread time, one core).
     """
 
     game: str
