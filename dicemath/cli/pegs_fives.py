@@ -113,8 +113,6 @@ def solve_result(rules: Rules, open_rows, exact: bool = False, board=None) -> di
     Raises:
         DicemathError: ``exact`` with more than :data:`EXACT_MAX_ROWS` open rows.
     """
-    from dicemath.core.errors import InvalidRulesError
-    from dicemath.games.pegs_fives.fullboard.driver import KernelUnavailableError, solve_table
     from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
     from dicemath.games.pegs_fives.solver import solve_greedy, solve_reduced
 
@@ -123,21 +121,12 @@ def solve_result(rules: Rules, open_rows, exact: bool = False, board=None) -> di
         raise DicemathError(f"exact fractions are offered up to {EXACT_MAX_ROWS} open rows (the reference "
                             f"solver takes hours beyond); drop --exact for the compiled float64 solver")
     result = {"game": rules.name, "open_rows": list(layout.rows), "exact": exact, "boards": layout.size}
-    compiled = None
-    if not exact:
-        try:
-            start = time.perf_counter()
-            compiled = solve_table(rules, layout.rows), solve_table(rules, layout.rows, policy="greedy")
-            result["seconds"] = time.perf_counter() - start
-        except (KernelUnavailableError, InvalidRulesError):
-            compiled = None
-    if compiled is not None:
-        best, greedy = (lambda b: float(compiled[0][layout.index(b)])), (lambda b: float(compiled[1][layout.index(b)]))
-        result["solver"] = "compiled"
-    else:
-        solved = solve_reduced(rules, layout.rows, exact=exact), solve_greedy(rules, layout.rows, exact=exact)
-        best, greedy = solved[0].value, solved[1].value
-        result["solver"] = "reference"
+    values = None if exact else _compiled_values(rules, layout)
+    result["solver"] = "reference" if values is None else "compiled"
+    if values is None:
+        values = [solution.value for solution in (solve_reduced(rules, layout.rows, exact=exact),
+                                                  solve_greedy(rules, layout.rows, exact=exact))]
+    best, greedy = values
     start = layout.board(0)
     result["expected_turns"] = float(best(start))
     result["greedy_expected_turns"] = float(greedy(start))
@@ -149,6 +138,19 @@ def solve_result(rules: Rules, open_rows, exact: bool = False, board=None) -> di
         result["expected_turns_exact"] = fraction_text(best(start))
         result["greedy_expected_turns_exact"] = fraction_text(greedy(start))
     return result
+
+
+def _compiled_values(rules: Rules, layout) -> list | None:
+    """Value functions ``board -> expected turns`` of optimal and greedy play from the compiled
+    kernel, or None when no compiled kernel implements these rules."""
+    from dicemath.core.errors import InvalidRulesError
+    from dicemath.games.pegs_fives.fullboard.driver import KernelUnavailableError, solve_table
+
+    try:
+        tables = [solve_table(rules, layout.rows, policy=policy) for policy in ("optimal", "greedy")]
+    except (KernelUnavailableError, InvalidRulesError):
+        return None
+    return [lambda board, table=table: float(table[layout.index(board)]) for table in tables]
 
 
 def run_solve(args) -> int:

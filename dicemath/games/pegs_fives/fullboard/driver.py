@@ -13,8 +13,8 @@
   from the last finished slab.
 
 Memory: a build holds the memory map of the table (the operating system pages it; 8.7 GB
-for the full board in float32) and, per worker thread, the index arrays of one slab
-(``6**8`` boards, 13 MB) and the kernel's scratch space.
+for the full board in float32) and, per worker thread, the kernel's scratch space (and,
+for a kernel without slab lanes, the index arrays of one slab: ``6**8`` boards, 13 MB).
 """
 
 from __future__ import annotations
