@@ -135,3 +135,13 @@ def test_dask_cluster_build_equals_the_single_process_table(tmp_path):
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
         spread = build_table(FIVES, SEVEN, out=tmp_path / "cluster", scheduler=cluster.scheduler_address)
     assert np.array_equal(stored(single), stored(spread))
+
+
+def test_lookahead_build_on_a_guide_table(tmp_path):
+    rows = (2, 6, 9)
+    optimal = build_table(FIVES, rows, out=tmp_path / "optimal")
+    looked = build_table(FIVES, rows, out=tmp_path / "lookahead", policy="lookahead", guide=optimal)
+    assert np.abs(stored(looked) - stored(optimal)).max() < 1e-12        # acting on E is optimal
+    build_table(FIVES, (2, 6), out=tmp_path / "other")
+    with pytest.raises(storage.TableError, match="covers rows"):
+        build_table(FIVES, rows, out=tmp_path / "bad", policy="lookahead", guide=tmp_path / "other")

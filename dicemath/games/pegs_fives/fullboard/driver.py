@@ -248,7 +248,7 @@ def build_table(rules: Rules, rows: Sequence[int] = FULL_ROWS, *, out: Path | st
         on_slab: called with ``(slabs, seconds)`` after every finished slab group.
 
     Raises:
-        TableError: ``out`` holds a different table.
+        TableError: ``out`` holds a different table, or ``guide`` is unfinished or covers other rows.
         BuildInterrupted: ``stop_after`` was reached.
         KernelUnavailableError, InvalidRulesError, InvalidBoardError: see :func:`kernel_for`.
     """
@@ -257,7 +257,11 @@ def build_table(rules: Rules, rows: Sequence[int] = FULL_ROWS, *, out: Path | st
     game = game_of(rules)
     check_policy_inputs(policy, guide)
     if guide is not None:
-        storage.open_table(Path(guide), rules).close()
+        guide_table = storage.open_table(Path(guide), rules)
+        guide_table.close()
+        if guide_table.layout.rows != layout.rows:
+            raise storage.TableError(f"the guide table in {guide} covers rows {list(guide_table.layout.rows)}, "
+                                     f"not {list(layout.rows)}")
     top = default_top(layout, lanes_of(kernel)) if top is None else top
     plan = layout.slabs(top)
     directory = Path(out) if out is not None else storage.default_table_dir(game, rules, layout.rows, policy)
