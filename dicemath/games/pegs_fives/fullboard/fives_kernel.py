@@ -600,6 +600,20 @@ def _picked_sum(values, scores, ms_start, ms_entry, ms_weight, result):
         result[lane] = acc[lane]
 
 
+@numba.njit(inline="always", **_FLAGS)
+def _chosen_sum(mode, values, scores, ms_start, ms_entry, ms_weight, result):
+    """``result[lane]`` = sum over throws of weight x the value of the option that policy
+    ``mode`` (the index of :data:`POLICIES`) names."""
+    if mode == 0:
+        _minimum_sum(values, ms_start, ms_entry, ms_weight, result)
+    elif mode == 1:
+        _first_open_sum(values, values, False, ms_start, ms_entry, ms_weight, result)
+    elif mode == 2:
+        _first_open_sum(values, scores, True, ms_start, ms_entry, ms_weight, result)
+    else:
+        _picked_sum(values, scores, ms_start, ms_entry, ms_weight, result)
+
+
 @numba.njit(**_FLAGS)
 def _fill_group(E, guide, boards, group, mode, fits, goal, strides, last, coef, entry_base, digits_low,
                 digits_high, split, p0, values, scores, stay):
@@ -634,14 +648,7 @@ def _solve_boards(E, guide, boards, mode, fits, goal, strides, last, coef, entry
     for group in range(0, n, LANES):
         _fill_group(E, guide, boards, group, mode, fits, goal, strides, last, coef, entry_base,
                     digits_low, digits_high, split, p0, values, scores, stay)
-        if mode == 0:
-            _minimum_sum(values, ms_start, ms_entry, ms_weight, result)
-        elif mode == 1:
-            _first_open_sum(values, values, False, ms_start, ms_entry, ms_weight, result)
-        elif mode == 2:
-            _first_open_sum(values, scores, True, ms_start, ms_entry, ms_weight, result)
-        else:
-            _picked_sum(values, scores, ms_start, ms_entry, ms_weight, result)
+        _chosen_sum(mode, values, scores, ms_start, ms_entry, ms_weight, result)
         for lane in range(min(LANES, n - group)):
             w = (result[lane] + stay[lane]) / (1.0 - stay[lane])
             E[boards[group + lane]] = w + 1.0
@@ -774,14 +781,7 @@ def _solve_slab_lanes(E, guide, slabs, top, mode, fits, goal, strides, last, coe
         position -= np.uint64(1)
         _fill_slab_lanes(E, guide, bases, top_digits, position, mode, fits, goal, strides, last, coef, entry_base,
                          hits_max, lower_low, lower_high, lower_split, p0, values, scores, stay)
-        if mode == 0:
-            _minimum_sum(values, ms_start, ms_entry, ms_weight, result)
-        elif mode == 1:
-            _first_open_sum(values, values, False, ms_start, ms_entry, ms_weight, result)
-        elif mode == 2:
-            _first_open_sum(values, scores, True, ms_start, ms_entry, ms_weight, result)
-        else:
-            _picked_sum(values, scores, ms_start, ms_entry, ms_weight, result)
+        _chosen_sum(mode, values, scores, ms_start, ms_entry, ms_weight, result)
         for lane in range(n):
             b = starts[lane] + position
             if b == last:
