@@ -28,6 +28,7 @@ OUT = Path(__file__).resolve().parent.parent / "dicemath" / "games" / "bohnduell
 
 def solve_one(stock: int, capture: str, cups: int = 4, overfill_upto: int = 16, reach_upto: int = 23) -> dict:
     from dicemath.games.bohnduell.solver_dense import solve_dense
+    from dicemath.games.bohnduell.state import initial_state
 
     solve_dense(cups, 1, capture)            # load the compiled kernel before timing
     start, cpu = time.perf_counter(), time.process_time()
@@ -35,7 +36,7 @@ def solve_one(stock: int, capture: str, cups: int = 4, overfill_upto: int = 16, 
     solve_seconds = time.perf_counter() - start
     solve_cpu = time.process_time() - cpu
     solve_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    position = table.rules_for(stock).initial()
+    position = initial_state(table.rules_for(stock))
     moves = table.move_values(position)
     value = table.position_value(position)
     tic = time.perf_counter()

@@ -1,7 +1,7 @@
 """Strength of the BohnDuell advisor in the standard 40-bean game against the baselines.
 
 Plays ``--games`` games (seats alternating) of the alpha-beta advisor
-(:class:`dicemath.games.bohnduell.search.Advisor`, exact 12-bean tables, fitted horizon
+(:class:`dicemath.games.bohnduell.search.SearchAdvisor`, exact 12-bean tables, fitted horizon
 evaluation) against the random and the greedy-by-immediate-gain players, and greedy
 against random for scale; prints score and pot margin with 95% intervals and writes
 ``dicemath/games/bohnduell/data/advisor_strength.json``. Last, ``--games / 5`` games of a
@@ -22,8 +22,9 @@ import time
 from pathlib import Path
 
 from dicemath.games.bohnduell.players import ExactPlayer, SearchPlayer, greedy_player, match, random_player
-from dicemath.games.bohnduell.rules import BohnRules
-from dicemath.games.bohnduell.search import Advisor
+from dicemath.games.bohnduell.rules import Rules
+from dicemath.games.bohnduell.search import SearchAdvisor
+from dicemath.games.bohnduell.state import initial_state
 from dicemath.games.bohnduell.solver_dense import solve_dense
 
 OUT = Path(__file__).resolve().parent.parent / "dicemath" / "games" / "bohnduell" / "data" / "advisor_strength.json"
@@ -36,8 +37,8 @@ def main() -> None:
     parser.add_argument("--table-stock", type=int, default=12)
     parser.add_argument("--capture", default="last")
     args = parser.parse_args()
-    rules = BohnRules(capture=args.capture)
-    advisor = Advisor(rules, depth=args.depth, table_stock=args.table_stock)
+    rules = Rules(capture=args.capture)
+    advisor = SearchAdvisor(rules, depth=args.depth, table_stock=args.table_stock)
     searcher = SearchPlayer(advisor)
     rows = {}
     for name, player, baseline, seed in (("advisor vs random", searcher, random_player, 1),
@@ -52,13 +53,13 @@ def main() -> None:
               f"{result['losses']}, margin {result['margin']:.2f} (95% CI {result['margin_ci95'][0]:.2f}.."
               f"{result['margin_ci95'][1]:.2f}), {result['seconds']} s", flush=True)
     # how far from perfect: a 14-bean game the advisor cannot look up (8-bean tables only)
-    small = BohnRules(stock=14, capture=args.capture)
+    small = Rules(stock=14, capture=args.capture)
     table = solve_dense(4, 14, args.capture)
     tic = time.perf_counter()
-    result = match(small, SearchPlayer(Advisor(small, depth=args.depth, table_stock=8)), ExactPlayer(table),
+    result = match(small, SearchPlayer(SearchAdvisor(small, depth=args.depth, table_stock=8)), ExactPlayer(table),
                    games=max(2, args.games // 5), seed=4).as_dict()
     result["seconds"] = round(time.perf_counter() - tic, 1)
-    result["game_value_for_first_player"] = table.position_value(small.initial())
+    result["game_value_for_first_player"] = table.position_value(initial_state(small))
     rows["advisor (8-bean tables) vs perfect play, stock 14"] = result
     print(f"advisor vs perfect (stock 14): W/D/L {result['wins']}/{result['draws']}/{result['losses']}, "
           f"margin {result['margin']:.2f} (95% CI {result['margin_ci95'][0]:.2f}..{result['margin_ci95'][1]:.2f}); "

@@ -32,7 +32,8 @@ def _rss_mb() -> float:
 
 
 def measure(solver: str, stock: int) -> dict:
-    from dicemath.games.bohnduell.rules import BohnRules
+    from dicemath.games.bohnduell.rules import Rules
+    from dicemath.games.bohnduell.state import initial_state
     from dicemath.games.bohnduell.solver_dense import solve_dense
     from dicemath.games.bohnduell.solver_dict import solve_from_start
 
@@ -41,11 +42,11 @@ def measure(solver: str, stock: int) -> dict:
     before = _rss_mb()
     tic, cpu = time.perf_counter(), time.process_time()
     if solver == "dict":
-        value, baseline = solve_from_start(BohnRules(stock=stock))
+        value, baseline = solve_from_start(Rules(stock=stock))
         positions = reachable = len(baseline.table)
     else:
         table = solve_dense(4, stock)
-        value = table.position_value(table.rules_for(stock).initial())
+        value = table.position_value(initial_state(table.rules_for(stock)))
         positions = table.positions
     seconds, cpu_seconds = time.perf_counter() - tic, time.process_time() - cpu
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -46,9 +46,9 @@ def main() -> None:
                   f"{time.perf_counter() - start:.2f} s")
         if "--three" in sys.argv:
             from dicemath.games.pitjesbak.game_solver3 import solve_game3
-            from dicemath.games.pitjesbak.rules import PitjesbakRules
+            from dicemath.games.pitjesbak.rules import Rules
             start = time.perf_counter()
-            three = solve_game3(PitjesbakRules(players=3, stripes=2))
+            three = solve_game3(Rules(players=3, stripes=2))
             print(f"three-player solve, 2 stripes, cap {three.cap}: {time.perf_counter() - start:.1f} s; "
                   f"P(win) by position {[round(v, 6) for v in three.opening_values]}")
 

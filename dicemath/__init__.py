@@ -1,9 +1,9 @@
 """dicemath: exact probabilities and optimal strategies for five table games.
 
-The shared core (dice, exact distributions, Markov chains, MDP solvers) is re-exported
-here; each game lives in its own sub-package under :mod:`dicemath.games`, reachable as
-``dicemath.pegs_fives``, ``dicemath.pitjesbak``, ``dicemath.backgammon`` and
-``dicemath.bohnduell``.
+The shared core (dice, exact distributions, Markov chains, MDP solvers, game-tree search)
+is re-exported here; each game lives in its own sub-package under :mod:`dicemath.games`
+(``from dicemath.games import pitjesbak``), imported only when asked for, so that
+``import dicemath`` stays light.
 
 Example:
     >>> import dicemath
@@ -30,16 +30,18 @@ from dicemath.core.errors import (
     InvalidStateError,
 )
 from dicemath.core.markov import AbsorbingChain, ExactAbsorbingChain
-from dicemath.core.mdp import solve_progress_mdp, solve_self_referential, value_iteration
-from dicemath.games import backgammon, bohnduell, pegs_fives, pitjesbak
+from dicemath.core.mdp import (
+    bounded_value_iteration,
+    optimal_stopping,
+    solve_progress_mdp,
+    solve_self_referential,
+    value_iteration,
+)
+from dicemath.core.search import alpha_beta, expectimax
 from dicemath.reporting import write_reports
 
 __all__ = [
     "__version__",
-    "backgammon",
-    "bohnduell",
-    "pegs_fives",
-    "pitjesbak",
     "AbsorbingChain",
     "Distribution",
     "DicemathError",
@@ -48,11 +50,15 @@ __all__ = [
     "InvalidDiceError",
     "InvalidProbabilityError",
     "InvalidStateError",
+    "alpha_beta",
+    "bounded_value_iteration",
+    "expectimax",
     "face_counts",
     "hit_distribution",
     "hit_probability_table",
     "hits",
     "multisets",
+    "optimal_stopping",
     "ordered_outcomes",
     "solve_progress_mdp",
     "solve_self_referential",

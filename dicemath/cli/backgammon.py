@@ -7,32 +7,48 @@ Home boards are written as checker counts on points 1..6, the 1-point first
 from __future__ import annotations
 
 from dicemath.cli.backgammon_cube import add_cube_command
-from dicemath.cli.support import add_json_flag, emit, int_list, text_table
+from dicemath.cli.backgammon_hint import add_hint_command
+from dicemath.cli.support import add_json_flag, add_rules_command, emit, int_list, text_table
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon import bearoff as bo
+from dicemath.games.backgammon.bearoff_database import exact_probabilities
 from dicemath.games.backgammon.diagram import diagram
 from dicemath.games.backgammon.moves import legal_moves
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.position_id import xgid_position_field
 from dicemath.games.backgammon.race import effective_pip_count, one_sided_win_probability, pip_count
-from dicemath.games.backgammon.rules import PRESETS, rules_named
-
-EXACT_TWO_SIDED_LIMIT = 8
-"""Largest checker count per side answered from the exact two-sided table on the command line."""
+from dicemath.games.backgammon.rules import PRESETS, STANDARD, rules_named
 
 
 def register(subparsers) -> None:
-    """Add ``dicemath backgammon bearoff|moves|show|cube``."""
+    """Add ``dicemath backgammon rules|bearoff|build-bearoff|moves|show|cube|hint``."""
     parser = subparsers.add_parser("backgammon", help="Backgammon: bear-off tables, legal moves, cube")
     commands = parser.add_subparsers(dest="backgammon_command", metavar="QUERY", required=True)
+    add_rules_command(commands, "backgammon")
 
     bearoff = commands.add_parser("bearoff", help="one-sided bear-off distribution, or win chance --versus")
     bearoff.add_argument("board", type=int_list, help="checker counts on points 1..6, e.g. 0,0,0,0,0,2")
     bearoff.add_argument("--versus", type=int_list, default=None,
                          help="the opponent's home board: two-sided, the first board is on roll")
     bearoff.add_argument("--rules", choices=sorted(PRESETS), default="standard")
+    bearoff.add_argument("--tables", default=None,
+                         help="folder of the two-sided databases (default: $DICEMATH_BEAROFF_DIR or the cache)")
     add_json_flag(bearoff)
     bearoff.set_defaults(func=run_bearoff)
+
+    build = commands.add_parser("build-bearoff", help="build (or resume) the two-sided bear-off database")
+    build.add_argument("--checkers", type=int, required=True, help="at most this many checkers a side, 1..15")
+    build.add_argument("--out", default=None,
+                       help="folder of the databases (default: $DICEMATH_BEAROFF_DIR or the cache); "
+                            "the table goes to OUT/two-sided-N")
+    build.add_argument("--scheduler", default=None,
+                       help="address of a dask.distributed scheduler (default: Dask's local threaded scheduler)")
+    build.add_argument("--chunk-pairs", type=int, default=None,
+                       help="pairs per chunk (default 4,000,000; fixed by the first run of a build)")
+    build.add_argument("--max-chunks", type=int, default=None,
+                       help="stop after this many chunks (resume with the same command)")
+    add_json_flag(build)
+    build.set_defaults(func=run_build_bearoff)
 
     moves = commands.add_parser("moves", help="legal moves of a roll in a GNU Backgammon Position ID")
     moves.add_argument("position_id", help="GNU Backgammon Position ID (player on roll to move) or an XGID")
@@ -47,18 +63,24 @@ def register(subparsers) -> None:
     show.set_defaults(func=run_show)
 
     add_cube_command(commands)
+    add_hint_command(commands)
 
 
-def bearoff_result(board, versus=None, rules_name: str = "standard") -> dict:
+def bearoff_result(board, versus=None, rules_name: str = "standard", tables=None) -> dict:
     """The JSON object of ``dicemath backgammon bearoff``.
 
     One-sided keys: ``board``, ``rules``, ``pip_count``, ``mean_rolls``, ``distribution``
     (P(n rolls), n = 0..), ``effective_pip_count``, ``gammon_mean_rolls``.
     Two-sided (``versus``) adds ``versus``, ``win_probability`` (exact, player on roll),
-    ``one_sided_approximation`` and ``versus_mean_rolls``.
+    ``table`` (which exact table answered: ``two-sided-N`` from the largest database built
+    under ``tables``, see :mod:`~.bearoff_database`), ``exact`` (true), ``error_bound``,
+    ``win_gammon`` and ``lose_gammon`` (BG-7, nonzero only with the 15-checker database),
+    ``one_sided_approximation``, ``versus_mean_rolls`` and ``versus_pip_count``.
 
     Raises:
-        InvalidStateError: a bad board, or more than 8 checkers a side with ``versus``.
+        InvalidStateError: a bad board, an empty one with ``versus``, a rule set other than
+            standard with a board beyond the in-memory tables, or no exact table covering
+            both boards.
     """
     rules = rules_named(rules_name)
     board = bo.check_board(board)
@@ -76,12 +98,14 @@ def bearoff_result(board, versus=None, rules_name: str = "standard") -> dict:
         versus = bo.check_board(versus)
         if sum(board) == 0 or sum(versus) == 0:
             raise InvalidStateError("both home boards need at least one checker for a two-sided query")
-        if max(sum(board), sum(versus)) > EXACT_TWO_SIDED_LIMIT:
-            raise InvalidStateError(f"exact two-sided values go up to {EXACT_TWO_SIDED_LIMIT} checkers a side; "
-                                    f"got {sum(board)} and {sum(versus)}")
+        if rules == STANDARD:
+            exact = exact_probabilities(board, versus, tables)
+        else:
+            exact = {"win_probability": bo.win_probability(board, versus, rules), "win_gammon": 0.0,
+                     "lose_gammon": 0.0, "table": "in-memory two-sided", "exact": True, "error_bound": 1e-12}
         result.update({
             "versus": list(versus),
-            "win_probability": bo.win_probability(board, versus, rules),
+            **exact,
             "one_sided_approximation": one_sided_win_probability(board, versus, rules),
             "versus_mean_rolls": table.mean_rolls(versus),
             "versus_pip_count": pip_count(versus),
@@ -97,12 +121,41 @@ def _render_bearoff(result: dict) -> str:
     if "win_probability" in result:
         lines.append(f"Versus {result['versus']} ({result['versus_pip_count']} pips, "
                      f"{result['versus_mean_rolls']:.4f} rolls): on roll wins {result['win_probability']:.6f} "
-                     f"(one-sided approximation {result['one_sided_approximation']:.6f})")
+                     f"exactly (table {result['table']}; one-sided approximation "
+                     f"{result['one_sided_approximation']:.6f})")
+        if result["win_gammon"] or result["lose_gammon"]:
+            lines.append(f"Gammons: on roll wins one {result['win_gammon']:.6f}, loses one {result['lose_gammon']:.6f}")
     return "\n".join(lines)
 
 
 def run_bearoff(args) -> int:
-    emit(bearoff_result(args.board, args.versus, args.rules), args.json, _render_bearoff)
+    emit(bearoff_result(args.board, args.versus, args.rules, args.tables), args.json, _render_bearoff)
+    return 0
+
+
+def build_bearoff_result(checkers: int, out=None, scheduler=None, chunk_pairs=None, max_chunks=None) -> dict:
+    """Build or resume a database (:func:`~.bearoff_database.build_database`); the JSON of
+    ``dicemath backgammon build-bearoff``: ``table``, ``folder``, ``checkers``, ``complete``,
+    ``chunks_run``, ``chunks_total``, ``pairs_run``, ``seconds`` (this run), ``build_seconds``
+    (all runs), ``bytes`` (on disk)."""
+    from dicemath.games.backgammon.bearoff_database import (DEFAULT_CHUNK_PAIRS, available_databases,
+                                                            build_database)
+
+    summary = build_database(checkers, out, scheduler=scheduler, chunk_pairs=chunk_pairs or DEFAULT_CHUNK_PAIRS,
+                             max_chunks=max_chunks)
+    entry = next(e for e in available_databases(summary.folder.parent) if e["checkers"] == summary.checkers)
+    return {"table": summary.folder.name, "folder": str(summary.folder), "checkers": summary.checkers,
+            "complete": summary.complete, "chunks_run": summary.chunks_run, "chunks_total": summary.chunks_total,
+            "pairs_run": summary.pairs_run, "seconds": summary.seconds, "build_seconds": entry["build_seconds"],
+            "bytes": entry["bytes"]}
+
+
+def run_build_bearoff(args) -> int:
+    result = build_bearoff_result(args.checkers, args.out, args.scheduler, args.chunk_pairs, args.max_chunks)
+    emit(result, args.json, lambda r: (
+        f"{r['table']} in {r['folder']}: {'complete' if r['complete'] else 'unfinished (run again to resume)'}; "
+        f"{r['chunks_run']} chunks ({r['pairs_run']:,} pairs) in {r['seconds']:.1f} s this run, "
+        f"{r['build_seconds']:.1f} s in all; {r['bytes'] / 1e9:.2f} GB on disk"))
     return 0
 
 

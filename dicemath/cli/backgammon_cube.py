@@ -1,6 +1,14 @@
 """``dicemath backgammon cube``: doubling-cube equities from the command line (BG-7, BG-8).
 
-Two forms:
+Three forms:
+
+* ``dicemath backgammon cube POSITION_ID --json``: the money cube decision of the player
+  on roll in any position (GNU Backgammon Position ID or XGID), by
+  :func:`~dicemath.games.backgammon.cube_advice.cube_advice`: keys ``no_double``,
+  ``double_take``, ``double_pass``, ``action``, ``equity`` (per unit of the current cube),
+  ``method``, ``source``, ``ply``, ``efficiency``, ``probabilities``, ``cube_value``,
+  ``cube_owner``, ``may_double``, ``max_cube``; options ``--cube-value``, ``--cube-owner``
+  (``centred``, ``on_roll``, ``opponent``), ``--ply``, ``--rules``.
 
 * ``dicemath backgammon cube 2,2,0,0,0,0 --versus 0,0,1,1,1,0 --json``: exact cubeful
   bear-off equities (money play) of the player on roll with home board ``POSITION``
@@ -19,7 +27,9 @@ from __future__ import annotations
 
 from dicemath.cli.support import add_json_flag, emit, int_list, text_table
 from dicemath.core.errors import InvalidStateError
+from dicemath.games.backgammon.cube_advice import CUBE_OWNERS
 from dicemath.games.backgammon.cubeful_bearoff import BG8_MAX_CUBE
+from dicemath.games.backgammon.rules import PRESETS, rules_named
 
 
 def add_cube_command(commands) -> None:
@@ -30,8 +40,9 @@ def add_cube_command(commands) -> None:
     """
     cube = commands.add_parser(
         "cube", help="doubling-cube equities (exact bear-off DP, or models from probabilities)")
-    cube.add_argument("position", nargs="?", type=int_list, default=None,
-                      help="home board of the player on roll: counts on points 1..6, 1-point first")
+    cube.add_argument("position", nargs="?", default=None,
+                      help="a Position ID or XGID (any position), or the home board of the player on "
+                           "roll as counts on points 1..6, 1-point first (with --versus)")
     cube.add_argument("--versus", type=int_list, default=None,
                       help="the opponent's home board, same format")
     cube.add_argument("--win", type=float, default=None,
@@ -49,13 +60,26 @@ def add_cube_command(commands) -> None:
                            "the BG-8 cap at 64")
     cube.add_argument("--efficiency", type=float, default=None,
                       help="Janowski cube efficiency x in [0, 1] (default: the race value)")
+    cube.add_argument("--cube-value", type=int, default=None,
+                      help="Position ID form: cube value 1, 2, 4, ..., 64 (default 1, or 2 when owned)")
+    cube.add_argument("--cube-owner", choices=CUBE_OWNERS, default="centred",
+                      help="Position ID form: who owns the cube, seen by the player on roll")
+    cube.add_argument("--ply", type=int, default=0, help="Position ID form: look-ahead 0..3 (default 0)")
+    cube.add_argument("--rules", choices=sorted(PRESETS), default="standard",
+                      help="Position ID form: standard or playtive (BG-4)")
     add_json_flag(cube)
     cube.set_defaults(func=run_cube)
 
 
 def run_cube(args) -> int:
     """Handler of ``dicemath backgammon cube``; returns the exit code."""
+    if args.position is not None and not _is_board(args.position):
+        value = args.cube_value if args.cube_value is not None else (1 if args.cube_owner == "centred" else 2)
+        result = advice_result(args.position, value, args.cube_owner, args.ply, args.rules)
+        emit(result, args.json, _render_advice)
+        return 0
     if args.position is not None:
+        args.position = int_list(args.position)
         if args.versus is None:
             raise InvalidStateError("a bear-off position needs --versus (the opponent's home board)")
         result = position_result(args.position, args.versus,
@@ -70,14 +94,55 @@ def run_cube(args) -> int:
     return 0
 
 
+def _is_board(text: str) -> bool:
+    """Whether ``text`` is a home board written as comma-separated counts (not a Position ID)."""
+    return "," in text and all(part.strip().lstrip("-").isdigit() for part in text.split(","))
+
+
+def advice_result(position_id: str, cube_value: int = 1, cube_owner: str = "centred", ply: int = 0,
+                  rules_name: str = "standard") -> dict:
+    """The JSON object of the Position ID form (see module docstring)."""
+    from dicemath.games.backgammon.cube_advice import cube_advice
+    from dicemath.games.backgammon.position import Position
+    return cube_advice(Position.from_str(position_id), cube_value, cube_owner, rules_named(rules_name), ply)
+
+
+def _render_advice(result: dict) -> str:
+    def number(value):
+        return "-" if value is None else f"{value:+.4f}"
+
+    owner = {"centred": "centred", "on_roll": "owned by the player on roll",
+             "opponent": "owned by the opponent"}[result["cube_owner"]]
+    p = result["probabilities"]
+    lines = [f"{result['position_id']} ({result['rules']}), cube {result['cube_value']} {owner}; "
+             f"money play, no Jacoby, cube capped at {result['max_cube']} (BG-8)",
+             f"Method: {result['method']} (probabilities: {result['source']}"
+             + (f", cube efficiency {result['efficiency']:.3f})" if result["efficiency"] is not None else ")"),
+             f"Cubeless: win {p['win']:.4f} (gammon {p['win_gammon']:.4f}, backgammon {p['win_backgammon']:.4f}), "
+             f"lose gammon {p['lose_gammon']:.4f} (backgammon {p['lose_backgammon']:.4f})",
+             text_table(["no double", "double/take", "double/pass"],
+                        [[number(result["no_double"]), number(result["double_take"]), number(result["double_pass"])]]),
+             f"Proper cube action: {result['action']} (equity {result['equity']:+.4f} per unit cube)"]
+    return "\n".join(lines)
+
+
 def position_result(position, versus, max_cube: int | None = BG8_MAX_CUBE) -> dict:
     """The JSON object of the bear-off form (see module docstring).
 
-    ``max_cube`` is the BG-8 cap (64, the default) or None for an unbounded cube.
+    ``max_cube`` is the BG-8 cap (64, the default) or None for an unbounded cube. Beyond
+    the exact cubeful tables (more than 8 checkers a side) the equities are Janowski's
+    model at the exact cubeless chances of the bear-off database
+    (:func:`~.cubeful_bearoff.model_position_equities`: keys ``exact`` false, ``method``,
+    ``table``, ``win_gammon``, ``lose_gammon``).
     """
-    from dicemath.games.backgammon.cubeful_bearoff import position_equities
+    from dicemath.games.backgammon.bearoff import check_board
+    from dicemath.games.backgammon.cubeful_bearoff import (MAX_TABLE_CHECKERS, model_position_equities,
+                                                           position_equities)
     from dicemath.games.backgammon.race_cube import race_advice
-    result = position_equities(position, versus, max_cube)
+    if max(sum(check_board(position)), sum(check_board(versus))) > MAX_TABLE_CHECKERS:
+        result = model_position_equities(position, versus)   # exact cubeless, model cube
+    else:
+        result = position_equities(position, versus, max_cube)
     advice = race_advice(position, versus)
     result["race_rules"] = {name: advice[name] for name in ("keith", "thorp", "8-9-12", "one-sided")}
     return result
@@ -97,7 +162,8 @@ def _render_position(result: dict) -> str:
     title = (f"Bear-off {','.join(map(str, result['position']))} (on roll) vs "
              f"{','.join(map(str, result['versus']))}: cubeless win "
              f"{result['win_probability']:.4f}; equities per unit cube, money play, "
-             + ("cube capped at 64 (BG-8)" if result.get("max_cube") else "unbounded cube"))
+             + ("cube capped at 64 (BG-8)" if result.get("max_cube") else "unbounded cube")
+             + (f"; ESTIMATE: {result['method']} (table {result['table']})" if "method" in result else ""))
     rules = ", ".join(f"{name}: {action}" for name, action in result["race_rules"].items())
     return (title + "\n" + text_table(["cube", "no double", "optimal", "action"], rows)
             + f"\nRace rules (centred cube): {rules}")

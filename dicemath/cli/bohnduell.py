@@ -9,7 +9,7 @@ Commands:
   value (final pot difference from the mover's view), exact when the position after the
   move lies in the exact table, searched by alpha-beta otherwise (the ``method`` says
   which). ``<position>`` is the text form of
-  :class:`~dicemath.games.bohnduell.state.Position`, e.g.
+  :class:`~dicemath.games.bohnduell.state.State`, e.g.
   ``38:0,0,1,1:0/40:0,0,0,0:0/B``, or ``start`` (with ``--stock``, ``--cups``, ``--capture``).
 - ``show <position>``: the board diagram and the legal moves.
 """
@@ -18,17 +18,18 @@ from __future__ import annotations
 
 import time
 
-from dicemath.cli.support import add_json_flag, emit, text_table
-from dicemath.games.bohnduell.rules import BohnRules
-from dicemath.games.bohnduell.search import Advisor
+from dicemath.cli.support import add_json_flag, add_rules_command, emit, text_table
+from dicemath.games.bohnduell.rules import Rules
+from dicemath.games.bohnduell.search import advise
 from dicemath.games.bohnduell.solver_dense import load_dense
-from dicemath.games.bohnduell.state import PLAYER_NAMES, Position
+from dicemath.games.bohnduell.state import PLAYER_NAMES, State, initial_state
 
 
 def register(subparsers) -> None:
     """Add ``dicemath bohnduell solve|advise|show``."""
     game = subparsers.add_parser("bohnduell", help="BohnDuell: exact values and move advice")
     commands = game.add_subparsers(dest="bohnduell_command", metavar="QUERY", required=True)
+    add_rules_command(commands, "bohnduell")
 
     solve = commands.add_parser("solve", help="value of a small game from the start, exactly")
     _variant_flags(solve, stock_default=10)
@@ -61,13 +62,13 @@ def _variant_flags(parser, stock_default: int) -> None:
                         help="BOHN-4 capture rule (default last)")
 
 
-def parse_position(text: str, cups: int = 4, stock: int = 40, capture: str = "last") -> Position:
-    """``"start"`` (the variant's start) or the text form of a position."""
+def parse_position(text: str, cups: int = 4, stock: int = 40, capture: str = "last") -> State:
+    """``"start"`` (the variant's start) or the text form of a state."""
     if text.strip().lower() == "start":
-        return BohnRules(cups=cups, stock=stock, capture=capture).initial()
-    position = Position.from_str(text)
+        return initial_state(Rules(cups=cups, stock=stock, capture=capture))
+    position = State.from_str(text)
     if capture == "every" and not position.rules.every:
-        position = Position.from_str(text + "/every")
+        position = State.from_str(text + "/every")
     return position
 
 
@@ -81,7 +82,7 @@ def solve_result(cups: int = 4, stock: int = 10, capture: str = "last", reachabl
     """
     tic = time.perf_counter()
     table = load_dense(cups, stock, capture)
-    start = table.rules_for(stock).initial()
+    start = initial_state(table.rules_for(stock))
     moves = table.move_values(start)
     value = table.position_value(start)
     line = table.principal_variation(start)
@@ -101,16 +102,15 @@ def solve_result(cups: int = 4, stock: int = 10, capture: str = "last", reachabl
     return result
 
 
-def advise_result(position: Position, depth: int = 6, table_stock: int = 12) -> dict:
+def advise_result(position: State, depth: int = 6, table_stock: int = 12) -> dict:
     """The JSON object of ``advise``: each move with value (mover's view) and method.
 
     Example:
-        >>> r = advise_result(Position.from_str("1:1,0,0,0:1/0:3,2,0,0:2/A"), table_stock=8)
+        >>> r = advise_result(State.from_str("1:1,0,0,0:1/0:3,2,0,0:2/A"), table_stock=8)
         >>> [(m["move"], m["value"], m["method"]) for m in r["moves"]]
         [('H1', 3, 'exact'), ('S1', 1, 'exact')]
     """
-    advisor = Advisor(position.rules, depth=depth, table_stock=table_stock)
-    advice = advisor.advise(position)
+    advice = [] if position.is_over() else advise(position, depth=depth, table_stock=table_stock)
     mover = PLAYER_NAMES[position.to_move]
     moves = [{"move": str(a.move), "value": a.value if a.exact else round(a.value, 3),
               "method": "exact" if a.exact else f"searched (depth {depth})"} for a in advice]

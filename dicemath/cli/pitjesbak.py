@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import time
 
-from dicemath.cli.support import add_json_flag, emit, fraction_text, int_list, text_table
+from dicemath.cli.support import add_json_flag, add_rules_command, emit, fraction_text, int_list, text_table
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.pitjesbak.rules import DIE_VALUE_VARIANTS, PitjesbakRules
+from dicemath.games.pitjesbak.rules import DIE_VALUE_VARIANTS, Rules
 
 
 def _rules_args(parser, players: bool = False) -> None:
@@ -21,8 +21,8 @@ def _rules_args(parser, players: bool = False) -> None:
         parser.add_argument("--players", type=int, default=2, help="number of players 2..8")
 
 
-def _rules(args, players: int = 2) -> PitjesbakRules:
-    return PitjesbakRules(players=getattr(args, "players", players), stripes=args.stripes,
+def _rules(args, players: int = 2) -> Rules:
+    return Rules(players=getattr(args, "players", players), stripes=args.stripes,
                           die_values=args.die_values)
 
 
@@ -30,6 +30,7 @@ def register(subparsers) -> None:
     """Add ``dicemath pitjesbak`` and its queries."""
     parser = subparsers.add_parser("pitjesbak", help="Pitjesbak: throw classes, optimal stopping, advice")
     commands = parser.add_subparsers(dest="pitjesbak_command", metavar="QUERY", required=True)
+    add_rules_command(commands, "pitjesbak")
 
     classes = commands.add_parser("classes", help="exact probability of every throw class")
     _rules_args(classes)
@@ -79,23 +80,23 @@ def register(subparsers) -> None:
     sim.set_defaults(func=run_simulate)
 
 
-def classes_result(rules: PitjesbakRules) -> dict:
+def classes_result(rules: Rules) -> dict:
     """JSON of ``classes``: keys die_values, denominator (216), classes (label, kind, rank,
     wipe, penalty, weight, probability, exact (reduced), of_216, throws), total_weight."""
-    from dicemath.games.pitjesbak.throws import class_table, throw_text
+    from dicemath.games.pitjesbak.throws import THROW_TOTAL, class_table, throw_text
     rows = []
     for row in class_table(rules):
         c = row.throw_class
         rows.append({"label": c.label, "kind": c.kind, "rank": c.rank, "wipe": c.wipe,
                      "penalty": c.penalty, "weight": row.weight, "probability": float(row.probability),
-                     "exact": fraction_text(row.probability), "of_216": f"{row.weight}/216",
+                     "exact": fraction_text(row.probability), "of_216": f"{row.weight}/{THROW_TOTAL}",
                      "throws": [throw_text(t) for t in row.throws]})
-    return {"die_values": rules.die_values, "denominator": 216, "classes": rows,
+    return {"die_values": rules.die_values, "denominator": THROW_TOTAL, "classes": rows,
             "total_weight": sum(r["weight"] for r in rows)}
 
 
 def _render_classes(result: dict) -> str:
-    rows = [[r["label"], r["kind"], r["wipe"], r["penalty"], f"{r['weight']}/216",
+    rows = [[r["label"], r["kind"], r["wipe"], r["penalty"], f"{r['weight']}/{result['denominator']}",
              f"{r['probability']:.4f}", " ".join(r["throws"])] for r in result["classes"]]
     return (f"Pitjesbak throw classes ({result['die_values']} die values), strongest first\n"
             + text_table(["class", "kind", "wipes", "penalty", "exact", "prob", "throws"], rows))
@@ -106,7 +107,7 @@ def run_classes(args) -> int:
     return 0
 
 
-def round_result(rules: PitjesbakRules, wiped=None, exact: bool | None = None) -> dict:
+def round_result(rules: Rules, wiped=None, exact: bool | None = None) -> dict:
     """JSON of ``round``: players, wiped, exact flag, win_probabilities (+ exact strings),
     start_after_throw_1/2 (stop-set descriptions)."""
     from dicemath.games.pitjesbak.advice import describe_stops
@@ -137,7 +138,7 @@ def run_round(args) -> int:
     return 0
 
 
-def game_result(rules: PitjesbakRules, use_cache: bool = True) -> dict:
+def game_result(rules: Rules, use_cache: bool = True) -> dict:
     """JSON of ``game``: start_player_win_probability, its bounds, round-maximising
     comparisons and losses, cap, sweeps, seconds."""
     from dicemath.games.pitjesbak.game_solver import solve_game
@@ -169,7 +170,7 @@ MAX_STRIPES_3 = 3
 """Three-player games are solved for at most this many stripes (time and memory)."""
 
 
-def game3_result(rules: PitjesbakRules, use_cache: bool = True) -> dict:
+def game3_result(rules: Rules, use_cache: bool = True) -> dict:
     """JSON of ``game --players 3``: start_player_win_probability, win_probabilities by turn
     position, cap, sweeps, residual, seconds."""
     from dicemath.games.pitjesbak.game_solver3 import solve_game3
@@ -208,10 +209,10 @@ def run_game(args) -> int:
 
 
 def run_advise(args) -> int:
-    from dicemath.games.pitjesbak.advice import advise
+    from dicemath.games.pitjesbak.advice import advise_situation
     from dicemath.games.pitjesbak.throws import parse_throw
     rules = _rules(args)
-    advice = advise(args.my_stripes, args.my_wiped, args.their_stripes, args.their_wiped,
+    advice = advise_situation(args.my_stripes, args.my_wiped, args.their_stripes, args.their_wiped,
                     role=args.role, throw_number=args.throw_number, current=parse_throw(args.current),
                     best=parse_throw(args.best) if args.best else None, limit=args.limit, rules=rules)
     emit(advice.as_dict(), args.json, lambda _: str(advice))

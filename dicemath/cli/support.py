@@ -59,3 +59,16 @@ def text_table(headers: list[str], rows: list[list[Any]]) -> str:
     lines = ["  ".join(c.rjust(w) for c, w in zip(row, widths)) for row in cells]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def add_rules_command(commands, game: str) -> None:
+    """Add ``dicemath GAME rules``: print the game's rules from the shipped ``docs/rules.md``."""
+    rules = commands.add_parser("rules", help="print the rules of the game (numbered as the code cites them)")
+    rules.set_defaults(func=lambda args: _print_rules(game))
+
+
+def _print_rules(game: str) -> int:
+    from dicemath.rules_text import rules_text
+
+    sys.stdout.write(rules_text(game))
+    return 0

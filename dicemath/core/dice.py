@@ -1,9 +1,12 @@
-"""Six-sided dice: enumeration of throws and "hits" for the numbers 1..12.
+"""Six-sided dice: validation and enumeration of throws, and "hits" for the numbers 1..12.
 
 Throws of ``n`` fair six-sided dice are enumerated either as ordered tuples (``6**n`` of
 them, each of weight 1) or as multisets (sorted tuples) with their exact multinomial
-weight ``n! / prod(count_f!)``. Weights are integers over the total ``6**n``, so every
-probability here is exact (:class:`fractions.Fraction`); float views are numpy float64.
+weight ``n! / prod(count_f!)``. Weights are integers over the total ``6**n``
+(:func:`throw_total`), so every probability here is exact (:class:`fractions.Fraction`);
+float views are numpy float64. :func:`check_throw` validates a throw of a given number of
+dice; :func:`throw_outcomes` lists a throw's chance outcomes for a game state;
+:func:`two_dice_rolls` gives the 21 distinct rolls of two dice.
 
 Hits (RULES.md, the preamble; used by PEGS-4 and FIVES-2): for a target 1..6 the number of
 dice showing it; for a target 7..12 the largest number of disjoint pairs of dice whose
@@ -13,6 +16,7 @@ faces sum to the target.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
 from math import factorial
@@ -51,6 +55,33 @@ def check_faces(faces: Sequence[int]) -> Throw:
         if isinstance(face, bool) or not isinstance(face, (int, np.integer)) or not 1 <= face <= 6:
             raise InvalidDiceError(f"a die face must be 1..6, got {face!r} in {faces!r}")
     return tuple(sorted(int(f) for f in faces))
+
+
+def check_throw(faces: Sequence[int], dice: int, *, name: str = "a throw",
+                rule: str | None = None) -> Throw:
+    """Return a throw of exactly ``dice`` dice as a sorted tuple, or raise.
+
+    Args:
+        faces: the faces thrown, in any order.
+        dice: how many dice the throw must have.
+        name, rule: how the error message names the throw and the rule it breaks.
+
+    Raises:
+        InvalidDiceError: another number of faces, or a face outside 1..6.
+
+    Example:
+        >>> check_throw([4, 6, 5], 3)
+        (4, 5, 6)
+        >>> check_throw([4, 6], 3)
+        Traceback (most recent call last):
+        ...
+        dicemath.core.errors.InvalidDiceError: a throw has exactly 3 dice, got 2: (4, 6)
+    """
+    faces = tuple(faces)
+    if len(faces) != check_dice_count(dice):
+        where = f" ({rule})" if rule else ""
+        raise InvalidDiceError(f"{name} has exactly {dice} dice{where}, got {len(faces)}: {faces!r}")
+    return check_faces(faces)
 
 
 def face_counts(faces: Sequence[int]) -> tuple[int, int, int, int, int, int]:
@@ -147,6 +178,50 @@ def multiset_counts(n: int) -> Iterator[tuple[tuple[int, ...], int]]:
 def ordered_outcomes(n: int) -> Iterator[Throw]:
     """Every ordered throw of ``n`` dice (``6**n`` tuples, each equally likely)."""
     return product(FACES, repeat=check_dice_count(n))
+
+
+def throw_total(n: int) -> int:
+    """The number of ordered throws of ``n`` dice, ``6**n``: the denominator of every weight.
+
+    Example:
+        >>> throw_total(3)
+        216
+    """
+    return len(FACES) ** check_dice_count(n)
+
+
+@lru_cache(maxsize=None)
+def throw_outcomes(n: int) -> tuple[tuple[Throw, Fraction], ...]:
+    """Every throw of ``n`` dice (sorted tuple) with its exact probability, sorted by throw.
+
+    The chance outcomes of a game state that throws ``n`` dice.
+
+    Example:
+        >>> outcomes = throw_outcomes(3)
+        >>> len(outcomes), outcomes[-1], sum(p for _, p in outcomes)
+        (56, ((6, 6, 6), Fraction(1, 216)), Fraction(1, 1))
+    """
+    total = throw_total(n)
+    return tuple((throw, Fraction(weight, total)) for throw, weight in sorted(multisets(n)))
+
+
+TWO_DICE_ROLLS: tuple[tuple[int, int], ...] = tuple(
+    (high, low) for high in FACES for low in range(1, high + 1))
+"""The 21 distinct rolls of two dice, higher die first, in the order (1, 1), (2, 1), (2, 2), ..."""
+
+
+def two_dice_rolls() -> tuple[tuple[tuple[int, int], int], ...]:
+    """The 21 distinct rolls of two dice (higher die first) with their weights out of 36.
+
+    A double can fall one way (weight 1), any other roll two ways (weight 2).
+
+    Example:
+        >>> rolls = two_dice_rolls()
+        >>> len(rolls), rolls[:3], sum(w for _, w in rolls)
+        (21, (((1, 1), 1), ((2, 1), 2), ((2, 2), 1)), 36)
+    """
+    weights = dict(multisets(2))
+    return tuple((roll, weights[(roll[1], roll[0])]) for roll in TWO_DICE_ROLLS)
 
 
 def throw_distribution(n: int) -> Distribution:

@@ -6,8 +6,10 @@ legal actions (sorted, hashable); a chance state lists its outcomes with exact
 probabilities; :meth:`GameState.apply` returns the next state (states are immutable);
 a terminal state has returns, one number per player.
 
-Generic algorithms (random play, the shared consistency check of every game's tests) take
-any object with these methods.
+Generic algorithms take any object with these methods: random play and the shared
+consistency check of every game's tests here, expectimax and alpha-beta in
+:mod:`dicemath.core.search`. The per-game names built on this vocabulary (``Rules``,
+``initial_state``, ``State``, ``advise``) are listed in :mod:`dicemath.games`.
 """
 
 from __future__ import annotations

@@ -19,6 +19,14 @@ floats it is float64.
 Games supply their states in an order where every successor comes first, and a
 ``step(state, value)`` function that lists chance outcomes with their decisions; they
 write no loops of their own.
+
+:func:`optimal_stopping` is the fast form of the special case "stop or go on, at most N
+steps" (no self-loops, one backward pass).
+
+For values whose states are *not* ordered by progress (a penalty that sends a player
+back), :func:`value_iteration` sweeps a table of states until nothing changes, and
+:func:`bounded_value_iteration` sweeps a lower and an upper bound together so that the
+result carries rigorous error bars; both run on :func:`sweep_to_convergence`.
 """
 
 from __future__ import annotations
@@ -28,7 +36,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Generic, TypeVar
 
+import numpy as np
+
 from dicemath.core.errors import InvalidProbabilityError
+from dicemath.core.progress import progress
 
 Number = TypeVar("Number", Fraction, float)
 State = TypeVar("State", bound=Hashable)
@@ -199,6 +210,112 @@ def solve_progress_mdp(states: Iterable[State], step: Step, *, cost: Number,
     return ProgressSolution(values, policy)
 
 
+@dataclass(frozen=True)
+class Stopping(Generic[Number]):
+    """The solution of a finite stop-or-go-on problem (see :func:`optimal_stopping`).
+
+    Attributes:
+        stops: ``stops[t][o]``: stop after step ``t + 1`` when it showed outcome ``o`` (at
+            the last step always).
+        continue_values: ``continue_values[t]``: value of going on after step ``t + 1``
+            (``None`` after the last step).
+        value: the value before the first step.
+        counting: ``counting[t][o]``: probability of stopping after step ``t + 1`` on ``o``.
+    """
+
+    stops: tuple[tuple[bool, ...], ...]
+    continue_values: tuple
+    value: Number
+    counting: tuple[tuple[Number, ...], ...]
+
+    @property
+    def outcome(self) -> tuple:
+        """Probability of stopping on outcome ``o``, whichever step it is."""
+        return tuple(sum(column[1:], column[0]) for column in zip(*self.counting))
+
+
+def optimal_stopping(stop_values: Sequence[Sequence[Number]],
+                     probabilities: Sequence[Number]) -> Stopping[Number]:
+    """Stop or go on, at most ``len(stop_values)`` steps: maximise the value of stopping.
+
+    Each step draws outcome ``o`` with ``probabilities[o]``; after step ``t + 1`` the player
+    stops with the value ``stop_values[t][o]`` or takes the next step; the last step
+    always stops. This is the progress MDP of this module with no self-loops and a fixed
+    horizon (its states are the steps taken, each leading only to the next), so it is
+    solved by one backward pass; :func:`solve_progress_mdp` gives the same values and
+    decisions (the tests check it), this is the fast form for solvers that call it
+    thousands of times. Ties between stopping and going on are broken towards stopping.
+
+    Args:
+        stop_values: per step, the value of stopping on each outcome.
+        probabilities: the outcomes' probabilities (Fractions: exact; floats: float64).
+
+    Returns:
+        The :class:`Stopping` solution.
+
+    Example:
+        Throw a die up to twice and keep the last face: stop on 4, 5, 6 (3.5 < 4).
+
+        >>> from fractions import Fraction as F
+        >>> faces = [F(f) for f in range(1, 7)]
+        >>> plan = optimal_stopping([faces, faces], [F(1, 6)] * 6)
+        >>> plan.stops[0], plan.value
+        ((False, False, False, True, True, True), Fraction(17, 4))
+    """
+    limit = len(stop_values)
+    if limit < 1:
+        raise ValueError("optimal_stopping needs at least one step")
+    zero = probabilities[0] - probabilities[0]
+    stops: list = [None] * limit
+    conts: list = [None] * limit
+    stops[-1] = (True,) * len(probabilities)
+    after = list(stop_values[-1])
+    for t in range(limit - 2, -1, -1):
+        cont = sum((p * v for p, v in zip(probabilities, after)), zero)
+        conts[t] = cont
+        stops[t] = tuple(s >= cont for s in stop_values[t])
+        after = [s if s >= cont else cont for s in stop_values[t]]
+    value = sum((p * v for p, v in zip(probabilities, after)), zero)
+    counting = []
+    mass = zero + 1
+    for t in range(limit):
+        counting.append(tuple(mass * p if stop else zero for p, stop in zip(probabilities, stops[t])))
+        mass *= sum((p for p, stop in zip(probabilities, stops[t]) if not stop), zero)
+    return Stopping(tuple(stops), tuple(conts), value, tuple(counting))
+
+
+def sweep_to_convergence(blocks: Iterable, update: Callable[[object], float], *,
+                         tolerance: float, max_sweeps: int, desc: str | None = None) -> tuple[int, float]:
+    """Gauss-Seidel sweeps: ``update(block)`` for every block in order, until a sweep changes
+    nothing by ``tolerance`` or more.
+
+    The loop every value iteration here shares. ``update`` recomputes the values of one
+    block (a state, or an array of state indices) in place, using the newest values of
+    the blocks before it, and returns the largest change it made.
+
+    Args:
+        blocks: the blocks in sweep order (list them so that most successors come first).
+        update: ``update(block) -> largest absolute change``.
+        tolerance: stop after a sweep whose largest change is below this.
+        max_sweeps: stop after this many sweeps whatever the change.
+        desc: show a progress bar with this label (:mod:`dicemath.core.progress`).
+
+    Returns:
+        ``(sweeps, change)``: sweeps made and the largest change of the last one (the
+        caller decides whether stopping at ``max_sweeps`` is an error).
+    """
+    blocks = list(blocks)
+    sweeps, change = 0, float("inf")
+    counter = range(1, max_sweeps + 1)
+    for sweeps in (progress(counter, desc=desc, total=max_sweeps) if desc else counter):
+        change = 0.0
+        for block in blocks:
+            change = max(change, update(block))
+        if change < tolerance:
+            break
+    return sweeps, change
+
+
 def value_iteration(states: Sequence[State],
                     transitions: Callable[[State, Callable[[State], float]], float],
                     *, tolerance: float = 1e-13, max_iterations: int = 100_000,
@@ -216,12 +333,69 @@ def value_iteration(states: Sequence[State],
         RuntimeError: no convergence within ``max_iterations`` sweeps.
     """
     values = {s: (initial(s) if initial else 0.0) for s in states}
-    for sweep in range(1, max_iterations + 1):
-        change = 0.0
-        for state in states:
-            new = transitions(state, values.__getitem__)
-            change = max(change, abs(new - values[state]))
-            values[state] = new
-        if change < tolerance:
-            return values, sweep
-    raise RuntimeError(f"value iteration did not converge in {max_iterations} sweeps")
+
+    def update(state: State) -> float:
+        new = transitions(state, values.__getitem__)
+        change = abs(new - values[state])
+        values[state] = new
+        return change
+
+    sweeps, change = sweep_to_convergence(states, update, tolerance=tolerance,
+                                          max_sweeps=max_iterations)
+    if change >= tolerance:
+        raise RuntimeError(f"value iteration did not converge in {max_iterations} sweeps")
+    return values, sweeps
+
+
+BoundsOperator = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+
+
+def bounded_value_iteration(blocks: Sequence[np.ndarray], operator: BoundsOperator,
+                            low: np.ndarray, high: np.ndarray, *, tolerance: float,
+                            max_sweeps: int, desc: str | None = None) -> int:
+    """Value iteration from a lower and an upper bound at once: rigorous error bars.
+
+    If the Bellman operator ``T`` is monotone (larger next values never give a smaller
+    value) and the true values ``V = T V`` satisfy ``low <= V <= high`` at the start,
+    then every iterate keeps ``T^k low <= V <= T^k high`` by induction. So whenever the
+    iteration stops, each true value lies between the two arrays: the width ``high - low``
+    bounds the error of the unfinished iteration and of anything the bounds stood in for
+    (for example states beyond a truncation, valued only as "between 0 and 1").
+
+    Args:
+        blocks: arrays of state indices (the last axis of ``low`` and ``high``), in sweep
+            order (Gauss-Seidel: a block sees the newest bounds of the blocks before it).
+        operator: ``operator(block, low, high) -> (new_low, new_high)`` for the states of
+            ``block``; it must be monotone, the lower bound built from lower bounds of
+            the values it increases with (and from upper bounds of those it decreases
+            with, as in a zero-sum game seen from the other player), and vice versa.
+        low, high: start bounds, float64 arrays ``[..., states]``; updated in place.
+        tolerance: stop when a sweep changes no bound by this much.
+        max_sweeps: stop after this many sweeps (the bounds stay valid, only wider).
+        desc: progress bar label.
+
+    Returns:
+        The number of sweeps made.
+
+    Example:
+        ``V = 1/2 + V/2`` (fixed point 1), started from the bounds 0 and 2:
+
+        >>> low, high = np.zeros(1), np.full(1, 2.0)
+        >>> def halfway(block, low, high):
+        ...     return 0.5 + 0.5 * low[..., block], 0.5 + 0.5 * high[..., block]
+        >>> sweeps = bounded_value_iteration([np.arange(1)], halfway, low, high,
+        ...                                  tolerance=1e-12, max_sweeps=100)
+        >>> bool(low[0] <= 1 <= high[0]), bool(high[0] - low[0] < 1e-11)
+        (True, True)
+    """
+    def update(block: np.ndarray) -> float:
+        new_low, new_high = operator(block, low, high)
+        change = max(float(np.max(np.abs(new_low - low[..., block]), initial=0.0)),
+                     float(np.max(np.abs(new_high - high[..., block]), initial=0.0)))
+        low[..., block] = new_low
+        high[..., block] = new_high
+        return change
+
+    sweeps, _ = sweep_to_convergence(blocks, update, tolerance=tolerance, max_sweeps=max_sweeps,
+                                     desc=desc)
+    return sweeps

@@ -10,8 +10,6 @@ import os
 import sys
 from collections.abc import Iterable
 
-from tqdm.auto import tqdm
-
 
 def progress_enabled() -> bool:
     """Whether progress bars are shown."""
@@ -23,6 +21,11 @@ def progress_enabled() -> bool:
 
 def progress(iterable: Iterable | None = None, *, desc: str = "", total: int | None = None,
              unit: str = "it"):
-    """Wrap ``iterable`` in a progress bar (a no-op bar when bars are off)."""
+    """Wrap ``iterable`` in a progress bar (a no-op bar when bars are off).
+
+    tqdm is imported here, on first use, to keep ``import dicemath`` light.
+    """
+    from tqdm.auto import tqdm
+
     return tqdm(iterable, desc=desc, total=total, unit=unit, disable=not progress_enabled(),
                 leave=False, dynamic_ncols=True)

@@ -1,1 +1,51 @@
-"""One sub-package per game of RULES.md, each built on :mod:`dicemath.core`."""
+"""One sub-package per game of RULES.md, each built on :mod:`dicemath.core`.
+
+Every game package exposes the same names with the same meaning (the conformance test
+``tests/test_games_conformance.py`` checks them, one registry entry per game):
+
+``Rules``
+    A frozen, hashable dataclass of the game's rules; each variant of RULES.md is a named
+    field with the default of the standard game. A value no rule allows raises
+    :class:`~dicemath.core.errors.InvalidRulesError` in ``__post_init__``. Solvers key
+    their caches by it.
+``STANDARD`` (and other presets)
+    Module constants holding ``Rules`` objects: ``STANDARD`` is the game as RULES.md
+    states it; named variants get their own constant (``pitjesbak.PIPS``,
+    ``bohnduell.CAPTURE_EVERY``).
+``initial_state(rules=STANDARD)``
+    The state at the start of a game.
+``State``
+    The game's immutable, hashable state; it implements
+    :class:`dicemath.core.game.GameState`: ``current_player()`` (a seat,
+    :data:`~dicemath.core.game.CHANCE` or :data:`~dicemath.core.game.TERMINAL`),
+    ``legal_actions()`` (sorted), ``chance_outcomes()`` (``(outcome, Fraction)`` pairs
+    summing to exactly 1), ``apply(action)`` and ``returns()``. Its text form
+    ``str(state)`` reads back with ``State.from_str(text)``; ``state.action_text(action)``
+    and ``state.parse_action(text)`` do the same for the actions and chance outcomes of
+    that state. It has a ``rules`` attribute.
+``advise(state, ...)``
+    Advice at a state where a player decides: the value of each legal action under
+    optimal play and the best one (the advice object is the game's own: Pitjesbak's
+    :class:`~dicemath.games.pitjesbak.advice.Advice`, BohnDuell's list of
+    :class:`~dicemath.games.bohnduell.search.MoveValue`). A state where nobody decides
+    raises :class:`~dicemath.core.errors.InvalidStateError`.
+
+``analyse(record)``
+    The cost of every decision of a played game and the luck of every throw: ``record``
+    is a decision list (each entry the inputs of the game's ``advise`` command plus the
+    ``choice``) or a whole game (every throw and choice from the start), JSON or its
+    path; the result is a :class:`dicemath.analysis.Analysis`. The game's
+    ``analysis.py`` maps records to its states and values them with the best source it
+    has (:mod:`dicemath.analysis`, ``docs/analyse.md``).
+
+Errors are those of :mod:`dicemath.core.errors`: ``InvalidRulesError`` (rules),
+``InvalidStateError`` (a state or its text), ``IllegalMoveError`` (an action the state
+does not allow, or unreadable action text), ``InvalidDiceError`` (a die or throw that
+cannot be). Generic algorithms (:mod:`dicemath.core.search`, :mod:`dicemath.core.game`)
+run on any ``State``; a game's fast solvers are tested against them.
+
+Names a game uses beyond the vocabulary say what they are and mean one thing across
+games: ``Move`` is one move of a player, ``SearchAdvisor`` an alpha-beta advisor,
+``MoveValue`` one move with its value. Pitjesbak and BohnDuell follow the vocabulary;
+Pegs/Fives and Backgammon are being converted.
+"""

@@ -1,8 +1,11 @@
 """Strategy reports: Markdown with matplotlib figures, one section per game.
 
-Every section is a function ``build(context) -> str`` that returns Markdown and saves its
-figures through ``context.save_figure``. :data:`SECTIONS` is the one registry: a game adds
-its report by adding a line there. :func:`write_reports` writes each section to
+A section *computes, then renders*: ``compute(context)`` returns the section's numbers
+(a data object, no prose), ``render(data, context)`` writes the Markdown and saves the
+figures through ``context.save_figure``; every sentence that states a conclusion is read
+off the data. Sections not yet split that way (Pegs/Fives, Backgammon) give one
+``build(context) -> str`` instead. :data:`SECTIONS` is the one registry: a game adds its
+report by adding a line there. :func:`write_reports` writes each section to
 ``<out>/<name>.md`` and an index ``<out>/README.md``.
 """
 
@@ -17,34 +20,77 @@ from pathlib import Path
 from dicemath.reporting.context import ReportContext
 
 
+def _function(path: str):
+    module, name = path.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
 @dataclass(frozen=True)
 class Section:
-    """One report: its file name, title, and the ``module:function`` that builds it."""
+    """One report: its file name, title, and where its code is (``"module:function"``).
+
+    Attributes:
+        name, title: file name (without ``.md``) and heading.
+        compute: ``compute(context) -> data``.
+        render: ``render(data, context) -> Markdown``.
+        builder: instead of the two, ``build(context) -> Markdown`` (sections not yet split).
+    """
 
     name: str
     title: str
-    builder: str
+    compute: str | None = None
+    render: str | None = None
+    builder: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.builder is None) == (self.compute is None or self.render is None):
+            raise ValueError(f"section {self.name!r} needs compute and render, or a builder")
+
+    def data(self, context: ReportContext):
+        """The section's numbers (sections with ``compute`` only)."""
+        if self.compute is None:
+            raise ValueError(f"section {self.name!r} has no compute step")
+        return _function(self.compute)(context)
 
     def build(self, context: ReportContext) -> str:
-        module, function = self.builder.split(":")
-        return getattr(importlib.import_module(module), function)(context)
+        """The section's Markdown."""
+        if self.builder is not None:
+            return _function(self.builder)(context)
+        return _function(self.render)(self.data(context), context)
 
 
 SECTIONS: tuple[Section, ...] = (
-    Section("dice", "Dice: hits for every number", "dicemath.reporting.dice:build"),
+    Section("dice", "Dice: hits for every number",
+            compute="dicemath.reporting.dice:compute", render="dicemath.reporting.dice:render"),
     Section("pegs", "Pegs: expected turns per row, optimal rows, the row advisor",
-            "dicemath.games.pegs_fives.report:build_pegs"),
+            builder="dicemath.games.pegs_fives.report:build_pegs"),
     Section("fives", "Fives: expected turns per number, the advisor, races and rest points",
-            "dicemath.games.pegs_fives.report:build_fives"),
+            builder="dicemath.games.pegs_fives.report:build_fives"),
     Section("pitjesbak", "Pitjesbak: when to stop, and who wins",
-            "dicemath.games.pitjesbak.report:build"),
+            compute="dicemath.games.pitjesbak.report:compute", render="dicemath.games.pitjesbak.report:render"),
     Section("backgammon_bearoff", "Backgammon: exact bear-off",
-            "dicemath.games.backgammon.report:build"),
+            builder="dicemath.games.backgammon.report:build"),
     Section("backgammon_cube", "Backgammon: the doubling cube",
-            "dicemath.games.backgammon.cube_report:build"),
+            builder="dicemath.games.backgammon.cube_report:build"),
+    Section("backgammon_playtive", "Backgammon: the Playtive rule measured by self-play",
+            builder="dicemath.games.backgammon.playtive_report:build"),
     Section("bohnduell", "BohnDuell: solved small games and a 40-bean advisor",
-            "dicemath.games.bohnduell.report:build"),
+            compute="dicemath.games.bohnduell.report:compute", render="dicemath.games.bohnduell.report:render"),
+    Section("analyse", "Analysed games: where each policy loses",
+            compute="dicemath.analysis.report:compute", render="dicemath.analysis.report:render"),
 )
+
+
+def section(name: str) -> Section:
+    """The registered section called ``name``.
+
+    Raises:
+        ValueError: no such section.
+    """
+    for candidate in SECTIONS:
+        if candidate.name == name:
+            return candidate
+    raise ValueError(f"unknown report section {name!r}; known: {section_names()}")
 
 
 def section_names() -> list[str]:

@@ -1,18 +1,68 @@
-"""The dice report: hit distributions for every number 1..12 and 1..6 dice."""
+"""The dice report: hit distributions for every number 1..12 and 1..6 dice.
+
+:func:`compute` returns the numbers (:class:`DiceReport`, exact Fractions); :func:`render`
+writes the Markdown and the figure from them, including the closing sentence, which is
+read off the numbers.
+"""
 
 from __future__ import annotations
 
-from dicemath.core.dice import TARGETS, hit_distribution
+from dataclasses import dataclass
+from fractions import Fraction
+
+from dicemath.core.dice import PAIR_TARGETS, TARGETS, hit_distribution
 from dicemath.reporting.context import ReportContext, markdown_table
 
+DICE_COUNTS = tuple(range(1, 7))
+"""The numbers of dice in the tables."""
 
-def build(context: ReportContext) -> str:
-    """Markdown of the dice report, with its figure saved next to it."""
+
+@dataclass(frozen=True)
+class DiceReport:
+    """The numbers of the dice report, exact.
+
+    Attributes:
+        at_least_one: ``[target][n]``: P(at least one hit) with ``n`` dice (``DICE_COUNTS``).
+        mean_hits: ``[target][n]``: expected hits.
+        six_dice: ``[target][k]``: P(k hits) with six dice, k = 0..6.
+    """
+
+    at_least_one: dict[int, tuple[Fraction, ...]]
+    mean_hits: dict[int, tuple[Fraction, ...]]
+    six_dice: dict[int, tuple[Fraction, ...]]
+
+
+def compute(context: ReportContext | None = None) -> DiceReport:
+    """The exact numbers of the dice report (RULES.md preamble: hits)."""
+    at_least_one, mean_hits, six_dice = {}, {}, {}
+    for target in TARGETS:
+        distributions = [hit_distribution(n, target) for n in DICE_COUNTS]
+        at_least_one[target] = tuple(1 - d.probability(0) for d in distributions)
+        mean_hits[target] = tuple(d.mean() for d in distributions)
+        six_dice[target] = tuple(distributions[-1].probability(k) for k in range(7))
+    return DiceReport(at_least_one, mean_hits, six_dice)
+
+
+def conclusion(report: DiceReport) -> str:
+    """The closing sentence, read off the numbers: the most hits a pair number can get
+    with six dice, and the easiest and hardest pair numbers to hit at least once."""
+    most = max(max(k for k, p in enumerate(report.six_dice[t]) if p) for t in PAIR_TARGETS)
+    chance = {t: report.at_least_one[t][-1] for t in PAIR_TARGETS}
+    easiest = max(PAIR_TARGETS, key=lambda t: (chance[t], -t))
+    hardest = min(PAIR_TARGETS, key=lambda t: (chance[t], t))
+    return (f"The pair numbers {PAIR_TARGETS[0]}..{PAIR_TARGETS[-1]} need two dice per hit, so with six "
+            f"dice they get at most {most} hits; {easiest} is the easiest pair number to hit at least "
+            f"once ({float(chance[easiest]):.4f}), {hardest} the hardest ({float(chance[hardest]):.4f}).")
+
+
+def render(report: DiceReport, context: ReportContext) -> str:
+    """Markdown of the dice report, with its figure saved through ``context``."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    columns = ["number"] + [f"{n} dice" for n in DICE_COUNTS]
     parts = [
         "Hits for a number t (RULES.md, preamble): for 1..6 the dice showing t; for 7..12 the "
         "largest number of disjoint pairs summing to t. All values are exact (integer weights "
@@ -20,38 +70,29 @@ def build(context: ReportContext) -> str:
         "",
         "## Chance of at least one hit",
         "",
+        markdown_table(columns, [[t] + [f"{float(p):.4f}" for p in report.at_least_one[t]] for t in TARGETS]),
+        "",
+        "## Expected number of hits",
+        "",
+        markdown_table(columns, [[t] + [f"{float(m):.4f}" for m in report.mean_hits[t]] for t in TARGETS]),
+        "",
+        "## Distribution of hits with 6 dice",
+        "",
+        markdown_table(["number"] + [f"{k} hits" for k in range(7)],
+                       [[t] + [f"{float(p):.4f}" for p in report.six_dice[t]] for t in TARGETS]),
     ]
-    rows = []
-    for target in TARGETS:
-        rows.append([target] + [f"{1 - float(hit_distribution(n, target).probability(0)):.4f}"
-                                for n in range(1, 7)])
-    parts.append(markdown_table(["number"] + [f"{n} dice" for n in range(1, 7)], rows))
-    parts += ["", "## Expected number of hits", ""]
-    rows = [[target] + [f"{float(hit_distribution(n, target).mean()):.4f}" for n in range(1, 7)]
-            for target in TARGETS]
-    parts.append(markdown_table(["number"] + [f"{n} dice" for n in range(1, 7)], rows))
-
-    parts += ["", "## Distribution of hits with 6 dice", ""]
-    six = [hit_distribution(6, t) for t in TARGETS]
-    rows = [[t] + [f"{float(d.probability(k)):.4f}" for k in range(7)] for t, d in zip(TARGETS, six)]
-    parts.append(markdown_table(["number"] + [f"{k} hits" for k in range(7)], rows))
-
     figure, axes = plt.subplots(1, 2, figsize=(11, 4))
-    for n in range(1, 7):
-        axes[0].plot(TARGETS, [1 - float(hit_distribution(n, t).probability(0)) for t in TARGETS],
-                     marker="o", label=f"{n} dice")
-    axes[0].set(xlabel="number", ylabel="P(at least one hit)", xticks=TARGETS,
-                title="Chance of a hit")
+    for i, n in enumerate(DICE_COUNTS):
+        axes[0].plot(TARGETS, [float(report.at_least_one[t][i]) for t in TARGETS], marker="o", label=f"{n} dice")
+    axes[0].set(xlabel="number", ylabel="P(at least one hit)", xticks=TARGETS, title="Chance of a hit")
     axes[0].legend(fontsize=8)
-    bottom = [0.0] * 12
+    bottom = [0.0] * len(TARGETS)
     for k in range(7):
-        heights = [float(d.probability(k)) for d in six]
+        heights = [float(report.six_dice[t][k]) for t in TARGETS]
         axes[1].bar(TARGETS, heights, bottom=bottom, label=f"{k} hits")
         bottom = [b + h for b, h in zip(bottom, heights)]
-    axes[1].set(xlabel="number", ylabel="probability", xticks=TARGETS,
-                title="Hits with 6 dice")
+    axes[1].set(xlabel="number", ylabel="probability", xticks=TARGETS, title="Hits with 6 dice")
     axes[1].legend(fontsize=8, bbox_to_anchor=(1.01, 1), loc="upper left")
-    parts += ["", context.save_figure(figure, "dice_hits.png", "hit chances per number"), ""]
-    parts.append("The pair numbers 7..12 need two dice per hit, so with six dice they never "
-                 "exceed three hits; 7 is the easiest pair number, 12 (only 6+6) the hardest.")
+    parts += ["", context.save_figure(figure, "dice_hits.png", "hit chances per number"), "",
+              conclusion(report)]
     return "\n".join(parts)

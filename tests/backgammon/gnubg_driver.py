@@ -52,16 +52,21 @@ def gnubg_moves(cases: list[dict], timeout: float = 600) -> list[dict]:
         The cases with ``moves`` (gnubg's move notation, one per distinct result; ``[]``
         when the roll cannot be played) and ``board`` (gnubg's view, player on roll last).
     """
+    return run_script(_MOVES_SCRIPT, cases, timeout)
+
+
+def run_script(body: str, cases: list, timeout: float = 600) -> list:
+    """Run ``body`` in gnubg's embedded Python with ``INPUT`` (a JSON file of ``cases``)
+    and ``OUTPUT`` (where it writes its JSON answer) defined; return the answer."""
     gnubg = tool("gnubg")
     if gnubg is None:
         raise RuntimeError("gnubg is not installed")
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
         (folder / "in.json").write_text(json.dumps(cases))
-        script = folder / "moves.py"
-        script.write_text(f"INPUT = {str(folder / 'in.json')!r}\nOUTPUT = {str(folder / 'out.json')!r}\n"
-                          + _MOVES_SCRIPT)
-        subprocess.run([gnubg, "-t", "-q", "-p", str(script)], check=True, timeout=timeout,
+        script = folder / "script.py"
+        script.write_text(f"INPUT = {str(folder / 'in.json')!r}\nOUTPUT = {str(folder / 'out.json')!r}\n" + body)
+        subprocess.run([gnubg, "-t", "-q", "-p", str(script)], check=True, timeout=timeout, stdin=subprocess.DEVNULL,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=folder)
         return json.loads((folder / "out.json").read_text())
 

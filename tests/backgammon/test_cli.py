@@ -41,7 +41,8 @@ def test_moves_lists_opening_plays(capsys):
     assert xgid["moves"] == result["moves"]
 
 
-def test_show_and_errors(capsys):
+def test_show_and_errors(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("DICEMATH_BEAROFF_DIR", str(tmp_path))  # no database: 9 checkers are beyond the tables
     assert main(["backgammon", "show", "4HPwATDgc/ABMA"]) == 0
     assert "Position ID 4HPwATDgc/ABMA" in capsys.readouterr().out
     assert main(["backgammon", "bearoff", "0,0,0,0,0,16"]) == 2

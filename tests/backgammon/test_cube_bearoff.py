@@ -166,7 +166,7 @@ def test_position_equities_result_and_errors():
     with pytest.raises(DicemathError):
         position_equities([0, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0])
     with pytest.raises(DicemathError):
-        position_equities([8, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0])
+        position_equities([9, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0])
     with pytest.raises(DicemathError):
         position_equities([1, 0, 0], [1, 0, 0, 0, 0, 0])
     with pytest.raises(DicemathError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from dicemath.cli import main
-from dicemath.games.bohnduell import BohnRules, Position
+from dicemath.games.bohnduell import Rules, State, initial_state
 from dicemath.games.bohnduell.solver_dict import DictSolver
 
 
@@ -16,7 +16,7 @@ def run_json(capsys, *argv):
 
 def test_solve_json(capsys):
     result = run_json(capsys, "bohnduell", "solve", "--cups", "4", "--stock", "7", "--json", "--reachable")
-    start = BohnRules(stock=7).initial()
+    start = initial_state(Rules(stock=7))
     solver = DictSolver(start.rules)
     assert result["value"] == solver.position_value(start)
     assert result["first_moves"] == {str(m): v for m, v in solver.move_values(start).items()}
@@ -32,7 +32,7 @@ def test_solve_json(capsys):
 
 def test_solve_every_variant(capsys):
     result = run_json(capsys, "bohnduell", "solve", "--stock", "6", "--capture", "every", "--json")
-    start = BohnRules(stock=6, capture="every").initial()
+    start = initial_state(Rules(stock=6, capture="every"))
     assert result["value"] == DictSolver(start.rules).position_value(start)
 
 
@@ -41,7 +41,7 @@ def test_advise_exact_and_searched(capsys):
     assert [(m["move"], m["value"], m["method"]) for m in result["moves"]] == [
         ("H1", 3, "exact"), ("S1", 1, "exact")]
     result = run_json(capsys, "bohnduell", "advise", "start", "--depth", "2", "--table-stock", "6", "--json")
-    assert result["position"] == str(BohnRules().initial())
+    assert result["position"] == str(initial_state(Rules()))
     assert [m["move"] for m in result["moves"]] != [] and all(m["method"].startswith("searched")
                                                                for m in result["moves"])
     assert main(["bohnduell", "advise", "start", "--stock", "5"]) == 0
@@ -55,4 +55,4 @@ def test_show_and_errors(capsys):
     assert main(["bohnduell", "advise", "2:0,0,0,1:1/3:0,0,0,0:1/X"]) == 2
     assert "cannot read position" in capsys.readouterr().err
     assert main(["bohnduell", "solve", "--cups", "2"]) == 2
-    assert Position.from_str("2:0,0,0,1:1/3:0,0,0,0:1/B").rules.stock == 4
+    assert State.from_str("2:0,0,0,1:1/3:0,0,0,0:1/B").rules.stock == 4

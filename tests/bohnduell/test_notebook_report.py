@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dicemath.games.bohnduell.report import build, solved_stocks
+from dicemath.games.bohnduell.report import (compute, first_player_conclusion, overfill_conclusion, render,
+                                             solved_stocks)
 from dicemath.reporting import section_names
 from dicemath.reporting.context import ReportContext
 
@@ -13,7 +14,8 @@ def test_notebook_runs(run_notebook):
 
 def test_report_section(tmp_path):
     assert "bohnduell" in section_names()
-    text = build(ReportContext(tmp_path, quick=True))
+    context = ReportContext(tmp_path, quick=True)
+    text = render(compute(context), context)
     assert "## Value by stock size" in text and "overfill" in text
     assert (tmp_path / "bohnduell_values.png").exists()
 
@@ -21,12 +23,26 @@ def test_report_section(tmp_path):
 def test_committed_results_agree_with_the_solver():
     """The stored table of solved stocks matches a fresh solve for the small stocks."""
     from dicemath.games.bohnduell.solver_dense import solve_dense
+    from dicemath.games.bohnduell.state import initial_state
 
     data = solved_stocks()["results"]
     for capture, rows in data.items():
         table = solve_dense(4, 8, capture)
         for row in rows:
             if row["stock"] <= 8:
-                start = table.rules_for(row["stock"]).initial()
+                start = initial_state(table.rules_for(row["stock"]))
                 assert row["value"] == table.position_value(start)
                 assert row["first_moves"] == {str(m): v for m, v in table.move_values(start).items()}
+
+
+def test_conclusions_follow_the_numbers():
+    """The sentences that judge the numbers change when the numbers do."""
+    behind = {"last": {1: {"value": 0}, 2: {"value": -1}}, "every": {1: {"value": 0}}}
+    ahead = {"last": {1: {"value": 2}, 2: {"value": 1}}, "every": {}}
+    assert "never an advantage" in first_player_conclusion(behind)
+    assert "ahead at 0 stock sizes, level at 1, behind at 1 of the 2" in first_player_conclusion(behind)
+    assert "advantage more often than not" in first_player_conclusion(ahead)
+    clean = ((5, {"positions": 10, "overfill_better": 0, "tie": 1, "overfill_worse": 9, "mean_loss_when_worse": 2.0}),)
+    risky = ((5, {"positions": 10, "overfill_better": 6, "tie": 0, "overfill_worse": 4, "mean_loss_when_worse": 1.0}),)
+    assert "is sound" in overfill_conclusion(clean) and "never" in overfill_conclusion(clean)
+    assert "unreliable" in overfill_conclusion(risky) and "60.0%" in overfill_conclusion(risky)

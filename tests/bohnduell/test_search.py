@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from dicemath.games.bohnduell import BohnRules, Move, Position
+from dicemath.games.bohnduell import Move, Rules, State, initial_state
 from dicemath.games.bohnduell.players import (ExactPlayer, MatchResult, SearchPlayer, greedy_player,
-                                              match, play_game, random_player)
-from dicemath.games.bohnduell.search import Advisor
+                                              match, play_match_game, random_player)
+from dicemath.games.bohnduell.search import SearchAdvisor
 from dicemath.games.bohnduell.solver_dense import solve_dense
 from dicemath.games.bohnduell.solver_dict import DictSolver
 
@@ -17,9 +17,9 @@ from dicemath.games.bohnduell.solver_dict import DictSolver
 @pytest.mark.parametrize("capture", ["last", "every"])
 def test_full_depth_search_is_exact(capture):
     """Alpha-beta to the end of the game (no table) gives the exact solver's values."""
-    rules = BohnRules(stock=7, capture=capture)
-    start = rules.initial()
-    advisor = Advisor(rules, depth=200, table_stock=0)
+    rules = Rules(stock=7, capture=capture)
+    start = initial_state(rules)
+    advisor = SearchAdvisor(rules, depth=200, table_stock=0)
     exact = DictSolver(rules).move_values(start)
     advice = advisor.advise(start)
     assert {a.move: a.value for a in advice} == exact
@@ -32,33 +32,33 @@ def test_full_depth_search_is_exact(capture):
 
 
 def test_table_values_are_marked_exact():
-    position = Position.from_str("1:1,0,0,0:1/0:3,2,0,0:2/A")
-    advice = Advisor(position.rules, depth=1, table_stock=8).advise(position)
+    position = State.from_str("1:1,0,0,0:1/0:3,2,0,0:2/A")
+    advice = SearchAdvisor(position.rules, depth=1, table_stock=8).advise(position)
     assert [(str(a.move), a.value, a.exact) for a in advice] == [("H1", 3, True), ("S1", 1, True)]
 
 
 def test_greedy_takes_the_capture():
     # A: S1 captures nothing, S2's last bean lands in empty d3 facing B's d2 (3 beans).
-    position = Position.from_str("2:0,0,0,0:0/0:0,3,0,0:5/A")
+    position = State.from_str("2:0,0,0,0:0/0:0,3,0,0:5/A")
     assert greedy_player(position, random.Random(0)) == Move("sow", 2)
 
 
 def test_players_and_match():
-    rules = BohnRules(stock=12)
+    rules = Rules(stock=12)
     table = solve_dense(4, 12)
     exact = ExactPlayer(table)
     rng = random.Random(5)
-    final = play_game(rules, exact, exact, rng)
-    assert final.is_over() and final.pots[0] - final.pots[1] == table.position_value(rules.initial())
-    result = match(rules, SearchPlayer(Advisor(rules, depth=2, table_stock=6)), random_player, games=20, seed=2)
+    final = play_match_game(rules, exact, exact, rng)
+    assert final.is_over() and final.pots[0] - final.pots[1] == table.position_value(initial_state(rules))
+    result = match(rules, SearchPlayer(SearchAdvisor(rules, depth=2, table_stock=6)), random_player, games=20, seed=2)
     assert result.games == 20 and result.score > 0.5 and result.margin > 0
     low, high = result.score_interval()
     assert 0 <= low <= result.score <= high <= 1
     # perfect play guarantees at least the game value from its seat against anything
-    value = table.position_value(rules.initial())
+    value = table.position_value(initial_state(rules))
     for seed in range(4):
-        as_a = play_game(rules, exact, greedy_player, random.Random(seed))
-        as_b = play_game(rules, random_player, exact, random.Random(seed))
+        as_a = play_match_game(rules, exact, greedy_player, random.Random(seed))
+        as_b = play_match_game(rules, random_player, exact, random.Random(seed))
         assert as_a.pots[0] - as_a.pots[1] >= value and as_b.pots[1] - as_b.pots[0] >= -value
 
 
@@ -66,3 +66,28 @@ def test_wilson_interval():
     half = MatchResult(100, 50, 0, 50, 0.0, 1.0)
     low, high = half.score_interval()
     assert low == pytest.approx(1 - high) and 0.40 < low < 0.41   # Wilson, n=100, p=0.5: 0.4038
+
+
+@pytest.mark.parametrize("depth", [1, 3])
+def test_depth_limited_search_equals_core_alpha_beta(depth):
+    """The advisor's side-keyed search against the core's alpha-beta over engine states,
+    with the same horizon evaluation (pot difference plus the fitted estimate)."""
+    from dicemath.core.search import alpha_beta
+    rules = Rules(stock=9)
+    advisor = SearchAdvisor(rules, depth=depth, table_stock=0)
+
+    def evaluate(state):
+        me, other = state.to_move, 1 - state.to_move
+        return state.pots[me] - state.pots[other] + advisor.evaluate(*state.mover_sides)
+
+    position = initial_state(rules)
+    for move in ("S2", "S4", "S1", "S3", "S1"):
+        position = position.apply(move)
+        table = {}
+        for advice in advisor.advise(position):
+            child = position.apply(advice.move)
+            if child.current_player() < 0:
+                expected = child.returns()[position.to_move]
+            else:
+                expected = -alpha_beta(child, depth - 1, evaluate=evaluate, table=table)
+            assert advice.value == pytest.approx(expected, abs=1e-9)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.bohnduell import BohnRules, Move, Position
+from dicemath.games.bohnduell import Move, Rules, State, initial_state
 from dicemath.games.bohnduell.solver_dense import side_closure, side_count, solve_dense
 from dicemath.games.bohnduell.solver_dict import DictSolver, solve_from_start
 
@@ -16,7 +16,7 @@ from dicemath.games.bohnduell.solver_dict import DictSolver, solve_from_start
 def test_dense_equals_dict_on_every_position(cups, stock, capture):
     """Every pair of sides with <= stock beans each (not only reachable ones)."""
     table = solve_dense(cups, stock, capture, sides="all")
-    baseline = DictSolver(BohnRules(cups=cups, stock=stock, capture=capture))
+    baseline = DictSolver(Rules(cups=cups, stock=stock, capture=capture))
     sides = [tuple(s) for s in table.index.sides.tolist()]
     assert len(sides) == side_count(cups, stock)
     for me in sides:
@@ -34,7 +34,7 @@ def test_dense_equals_dict_on_every_position(cups, stock, capture):
 def test_side_closure_holds_every_reachable_side():
     """Every side met in the dictionary search from the start lies in the closure."""
     for capture in ("last", "every"):
-        _, baseline = solve_from_start(BohnRules(stock=9, capture=capture))
+        _, baseline = solve_from_start(Rules(stock=9, capture=capture))
         closure = side_closure(4, 9)
         assert {side for key in baseline.table for side in key} <= closure
 
@@ -42,17 +42,17 @@ def test_side_closure_holds_every_reachable_side():
 @pytest.mark.parametrize("capture", ["last", "every"])
 def test_dense_equals_dict_from_the_start(capture):
     """Stock 8: every reachable position, the reachable count, and the first moves."""
-    rules = BohnRules(stock=8, capture=capture)
+    rules = Rules(stock=8, capture=capture)
     value, baseline = solve_from_start(rules)
     table = solve_dense(4, 8, capture)
     assert table.reachable_count() == len(baseline.table)
     for (me, opp), v in baseline.table.items():
         assert table.value(me, opp) == v
-    start = rules.initial()
+    start = initial_state(rules)
     assert table.position_value(start) == value
     assert table.move_values(start) == baseline.move_values(start)
     # a smaller game is answered by the same table
-    small = BohnRules(stock=5, capture=capture).initial()
+    small = initial_state(Rules(stock=5, capture=capture))
     assert table.position_value(small) == DictSolver(small.rules).position_value(small)
 
 
@@ -63,7 +63,7 @@ def test_hand_solved_harvest_before_capture():
     empty d4 facing B's d1 and captures 4: pots 6 - 3, A ahead by 3.
     S1 first captures only 3; then B H2 (+1), A H1 (+1), B H1 (+1): pots 5 - 4, +1.
     """
-    position = Position.from_str("1:1,0,0,0:1/0:3,2,0,0:2/A")
+    position = State.from_str("1:1,0,0,0:1/0:3,2,0,0:2/A")
     expected = {Move("harvest", 1): 3, Move("sow", 1): 1}
     for solver in (DictSolver(position.rules), solve_dense(4, 5, sides="all"), solve_dense(4, 8)):
         assert solver.move_values(position) == expected
@@ -81,14 +81,14 @@ def test_hand_solved_capture_variants(capture, best):
     S1 captures B's d1 (3) and the second S1 captures nothing. Values: last 4 vs 3,
     every 7 vs 3, minus the pot deficit 1.
     """
-    position = Position.from_str(f"2:0,0,0,0:2/0:3,4,0,0:3/A/{capture}")
+    position = State.from_str(f"2:0,0,0,0:2/0:3,4,0,0:3/A/{capture}")
     expected = {Move("sow", 1): 2, Move("sow", 2): best}
     assert DictSolver(position.rules).move_values(position) == expected
     assert solve_dense(4, 7, capture, sides="all").move_values(position) == expected
 
 
 def test_pass_positions_and_end():
-    position = Position.from_str("0:0,0,0,5:0/0:1,0,0,0:4/A")   # A passes, B harvests
+    position = State.from_str("0:0,0,0,5:0/0:1,0,0,0:4/A")   # A passes, B harvests
     table = solve_dense(4, 5, sides="all")
     assert table.move_values(position) == {Move("pass"): -5}
     assert table.position_value(position) == DictSolver(position.rules).position_value(position) == -5
@@ -99,9 +99,9 @@ def test_pass_positions_and_end():
 def test_table_bounds():
     table = solve_dense(4, 3)
     with pytest.raises(InvalidStateError):
-        table.position_value(BohnRules(stock=4).initial())
+        table.position_value(initial_state(Rules(stock=4)))
     with pytest.raises(InvalidStateError):
-        table.position_value(BohnRules(stock=3, capture="every").initial())
+        table.position_value(initial_state(Rules(stock=3, capture="every")))
     with pytest.raises(InvalidStateError):
         table.rules_for(4)
 
@@ -120,7 +120,7 @@ def _overfills(me, move):
 
 @pytest.mark.parametrize("capture", ["last", "every"])
 def test_overfill_stats_against_python_count(capture):
-    rules = BohnRules(stock=7, capture=capture)
+    rules = Rules(stock=7, capture=capture)
     _, baseline = solve_from_start(rules)
     counts = {"positions": 0, "overfill_better": 0, "tie": 0, "overfill_worse": 0}
     loss = 0
@@ -148,8 +148,30 @@ def test_overfill_stats_against_python_count(capture):
 @pytest.mark.parametrize("capture", ["last", "every"])
 def test_dense_equals_dict_stock_10(capture):
     """Every position reachable from the 10-bean start (623,491 with capture last)."""
-    rules = BohnRules(stock=10, capture=capture)
+    rules = Rules(stock=10, capture=capture)
     _, baseline = solve_from_start(rules)
     table = solve_dense(4, 10, capture)
     assert table.reachable_count() == len(baseline.table)
     assert all(table.value(me, opp) == v for (me, opp), v in baseline.table.items())
+
+
+@pytest.mark.parametrize("cups,stock,capture", [(4, 5, "last"), (4, 5, "every"), (3, 5, "last"), (5, 6, "every")])
+def test_solvers_agree_with_core_expectimax(cups, stock, capture):
+    """The core's generic search over the rules engine's states (a method that knows
+    nothing of sides, keys or tables) against the dictionary and dense solvers, at every
+    reachable state."""
+    from dicemath.core.search import expectimax
+    rules = Rules(cups=cups, stock=stock, capture=capture)
+    memo = {}
+    start = initial_state(rules)
+    expectimax(start, memo=memo)
+    baseline = DictSolver(rules)
+    table = solve_dense(cups, stock, capture)
+    assert len(memo) > 200
+    for state, values in memo.items():
+        if state.current_player() < 0:
+            continue
+        mover = state.to_move
+        assert values[mover] == baseline.position_value(state) == table.position_value(state), state
+        for move, value in table.move_values(state).items():
+            assert value == memo[state.apply(move)][mover]

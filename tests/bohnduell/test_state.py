@@ -6,16 +6,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dicemath.core.errors import DicemathError, IllegalMoveError, InvalidStateError
+from dicemath.core.errors import DicemathError, IllegalMoveError, InvalidRulesError, InvalidStateError
 from dicemath.core.game import TERMINAL, GameState, check_random_play
-from dicemath.games.bohnduell import BohnRules, InvalidRulesError, Move, Position
-from dicemath.games.bohnduell.state import PASS_MOVE, side_potential
+from dicemath.games.bohnduell import Move, Rules, State, initial_state
+from dicemath.games.bohnduell.sides import potential as side_potential
+from dicemath.games.bohnduell.state import PASS_MOVE
 
 
 def test_protocol_and_random_play():
-    for rules in (BohnRules(), BohnRules(cups=3, stock=7), BohnRules(cups=10, stock=25),
-                  BohnRules(stock=13, capture="every")):
-        start = rules.initial()
+    for rules in (Rules(), Rules(cups=3, stock=7), Rules(cups=10, stock=25),
+                  Rules(stock=13, capture="every")):
+        start = initial_state(rules)
         assert isinstance(start, GameState)
 
         def conserved(state, stated=rules.stock):
@@ -27,33 +28,33 @@ def test_protocol_and_random_play():
 
 def test_sow_puts_beans_from_the_far_end():
     # BOHN-3: k beans go to distances n, n-1, ..., n-k+1.
-    p = BohnRules(stock=10).initial().apply("S3")
+    p = initial_state(Rules(stock=10)).apply("S3")
     assert p.cups[0] == (0, 1, 1, 1) and p.stocks[0] == 7 and p.to_move == 1
 
 
 def test_capture_last_bean_only():
     # A's cups (by distance 1..4) = 0,0,1,1; B's cup at distance 3 faces A's distance 2.
     # A sows 3: beans at d=4 (had 1), d=3 (had 1), d=2 (empty, last) -> captures B's d=3.
-    p = Position.from_str("5:0,0,1,1:0/3:2,0,5,0:3/A")
+    p = State.from_str("5:0,0,1,1:0/3:2,0,5,0:3/A")
     q = p.apply("S3")
     assert q.pots == (5, 3) and q.cups[1] == (2, 0, 0, 0) and q.cups[0] == (0, 1, 2, 2)
     # The seed's example: a bean into an empty cup next to the pot takes the facing two beans.
-    p = Position.from_str("1:0,1,1,1:0/0:0,0,0,2:4/A")
+    p = State.from_str("1:0,1,1,1:0/0:0,0,0,2:4/A")
     assert p.apply("S1").pots == (0, 4)   # S1 goes to d=4, not empty: no capture
-    p = Position.from_str("4:0,0,0,0:0/0:0,0,0,2:2/A")
+    p = State.from_str("4:0,0,0,0:0/0:0,0,0,2:2/A")
     assert p.apply("S4").pots == (2, 2)   # last bean in d=1 (empty) faces B's d=4
 
 
 def test_capture_every_variant():
     # Sowing 4 into an empty row: in "every" each of d=4,3,2,1 captures B's d=1,2,3,4.
     text = "4:0,0,0,0:0/0:1,1,2,0:4"
-    assert Position.from_str(text + "/A/every").apply("S4").pots == (4, 4)
-    assert Position.from_str(text + "/A").apply("S4").pots == (0, 4)   # last bean faces B's empty d=4
+    assert State.from_str(text + "/A/every").apply("S4").pots == (4, 4)
+    assert State.from_str(text + "/A").apply("S4").pots == (0, 4)   # last bean faces B's empty d=4
 
 
 def test_harvest_and_pass():
     # BOHN-5: a cup at distance d with exactly d beans empties one per cup towards the pot.
-    p = Position.from_str("0:0,0,3,0:0/0:3,2,0,0:2/A")
+    p = State.from_str("0:0,0,3,0:0/0:3,2,0,0:2/A")
     assert [str(m) for m in p.legal_actions()] == ["H3"]
     q = p.apply("H3")
     assert q.cups[0] == (1, 1, 0, 0) and q.pots == (1, 2)
@@ -66,7 +67,7 @@ def test_harvest_and_pass():
     assert end.current_player() == TERMINAL and end.legal_actions() == []
     assert end.returns() == [-1, 1] and end.winner() == 1
     # BOHN-6: A has no stock and only an overfilled cup: A passes, B still moves.
-    p = Position.from_str("0:0,0,0,5:0/0:1,0,0,0:4/A")
+    p = State.from_str("0:0,0,0,5:0/0:1,0,0,0:4/A")
     assert p.legal_actions() == [PASS_MOVE] and p.current_player() == 0
     q = p.apply("P")
     assert q.to_move == 1 and q.legal_actions() == [Move("harvest", 1)]
@@ -75,7 +76,7 @@ def test_harvest_and_pass():
 
 
 def test_illegal_moves():
-    p = BohnRules(stock=2).initial()
+    p = initial_state(Rules(stock=2))
     for bad in ("S3", "H1", "P"):
         with pytest.raises(IllegalMoveError):
             p.apply(bad)
@@ -95,32 +96,32 @@ def test_illegal_moves():
 def test_bad_position_text(text):
     if text.startswith("2:"):
         with pytest.raises(InvalidStateError, match="not conserved"):
-            Position.from_str(text, BohnRules(stock=3))
+            State.from_str(text, Rules(stock=3))
         return
     with pytest.raises(InvalidStateError):
-        Position.from_str(text)
+        State.from_str(text)
 
 
 def test_invalid_positions_raise():
-    rules = BohnRules(stock=3)
+    rules = Rules(stock=3)
     with pytest.raises(InvalidStateError, match="whole number"):
-        Position(rules, (3, 4), ((0, 0, 0, 0), (0, 0, 0, -1)), (0, 0))
+        State(rules, (3, 4), ((0, 0, 0, 0), (0, 0, 0, -1)), (0, 0))
     with pytest.raises(InvalidStateError, match="more than the stated"):
-        Position(rules, (3, 0), ((0, 0, 0, 1), (0, 0, 0, 0)), (0, 2))
+        State(rules, (3, 0), ((0, 0, 0, 1), (0, 0, 0, 0)), (0, 2))
     with pytest.raises(InvalidStateError, match="cups"):
-        Position(rules, (3, 3), ((0, 0, 0), (0, 0, 0, 0)), (0, 0))
+        State(rules, (3, 3), ((0, 0, 0), (0, 0, 0, 0)), (0, 0))
     with pytest.raises(InvalidStateError, match="to_move"):
-        Position(rules, (3, 3), ((0,) * 4, (0,) * 4), (0, 0), 2)
+        State(rules, (3, 3), ((0,) * 4, (0,) * 4), (0, 0), 2)
     with pytest.raises(DicemathError):
-        Position(rules, (3, 2), ((0,) * 4, (0,) * 4), (0, 0))
+        State(rules, (3, 2), ((0,) * 4, (0,) * 4), (0, 0))
     for bad in (dict(cups=2), dict(cups=11), dict(stock=-1), dict(capture="all"), dict(cups=4.0)):
         with pytest.raises(InvalidRulesError):
-            BohnRules(**bad)
+            Rules(**bad)
 
 
 def test_diagram_geometry():
     # A's cup at distance d sits in the same column as B's cup at distance n + 1 - d (BOHN-2).
-    p = Position.from_str("0:1,2,3,0:5/0:5,0,0,0:4/A")
+    p = State.from_str("0:1,2,3,0:5/0:5,0,0,0:4/A")
     lines = p.diagram().splitlines()
     row_b = lines[1].split("|")[1].split()
     row_a = lines[2].split("|")[1].split()
@@ -130,7 +131,7 @@ def test_diagram_geometry():
 
 # --- properties ------------------------------------------------------------------------
 
-rules_strategy = st.builds(BohnRules, cups=st.integers(3, 10), stock=st.integers(0, 30),
+rules_strategy = st.builds(Rules, cups=st.integers(3, 10), stock=st.integers(0, 30),
                            capture=st.sampled_from(["last", "every"]))
 
 
@@ -139,7 +140,7 @@ rules_strategy = st.builds(BohnRules, cups=st.integers(3, 10), stock=st.integers
 def test_conservation_and_termination(rules, choices):
     """Beans are conserved; Phi falls on every non-pass move; no two passes in a row;
     the game ends within 2 * Phi0 + 1 moves (the argument of the state module)."""
-    position = rules.initial()
+    position = initial_state(rules)
     phi0 = position.potential()
     assert phi0 == 2 * rules.stock * (rules.cups + 1)
     moves, previous_pass = 0, False
@@ -164,7 +165,7 @@ def test_conservation_and_termination(rules, choices):
 @settings(max_examples=60, deadline=None)
 @given(rules=rules_strategy, choices=st.lists(st.integers(0, 10**6), max_size=60))
 def test_text_round_trip(rules, choices):
-    position = rules.initial()
+    position = initial_state(rules)
     for choice in choices:
         actions = position.legal_actions()
         if not actions:
@@ -172,7 +173,7 @@ def test_text_round_trip(rules, choices):
         move = actions[choice % len(actions)]
         assert Move.from_str(str(move)) == move
         position = position.apply(move)
-        assert Position.from_str(str(position), rules) == position
+        assert State.from_str(str(position), rules) == position
         if rules.stock > 0:
-            assert Position.from_str(str(position)) == position
+            assert State.from_str(str(position)) == position
         assert side_potential(position.side(0)) + side_potential(position.side(1)) == position.potential()

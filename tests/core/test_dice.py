@@ -8,12 +8,17 @@ import numpy as np
 import pytest
 
 from dicemath.core.dice import (
+    TWO_DICE_ROLLS,
+    check_throw,
     hit_distribution,
     hit_probability_table,
     hits,
     multisets,
     ordered_outcomes,
     throw_distribution,
+    throw_outcomes,
+    throw_total,
+    two_dice_rolls,
 )
 from dicemath.core.errors import InvalidDiceError
 
@@ -99,3 +104,27 @@ def test_bad_target_raises(target):
 def test_bad_dice_count_raises(n):
     with pytest.raises(InvalidDiceError, match="number of dice"):
         hit_distribution(n, 3)
+
+
+@pytest.mark.parametrize("n", range(1, 5))
+def test_throw_outcomes_match_ordered_enumeration(n):
+    counted = Counter(tuple(sorted(t)) for t in ordered_outcomes(n))
+    outcomes = throw_outcomes(n)
+    assert throw_total(n) == 6**n == sum(counted.values())
+    assert {t: p for t, p in outcomes} == {t: Fraction(c, 6**n) for t, c in counted.items()}
+    assert [t for t, _ in outcomes] == sorted(counted) and sum(p for _, p in outcomes) == 1
+
+
+def test_two_dice_rolls_match_ordered_enumeration():
+    counted = Counter((max(a, b), min(a, b)) for a, b in ordered_outcomes(2))
+    rolls = two_dice_rolls()
+    assert dict(rolls) == dict(counted) and len(rolls) == 21
+    assert [r for r, _ in rolls] == list(TWO_DICE_ROLLS)
+    assert TWO_DICE_ROLLS == tuple(sorted(counted, key=lambda r: (r[0], r[1])))
+
+
+@pytest.mark.parametrize("faces,dice", [([1, 2], 3), ([1, 2, 3, 4], 3), ([1, 2, 7], 3), ([0], 1)])
+def test_check_throw_rejects(faces, dice):
+    with pytest.raises(InvalidDiceError):
+        check_throw(faces, dice)
+    assert check_throw([3, 1, 2], 3) == (1, 2, 3)

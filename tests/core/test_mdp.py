@@ -107,3 +107,58 @@ def test_bad_order_or_bad_probabilities_raise():
     with pytest.raises(KeyError):
         solve_progress_mdp([1, 0], lambda s, v: [(F(1), [{0: F(1)}])], cost=F(1),
                            terminal_value=lambda s: F(0) if s == 0 else None)
+
+
+def test_bounded_value_iteration_brackets_the_linear_solution():
+    """A random discounted chain V = r + P V: the bounds from 0 and max/(1-g) close on
+    the solution of the linear system (a second method)."""
+    import numpy as np
+
+    from dicemath.core.mdp import bounded_value_iteration
+
+    rng = np.random.default_rng(4)
+    n, discount = 12, 0.8
+    moves = rng.random((n, n))
+    moves = discount * moves / moves.sum(axis=1, keepdims=True)
+    reward = rng.random(n)
+    exact = np.linalg.solve(np.eye(n) - moves, reward)
+    low, high = np.zeros(n), np.full(n, reward.max() / (1 - discount))
+
+    def operator(block, low, high):
+        return reward[block] + moves[block] @ low, reward[block] + moves[block] @ high
+
+    blocks = [np.arange(0, 6), np.arange(6, n)]
+    partial = bounded_value_iteration(blocks, operator, low, high, tolerance=0, max_sweeps=3)
+    assert partial == 3 and (low <= exact + 1e-12).all() and (exact <= high + 1e-12).all()
+    assert (high - low).max() > 0.1
+    sweeps = bounded_value_iteration(blocks, operator, low, high, tolerance=1e-13, max_sweeps=1000)
+    assert sweeps < 1000 and (low <= exact + 1e-12).all() and (exact <= high + 1e-12).all()
+    assert (high - low).max() < 1e-11
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_optimal_stopping_equals_the_progress_mdp(seed):
+    """The fast backward pass against solve_progress_mdp on the same stop-or-go-on MDP."""
+    from dicemath.core.mdp import optimal_stopping
+
+    rng = random.Random(seed)
+    size, limit = rng.randint(2, 6), rng.randint(1, 4)
+    weights = [rng.randint(1, 5) for _ in range(size)]
+    probs = [F(w, sum(weights)) for w in weights]
+    stop_values = [[F(rng.randint(0, 4), rng.randint(1, 3)) for _ in range(size)] for _ in range(limit)]
+    plan = optimal_stopping(stop_values, probs)
+
+    def step(taken, value):
+        again = [{taken + 1: F(1)}] if taken + 1 < limit else []
+        return [(p, [{("stop", taken, o): F(1)}] + again) for o, p in enumerate(probs)]
+
+    states = [("stop", t, o) for t in range(limit) for o in range(size)] + list(range(limit - 1, -1, -1))
+    mdp = solve_progress_mdp(states, step, cost=F(0), objective="max",
+                             terminal_value=lambda s: stop_values[s[1]][s[2]] if isinstance(s, tuple) else None)
+    assert plan.value == mdp.values[0]
+    for t in range(limit):
+        assert plan.stops[t] == tuple(choice == 0 for choice in mdp.policy[t])
+        assert plan.continue_values[t] == (mdp.values[t + 1] if t + 1 < limit else None)
+    assert sum(plan.outcome) == 1
+    # the value is what the counting steps are worth
+    assert plan.value == sum(plan.counting[t][c] * stop_values[t][c] for t in range(limit) for c in range(size))

@@ -3,7 +3,7 @@
 import pytest
 
 from dicemath.core.errors import InvalidDiceError, InvalidStateError
-from dicemath.games.pitjesbak.advice import advise, describe_stops, policy_card
+from dicemath.games.pitjesbak.advice import advise, advise_situation, describe_stops, policy_card
 from dicemath.games.pitjesbak.game_solver import solve_game
 from dicemath.games.pitjesbak.throws import class_space
 
@@ -14,9 +14,9 @@ def game():
 
 
 def test_start_advice_matches_round_tables(game):
-    advice = advise(9, False, 9, False, role="start", throw_number=1, current=(6, 5, 4), solution=game)
+    advice = advise_situation(9, False, 9, False, role="start", throw_number=1, current=(6, 5, 4), solution=game)
     assert advice.decision == "stop" and advice.stop_probability > advice.throw_probability
-    weak = advise(9, False, 9, False, role="start", throw_number=1, current=(2, 2, 3), solution=game)
+    weak = advise_situation(9, False, 9, False, role="start", throw_number=1, current=(2, 2, 3), solution=game)
     assert weak.decision == "throw"
     # averaging the best choice over the first throw gives the state's value
     tables = game.round_tables(9, False, 9, False)
@@ -29,21 +29,21 @@ def test_follower_and_start_views_are_complementary(game):
     tables = game.round_tables(4, True, 6, True)
     theirs = space.index_of_throw((1, 2, 3))
     mine = space.index_of_throw((1, 1, 6))
-    advice = advise(6, True, 4, True, role="follower", throw_number=1, current=(1, 1, 6),
+    advice = advise_situation(6, True, 4, True, role="follower", throw_number=1, current=(1, 1, 6),
                     best=(1, 2, 3), limit=2, solution=game)
     assert advice.stop_probability == pytest.approx(1 - tables.result[theirs, mine])
     assert advice.throw_probability == pytest.approx(1 - tables.follower[0, theirs])
 
 
 def test_last_throw_counts(game):
-    advice = advise(9, False, 9, False, role="start", throw_number=3, current=(2, 3, 4), solution=game)
+    advice = advise_situation(9, False, 9, False, role="start", throw_number=3, current=(2, 3, 4), solution=game)
     assert advice.decision == "stop" and advice.throw_probability is None
 
 
 def test_drie_apen_advice_depends_on_flag(game):
-    flagged = advise(5, True, 5, False, role="start", throw_number=1, current=(1, 1, 1), solution=game)
+    flagged = advise_situation(5, True, 5, False, role="start", throw_number=1, current=(1, 1, 1), solution=game)
     assert flagged.decision == "stop" and flagged.stop_probability == pytest.approx(1.0)
-    unflagged = advise(9, False, 5, True, role="start", throw_number=1, current=(1, 1, 1), solution=game)
+    unflagged = advise_situation(9, False, 5, True, role="start", throw_number=1, current=(1, 1, 1), solution=game)
     assert unflagged.decision == "throw" and unflagged.stop_probability == pytest.approx(0.0)
 
 
@@ -83,11 +83,26 @@ def test_describe_stops():
 ])
 def test_invalid_advice(game, kwargs):
     with pytest.raises(InvalidStateError):
-        advise(9, False, 9, False, solution=game, **kwargs)
+        advise_situation(9, False, 9, False, solution=game, **kwargs)
 
 
 def test_invalid_dice_and_stripes(game):
     with pytest.raises(InvalidDiceError):
-        advise(9, False, 9, False, role="start", throw_number=1, current=(1, 2, 3, 4), solution=game)
+        advise_situation(9, False, 9, False, role="start", throw_number=1, current=(1, 2, 3, 4), solution=game)
     with pytest.raises(ValueError):
-        advise(-1, False, 9, False, role="start", throw_number=1, current=(1, 2, 3), solution=game)
+        advise_situation(-1, False, 9, False, role="start", throw_number=1, current=(1, 2, 3), solution=game)
+
+
+def test_advice_on_engine_states_equals_the_situation(game):
+    """advise(state) reads the situation off a rules-engine state: the same advice."""
+    from dicemath.games.pitjesbak.state import initial_state
+    start = initial_state(game.rules, stripes=(4, 6), wiped=(True, False)).apply((2, 3, 4))
+    assert advise(start, solution=game) == advise_situation(4, True, 6, False, role="start", throw_number=1,
+                                                            current=(2, 3, 4), solution=game)
+    follower = start.apply("throw").apply((1, 1, 2)).apply("stop").apply((1, 2, 3))
+    assert follower.current_player() == 1 and follower.limit == 2
+    assert advise(follower, solution=game) == advise_situation(6, False, 4, True, role="follower", throw_number=1,
+                                                               current=(1, 2, 3), best=(1, 1, 2), limit=2,
+                                                               solution=game)
+    with pytest.raises(InvalidStateError):
+        advise(initial_state(game.rules), solution=game)            # chance acts, nobody decides

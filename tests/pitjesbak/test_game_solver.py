@@ -8,11 +8,11 @@ import pytest
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.pitjesbak.advice import game_policy
 from dicemath.games.pitjesbak.game_solver import solve_game
-from dicemath.games.pitjesbak.rules import PitjesbakRules
+from dicemath.games.pitjesbak.rules import Rules
 from dicemath.games.pitjesbak.simulate import simulate_game
 from dicemath.games.pitjesbak.state import initial_state
 
-from .engine_search import round_value
+from dicemath.core.search import expectimax
 
 
 @pytest.fixture(scope="module")
@@ -21,16 +21,21 @@ def solution():
 
 
 def engine_round_value(solution, a, fa, b, fb):
-    """T(V) at one state computed on the engine's own states (a second method)."""
+    """T(V) at one state computed on the engine's own states by the core's expectimax
+    (a second method): the round is searched, the states after it valued by ``solution``."""
     state = initial_state(solution.rules, stripes=(a, b), wiped=(fa, fb))
 
     def leaf(s):
         if s.winner >= 0:
-            return 1.0 if s.winner == 0 else 0.0
-        assert s.start == 1
-        return 1.0 - solution.value(s.stripes[1], s.wiped[1], s.stripes[0], s.wiped[0])
+            value = 1.0 if s.winner == 0 else 0.0
+        elif s.round_number != state.round_number:
+            assert s.start == 1
+            value = 1.0 - solution.value(s.stripes[1], s.wiped[1], s.stripes[0], s.wiped[0])
+        else:
+            return None
+        return (value, 1.0 - value)
 
-    return round_value(state, leaf, maximiser=0)
+    return expectimax(state, leaf=leaf)[0]
 
 
 @pytest.mark.parametrize("state", [(9, False, 9, False), (1, True, 2, True), (3, True, 10, False)])
@@ -76,7 +81,7 @@ def test_obvious_values(solution):
 
 
 def test_pips_variant_solves():
-    rules = PitjesbakRules(stripes=3, die_values="pips")
+    rules = Rules(stripes=3, die_values="pips")
     pips = solve_game(rules, use_cache=False, compare=False)
     assert 0.3 < pips.start_player_win_probability < 0.8 and pips.bound < 1e-9
 

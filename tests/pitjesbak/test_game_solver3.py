@@ -9,7 +9,7 @@ import pytest
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.pitjesbak.game_solver3 import _patterns, _round3, game3_policy, solve_game3
 from dicemath.games.pitjesbak.round_solver import solve_round
-from dicemath.games.pitjesbak.rules import PitjesbakRules
+from dicemath.games.pitjesbak.rules import Rules
 from dicemath.games.pitjesbak.simulate import simulate_game
 from dicemath.games.pitjesbak.throws import class_space
 
@@ -44,16 +44,16 @@ def test_round_induction_matches_round_solver(flags):
 
 def test_invalid_cap():
     with pytest.raises(InvalidStateError):
-        solve_game3(PitjesbakRules(players=3, stripes=2), cap=13, use_cache=False)
+        solve_game3(Rules(players=3, stripes=2), cap=13, use_cache=False)
     with pytest.raises(InvalidStateError):
-        solve_game3(PitjesbakRules(players=3, stripes=3), cap=2, use_cache=False)
+        solve_game3(Rules(players=3, stripes=3), cap=2, use_cache=False)
 
 
 @pytest.mark.slow
 def test_one_stripe_game_against_simulation():
     """With one stripe a round win nearly always ends the game: the opening values are close
     to the round's; and 3000 simulated games agree within 4.5 sigma."""
-    rules = PitjesbakRules(players=3, stripes=1)
+    rules = Rules(players=3, stripes=1)
     solution = solve_game3(rules, cap=3)
     values = solution.opening_values
     assert sum(values) == pytest.approx(1, abs=1e-9)

@@ -1,11 +1,12 @@
 """The report section (quick) and the notebook."""
 
-from dicemath.games.pitjesbak.report import build, heat_map_values
+from dicemath.games.pitjesbak.report import RoundRow, compute, heat_map_values, render, round_conclusion
 from dicemath.reporting.context import ReportContext
 
 
 def test_report_section_quick(tmp_path):
-    text = build(ReportContext(tmp_path, quick=True))
+    context = ReportContext(tmp_path, quick=True)
+    text = render(compute(context), context)
     assert "6/216" in text and "Policy card" in text
     assert (tmp_path / "pitjesbak_heatmap.png").stat().st_size > 1000
 
@@ -20,3 +21,13 @@ def test_heat_map_monotone():
 
 def test_notebook_runs(run_notebook):
     run_notebook("pitjesbak.ipynb")
+
+
+def test_round_conclusion_follows_the_numbers():
+    """The sentence about the start player is read off the table, not written in advance."""
+    leading = (RoundRow(2, (0.6, 0.4), (None, None)), RoundRow(3, (0.4, 0.3, 0.3), (None, None)))
+    trailing = (RoundRow(2, (0.4, 0.6), (None, None)), RoundRow(3, (0.2, 0.5, 0.3), (None, None)))
+    mixed = (RoundRow(2, (0.6, 0.4), (None, None)), RoundRow(3, (0.2, 0.5, 0.3), (None, None)))
+    assert round_conclusion(leading).startswith("At every table size (2..3 players)")
+    assert round_conclusion(trailing).startswith("At no table size")
+    assert "with 2 players" in round_conclusion(mixed)

@@ -7,11 +7,11 @@ import pytest
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.pitjesbak.game_solver import round_max_tables
 from dicemath.games.pitjesbak.round_solver import round_policy, solve_round
-from dicemath.games.pitjesbak.rules import PitjesbakRules
+from dicemath.games.pitjesbak.rules import Rules
 from dicemath.games.pitjesbak.simulate import round_win_frequencies
 from dicemath.games.pitjesbak.state import initial_state
 
-from .engine_search import round_value
+from dicemath.core.search import expectimax
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
@@ -26,10 +26,16 @@ def test_probabilities_sum_to_one(players):
 @pytest.mark.parametrize("wiped", [(False, False), (True, True)])
 def test_two_players_matches_engine_expectimax(wiped):
     """Second method: expectimax over engine states, payoff = start player wins the round."""
-    rules = PitjesbakRules()
+    rules = Rules()
     state = initial_state(rules, wiped=wiped)
-    leaf = lambda s: 1.0 if (s.winner if s.winner >= 0 else s.last_round_winner) == 0 else 0.0
-    expected = round_value(state, leaf, maximiser=0)
+
+    def leaf(s):
+        if s.winner < 0 and s.round_number == state.round_number:
+            return None
+        won = 1.0 if (s.winner if s.winner >= 0 else s.last_round_winner) == 0 else 0.0
+        return (won, 1.0 - won)
+
+    expected = expectimax(state, leaf=leaf)[0]
     solution = solve_round(rules, wiped)
     assert float(solution.win_probabilities[0]) == pytest.approx(expected, abs=1e-12)
     # and the numpy two-player round agrees
@@ -39,7 +45,7 @@ def test_two_players_matches_engine_expectimax(wiped):
 def test_hand_checked_two_player_limit_one():
     """If the start player stops on 6-5-4 after throw 1, the follower (one throw) wins only
     by a roll-off after another 6-5-4: P = 6/216 * 1/2; with the flag also by 1-1-1."""
-    rules = PitjesbakRules()
+    rules = Rules()
     solution = solve_round(rules, (False, False))
     from dicemath.games.pitjesbak.throws import class_space, classify
     space = class_space(rules)
@@ -53,7 +59,7 @@ def test_hand_checked_two_player_limit_one():
 @pytest.mark.parametrize("players,wiped", [(3, None), (4, (True, False, True, False))])
 def test_matches_simulation(players, wiped):
     """Monte Carlo of the engine with the solver's policy; 6000 rounds, |error| < 4.5 sigma."""
-    rules = PitjesbakRules(players=players)
+    rules = Rules(players=players)
     solution = solve_round(rules, wiped)
     rounds = 6000
     freqs = round_win_frequencies(rules, solution.policy(), rounds, seed=players, wiped=wiped)
@@ -100,7 +106,7 @@ def test_invalid_input():
 
 def test_round_policy_plays_games():
     from dicemath.games.pitjesbak.simulate import simulate_game
-    record = simulate_game(PitjesbakRules(players=4), round_policy(), seed=3)
+    record = simulate_game(Rules(players=4), round_policy(), seed=3)
     assert 0 <= record.winner < 4
 
 

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from dicemath.core.errors import IllegalMoveError, InvalidStateError
 from dicemath.core.game import CHANCE, TERMINAL, check_random_play
-from dicemath.games.pitjesbak.rules import InvalidRulesError, PitjesbakRules
+from dicemath.core.errors import InvalidRulesError
+from dicemath.games.pitjesbak.rules import Rules
 from dicemath.games.pitjesbak.simulate import (
     simulate_game,
     simulate_round,
@@ -20,7 +21,7 @@ from dicemath.games.pitjesbak.state import check_invariants, initial_state
 
 @pytest.mark.parametrize("players", [2, 3, 5, 8])
 def test_random_play(players):
-    state = initial_state(PitjesbakRules(players=players))
+    state = initial_state(Rules(players=players))
     assert check_random_play(state, games=8, seed=players, invariant=check_invariants) > 100
 
 
@@ -74,19 +75,19 @@ def test_wipe_to_zero_wins_and_never_below_zero():
 
 
 def test_drie_apen_with_flag_wins_at_once():
-    state = initial_state(PitjesbakRules(players=3), stripes=(5, 9, 9), wiped=(True, False, False))
+    state = initial_state(Rules(players=3), stripes=(5, 9, 9), wiped=(True, False, False))
     state = play(state, (1, 1, 1), "stop")
     assert state.winner == 0
 
 
 def test_drie_apen_forced_on_follower_with_flag():
-    state = initial_state(PitjesbakRules(players=3), stripes=(9, 5, 9), wiped=(False, True, False))
+    state = initial_state(Rules(players=3), stripes=(9, 5, 9), wiped=(False, True, False))
     state = play(state, (1, 1, 6), "stop", (1, 1, 1))   # limit 1: the throw counts
     assert state.winner == 1
 
 
 def test_drie_apen_without_flag_eliminates():
-    rules = PitjesbakRules(players=3)
+    rules = Rules(players=3)
     state = play(initial_state(rules), (1, 1, 1), "stop")
     assert state.alive == (False, True, True) and state.limit == 1 and state.winner == -1
     state = play(state, (2, 3, 4), (2, 3, 5))
@@ -102,7 +103,7 @@ def test_two_players_elimination_ends_game():
 
 
 def test_start_rotation_skips_eliminated():
-    rules = PitjesbakRules(players=4)
+    rules = Rules(players=4)
     state = play(initial_state(rules, start=3), (2, 3, 4), "stop", (1, 1, 1), (2, 3, 5), (2, 3, 6))
     assert state.alive == (False, True, True, True)
     assert state.start == 1 and state.order == (1, 2, 3)
@@ -112,9 +113,9 @@ def test_start_rotation_skips_eliminated():
                                     dict(stripes=0), dict(die_values="metric")])
 def test_invalid_rules_raise(kwargs):
     with pytest.raises(ValueError):
-        PitjesbakRules(**kwargs)
+        Rules(**kwargs)
     with pytest.raises((InvalidStateError, InvalidRulesError)):
-        PitjesbakRules(**kwargs)
+        Rules(**kwargs)
 
 
 def test_invalid_states_raise():
@@ -134,7 +135,7 @@ def test_invalid_states_raise():
 @given(players=st.integers(2, 8), seed=st.integers(0, 10_000), rank=st.integers(0, 2000))
 def test_stripes_conservation_per_round(players, seed, rank):
     """Per round exactly one player wipes (at most 3) and each 2-2-3 adds one stripe."""
-    rules = PitjesbakRules(players=players)
+    rules = Rules(players=players)
     record = simulate_round(rules, stop_on_rank(rank), seed=seed)
     before, after = record.start_state, record.end_state
     if after.winner >= 0 and after.last_round_winner == -1 and after.round_number == 0 \
@@ -148,7 +149,7 @@ def test_stripes_conservation_per_round(players, seed, rank):
 
 
 def test_games_end_and_seeded():
-    rules = PitjesbakRules(players=4)
+    rules = Rules(players=4)
     first = simulate_game(rules, stop_on_rank(100), seed=11)
     second = simulate_game(rules, stop_on_rank(100), seed=11)
     assert first == second and 0 <= first.winner < 4
@@ -166,3 +167,17 @@ def test_state_speaks_the_core_protocol():
     assert isinstance(state, GameState)
     assert hash(state) == hash(initial_state()) and state == initial_state()
     assert "round 0" in str(state)
+
+
+def test_text_form_round_trips():
+    from dicemath.core.game import random_playout
+    from dicemath.games.pitjesbak.state import State
+    seen = []
+    for players in (2, 4):
+        random_playout(initial_state(Rules(players=players, die_values="pips")), random.Random(players),
+                       on_state=seen.append)
+    assert len(seen) > 50
+    for state in seen:
+        assert State.from_str(str(state)) == state
+    with pytest.raises(InvalidStateError):
+        State.from_str("[0:9 1:9] round 0")

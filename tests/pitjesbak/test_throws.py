@@ -6,7 +6,7 @@ from itertools import product
 import pytest
 
 from dicemath.core.errors import DicemathError, InvalidDiceError
-from dicemath.games.pitjesbak.rules import PitjesbakRules
+from dicemath.games.pitjesbak.rules import Rules
 from dicemath.games.pitjesbak.throws import (
     class_probabilities,
     class_space,
@@ -38,7 +38,7 @@ def test_hand_checked_probabilities():
 
 
 def test_class_table_matches_brute_force():
-    for rules in (PitjesbakRules(), PitjesbakRules(die_values="pips")):
+    for rules in (Rules(), Rules(die_values="pips")):
         for row in class_table(rules):
             cls = row.throw_class
             assert row.probability == brute_force(lambda d: classify(d, rules) == cls)
@@ -78,7 +78,7 @@ def test_every_pair_of_throws_ranks_consistently():
 
 
 def test_pips_variant():
-    rules = PitjesbakRules(die_values="pips")
+    rules = Rules(die_values="pips")
     assert classify([1, 1, 2], rules).rank == 4
     assert classify([2, 2, 3], rules).rank == 7 and classify([2, 2, 3], rules).penalty == 1
     assert compare(classify([1, 1, 5], rules), classify([2, 2, 3], rules)) == 0

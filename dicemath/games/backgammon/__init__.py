@@ -6,7 +6,12 @@
 * :mod:`.position_id`, :mod:`.diagram`: GNU Backgammon Position IDs, XGID position fields, text board.
 * :mod:`.bearoff`: dense index of home boards, all legal plays, exact one- and two-sided tables.
 * :mod:`.race`: pip counts and the one-sided approximation.
-* ``cube*`` modules: the doubling cube (BG-8).
+* ``cube*`` modules: the doubling cube (BG-8); :mod:`.cube_advice`: cube advice for any position.
+* :mod:`.evaluate`: any position's cubeless probabilities from the best source (exact tables,
+  race model, GNU Backgammon's nets via the optional ``gnubg`` package, :mod:`.gnubg_engine`);
+  :mod:`.hint`: every play of a roll ranked; :mod:`.selfplay`, :mod:`.playtive`: the
+  Playtive rule (BG-4) measured by self-play.
+* :mod:`.analysis`: the cost of every play of a played game (:func:`analyse`).
 
 Example:
     >>> from dicemath.games.backgammon import Position, legal_moves
@@ -14,6 +19,7 @@ Example:
     7
 """
 
+from dicemath.games.backgammon.analysis import analyse
 from dicemath.games.backgammon.bearoff import (ROLLS, one_sided_table, position_from_index, position_index,
                                                positions_up_to, two_sided_table, win_probability)
 from dicemath.games.backgammon.cube import CubelessProbabilities, CubeModel, keeler_spencer, model_summary
@@ -29,5 +35,5 @@ __all__ = [
     "game_result", "legal_moves", "one_sided_table", "position_from_index", "position_index", "positions_up_to",
     "two_sided_table", "win_probability", "pip_count", "one_sided_win_probability",
     "CubelessProbabilities", "CubeModel", "keeler_spencer", "model_summary", "cubeful_table",
-    "position_equities", "race_advice",
+    "position_equities", "race_advice", "analyse",
 ]

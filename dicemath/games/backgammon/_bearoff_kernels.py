@@ -207,3 +207,46 @@ def two_sided_kernel(count, bucket_starts, bucket_items, starts, targets, weight
                     table[x, y] = pxy
                     table[y, x] = pyx
     return table
+
+
+@numba.njit(cache=True, nogil=True)
+def database_block_kernel(out, read, a_boards, b_boards, b_start, succ_starts, succ_rows, weights, one):
+    """One block of a two-sided database table (:mod:`.bearoff_database`), 32-bit fixed point.
+
+    ``out[i, t]`` (``uint32``, ``one`` = 1) is the value of board ``a_boards[i]`` on roll
+    against ``b_boards[t]``: the roll-weighted sum over the 21 rolls of the best play,
+    ``one - min`` over the successors ``a'`` of ``read[row(a'), b_start + t]`` (the value of
+    the other side on roll against ``a'``; rows ``succ_rows[succ_starts[a*21+r]:...]``, a
+    negative row being a play that reaches the goal, worth ``one``), divided by 36 and
+    rounded half up in integer arithmetic, so every run gives the same bits. For fixed
+    ``a'`` the values for all ``t`` are contiguous: the inner loops are vector min/adds.
+    ``a`` = 0 (nothing left to bear off) is ``one``; otherwise ``b`` = 0 (the other side
+    has finished) is 0.
+    """
+    rolls = len(weights)
+    nb = len(b_boards)
+    best = np.empty(nb, np.uint32)
+    acc = np.empty(nb, np.int64)
+    for i in range(len(a_boards)):
+        a = a_boards[i]
+        if a == 0:
+            for t in range(nb):
+                out[i, t] = one
+            continue
+        acc[:] = 0
+        base = a * rolls
+        for r in range(rolls):
+            best[:] = one
+            for k in range(succ_starts[base + r], succ_starts[base + r + 1]):
+                row = succ_rows[k]
+                if row < 0:
+                    best[:] = 0
+                    break
+                values = read[row, b_start:b_start + nb]
+                for t in range(nb):
+                    best[t] = min(best[t], values[t])
+            w = weights[r]
+            for t in range(nb):
+                acc[t] += w * (np.int64(one) - np.int64(best[t]))
+        for t in range(nb):
+            out[i, t] = 0 if b_boards[t] == 0 else (acc[t] + 18) // 36

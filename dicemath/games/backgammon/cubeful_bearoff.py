@@ -17,7 +17,7 @@ winning chance of the player on roll (each side maximising its winning chance).
 Why three cube states suffice
 -----------------------------
 A state of the cubeful game is (boards, who is on roll, cube value v, cube owner). With at
-most 7 (< 15) checkers a side, at least one checker of each side is already off, so there
+most 8 (< 15) checkers a side, at least one checker of each side is already off, so there
 are no gammons or backgammons (BG-7): every game ends with +-v. Every payoff is therefore
 proportional to v, and so is every comparison the players make (take vs pass: ``2v E`` vs
 ``v``; double vs not: ``v`` times per-unit equities), so the optimal strategies do not
@@ -92,10 +92,16 @@ from dicemath.games.backgammon.bearoff import (
 from dicemath.games.backgammon.cube import ACTIONS, CUBE_STATES, TIE_TOLERANCE, cube_action
 from dicemath.games.backgammon.rules import STANDARD
 
-MAX_TABLE_CHECKERS = 7
+MAX_TABLE_CHECKERS = 8
+"""Largest cubeful table built here: 3,003 boards a side. Memory is about ``127 n**2`` bytes
+for ``n`` boards a side with an unbounded cube and ``393 n**2`` with the BG-8 cap (14 value
+layers): measured for 8 checkers 1.4 GB / 25 s CPU unbounded and 3.5 GB / 68 s capped.
+Within 20 GiB the formula allows 10 checkers unbounded (8.1 GB) and 9 capped (9.8 GB);
+queries stop at 8 so that a first query stays about a minute. Beyond, the cube code uses
+Janowski's model at the exact cubeless chances (:func:`model_position_equities`)."""
+
 BG8_MAX_CUBE = 64
 """The cube cap of BG-8 (cube values 1, 2, 4, ..., 64)."""
-"""Largest two-sided table built here (1,716 boards a side; 8 checkers would need ~1 GB)."""
 
 _CENTRED, _OWNED, _OPPONENT = 0, 1, 2
 
@@ -118,7 +124,7 @@ def build_cubeful_arrays(checkers: int = 6, *, max_cube: int | None = None,
     """Solve the cubeful money game of every two-sided bear-off position (float64).
 
     Args:
-        checkers: at most this many checkers a side (1..7); 6 gives the 924 x 924 database.
+        checkers: at most this many checkers a side (1..8); 6 gives the 924 x 924 database.
         max_cube: ``None`` for an unbounded cube (three cube states, see the module
             docstring); or the largest cube value (a power of two, e.g. 64 for BG-8), in
             which case the game is solved with explicit cube levels and the arrays returned
@@ -135,7 +141,7 @@ def build_cubeful_arrays(checkers: int = 6, *, max_cube: int | None = None,
         (the player on roll has no checkers left: he has won) is +1 (win chance 1).
 
     Raises:
-        InvalidStateError: ``checkers`` outside 1..7 or ``max_cube`` not a power of two >= 1.
+        InvalidStateError: ``checkers`` outside 1..8 or ``max_cube`` not a power of two >= 1.
     """
     checkers = _check_table_checkers(checkers)
     levels = 0
@@ -371,7 +377,7 @@ def cubeful_table(checkers: int = 6, max_cube: int | None = None) -> CubefulBear
     """The cubeful bear-off table for boards of at most ``checkers`` checkers (cached on disk).
 
     Args:
-        checkers: 1..7 (6 is GNU Backgammon's standard two-sided database size).
+        checkers: 1..8 (6 is GNU Backgammon's standard two-sided database size).
         max_cube: None (unbounded cube, three cube states) or the BG-8 cap 64 (then "owned"
             and "opponent_owned" mean a cube of 2 after the first double).
 
@@ -379,7 +385,7 @@ def cubeful_table(checkers: int = 6, max_cube: int | None = None) -> CubefulBear
         A :class:`CubefulBearoffTable`.
 
     Raises:
-        InvalidStateError: ``checkers`` outside 1..7 or a bad ``max_cube``.
+        InvalidStateError: ``checkers`` outside 1..8 or a bad ``max_cube``.
     """
     checkers = _check_table_checkers(checkers)
     arrays = cached_arrays("backgammon-cubeful-bearoff", (checkers, max_cube, STANDARD),
@@ -391,7 +397,7 @@ def cubeful_table(checkers: int = 6, max_cube: int | None = None) -> CubefulBear
 def position_equities(position, versus, max_cube: int | None = BG8_MAX_CUBE) -> dict:
     """Cubeful equities of one bear-off position: the ``dicemath backgammon cube`` result.
 
-    Uses the 6-checker table when both boards fit it, else the 7-checker one.
+    Uses the 6-checker table when both boards fit it, else the 7- or 8-checker one.
 
     Args:
         position: home board of the player on roll (six counts, 1-point first).
@@ -403,7 +409,7 @@ def position_equities(position, versus, max_cube: int | None = BG8_MAX_CUBE) -> 
         See :meth:`CubefulBearoffTable.equities`.
 
     Raises:
-        InvalidStateError: bad boards, an empty board, or more than 7 checkers a side.
+        InvalidStateError: bad boards, an empty board, or more than 8 checkers a side.
 
     >>> position_equities([1, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0])["centred"]
     1.0
@@ -413,6 +419,51 @@ def position_equities(position, versus, max_cube: int | None = BG8_MAX_CUBE) -> 
         raise InvalidStateError(
             f"cubeful bear-off equities cover at most {MAX_TABLE_CHECKERS} checkers a side, got {size}")
     return cubeful_table(max(size, 6), max_cube).equities(position, versus)
+
+
+def model_position_equities(position, versus, efficiency: float | None = None, tables=None) -> dict:
+    """Cube advice beyond the cubeful tables: Janowski's model at the exact cubeless chances.
+
+    The cubeless probabilities (win, and with the 15-checker database the gammon races,
+    BG-7) are exact, from the largest two-sided database built
+    (:func:`~.bearoff_database.exact_probabilities`); the cubeful equities and actions are
+    Janowski's model (:mod:`~.cube`) at cube efficiency ``efficiency`` (default
+    :data:`~.race_cube.BEAROFF_EFFICIENCY`, fitted to the exact 6x6 cubeful table): an
+    estimate, marked ``"exact": False``.
+
+    Args:
+        position: home board of the player on roll; versus: his opponent's.
+        efficiency: Janowski x in [0, 1].
+        tables: folder of the databases (default: :func:`~.bearoff_database.default_root`).
+
+    Returns:
+        The keys of :meth:`CubefulBearoffTable.equities` (equities per unit cube,
+        ``max_cube`` None: the model has no cap) plus ``win_gammon``, ``lose_gammon``,
+        ``table`` (the exact table used), ``exact`` (False) and ``method``.
+
+    Raises:
+        InvalidStateError: bad or empty boards, or no exact table covering both boards.
+    """
+    from dicemath.games.backgammon.bearoff_database import exact_probabilities
+    from dicemath.games.backgammon.cube import CubelessProbabilities, CubeModel
+    from dicemath.games.backgammon.race_cube import BEAROFF_EFFICIENCY
+
+    position, versus = check_board(position), check_board(versus)
+    if sum(position) == 0 or sum(versus) == 0:
+        raise InvalidStateError("both home boards need at least one checker")
+    x = BEAROFF_EFFICIENCY if efficiency is None else efficiency
+    exact = exact_probabilities(position, versus, tables)
+    model = CubeModel(CubelessProbabilities(exact["win_probability"], exact["win_gammon"],
+                                            lose_gammon=exact["lose_gammon"]))
+    result = {"position": list(position), "versus": list(versus)}
+    actions = {name: model.action(name, x) for name in CUBE_STATES}
+    result.update({name: actions[name][1] for name in CUBE_STATES})
+    result["no_double"] = {name: model.equity(name, x) for name in CUBE_STATES}
+    result["action"] = {name: actions[name][0] for name in CUBE_STATES}
+    result.update({"win_probability": exact["win_probability"], "win_gammon": exact["win_gammon"],
+                   "lose_gammon": exact["lose_gammon"], "max_cube": None, "table": exact["table"],
+                   "exact": False, "method": f"Janowski model, cube efficiency {x:.2f}, at the exact cubeless chances"})
+    return result
 
 
 # ----------------------------------------------------------------------------------------

@@ -124,7 +124,8 @@ def bear_off_win_probability(position, rules: BackgammonRules = STANDARD,
     """Cubeless P(player on roll wins) of a pure bear-off :class:`~.position.Position`.
 
     Exact (two-sided table) when both sides have at most ``exact_up_to`` checkers left
-    (at most 10), else the one-sided approximation.
+    (at most 10) or the largest bear-off database built covers both (standard rules,
+    :mod:`~.bearoff_database`), else the one-sided approximation.
 
     Returns:
         ``(probability, method)`` with method ``"exact"`` or ``"one-sided approximation"``.
@@ -148,4 +149,10 @@ def bear_off_win_probability(position, rules: BackgammonRules = STANDARD,
     if checkers <= min(exact_up_to, bo.MAX_TWO_SIDED_CHECKERS):
         table = bo.two_sided_table(checkers, rules)
         return float(table[bo.position_index(board), bo.position_index(versus)]), "exact"
+    if rules == STANDARD:
+        from dicemath.games.backgammon.bearoff_database import largest_database
+
+        database = largest_database()
+        if database is not None and database.covers(board, versus):
+            return database.win_probability(board, versus), "exact"
     return one_sided_win_probability(board, versus, rules), "one-sided approximation"

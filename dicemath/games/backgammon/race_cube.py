@@ -229,7 +229,7 @@ def agreement_table(checkers: int = 6, efficiency: float | None = None,
     pass ``(0, 1)`` for all).
 
     Args:
-        checkers: database size (1..7).
+        checkers: database size (1..8).
         efficiency: Janowski x for the model-based methods (default: the best fit to the
             exact centred-cube equities of this database, :func:`~.cubeful_bearoff.fit_janowski`).
         zone: range of cubeless winning chances included.

@@ -1,5 +1,5 @@
 """The Backgammon bear-off report: expected rolls, the one-sided approximation's error,
-standard vs playtive (RULES.md BG-4, BG-6)."""
+standard vs playtive, the two-sided databases built (RULES.md BG-4, BG-6, BG-7)."""
 
 from __future__ import annotations
 
@@ -104,4 +104,41 @@ def build(context) -> str:
     axes[1].scatter(pips[legal], diff[legal], s=2, alpha=0.3)
     axes[1].set(xlabel="pip count", ylabel="extra expected rolls", title="Cost of the playtive limit")
     parts += ["", context.save_figure(figure, "backgammon_bearoff.png", "bear-off distributions"), ""]
+    parts += database_section()
     return "\n".join(parts)
+
+
+def database_section(root=None) -> list[str]:
+    """Markdown lines on the two-sided databases present under ``root`` (default: where
+    ``dicemath backgammon build-bearoff`` writes them): size, state, build time as recorded
+    by the build, chunks per second, peak memory per worker, and the complete table's cost
+    scaled from the largest one built (an estimate, proportional to the kernel's work)."""
+    from dicemath.games.backgammon.bearoff_database import ERROR_BOUND, available_databases, build_work
+    from dicemath.reporting.context import markdown_table
+
+    found = available_databases(root)
+    lines = ["## The complete two-sided database", "",
+             "`dicemath backgammon build-bearoff --checkers N` stores P(on roll wins) for every pair of home "
+             "boards of at most N checkers (N = 15: 54,264 x 54,264 pairs, with the gammon races of BG-7), "
+             f"32-bit fixed point within {ERROR_BOUND:.1e} of the exact values, memory-mapped for queries. "
+             "Built in chunks of pairs of equal pip total on Dask, resumable."]
+    if not found:
+        return lines + ["", "No database has been built where this report was made (tables go to "
+                            "`$DICEMATH_BEAROFF_DIR`, else the `bearoff` folder of the dicemath cache)."]
+    rows = []
+    for entry in found:
+        seconds = entry["build_seconds"]
+        peaks = [max(run["peak_memory"]) for run in entry["runs"] if run.get("peak_memory")]
+        rows.append([f"`{entry['name']}`", f"{build_work(entry['checkers'])['pairs']:,}",
+                     "complete" if entry["complete"] else f"{entry['chunks_done']} of {entry['chunks']} chunks",
+                     f"{seconds:.0f} s", f"{entry['chunks_done'] / seconds:.1f}" if seconds else "-",
+                     f"{max(peaks) / 2**30:.2f} GiB" if peaks else "-", f"{entry['bytes'] / 1e9:.2f} GB"])
+    lines += ["", markdown_table(["table", "pairs", "state", "build time (recorded)", "chunks / s",
+                                  "peak memory per worker", "on disk"], rows, "lrlrrrr")]
+    largest = max((e for e in found if e["complete"] and e["build_seconds"]), key=lambda e: e["checkers"], default=None)
+    if largest is not None and largest["checkers"] < 15:
+        scale = build_work(15)["scans"] / build_work(largest["checkers"])["scans"]
+        lines += ["", f"Scaling (estimate): the complete 15-checker build reads {scale:.0f} times the successor "
+                      f"values of `{largest['name']}`; at the same speed it would take about "
+                      f"{largest['build_seconds'] * scale / 60:.0f} minutes."]
+    return lines

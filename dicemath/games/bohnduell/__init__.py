@@ -1,34 +1,44 @@
 """BohnDuell (RULES.md section 5): rules engine, exact solvers and a search advisor.
 
+The game vocabulary (see :mod:`dicemath.games`): :class:`Rules` with the presets
+:data:`STANDARD` and :data:`CAPTURE_EVERY`, :func:`initial_state`, the state
+:class:`State` with its :class:`Move`, :func:`advise` (the value of every legal move) and
+:func:`analyse` (the cost of every move of a played game, :mod:`.analysis`).
+
 Modules:
 
-- :mod:`~dicemath.games.bohnduell.rules`: :class:`BohnRules` (cups 3..10, stock, capture
+- :mod:`~dicemath.games.bohnduell.rules`: :class:`Rules` (cups 3..10, stock, capture
   ``"last"``/``"every"``).
-- :mod:`~dicemath.games.bohnduell.state`: :class:`Position` and :class:`Move` (immutable,
+- :mod:`~dicemath.games.bohnduell.sides`: the rules that move beans (sow, capture,
+  harvest, pass), written once for the engine and the compiled kernels.
+- :mod:`~dicemath.games.bohnduell.state`: :class:`State` and :class:`Move` (immutable,
   text forms that round-trip, board diagram, the termination argument).
-- :mod:`~dicemath.games.bohnduell.solver_dict`: :class:`DictSolver`, the memoised baseline.
+- :mod:`~dicemath.games.bohnduell.solver_dict`: :class:`DictSolver`, memoised negamax
+  over pairs of sides in Python.
 - :mod:`~dicemath.games.bohnduell.solver_dense`: :func:`solve_dense`, the dense numba
-  solver, and :func:`load_dense` (cached on disk).
-- :mod:`~dicemath.games.bohnduell.search`: :class:`Advisor` (alpha-beta + exact tables).
+  solver (kernels imported on first use), and :func:`load_dense` (cached on disk).
+- :mod:`~dicemath.games.bohnduell.search`: :class:`SearchAdvisor` (alpha-beta + exact
+  tables) and :func:`advise`.
 - :mod:`~dicemath.games.bohnduell.players`: random, greedy, search and exact players, matches.
 
 Values are final pot differences under best play, from the view of the player to move
 (``position_value``) or of player A, who moves first (``dicemath bohnduell solve``).
 
 Example:
-    >>> from dicemath.games.bohnduell import BohnRules, solve_dense
-    >>> start = BohnRules(stock=6).initial()
+    >>> from dicemath.games.bohnduell import Rules, initial_state, solve_dense
+    >>> start = initial_state(Rules(stock=6))
     >>> [str(m) for m in start.legal_actions()]
     ['S1', 'S2', 'S3', 'S4']
     >>> solve_dense(4, 6).position_value(start)
     -1
 """
 
-from dicemath.games.bohnduell.rules import BohnRules, InvalidRulesError
-from dicemath.games.bohnduell.search import Advisor
+from dicemath.games.bohnduell.analysis import analyse
+from dicemath.games.bohnduell.rules import CAPTURE_EVERY, STANDARD, Rules
+from dicemath.games.bohnduell.search import MoveValue, SearchAdvisor, advise
 from dicemath.games.bohnduell.solver_dense import DenseTable, load_dense, solve_dense
 from dicemath.games.bohnduell.solver_dict import DictSolver
-from dicemath.games.bohnduell.state import Move, Position
+from dicemath.games.bohnduell.state import Move, State, initial_state
 
-__all__ = ["Advisor", "BohnRules", "DenseTable", "DictSolver", "InvalidRulesError", "Move", "Position",
-           "load_dense", "solve_dense"]
+__all__ = ["CAPTURE_EVERY", "STANDARD", "DenseTable", "DictSolver", "Move", "MoveValue", "Rules",
+           "SearchAdvisor", "State", "advise", "analyse", "initial_state", "load_dense", "solve_dense"]

@@ -3,13 +3,14 @@
 A *player* is a callable ``(position, rng) -> Move``. Baselines: :func:`random_player`
 (uniform over legal moves) and :func:`greedy_player` (largest immediate pot gain, BOHN-4/5;
 ties broken at random). :class:`SearchPlayer` wraps the alpha-beta
-:class:`~dicemath.games.bohnduell.search.Advisor`; :class:`ExactPlayer` plays perfectly
-from a dense table.
+:class:`~dicemath.games.bohnduell.search.SearchAdvisor`; :class:`ExactPlayer` plays
+perfectly from a dense table. :func:`play_match_game` plays one game between two players
+through the core's :func:`~dicemath.core.game.random_playout` (a player is its policy).
 
 Example:
     >>> import random
-    >>> from dicemath.games.bohnduell.rules import BohnRules
-    >>> result = match(BohnRules(stock=10), greedy_player, random_player, games=20, seed=1)
+    >>> from dicemath.games.bohnduell.rules import Rules
+    >>> result = match(Rules(stock=10), greedy_player, random_player, games=20, seed=1)
     >>> result.games, result.wins + result.draws + result.losses
     (20, 20)
 """
@@ -21,19 +22,20 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from dicemath.core.game import random_playout
 from dicemath.core.stats import Z95, wilson_interval
-from dicemath.games.bohnduell.rules import BohnRules
-from dicemath.games.bohnduell.state import Move, Position
+from dicemath.games.bohnduell.rules import Rules
+from dicemath.games.bohnduell.state import Move, State, initial_state
 
-Player = Callable[[Position, random.Random], Move]
+Player = Callable[[State, random.Random], Move]
 
 
-def random_player(position: Position, rng: random.Random) -> Move:
+def random_player(position: State, rng: random.Random) -> Move:
     """A uniformly random legal move."""
     return rng.choice(position.legal_actions())
 
 
-def greedy_player(position: Position, rng: random.Random) -> Move:
+def greedy_player(position: State, rng: random.Random) -> Move:
     """The move with the largest immediate gain (captures, harvest +1); random among ties."""
     moves = position.legal_actions()
     gains = [position.gain(m) for m in moves]
@@ -42,12 +44,12 @@ def greedy_player(position: Position, rng: random.Random) -> Move:
 
 
 class SearchPlayer:
-    """Plays the best move of an :class:`~dicemath.games.bohnduell.search.Advisor`."""
+    """Plays the best move of a :class:`~dicemath.games.bohnduell.search.SearchAdvisor`."""
 
     def __init__(self, advisor):
         self.advisor = advisor
 
-    def __call__(self, position: Position, rng: random.Random) -> Move:
+    def __call__(self, position: State, rng: random.Random) -> Move:
         moves = position.legal_actions()
         return moves[0] if len(moves) == 1 else self.advisor.best_move(position)
 
@@ -58,19 +60,16 @@ class ExactPlayer:
     def __init__(self, table):
         self.table = table
 
-    def __call__(self, position: Position, rng: random.Random) -> Move:
+    def __call__(self, position: State, rng: random.Random) -> Move:
         values = self.table.move_values(position)
         best = max(values.values())
         return rng.choice([m for m, v in values.items() if v == best])
 
 
-def play_game(rules: BohnRules, first: Player, second: Player, rng: random.Random) -> Position:
-    """Play one game, ``first`` as A (moves first, BOHN-7); return the final position."""
-    position = rules.initial()
+def play_match_game(rules: Rules, first: Player, second: Player, rng: random.Random) -> State:
+    """Play one game, ``first`` as A (moves first, BOHN-7); return the final state."""
     players = (first, second)
-    while not position.is_over():
-        position = position.apply(players[position.to_move](position, rng))
-    return position
+    return random_playout(initial_state(rules), rng, policy=lambda state, r: players[state.to_move](state, r))
 
 
 @dataclass(frozen=True)
@@ -112,14 +111,14 @@ class MatchResult:
                 "margin_ci95": [mlow, mhigh]}
 
 
-def match(rules: BohnRules, player: Player, baseline: Player, games: int = 100, seed: int = 0) -> MatchResult:
+def match(rules: Rules, player: Player, baseline: Player, games: int = 100, seed: int = 0) -> MatchResult:
     """Play ``games`` games, ``player`` moving first in the even-numbered ones."""
     rng = random.Random(seed)
     wins = draws = losses = 0
     margins = []
     for game in range(games):
         seat = game % 2
-        final = play_game(rules, *((player, baseline) if seat == 0 else (baseline, player)), rng)
+        final = play_match_game(rules, *((player, baseline) if seat == 0 else (baseline, player)), rng)
         margin = final.pots[seat] - final.pots[1 - seat]
         margins.append(margin)
         wins += margin > 0

@@ -5,16 +5,30 @@ from the data files written by ``analyses/bohnduell_solve_stocks.py`` and
 ``analyses/bohnduell_strength.py``; the section recomputes small things live (a principal
 variation, the overfill statistics of a small game, a short strength match), smaller
 still when ``context.quick``.
+
+:func:`compute` gathers the numbers into a :class:`BohnReport`; :func:`render` writes the
+Markdown and the figure; every sentence that states a conclusion (who is ahead, how good
+the overfill advice is, how strong the advisor is) is read off the numbers by the
+``*_conclusion`` functions.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
+from dicemath.games.bohnduell.players import SearchPlayer, greedy_player, match, random_player
+from dicemath.games.bohnduell.rules import STANDARD
+from dicemath.games.bohnduell.search import SearchAdvisor
+from dicemath.games.bohnduell.solver_dense import solve_dense
+from dicemath.games.bohnduell.state import initial_state
 from dicemath.reporting.context import ReportContext, markdown_table
 
 DATA = Path(__file__).resolve().parent / "data"
+CAPTURES = ("last", "every")
+CUPS = 4
+"""All games of the section use 4 cups (BOHN-1)."""
 
 
 def solved_stocks() -> dict:
@@ -29,13 +43,38 @@ def advisor_strength() -> dict | None:
     return json.loads(path.read_text()) if path.exists() else None
 
 
-def _live_rows(capture: str, upto: int) -> list[dict]:
-    from dicemath.games.bohnduell.solver_dense import solve_dense
+@dataclass(frozen=True)
+class BohnReport:
+    """The numbers of the BohnDuell section.
 
-    table = solve_dense(4, upto, capture)
+    Attributes:
+        source, machine: how the solved stocks were produced (or "computed live").
+        stocks: ``capture -> {stock: row}``, a row as in ``solved_stocks.json`` (value,
+            first moves, counts, times, overfill statistics).
+        line_stock, line_value, line, final_diagram: a perfectly played game.
+        overfill: ``(stock, statistics)`` rows, from the data or one live table.
+        strength: the committed strength matches (None if absent).
+        live_games, live_matches: the quick live matches (``name -> MatchResult.as_dict()``).
+    """
+
+    source: str
+    machine: str
+    stocks: dict
+    line_stock: int
+    line_value: int
+    line: tuple[str, ...]
+    final_diagram: str
+    overfill: tuple
+    strength: dict | None
+    live_games: int
+    live_matches: dict
+
+
+def _live_rows(capture: str, upto: int) -> list[dict]:
+    table = solve_dense(CUPS, upto, capture)
     rows = []
     for stock in range(1, upto + 1):
-        start = table.rules_for(stock).initial()
+        start = initial_state(table.rules_for(stock))
         moves = {str(m): v for m, v in table.move_values(start).items()}
         value = table.position_value(start)
         rows.append({"stock": stock, "value": value, "first_moves": moves,
@@ -43,147 +82,176 @@ def _live_rows(capture: str, upto: int) -> list[dict]:
     return rows
 
 
-def build(context: ReportContext) -> str:
-    """Markdown of the BohnDuell section (figures saved through ``context``)."""
+def compute(context: ReportContext) -> BohnReport:
+    """Read the committed results and compute the live parts of the section."""
+    data = solved_stocks()
+    results = {c: data["results"].get(c) or _live_rows(c, 6 if context.quick else 10) for c in CAPTURES}
+    stocks = {c: {r["stock"]: r for r in rows} for c, rows in results.items()}
+    line_stock = 6 if context.quick else 10
+    table = solve_dense(CUPS, line_stock)
+    start = initial_state(table.rules_for(line_stock))
+    line = table.principal_variation(start)
+    overfill = tuple((s, stocks["last"][s]["overfill"]) for s in sorted(stocks["last"])
+                     if stocks["last"][s].get("overfill", {}).get("positions"))
+    if not overfill:
+        overfill = ((line_stock, table.overfill_stats()),)
+    games = 10 if context.quick else 100
+    advisor = SearchPlayer(SearchAdvisor(STANDARD, depth=3 if context.quick else 4, table_stock=12))
+    live = {name: match(STANDARD, advisor, baseline, games=games, seed=7).as_dict()
+            for name, baseline in (("advisor vs random", random_player), ("advisor vs greedy", greedy_player))}
+    return BohnReport(data.get("produced_by", "computed live"), data.get("machine", "this machine"), stocks,
+                      line_stock, table.position_value(start), tuple(str(m) for m, _ in line),
+                      (line[-1][1] if line else start).diagram(), overfill, advisor_strength(), games, live)
+
+
+def first_player_conclusion(stocks: dict) -> str:
+    """How the first player fares across the solved stocks, read off the values."""
+    largest = {c: max(stocks[c]) if stocks[c] else 0 for c in CAPTURES}
+    values = [stocks["last"][s]["value"] for s in sorted(stocks["last"])]
+    ahead, level, behind = (sum(v > 0 for v in values), sum(v == 0 for v in values), sum(v < 0 for v in values))
+    if ahead > behind:
+        verdict = "moving first is an advantage more often than not in these small games"
+    elif ahead == 0 and behind == 0:
+        verdict = "moving first makes no difference in these small games"
+    elif ahead == 0:
+        verdict = "moving first is never an advantage in these small games"
+    else:
+        verdict = "moving first is a disadvantage more often than an advantage in these small games"
+    return (f"Largest stock solved: {largest['last']} (capture last), {largest['every']} (capture every). "
+            f"First-player advantage: with capture `last` the first player is ahead at {ahead} stock "
+            f"sizes, level at {level}, behind at {behind} of the {len(values)} stock sizes solved: {verdict}.")
+
+
+def overfill_conclusion(overfill: tuple) -> str:
+    """What the counts say about the advice "never overfill a cup"."""
+    worse = [o["overfill_worse"] / o["positions"] for _, o in overfill]
+    better = [o["overfill_better"] / o["positions"] for _, o in overfill]
+    losses = [o["mean_loss_when_worse"] for _, o in overfill if o["overfill_worse"]]
+    sound = "sound" if min(worse) > 0.5 else "unreliable"
+    absolute = "never" if max(better) == 0 else f"in up to {max(better):.1%}"
+    loss = f", by {min(losses):.2f} to {max(losses):.2f} beans on average" if losses else ""
+    return (f"The advice is {sound}: in {min(worse):.1%} to {max(worse):.1%} of these positions the "
+            f"best clean move beats every overfilling one{loss}; overfilling is strictly best "
+            f"{absolute} of them.")
+
+
+def strength_conclusion(strength: dict) -> str | None:
+    """What the match against perfect play says, when the committed results have one."""
+    results = strength["results"]
+    exact = next((r for r in results.values() if "game_value_for_first_player" in r), None)
+    if exact is None:
+        return None
+    baselines = [r for name, r in results.items() if name.startswith("advisor vs") and r is not exact]
+    strong = all(r["score_ci95"][0] > 0.5 for r in baselines)
+    perfect = exact["margin_ci95"][0] <= 0 <= exact["margin_ci95"][1]
+    verdict = ("strong against the baselines" if strong else "not clearly better than the baselines")
+    verdict += ", and not measurably worse than perfect play" if perfect else ", not perfect"
+    return (f"The last row measures the distance to perfect play: in a game small enough to solve "
+            f"(value {exact['game_value_for_first_player']:+d} for the first player) perfect play against "
+            "perfect play averages a margin of 0 over both seats, so the advisor, limited to smaller "
+            f"tables there, gives away {-exact['margin']:.2f} beans per game on average against a "
+            f"perfect opponent: {verdict}.")
+
+
+def _value_figure(stocks: dict):
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from dicemath.games.bohnduell.players import SearchPlayer, greedy_player, match, random_player
-    from dicemath.games.bohnduell.rules import BohnRules
-    from dicemath.games.bohnduell.search import Advisor
-    from dicemath.games.bohnduell.solver_dense import solve_dense
+    figure, axis = plt.subplots(figsize=(7, 3.5))
+    for capture, marker in zip(CAPTURES, ("o", "s")):
+        xs = sorted(stocks[capture])
+        axis.plot(xs, [stocks[capture][s]["value"] for s in xs], marker=marker, label=f"capture={capture}")
+    axis.axhline(0, color="grey", lw=0.8)
+    axis.set(xlabel="beans per player (stock)", ylabel="value for A (first player)",
+             title=f"BohnDuell, {CUPS} cups: value under perfect play")
+    axis.legend()
+    return figure
 
-    data = solved_stocks()
-    results = {c: data["results"].get(c) or _live_rows(c, 6 if context.quick else 10)
-               for c in ("last", "every")}
+
+def _match_rows(matches: dict) -> list[list]:
+    return [[name, r["games"], f"{r['wins']}/{r['draws']}/{r['losses']}",
+             f"{r['score']:.3f} [{r['score_ci95'][0]:.3f}, {r['score_ci95'][1]:.3f}]",
+             f"{r['margin']:+.2f} [{r['margin_ci95'][0]:+.2f}, {r['margin_ci95'][1]:+.2f}]"]
+            for name, r in matches.items()]
+
+
+def render(report: BohnReport, context: ReportContext) -> str:
+    """Markdown of the BohnDuell section (the value figure saved through ``context``)."""
+    stocks = report.stocks
+    reachable = [s for c in CAPTURES for s, r in stocks[c].items() if "reachable_positions" in r]
+    counted = (f"Reachable positions were counted up to {max(reachable)} beans."
+               if reachable else "Reachable positions were not counted.")
     parts = [
         "BohnDuell (RULES.md section 5) is a game of perfect information without dice, so small "
         "versions can be solved exactly. **Value** = final pot difference A - B when both play "
         "perfectly, where **A moves first** (BOHN-7); positive favours the first player. Moves: "
         "`S<k>` sows k beans from the stock (BOHN-3), `H<d>` harvests the cup at distance d "
         "(BOHN-5). Capture `last` is the published rule (BOHN-4), `every` the literal reading "
-        "of the seed. All games below use 4 cups.",
+        f"of the seed. All games below use {CUPS} cups.",
         "",
         "## Value by stock size",
         "",
-        f"Source: `{data.get('produced_by', 'computed live')}` "
-        f"({data.get('machine', 'this machine')}); the dense solver ranks every pair of sides "
+        f"Source: `{report.source}` ({report.machine}); the dense solver ranks every pair of sides "
         "a player starting with `stock` beans can have into one `int8` table (1 byte per "
         "position) and solves it in order of the bean-distance potential, without recursion. "
         "`solve s` is wall-clock time on a shared 2-core machine, `cpu s` the process time; "
-        "`peak MB` is the solving process's peak resident memory (about 160 MB of it is "
-        "Python, numpy and numba). Reachable positions were not counted above 23 beans.",
+        "`peak MB` is the solving process's peak resident memory, the interpreter and its "
+        f"libraries included. {counted}",
         "",
     ]
-    by_stock = {c: {r["stock"]: r for r in rows} for c, rows in results.items()}
-    stocks = sorted(set(by_stock["last"]) | set(by_stock["every"]))
-    table_rows = []
-    for stock in stocks:
+    rows = []
+    for stock in sorted(set(stocks["last"]) | set(stocks["every"])):
         row = [stock]
-        for capture in ("last", "every"):
-            r = by_stock[capture].get(stock)
+        for capture in CAPTURES:
+            r = stocks[capture].get(stock)
             row += [f"{r['value']:+d}", " ".join(r["optimal_first_moves"])] if r else ["", ""]
-        r = by_stock["last"].get(stock) or by_stock["every"].get(stock)
+        r = stocks["last"].get(stock) or stocks["every"].get(stock)
         row += [f"{r['reachable_positions']:,}" if "reachable_positions" in r else "",
                 f"{r['table_positions']:,}" if "table_positions" in r else "",
                 f"{r['solve_seconds']:.1f}" if "solve_seconds" in r else "",
                 f"{r['solve_cpu_seconds']:.1f}" if "solve_cpu_seconds" in r else "",
                 f"{r['peak_rss_megabytes']:.0f}" if "peak_rss_megabytes" in r else ""]
-        table_rows.append(row)
-    parts.append(markdown_table(
+        rows.append(row)
+    parts += [markdown_table(
         ["stock", "value (last)", "best first (last)", "value (every)", "best first (every)",
-         "reachable (last)", "table positions", "solve s (last)", "cpu s (last)", "peak MB (last)"],
-        table_rows))
-    largest = {c: max(by_stock[c]) if by_stock[c] else 0 for c in by_stock}
-    values_last = [by_stock["last"][s]["value"] for s in sorted(by_stock["last"])]
-    parts += ["", f"Largest stock solved: {largest['last']} (capture last), {largest['every']} "
-              f"(capture every). First-player advantage: with capture `last` the first player "
-              f"is ahead at {sum(v > 0 for v in values_last)} stock sizes, level at "
-              f"{sum(v == 0 for v in values_last)}, behind at {sum(v < 0 for v in values_last)} "
-              f"of the {len(values_last)} stock sizes solved: moving first is no advantage in "
-              "these small games.", ""]
+         "reachable (last)", "table positions", "solve s (last)", "cpu s (last)", "peak MB (last)"], rows),
+        "", first_player_conclusion(stocks), "",
+        context.save_figure(_value_figure(stocks), "bohnduell_values.png", "value by stock size"), ""]
 
-    figure, axis = plt.subplots(figsize=(7, 3.5))
-    for capture, marker in (("last", "o"), ("every", "s")):
-        xs = sorted(by_stock[capture])
-        axis.plot(xs, [by_stock[capture][s]["value"] for s in xs], marker=marker, label=f"capture={capture}")
-    axis.axhline(0, color="grey", lw=0.8)
-    axis.set(xlabel="beans per player (stock)", ylabel="value for A (first player)",
-             title="BohnDuell, 4 cups: value under perfect play")
-    axis.legend()
-    parts += [context.save_figure(figure, "bohnduell_values.png", "value by stock size"), ""]
-
-    # principal variation --------------------------------------------------------------
-    stock = 6 if context.quick else 10
-    table = solve_dense(4, stock)
-    start = table.rules_for(stock).initial()
-    line = table.principal_variation(start)
+    moves = [f"{i // 2 + 1}{'.' if i % 2 == 0 else '...'} {m}" for i, m in enumerate(report.line)]
     parts += ["## A perfectly played game", "",
-              f"Stock {stock}, capture `last` (value {table.position_value(start):+d}); ties between "
-              "equally good moves are broken towards harvests and small sowings.", ""]
-    moves = [f"{i // 2 + 1}{'.' if i % 2 == 0 else '...'} {m}" for i, (m, _) in enumerate(line)]
-    parts += ["`" + " ".join(moves) + "`", "", "Final position:", "", "```",
-              line[-1][1].diagram() if line else start.diagram(), "```", ""]
+              f"Stock {report.line_stock}, capture `last` (value {report.line_value:+d}); ties between "
+              "equally good moves are broken towards harvests and small sowings.", "",
+              "`" + " ".join(moves) + "`", "", "Final position:", "", "```", report.final_diagram, "```", ""]
 
-    # overfill ---------------------------------------------------------------------------
     parts += ["## \"Never overfill a cup\"", "",
               "The seed warns never to put more beans in a cup than its distance to the pot "
               "(such a cup can only be emptied by the opponent's capture, BOHN-5). Counted over "
               "every position reachable from the start where the mover can choose between a "
               "move that puts a bean into a cup already holding its distance and a move that "
-              "does not:", ""]
-    over_rows = []
-    for s in sorted(by_stock["last"]):
-        o = by_stock["last"][s].get("overfill")
-        if o and o["positions"]:
-            over_rows.append([s, f"{o['positions']:,}", f"{o['overfill_better'] / o['positions']:.1%}",
-                              f"{o['tie'] / o['positions']:.1%}", f"{o['overfill_worse'] / o['positions']:.1%}",
-                              f"{o['mean_loss_when_worse']:.2f}"])
-    if not over_rows:
-        o = table.overfill_stats()
-        over_rows.append([stock, f"{o['positions']:,}", f"{o['overfill_better'] / o['positions']:.1%}",
-                          f"{o['tie'] / o['positions']:.1%}", f"{o['overfill_worse'] / o['positions']:.1%}",
-                          f"{o['mean_loss_when_worse']:.2f}"])
-    parts.append(markdown_table(["stock", "positions with the choice", "overfill strictly best",
-                                 "as good", "overfill worse", "mean loss when worse (beans)"], over_rows))
-    parts += ["", "The advice is sound but not absolute: in over nine positions in ten the best "
-              "clean move beats every overfilling one, by several beans on average, yet in a few "
-              "percent of them overfilling is strictly best.", ""]
+              "does not:", "",
+              markdown_table(["stock", "positions with the choice", "overfill strictly best", "as good",
+                              "overfill worse", "mean loss when worse (beans)"],
+                             [[s, f"{o['positions']:,}", f"{o['overfill_better'] / o['positions']:.1%}",
+                               f"{o['tie'] / o['positions']:.1%}", f"{o['overfill_worse'] / o['positions']:.1%}",
+                               f"{o['mean_loss_when_worse']:.2f}"] for s, o in report.overfill]),
+              "", overfill_conclusion(report.overfill), ""]
 
-    # advisor ----------------------------------------------------------------------------
     parts += ["## Advisor for the 40-bean game", "",
               "Alpha-beta search (negamax with a transposition table) over the same values, "
               "exact 12-bean tables when both sides hold at most 12 beans, and at the horizon a "
               "linear evaluation least-squares fitted to those exact values. Score = (wins + "
               "draws/2)/games, seats alternating; 95% Wilson interval; margin = mean final pot "
               "difference with a normal 95% interval.", ""]
-    strength = advisor_strength()
-    if strength:
-        rows = [[name, r["games"], f"{r['wins']}/{r['draws']}/{r['losses']}",
-                 f"{r['score']:.3f} [{r['score_ci95'][0]:.3f}, {r['score_ci95'][1]:.3f}]",
-                 f"{r['margin']:+.2f} [{r['margin_ci95'][0]:+.2f}, {r['margin_ci95'][1]:+.2f}]"]
-                for name, r in strength["results"].items()]
-        parts += [f"Full run: `{strength['produced_by']}`", "",
-                  markdown_table(["match", "games", "W/D/L", "score [95% CI]", "margin [95% CI]"], rows), ""]
-        for name, r in strength["results"].items():
-            if "game_value_for_first_player" in r:
-                parts += [f"The last row measures the distance to perfect play: in a game small "
-                          f"enough to solve (value {r['game_value_for_first_player']:+d} for the "
-                          "first player) perfect play against perfect play averages a margin of 0 "
-                          "over both seats, so the advisor, limited to 8-bean tables there, gives "
-                          f"away {-r['margin']:.2f} beans per game on average against a perfect "
-                          "opponent: strong against the baselines, not perfect.", ""]
-    games = 10 if context.quick else 100
-    rules = BohnRules()
-    advisor = SearchPlayer(Advisor(rules, depth=3 if context.quick else 4, table_stock=12))
-    rows = []
-    for name, baseline in (("advisor vs random", random_player), ("advisor vs greedy", greedy_player)):
-        r = match(rules, advisor, baseline, games=games, seed=7).as_dict()
-        rows.append([name, games, f"{r['wins']}/{r['draws']}/{r['losses']}",
-                     f"{r['score']:.3f} [{r['score_ci95'][0]:.3f}, {r['score_ci95'][1]:.3f}]",
-                     f"{r['margin']:+.2f} [{r['margin_ci95'][0]:+.2f}, {r['margin_ci95'][1]:+.2f}]"])
-    parts += [f"Quick live check ({games} games each):", "",
-              markdown_table(["match", "games", "W/D/L", "score [95% CI]", "margin [95% CI]"], rows)]
+    headers = ["match", "games", "W/D/L", "score [95% CI]", "margin [95% CI]"]
+    if report.strength:
+        parts += [f"Full run: `{report.strength['produced_by']}`", "",
+                  markdown_table(headers, _match_rows(report.strength["results"])), ""]
+        sentence = strength_conclusion(report.strength)
+        if sentence:
+            parts += [sentence, ""]
+    parts += [f"Quick live check ({report.live_games} games each):", "",
+              markdown_table(headers, _match_rows(report.live_matches))]
     return "\n".join(parts)

@@ -7,11 +7,13 @@ BOHN-4: ``"last"`` (only the cup that receives the last bean captures; the publi
 rule and the default) or ``"every"`` (every sown cup that was empty captures; a literal
 reading of the Dutch seed text).
 
+Presets: :data:`STANDARD` (4 cups, 40 beans, capture ``last``) and :data:`CAPTURE_EVERY`.
+
 Example:
-    >>> rules = BohnRules(cups=4, stock=10)
+    >>> rules = Rules(cups=4, stock=10)
     >>> rules
-    BohnRules(cups=4, stock=10, capture='last')
-    >>> BohnRules(cups=2)
+    Rules(cups=4, stock=10, capture='last')
+    >>> Rules(cups=2)
     Traceback (most recent call last):
     ...
     dicemath.core.errors.InvalidRulesError: cups must be a whole number 3..10 (BOHN-1), got 2
@@ -34,7 +36,7 @@ STANDARD_STOCK = 40
 
 
 @dataclass(frozen=True)
-class BohnRules:
+class Rules:
     """One variant of BohnDuell.
 
     Attributes:
@@ -66,16 +68,9 @@ class BohnRules:
         """True for the ``capture="every"`` variant of BOHN-4."""
         return self.capture == "every"
 
-    def initial(self):
-        """The starting position: empty cups and pots, full stocks, player A (0) to move.
 
-        BOHN-7: player A (index 0) is the one who sits "lower" and moves first.
+STANDARD = Rules()
+"""The standard game: 4 cups, 40 beans each, only the last sown bean captures (BOHN-1, BOHN-4)."""
 
-        Example:
-            >>> print(BohnRules(stock=3).initial())
-            3:0,0,0,0:0/3:0,0,0,0:0/A
-        """
-        from dicemath.games.bohnduell.state import Position
-
-        empty = (0,) * self.cups
-        return Position(self, (self.stock, self.stock), (empty, empty), (0, 0), 0)
+CAPTURE_EVERY = Rules(capture="every")
+"""The standard game with the ``every`` reading of BOHN-4."""

@@ -10,10 +10,12 @@ positions get a linear evaluation whose weights are least-squares fitted to the 
 values of that table (see :func:`fit_evaluation`). Values are floats (an estimate),
 except those marked exact.
 
+The tests check the search against the core's generic search
+(:mod:`dicemath.core.search`) run on :class:`~dicemath.games.bohnduell.state.State`.
+
 Example:
-    >>> from dicemath.games.bohnduell.rules import BohnRules
-    >>> advisor = Advisor(BohnRules(), depth=2, table_stock=6)
-    >>> advice = advisor.advise(BohnRules().initial())
+    >>> from dicemath.games.bohnduell.rules import Rules
+    >>> advice = advise(initial_state(Rules()), depth=2, table_stock=6)
     >>> [a.move.kind for a in advice][:1], advice[0].exact
     (['sow'], False)
 """
@@ -25,10 +27,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from dicemath.core.cache import cached_object
-from dicemath.games.bohnduell.rules import BohnRules
+from dicemath.core.errors import InvalidStateError
+from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.solver_dense import DenseTable, load_dense
 from dicemath.games.bohnduell.solver_dict import Key, successors
-from dicemath.games.bohnduell.state import Move, Position, Side
+from dicemath.games.bohnduell.state import Move, Side, State, initial_state
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -67,7 +70,7 @@ def fit_evaluation(table: DenseTable, samples: int = 50_000, seed: int = 0) -> n
 
 
 @dataclass(frozen=True)
-class Advice:
+class MoveValue:
     """One move with its value: final pot difference from the mover's view.
 
     Attributes:
@@ -81,7 +84,7 @@ class Advice:
     exact: bool
 
 
-class Advisor:
+class SearchAdvisor:
     """Alpha-beta (negamax, transposition table) with exact end-game tables.
 
     Args:
@@ -90,7 +93,7 @@ class Advisor:
         table_stock: per-side bean bound of the exact table (0: no table).
     """
 
-    def __init__(self, rules: BohnRules, depth: int = 4, table_stock: int = 12):
+    def __init__(self, rules: Rules, depth: int = 4, table_stock: int = 12):
         self.rules = rules
         self.every = rules.every
         self.depth = depth
@@ -151,7 +154,7 @@ class Advisor:
         self.tt[key] = (depth, best, flag)
         return best
 
-    def advise(self, position: Position, depth: int | None = None) -> list[Advice]:
+    def advise(self, position: State, depth: int | None = None) -> list[MoveValue]:
         """Every legal move with its value (mover's view final pot difference), best first.
 
         A move whose successor lies in the exact table gets the exact value; the others a
@@ -166,10 +169,30 @@ class Advisor:
         for move, gain, (o2, m2) in successors(me, opp, self.every):
             exact = self.exact_value(o2, m2)
             value = exact if exact is not None else self.search(o2, m2, depth - 1)
-            result.append(Advice(move, base + gain - value, exact is not None))
+            result.append(MoveValue(move, base + gain - value, exact is not None))
         result.sort(key=lambda a: (-a.value, a.move))
         return result
 
-    def best_move(self, position: Position) -> Move:
+    def best_move(self, position: State) -> Move:
         """The move with the highest value (ties: the first in move order)."""
         return self.advise(position)[0].move
+
+
+def advise(state: State, *, depth: int = 4, table_stock: int = 12) -> list[MoveValue]:
+    """Every legal move of ``state`` with its value, best first (a :class:`SearchAdvisor`).
+
+    Args:
+        state: a state where a player moves.
+        depth: alpha-beta depth in plies beyond the move.
+        table_stock: exact tables for sides of at most this many beans (0: none).
+
+    Returns:
+        :class:`MoveValue` per legal move: final pot difference from the mover's view after
+        the move and best play, exact where the position after the move is in the table.
+
+    Raises:
+        InvalidStateError: the game is over (nobody decides).
+    """
+    if state.is_over():
+        raise InvalidStateError(f"the game is over in {state}: there is no move to advise")
+    return SearchAdvisor(state.rules, depth=depth, table_stock=table_stock).advise(state)

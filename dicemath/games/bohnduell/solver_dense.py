@@ -21,10 +21,14 @@ Layout:
   then those where the mover must pass (their successor, the same sides swapped, was just
   solved). No recursion, no hashing; the sweep over one ``Phi`` keeps the opponent's side
   in the outer loop so the successors read lie in a few rows of the table.
+- The kernels (:mod:`~dicemath.games.bohnduell._dense_kernels`, numba, imported on first
+  use) run the rules of :mod:`~dicemath.games.bohnduell.sides` compiled: the same
+  functions the rules engine runs in Python. The tests check the table against the
+  core's generic search (:func:`dicemath.core.search.expectimax`) on small games.
 
 Example:
     >>> table = solve_dense(cups=4, stock=6)
-    >>> start = table.rules_for(6).initial()
+    >>> start = initial_state(table.rules_for(6))
     >>> table.position_value(start)
     -1
     >>> {str(m): v for m, v in table.move_values(start).items()}
@@ -39,12 +43,12 @@ from dataclasses import dataclass, field
 from math import comb
 
 import numpy as np
-from numba import njit
 
 from dicemath.core.cache import cached_arrays
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.bohnduell.rules import BohnRules
-from dicemath.games.bohnduell.state import (HARVEST, PASS_MOVE, SOW, Move, Position, Side, can_move,
+from dicemath.games.bohnduell.rules import Rules
+from dicemath.games.bohnduell.sides import can_move
+from dicemath.games.bohnduell.state import (HARVEST, PASS_MOVE, SOW, Move, Side, State, initial_state,
                                             play_side, side_moves)
 
 MAX_TABLE_STOCK = 63
@@ -102,7 +106,8 @@ class SideIndex:
     Attributes:
         cups, stock: ``n`` and ``S``.
         sides: ``int64[NP, n + 1]``, the side of each rank.
-        codes: ``int64[NP]``, the mixed-radix code ``sum side[j] * (S + 1) ** j``.
+        powers: ``int64[n + 1]``, ``(S + 1) ** j``: a side's mixed-radix code is
+            ``sum side[j] * powers[j]``.
         rank: ``int32[(S + 1) ** (n + 1)]``, the rank of each code (-1: not a side).
         starts: ``int64[Kmax + 2]``; ranks ``starts[K] .. starts[K + 1] - 1`` have potential K.
         movable: ``bool[NP]``, whether the side's owner has a move.
@@ -111,7 +116,7 @@ class SideIndex:
     cups: int
     stock: int
     sides: np.ndarray = field(repr=False)
-    codes: np.ndarray = field(repr=False)
+    powers: np.ndarray = field(repr=False)
     rank: np.ndarray = field(repr=False)
     starts: np.ndarray = field(repr=False)
     movable: np.ndarray = field(repr=False)
@@ -147,10 +152,11 @@ class SideIndex:
         counts = np.bincount([potentials[i] for i in order], minlength=kmax + 1)
         starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         movable = np.array([can_move(tuple(s)) for s in ranked.tolist()], dtype=np.bool_)
-        return cls(cups, stock, ranked, codes, rank, starts, movable)
+        return cls(cups, stock, ranked, powers, rank, starts, movable)
 
     def code(self, side: Side) -> int:
-        return sum(v * (self.stock + 1) ** j for j, v in enumerate(side))
+        """The mixed-radix code of ``side``."""
+        return sum(v * int(p) for v, p in zip(side, self.powers))
 
     def contains(self, side: Side) -> bool:
         """Whether ``side`` has a rank in this index."""
@@ -164,212 +170,6 @@ class SideIndex:
                                     f"at most {self.stock} beans per side, reachable sides only "
                                     "unless built with sides='all')")
         return int(self.rank[self.code(side)])
-
-
-@njit(cache=True)
-def _best(me, opp, n, every, base, sides, codes, rank, values, np_):
-    """Best ``gain - V(successor)`` of a mover with a move (BOHN-3, -4, -5)."""
-    best = -128
-    stock = sides[me, 0]
-    code_me = codes[me]
-    code_opp = codes[opp]
-    # harvests: cup d holding exactly d beans
-    power = 1
-    for d in range(1, n + 1):
-        power *= base
-        if sides[me, d] == d:
-            new = code_me - d * power
-            p = base
-            for j in range(1, d):
-                new += p
-                p *= base
-            value = 1 - values[np.int64(rank[code_opp]) * np_ + rank[new]]
-            if value > best:
-                best = value
-    # sows of k beans into distances n .. n-k+1
-    top = n if stock > n else stock
-    new_me = code_me
-    new_opp = code_opp
-    gain = 0
-    power = base ** n
-    for k in range(1, top + 1):
-        d = n - k + 1
-        new_me += power - 1          # one more bean in cup d, one fewer in stock
-        power //= base
-        was_empty = sides[me, d] == 0
-        # the k-sow equals the (k-1)-sow plus cup d; captures of "every" accumulate
-        captured_here = 0
-        if was_empty:
-            f = n + 1 - d
-            captured_here = sides[opp, f]
-        if every:
-            gain_k = gain + captured_here
-            opp_k = new_opp - captured_here * base ** f if was_empty else new_opp
-            gain = gain_k
-            new_opp = opp_k
-        else:
-            gain_k = captured_here
-            opp_k = code_opp - captured_here * base ** (n + 1 - d) if was_empty else code_opp
-        value = gain_k - values[np.int64(rank[opp_k]) * np_ + rank[new_me]]
-        if value > best:
-            best = value
-    return best
-
-
-@njit(cache=True)
-def _sweep(n, every, base, sides, codes, rank, starts, movable, values):
-    """Solve every position in order of the potential ``Phi`` (module docstring)."""
-    np_ = np.int64(sides.shape[0])
-    kmax = starts.shape[0] - 2
-    for phi in range(2 * kmax + 1):
-        lo = phi - kmax if phi > kmax else 0
-        hi = phi if phi < kmax else kmax
-        for phase in range(2):
-            for k_opp in range(lo, hi + 1):
-                k_me = phi - k_opp
-                for opp in range(starts[k_opp], starts[k_opp + 1]):
-                    for me in range(starts[k_me], starts[k_me + 1]):
-                        if phase == 0:
-                            if movable[me]:
-                                values[me * np_ + opp] = _best(me, opp, n, every, base, sides,
-                                                               codes, rank, values, np_)
-                        elif not movable[me]:
-                            if movable[opp]:
-                                values[me * np_ + opp] = -values[opp * np_ + me]
-                            else:
-                                values[me * np_ + opp] = 0
-
-
-@njit(cache=True)
-def _moves(me, opp, n, every, base, sides, codes, rank, values, np_, out_value, out_over):
-    """Every sow and harvest of the mover: value (``gain - V(next)``) and whether it puts a
-    bean into an own cup that already holds its distance (an "overfill", BOHN-5).
-    Order: harvests by distance, then sows by k. Returns the number of moves."""
-    count = 0
-    code_me = codes[me]
-    code_opp = codes[opp]
-    for d in range(1, n + 1):
-        if sides[me, d] == d:
-            new = code_me - d * base ** d
-            over = False
-            for j in range(1, d):
-                new += base ** j
-                if sides[me, j] == j:
-                    over = True
-            out_value[count] = 1 - values[np.int64(rank[code_opp]) * np_ + rank[new]]
-            out_over[count] = over
-            count += 1
-    stock = sides[me, 0]
-    top = n if stock > n else stock
-    for k in range(1, top + 1):
-        new_me = code_me - k
-        new_opp = code_opp
-        gain = 0
-        over = False
-        for d in range(n, n - k, -1):
-            new_me += base ** d
-            if sides[me, d] == d:
-                over = True
-            if sides[me, d] == 0 and (every or d == n - k + 1):
-                f = n + 1 - d
-                gain += sides[opp, f]
-                new_opp -= sides[opp, f] * base ** f
-        out_value[count] = gain - values[np.int64(rank[new_opp]) * np_ + rank[new_me]]
-        out_over[count] = over
-        count += 1
-    return count
-
-
-@njit(cache=True)
-def _reach(start_me, start_opp, n, every, base, sides, codes, rank, starts, movable, seen):
-    """Mark (bit array ``seen``) every position reachable from ``(start_me, start_opp)``.
-
-    Sweeps ``Phi`` downwards; inside one ``Phi`` the passes first (they lead to the same
-    ``Phi``). Returns the number of reachable positions.
-    """
-    np_ = np.int64(sides.shape[0])
-    kmax = starts.shape[0] - 2
-    first = start_me * np_ + start_opp
-    seen[first >> 3] |= np.uint8(1 << (first & 7))
-    total = 0
-    for phi in range(2 * kmax, -1, -1):
-        lo = phi - kmax if phi > kmax else 0
-        hi = phi if phi < kmax else kmax
-        for phase in range(2):
-            for k_opp in range(lo, hi + 1):
-                k_me = phi - k_opp
-                for opp in range(starts[k_opp], starts[k_opp + 1]):
-                    for me in range(starts[k_me], starts[k_me + 1]):
-                        if movable[me] == (phase == 0):
-                            continue
-                        i = me * np_ + opp
-                        if not (seen[i >> 3] >> (i & 7)) & 1:
-                            continue
-                        total += 1
-                        if phase == 0:
-                            if movable[opp]:
-                                j = opp * np_ + me
-                                seen[j >> 3] |= np.uint8(1 << (j & 7))
-                            continue
-                        code_me = codes[me]
-                        code_opp = codes[opp]
-                        for d in range(1, n + 1):
-                            if sides[me, d] == d:
-                                new = code_me - d * base ** d
-                                for q in range(1, d):
-                                    new += base ** q
-                                j = np.int64(rank[code_opp]) * np_ + rank[new]
-                                seen[j >> 3] |= np.uint8(1 << (j & 7))
-                        top = n if sides[me, 0] > n else sides[me, 0]
-                        for k in range(1, top + 1):
-                            new_me = code_me - k
-                            new_opp = code_opp
-                            for d in range(n, n - k, -1):
-                                new_me += base ** d
-                                if sides[me, d] == 0 and (every or d == n - k + 1):
-                                    f = n + 1 - d
-                                    new_opp -= sides[opp, f] * base ** f
-                            j = np.int64(rank[new_opp]) * np_ + rank[new_me]
-                            seen[j >> 3] |= np.uint8(1 << (j & 7))
-    return total
-
-
-@njit(cache=True)
-def _overfill_scan(n, every, base, sides, codes, rank, starts, movable, values, seen):
-    """Over reachable positions offering both an overfilling and a clean move: counts of
-    (overfill strictly best, tie, strictly worse) and the summed loss of the best
-    overfilling move against the best move."""
-    np_ = np.int64(sides.shape[0])
-    out_value = np.zeros(2 * n + 1, dtype=np.int64)
-    out_over = np.zeros(2 * n + 1, dtype=np.bool_)
-    result = np.zeros(5, dtype=np.int64)   # better, tie, worse, summed loss, positions
-    for me in range(sides.shape[0]):
-        if not movable[me]:
-            continue
-        for opp in range(sides.shape[0]):
-            i = me * np_ + opp
-            if not (seen[i >> 3] >> (i & 7)) & 1:
-                continue
-            count = _moves(me, opp, n, every, base, sides, codes, rank, values, np_,
-                           out_value, out_over)
-            best_over = -1000
-            best_clean = -1000
-            for m in range(count):
-                if out_over[m]:
-                    best_over = max(best_over, out_value[m])
-                else:
-                    best_clean = max(best_clean, out_value[m])
-            if best_over == -1000 or best_clean == -1000:
-                continue
-            result[4] += 1
-            if best_over > best_clean:
-                result[0] += 1
-            elif best_over == best_clean:
-                result[1] += 1
-            else:
-                result[2] += 1
-                result[3] += best_clean - best_over
-    return result
 
 
 _BITS = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
@@ -410,16 +210,16 @@ class DenseTable:
     def nbytes(self) -> int:
         """Bytes of the value table and the side index."""
         ix = self.index
-        return int(self.values.nbytes + ix.sides.nbytes + ix.codes.nbytes + ix.rank.nbytes
+        return int(self.values.nbytes + ix.sides.nbytes + ix.powers.nbytes + ix.rank.nbytes
                    + ix.starts.nbytes + ix.movable.nbytes)
 
-    def rules_for(self, stock: int) -> BohnRules:
+    def rules_for(self, stock: int) -> Rules:
         """The rules of a game with ``stock`` beans each that this table solves."""
         if stock > self.stock:
             raise InvalidStateError(f"this table covers stocks up to {self.stock}, not {stock}")
-        return BohnRules(cups=self.cups, stock=stock, capture=self.capture)
+        return Rules(cups=self.cups, stock=stock, capture=self.capture)
 
-    def covers(self, position: Position) -> bool:
+    def covers(self, position: State) -> bool:
         """Whether ``position`` (its variant and both sides) lies in the table."""
         return (position.rules.cups == self.cups and position.rules.capture == self.capture
                 and all(self.index.contains(position.side(p)) for p in (0, 1)))
@@ -429,13 +229,13 @@ class DenseTable:
         np_ = self.index.sides.shape[0]
         return int(self.values[self.index.rank_of(me) * np_ + self.index.rank_of(opp)])
 
-    def position_value(self, position: Position) -> int:
+    def position_value(self, position: State) -> int:
         """Final pot difference (mover minus other) under best play from ``position``."""
         self._check(position)
         me, other = position.to_move, 1 - position.to_move
         return position.pots[me] - position.pots[other] + self.value(*position.mover_sides)
 
-    def move_values(self, position: Position) -> dict[Move, int]:
+    def move_values(self, position: State) -> dict[Move, int]:
         """For each legal move: the final pot difference (mover's view) after best play."""
         self._check(position)
         me_side, opp_side = position.mover_sides
@@ -450,10 +250,10 @@ class DenseTable:
             result[move] = base + gain - self.value(theirs, mine)
         return result
 
-    def principal_variation(self, position: Position, max_moves: int = 1000) -> list[tuple[Move, Position]]:
+    def principal_variation(self, position: State, max_moves: int = 1000) -> list[tuple[Move, State]]:
         """A line of best play from ``position`` to the end: ``(move, position after)``.
 
-        Ties are broken by the move order of :meth:`Position.legal_actions`.
+        Ties are broken by the move order of :meth:`State.legal_actions`.
         """
         line = []
         while not position.is_over() and len(line) < max_moves:
@@ -471,8 +271,9 @@ class DenseTable:
         ix = self.index
         start = ix.rank_of((stock,) + (0,) * self.cups)
         seen = np.zeros((self.positions + 7) // 8, dtype=np.uint8)
-        _reach(np.int64(start), np.int64(start), self.cups, self.capture == "every", self.stock + 1,
-               ix.sides, ix.codes, ix.rank, ix.starts, ix.movable, seen)
+        from dicemath.games.bohnduell import _dense_kernels as kernels
+        kernels.reach(np.int64(start), np.int64(start), self.capture == "every", ix.powers, ix.sides,
+                      ix.rank, ix.starts, ix.movable, seen)
         return seen
 
     def reachable_count(self, stock: int | None = None) -> int:
@@ -489,13 +290,14 @@ class DenseTable:
         the mean loss (beans of final pot difference) when it is worse.
         """
         ix = self.index
-        better, tie, worse, loss, total = _overfill_scan(
-            self.cups, self.capture == "every", self.stock + 1, ix.sides, ix.codes, ix.rank,
-            ix.starts, ix.movable, self.values, self.reachable(stock)).tolist()
+        from dicemath.games.bohnduell import _dense_kernels as kernels
+        better, tie, worse, loss, total = kernels.overfill_scan(
+            self.capture == "every", ix.powers, ix.sides, ix.rank, ix.movable, self.values,
+            self.reachable(stock)).tolist()
         return {"positions": total, "overfill_better": better, "tie": tie, "overfill_worse": worse,
                 "mean_loss_when_worse": loss / worse if worse else 0.0}
 
-    def _check(self, position: Position) -> None:
+    def _check(self, position: State) -> None:
         if not self.covers(position):
             raise InvalidStateError(
                 f"position {position} is outside this table (cups={self.cups}, "
@@ -521,16 +323,16 @@ def solve_dense(cups: int = 4, stock: int = 10, capture: str = "last", sides: st
         InvalidRulesError: an invalid variant.
         InvalidStateError: ``stock`` above :data:`MAX_TABLE_STOCK` or too large for the index.
     """
-    rules = BohnRules(cups=cups, stock=stock, capture=capture)
+    rules = Rules(cups=cups, stock=stock, capture=capture)
     if stock > MAX_TABLE_STOCK:
         raise InvalidStateError(f"the dense table stores values as int8: stock must be <= "
                                 f"{MAX_TABLE_STOCK}, got {stock}")
     index = SideIndex.build(cups, stock, sides)
     np_ = index.sides.shape[0]
     values = np.zeros(np_ * np_, dtype=np.int8)
+    from dicemath.games.bohnduell import _dense_kernels as kernels
     start = time.perf_counter()
-    _sweep(cups, rules.every, stock + 1, index.sides, index.codes, index.rank, index.starts,
-           index.movable, values)
+    kernels.sweep(rules.every, index.powers, index.sides, index.rank, index.starts, index.movable, values)
     return DenseTable(cups, stock, capture, index, values, time.perf_counter() - start)
 
 
@@ -539,10 +341,10 @@ def load_dense(cups: int = 4, stock: int = 12, capture: str = "last", sides: str
     """:func:`solve_dense`, its value array kept in the on-disk cache (:mod:`dicemath.core.cache`).
 
     Example:
-        >>> load_dense(4, 3).position_value(BohnRules(stock=3).initial())
+        >>> load_dense(4, 3).position_value(initial_state(Rules(stock=3)))
         0
     """
-    rules = BohnRules(cups=cups, stock=stock, capture=capture)
+    rules = Rules(cups=cups, stock=stock, capture=capture)
     built = {}
 
     def build() -> dict[str, np.ndarray]:

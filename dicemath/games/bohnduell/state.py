@@ -1,20 +1,22 @@
-"""BohnDuell positions and moves: immutable, hashable, with text forms that round-trip.
+"""BohnDuell states and moves: immutable, hashable, with text forms that round-trip.
 
 Vocabulary (RULES.md section 5):
 
 - A *side* is one player's ``(stock, c_1, ..., c_n)``: his stock and his cups indexed by
   the distance ``d`` from his pot (``d = 1`` next to the pot, BOHN-2). Sides are plain
-  tuples, so the solvers can key on them cheaply.
+  tuples, so the solvers can key on them cheaply; the rules that move beans between
+  them are written once, in :mod:`~dicemath.games.bohnduell.sides`.
 - A :class:`Move` is ``S<k>`` (sow ``k`` beans from the stock, BOHN-3), ``H<d>`` (harvest
   the cup at distance ``d``, BOHN-5) or ``P`` (pass, BOHN-6).
-- A :class:`Position` holds both sides, both pots, the player to move and the rules.
-  Its text form is ``"<stock>:<c_1>,...,<c_n>:<pot>/<stock>:<cups>:<pot>/<mover>"`` for
-  player A then player B, the mover ``A`` or ``B``, plus ``"/every"`` for that capture
-  variant; :meth:`Position.from_str` reads it back.
+- A :class:`State` holds both sides, both pots, the player to move and the rules
+  (:func:`initial_state` gives the start). Its text form is
+  ``"<stock>:<c_1>,...,<c_n>:<pot>/<stock>:<cups>:<pot>/<mover>"`` for player A then
+  player B, the mover ``A`` or ``B``, plus ``"/every"`` for that capture variant;
+  :meth:`State.from_str` reads it back.
 
-Passes are not part of the position: whether a player must pass depends only on his side
-(BOHN-6: no stock and no cup holding exactly its distance), so two positions with the
-same beans and the same mover are the same position.
+Passes are not part of the state: whether a player must pass depends only on his side
+(BOHN-6: no stock and no cup holding exactly its distance), so two states with the
+same beans and the same mover are the same state.
 
 **Termination** (BOHN-6 always ends the game). Give every bean a *distance to its pot*:
 ``n + 1`` for a bean in its owner's stock (the stock lies beyond the far cup, BOHN-3),
@@ -36,8 +38,7 @@ start ``Phi = 2 * stock * (n + 1)``. The solvers use the same order: every succe
 position has a smaller ``Phi``, or the same ``Phi`` after a pass.
 
 Example:
-    >>> from dicemath.games.bohnduell.rules import BohnRules
-    >>> p = BohnRules(stock=5).initial().apply(Move.from_str("S4"))
+    >>> p = initial_state(Rules(stock=5)).apply(Move.from_str("S4"))
     >>> str(p)
     '1:1,1,1,1:0/5:0,0,0,0:0/B'
     >>> [str(m) for m in p.legal_actions()]
@@ -48,12 +49,12 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
-from dicemath.core.errors import IllegalMoveError, InvalidStateError
+from dicemath.core.errors import IllegalMoveError, InvalidRulesError, InvalidStateError
 from dicemath.core.game import TERMINAL
-from dicemath.games.bohnduell.rules import BohnRules
+from dicemath.games.bohnduell import sides
+from dicemath.games.bohnduell.rules import STANDARD, Rules
 
 Side = tuple[int, ...]
 """One player's ``(stock, c_1, ..., c_n)``; index ``d`` is the cup at distance ``d``."""
@@ -107,65 +108,35 @@ class Move:
 PASS_MOVE = Move(PASS, 0)
 
 
-# --- the rules on sides: small pure functions shared by the engine and the solvers -------
+# --- the rules on sides, as the engine and the Python solvers use them ---------------------
 
 def side_moves(side: Side) -> list[Move]:
-    """The sows and harvests open to the owner of ``side`` (sorted; no pass).
-
-    BOHN-3: sow ``k`` with ``1 <= k <= min(n, stock)``; BOHN-5: harvest a cup at distance
-    ``d`` holding exactly ``d`` beans.
-    """
-    n = len(side) - 1
-    moves = [Move(HARVEST, d) for d in range(1, n + 1) if side[d] == d]
-    moves += [Move(SOW, k) for k in range(1, min(n, side[0]) + 1)]
-    return moves
-
-
-def can_move(side: Side) -> bool:
-    """Whether the owner of ``side`` has a sow or a harvest (else he passes, BOHN-6)."""
-    return side[0] > 0 or any(side[d] == d for d in range(1, len(side)))
+    """The sows and harvests open to the owner of ``side``, sorted (harvests by distance,
+    then sows by size; no pass): :func:`~dicemath.games.bohnduell.sides.can_harvest`
+    (BOHN-5) and :func:`~dicemath.games.bohnduell.sides.sow_limit` (BOHN-3)."""
+    moves = [Move(HARVEST, d) for d in range(1, len(side)) if sides.can_harvest(side, d)]
+    return moves + [Move(SOW, k) for k in range(1, sides.sow_limit(side) + 1)]
 
 
 def play_side(me: Side, opp: Side, move: Move, every: bool = False) -> tuple[int, Side, Side]:
     """Apply a sow or harvest of the owner of ``me``: ``(pot gain, new me, new opp)``.
 
-    BOHN-3 (sow), BOHN-4 (capture of the facing cup ``n + 1 - d``; only the last sown cup
-    unless ``every``), BOHN-5 (harvest). The move is assumed legal.
+    The rules are :func:`~dicemath.games.bohnduell.sides.sow` (BOHN-3, BOHN-4) and
+    :func:`~dicemath.games.bohnduell.sides.harvest` (BOHN-5); the move is assumed legal.
     """
-    n = len(me) - 1
-    mine = list(me)
+    new_me = list(me)
     if move.kind == HARVEST:
-        d = move.count
-        mine[d] = 0
-        for j in range(1, d):
-            mine[j] += 1
-        return 1, tuple(mine), opp
-    k = move.count
-    theirs = list(opp)
-    gain = 0
-    mine[0] -= k
-    last = n - k + 1
-    for d in range(n, last - 1, -1):
-        was_empty = mine[d] == 0
-        mine[d] += 1
-        if was_empty and (every or d == last):
-            facing = n + 1 - d
-            gain += theirs[facing]
-            theirs[facing] = 0
-    return gain, tuple(mine), tuple(theirs)
+        return sides.harvest(me, move.count, new_me), tuple(new_me), opp
+    new_opp = list(opp)
+    gain = sides.sow(me, opp, move.count, every, new_me, new_opp)
+    return gain, tuple(new_me), tuple(new_opp)
 
 
-def side_potential(side: Side) -> int:
-    """Sum of the distances to the pot of the beans of one side (stock at ``n + 1``)."""
-    n = len(side) - 1
-    return side[0] * (n + 1) + sum(d * side[d] for d in range(1, n + 1))
-
-
-# --- positions ---------------------------------------------------------------------------
+# --- states ------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Position:
-    """A BohnDuell position (immutable, hashable). Implements :class:`dicemath.core.game.GameState`.
+class State:
+    """A BohnDuell state (immutable, hashable). Implements :class:`dicemath.core.game.GameState`.
 
     Attributes:
         rules: the variant (number of cups, stated stock, capture rule).
@@ -180,7 +151,7 @@ class Position:
             ``2 * rules.stock`` (beans are conserved, BOHN-1).
     """
 
-    rules: BohnRules
+    rules: Rules
     stocks: tuple[int, int]
     cups: tuple[tuple[int, ...], tuple[int, ...]]
     pots: tuple[int, int]
@@ -221,10 +192,10 @@ class Position:
         return (self.stocks[player],) + self.cups[player]
 
     @classmethod
-    def from_sides(cls, rules: BohnRules, sides: tuple[Side, Side], pots: tuple[int, int],
-                   to_move: int = 0) -> Position:
-        """Build a position from two sides ``(stock, c_1, ..., c_n)``."""
-        return cls(rules, (sides[0][0], sides[1][0]), (tuple(sides[0][1:]), tuple(sides[1][1:])),
+    def from_sides(cls, rules: Rules, pair: tuple[Side, Side], pots: tuple[int, int],
+                   to_move: int = 0) -> State:
+        """Build a state from two sides ``(stock, c_1, ..., c_n)``."""
+        return cls(rules, (pair[0][0], pair[1][0]), (tuple(pair[0][1:]), tuple(pair[1][1:])),
                    pots, to_move)
 
     @property
@@ -234,12 +205,12 @@ class Position:
 
     def potential(self) -> int:
         """``Phi``: the sum of every bean's distance to its pot (see the module docstring)."""
-        return side_potential(self.side(0)) + side_potential(self.side(1))
+        return sides.potential(self.side(0)) + sides.potential(self.side(1))
 
     # game protocol -----------------------------------------------------------------------
     def is_over(self) -> bool:
         """True when neither player can move (BOHN-6)."""
-        return not can_move(self.side(0)) and not can_move(self.side(1))
+        return not sides.can_move(self.side(0)) and not sides.can_move(self.side(1))
 
     def current_player(self) -> int:
         """0 or 1, or :data:`~dicemath.core.game.TERMINAL` when the game is over."""
@@ -256,7 +227,7 @@ class Position:
         """BohnDuell has no chance: always empty."""
         return []
 
-    def apply(self, move: Move | str) -> Position:
+    def apply(self, move: Move | str) -> State:
         """The position after ``move`` (a :class:`Move` or its text).
 
         Raises:
@@ -269,17 +240,29 @@ class Position:
                 f"{move} is not legal in {self}; legal: {[str(m) for m in self.legal_actions()]}")
         return self._play(move)[1]
 
-    def _play(self, move: Move) -> tuple[int, Position]:
+    def action_text(self, move: Move) -> str:
+        """The text of a move: ``"S3"``, ``"H2"`` or ``"P"``."""
+        return str(move)
+
+    def parse_action(self, text: str) -> Move:
+        """Read a move from its text (see :meth:`Move.from_str`); legality is checked by
+        :meth:`apply`.
+
+        Raises:
+            IllegalMoveError: text that is not a move.
+        """
+        return Move.from_str(text)
+
+    def _play(self, move: Move) -> tuple[int, State]:
         """``(gain of the mover, next position)`` without the legality check."""
         me, other = self.to_move, 1 - self.to_move
         if move.kind == PASS:
-            return 0, Position(self.rules, self.stocks, self.cups, self.pots, other)
+            return 0, State(self.rules, self.stocks, self.cups, self.pots, other)
         gain, mine, theirs = play_side(self.side(me), self.side(other), move, self.rules.every)
-        sides = [None, None]
-        sides[me], sides[other] = mine, theirs
+        pair = [mine, theirs] if me == 0 else [theirs, mine]
         pots = list(self.pots)
         pots[me] += gain
-        return gain, Position.from_sides(self.rules, tuple(sides), tuple(pots), other)
+        return gain, State.from_sides(self.rules, tuple(pair), tuple(pots), other)
 
     def gain(self, move: Move) -> int:
         """Beans ``move`` puts into the mover's pot at once (captures, or 1 for a harvest)."""
@@ -303,7 +286,7 @@ class Position:
         return text + "/every" if self.rules.every else text
 
     @classmethod
-    def from_str(cls, text: str, rules: BohnRules | None = None) -> Position:
+    def from_str(cls, text: str, rules: Rules | None = None) -> State:
         """Read the text form of :meth:`__str__`.
 
         Args:
@@ -316,7 +299,7 @@ class Position:
             InvalidStateError: unreadable text, or a position the rules cannot hold.
 
         Example:
-            >>> p = Position.from_str("0:0,0,0,0:2/0:1,0,0,0:3/B")
+            >>> p = State.from_str("0:0,0,0,0:2/0:1,0,0,0:3/B")
             >>> p.rules.stock, p.legal_actions()
             (3, [Move(kind='harvest', count=1)])
             >>> str(p.apply("H1")), p.apply("H1").is_over()
@@ -346,9 +329,8 @@ class Position:
                 raise InvalidStateError(f"position {text!r} holds an odd number of beans ({total})")
             if len(values[0][1]) != len(values[1][1]):
                 raise InvalidStateError(f"the rows of {text!r} have different lengths")
-            from dicemath.games.bohnduell.rules import InvalidRulesError
             try:
-                rules = BohnRules(cups=len(values[0][1]), stock=total // 2, capture=capture)
+                rules = Rules(cups=len(values[0][1]), stock=total // 2, capture=capture)
             except InvalidRulesError as error:
                 raise InvalidStateError(f"position {text!r}: {error}") from None
         elif capture != rules.capture and len(text.strip().split("/")) == 4:
@@ -363,7 +345,7 @@ class Position:
         distance ``n + 1 - d`` (BOHN-2).
 
         Example:
-            >>> print(BohnRules(stock=9).initial().apply("S3").diagram())
+            >>> print(initial_state(Rules(stock=9)).apply("S3").diagram())
                      B pot |  B1  B2  B3  B4 | B stock
                 B:       0 |   0   0   0   0 |       9
                 A:       6 |   1   1   1   0 |       0
@@ -388,8 +370,15 @@ class Position:
         return f"`{self}`\n\n```\n{self.diagram()}\n```"
 
 
-def playout(position: Position, moves: list[Move | str]) -> Iterator[Position]:
-    """The positions after each of ``moves`` played from ``position``."""
-    for move in moves:
-        position = position.apply(move)
-        yield position
+def initial_state(rules: Rules = STANDARD) -> State:
+    """The start: empty cups and pots, full stocks, player A (0) to move.
+
+    BOHN-1: each player starts with ``rules.stock`` beans in his stock; BOHN-7: player A
+    (index 0) is the one who sits "lower" and moves first.
+
+    Example:
+        >>> print(initial_state(Rules(stock=3)))
+        3:0,0,0,0:0/3:0,0,0,0:0/A
+    """
+    empty = (0,) * rules.cups
+    return State(rules, (rules.stock, rules.stock), (empty, empty), (0, 0), 0)

@@ -1,5 +1,10 @@
 """Pitjesbak (RULES.md section 3): exact throw classes, round and game solvers, advice.
 
+The game vocabulary (see :mod:`dicemath.games`): :class:`Rules` with the presets
+:data:`STANDARD` and :data:`PIPS`, :func:`initial_state`, the state :class:`State`,
+:func:`advise` (stop or throw again, for a two-player state), :func:`analyse` (the cost of
+every decision of a played game, :mod:`.analysis`).
+
 Modules: :mod:`.rules` (frozen rules, variants ``die_values``, ``stripes``, ``players``),
 :mod:`.throws` (classes and exact probabilities, PIT-2/3), :mod:`.state` (the rules engine
 in the :mod:`dicemath.core.game` vocabulary, PIT-4..8), :mod:`.simulate` (seeded rounds
@@ -7,6 +12,9 @@ and games), :mod:`.round_solver` (N players, each maximising P(win the round), e
 :mod:`.game_solver` (two players, P(win the game), rigorous bounds),
 :mod:`.game_solver3` (three players, small stripe counts), :mod:`.advice` (stop or throw
 again, policy card), :mod:`.report`; its command line is :mod:`dicemath.cli.pitjesbak`.
+The solvers run on the core's algorithms: optimal stopping and bounded value iteration
+(:mod:`dicemath.core.mdp`); their tests check them against the core's expectimax
+(:mod:`dicemath.core.search`) over :class:`State`.
 
 Decisions where RULES.md leaves room (all implemented in the engine and the solvers):
 
@@ -29,13 +37,14 @@ Example:
     Fraction(1, 36)
 """
 
-from dicemath.games.pitjesbak.advice import Advice, PolicyCard, advise, policy_card
+from dicemath.games.pitjesbak.advice import Advice, PolicyCard, advise, advise_situation, policy_card
+from dicemath.games.pitjesbak.analysis import analyse
 from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
 from dicemath.games.pitjesbak.game_solver3 import Game3Solution, solve_game3
 from dicemath.games.pitjesbak.round_solver import RoundSolution, round_policy, solve_round
-from dicemath.games.pitjesbak.rules import InvalidRulesError, PitjesbakRules
+from dicemath.games.pitjesbak.rules import PIPS, STANDARD, Rules
 from dicemath.games.pitjesbak.simulate import simulate_game, simulate_round
-from dicemath.games.pitjesbak.state import PitjesbakState, initial_state
+from dicemath.games.pitjesbak.state import State, initial_state
 from dicemath.games.pitjesbak.throws import (
     ThrowClass,
     class_probabilities,
@@ -46,16 +55,19 @@ from dicemath.games.pitjesbak.throws import (
 )
 
 __all__ = [
+    "PIPS",
+    "STANDARD",
     "Advice",
     "Game3Solution",
     "GameSolution",
-    "InvalidRulesError",
-    "PitjesbakRules",
-    "PitjesbakState",
     "PolicyCard",
     "RoundSolution",
+    "Rules",
+    "State",
     "ThrowClass",
     "advise",
+    "advise_situation",
+    "analyse",
     "class_probabilities",
     "class_space",
     "class_table",

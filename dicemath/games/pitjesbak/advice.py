@@ -4,12 +4,8 @@ Advice uses the game solution of :mod:`dicemath.games.pitjesbak.game_solver`: th
 probabilities are of winning the whole game (PIT-1), both players playing game-optimally
 from here on. Float64.
 
-Example:
-    >>> small = solve_game(PitjesbakRules(stripes=3), use_cache=False, compare=False)
-    >>> advice = advise(3, False, 3, False, role="start", throw_number=1, current=(6, 5, 4),
-    ...                 solution=small)
-    >>> advice.decision
-    'stop'
+:func:`advise` takes a state of the rules engine (the game vocabulary);
+:func:`advise_situation` takes the situation as a player describes it at the table.
 """
 
 from __future__ import annotations
@@ -21,9 +17,10 @@ import numpy as np
 
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
-from dicemath.games.pitjesbak.rules import MAX_THROWS, PitjesbakRules
-from dicemath.games.pitjesbak.state import STOP, THROW, PitjesbakState
+from dicemath.games.pitjesbak.rules import MAX_THROWS, STANDARD, Rules
+from dicemath.games.pitjesbak.state import STOP, THROW, State, initial_state
 from dicemath.games.pitjesbak.throws import check_throw, class_space, classify, throw_text
+from dicemath.reporting.context import markdown_table
 
 ROLES = ("start", "follower")
 
@@ -58,11 +55,41 @@ class Advice:
         return f"**{self.decision}** — {self}"
 
 
-def advise(my_stripes: int, my_wiped: bool, their_stripes: int, their_wiped: bool, *,
-           role: str, throw_number: int, current: Sequence[int], best: Sequence[int] | None = None,
-           limit: int | None = None, rules: PitjesbakRules | None = None,
-           solution: GameSolution | None = None) -> Advice:
-    """Game-optimal advice for a two-player situation (PIT-4..PIT-8).
+def advise(state: State, *, solution: GameSolution | None = None) -> Advice:
+    """Game-optimal advice at a two-player decision: stop, or throw again? (PIT-4..PIT-8)
+
+    Args:
+        state: a two-player state where a player decides (``state.current_player() >= 0``).
+        solution: a solved game (default :func:`solve_game` of ``state.rules``, cached).
+
+    Returns:
+        The :class:`Advice` for the player to act.
+
+    Raises:
+        InvalidStateError: not a decision, or not a two-player game.
+
+    Example:
+        >>> small = solve_game(Rules(stripes=3), use_cache=False, compare=False)
+        >>> state = initial_state(small.rules).apply((6, 5, 4))
+        >>> advise(state, solution=small).decision
+        'stop'
+    """
+    if state.current_player() < 0:
+        raise InvalidStateError(f"no player decides in {state}: advice needs a decision")
+    if len(state.order) != 2 or state.rules.players != 2:
+        raise InvalidStateError(f"advice is for two-player games, not {state.rules.players} players")
+    me, them = state.order[state.turn], state.order[1 - state.turn]
+    best = None if state.turn == 0 else state.results[0]
+    return _advice(state.stripes[me], state.wiped[me], state.stripes[them], state.wiped[them],
+                   role=ROLES[state.turn], throw_number=state.throws, dice=state.current, best=best,
+                   cap=state.throw_cap, rules=state.rules, solution=solution)
+
+
+def advise_situation(my_stripes: int, my_wiped: bool, their_stripes: int, their_wiped: bool, *,
+                     role: str, throw_number: int, current: Sequence[int], best: Sequence[int] | None = None,
+                     limit: int | None = None, rules: Rules | None = None,
+                     solution: GameSolution | None = None) -> Advice:
+    """:func:`advise` for a situation described at the table, without building a state.
 
     Args:
         my_stripes, my_wiped: my stripes and has-wiped flag (PIT-6).
@@ -82,37 +109,52 @@ def advise(my_stripes: int, my_wiped: bool, their_stripes: int, their_wiped: boo
         InvalidStateError: a role other than start/follower, a throw number outside the
             allowed throws, a missing or 1-1-1 ``best`` for a follower, stripes out of range.
         InvalidDiceError: a throw that is not three dice 1..6.
+
+    Example:
+        >>> small = solve_game(Rules(stripes=3), use_cache=False, compare=False)
+        >>> advice = advise_situation(3, False, 3, False, role="start", throw_number=1,
+        ...                           current=(6, 5, 4), solution=small)
+        >>> advice.decision
+        'stop'
     """
-    rules = rules or PitjesbakRules()
-    solution = solution or solve_game(rules)
-    space = class_space(rules)
-    dice = check_throw(current)
-    mine = space.index(classify(dice, rules))
     if role not in ROLES:
         raise InvalidStateError(f"role must be one of {ROLES}, got {role!r}")
-    situation = {"my_stripes": my_stripes, "my_wiped": bool(my_wiped), "their_stripes": their_stripes,
-                 "their_wiped": bool(their_wiped), "role": role, "throw_number": throw_number,
-                 "current": throw_text(dice)}
+    dice = check_throw(current)
     if role == "start":
         if best is not None:
             raise InvalidStateError("the start player has no best throw to beat; omit best")
         cap = MAX_THROWS
-        _check_throw_number(throw_number, cap)
+    else:
+        if best is None:
+            raise InvalidStateError("a follower must give the start player's counting throw (best)")
+        best = check_throw(best)
+        cap = limit if limit is not None else MAX_THROWS
+        if not 1 <= cap <= MAX_THROWS:
+            raise InvalidStateError(f"limit must be 1..{MAX_THROWS}, got {cap}")
+    return _advice(my_stripes, my_wiped, their_stripes, their_wiped, role=role, throw_number=throw_number,
+                   dice=dice, best=best, cap=cap, rules=rules or STANDARD, solution=solution)
+
+
+def _advice(my_stripes: int, my_wiped: bool, their_stripes: int, their_wiped: bool, *, role: str,
+            throw_number: int, dice: tuple[int, int, int], best: tuple[int, int, int] | None, cap: int,
+            rules: Rules, solution: GameSolution | None) -> Advice:
+    """The advice from the round tables of the game solution (both forms of :func:`advise`)."""
+    solution = solution or solve_game(rules)
+    space = class_space(rules)
+    mine = space.index(classify(dice, rules))
+    _check_throw_number(throw_number, cap)
+    situation = {"my_stripes": my_stripes, "my_wiped": bool(my_wiped), "their_stripes": their_stripes,
+                 "their_wiped": bool(their_wiped), "role": role, "throw_number": throw_number,
+                 "current": throw_text(dice)}
+    if role == "start":
         tables = solution.round_tables(my_stripes, my_wiped, their_stripes, their_wiped)
         stop = float(tables.follower[throw_number - 1, mine])
         again = float(tables.start_continue[throw_number - 1]) if throw_number < cap else None
     else:
-        if best is None:
-            raise InvalidStateError("a follower must give the start player's counting throw (best)")
-        best_dice = check_throw(best)
-        theirs = space.index(classify(best_dice, rules))
+        theirs = space.index(classify(best, rules))
         if theirs == space.apen:
             raise InvalidStateError("after a counting 1-1-1 of the start player the follower does not throw (PIT-6)")
-        cap = limit if limit is not None else MAX_THROWS
-        if not 1 <= cap <= MAX_THROWS:
-            raise InvalidStateError(f"limit must be 1..{MAX_THROWS}, got {cap}")
-        _check_throw_number(throw_number, cap)
-        situation.update(best=throw_text(best_dice), limit=cap)
+        situation.update(best=throw_text(best), limit=cap)
         tables = solution.round_tables(their_stripes, their_wiped, my_stripes, my_wiped)
         stop = 1.0 - float(tables.result[theirs, mine])
         left = cap - throw_number
@@ -135,7 +177,7 @@ def game_policy(solution: GameSolution):
     space = class_space(rules)
     memo: dict = {}
 
-    def decide(state: PitjesbakState) -> str:
+    def decide(state: State) -> str:
         start, follower = state.order[0], state.order[1]
         key = (state.stripes[start], state.wiped[start], state.stripes[follower], state.wiped[follower])
         tables = memo.get(key)
@@ -153,7 +195,7 @@ def game_policy(solution: GameSolution):
 
 # -- the policy card ----------------------------------------------------------------------
 
-def describe_stops(stops: Sequence[bool], rules: PitjesbakRules | None = None) -> str:
+def describe_stops(stops: Sequence[bool], rules: Rules | None = None) -> str:
     """Words for a stop set over the classes: "score 105 or better", "always", ...
 
     Example:
@@ -227,7 +269,6 @@ class PolicyCard:
 
     def markdown(self) -> str:
         """Markdown card."""
-        from dicemath.reporting.context import markdown_table
         a, fa, b, fb = self.state
         head = (f"Start player {a} stripes{' (has wiped)' if fa else ''}, follower {b} stripes"
                 f"{' (has wiped)' if fb else ''}; P(start player wins the game) = "
@@ -245,7 +286,7 @@ class PolicyCard:
         return self.text()
 
 
-def _follower_text(stops: np.ndarray, i: int, rules: PitjesbakRules) -> str:
+def _follower_text(stops: np.ndarray, i: int, rules: Rules) -> str:
     space = class_space(rules)
     ranked = stops[:space.apen]
     level = space.levels[i]
@@ -265,7 +306,7 @@ def policy_card(solution: GameSolution | None = None, state: tuple | None = None
     """The game-optimal policy card at ``state`` (default: the opening 9 v 9, no flags).
 
     Example:
-        >>> card = policy_card(solve_game(PitjesbakRules(stripes=2), use_cache=False, compare=False))
+        >>> card = policy_card(solve_game(Rules(stripes=2), use_cache=False, compare=False))
         >>> card.start_rules[0].endswith("1-1-1: throw again")
         True
     """

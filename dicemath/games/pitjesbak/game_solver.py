@@ -25,7 +25,8 @@ throws are 1-1-1 with probability >= 216**-3 per round, and a counting 1-1-1 end
 two-player game, PIT-6/PIT-8.)
 
 States are swept in order of ``a + b`` (Gauss-Seidel): most rounds lower the total, so one
-sweep propagates almost everything. Float64 numpy; classes are the 42 throw classes of
+sweep propagates almost everything. The sweeps are the core's
+:func:`~dicemath.core.mdp.bounded_value_iteration`; this module supplies ``T``. Float64 numpy; classes are the 42 throw classes of
 :func:`~dicemath.games.pitjesbak.throws.class_space`.
 
 Three players: see :mod:`dicemath.games.pitjesbak.game_solver3` (small stripe counts only:
@@ -33,7 +34,7 @@ each state's round has 42**3 joint counting throws, values are vectors because t
 Pitjesbak is not zero-sum, and the bound sandwich used here does not carry over).
 
 Example:
-    >>> solution = solve_game(PitjesbakRules(stripes=2), use_cache=False)
+    >>> solution = solve_game(Rules(stripes=2), use_cache=False)
     >>> 0.5 < solution.start_player_win_probability < 0.7 and solution.bound < 1e-9
     True
 """
@@ -47,8 +48,8 @@ import numpy as np
 
 from dicemath.core.cache import cached_arrays
 from dicemath.core.errors import InvalidStateError
-from dicemath.core.progress import progress
-from dicemath.games.pitjesbak.rules import PitjesbakRules, check_stripes
+from dicemath.core.mdp import bounded_value_iteration
+from dicemath.games.pitjesbak.rules import STANDARD, Rules, check_stripes
 from dicemath.games.pitjesbak.throws import class_space
 
 DEFAULT_EXTRA = 8
@@ -63,7 +64,7 @@ _TYPES = ((1, 0), (1, 1), (2, 0), (3, 0))
 @lru_cache(maxsize=None)
 def _class_arrays(die_values: str):
     """Probabilities, and the map (S class, F class) -> outcome column."""
-    space = class_space(PitjesbakRules(die_values=die_values))
+    space = class_space(Rules(die_values=die_values))
     size = space.size
     probs = space.probabilities()
     kinds = [_TYPES.index((c.wipe, c.penalty)) if not c.is_apen else -1 for c in space.classes]
@@ -230,7 +231,7 @@ def round_backward(result: np.ndarray, probs: np.ndarray, start_masks: np.ndarra
     return RoundTables(result, follower, np.stack([c2, c3], axis=-1), value)
 
 
-def round_max_tables(rules: PitjesbakRules, fa: bool, fb: bool) -> RoundTables:
+def round_max_tables(rules: Rules, fa: bool, fb: bool) -> RoundTables:
     """The round-maximising two-player round (each maximises P(win the round)), PIT-4..6."""
     probs, columns = _class_arrays(rules.die_values)
     out = np.zeros(22)
@@ -242,7 +243,7 @@ def round_max_tables(rules: PitjesbakRules, fa: bool, fb: bool) -> RoundTables:
     return round_backward(out[columns], probs)
 
 
-def _round_max_masks(rules: PitjesbakRules):
+def _round_max_masks(rules: Rules):
     """Round-maximising decisions for each flag pair ``2*fa + fb``."""
     start, follower = [], []
     for fa in (False, True):
@@ -253,9 +254,10 @@ def _round_max_masks(rules: PitjesbakRules):
     return np.array(start), np.array(follower)
 
 
-def _iterate(space: StateSpace, rules: PitjesbakRules, *, tol: float, max_sweeps: int,
+def _iterate(space: StateSpace, rules: Rules, *, tol: float, max_sweeps: int,
              policies: tuple[str, str] = ("opt", "opt"), desc: str = "pitjesbak value iteration"):
-    """Bound-sandwich value iteration; returns (low, high, sweeps) for each frame.
+    """Bound-sandwich value iteration (:func:`dicemath.core.mdp.bounded_value_iteration`);
+    returns (low, high, sweeps), the bounds as ``[frame, state]`` arrays.
 
     ``policies`` says how player 0 and player 1 decide: ``"opt"`` (game-optimal for
     themselves) or ``"round"`` (round-maximising). With two optimal players one frame
@@ -269,8 +271,8 @@ def _iterate(space: StateSpace, rules: PitjesbakRules, *, tol: float, max_sweeps
     rm_start, rm_follower = _round_max_masks(rules)
     symmetric = policies[0] == policies[1]
     frames = 1 if symmetric else 2
-    low = [np.zeros(space.n) for _ in range(frames)]
-    high = [np.ones(space.n) for _ in range(frames)]
+    low = np.zeros((frames, space.n))
+    high = np.ones((frames, space.n))
 
     def masks(frame: int, idx: np.ndarray):
         starter = policies[frame]
@@ -279,23 +281,22 @@ def _iterate(space: StateSpace, rules: PitjesbakRules, *, tol: float, max_sweeps
         fm = rm_follower[combo[idx]] if follower == "round" else None
         return sm, fm
 
-    sweeps = 0
-    for sweeps in progress(range(1, max_sweeps + 1), desc=desc, total=max_sweeps):
-        change = 0.0
-        for idx in layers:
-            for frame in range(frames):
-                other = (frame + 1) % frames
-                sm, fm = masks(frame, idx)
-                new_low = round_backward(_outcomes(atoms[idx], flags[idx], high[other], 1.0)[:, columns],
-                                         probs, sm, fm).value
-                new_high = round_backward(_outcomes(atoms[idx], flags[idx], low[other], 0.0)[:, columns],
-                                          probs, sm, fm).value
-                change = max(change, float(np.max(np.abs(new_low - low[frame][idx]), initial=0.0)),
-                             float(np.max(np.abs(new_high - high[frame][idx]), initial=0.0)))
-                low[frame][idx] = new_low
-                high[frame][idx] = new_high
-        if change < tol:
-            break
+    def operator(idx: np.ndarray, low: np.ndarray, high: np.ndarray):
+        """``T`` on one layer: lower bounds from the other frame's upper bounds (its start
+        player is the other player, so values enter as ``1 - V``), and vice versa."""
+        new_low = np.empty((frames, idx.size))
+        new_high = np.empty((frames, idx.size))
+        for frame in range(frames):
+            other = (frame + 1) % frames
+            sm, fm = masks(frame, idx)
+            new_low[frame] = round_backward(_outcomes(atoms[idx], flags[idx], high[other], 1.0)[:, columns],
+                                            probs, sm, fm).value
+            new_high[frame] = round_backward(_outcomes(atoms[idx], flags[idx], low[other], 0.0)[:, columns],
+                                             probs, sm, fm).value
+        return new_low, new_high
+
+    sweeps = bounded_value_iteration(layers, operator, low, high, tolerance=tol, max_sweeps=max_sweeps,
+                                     desc=desc)
     return low, high, sweeps
 
 
@@ -312,7 +313,7 @@ class GameSolution:
             :func:`solve_game`), each as (low, high).
     """
 
-    rules: PitjesbakRules
+    rules: Rules
     cap: int
     low: np.ndarray
     high: np.ndarray
@@ -386,7 +387,7 @@ class GameSolution:
         return round_backward(out[0][columns], probs)
 
 
-def solve_game(rules: PitjesbakRules | None = None, *, cap: int | None = None, tol: float = 1e-14,
+def solve_game(rules: Rules | None = None, *, cap: int | None = None, tol: float = 1e-14,
                max_sweeps: int = 200, use_cache: bool = True, compare: bool = True) -> GameSolution:
     """Solve two-player Pitjesbak for the policies maximising P(win the game).
 
@@ -406,7 +407,7 @@ def solve_game(rules: PitjesbakRules | None = None, *, cap: int | None = None, t
         ``"round_second_vs_optimal"``: P(the round-maximiser wins) when it is the second
         player; ``"round_vs_round"``: P(first start player wins) when both maximise round wins.
     """
-    rules = (rules or PitjesbakRules()).with_players(2)
+    rules = (rules or STANDARD).with_players(2)
     cap = cap if cap is not None else rules.stripes + DEFAULT_EXTRA
     if cap < rules.stripes:
         raise InvalidStateError(f"cap must be at least the starting stripes {rules.stripes}, got {cap}")

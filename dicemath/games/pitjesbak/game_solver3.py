@@ -26,7 +26,7 @@ Example (a solve takes tens of seconds, so only the state indexing runs here):
     >>> space = Space3(cap=4)
     >>> space.state(space.index(2, True, 4, False, 1, True))
     (2, True, 4, False, 1, True)
-    >>> solve_game3(PitjesbakRules(players=3, stripes=1), cap=3).opening_values  # doctest: +SKIP
+    >>> solve_game3(Rules(players=3, stripes=1), cap=3).opening_values  # doctest: +SKIP
     (0.4293831156426313, 0.2745617035555297, 0.2960551808018387)
 """
 
@@ -39,10 +39,11 @@ import numpy as np
 
 from dicemath.core.cache import cached_arrays
 from dicemath.core.errors import InvalidStateError
-from dicemath.core.progress import progress
+from dicemath.core.mdp import sweep_to_convergence
+from dicemath.games.pitjesbak.advice import game_policy
 from dicemath.games.pitjesbak.game_solver import solve_game
-from dicemath.games.pitjesbak.rules import PitjesbakRules
-from dicemath.games.pitjesbak.state import STOP, THROW, PitjesbakState
+from dicemath.games.pitjesbak.rules import Rules
+from dicemath.games.pitjesbak.state import STOP, THROW, State
 from dicemath.games.pitjesbak.throws import class_space, classify
 
 _TYPES = ((1, 0), (1, 1), (2, 0), (3, 0))
@@ -54,7 +55,7 @@ MAX_CAP = 12
 def _patterns(die_values: str):
     """Map every triple of counting classes to a pattern: (apen mask, best set among the
     others, wipe type of a single best, penalty bits)."""
-    space = class_space(PitjesbakRules(die_values=die_values))
+    space = class_space(Rules(die_values=die_values))
     size, apen = space.size, space.apen
     keys: dict[tuple, int] = {}
     table = np.empty((size, size, size), dtype=np.intp)
@@ -193,7 +194,7 @@ class Game3Solution:
         sweeps: sweeps used; residual: the last sweep's largest change.
     """
 
-    rules: PitjesbakRules
+    rules: Rules
     cap: int
     values: np.ndarray
     sweeps: int
@@ -221,7 +222,7 @@ class Game3Solution:
         return tuple(float(v) for v in self.value(s, False, s, False, s, False))  # type: ignore[return-value]
 
 
-def _tables(rules: PitjesbakRules, cap: int):
+def _tables(rules: Rules, cap: int):
     space = Space3(cap)
     pattern_map, keys = _patterns(rules.die_values)
     two = solve_game(rules.with_players(2), cap=max(cap + 4, rules.stripes + 8), compare=False)
@@ -250,7 +251,7 @@ def _results(values, idx, pattern_map, const, weights, nexts):
     return np.ascontiguousarray(table.transpose(0, 2, 1))[:, :, pattern_map]
 
 
-def solve_game3(rules: PitjesbakRules | None = None, *, cap: int | None = None, tol: float = 1e-12,
+def solve_game3(rules: Rules | None = None, *, cap: int | None = None, tol: float = 1e-12,
                 max_sweeps: int = 100, use_cache: bool = True, batch: int = 16) -> Game3Solution:
     """Solve three-player Pitjesbak (each player maximises P(win the game)).
 
@@ -268,7 +269,7 @@ def solve_game3(rules: PitjesbakRules | None = None, *, cap: int | None = None, 
     Two-player continuations (after an elimination) use :func:`solve_game` with a cap at
     least 4 above this one.
     """
-    rules = (rules or PitjesbakRules(stripes=2)).with_players(3)
+    rules = (rules or Rules(stripes=2)).with_players(3)
     cap = cap if cap is not None else rules.stripes + 2
     if not rules.stripes <= cap <= MAX_CAP:
         raise InvalidStateError(f"three-player cap must be stripes..{MAX_CAP} (time), got {cap}")
@@ -279,17 +280,16 @@ def solve_game3(rules: PitjesbakRules | None = None, *, cap: int | None = None, 
         values = np.full((space.n, 3), 1.0 / 3.0)
         totals = np.array([sum(space.state(i)[0::2]) for i in range(space.n)])
         order = np.argsort(totals, kind="stable")
-        residual = 1.0
-        sweeps = 0
-        for sweeps in progress(range(1, max_sweeps + 1), desc="pitjesbak 3 players", total=max_sweeps):
-            residual = 0.0
-            for start in range(0, space.n, batch):
-                idx = order[start:start + batch]
-                new = _round3(_results(values, idx, pattern_map, const, weights, nexts), probs)[0]
-                residual = max(residual, float(np.abs(new - values[idx]).max()))
-                values[idx] = new
-            if residual < tol:
-                break
+        blocks = [order[start:start + batch] for start in range(0, space.n, batch)]
+
+        def update(idx: np.ndarray) -> float:
+            new = _round3(_results(values, idx, pattern_map, const, weights, nexts), probs)[0]
+            change = float(np.abs(new - values[idx]).max())
+            values[idx] = new
+            return change
+
+        sweeps, residual = sweep_to_convergence(blocks, update, tolerance=tol, max_sweeps=max_sweeps,
+                                                desc="pitjesbak 3 players")
         return {"values": values, "sweeps": np.array(sweeps), "residual": np.array(residual)}
 
     arrays = cached_arrays("pitjesbak-game3", (rules, cap, tol, max_sweeps), build, use_cache=use_cache)
@@ -299,7 +299,6 @@ def solve_game3(rules: PitjesbakRules | None = None, *, cap: int | None = None, 
 def game3_policy(solution: Game3Solution):
     """Simulator policy: game-optimal for three alive players, the two-player game policy after
     an elimination."""
-    from dicemath.games.pitjesbak.advice import game_policy
     rules = solution.rules
     space = class_space(rules)
     pattern_map, keys = _patterns(rules.die_values)
@@ -328,7 +327,7 @@ def game3_policy(solution: Game3Solution):
             memo[key] = (result, _round3(result, space.probabilities()))
         return memo[key]
 
-    def decide(state: PitjesbakState) -> str:
+    def decide(state: State) -> str:
         if len(state.order) == 2:                      # a two-player game after an elimination
             return two(state)
         key = tuple(x for seat in state.order for x in (min(state.stripes[seat], solution.cap),

@@ -19,7 +19,7 @@ Exact :class:`fractions.Fraction` arithmetic by default up to 4 players (cheap);
 Python floats above (``exact=True`` forces exact, slow for 7-8 players).
 
 Example:
-    >>> solution = solve_round(PitjesbakRules(players=2))
+    >>> solution = solve_round(Rules(players=2))
     >>> sum(solution.win_probabilities) == 1
     True
     >>> solution.start_stop_threshold(1).label, solution.start_stop_threshold(2).label
@@ -33,8 +33,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.pitjesbak.rules import MAX_THROWS, PitjesbakRules, check_players
-from dicemath.games.pitjesbak.state import STOP, THROW, PitjesbakState
+from dicemath.core.mdp import optimal_stopping
+from dicemath.games.pitjesbak.rules import MAX_THROWS, STANDARD, Rules, check_players
+from dicemath.games.pitjesbak.state import STOP, THROW, State
 from dicemath.games.pitjesbak.throws import ThrowClass, class_space, classify
 
 EXACT_UP_TO = 4
@@ -80,7 +81,7 @@ class RoundSolution:
             optimal policies.
     """
 
-    rules: PitjesbakRules
+    rules: Rules
     wiped: tuple[bool, ...]
     exact: bool
     win_probabilities: tuple = ()
@@ -131,7 +132,7 @@ class RoundSolution:
         stop set is "this class or better" (else None)."""
         return _threshold(self.rules, self.start_stop[throw_number - 1])
 
-    def situation(self, state: PitjesbakState) -> tuple[int, int, int, int]:
+    def situation(self, state: State) -> tuple[int, int, int, int]:
         """``(position, limit, best level, tied)`` of the player to act in ``state``."""
         space = class_space(self.rules)
         best, tied = state.best_so_far()
@@ -145,7 +146,7 @@ class RoundSolution:
         """
         space = class_space(self.rules)
 
-        def decide(state: PitjesbakState) -> str:
+        def decide(state: State) -> str:
             c = space.index(classify(state.current, self.rules))  # type: ignore[arg-type]
             if state.turn == 0:
                 return STOP if self.start_stop[state.throws - 1][c] else THROW
@@ -154,7 +155,7 @@ class RoundSolution:
         return decide
 
 
-def _threshold(rules: PitjesbakRules, stops: Sequence[bool]) -> ThrowClass | None:
+def _threshold(rules: Rules, stops: Sequence[bool]) -> ThrowClass | None:
     space = class_space(rules)
     ranked = list(stops[:space.apen])
     if not any(ranked):
@@ -163,6 +164,11 @@ def _threshold(rules: PitjesbakRules, stops: Sequence[bool]) -> ThrowClass | Non
     if all(ranked[first:]):
         return space.classes[first]
     return None
+
+
+def _probabilities(space, exact: bool) -> tuple:
+    """The classes' probabilities: exact Fractions, or Python floats."""
+    return space.fractions() if exact else tuple(float(p) for p in space.fractions())
 
 
 def _number(exact: bool):
@@ -183,7 +189,7 @@ def _plan(solution: RoundSolution, position: int, limit: int, best: int, tied: i
         return cached
     space = class_space(solution.rules)
     num = _number(solution.exact)
-    probs = space.fractions() if solution.exact else tuple(w / 216 for w in space.weights)
+    probs = _probabilities(space, solution.exact)
     zero, one = num(0), num(1)
     n = solution.players
     if best < 0 and position == n - 1:
@@ -214,40 +220,16 @@ def _plan(solution: RoundSolution, position: int, limit: int, best: int, tied: i
         else:
             stop_values.append(zero)
             holder_after.append(same)
-    stops, conts, value, outcome = _stopping(stop_values, probs, limit, num)
+    stopping = optimal_stopping([stop_values] * limit, probs)
+    outcome = stopping.outcome
     holders_value = sum((o * h for o, h in zip(outcome, holder_after)), zero) if tied else zero
-    plan = TurnPlan(stops, tuple(stop_values), conts, value, outcome, holders_value)
+    plan = TurnPlan(stopping.stops, tuple(stop_values), stopping.continue_values, stopping.value,
+                    outcome, holders_value)
     solution._plans[key] = plan
     return plan
 
 
-def _stopping(stop_values, probs, limit, num):
-    """Optimal stopping over at most ``limit`` throws with the same stop values each throw."""
-    size = len(probs)
-    stops: list = [None] * limit
-    conts: list = [None] * limit
-    values = list(stop_values)
-    stops[limit - 1] = (True,) * size
-    for t in range(limit - 2, -1, -1):
-        cont = sum((p * v for p, v in zip(probs, values)), num(0))
-        conts[t] = cont
-        stops[t] = tuple(s >= cont for s in stop_values)
-        values = [s if s >= cont else cont for s in stop_values]
-    value = sum((p * v for p, v in zip(probs, values)), num(0))
-    outcome = [num(0)] * size
-    mass = num(1)
-    for t in range(limit):
-        leave = num(0)
-        for c in range(size):
-            if stops[t][c]:
-                outcome[c] += mass * probs[c]
-            else:
-                leave += probs[c]
-        mass *= leave
-    return tuple(stops), tuple(conts), value, tuple(outcome)
-
-
-def solve_round(rules: PitjesbakRules | None = None, wiped: Sequence[bool] | None = None,
+def solve_round(rules: Rules | None = None, wiped: Sequence[bool] | None = None,
                 *, players: int | None = None, exact: bool | None = None) -> RoundSolution:
     """Solve a round: every player's optimal stop policy and win probability (PIT-4..PIT-6).
 
@@ -263,14 +245,15 @@ def solve_round(rules: PitjesbakRules | None = None, wiped: Sequence[bool] | Non
         The :class:`RoundSolution`.
 
     Raises:
-        InvalidStateError: players outside 2..8 or a flag list of the wrong length.
+        InvalidRulesError: players outside 2..8.
+        InvalidStateError: a flag list of the wrong length.
 
     Example:
         >>> s = solve_round(players=3)
         >>> [round(float(p), 4) for p in s.win_probabilities]
         [0.4294, 0.2746, 0.2961]
     """
-    rules = rules or PitjesbakRules()
+    rules = rules or STANDARD
     n = players if players is not None else (len(wiped) if wiped is not None else rules.players)
     check_players(n)
     wiped = tuple(bool(w) for w in wiped) if wiped is not None else (False,) * n
@@ -280,7 +263,7 @@ def solve_round(rules: PitjesbakRules | None = None, wiped: Sequence[bool] | Non
     solution = RoundSolution(rules.with_players(n), wiped, exact)
     space = class_space(rules)
     num = _number(exact)
-    probs = space.fractions() if exact else tuple(w / 216 for w in space.weights)
+    probs = _probabilities(space, exact)
     zero, one = num(0), num(1)
 
     # Start player: stopping after throw t sets the limit to t.
@@ -290,39 +273,26 @@ def solve_round(rules: PitjesbakRules | None = None, wiped: Sequence[bool] | Non
         return _holders(solution, 1, t, space.levels[c], 1)
 
     stop_values = [[stop_value(t, c) for c in range(space.size)] for t in (1, 2, 3)]
-    values = stop_values[2]
-    stops: list = [None, None]
-    conts: list = [None, None]
-    for t in (1, 0):
-        cont = sum((p * v for p, v in zip(probs, values)), zero)
-        conts[t] = cont
-        stops[t] = tuple(s >= cont for s in stop_values[t])
-        values = [s if s >= cont else cont for s in stop_values[t]]
-    solution.start_stop = tuple(stops)
+    start = optimal_stopping(stop_values, probs)
+    solution.start_stop = start.stops[:2]
     solution.start_stop_values = tuple(tuple(v) for v in stop_values[:2])
-    solution.start_continue_values = tuple(conts)
-    start_value = sum((p * v for p, v in zip(probs, values)), zero)
+    solution.start_continue_values = start.continue_values[:2]
 
     # Forward: the distribution of (limit, best, tied) before each position.
     wins = [zero] * n
-    wins[0] = start_value
+    wins[0] = start.value
     states: dict[tuple[int, int, int], object] = {}
-    mass = one
-    for t in range(3):
-        leave = zero
-        for c in range(space.size):
-            if t == 2 or stops[t][c]:
-                m = mass * probs[c]
-                if c == space.apen:
-                    if not wiped[0]:
-                        key = (t + 1, -1, 0)
-                        states[key] = states.get(key, zero) + m
-                else:
-                    key = (t + 1, space.levels[c], 1)
+    for t, counting in enumerate(start.counting):
+        for c, m in enumerate(counting):
+            if not m:
+                continue
+            if c == space.apen:
+                if not wiped[0]:
+                    key = (t + 1, -1, 0)
                     states[key] = states.get(key, zero) + m
             else:
-                leave += probs[c]
-        mass *= leave
+                key = (t + 1, space.levels[c], 1)
+                states[key] = states.get(key, zero) + m
     for position in range(1, n):
         following: dict[tuple[int, int, int], object] = {}
         for (limit, best, tied), m in states.items():
@@ -351,7 +321,7 @@ def solve_round(rules: PitjesbakRules | None = None, wiped: Sequence[bool] | Non
     return solution
 
 
-def round_policy(rules: PitjesbakRules | None = None, *, exact: bool = False):
+def round_policy(rules: Rules | None = None, *, exact: bool = False):
     """A simulator policy for any game state: play each round to maximise P(win the round).
 
     The round is re-solved (and kept) for each seating of alive players' flags, so the policy
@@ -359,13 +329,13 @@ def round_policy(rules: PitjesbakRules | None = None, *, exact: bool = False):
 
     Example:
         >>> from dicemath.games.pitjesbak.simulate import simulate_game
-        >>> simulate_game(PitjesbakRules(players=3), round_policy(), seed=2).winner in (0, 1, 2)
+        >>> simulate_game(Rules(players=3), round_policy(), seed=2).winner in (0, 1, 2)
         True
     """
-    rules = rules or PitjesbakRules()
+    rules = rules or STANDARD
     solutions: dict[tuple[bool, ...], RoundSolution] = {}
 
-    def decide(state: PitjesbakState) -> str:
+    def decide(state: State) -> str:
         flags = tuple(state.wiped[seat] for seat in state.order)
         solution = solutions.get(flags)
         if solution is None:

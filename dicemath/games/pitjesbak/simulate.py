@@ -1,14 +1,14 @@
 """Seeded simulation of Pitjesbak rounds and games (PIT-1..PIT-8).
 
-Simulations drive the rules engine :class:`~dicemath.games.pitjesbak.state.PitjesbakState`
+Simulations drive the rules engine :class:`~dicemath.games.pitjesbak.state.State`
 with real dice from a seeded :class:`random.Random`: three dice per throw and, for a tie,
 the one-die roll-off of PIT-5 (highest wins, repeat on ties). A *policy* is a callable
 ``policy(state) -> "stop" | "throw"`` called at every decision; a list of policies gives
 each seat its own.
 
 Example:
-    >>> from dicemath.games.pitjesbak.rules import PitjesbakRules
-    >>> record = simulate_game(PitjesbakRules(players=3), stop_on_rank(100), seed=1)
+    >>> from dicemath.games.pitjesbak.rules import Rules
+    >>> record = simulate_game(Rules(players=3), stop_on_rank(100), seed=1)
     >>> record.winner in (0, 1, 2), record.rounds >= 1
     (True, True)
 """
@@ -20,24 +20,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.pitjesbak.rules import PitjesbakRules
-from dicemath.games.pitjesbak.state import STOP, THROW, PitjesbakState, initial_state
+from dicemath.games.pitjesbak.rules import Rules
+from dicemath.games.pitjesbak.state import STOP, THROW, State, initial_state
 from dicemath.games.pitjesbak.throws import classify
 
-Policy = Callable[[PitjesbakState], str]
+Policy = Callable[[State], str]
 """A decision rule: the state at a decision to ``"stop"`` or ``"throw"``."""
-
-
-def always_stop(state: PitjesbakState) -> str:
-    """Stop on the first throw (a policy)."""
-    return STOP
 
 
 def stop_on_rank(rank: int) -> Policy:
     """A simple policy: stop when the current throw ranks >= ``rank`` and beats the best so
     far; throw again on 1-1-1 without the has-wiped flag, stop on it with the flag.
     """
-    def policy(state: PitjesbakState) -> str:
+    def policy(state: State) -> str:
         cls = classify(state.current, state.rules)  # type: ignore[arg-type]
         if cls.is_apen:
             return STOP if state.wiped[state.player] else THROW
@@ -46,12 +41,6 @@ def stop_on_rank(rank: int) -> Policy:
             return THROW
         return STOP if cls.rank >= rank else THROW
     return policy
-
-
-def random_policy(seed: int = 0) -> Policy:
-    """Stop or throw uniformly at random (seeded)."""
-    rng = random.Random(seed)
-    return lambda state: rng.choice((STOP, THROW))
 
 
 def _policy_for(policies: Policy | Sequence[Policy], seat: int) -> Policy:
@@ -71,7 +60,7 @@ def _roll_off(tied: Sequence[int], rng: random.Random) -> int:
             return contenders[0]
 
 
-def step(state: PitjesbakState, policies: Policy | Sequence[Policy], rng: random.Random) -> PitjesbakState:
+def step(state: State, policies: Policy | Sequence[Policy], rng: random.Random) -> State:
     """Advance ``state`` by one action: a throw, a roll-off or a player's decision."""
     if state.rolloff:
         return state.apply(_roll_off(state.rolloff, rng))
@@ -92,14 +81,14 @@ class RoundRecord:
         round_winner: seat that won the round (or the game during it).
     """
 
-    start_state: PitjesbakState
-    end_state: PitjesbakState
+    start_state: State
+    end_state: State
     limit: int
     results: tuple
     round_winner: int
 
 
-def play_round(state: PitjesbakState, policies: Policy | Sequence[Policy],
+def play_round(state: State, policies: Policy | Sequence[Policy],
                rng: random.Random) -> RoundRecord:
     """Play the round beginning at ``state`` (which must be at the start of a round).
 
@@ -118,7 +107,7 @@ def play_round(state: PitjesbakState, policies: Policy | Sequence[Policy],
                        state.last_round_winner)
 
 
-def simulate_round(rules: PitjesbakRules, policies: Policy | Sequence[Policy], *, seed: int = 0,
+def simulate_round(rules: Rules, policies: Policy | Sequence[Policy], *, seed: int = 0,
                    stripes: tuple[int, ...] | None = None, wiped: tuple[bool, ...] | None = None,
                    start: int = 0) -> RoundRecord:
     """Simulate one round from a fresh round state (seeded)."""
@@ -126,7 +115,7 @@ def simulate_round(rules: PitjesbakRules, policies: Policy | Sequence[Policy], *
     return play_round(state, policies, random.Random(seed))
 
 
-def round_win_frequencies(rules: PitjesbakRules, policies: Policy | Sequence[Policy], rounds: int,
+def round_win_frequencies(rules: Rules, policies: Policy | Sequence[Policy], rounds: int,
                           *, seed: int = 0, wiped: tuple[bool, ...] | None = None,
                           start: int = 0) -> list[float]:
     """Fraction of ``rounds`` simulated rounds won by each seat (a round won by winning the
@@ -145,10 +134,10 @@ class GameRecord:
 
     winner: int
     rounds: int
-    final_state: PitjesbakState
+    final_state: State
 
 
-def simulate_game(rules: PitjesbakRules, policies: Policy | Sequence[Policy], *, seed: int = 0,
+def simulate_game(rules: Rules, policies: Policy | Sequence[Policy], *, seed: int = 0,
                   start: int = 0, rng: random.Random | None = None,
                   max_rounds: int = 100_000) -> GameRecord:
     """Simulate a whole game (PIT-1..PIT-8) with seeded dice.
@@ -173,7 +162,7 @@ def simulate_game(rules: PitjesbakRules, policies: Policy | Sequence[Policy], *,
     return GameRecord(state.winner, state.round_number + 1, state)
 
 
-def game_win_frequencies(rules: PitjesbakRules, policies: Policy | Sequence[Policy], games: int,
+def game_win_frequencies(rules: Rules, policies: Policy | Sequence[Policy], games: int,
                          *, seed: int = 0, start: int = 0) -> list[float]:
     """Fraction of ``games`` simulated games won by each seat."""
     rng = random.Random(seed)

@@ -1,15 +1,20 @@
 """The Pitjesbak game as immutable states in the shared vocabulary of :mod:`dicemath.core.game`.
 
-A :class:`PitjesbakState` covers a whole game (PIT-1..PIT-8): whose throw it is, the
+A :class:`State` covers a whole game (PIT-1..PIT-8): whose throw it is, the
 stripes, the per-player "has wiped" flags (PIT-6), who is still in the game, and the round
 in progress (the limit set by the start player, the counting throws so far). Chance acts
-for every throw of three dice (the 56 sorted throws with exact weights over 216) and for a
-roll-off (PIT-5; the repeated one-die roll-off is fair, so its outcome is the winner, each
+for every throw of three dice (the 56 sorted throws with their exact probabilities, from
+:func:`dicemath.core.dice.throw_outcomes`) and for a roll-off (PIT-5; the repeated one-die roll-off is fair, so its outcome is the winner, each
 tied player with probability ``1/k``). A player acts only when there is a choice: after a
 throw that is not the last allowed one, with the actions ``"stop"`` and ``"throw"``.
 
+The text form of a state (``str(state)``) holds every field and reads back with
+:meth:`State.from_str`: the seats as ``seat:stripes`` (``*`` has wiped, ``x`` eliminated),
+the round in progress, the previous round, and the rules, e.g.
+``[0:9 1:9] round 0 start 0 order 0,1 turn 0 limit 0 throws 0 current - results - rolloff - winner - | last winner - limit 0 results - | 2 players 9 stripes traditional``.
+
 Example:
-    >>> state = initial_state(PitjesbakRules(players=3))
+    >>> state = initial_state(Rules(players=3))
     >>> state.current_player() == CHANCE
     True
     >>> state = state.apply((4, 5, 6))
@@ -22,24 +27,25 @@ Example:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from dicemath.core.errors import IllegalMoveError, InvalidStateError
+from dicemath.core.dice import throw_outcomes
+from dicemath.core.errors import DicemathError, IllegalMoveError, InvalidStateError
 from dicemath.core.game import CHANCE, TERMINAL
-from dicemath.games.pitjesbak.rules import MAX_THROWS, PitjesbakRules, check_stripes
-from dicemath.games.pitjesbak.throws import SORTED_THROWS, ThrowClass, check_throw, classify
+from dicemath.games.pitjesbak.rules import DICE, MAX_THROWS, STANDARD, Rules, check_stripes
+from dicemath.games.pitjesbak.throws import ThrowClass, check_throw, classify, parse_throw, throw_text
 
 STOP = "stop"
 THROW = "throw"
 ACTIONS = (STOP, THROW)
 """The decisions of a player after a throw, sorted."""
 
-_THROW_OUTCOMES = tuple((dice, Fraction(weight, 216)) for dice, weight in SORTED_THROWS)
 
 
 @dataclass(frozen=True)
-class PitjesbakState:
+class State:
     """An immutable, hashable Pitjesbak game state (PIT-1..PIT-8).
 
     Attributes:
@@ -63,7 +69,7 @@ class PitjesbakState:
         last_limit: the limit of the previous round.
     """
 
-    rules: PitjesbakRules
+    rules: Rules
     stripes: tuple[int, ...]
     wiped: tuple[bool, ...]
     alive: tuple[bool, ...]
@@ -103,14 +109,14 @@ class PitjesbakState:
             share = Fraction(1, len(self.rolloff))
             return tuple((seat, share) for seat in self.rolloff)
         if self.current is None:
-            return _THROW_OUTCOMES
+            return throw_outcomes(DICE)
         return ()
 
     def returns(self) -> tuple[float, ...]:
         """1 for the game winner, 0 for everybody else (all zeros before the end)."""
         return tuple(1.0 if seat == self.winner else 0.0 for seat in range(self.rules.players))
 
-    def apply(self, action) -> PitjesbakState:
+    def apply(self, action) -> State:
         """The state after a chance outcome or a decision.
 
         Raises:
@@ -137,6 +143,44 @@ class PitjesbakState:
             return replace(self, current=None)
         raise IllegalMoveError(f"a decision is 'stop' or 'throw', got {action!r}")
 
+    def action_text(self, action) -> str:
+        """The text of an action of this state: a decision (``"stop"``, ``"throw"``), a
+        throw (``"6-5-4"``) or a roll-off winner (``"seat 1"``); :meth:`parse_action`
+        reads it back."""
+        if self.rolloff:
+            return f"seat {action}"
+        if self.current_player() == CHANCE:
+            return throw_text(action)
+        return str(action)
+
+    def parse_action(self, text: str):
+        """Read an action of this state from its text (see :meth:`action_text`).
+
+        Raises:
+            IllegalMoveError: not a decision or seat of this state, or the game is over.
+            InvalidDiceError: a throw that is not three faces 1..6.
+
+        Example:
+            >>> state = initial_state()
+            >>> state.parse_action("6-5-4"), state.apply((4, 5, 6)).parse_action("stop")
+            ((4, 5, 6), 'stop')
+        """
+        word = text.strip().lower()
+        player = self.current_player()
+        if player == TERMINAL:
+            raise IllegalMoveError("the game is over; no action is legal")
+        if self.rolloff:
+            parts = word.split()
+            if len(parts) != 2 or parts[0] != "seat" or not parts[1].isdigit() \
+                    or int(parts[1]) not in self.rolloff:
+                raise IllegalMoveError(f"a roll-off winner is 'seat N' with N in {self.rolloff}, got {text!r}")
+            return int(parts[1])
+        if player == CHANCE:
+            return parse_throw(text)
+        if word not in ACTIONS:
+            raise IllegalMoveError(f"a decision is 'stop' or 'throw', got {text!r}")
+        return word
+
     # -- helpers -----------------------------------------------------------------------
     @property
     def throw_cap(self) -> int:
@@ -162,7 +206,7 @@ class PitjesbakState:
                 tied += 1
         return best, tied
 
-    def _finish_turn(self, dice: tuple[int, int, int]) -> PitjesbakState:
+    def _finish_turn(self, dice: tuple[int, int, int]) -> State:
         seat = self.order[self.turn]
         limit = self.throws if self.turn == 0 else self.limit
         cls = classify(dice, self.rules)
@@ -182,7 +226,7 @@ class PitjesbakState:
             return replace(state, turn=self.turn + 1, throws=0)
         return state._resolve_round()
 
-    def _resolve_round(self) -> PitjesbakState:
+    def _resolve_round(self) -> State:
         best, _ = self.best_so_far()
         assert best is not None
         tied = tuple(sorted(seat for seat, dice in zip(self.order, self.results)
@@ -191,7 +235,7 @@ class PitjesbakState:
             return replace(self, rolloff=tied)
         return self._settle(tied[0], by_rolloff=False)
 
-    def _settle(self, round_winner: int, *, by_rolloff: bool) -> PitjesbakState:
+    def _settle(self, round_winner: int, *, by_rolloff: bool) -> State:
         """Wipes and penalties of the round together (PIT-5, PIT-7), then the next round (PIT-8)."""
         position = self.order.index(round_winner)
         winning_class = classify(self.results[position], self.rules)  # type: ignore[arg-type]
@@ -206,7 +250,7 @@ class PitjesbakState:
             return replace(self, stripes=tuple(stripes), wiped=wiped, rolloff=(), winner=round_winner,
                            last_round_winner=round_winner)
         start = next_start(self.start, self.alive)
-        return PitjesbakState(self.rules, tuple(stripes), wiped, self.alive, start,
+        return State(self.rules, tuple(stripes), wiped, self.alive, start,
                               round_order(start, self.alive), round_number=self.round_number + 1,
                               last_round_winner=round_winner, last_results=self.results,
                               last_limit=self.limit)
@@ -214,12 +258,82 @@ class PitjesbakState:
     def __str__(self) -> str:
         seats = " ".join(f"{s}:{n}{'*' if w else ''}{'' if a else 'x'}"
                          for s, (n, w, a) in enumerate(zip(self.stripes, self.wiped, self.alive)))
-        if self.winner >= 0:
-            return f"[{seats}] winner {self.winner}"
-        done = ",".join("out" if d is None else "".join(map(str, d)) for d in self.results)
-        return (f"[{seats}] round {self.round_number} start {self.start} turn {self.player} "
-                f"limit {self.limit} throws {self.throws} current {self.current} results [{done}]"
-                + (f" roll-off {self.rolloff}" if self.rolloff else ""))
+        current = "-" if self.current is None else "".join(map(str, self.current))
+        return (f"[{seats}] round {self.round_number} start {self.start} order {_seats_text(self.order)} "
+                f"turn {self.turn} limit {self.limit} throws {self.throws} current {current} "
+                f"results {_results_text(self.results)} rolloff {_seats_text(self.rolloff)} "
+                f"winner {_seat_or_dash(self.winner)} | last winner {_seat_or_dash(self.last_round_winner)} "
+                f"limit {self.last_limit} results {_results_text(self.last_results)} | "
+                f"{self.rules.players} players {self.rules.stripes} stripes {self.rules.die_values}")
+
+    @classmethod
+    def from_str(cls, text: str) -> State:
+        """Read the text form written by ``str(state)``.
+
+        Raises:
+            InvalidStateError: text that is not a state's text form.
+
+        Example:
+            >>> state = initial_state().apply((2, 3, 4)).apply("throw")
+            >>> State.from_str(str(state)) == state
+            True
+        """
+        match = _TEXT.fullmatch(text.strip())
+        if match is None:
+            raise InvalidStateError(f"cannot read a Pitjesbak state from {text!r}")
+        fields = match.groupdict()
+        try:
+            rules = Rules(players=int(fields["players"]), stripes=int(fields["rules_stripes"]),
+                          die_values=fields["values"])
+            seats = [_SEAT.fullmatch(seat) for seat in fields["seats"].split()]
+            if not all(seats):
+                raise InvalidStateError(f"cannot read the seats {fields['seats']!r}")
+            current = None if fields["current"] == "-" else check_throw(map(int, fields["current"]))
+            return cls(rules, tuple(int(m["stripes"]) for m in seats),
+                       tuple(bool(m["wiped"]) for m in seats), tuple(not m["out"] for m in seats),
+                       int(fields["start"]), _read_seats(fields["order"]), int(fields["turn"]),
+                       int(fields["limit"]), int(fields["throws"]), current,
+                       _read_results(fields["results"]), _read_seats(fields["rolloff"]),
+                       _read_seat(fields["winner"]), int(fields["round"]),
+                       _read_seat(fields["last_winner"]), _read_results(fields["last_results"]),
+                       int(fields["last_limit"]))
+        except DicemathError as error:
+            raise InvalidStateError(f"cannot read a Pitjesbak state from {text!r}: {error}") from None
+
+
+_TEXT = re.compile(
+    r"\[(?P<seats>[^]]*)\] round (?P<round>\d+) start (?P<start>\d+) order (?P<order>\S+) "
+    r"turn (?P<turn>\d+) limit (?P<limit>\d+) throws (?P<throws>\d+) current (?P<current>\S+) "
+    r"results (?P<results>\S+) rolloff (?P<rolloff>\S+) winner (?P<winner>\S+) \| "
+    r"last winner (?P<last_winner>\S+) limit (?P<last_limit>\d+) results (?P<last_results>\S+) \| "
+    r"(?P<players>\d+) players (?P<rules_stripes>\d+) stripes (?P<values>\S+)")
+_SEAT = re.compile(r"\d+:(?P<stripes>\d+)(?P<wiped>\*?)(?P<out>x?)")
+
+
+def _seats_text(seats: tuple[int, ...]) -> str:
+    return ",".join(map(str, seats)) or "-"
+
+
+def _read_seats(text: str) -> tuple[int, ...]:
+    return () if text == "-" else tuple(int(seat) for seat in text.split(","))
+
+
+def _seat_or_dash(seat: int) -> str:
+    return "-" if seat < 0 else str(seat)
+
+
+def _read_seat(text: str) -> int:
+    return -1 if text == "-" else int(text)
+
+
+def _results_text(results: tuple) -> str:
+    return ",".join("out" if d is None else "".join(map(str, d)) for d in results) or "-"
+
+
+def _read_results(text: str) -> tuple:
+    if text == "-":
+        return ()
+    return tuple(None if part == "out" else check_throw(map(int, part)) for part in text.split(","))
 
 
 def next_start(start: int, alive: tuple[bool, ...]) -> int:
@@ -238,9 +352,9 @@ def round_order(start: int, alive: tuple[bool, ...]) -> tuple[int, ...]:
     return tuple((start + step) % n for step in range(n) if alive[(start + step) % n])
 
 
-def initial_state(rules: PitjesbakRules | None = None, *, start: int = 0,
+def initial_state(rules: Rules | None = None, *, start: int = 0,
                   stripes: tuple[int, ...] | None = None,
-                  wiped: tuple[bool, ...] | None = None) -> PitjesbakState:
+                  wiped: tuple[bool, ...] | None = None) -> State:
     """The state at the start of a round: by default the start of a new game (PIT-1).
 
     Args:
@@ -252,7 +366,7 @@ def initial_state(rules: PitjesbakRules | None = None, *, start: int = 0,
     Raises:
         InvalidStateError: wrong lengths, stripes < 1, or ``start`` not a seat.
     """
-    rules = rules or PitjesbakRules()
+    rules = rules or STANDARD
     n = rules.players
     stripes = tuple(stripes) if stripes is not None else (rules.stripes,) * n
     wiped = tuple(bool(w) for w in wiped) if wiped is not None else (False,) * n
@@ -265,10 +379,10 @@ def initial_state(rules: PitjesbakRules | None = None, *, start: int = 0,
     if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < n:
         raise InvalidStateError(f"start must be a seat 0..{n - 1}, got {start!r}")
     alive = (True,) * n
-    return PitjesbakState(rules, stripes, wiped, alive, start, round_order(start, alive))
+    return State(rules, stripes, wiped, alive, start, round_order(start, alive))
 
 
-def check_invariants(state: PitjesbakState) -> None:
+def check_invariants(state: State) -> None:
     """Raise AssertionError if ``state`` breaks a rule invariant (used by the tests).
 
     Stripes are >= 0 and only the winner may have 0; at least one player is alive; the

@@ -10,7 +10,9 @@ A throw of three dice falls in one class:
   lowest traditional throw) and carries a penalty stripe (PIT-7), so it is a class of its own.
 
 Two throws belong to the same class exactly when they have the same kind, rank and penalty.
-Probabilities are exact integer weights over the 216 ordered throws.
+Probabilities are exact integer weights over the :data:`THROW_TOTAL` = 6**3 = 216 ordered
+throws; the enumeration, the weights and the validation of a throw are the core's
+(:mod:`dicemath.core.dice`).
 """
 
 from __future__ import annotations
@@ -22,9 +24,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from dicemath.core.dice import multisets
+from dicemath.core.dice import check_throw as check_dice_throw
+from dicemath.core.dice import multisets, throw_total
 from dicemath.core.errors import InvalidDiceError
-from dicemath.games.pitjesbak.rules import PitjesbakRules
+from dicemath.games.pitjesbak.rules import DICE, STANDARD, Rules
 
 SOIXANTE_NEUF = "soixante-neuf"
 ZAND = "zand"
@@ -38,13 +41,16 @@ SOIXANTE_NEUF_RANK = 2000
 APEN_RANK = -1
 """Placeholder rank of 1-1-1 (it is never compared, PIT-6)."""
 
+THROW_TOTAL = throw_total(DICE)
+"""Ordered throws of three dice (216): the denominator of every class weight."""
+
 TRADITIONAL_VALUES = {1: 100, 2: 2, 3: 3, 4: 4, 5: 5, 6: 60}
 PIPS_VALUES = {face: face for face in range(1, 7)}
 
 
-def die_value_table(rules: PitjesbakRules | None = None) -> dict[int, int]:
+def die_value_table(rules: Rules | None = None) -> dict[int, int]:
     """The value of each face under ``rules.die_values`` (PIT-2)."""
-    rules = rules or PitjesbakRules()
+    rules = rules or STANDARD
     return dict(TRADITIONAL_VALUES if rules.die_values == "traditional" else PIPS_VALUES)
 
 
@@ -85,13 +91,7 @@ def check_throw(dice: Sequence[int]) -> tuple[int, int, int]:
         >>> check_throw([4, 6, 5])
         (4, 5, 6)
     """
-    dice = tuple(dice)
-    if len(dice) != 3:
-        raise InvalidDiceError(f"a Pitjesbak throw has exactly 3 dice (PIT-1), got {len(dice)}: {dice!r}")
-    for face in dice:
-        if isinstance(face, bool) or not isinstance(face, (int, np.integer)) or not 1 <= face <= 6:
-            raise InvalidDiceError(f"a die face must be 1..6, got {face!r} in {dice!r}")
-    return tuple(sorted(int(f) for f in dice))  # type: ignore[return-value]
+    return check_dice_throw(dice, DICE, name="a Pitjesbak throw", rule="PIT-1")  # type: ignore[return-value]
 
 
 def parse_throw(text: str) -> tuple[int, int, int]:
@@ -119,7 +119,7 @@ def throw_text(dice: Sequence[int]) -> str:
     return "-".join(str(f) for f in sorted(dice, reverse=True))
 
 
-def classify(dice: Sequence[int], rules: PitjesbakRules | None = None) -> ThrowClass:
+def classify(dice: Sequence[int], rules: Rules | None = None) -> ThrowClass:
     """The class of a throw of three dice (PIT-2, PIT-3, PIT-6, PIT-7).
 
     Args:
@@ -140,18 +140,32 @@ def classify(dice: Sequence[int], rules: PitjesbakRules | None = None) -> ThrowC
         ...
         dicemath.core.errors.InvalidDiceError: a Pitjesbak throw has exactly 3 dice (PIT-1), got 4: (1, 2, 3, 4)
     """
-    low, mid, high = check_throw(dice)
+    table = _classes(rules.die_values if rules else STANDARD.die_values)
+    try:
+        return table[dice]                       # a sorted tuple: the engine's own throws
+    except (KeyError, TypeError):
+        return table[check_throw(dice)]
+
+
+def _classify_sorted(low: int, mid: int, high: int, values: dict[int, int]) -> ThrowClass:
+    """The class of a valid sorted throw (the rules of :func:`classify`)."""
     if (low, mid, high) == (4, 5, 6):
         return ThrowClass(SOIXANTE_NEUF_RANK, 0, SOIXANTE_NEUF, 3, "6-5-4")
     if low == high == 1:
         return ThrowClass(APEN_RANK, 0, DRIE_APEN, 0, "1-1-1")
     if low == high:
         return ThrowClass(ZAND_RANK_BASE + low, 0, ZAND, 2, f"zand {low}-{low}-{low}")
-    values = die_value_table(rules)
     score = values[low] + values[mid] + values[high]
     if (low, mid, high) == (2, 2, 3):
         return ThrowClass(score, 1, REGULAR, 1, "2-2-3")
     return ThrowClass(score, 0, REGULAR, 1, f"score {score}")
+
+
+@lru_cache(maxsize=None)
+def _classes(die_values: str) -> dict[tuple[int, int, int], ThrowClass]:
+    """The class of each of the 56 sorted throws under ``die_values``."""
+    values = die_value_table(Rules(die_values=die_values))
+    return {throw: _classify_sorted(*throw, values) for throw, _ in multisets(DICE)}
 
 
 def compare(first: ThrowClass, second: ThrowClass) -> int:
@@ -179,13 +193,13 @@ class ClassRow:
 
     @property
     def probability(self) -> Fraction:
-        """Exact probability (weight / 216)."""
-        return Fraction(self.weight, 216)
+        """Exact probability (weight / :data:`THROW_TOTAL`)."""
+        return Fraction(self.weight, THROW_TOTAL)
 
 
 @lru_cache(maxsize=None)
 def _class_rows(die_values: str) -> tuple[ClassRow, ...]:
-    rules = PitjesbakRules(die_values=die_values)
+    rules = Rules(die_values=die_values)
     weights: dict[ThrowClass, int] = {}
     throws: dict[ThrowClass, set] = {}
     for throw, weight in multisets(3):
@@ -197,10 +211,11 @@ def _class_rows(die_values: str) -> tuple[ClassRow, ...]:
     return tuple(rows)
 
 
-def class_table(rules: PitjesbakRules | None = None) -> tuple[ClassRow, ...]:
-    """Every throw class with its throws and exact weight over 216, strongest first.
+def class_table(rules: Rules | None = None) -> tuple[ClassRow, ...]:
+    """Every throw class with its throws and exact weight, strongest first.
 
-    1-1-1 comes last (it is not ranked). The weights are counted over the 216 ordered throws.
+    1-1-1 comes last (it is not ranked). The weights are counted over the
+    :data:`THROW_TOTAL` (216) ordered throws.
 
     Example:
         >>> rows = class_table()
@@ -209,7 +224,7 @@ def class_table(rules: PitjesbakRules | None = None) -> tuple[ClassRow, ...]:
         >>> sum(r.weight for r in rows)
         216
     """
-    rules = rules or PitjesbakRules()
+    rules = rules or STANDARD
     return _class_rows(rules.die_values)
 
 
@@ -221,7 +236,7 @@ class ClassSpace:
 
     Attributes:
         classes: the classes by index.
-        weights: integer weight over 216 of each class.
+        weights: integer weight of each class over :data:`THROW_TOTAL`.
         levels: for each ranked class, the index of its rank among the distinct ranks
             (equal ranks tie, PIT-3); -1 for 1-1-1.
         n_levels: number of distinct ranks.
@@ -244,17 +259,17 @@ class ClassSpace:
 
     def probabilities(self) -> np.ndarray:
         """Probabilities of the classes as float64."""
-        return np.array(self.weights, dtype=float) / 216.0
+        return np.array(self.weights, dtype=float) / THROW_TOTAL
 
     def fractions(self) -> tuple[Fraction, ...]:
         """Exact probabilities of the classes."""
-        return tuple(Fraction(w, 216) for w in self.weights)
+        return tuple(Fraction(w, THROW_TOTAL) for w in self.weights)
 
     def index(self, throw_class: ThrowClass) -> int:
         """The index of a class."""
         return self.classes.index(throw_class)
 
-    def index_of_throw(self, dice: Sequence[int], rules: PitjesbakRules | None = None) -> int:
+    def index_of_throw(self, dice: Sequence[int], rules: Rules | None = None) -> int:
         """The index of the class of a throw."""
         return self.index(classify(dice, rules))
 
@@ -271,7 +286,7 @@ def _class_space(die_values: str) -> ClassSpace:
                       levels, len(ranks))
 
 
-def class_space(rules: PitjesbakRules | None = None) -> ClassSpace:
+def class_space(rules: Rules | None = None) -> ClassSpace:
     """The :class:`ClassSpace` of ``rules`` (cached per die-value variant).
 
     Example:
@@ -279,11 +294,11 @@ def class_space(rules: PitjesbakRules | None = None) -> ClassSpace:
         >>> space.classes[space.apen].label, sum(space.weights)
         ('1-1-1', 216)
     """
-    rules = rules or PitjesbakRules()
+    rules = rules or STANDARD
     return _class_space(rules.die_values)
 
 
-def class_probabilities(rules: PitjesbakRules | None = None) -> dict[ThrowClass, Fraction]:
+def class_probabilities(rules: Rules | None = None) -> dict[ThrowClass, Fraction]:
     """Exact probability of every class (PIT-2, PIT-3).
 
     Example:
@@ -292,7 +307,3 @@ def class_probabilities(rules: PitjesbakRules | None = None) -> dict[ThrowClass,
         (Fraction(1, 72), Fraction(1, 1))
     """
     return {row.throw_class: row.probability for row in class_table(rules)}
-
-
-SORTED_THROWS: tuple[tuple[tuple[int, int, int], int], ...] = tuple(sorted(multisets(3)))
-"""The 56 sorted throws of three dice with their weights over 216."""

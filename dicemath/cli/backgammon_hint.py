@@ -1,0 +1,50 @@
+"""``dicemath backgammon hint POSITION_ID D1 D2``: every legal play ranked by the evaluator.
+
+``--json`` keys: ``position_id``, ``dice``, ``rules``, ``ply``, ``moves`` (best first; each
+``{move, equity, probabilities, ply, source, position_id}``, see
+:class:`~dicemath.games.backgammon.hint.HintMove`). Under ``--rules playtive`` only the
+plays BG-4's 5-checker limit allows are listed.
+"""
+
+from __future__ import annotations
+
+from dicemath.cli.support import add_json_flag, emit, text_table
+from dicemath.games.backgammon.rules import PRESETS, rules_named
+
+
+def add_hint_command(commands) -> None:
+    """Add the ``hint`` sub-parser to the ``backgammon`` sub-command ``commands``."""
+    hint = commands.add_parser("hint", help="rank every legal play of a roll by the evaluator's equity")
+    hint.add_argument("position_id", help="GNU Backgammon Position ID (player on roll to move) or an XGID")
+    hint.add_argument("dice", type=int, nargs=2, help="the two dice")
+    hint.add_argument("--rules", choices=sorted(PRESETS), default="standard")
+    hint.add_argument("--ply", type=int, default=0, help="look-ahead 0..3 (default 0)")
+    add_json_flag(hint)
+    hint.set_defaults(func=run_hint)
+
+
+def hint_result(position_id: str, dice, rules_name: str = "standard", ply: int = 0) -> dict:
+    """The JSON object of ``dicemath backgammon hint`` (see the module docstring)."""
+    from dicemath.games.backgammon.hint import hint
+    from dicemath.games.backgammon.position import Position
+
+    position = Position.from_str(position_id)
+    moves = hint(position, dice, rules_named(rules_name), ply)
+    return {"position_id": position.position_id(), "dice": list(dice), "rules": rules_name, "ply": ply,
+            "moves": [m.as_dict() for m in moves]}
+
+
+def _render(result: dict) -> str:
+    best = result["moves"][0]["equity"] if result["moves"] else 0.0
+    rows = [[i, m["move"], f"{m['equity']:+.4f}", f"{m['equity'] - best:+.4f}", f"{m['probabilities']['win']:.3f}",
+             f"{m['probabilities']['win_gammon']:.3f}", f"{m['probabilities']['lose_gammon']:.3f}", m["source"]]
+            for i, m in enumerate(result["moves"], 1)]
+    title = (f"{len(rows)} legal plays of {result['dice'][0]}-{result['dice'][1]} in {result['position_id']} "
+             f"({result['rules']}), cubeless money equity of the mover")
+    return title + "\n" + text_table(["#", "move", "equity", "diff", "win", "gammon", "lose g.", "source"], rows)
+
+
+def run_hint(args) -> int:
+    """Handler of ``dicemath backgammon hint``; returns the exit code."""
+    emit(hint_result(args.position_id, args.dice, args.rules, args.ply), args.json, _render)
+    return 0

@@ -1,0 +1,224 @@
+"""Every game through the same checks: the vocabulary of :mod:`dicemath.games`.
+
+One :class:`GameEntry` per game in :data:`GAMES`; every test is parametrised over it.
+Adding a game is one entry: its module, small rules variants to play, an invariant, the
+JSON query commands with their documented keys, and bad input with the error it raises.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+import pytest
+
+from dicemath.cli import main
+from dicemath.core.errors import IllegalMoveError, InvalidDiceError, InvalidRulesError, InvalidStateError
+from dicemath.core.game import CHANCE, TERMINAL, GameState, check_random_play
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """What the shared checks need to know about one game.
+
+    Attributes:
+        name: the game's package under ``dicemath.games``.
+        variants: keyword arguments of ``Rules`` for small games to play at random.
+        games: random games per variant.
+        invariant: ``invariant(state)`` raises AssertionError when a rule invariant breaks.
+        queries: ``(argv, keys)``: a ``dicemath`` command with ``--json`` and the top-level
+            keys its output documents (``"name[]"`` adds the keys of a list of objects).
+        bad_rules: ``Rules`` keyword arguments that must raise InvalidRulesError.
+        bad_texts: state texts that ``State.from_str`` must refuse (InvalidStateError).
+        bad_actions: ``(path, action, error)``: from the standard initial state follow the
+            action texts of ``path``, then apply ``action``: it must raise ``error``.
+        bad_action_texts: ``(path, text, error)``: the same for ``state.parse_action(text)``.
+        bad_query: a ``dicemath`` command with bad input: it must exit with status 2.
+    """
+
+    name: str
+    variants: tuple[dict, ...]
+    games: int
+    invariant: Callable | None
+    queries: tuple[tuple[tuple[str, ...], frozenset[str]], ...]
+    bad_rules: tuple[dict, ...]
+    bad_texts: tuple[str, ...]
+    bad_actions: tuple[tuple[tuple[str, ...], object, type[Exception]], ...]
+    bad_action_texts: tuple[tuple[tuple[str, ...], str, type[Exception]], ...]
+    bad_query: tuple[str, ...]
+
+    @property
+    def module(self):
+        return importlib.import_module(f"dicemath.games.{self.name}")
+
+
+def _pitjesbak_invariant(state):
+    from dicemath.games.pitjesbak.state import check_invariants
+    check_invariants(state)
+
+
+def _bohnduell_invariant(state):
+    total = sum(state.stocks) + sum(state.pots) + sum(map(sum, state.cups))
+    assert total == 2 * state.rules.stock, state
+
+
+GAMES = (
+    GameEntry(
+        name="pitjesbak",
+        variants=(dict(), dict(players=3, stripes=3), dict(players=5, stripes=2, die_values="pips")),
+        games=4,
+        invariant=_pitjesbak_invariant,
+        queries=(
+            (("pitjesbak", "classes"), frozenset({"die_values", "denominator", "classes", "total_weight",
+                                                 "classes[].label", "classes[].kind", "classes[].rank",
+                                                 "classes[].wipe", "classes[].penalty", "classes[].weight",
+                                                 "classes[].probability", "classes[].exact",
+                                                 "classes[].of_216", "classes[].throws"})),
+            (("pitjesbak", "round", "--players", "3"),
+             frozenset({"players", "wiped", "exact", "win_probabilities", "win_probabilities_exact",
+                        "start_after_throw_1", "start_after_throw_2"})),
+            (("pitjesbak", "advise", "--my-stripes", "9", "--their-stripes", "9", "--role", "start",
+              "--throw-number", "1", "--current", "2-3-4"),
+             frozenset({"decision", "stop_win_probability", "throw_win_probability", "my_stripes", "my_wiped",
+                        "their_stripes", "their_wiped", "role", "throw_number", "current"})),
+        ),
+        bad_rules=(dict(players=1), dict(players=9), dict(stripes=0), dict(die_values="metric"),
+                   dict(players=True)),
+        bad_texts=("", "[0:9 1:9] round 0", "[0:9 1:9] round x start 0 order 0,1 turn 0 limit 0 throws 0 "
+                   "current - results - rolloff - winner - | last winner - limit 0 results - | "
+                   "2 players 9 stripes traditional",
+                   "[0:9 1:9] round 0 start 0 order 0,1 turn 0 limit 0 throws 0 current 7 results - "
+                   "rolloff - winner - | last winner - limit 0 results - | 2 players 9 stripes traditional"),
+        bad_actions=(((), (1, 2, 7), InvalidDiceError), ((), (1, 2), InvalidDiceError),
+                     (("6-5-4",), "pass", IllegalMoveError), ((), "stop", InvalidDiceError)),
+        bad_action_texts=(((), "6-5", InvalidDiceError), (("6-5-4",), "pass", IllegalMoveError),
+                          (("2-2-3", "stop", "2-2-3"), "seat 2", IllegalMoveError)),
+        bad_query=("pitjesbak", "classes", "--stripes", "-1"),
+    ),
+    GameEntry(
+        name="bohnduell",
+        variants=(dict(stock=8), dict(cups=3, stock=6, capture="every"), dict(cups=6, stock=10)),
+        games=6,
+        invariant=_bohnduell_invariant,
+        queries=(
+            (("bohnduell", "solve", "--stock", "5"),
+             frozenset({"cups", "stock", "capture", "value", "value_view", "first_moves", "optimal_first_moves",
+                        "principal_variation", "final_pots", "positions", "seconds"})),
+            (("bohnduell", "advise", "start", "--stock", "5", "--table-stock", "5", "--depth", "2"),
+             frozenset({"position", "to_move", "value_view", "best", "moves", "moves[].move", "moves[].value",
+                        "moves[].method", "game_over", "pots", "table_stock", "depth"})),
+            (("bohnduell", "show", "start", "--stock", "3"), frozenset({"position", "diagram", "legal_moves"})),
+        ),
+        bad_rules=(dict(cups=2), dict(cups=11), dict(stock=-1), dict(capture="all"), dict(cups=4.0)),
+        bad_texts=("", "5:0,0,0,0:0/5:0,0,0,0:0/C", "5:0,0,0,0:0/4:0,0,0,0:0/A", "5:0,-1,0,1:0/5:0,0,0,0:0/A"),
+        bad_actions=(((), "H1", IllegalMoveError), ((), "S9", IllegalMoveError), (("S4",), "P", IllegalMoveError)),
+        bad_action_texts=(((), "X1", IllegalMoveError), ((), "S0", IllegalMoveError)),
+        bad_query=("bohnduell", "solve", "--cups", "2"),
+    ),
+)
+"""Pegs, Fives and Backgammon join with one entry each once they speak the vocabulary."""
+
+ENTRIES = pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
+
+
+@ENTRIES
+def test_vocabulary(game):
+    module = game.module
+    rules = module.STANDARD
+    assert dataclasses.is_dataclass(module.Rules) and module.Rules.__dataclass_params__.frozen
+    assert isinstance(rules, module.Rules) and rules == module.Rules() and hash(rules) == hash(module.Rules())
+    start = module.initial_state(rules)
+    assert isinstance(start, module.State) and isinstance(start, GameState) and start.rules == rules
+    assert module.initial_state(rules) == start and hash(module.initial_state(rules)) == hash(start)
+    assert callable(module.advise)
+
+
+@ENTRIES
+def test_random_play_keeps_invariants_and_exact_chance(game):
+    """Random games end; every state passes the core's consistency check (chance
+    probabilities are exact Fractions summing to exactly 1, actions sorted and distinct)
+    and the game's invariant."""
+    module = game.module
+
+    def check(state):
+        if state.current_player() == CHANCE:
+            outcomes = state.chance_outcomes()
+            assert all(isinstance(p, Fraction) for _, p in outcomes)
+            assert sum(p for _, p in outcomes) == 1
+        if game.invariant is not None:
+            game.invariant(state)
+
+    for seed, variant in enumerate(game.variants):
+        start = module.initial_state(module.Rules(**variant))
+        assert check_random_play(start, games=game.games, seed=seed, invariant=check) > game.games
+
+
+@ENTRIES
+def test_text_forms_round_trip(game):
+    """States, actions and chance outcomes read back from their text, along random games."""
+    module = game.module
+    rng = random.Random(7)
+    for variant in game.variants:
+        state = module.initial_state(module.Rules(**variant))
+        for _ in range(400):
+            assert module.State.from_str(str(state)) == state
+            player = state.current_player()
+            if player == TERMINAL:
+                break
+            choices = ([o for o, _ in state.chance_outcomes()] if player == CHANCE else list(state.legal_actions()))
+            for action in choices:
+                assert state.parse_action(state.action_text(action)) == action
+            state = state.apply(rng.choice(choices))
+
+
+def _key_paths(result: dict) -> set[str]:
+    paths = set(result)
+    for key, value in result.items():
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            paths |= {f"{key}[].{inner}" for v in value for inner in v}
+    return paths
+
+
+@ENTRIES
+def test_json_keys_are_stable(game, capsys):
+    for argv, keys in game.queries:
+        assert main([*argv, "--json"]) == 0, argv
+        assert _key_paths(json.loads(capsys.readouterr().out)) == keys, argv
+
+
+@ENTRIES
+def test_bad_input_raises_the_documented_errors(game, capsys):
+    module = game.module
+    for kwargs in game.bad_rules:
+        with pytest.raises(InvalidRulesError):
+            module.Rules(**kwargs)
+    for text in game.bad_texts:
+        with pytest.raises(InvalidStateError):
+            module.State.from_str(text)
+    for path, action, error in game.bad_actions:
+        with pytest.raises(error):
+            _follow(module, path).apply(action)
+    for path, text, error in game.bad_action_texts:
+        with pytest.raises(error):
+            _follow(module, path).parse_action(text)
+    # advice needs a player's decision
+    state = module.initial_state(module.Rules(**game.variants[0]))
+    while state.current_player() >= 0:
+        state = state.apply(state.legal_actions()[0])
+    with pytest.raises(InvalidStateError):
+        module.advise(state)
+    # the command line turns input errors into a message and exit status 2
+    assert main(list(game.bad_query)) == 2
+    assert "error" in capsys.readouterr().err
+
+
+def _follow(module, path):
+    state = module.initial_state(module.STANDARD)
+    for text in path:
+        state = state.apply(state.parse_action(text))
+    return state

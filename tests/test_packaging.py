@@ -1,0 +1,79 @@
+"""What a user installs: the wheel ships the rules text and every data file; the README's
+links stay inside the repository; the CLI prints each game's rules."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from dicemath.cli import main
+from dicemath.rules_text import GAME_SECTIONS, rules_text
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _tracked_data_files() -> list[str]:
+    """Package data files as git tracks them (``dicemath/**/data/*``)."""
+    listing = subprocess.run(["git", "ls-files", "dicemath"], cwd=REPO, capture_output=True, text=True,
+                             check=True).stdout.split()
+    return sorted(f for f in listing if "/data/" in f)
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> zipfile.ZipFile:
+    """A wheel built from a copy of the source (pip builds in the tree it is given)."""
+    source = tmp_path_factory.mktemp("source")
+    for name in ("pyproject.toml", "README.md", "LICENSE", "docs"):
+        if (REPO / name).is_dir():
+            shutil.copytree(REPO / name, source / name)
+        elif (REPO / name).exists():
+            shutil.copy(REPO / name, source / name)
+    shutil.copytree(REPO / "dicemath", source / "dicemath", symlinks=True,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q", "-w", str(out)],
+                   check=True, capture_output=True)
+    (path,) = out.glob("dicemath-*.whl")
+    return zipfile.ZipFile(path)
+
+
+def test_wheel_contains_rules_and_data(wheel):
+    names = set(wheel.namelist())
+    data = _tracked_data_files()
+    assert "dicemath/data/rules.md" in data
+    assert any(f.endswith(".json") for f in data)
+    missing = [f for f in data if f not in names]
+    assert not missing, f"package data missing from the wheel: {missing}"
+    shipped = wheel.read("dicemath/data/rules.md").decode("utf-8")
+    assert shipped == (REPO / "docs" / "rules.md").read_text(encoding="utf-8")
+
+
+def test_readme_links_resolve_inside_the_repository():
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    targets = [t for t in re.findall(r"\]\(([^)\s]+)\)", text) if not re.match(r"[a-z]+:", t)]
+    assert targets, "the README links to the rules document"
+    for target in targets:
+        path = (REPO / target.split("#")[0]).resolve()
+        assert path.is_relative_to(REPO), f"{target} points outside the repository"
+        assert path.exists(), f"{target} does not exist"
+
+
+@pytest.mark.parametrize("game", sorted(GAME_SECTIONS))
+def test_rules_command_prints_the_games_rules(game, capsys):
+    assert main([game, "rules"]) == 0
+    out = capsys.readouterr().out
+    assert out == rules_text(game)
+    prefix = {"pegs": "PEGS-", "fives": "FIVES-", "pitjesbak": "PIT-", "backgammon": "BG-", "bohnduell": "BOHN-"}
+    numbers = set(re.findall(rf"\*\*{prefix[game]}(\d+)", out))
+    assert numbers == {str(n) for n in range(1, len(numbers) + 1)} and len(numbers) >= 6
+
+
+def test_rules_of_an_unknown_game_is_an_error():
+    with pytest.raises(ValueError, match="unknown game"):
+        rules_text("chess")
