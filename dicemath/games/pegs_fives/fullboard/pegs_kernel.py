@@ -38,11 +38,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from dicemath.core.dice import hits_from_counts
 from dicemath.core.errors import IllegalMoveError, InvalidProbabilityError, InvalidRulesError
+from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
+from dicemath.games.pegs_fives.hits import hits_from_counts
 from dicemath.games.pegs_fives.rules import PEGS, Rules
 from dicemath.games.pegs_fives.state import (
-    InvalidBoardError, after_hits, check_open_rows, check_roll, grouped_choice_throws, hit_weights, miss)
+    InvalidBoardError, after_hits, check_roll, grouped_choice_throws, hit_weights, miss)
 
 POLICIES = ("optimal", "greedy", "safe_greedy", "lookahead")
 """The ``policy`` names :meth:`PegsKernel.solve` accepts (index = the kernel's mode)."""
@@ -239,10 +240,11 @@ class PegsKernel:
 
     def __init__(self, rules: Rules, rows: tuple[int, ...]):
         self.rules = check_pegs_rules(rules)
-        self.rows = check_open_rows(rows, rules)
-        k = len(self.rows)
-        self.base = rules.goal + 1
-        self.size = self.base ** k
+        self.layout = BoardLayout(rules, tuple(rows))
+        self.rows = self.layout.rows
+        k = self.layout.k
+        self.base = self.layout.base
+        self.size = self.layout.size
         self.stride = np.array([self.base ** j for j in range(k)], np.int64)
         self.per_hit = np.array([rules.dice_per_hit[r - 1] for r in self.rows], np.int64)
         self._cycles = cycle_tables(rules, self.rows)
