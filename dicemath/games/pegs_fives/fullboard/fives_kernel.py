@@ -43,7 +43,8 @@ import numba
 import numpy as np
 from numba.core import config as numba_config
 
-from dicemath.core.dice import hits_from_counts, multiset_counts
+from dicemath.core.dice import multiset_counts
+from dicemath.games.pegs_fives.hits import hits_from_counts
 from dicemath.core.errors import IllegalMoveError, InvalidRulesError
 from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
 from dicemath.games.pegs_fives.rules import Rules

@@ -41,8 +41,8 @@ FORMAT = 1
 VALUES = "values.bin"
 MANIFEST = "manifest.json"
 
-KERNEL_SOURCES = {"fives": "fives_kernel.py", "pegs": "pegs_kernel.py"}
-"""The kernel module of each game structure (see :func:`.driver.game_of`)."""
+KERNEL_SOURCES = {"fives": ("fives_kernel.py",), "pegs": ("pegs_kernel.py", "_pegs_numba.py")}
+"""The kernel modules of each game structure (see :func:`.driver.game_of`)."""
 
 DRIVER_SOURCES = ("layout.py", "driver.py")
 """Modules besides the kernel whose code decides the values of a table."""
@@ -60,7 +60,7 @@ def source_digest(game: str) -> str:
     """
     folder = Path(__file__).resolve().parent
     digest = hashlib.sha256()
-    for name in (KERNEL_SOURCES[game],) + DRIVER_SOURCES:
+    for name in KERNEL_SOURCES[game] + DRIVER_SOURCES:
         path = folder / name
         digest.update(name.encode())
         digest.update(path.read_bytes() if path.exists() else b"<absent>")
