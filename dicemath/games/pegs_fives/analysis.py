@@ -7,16 +7,18 @@ optimal play (fewer is better), built from a value ``E(board)`` of boards at the
 a turn and the exact within-turn model :class:`~dicemath.games.pegs_fives.turn.TurnValue`
 (the turn's later choices made optimally, overthrows and restarts included).
 
-``E`` is the best the library has for the board:
+``E`` is the best the library has for the board, as the row advisor finds it
+(:func:`~dicemath.games.pegs_fives.fullboard.advice.advisor_for`):
 
-1. exact: the reduced-board solver (:func:`~dicemath.games.pegs_fives.solver.solve_reduced`,
-   float64) once at most :data:`EXACT_ROWS` rows are open (the solve covers every later
-   board of the game, whose open rows can only be fewer);
+1. exact: a finished optimal table that covers the board (the full-board table or one of
+   the board's open rows, in the default location), else the compiled reduced-board solve
+   once at most :data:`~dicemath.games.pegs_fives.fullboard.advice.SOLVE_MAX_ROWS` rows
+   are open (the solve covers every later board of the game, whose open rows can only be
+   fewer);
 2. otherwise the fitted board value of the row advisor
    (:func:`~dicemath.games.pegs_fives.advisor.board_value`), an estimate.
 
-:func:`exact_board_values` is the one place that decides; the full-board tables of
-issue 10 plug in there.
+:func:`exact_board_values` is the one place that decides.
 
 Records (``docs/analyse.md``): a decision entry holds ``dicemath pegs advise``'s inputs
 ``board`` (12 numbers), ``roll`` (the choice throw) and, in Pegs, optionally ``throws``
@@ -42,14 +44,9 @@ from dicemath.analysis.values import Valued, ValueSource
 from dicemath.core.errors import IllegalMoveError
 from dicemath.games.pegs_fives.advisor import board_value
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
-from dicemath.games.pegs_fives.solver import solve_reduced
+from dicemath.games.pegs_fives.fullboard.advice import SOLVE_MAX_ROWS, advisor_for
 from dicemath.games.pegs_fives.state import Board, BoardTuple, TurnState, check_board, check_roll, legal_rows
 from dicemath.games.pegs_fives.turn import TurnValue, open_rows_of
-
-EXACT_ROWS = 3
-"""Boards with at most this many open rows are valued exactly by the reduced solver (about
-0.2 s a set of rows, once per game; four rows take about 1.3 s)."""
-
 
 def exact_board_values(rules: Rules, open_rows: tuple[int, ...]) -> Callable[[BoardTuple], float] | None:
     """Exact ``E(board)`` for every board whose open rows lie within ``open_rows``, or None.
@@ -62,9 +59,9 @@ def exact_board_values(rules: Rules, open_rows: tuple[int, ...]) -> Callable[[Bo
         A function of boards (float64 expected turns at the start of a turn, optimal play),
         or None when no exact source covers these rows.
     """
-    if len(open_rows) <= EXACT_ROWS:
-        return solve_reduced(rules, open_rows, exact=False).values.__getitem__
-    return None
+    board = tuple(0 if r in open_rows else rules.goal for r in range(1, rules.rows + 1))
+    advisor = advisor_for(rules, board)
+    return advisor.value if getattr(advisor, "exact", False) else None
 
 
 class TurnValues(ValueSource):
@@ -77,7 +74,8 @@ class TurnValues(ValueSource):
     def __init__(self, rules: Rules):
         self.rules = rules
         self.models: dict[tuple[int, ...], tuple[TurnValue, bool]] = {}
-        self.description = (f"exact reduced-board values once at most {EXACT_ROWS} rows are open, "
+        self.description = ("exact optimal values from a full-board table where one is built, else "
+                            f"from a compiled solve once at most {SOLVE_MAX_ROWS} rows are open; "
                             "the fitted board value of the row advisor before (an estimate)")
 
     def turn_value(self, board: BoardTuple) -> tuple[TurnValue, bool]:
