@@ -187,7 +187,7 @@ def run_advise(args) -> int:
         table = [[o["row"], o["hits"], f"{o['expected_turns']:.3f}", f"{o['p_no_progress']:.3f}", rank[o["row"]]]
                  for o in r["options"]]
         note = ("exact: optimal play, from " + ("the table" if r["source"] == "table" else "a solve of this board")
-                if r["exact"] else "estimates from the fitted advisor (no exact table covers this board; "
+                if r["exact"] else f"estimates from the {r['estimator']} model (no exact table covers this board; "
                 f"`dicemath {r['game']} build-table` builds one)")
         return (head + "\n"
                 + text_table(["row", "hits", f"{estimate}E[turns after this]", f"{estimate}P(no progress)", "rank"],
