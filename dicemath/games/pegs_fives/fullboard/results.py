@@ -1,19 +1,21 @@
 """The committed results of the full-board analyses (``data/full_board_results.json``).
 
-``analyses/pegs_fives_full_board.py`` builds the full tables, evaluates policies on them and
-writes what it finds here, one game at a time; the report section ``full_board`` and the
-notebook ``full_board.ipynb`` read it (they never build a full table). The file holds, per
-game (``"fives"``, ``"pegs"``), records written by the script's steps:
+``analyses/pegs_fives_full_board.py`` evaluates policies on the full tables and writes
+what it finds here, one game at a time; the report section ``full_board`` and the notebook
+``full_board.ipynb`` read it (they never build a full table). Per game (``"fives"``,
+``"pegs"``) the file holds the records of the script's steps:
 
-* ``optimal`` -- the optimal table: expected turns from the empty board, the mean over all
-  boards, its build cost;
-* ``first_throws`` -- every choice throw of the game's first turn from the empty board with
-  every legal row's exact expected turns (:func:`first_throw_table`);
-* ``turns`` -- the distribution of the number of turns under optimal play (simulation);
-* ``policies`` -- each policy evaluated exactly over the whole board space;
-* ``models`` -- board-value estimates (the fitted value, the distilled model) against the
-  table, over all boards;
-* ``reduced`` -- the same on a reduced board when the full table is not available.
+* ``board`` -- the open rows and the number of boards;
+* ``optimal`` -- the optimal table: expected turns from the empty board, its build cost;
+* ``first_throws`` -- every choice throw of the game's first turn with every legal row's
+  exact expected turns (:func:`first_throw_table`);
+* ``turns`` -- the distribution of the number of turns under optimal play (simulation: an
+  estimate, with its standard error);
+* ``policy_<name>`` -- a policy evaluated exactly over every board (``greedy``,
+  ``safe_greedy``, and the lookaheads ``fitted`` and ``distilled``): expected turns from the
+  empty board, mean and largest gap to the optimum over all boards, the sweep's cost;
+* ``model_<name>`` -- a board-value estimate (the fitted value, the distilled model)
+  against the optimal table over all boards: RMS and largest error.
 
 Values are float64 read from float32 tables (at most about 1.5e-6 from float64 storage).
 """
