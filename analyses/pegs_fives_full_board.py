@@ -130,7 +130,7 @@ def run_evaluate(rules, table: storage.Table, policy: str, *, results: Path, wor
             build_guide(rules, layout.rows, guide_dir, slab_values, name=policy, digest=digest)
             record["guide_seconds"] = round(time.perf_counter() - start, 1)
             kernel_policy = "lookahead"
-        start, cpu = time.perf_counter(), time.process_time()
+        start = time.perf_counter()
         build_table(rules, layout.rows, out=directory, policy=kernel_policy, guide=guide_dir,
                     dtype=table.manifest.dtype)
         record["sweep_seconds"] = round(time.perf_counter() - start, 1)
@@ -190,6 +190,7 @@ def main(argv=None) -> None:
     rules = PRESETS[args.game]
     rows = tuple(int(r) for r in args.open.split(",")) if args.open else FULL_ROWS[:rules.rows]
     model_file = args.model or model_path(rules)
+    full = len(rows) == rules.rows
     if args.table is None:
         if full:
             raise SystemExit("the full optimal table is not built here: give --table DIR")
@@ -197,7 +198,6 @@ def main(argv=None) -> None:
     table = storage.open_table(args.table, rules)
     if table.layout.rows != BoardLayout(rules, rows).rows:
         raise SystemExit(f"{args.table} covers rows {list(table.layout.rows)}, not {list(rows)}")
-    full = len(rows) == rules.rows
     if args.step == "distill" and not full:
         raise SystemExit("the model is distilled from the full table only")
     steps = ["optimal", *(["distill"] if full else []), *(("evaluate", p) for p in POLICIES)] \

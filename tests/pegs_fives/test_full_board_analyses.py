@@ -15,7 +15,7 @@ from dicemath.games.pegs_fives.fullboard import storage
 from dicemath.games.pegs_fives.fullboard.advice import exact_advise_result
 from dicemath.games.pegs_fives.fullboard.driver import build_table, solve_table
 from dicemath.games.pegs_fives.fullboard.guides import (
-    SlabSplit, build_guide, compare_tables, distilled_slab_values, fitted_slab_values, guide_values, layout_boards)
+    build_guide, compare_tables, distilled_slab_values, fitted_slab_values, guide_values, layout_boards)
 from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
 from dicemath.games.pegs_fives.fullboard.results import read_results
 from dicemath.games.pegs_fives.rules import FIVES, PEGS

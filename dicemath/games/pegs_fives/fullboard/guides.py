@@ -29,7 +29,7 @@ import numpy as np
 
 from dicemath.core.progress import progress
 from dicemath.games.pegs_fives.advisor import BoardValue, single_row_values
-from dicemath.games.pegs_fives.distilled import DistilledValue, activations, one_hot
+from dicemath.games.pegs_fives.distilled import DistilledValue, one_hot
 from dicemath.games.pegs_fives.fullboard import storage
 from dicemath.games.pegs_fives.fullboard.driver import game_of
 from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
