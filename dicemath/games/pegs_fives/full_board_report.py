@@ -145,10 +145,12 @@ def _first_throw_section(game: str, record: dict) -> list[str]:
     if not first:
         return []
     groups = first_throws_by_row(first)
+    ways = round(1 / min(e["probability"] for e in first))              # 6**dice ordered throws
     lines = [f"### {_game_title(game)}: the optimal row for every first throw", "",
-             "All 462 throws of six dice, grouped by the row optimal play names; `E` is the exact expected "
-             "number of turns still needed after this first turn, `2nd` the next best row and its cost. "
-             "Probabilities are of the throw (any order of the dice).", ""]
+             f"All {len(first)} throws of the dice, grouped by the row optimal play names; `ways` counts the "
+             f"ordered throws (of {ways:,}) that show it, `hits` the row's hits in the throw, `E` the exact "
+             "expected number of turns still needed after this first turn, `2nd` the next best row and how "
+             "many turns more it costs.", ""]
     differs = sum(e["probability"] for e in first if e["best"] is not None and e["best"] != e["greedy"])
     lines.append(f"Optimal play differs from greedy on the first throw with probability {differs:.3f}.")
     for row, entries in groups:
@@ -158,11 +160,11 @@ def _first_throw_section(game: str, record: dict) -> list[str]:
         for e in entries:
             best = e["options"][0] if e["options"] else None
             second = e["options"][1] if len(e["options"]) > 1 else None
-            table.append(["".join(map(str, e["throw"])), f"{e['probability']:.4f}",
-                          f"{best[2]:.3f}" if best else "",
+            table.append(["".join(map(str, e["throw"])), round(e["probability"] * ways),
+                          best[1] if best else "", f"{best[2]:.3f}" if best else "",
                           f"{second[0]} ({second[2] - best[2]:+.3f})" if second else ""])
         lines += ["", f"**{title}** ({len(entries)} throws, probability {share:.3f})", "",
-                  markdown_table(["throw", "probability", "E", "2nd"], table)]
+                  markdown_table(["throw", "ways", "hits", "E", "2nd"], table)]
     return lines
 
 

@@ -49,6 +49,7 @@ def update_results(game: str, key: str, record, path: Path = RESULTS) -> dict:
     with os.fdopen(handle, "w") as stream:
         json.dump(results, stream, indent=1)
         stream.write("\n")
+    os.chmod(temporary, 0o644)
     os.replace(temporary, path)
     return results
 
