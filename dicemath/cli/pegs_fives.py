@@ -145,11 +145,11 @@ def _compiled_values(rules: Rules, layout) -> list | None:
     """Value functions ``board -> expected turns`` of optimal and greedy play from the compiled
     kernel, or None when no compiled kernel implements these rules."""
     from dicemath.core.errors import InvalidRulesError
-    from dicemath.games.pegs_fives.fullboard.driver import KernelUnavailableError, solve_table
+    from dicemath.games.pegs_fives.fullboard.driver import solve_table
 
     try:
         tables = [solve_table(rules, layout.rows, policy=policy) for policy in ("optimal", "greedy")]
-    except (KernelUnavailableError, InvalidRulesError):
+    except InvalidRulesError:
         return None
     return [lambda board, table=table: float(table[layout.index(board)]) for table in tables]
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from dicemath.games.pegs_fives.advisor import Advisor, RowAdvice, advise_result
 from dicemath.games.pegs_fives.fullboard import storage
-from dicemath.games.pegs_fives.fullboard.driver import KernelUnavailableError, game_of, kernel_for, solve_table
+from dicemath.games.pegs_fives.fullboard.driver import game_of, kernel_for, solve_table
 from dicemath.games.pegs_fives.fullboard.layout import FULL_ROWS
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.state import check_board, check_roll
@@ -140,15 +140,12 @@ def advisor_for(rules: Rules, board: Sequence[int], table: Path | str | None = N
         return ExactAdvisor(rules, found.layout.rows, found.values, "table")
     if not open_rows:
         return estimate_advisor(rules)
-    try:
-        for rows in (FULL_ROWS[:rules.rows], open_rows):
-            found = _default_table(rules, rows)
-            if found is not None:
-                return ExactAdvisor(rules, rows, found.values, "table")
-        if len(open_rows) <= SOLVE_MAX_ROWS:
-            return ExactAdvisor(rules, open_rows, _solved(rules, open_rows), "solve")
-    except KernelUnavailableError:
-        pass
+    for rows in (FULL_ROWS[:rules.rows], open_rows):
+        found = _default_table(rules, rows)
+        if found is not None:
+            return ExactAdvisor(rules, rows, found.values, "table")
+    if len(open_rows) <= SOLVE_MAX_ROWS:
+        return ExactAdvisor(rules, open_rows, _solved(rules, open_rows), "solve")
     return estimate_advisor(rules)
 
 
