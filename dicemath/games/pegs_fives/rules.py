@@ -104,12 +104,12 @@ def preset(name: str) -> Rules:
         raise InvalidRulesError(f"unknown game {name!r}; known: {sorted(PRESETS)}") from None
 
 
-def rules_text(rules: Rules) -> str:
+def variant_text(rules: Rules) -> str:
     """The rules as text: the preset's name and every field that differs from the preset
-    (a name that is no preset counts from :data:`PEGS`); :func:`read_rules` reads it back.
+    (a name that is no preset counts from :data:`PEGS`); :func:`read_variant` reads it back.
 
     Example:
-        >>> rules_text(FIVES), rules_text(PEGS.variant(rows=3, throws=None))
+        >>> variant_text(FIVES), variant_text(PEGS.variant(rows=3, throws=None))
         ('fives', 'pegs rows=3 throws=none')
     """
     base = PRESETS.get(rules.name, PEGS)
@@ -118,8 +118,8 @@ def rules_text(rules: Rules) -> str:
     return " ".join([rules.name, *changed])
 
 
-def read_rules(text: str) -> Rules:
-    """Read the text of :func:`rules_text`.
+def read_variant(text: str) -> Rules:
+    """Read the text of :func:`variant_text`.
 
     Raises:
         InvalidRulesError: an unknown field, a value the field does not take, or no name.

@@ -25,7 +25,7 @@ from dicemath.core.dice import check_faces, multiset_counts, read_throw, throw_o
 from dicemath.core.errors import DicemathError, IllegalMoveError, InvalidDiceError, InvalidStateError
 from dicemath.core.game import CHANCE, TERMINAL
 from dicemath.games.pegs_fives.hits import hit_distribution, hits_from_counts
-from dicemath.games.pegs_fives.rules import PEGS, Rules, read_rules, rules_text
+from dicemath.games.pegs_fives.rules import PEGS, Rules, read_variant, variant_text
 
 BoardTuple = tuple[int, ...]
 
@@ -329,7 +329,7 @@ class State:
 
     The text form (``str(state)``) reads back with :meth:`from_str`, e.g.
     ``pegs | board 0,0,3,0,0,0,1,0,0,0,0,0 | turns 0 | dice 6 throws 2 | row - count 0 | roll 6-5-3-3-3-2``
-    (then ``| single turn`` and ``| over`` when they hold; the rules as :func:`.rules.rules_text`).
+    (then ``| single turn`` and ``| over`` when they hold; the rules as :func:`.rules.variant_text`).
 
     Example:
         >>> from dicemath.games.pegs_fives.rules import PEGS
@@ -446,7 +446,7 @@ class State:
         return int(word)
 
     def __str__(self) -> str:
-        parts = [rules_text(self.rules), f"board {board_text(self.board)}", f"turns {self.turns}",
+        parts = [variant_text(self.rules), f"board {board_text(self.board)}", f"turns {self.turns}",
                  f"dice {self.dice} throws {'-' if self.throws is None else self.throws}",
                  f"row {self.row or '-'} count {self.count}",
                  f"roll {'-' if self.roll is None else throw_text(self.roll)}"]
@@ -473,7 +473,7 @@ class State:
             raise InvalidStateError(f"cannot read a Pegs/Fives state from {text!r}")
         fields = match.groupdict()
         try:
-            rules = read_rules(fields["rules"])
+            rules = read_variant(fields["rules"])
             state = cls(rules, read_board(fields["board"], rules), int(fields["dice"]),
                         None if fields["throws"] == "-" else int(fields["throws"]),
                         None if fields["row"] == "-" else int(fields["row"]), int(fields["count"]),
