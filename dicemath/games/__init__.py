@@ -28,7 +28,8 @@ Every game package exposes the same names with the same meaning (the conformance
     Advice at a state where a player decides: the value of each legal action under
     optimal play and the best one (the advice object is the game's own: Pitjesbak's
     :class:`~dicemath.games.pitjesbak.advice.Advice`, BohnDuell's list of
-    :class:`~dicemath.games.bohnduell.search.MoveValue`). A state where nobody decides
+    :class:`~dicemath.games.bohnduell.search.MoveValue`, Pegs/Fives' list of
+    :class:`~dicemath.games.pegs_fives.advisor.RowAdvice`). A state where nobody decides
     raises :class:`~dicemath.core.errors.InvalidStateError`.
 
 ``analyse(record)``

@@ -25,7 +25,7 @@ from functools import lru_cache
 import numpy as np
 
 from dicemath.core.dice import check_throw as check_dice_throw
-from dicemath.core.dice import multisets, read_throw, throw_text, throw_total
+from dicemath.core.dice import multisets, read_throw, throw_total
 from dicemath.core.errors import InvalidDiceError
 from dicemath.games.pitjesbak.rules import DICE, STANDARD, Rules
 
