@@ -68,7 +68,7 @@ def bohnduell_policies() -> dict:
 def row_policy(policy):
     """A Pegs/Fives row policy (``board, legal, dice, throws``) as a record policy."""
     def choose(state, rng):
-        legal = legal_rows(state.board, state.pending, state.rules.goal)
+        legal = legal_rows(state.board, state.roll, state.rules.goal)
         return policy(state.board, legal, state.dice, None if state.throws is None else state.throws + 1)
     return choose
 

@@ -3,7 +3,7 @@
 A section *computes, then renders*: ``compute(context)`` returns the section's numbers
 (a data object, no prose), ``render(data, context)`` writes the Markdown and saves the
 figures through ``context.save_figure``; every sentence that states a conclusion is read
-off the data. Sections not yet split that way (Pegs/Fives, Backgammon) give one
+off the data. Sections not yet split that way (Backgammon) give one
 ``build(context) -> str`` instead. :data:`SECTIONS` is the one registry: a game adds its
 report by adding a line there. :func:`write_reports` writes each section to
 ``<out>/<name>.md`` and an index ``<out>/README.md``.
@@ -63,9 +63,11 @@ SECTIONS: tuple[Section, ...] = (
     Section("dice", "Dice: hits for every number",
             compute="dicemath.reporting.dice:compute", render="dicemath.reporting.dice:render"),
     Section("pegs", "Pegs: expected turns per row, optimal rows, the row advisor",
-            builder="dicemath.games.pegs_fives.report:build_pegs"),
+            compute="dicemath.games.pegs_fives.report:compute_pegs",
+            render="dicemath.games.pegs_fives.report:render"),
     Section("fives", "Fives: expected turns per number, the advisor, races and rest points",
-            builder="dicemath.games.pegs_fives.report:build_fives"),
+            compute="dicemath.games.pegs_fives.report:compute_fives",
+            render="dicemath.games.pegs_fives.report:render"),
     Section("pitjesbak", "Pitjesbak: when to stop, and who wins",
             compute="dicemath.games.pitjesbak.report:compute", render="dicemath.games.pitjesbak.report:render"),
     Section("backgammon_bearoff", "Backgammon: exact bear-off",

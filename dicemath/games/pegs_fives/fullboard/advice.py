@@ -29,7 +29,8 @@ from dicemath.games.pegs_fives.fullboard import storage
 from dicemath.games.pegs_fives.fullboard.driver import game_of, kernel_for, solve_table
 from dicemath.games.pegs_fives.fullboard.layout import FULL_ROWS
 from dicemath.games.pegs_fives.rules import Rules
-from dicemath.games.pegs_fives.state import check_board, check_roll
+from dicemath.core.errors import InvalidStateError
+from dicemath.games.pegs_fives.state import State, check_board, check_roll
 from dicemath.games.pegs_fives.turn import open_rows_of
 
 SOLVE_MAX_ROWS = 8
@@ -73,7 +74,7 @@ class ExactAdvisor:
         index = self.kernel.layout.index(check_board(board, rules))
         here = float(self.values[index])
         options = self.kernel.option_values(self.values, index, check_roll(throw, dice), dice, throws)
-        advice = [RowAdvice(row, hits, stay * here + rest, stay) for row, hits, stay, rest in options]
+        advice = [RowAdvice(row, hits, stay * here + rest, stay, exact=True) for row, hits, stay, rest in options]
         advice.sort(key=lambda a: (a.expected_turns, -a.hits, -a.row))
         return advice
 
@@ -161,3 +162,32 @@ def exact_advise_result(rules: Rules, board: Sequence[int], throw: Sequence[int]
     result["exact"] = exact or complete
     result["source"] = advisor.source if exact else ("complete" if complete else "estimate")
     return result
+
+
+def advise(state: State, *, table: Path | str | None = None) -> list[RowAdvice]:
+    """Every legal row after the choice throw of ``state``, best first (fewest expected
+    turns still needed after this turn, then more hits, then the higher row).
+
+    The values come from the best source for the board (:func:`advisor_for`): exact
+    (``RowAdvice.exact``) from a table or a compiled solve, else the fitted advisor's
+    estimates.
+
+    Args:
+        state: a state where a row is to be named (``state.current_player() == 0``).
+        table: a table directory to answer from (it must cover the board).
+
+    Raises:
+        InvalidStateError: nobody decides in ``state`` (a throw is next, or the game is over).
+
+    Example:
+        >>> from dicemath.games.pegs_fives.rules import PEGS
+        >>> from dicemath.games.pegs_fives.state import initial_state
+        >>> state = initial_state(PEGS, [5] * 10 + [4, 4]).apply((6, 6, 5, 5, 5, 6))
+        >>> [(a.row, a.exact) for a in advise(state)]
+        [(12, True), (11, True)]
+    """
+    if state.current_player() != 0:
+        raise InvalidStateError(f"no row is to be named in {state}: advice needs a choice throw")
+    advisor = advisor_for(state.rules, state.board, table)
+    throws = None if state.throws is None else state.throws + 1
+    return advisor.rank(state.board, state.roll, dice=state.dice, throws=throws)
