@@ -12,9 +12,8 @@ a turn and the exact within-turn model :class:`~dicemath.games.pegs_fives.turn.T
 
 1. exact: a finished optimal table that covers the board (the full-board table or one of
    the board's open rows, in the default location), else the compiled reduced-board solve
-   once at most :data:`~dicemath.games.pegs_fives.fullboard.advice.SOLVE_MAX_ROWS` rows
-   are open (the solve covers every later board of the game, whose open rows can only be
-   fewer);
+   once at most :data:`ANALYSIS_SOLVE_ROWS` rows are open (the solve covers every later
+   board of the game, whose open rows can only be fewer);
 2. otherwise the fitted board value of the row advisor
    (:func:`~dicemath.games.pegs_fives.advisor.board_value`), an estimate.
 
@@ -45,10 +44,16 @@ from dicemath.core.dice import throw_text
 from dicemath.core.errors import IllegalMoveError
 from dicemath.games.pegs_fives.advisor import board_value
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
-from dicemath.games.pegs_fives.fullboard.advice import SOLVE_MAX_ROWS, advisor_for
+from dicemath.games.pegs_fives.fullboard.advice import advisor_for
 from dicemath.games.pegs_fives.state import (
     BoardTuple, State, check_board, choice_state, initial_state, legal_rows, read_board)
 from dicemath.games.pegs_fives.turn import TurnValue, open_rows_of
+
+ANALYSIS_SOLVE_ROWS = 6
+"""Without a table, boards with at most this many open rows are valued by a compiled solve
+(a 6-row Pegs board solves in about 0.2 s, an 8-row one in about 10 s: a whole game is
+analysed within a second)."""
+
 
 def exact_board_values(rules: Rules, open_rows: tuple[int, ...]) -> Callable[[BoardTuple], float] | None:
     """Exact ``E(board)`` for every board whose open rows lie within ``open_rows``, or None.
@@ -62,7 +67,7 @@ def exact_board_values(rules: Rules, open_rows: tuple[int, ...]) -> Callable[[Bo
         or None when no exact source covers these rows.
     """
     board = tuple(0 if r in open_rows else rules.goal for r in range(1, rules.rows + 1))
-    advisor = advisor_for(rules, board)
+    advisor = advisor_for(rules, board, solve_max_rows=ANALYSIS_SOLVE_ROWS)
     return advisor.value if getattr(advisor, "exact", False) else None
 
 
@@ -77,7 +82,7 @@ class TurnValues(ValueSource):
         self.rules = rules
         self.models: dict[tuple[int, ...], tuple[TurnValue, bool]] = {}
         self.description = ("exact optimal values from a full-board table where one is built, else "
-                            f"from a compiled solve once at most {SOLVE_MAX_ROWS} rows are open; "
+                            f"from a compiled solve once at most {ANALYSIS_SOLVE_ROWS} rows are open; "
                             "the fitted board value of the row advisor before (an estimate)")
 
     def turn_value(self, board: BoardTuple) -> tuple[TurnValue, bool]:

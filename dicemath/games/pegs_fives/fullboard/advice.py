@@ -118,13 +118,16 @@ def _solved(rules: Rules, rows: tuple[int, ...]) -> np.ndarray:
     return solve_table(rules, rows)
 
 
-def advisor_for(rules: Rules, board: Sequence[int], table: Path | str | None = None):
+def advisor_for(rules: Rules, board: Sequence[int], table: Path | str | None = None, *,
+                solve_max_rows: int = SOLVE_MAX_ROWS):
     """The best source of advice for ``board`` (see the module docstring).
 
     Args:
         rules: the game.
         board: the board (validated).
         table: a table directory to use (it must cover the board).
+        solve_max_rows: solve boards with at most this many open rows when no table covers
+            them (a caller that values many boards within a second asks for fewer).
 
     Returns:
         An :class:`ExactAdvisor`, or :func:`estimate_advisor` (attribute ``exact`` absent).
@@ -145,7 +148,7 @@ def advisor_for(rules: Rules, board: Sequence[int], table: Path | str | None = N
         found = _default_table(rules, rows)
         if found is not None:
             return ExactAdvisor(rules, rows, found.values, "table")
-    if len(open_rows) <= SOLVE_MAX_ROWS:
+    if len(open_rows) <= solve_max_rows:
         return ExactAdvisor(rules, open_rows, _solved(rules, open_rows), "solve")
     return estimate_advisor(rules)
 
