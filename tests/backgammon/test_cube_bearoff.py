@@ -188,7 +188,8 @@ def test_bg8_cube_cap_changes_the_six_by_six_equities_only_slightly():
 @given(x=st.integers(1, 923), y=st.integers(1, 923))
 def test_six_checker_table_satisfies_the_one_step_recursion(x, y):
     """Bellman check on the big table through bearoff.successors (an independent code path)."""
-    from dicemath.games.backgammon.bearoff import ROLL_WEIGHTS, ROLLS, successors
+    from dicemath.core.dice import two_dice_rolls
+    from dicemath.games.backgammon.bearoff import successors
 
     table = cubeful_table(6)
     boards = positions_up_to(6)
@@ -196,7 +197,7 @@ def test_six_checker_table_satisfies_the_one_step_recursion(x, y):
     follow = {0: 0, 1: 2, 2: 1}
     for k in range(3):
         total = 0.0
-        for roll, weight in zip(ROLLS, ROLL_WEIGHTS):
+        for roll, weight in two_dice_rolls():
             best = -2.0
             for play in successors(board, roll):
                 value = 1.0 if sum(play) == 0 else -table.optimal[follow[k], y, position_index(play)]

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from dicemath.core.dice import TWO_DICE_ROLLS
 from dicemath.games.backgammon import bearoff as bo
 from dicemath.games.backgammon.moves import apply_notation, legal_moves
 from dicemath.games.backgammon.position import Position
@@ -127,7 +128,7 @@ def test_whole_one_sided_database_against_makebearoff(tmp_path):
     worst = bo.position_index((1, 0, 4, 1, 3, 0))
     moves = bo.move_table()
     replay = np.zeros(bo.DISTRIBUTION_LENGTH)
-    for r, roll in enumerate(bo.ROLLS):
+    for r, roll in enumerate(TWO_DICE_ROLLS):
         plays = moves.successors(worst, r)
         ranked = plays[np.argsort(table.mean[plays], kind="stable")]
         if roll in ((5, 2), (6, 2)):
