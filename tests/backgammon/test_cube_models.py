@@ -131,7 +131,7 @@ def test_cube_actions():
     assert ACTIONS[cube_action(0.3, 0.5)[0]] == "double/take"
     assert ACTIONS[cube_action(0.8, 1.2)[0]] == "double/pass"
     assert ACTIONS[cube_action(1.2, 1.6)[0]] == "too good"
-    assert ACTIONS[cube_action(0.3, 0.5, owns_or_centred=False)[0]] == "no double"
+    assert ACTIONS[cube_action(0.3, 0.5, may_double=False)[0]] == "no double"
     codes, equity = cube_action(np.array([0.3, 0.8]), np.array([0.5, 1.2]))
     assert codes.tolist() == [1, 2] and equity.tolist() == [0.5, 1.0]
 
