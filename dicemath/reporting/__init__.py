@@ -3,7 +3,7 @@
 A section *computes, then renders*: ``compute(context)`` returns the section's numbers
 (a data object, no prose), ``render(data, context)`` writes the Markdown and saves the
 figures through ``context.save_figure``; every sentence that states a conclusion is read
-off the data. Sections not yet split that way (Pegs/Fives, Backgammon) give one
+off the data. Sections not yet split that way (Pegs/Fives) give one
 ``build(context) -> str`` instead. :data:`SECTIONS` is the one registry: a game adds its
 report by adding a line there. :func:`write_reports` writes each section to
 ``<out>/<name>.md`` and an index ``<out>/README.md``.
@@ -69,11 +69,13 @@ SECTIONS: tuple[Section, ...] = (
     Section("pitjesbak", "Pitjesbak: when to stop, and who wins",
             compute="dicemath.games.pitjesbak.report:compute", render="dicemath.games.pitjesbak.report:render"),
     Section("backgammon_bearoff", "Backgammon: exact bear-off",
-            builder="dicemath.games.backgammon.report:build"),
+            compute="dicemath.games.backgammon.report:compute", render="dicemath.games.backgammon.report:render"),
     Section("backgammon_cube", "Backgammon: the doubling cube",
-            builder="dicemath.games.backgammon.cube_report:build"),
+            compute="dicemath.games.backgammon.cube_report:compute",
+            render="dicemath.games.backgammon.cube_report:render"),
     Section("backgammon_playtive", "Backgammon: the Playtive rule measured by self-play",
-            builder="dicemath.games.backgammon.playtive_report:build"),
+            compute="dicemath.games.backgammon.playtive_report:compute",
+            render="dicemath.games.backgammon.playtive_report:render"),
     Section("bohnduell", "BohnDuell: solved small games and a 40-bean advisor",
             compute="dicemath.games.bohnduell.report:compute", render="dicemath.games.bohnduell.report:render"),
 )

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dicemath.games.backgammon.report import build
+from dicemath.games.backgammon.report import compute, render
 from dicemath.reporting.context import ReportContext
 
 
 def test_report_section_quick(tmp_path):
-    text = build(ReportContext(tmp_path, quick=True))
+    context = ReportContext(tmp_path, quick=True)
+    text = render(compute(context), context)
     assert "Expected rolls to bear off" in text
     assert "12.2662" in text  # 15 on the 6-point, also GNU Backgammon's 12.266 (test_gnubg.py)
     assert (tmp_path / "backgammon_bearoff.png").exists()
