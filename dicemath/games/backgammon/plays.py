@@ -81,9 +81,8 @@ def step_target(mine, theirs, source, die, limit) -> int:
 def move_checker(mine, theirs, source, target, new_mine, new_theirs) -> int:
     """Write both sides after the step ``source -> target`` (assumed legal); return 1 if it
     hits a blot, which goes to the opponent's bar (BG-5), else 0."""
-    for i in range(BAR):
-        new_mine[i] = mine[i]
-        new_theirs[i] = theirs[i]
+    new_mine[:] = mine
+    new_theirs[:] = theirs
     new_mine[source - 1] -= 1
     if target == OFF:
         return 0
@@ -118,13 +117,12 @@ def with_step(steps, step) -> int:
 
 
 def _key(mine, hits) -> int:
+    """The state's key (see :data:`_HIT_SHIFT`): equal keys, equal states."""
     key = 0
     bit = 0
     for i in range(BAR):
-        for _ in range(mine[i]):
-            key |= 1 << bit
-            bit += 1
-        bit += 1
+        key |= ((1 << mine[i]) - 1) << bit
+        bit += mine[i] + 1
     return key | (hits << _HIT_SHIFT)
 
 
