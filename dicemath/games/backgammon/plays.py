@@ -121,9 +121,10 @@ def _key(mine, hits) -> int:
     key = 0
     bit = 0
     for i in range(BAR):
-        key |= ((1 << mine[i]) - 1) << bit
-        bit += mine[i] + 1
-    return key | (hits << _HIT_SHIFT)
+        count = int(mine[i])
+        key |= ((1 << count) - 1) << bit
+        bit += count + 1
+    return key | (int(hits) << _HIT_SHIFT)
 
 
 def _slots(rows):
