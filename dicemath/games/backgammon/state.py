@@ -193,10 +193,10 @@ class State:
             return State(self.position, self.rules, ROLL, None, 2 * self.cube_value, 1 - self.position.player)
         return self._turn(action.after.swap())
 
-    def returns(self) -> list[float]:
+    def returns(self) -> list[int]:
         """Points won by each player at the end (BG-7 times the cube; a passed double wins
         the current stake for the doubler); 0 while the game goes on."""
-        values = [0.0, 0.0]
+        values = [0, 0]
         if self.phase == PASSED:
             winner, points = self.position.player, self.cube_value
         elif self.phase == OVER:
@@ -204,7 +204,7 @@ class State:
             winner, points = result.winner, result.points
         else:
             return values
-        values[winner], values[1 - winner] = float(points), -float(points)
+        values[winner], values[1 - winner] = points, -points
         return values
 
     # text -----------------------------------------------------------------------------
@@ -221,8 +221,8 @@ class State:
     def parse_action(self, text: str):
         """Read an action or chance outcome of this state from its text (see :meth:`action_text`).
 
-        A play may be written in any order or form that reaches the same position
-        (``"24/13"`` or ``"24/18 18/13"``); its legality is checked here.
+        A play may be written in any form that reaches the same position (``"24/13"`` or
+        ``"24/18 18/13"``, steps applied from left to right); its legality is checked here.
 
         Raises:
             IllegalMoveError: text that is not an action of this state.
