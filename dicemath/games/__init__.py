@@ -26,9 +26,9 @@ Every game package exposes the same names with the same meaning (the conformance
 ``advise(state, ...)``
     Advice at a state where a player decides: the value of each legal action under
     optimal play and the best one (the advice object is the game's own: Pitjesbak's
-    :class:`~dicemath.games.pitjesbak.advice.Advice`, BohnDuell's list of
-    :class:`~dicemath.games.bohnduell.search.MoveValue`). A state where nobody decides
-    raises :class:`~dicemath.core.errors.InvalidStateError`.
+    :class:`~dicemath.games.pitjesbak.advice.Advice`, BohnDuell's and Backgammon's lists of
+    ``MoveValue``). A state where nobody decides raises
+    :class:`~dicemath.core.errors.InvalidStateError`.
 
 Errors are those of :mod:`dicemath.core.errors`: ``InvalidRulesError`` (rules),
 ``InvalidStateError`` (a state or its text), ``IllegalMoveError`` (an action the state
@@ -38,6 +38,6 @@ run on any ``State``; a game's fast solvers are tested against them.
 
 Names a game uses beyond the vocabulary say what they are and mean one thing across
 games: ``Move`` is one move of a player, ``SearchAdvisor`` an alpha-beta advisor,
-``MoveValue`` one move with its value. Pitjesbak and BohnDuell follow the vocabulary;
-Pegs/Fives and Backgammon are being converted.
+``MoveValue`` one move with its value. Pitjesbak, BohnDuell and Backgammon follow the
+vocabulary; Pegs/Fives is being converted.
 """
