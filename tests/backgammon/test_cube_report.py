@@ -25,5 +25,6 @@ def test_take_point_rows_without_gammons_are_the_classic_values():
     assert first[2] == pytest.approx(0.25) and first[4] == pytest.approx(0.2)
 
 
+@pytest.mark.slow
 def test_notebook_runs(run_notebook):
     run_notebook("doubling_cube.ipynb")

@@ -97,9 +97,11 @@ def test_two_sided_table_matches_gnubg_database():
 
 
 @pytest.mark.gnubg
+@pytest.mark.slow
 @pytest.mark.skipif(tool("makebearoff") is None, reason="GNU Backgammon's makebearoff not installed")
 def test_whole_one_sided_database_against_makebearoff(tmp_path):
-    """All 54,263 non-empty boards against gnubg's file (read directly: 1/65535 steps).
+    """All 54,263 non-empty boards against gnubg's file (read directly: 1/65535 steps; the
+    fast form is :func:`test_one_sided_table_matches_gnubg_database` on recorded boards).
 
     Measured (gnubg 1.07.001): means within 2e-4 everywhere, gammon distributions of the
     15-checker boards within 3e-5; the bear-off distributions of 220 boards differ by more

@@ -60,5 +60,6 @@ def test_report_section_builds_from_committed_data(tmp_path):
 
 
 @needs_gnubg
+@pytest.mark.slow
 def test_notebook_runs(run_notebook):
     run_notebook("backgammon_playtive.ipynb")

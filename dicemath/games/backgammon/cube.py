@@ -357,8 +357,9 @@ def cube_action(no_double, double_take, may_double=True):
     >>> cube_action(0.9, 1.4)
     (2, 1.0)
     """
-    nd, dt, may = np.broadcast_arrays(np.asarray(no_double, dtype=float), np.asarray(double_take, dtype=float),
-                                      np.asarray(may_double, dtype=bool))
+    nd, dt, may = (np.array(a) for a in np.broadcast_arrays(np.asarray(no_double, dtype=float),
+                                                          np.asarray(double_take, dtype=float),
+                                                          np.asarray(may_double, dtype=bool)))
     if nd.ndim == 0:
         code, equity = cube_decision(float(nd), float(dt), 1.0, bool(may), TIE_TOLERANCE)
         return int(code), float(equity)
