@@ -14,12 +14,13 @@ So index 0 is the empty board (everything borne off), 1..6 are a single checker 
 Tables (all float64 numpy, computed exactly up to float rounding; see the tests for the
 Fraction cross-checks):
 
-* :func:`move_table`: for every board and each of the 21 distinct rolls (:data:`TWO_DICE_ROLLS`,
-  weights :data:`ROLL_WEIGHTS` out of 36) the sorted indices of ALL distinct boards that
-  legal plays lead to (BG-3: both dice if possible, else the larger; doubles four times;
-  BG-6 higher-die rule; BG-4 ``playtive`` limit; the dice count strictly, as in
-  :mod:`.moves`). A roll that cannot be played at all (possible only under ``playtive``)
-  leads to the board itself, and so does any roll from the empty board.
+* :func:`move_table`: for every board and each of the 21 distinct rolls
+  (:data:`~dicemath.core.dice.TWO_DICE_ROLLS`, weights :data:`ROLL_WEIGHTS` out of 36) the
+  sorted indices of ALL distinct boards that legal plays lead to, by the rules of
+  :mod:`.plays` (BG-3: both dice if possible, else the larger; doubles four times; BG-6
+  higher-die rule; BG-4 ``playtive`` limit; the dice count strictly). A roll that cannot
+  be played at all (possible only under ``playtive``) leads to the board itself, and so
+  does any roll from the empty board.
 * :func:`one_sided_table`: distribution of the number of rolls to bear off every checker
   when each roll is played to minimise the expected number of rolls (GNU Backgammon's
   policy), and of rolls to bear off at least one checker (gammon chances).

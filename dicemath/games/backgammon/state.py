@@ -90,7 +90,7 @@ class State:
     dice: tuple[int, int] | None = None
     cube_value: int = 1
     cube_owner: int | None = None
-    _moves: dict = field(default=None, init=False, repr=False, compare=False, hash=False)
+    _moves: tuple = field(default=None, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if self.phase not in PHASES:
@@ -138,10 +138,10 @@ class State:
             return 1 - self.position.player
         return self.position.player
 
-    def moves(self) -> dict[Move, Move]:
-        """The legal plays of the dice (``play`` phase), cached; empty in other phases."""
+    def moves(self) -> tuple[Move, ...]:
+        """The legal plays of the dice, sorted (``play`` phase; empty in the others). Cached."""
         if self._moves is None:
-            found = {m: m for m in legal_moves(self.position, self.dice, self.rules)} if self.phase == PLAY else {}
+            found = tuple(sorted(legal_moves(self.position, self.dice, self.rules))) if self.phase == PLAY else ()
             object.__setattr__(self, "_moves", found)
         return self._moves
 
@@ -152,7 +152,7 @@ class State:
             return [DOUBLE, ROLL_ON]
         if self.phase == DOUBLED:
             return [PASS, TAKE]
-        return sorted(self.moves())
+        return list(self.moves())
 
     def chance_outcomes(self) -> list[tuple[tuple[int, int], Fraction]]:
         """The opening throws (1/30 each, BG-2) or the 21 rolls ``(high, low)`` (weights / 36)."""
