@@ -26,8 +26,8 @@ import numpy as np
 
 from dicemath.core.dice import check_throw
 from dicemath.core.errors import IllegalMoveError
-from dicemath.games.backgammon.plays import BAR, OFF, move_checker, step_target, unpack_steps
-from dicemath.games.backgammon.position import Position
+from dicemath.games.backgammon.plays import move_checker, step_target, unpack_steps
+from dicemath.games.backgammon.position import BAR, OFF, Position
 from dicemath.games.backgammon.rules import STANDARD, Rules
 
 Step = tuple[int, int]

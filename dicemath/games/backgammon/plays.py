@@ -4,7 +4,7 @@ A *side* is 25 checker counts in its owner's numbering: index ``p - 1`` is his p
 ``p`` (1..24, he bears off from his home board 1..6), index 24 his bar. The mover's side
 is ``mine``, his opponent's ``theirs`` (in the opponent's numbering: my point ``p`` is his
 point ``25 - p``). A *step* moves one checker with one die from ``source`` (1..24, or
-:data:`BAR` = 25) to ``target`` (1..24, or :data:`OFF` = 0).
+the bar :data:`~.position.BAR` = 25) to ``target`` (1..24, or borne off, :data:`~.position.OFF` = 0).
 
 * :func:`step_target`: where a step of one die lands, or -1 when the rules forbid it
   (BG-4 closed points and the ``playtive`` limit, BG-5 the bar first, BG-6 bearing off);
@@ -39,10 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 
-BAR = 25
-"""The bar as a point number in steps (the mover's own numbering)."""
-OFF = 0
-"""Borne off as a point number in steps."""
+from dicemath.games.backgammon.position import BAR, OFF
 
 STEP_BITS = 10
 """A step is coded ``source * 32 + target`` in 10 bits; a play's steps, sorted from the
@@ -59,7 +56,7 @@ def step_target(mine, theirs, source, die, limit) -> int:
 
     BG-5: with a checker on the bar, only the bar moves. BG-4: a point holding two or
     more opposing checkers is closed; with ``limit > 0`` (``playtive``: 5) so is a point
-    holding ``limit`` of his own. BG-6: bearing off (target :data:`OFF`) needs every
+    holding ``limit`` of his own. BG-6: bearing off (target ``OFF`` = 0) needs every
     checker home, and a die above the point only bears off from the highest one.
     """
     if mine[source - 1] == 0:
