@@ -1,9 +1,10 @@
 """dicemath: exact probabilities and optimal strategies for five table games.
 
 The shared core (dice, exact distributions, Markov chains, MDP solvers, game-tree search)
-is re-exported here; each game lives in its own sub-package under :mod:`dicemath.games`, reachable as
-``dicemath.pegs_fives``, ``dicemath.pitjesbak``, ``dicemath.backgammon`` and
-``dicemath.bohnduell``.
+is re-exported here; each game lives in its own sub-package under :mod:`dicemath.games`
+(``from dicemath.games import pitjesbak``), imported only when asked for, so that
+``import dicemath`` stays light. The hits rule of Pegs and Fives (``hits``,
+``hit_distribution``, ``hit_probability_table``) is re-exported too, loaded on first use.
 
 Example:
     >>> import dicemath
@@ -12,15 +13,7 @@ Example:
 """
 
 from dicemath._version import __version__
-from dicemath.core.dice import (
-    face_counts,
-    hit_distribution,
-    hit_probability_table,
-    hits,
-    multisets,
-    ordered_outcomes,
-    throw_distribution,
-)
+from dicemath.core.dice import face_counts, multisets, ordered_outcomes, throw_distribution
 from dicemath.core.distribution import Distribution
 from dicemath.core.errors import (
     DicemathError,
@@ -38,15 +31,10 @@ from dicemath.core.mdp import (
     value_iteration,
 )
 from dicemath.core.search import alpha_beta, expectimax
-from dicemath.games import backgammon, bohnduell, pegs_fives, pitjesbak
 from dicemath.reporting import write_reports
 
 __all__ = [
     "__version__",
-    "backgammon",
-    "bohnduell",
-    "pegs_fives",
-    "pitjesbak",
     "AbsorbingChain",
     "Distribution",
     "DicemathError",
@@ -71,3 +59,15 @@ __all__ = [
     "value_iteration",
     "write_reports",
 ]
+
+
+_HITS = ("hit_distribution", "hit_probability_table", "hits")
+"""The hits rule of Pegs and Fives (:mod:`dicemath.games.pegs_fives.hits`), loaded on first use."""
+
+
+def __getattr__(name: str):
+    if name in _HITS:
+        from dicemath.games.pegs_fives import hits
+
+        return getattr(hits, name)
+    raise AttributeError(f"module 'dicemath' has no attribute {name!r}")

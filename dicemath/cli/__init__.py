@@ -1,4 +1,4 @@
-"""The ``dicemath`` command: one sub-command per game, plus ``dice`` and ``report``.
+"""The ``dicemath`` command: one sub-command per game, plus ``dice``, ``analyse`` and ``report``.
 
 Every sub-command is a module of this package with ``register(subparsers)``; this module
 only lists them in :data:`COMMAND_MODULES`. Errors of input (a
@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "dicemath.cli.pitjesbak",
     "dicemath.cli.backgammon",
     "dicemath.cli.bohnduell",
+    "dicemath.cli.analyse",
     "dicemath.cli.report",
 )
 """Modules whose ``register(subparsers)`` adds a sub-command, in help order."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dicemath.cli.support import add_json_flag, emit, fraction_text, text_table
-from dicemath.core.dice import hit_distribution
+from dicemath.games.pegs_fives.hits import hit_distribution
 
 
 def register(subparsers) -> None:

@@ -1,13 +1,25 @@
-"""``dicemath pegs ...`` and ``dicemath fives ...``: rows, turn, solve, advise (and race).
+"""``dicemath pegs ...`` and ``dicemath fives ...``: rows, turn, solve, advise, build-table
+(and race).
 
-Every query has ``--json`` with stable keys; plain output is a readable table.
+Every query has ``--json`` with stable keys; plain output is a readable table. ``solve``
+uses the compiled full-board kernels (:mod:`dicemath.games.pegs_fives.fullboard`);
+``advise`` answers exactly from a table or a compiled solve where one covers the board and
+labels its numbers estimates otherwise.
 """
 
 from __future__ import annotations
 
+import time
+
 from dicemath.cli.support import add_json_flag, add_rules_command, emit, fraction_text, int_list, text_table
 from dicemath.core.errors import DicemathError
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
+
+EXACT_MAX_ROWS = 4
+"""``solve --exact`` (Fractions, the reference solver) is offered up to this many open rows."""
+
+POLICIES = ("optimal", "greedy", "safe_greedy", "lookahead")
+"""The table policies of ``build-table`` (the kernels' modes)."""
 
 
 def register(subparsers) -> None:
@@ -25,7 +37,8 @@ def register(subparsers) -> None:
 
         solve = commands.add_parser("solve", help="exact optimal play on a reduced board")
         solve.add_argument("--open", type=int_list, required=True, help="open rows, e.g. 6,7,8")
-        solve.add_argument("--exact", action="store_true", help="exact fractions (slower; default up to 2 rows)")
+        solve.add_argument("--exact", action="store_true",
+                           help=f"exact fractions by the reference solver (up to {EXACT_MAX_ROWS} open rows)")
         solve.add_argument("--board", type=int_list, default=None,
                            help="also give the value of this board (12 steps; closed rows at the goal)")
         add_json_flag(solve)
@@ -37,8 +50,27 @@ def register(subparsers) -> None:
         advise.add_argument("--throws", type=int, default=None,
                             help="throws left before this throw (Pegs; default 3). In Pegs a roll of "
                                  "fewer than 6 dice is a choice throw with the dice left (PEGS-7)")
+        advise.add_argument("--table", default=None, metavar="DIR",
+                            help="answer from this table (default: the table built by build-table, if any)")
         add_json_flag(advise)
         advise.set_defaults(func=run_advise)
+
+        build = commands.add_parser("build-table", help="solve every board and store the table (resumable)")
+        build.add_argument("--open", type=int_list, default=None,
+                           help="open rows (default: the full board, 1,...,12)")
+        build.add_argument("--out", default=None, metavar="DIR", help="table directory (default: in the cache)")
+        build.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                           help="a dask.distributed scheduler, e.g. tcp://host:8786 (workers must share "
+                                "the table's filesystem); default: local threads")
+        build.add_argument("--workers", type=int, default=None, help="local threads (default: every core)")
+        build.add_argument("--dtype", choices=("float32", "float64"), default=None,
+                           help="storage (default float64 up to 6**9 boards, float32 beyond)")
+        build.add_argument("--policy", choices=POLICIES, default="optimal",
+                           help="evaluate a fixed policy instead of optimal play")
+        build.add_argument("--guide", default=None, metavar="DIR",
+                           help="the guide table of --policy lookahead")
+        add_json_flag(build)
+        build.set_defaults(func=run_build_table)
 
         turn = commands.add_parser("turn", help="exact end-of-turn distribution for each legal row")
         turn.add_argument("--board", type=int_list, required=True, help="12 comma-separated steps/marks")
@@ -73,28 +105,53 @@ def run_rows(args) -> int:
 
 def solve_result(rules: Rules, open_rows, exact: bool = False, board=None) -> dict:
     """The JSON object of ``solve``: ``expected_turns``, ``greedy_expected_turns`` and more
-    (``board_expected_turns`` / ``board_greedy_expected_turns`` when ``board`` is given)."""
+    (``board_expected_turns`` / ``board_greedy_expected_turns`` when ``board`` is given).
+
+    Float64 from the compiled kernel (``"solver": "compiled"``); with ``exact`` Fractions
+    from :func:`~dicemath.games.pegs_fives.solver.solve_reduced` (``"reference"``, also
+    the float64 fallback for rules no compiled kernel implements).
+
+    Raises:
+        DicemathError: ``exact`` with more than :data:`EXACT_MAX_ROWS` open rows.
+    """
+    from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
     from dicemath.games.pegs_fives.solver import solve_greedy, solve_reduced
 
-    exact = exact or len(set(open_rows)) <= 2
-    best = solve_reduced(rules, open_rows, exact=exact)
-    greedy = solve_greedy(rules, open_rows, exact=exact)
-    result = {
-        "game": rules.name,
-        "open_rows": list(best.open_rows),
-        "exact": exact,
-        "expected_turns": float(best.expected_turns),
-        "greedy_expected_turns": float(greedy.expected_turns),
-        "boards": len(best.values),
-    }
+    layout = BoardLayout(rules, tuple(open_rows))
+    if exact and layout.k > EXACT_MAX_ROWS:
+        raise DicemathError(f"exact fractions are offered up to {EXACT_MAX_ROWS} open rows (the reference "
+                            f"solver takes hours beyond); drop --exact for the compiled float64 solver")
+    result = {"game": rules.name, "open_rows": list(layout.rows), "exact": exact, "boards": layout.size}
+    values = None if exact else _compiled_values(rules, layout)
+    result["solver"] = "reference" if values is None else "compiled"
+    if values is None:
+        values = [solution.value for solution in (solve_reduced(rules, layout.rows, exact=exact),
+                                                  solve_greedy(rules, layout.rows, exact=exact))]
+    best, greedy = values
+    start = layout.board(0)
+    result["expected_turns"] = float(best(start))
+    result["greedy_expected_turns"] = float(greedy(start))
     if board is not None:
         result["board"] = list(board)
-        result["board_expected_turns"] = float(best.value(board))
-        result["board_greedy_expected_turns"] = float(greedy.value(board))
+        result["board_expected_turns"] = float(best(board))
+        result["board_greedy_expected_turns"] = float(greedy(board))
     if exact:
-        result["expected_turns_exact"] = fraction_text(best.expected_turns)
-        result["greedy_expected_turns_exact"] = fraction_text(greedy.expected_turns)
+        result["expected_turns_exact"] = fraction_text(best(start))
+        result["greedy_expected_turns_exact"] = fraction_text(greedy(start))
     return result
+
+
+def _compiled_values(rules: Rules, layout) -> list | None:
+    """Value functions ``board -> expected turns`` of optimal and greedy play from the compiled
+    kernel, or None when no compiled kernel implements these rules."""
+    from dicemath.core.errors import InvalidRulesError
+    from dicemath.games.pegs_fives.fullboard.driver import KernelUnavailableError, solve_table
+
+    try:
+        tables = [solve_table(rules, layout.rows, policy=policy) for policy in ("optimal", "greedy")]
+    except (KernelUnavailableError, InvalidRulesError):
+        return None
+    return [lambda board, table=table: float(table[layout.index(board)]) for table in tables]
 
 
 def run_solve(args) -> int:
@@ -102,7 +159,7 @@ def run_solve(args) -> int:
 
     def render(r: dict) -> str:
         return (f"{r['game']}, open rows {r['open_rows']} ({r['boards']} boards, "
-                f"{'exact' if r['exact'] else 'float64'}):\n"
+                f"{'exact fractions' if r['exact'] else 'float64'}, {r['solver']} solver):\n"
                 f"  optimal: {r['expected_turns']:.6f} expected turns\n"
                 f"  greedy:  {r['greedy_expected_turns']:.6f} expected turns"
                 + (f"\n  from board {r['board']}: optimal {r['board_expected_turns']:.6f}, "
@@ -113,23 +170,64 @@ def run_solve(args) -> int:
 
 
 def run_advise(args) -> int:
-    from dicemath.games.pegs_fives.advisor import advise_result
+    from dicemath.games.pegs_fives.fullboard.advice import exact_advise_result
 
     rules = args.rules
     # A Pegs choice throw after a row went in (PEGS-7) uses the dice that were left.
     dice = len(args.roll) if rules.on_complete == "remaining" and 1 <= len(args.roll) < rules.dice else None
-    result = advise_result(rules, args.board, args.roll, dice=dice, throws=args.throws)
+    result = exact_advise_result(rules, args.board, args.roll, table=args.table, dice=dice, throws=args.throws)
 
     def render(r: dict) -> str:
+        estimate = "" if r["exact"] else "est. "
+        head = (f"{r['game']} board {','.join(map(str, r['board']))}, roll {r['roll']} "
+                f"({'exact' if r['exact'] else 'estimated'} board value {r['board_value']:.2f} turns)")
         if not r["options"]:
-            return f"No legal row for {r['roll']}: the turn ends."
+            return head + f"\nNo legal row for {r['roll']}: the turn ends."
         rank = {row: i + 1 for i, row in enumerate(r["ranking"])}
         table = [[o["row"], o["hits"], f"{o['expected_turns']:.3f}", f"{o['p_no_progress']:.3f}", rank[o["row"]]]
                  for o in r["options"]]
-        return (f"{r['game']} board {','.join(map(str, r['board']))}, roll {r['roll']} "
-                f"(board value {r['board_value']:.2f} turns)\n"
-                + text_table(["row", "hits", "E[turns after this]", "P(no progress)", "rank"], table)
-                + f"\nrecommendation: row {r['recommendation']} (greedy would take {r['greedy_choice']})")
+        note = ("exact: optimal play, from " + ("the table" if r["source"] == "table" else "a solve of this board")
+                if r["exact"] else "estimates from the fitted advisor (no exact table covers this board; "
+                f"`dicemath {r['game']} build-table` builds one)")
+        return (head + "\n"
+                + text_table(["row", "hits", f"{estimate}E[turns after this]", f"{estimate}P(no progress)", "rank"],
+                             table)
+                + f"\nrecommendation: row {r['recommendation']} (greedy would take {r['greedy_choice']})\n{note}")
+
+    emit(result, args.json, render)
+    return 0
+
+
+def build_table_result(rules: Rules, open_rows=None, *, out=None, scheduler=None, workers=None, dtype=None,
+                       policy="optimal", guide=None) -> dict:
+    """Build (or resume) a table and return the JSON object of ``build-table``."""
+    from dicemath.games.pegs_fives.fullboard.driver import build_table
+    from dicemath.games.pegs_fives.fullboard.layout import FULL_ROWS
+    from dicemath.games.pegs_fives.fullboard.storage import open_table
+
+    start = time.perf_counter()
+    directory = build_table(rules, FULL_ROWS[:rules.rows] if open_rows is None else open_rows, out=out,
+                            scheduler=scheduler, workers=workers, dtype=dtype, policy=policy, guide=guide)
+    table = open_table(directory, rules)
+    try:
+        seconds = [float(x) for x in table.manifest.slab_seconds.values()]
+        return {"game": rules.name, "open_rows": list(table.layout.rows), "directory": str(directory),
+                "policy": policy, "boards": table.layout.size, "dtype": table.manifest.dtype,
+                "bytes": table.values.nbytes, "slabs": table.manifest.slab_count,
+                "seconds": time.perf_counter() - start, "slab_compute_seconds": sum(seconds),
+                "expected_turns": float(table.values[0])}
+    finally:
+        table.close()
+
+
+def run_build_table(args) -> int:
+    result = build_table_result(args.rules, args.open, out=args.out, scheduler=args.scheduler, workers=args.workers,
+                                dtype=args.dtype, policy=args.policy, guide=args.guide)
+
+    def render(r: dict) -> str:
+        return (f"{r['game']} table, open rows {r['open_rows']}, {r['policy']}: {r['boards']} boards "
+                f"({r['dtype']}, {r['bytes'] / 2**30:.2f} GiB) in {r['directory']}\n"
+                f"expected turns from the empty board: {r['expected_turns']:.6f}")
 
     emit(result, args.json, render)
     return 0

@@ -30,6 +30,14 @@ Every game package exposes the same names with the same meaning (the conformance
     ``MoveValue``). A state where nobody decides raises
     :class:`~dicemath.core.errors.InvalidStateError`.
 
+``analyse(record)``
+    The cost of every decision of a played game and the luck of every throw: ``record``
+    is a decision list (each entry the inputs of the game's ``advise`` command plus the
+    ``choice``) or a whole game (every throw and choice from the start), JSON or its
+    path; the result is a :class:`dicemath.analysis.Analysis`. The game's
+    ``analysis.py`` maps records to its states and values them with the best source it
+    has (:mod:`dicemath.analysis`, ``docs/analyse.md``).
+
 Errors are those of :mod:`dicemath.core.errors`: ``InvalidRulesError`` (rules),
 ``InvalidStateError`` (a state or its text), ``IllegalMoveError`` (an action the state
 does not allow, or unreadable action text), ``InvalidDiceError`` (a die or throw that

@@ -78,6 +78,8 @@ SECTIONS: tuple[Section, ...] = (
             render="dicemath.games.backgammon.playtive_report:render"),
     Section("bohnduell", "BohnDuell: solved small games and a 40-bean advisor",
             compute="dicemath.games.bohnduell.report:compute", render="dicemath.games.bohnduell.report:render"),
+    Section("analyse", "Analysed games: where each policy loses",
+            compute="dicemath.analysis.report:compute", render="dicemath.analysis.report:render"),
 )
 
 

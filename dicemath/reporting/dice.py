@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from dicemath.core.dice import PAIR_TARGETS, TARGETS, hit_distribution
+from dicemath.games.pegs_fives.hits import PAIR_TARGETS, TARGETS, hit_distribution
 from dicemath.reporting.context import ReportContext, markdown_table
 
 DICE_COUNTS = tuple(range(1, 7))

@@ -6,7 +6,7 @@ import sys
 from fractions import Fraction
 
 from dicemath.cli import main
-from dicemath.core.dice import hit_distribution
+from dicemath.games.pegs_fives.hits import hit_distribution
 from dicemath.reporting import write_reports
 
 

@@ -10,9 +10,6 @@ import pytest
 from dicemath.core.dice import (
     TWO_DICE_ROLLS,
     check_throw,
-    hit_distribution,
-    hit_probability_table,
-    hits,
     multisets,
     ordered_outcomes,
     throw_distribution,
@@ -21,6 +18,7 @@ from dicemath.core.dice import (
     two_dice_rolls,
 )
 from dicemath.core.errors import InvalidDiceError
+from dicemath.games.pegs_fives.hits import hit_distribution, hit_probability_table, hits
 
 
 def brute_force_hits(target, faces):

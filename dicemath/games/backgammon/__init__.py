@@ -23,6 +23,7 @@ Modules:
   race model, GNU Backgammon's nets via the optional ``gnubg`` package, :mod:`.gnubg_engine`);
   :mod:`.hint`: every play of a roll ranked; :mod:`.advice`: :func:`advise`;
   :mod:`.selfplay`, :mod:`.playtive`: the Playtive rule (BG-4) measured by self-play.
+* :mod:`.analysis`: the cost of every play and cube action of a played game (:func:`analyse`).
 * Reports: :mod:`.report`, :mod:`.cube_report`, :mod:`.playtive_report`.
 
 Example:
@@ -35,6 +36,7 @@ Example:
 """
 
 from dicemath.games.backgammon.advice import advise
+from dicemath.games.backgammon.analysis import analyse
 from dicemath.games.backgammon.bearoff import (one_sided_table, position_from_index, position_index, positions_up_to,
                                                two_sided_table, win_probability)
 from dicemath.games.backgammon.cube import CubelessProbabilities, CubeModel, keeler_spencer, model_summary
@@ -49,7 +51,7 @@ from dicemath.games.backgammon.state import State, initial_state
 
 __all__ = [
     "PLAYTIVE", "STANDARD", "CubeModel", "CubelessProbabilities", "GameResult", "Move", "MoveValue", "Position",
-    "Rules", "State", "advise", "cubeful_table", "game_result", "initial_state", "keeler_spencer",
+    "Rules", "State", "advise", "analyse", "cubeful_table", "game_result", "initial_state", "keeler_spencer",
     "legal_moves", "model_summary", "one_sided_table", "one_sided_win_probability", "pip_count",
     "position_equities", "position_from_index", "position_index", "positions_up_to", "race_advice",
     "two_sided_table", "win_probability",

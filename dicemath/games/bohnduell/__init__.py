@@ -2,7 +2,8 @@
 
 The game vocabulary (see :mod:`dicemath.games`): :class:`Rules` with the presets
 :data:`STANDARD` and :data:`CAPTURE_EVERY`, :func:`initial_state`, the state
-:class:`State` with its :class:`Move`, and :func:`advise` (the value of every legal move).
+:class:`State` with its :class:`Move`, :func:`advise` (the value of every legal move) and
+:func:`analyse` (the cost of every move of a played game, :mod:`.analysis`).
 
 Modules:
 
@@ -32,6 +33,7 @@ Example:
     -1
 """
 
+from dicemath.games.bohnduell.analysis import analyse
 from dicemath.games.bohnduell.rules import CAPTURE_EVERY, STANDARD, Rules
 from dicemath.games.bohnduell.search import MoveValue, SearchAdvisor, advise
 from dicemath.games.bohnduell.solver_dense import DenseTable, load_dense, solve_dense
@@ -39,4 +41,4 @@ from dicemath.games.bohnduell.solver_dict import DictSolver
 from dicemath.games.bohnduell.state import Move, State, initial_state
 
 __all__ = ["CAPTURE_EVERY", "STANDARD", "DenseTable", "DictSolver", "Move", "MoveValue", "Rules",
-           "SearchAdvisor", "State", "advise", "initial_state", "load_dense", "solve_dense"]
+           "SearchAdvisor", "State", "advise", "analyse", "initial_state", "load_dense", "solve_dense"]

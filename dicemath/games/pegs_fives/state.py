@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from dicemath.core.dice import hits_from_counts, multiset_counts, multisets
+from dicemath.core.dice import multiset_counts, multisets
+from dicemath.games.pegs_fives.hits import hit_distribution, hits_from_counts
 from dicemath.core.errors import IllegalMoveError, InvalidDiceError, InvalidStateError
 from dicemath.core.game import CHANCE, TERMINAL
 from dicemath.games.pegs_fives.rules import Rules
@@ -203,8 +204,6 @@ def grouped_choice_throws(dice: int, rows: tuple[int, ...]) -> tuple[tuple[int, 
 @lru_cache(maxsize=None)
 def hit_weights(dice: int, row: int) -> tuple[int, ...]:
     """Integer weights (over ``6**dice``) of 0, 1, ... hits for ``row`` with ``dice`` dice."""
-    from dicemath.core.dice import hit_distribution
-
     d = hit_distribution(dice, row)
     return tuple(d.get(k, 0) for k in range(max(d) + 1))
 

@@ -262,6 +262,16 @@ class TurnValue:
             return self.zero
         if self.restart_identity and dice == rules.dice and throws == rules.throws:
             return self._value(board) - 1
+        return self.lookahead(board, dice, throws)
+
+    def lookahead(self, board: BoardTuple, dice: int, throws: int | None):
+        """Expected end value from a choice throw on ``board``, summed over the throw's
+        outcomes (one step of the Bellman equation, never the restart identity).
+
+        At the start of a turn this is ``V(board) - 1`` exactly when ``V`` satisfies its
+        own equation (an exact table); for an estimate the two differ.
+        """
+        rules = self.rules
         key = (board, dice, throws)
         cached = self._choice.get(key)
         if cached is not None:

@@ -2,7 +2,8 @@
 
 The game vocabulary (see :mod:`dicemath.games`): :class:`Rules` with the presets
 :data:`STANDARD` and :data:`PIPS`, :func:`initial_state`, the state :class:`State`,
-:func:`advise` (stop or throw again, for a two-player state).
+:func:`advise` (stop or throw again, for a two-player state), :func:`analyse` (the cost of
+every decision of a played game, :mod:`.analysis`).
 
 Modules: :mod:`.rules` (frozen rules, variants ``die_values``, ``stripes``, ``players``),
 :mod:`.throws` (classes and exact probabilities, PIT-2/3), :mod:`.state` (the rules engine
@@ -37,6 +38,7 @@ Example:
 """
 
 from dicemath.games.pitjesbak.advice import Advice, PolicyCard, advise, advise_situation, policy_card
+from dicemath.games.pitjesbak.analysis import analyse
 from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
 from dicemath.games.pitjesbak.game_solver3 import Game3Solution, solve_game3
 from dicemath.games.pitjesbak.round_solver import RoundSolution, round_policy, solve_round
@@ -65,6 +67,7 @@ __all__ = [
     "ThrowClass",
     "advise",
     "advise_situation",
+    "analyse",
     "class_probabilities",
     "class_space",
     "class_table",

@@ -1,0 +1,253 @@
+"""The ``analyse`` report section: where the policies of the committed records lose.
+
+:func:`compute` analyses every record in ``reports/records/`` (seeded games between
+policies, written by ``analyses/analyse_records.py``) and groups the decisions by game,
+by the policy that made them (the record's seat names) and by each grouping of the
+game's adapter (Pitjesbak: role and throw number, and the score; Pegs, Fives, BohnDuell
+and Backgammon: the stage of the game); :func:`render` writes the tables, a figure, and
+sentences read off the numbers. Losses are in each game's unit, so policies are compared
+within a game only. Where a loss is an estimate (values of the fitted Pegs/Fives board
+value or of the BohnDuell search) the table also gives the mean over the exact decisions
+alone; a policy that *is* the estimate (the Pegs/Fives row advisor) loses nothing against
+it by construction, so only its exact decisions judge it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from dicemath.analysis import adapter, analyse, read_record
+from dicemath.reporting.context import ReportContext, markdown_table
+
+RECORDS = Path(__file__).resolve().parent.parent.parent / "reports" / "records"
+"""The committed records the section analyses."""
+
+GAME_ORDER = ("pegs", "fives", "pitjesbak", "bohnduell", "backgammon")
+
+
+@dataclass(frozen=True)
+class PolicyRow:
+    """The decisions of one policy in one game.
+
+    Attributes:
+        game, policy, unit: what was played, by whom, the unit of the losses.
+        games: records the policy played in.
+        decisions: its decisions; ``exact``: how many of them were valued exactly.
+        total_loss: the sum of their losses; ``exact_loss``: of the exact ones.
+        errors: decisions losing more than the game's threshold.
+        threshold: that threshold.
+    """
+
+    game: str
+    policy: str
+    unit: str
+    games: int
+    decisions: int
+    exact: int
+    total_loss: float
+    exact_loss: float
+    errors: int
+    threshold: float
+
+    @property
+    def mean_loss(self) -> float:
+        return self.total_loss / self.decisions if self.decisions else 0.0
+
+    @property
+    def exact_mean_loss(self) -> float | None:
+        return self.exact_loss / self.exact if self.exact else None
+
+
+@dataclass(frozen=True)
+class GroupRow:
+    """One policy's decisions in one group (a stage of the game, a throw number...)."""
+
+    game: str
+    grouping: str
+    label: str
+    policy: str
+    decisions: int
+    total_loss: float
+
+    @property
+    def mean_loss(self) -> float:
+        return self.total_loss / self.decisions if self.decisions else 0.0
+
+
+@dataclass(frozen=True)
+class AnalyseReport:
+    """The numbers of the section.
+
+    Attributes:
+        records: how many records were analysed.
+        policies: one row per game and policy.
+        groups: one row per game, grouping, label and policy.
+        sources: the value source of each game, in words.
+    """
+
+    records: int
+    policies: tuple[PolicyRow, ...]
+    groups: tuple[GroupRow, ...]
+    sources: dict
+
+
+def compute(context: ReportContext, folder: Path = RECORDS) -> AnalyseReport:
+    """Analyse every record of ``folder`` (with ``context.quick``: the first two of each game)."""
+    paths = sorted(folder.glob("*.json"))
+    if context.quick:
+        first: dict = defaultdict(list)
+        for path in paths:
+            first[path.name.split("-")[0]].append(path)
+        paths = [p for group in first.values() for p in group[:2]]
+    games: dict = defaultdict(lambda: defaultdict(set))
+    totals: dict = defaultdict(lambda: [0, 0, 0.0, 0.0, 0])
+    grouped: dict = defaultdict(lambda: [0, 0.0])
+    units, thresholds, sources = {}, {}, {}
+    for path in paths:
+        record = read_record(path)
+        analysis = analyse(record)
+        game, rules = analysis.game, adapter(analysis.game)
+        units[game], thresholds[game], sources[game] = analysis.unit, analysis.threshold, analysis.source
+        for decision in analysis.decisions:
+            policy = analysis.seats[decision.player]
+            games[game][policy].add(path.name)
+            row = totals[game, policy]
+            row[0] += 1
+            row[1] += decision.exact
+            row[2] += decision.loss
+            row[3] += decision.loss if decision.exact else 0.0
+            row[4] += decision.loss > analysis.threshold
+            for grouping, label in rules.groups(decision.context).items():
+                cell = grouped[game, grouping, label, policy]
+                cell[0] += 1
+                cell[1] += decision.loss
+    policies = tuple(PolicyRow(game, policy, units[game], len(games[game][policy]), n, exact, loss, exact_loss,
+                               errors, thresholds[game])
+                     for (game, policy), (n, exact, loss, exact_loss, errors) in totals.items())
+    groups = tuple(GroupRow(game, grouping, label, policy, n, loss)
+                   for (game, grouping, label, policy), (n, loss) in grouped.items())
+    order = {game: i for i, game in enumerate(GAME_ORDER)}
+    return AnalyseReport(len(paths), tuple(sorted(policies, key=lambda r: (order.get(r.game, 99), r.mean_loss))),
+                         groups, sources)
+
+
+def _policies_of(report: AnalyseReport, game: str) -> list[PolicyRow]:
+    return [row for row in report.policies if row.game == game]
+
+
+def ranking_sentence(rows: list[PolicyRow]) -> str:
+    """Which policy loses least and most per decision in one game, read off its rows."""
+    if len(rows) < 2:
+        row = rows[0]
+        return f"{row.policy} loses {row.mean_loss:.4g} {row.unit} per decision."
+    best, worst = min(rows, key=lambda r: r.mean_loss), max(rows, key=lambda r: r.mean_loss)
+    if worst.mean_loss == 0:
+        return "No policy lost anything."
+    text = (f"{best.policy} loses least per decision ({best.mean_loss:.4g} {best.unit}), {worst.policy} most "
+            f"({worst.mean_loss:.4g}).")
+    own = [r.policy for r in rows if r.decisions > r.exact and r.total_loss == r.exact_loss]
+    if own:
+        text += (f" {', '.join(own)} lost nothing on the estimated decisions: there the estimate is its own "
+                 "value, so only its exact decisions judge it.")
+    return text
+
+
+def concentration_sentence(report: AnalyseReport, game: str, grouping: str, policy: str) -> str | None:
+    """Where one policy's losses concentrate in a grouping: the group with the largest share
+    of its total loss, against that group's share of its decisions."""
+    cells = [g for g in report.groups if (g.game, g.grouping, g.policy) == (game, grouping, policy)]
+    total = math.fsum(c.total_loss for c in cells)
+    count = sum(c.decisions for c in cells)
+    if total == 0 or not count:
+        return None
+    top = max(cells, key=lambda c: c.total_loss)
+    return (f"{policy}'s losses concentrate in {top.label}: {top.total_loss / total:.0%} of its loss in "
+            f"{top.decisions / count:.0%} of its decisions (mean {top.mean_loss:.4g} there).")
+
+
+def group_table(report: AnalyseReport, game: str, grouping: str) -> tuple[list, list[list]]:
+    """Headers and rows: mean loss per decision (and decisions) by label, one column per policy."""
+    labels = adapter(game).groupings[grouping]
+    policies = [row.policy for row in _policies_of(report, game)]
+    cells = {(g.label, g.policy): g for g in report.groups if (g.game, g.grouping) == (game, grouping)}
+    rows = []
+    for label in labels:
+        row = [label]
+        for policy in policies:
+            cell = cells.get((label, policy))
+            row.append(f"{cell.mean_loss:.4f} ({cell.decisions})" if cell else "")
+        rows.append(row)
+    return [grouping] + policies, rows
+
+
+def figure(report: AnalyseReport):
+    """Mean loss per decision by stage, one panel per game, one bar per policy."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    games = [g for g in GAME_ORDER if _policies_of(report, g)]
+    fig, axes = plt.subplots(1, len(games), figsize=(3.6 * len(games), 3.6), squeeze=False)
+    for axis, game in zip(axes[0], games):
+        grouping = next(iter(adapter(game).groupings))
+        labels = adapter(game).groupings[grouping]
+        rows = _policies_of(report, game)
+        width = 0.8 / len(rows)
+        for k, row in enumerate(rows):
+            cells = {g.label: g for g in report.groups
+                     if (g.game, g.grouping, g.policy) == (game, grouping, row.policy)}
+            axis.bar([i + k * width for i in range(len(labels))],
+                     [cells[label].mean_loss if label in cells else 0.0 for label in labels], width,
+                     label=row.policy)
+        axis.set_xticks([i + 0.4 - width / 2 for i in range(len(labels))], labels, rotation=25, fontsize=7,
+                        ha="right")
+        axis.set_title(game, fontsize=9)
+        axis.set_ylabel(f"mean loss per decision ({rows[0].unit})", fontsize=7)
+        axis.legend(fontsize=6)
+    fig.tight_layout()
+    return fig
+
+
+def render(report: AnalyseReport, context: ReportContext) -> str:
+    """Markdown of the section; the figure saved through ``context``."""
+    if not report.records:
+        return (f"No records to analyse in `{RECORDS.relative_to(RECORDS.parent.parent)}`: run "
+                "`python analyses/analyse_records.py` to write them.")
+    parts = [
+        f"Every decision of {report.records} seeded games (the records in `reports/records/`, written by "
+        "`analyses/analyse_records.py`) analysed by `dicemath analyse`: the loss of a decision is the value "
+        "of the best action minus the value of the one chosen, for the player who chose (see "
+        "`docs/analyse.md`). Losses are in each game's unit, so policies compare within a game only.",
+        "",
+        "## Loss per decision, by policy",
+        "",
+    ]
+    rows = []
+    for row in report.policies:
+        exact = f"{row.exact_mean_loss:.4f} ({row.exact})" if row.exact_mean_loss is not None else "none exact"
+        rows.append([row.game, row.policy, row.games, row.decisions, f"{row.mean_loss:.4f}", exact,
+                     f"{row.errors / row.games:.1f}", row.unit])
+    parts += [markdown_table(["game", "policy", "games", "decisions", "mean loss", "mean loss, exact decisions",
+                              "errors per game", "unit"], rows, align="llrrrrrl"), ""]
+    for game in GAME_ORDER:
+        game_rows = _policies_of(report, game)
+        if game_rows:
+            parts.append(f"- **{game}** ({report.sources[game]}): {ranking_sentence(game_rows)}")
+    parts += ["", "## Where the losses concentrate", ""]
+    for game in GAME_ORDER:
+        game_rows = _policies_of(report, game)
+        if not game_rows:
+            continue
+        parts += [f"### {game}", ""]
+        for grouping in adapter(game).groupings:
+            headers, rows = group_table(report, game, grouping)
+            parts += [f"Mean loss per decision ({game_rows[0].unit}; decisions in brackets) by {grouping}:", "",
+                      markdown_table(headers, rows, align="l" + "r" * (len(headers) - 1)), ""]
+            sentences = [concentration_sentence(report, game, grouping, row.policy) for row in game_rows]
+            parts += [" ".join(s for s in sentences if s) or "No policy lost anything.", ""]
+    parts += [context.save_figure(figure(report), "analyse_losses.png", "mean loss per decision by stage"), ""]
+    return "\n".join(parts)

@@ -1,0 +1,143 @@
+"""Analysis of played BohnDuell: every move's cost in beans of final pot difference.
+
+The value of a position is the final pot difference (BOHN-6) under best play from there,
+from each player's view (``A - B`` for A): exact from the dense table
+(:func:`~dicemath.games.bohnduell.solver_dense.load_dense`) when both sides lie in it
+(every position of a game with at most ``table_stock`` beans a side), else the alpha-beta
+search of :class:`~dicemath.games.bohnduell.search.SearchAdvisor` to ``depth`` plies with
+the table at its leaves and the fitted evaluation at its horizon (an estimate). A move's
+value is the one ``dicemath bohnduell advise`` gives. BohnDuell has no dice, so a whole
+game has no luck: its value changes only by the players' losses.
+
+Records (``docs/analyse.md``): a decision entry holds ``advise``'s inputs, ``position``
+(the state's text form, or ``"start"`` with the record's rules) and optionally ``depth``
+and ``table_stock``, plus ``choice`` (``"S2"``, ``"H1"``, ``"P"``); a whole game lists the
+moves from the start, A first (BOHN-7), a forced pass written ``"P"``. The record's
+``rules`` are :class:`~dicemath.games.bohnduell.rules.Rules` fields (``cups``, ``stock``,
+``capture``); its ``settings`` may give ``depth`` (default 6, as ``advise``) and
+``table_stock`` (default 12).
+
+Example:
+    >>> result = analyse({"game": "bohnduell", "rules": {"stock": 6}, "moves": ["S3"]})
+    >>> result.decisions[0].best, result.decisions[0].loss, result.exact
+    ('S1', 4.0, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from dicemath.analysis.engine import GameAnalysis
+from dicemath.analysis.records import InvalidRecordError, check_keys
+from dicemath.analysis.values import Valued, ValueSource
+from dicemath.games.bohnduell.rules import Rules
+from dicemath.games.bohnduell.search import SearchAdvisor
+from dicemath.games.bohnduell.state import PLAYER_NAMES, State, initial_state
+
+
+def _both(mover: int, value: float) -> tuple[float, float]:
+    """A mover's pot difference as ``(A - B, B - A)``."""
+    return (value, -value) if mover == 0 else (-value, value)
+
+
+class SearchValues(ValueSource):
+    """Final pot differences of BohnDuell positions: exact table, else alpha-beta search.
+
+    Args:
+        rules: the variant (cups, capture).
+        depth: search depth in plies; a move is searched ``depth - 1`` plies beyond it,
+            as ``advise`` does.
+        table_stock: per-side bean bound of the exact table.
+    """
+
+    def __init__(self, rules: Rules, depth: int, table_stock: int):
+        self.depth = depth
+        self.advisor = SearchAdvisor(rules, depth=depth, table_stock=table_stock)
+        self.description = (f"exact table (sides of at most {table_stock} beans), else alpha-beta search to "
+                            f"{depth} plies (an estimate)")
+
+    def value(self, state: State) -> Valued:
+        if state.is_over():
+            return Valued(tuple(float(v) for v in state.returns()), True)
+        me, opp = state.mover_sides
+        base = state.pots[state.to_move] - state.pots[1 - state.to_move]
+        exact = self.advisor.exact_value(me, opp)
+        future = exact if exact is not None else self.advisor.search(me, opp, self.depth)
+        return Valued(_both(state.to_move, float(base + future)), exact is not None)
+
+    def action_values(self, state: State) -> dict:
+        return {a.move: Valued(_both(state.to_move, float(a.value)), a.exact) for a in self.advisor.advise(state)}
+
+
+class BohnDuellAnalysis(GameAnalysis):
+    """BohnDuell records (see the module docstring)."""
+
+    game = "bohnduell"
+    rules_class = Rules
+    unit = "beans"
+    threshold = 0.5
+    seats = PLAYER_NAMES
+    required = ("position",)
+    settings = {"depth": 6, "table_stock": 12}
+
+    def initial_state(self, rules: Rules, start: str | None = None) -> State:
+        """The start of a game (A moves first), or the position ``start``.
+
+        Raises:
+            InvalidStateError, InvalidRecordError: unreadable text, or another variant.
+        """
+        return initial_state(rules) if start is None else self._position(start, rules)
+
+    def value_source(self, rules: Rules, settings: Mapping) -> SearchValues:
+        for key in ("depth", "table_stock"):
+            value = settings[key]
+            if isinstance(value, bool) or not isinstance(value, int) or value < (1 if key == "depth" else 0):
+                raise InvalidRecordError(f'setting "{key}" must be a whole number >= '
+                                         f'{1 if key == "depth" else 0}, got {value!r}')
+        return SearchValues(rules, settings["depth"], settings["table_stock"])
+
+    def value_label(self, rules: Rules, seats: tuple[str, ...]) -> str:
+        return f"final pot difference {seats[0]} - {seats[1]} under best play (beans)"
+
+    def decision_state(self, entry: Mapping, rules: Rules) -> State:
+        """The position of an ``advise`` entry, in the record's variant.
+
+        Raises:
+            InvalidRecordError: a missing or unknown key, or a position of another variant.
+            InvalidStateError: a position text that cannot be read.
+        """
+        check_keys(entry, self.required, self.optional)
+        text = entry["position"]
+        if not isinstance(text, str):
+            raise InvalidRecordError(f'"position" is the text of a position, got {text!r}')
+        return self._position(text, rules)
+
+    @staticmethod
+    def _position(text: str, rules: Rules) -> State:
+        """The position ``text`` (or ``"start"``) as ``advise`` reads it, in the record's variant."""
+        from dicemath.cli.bohnduell import parse_position
+
+        position = parse_position(text, rules.cups, rules.stock, rules.capture)
+        if (position.rules.cups, position.rules.capture) != (rules.cups, rules.capture):
+            raise InvalidRecordError(f"position {text!r} has {position.rules.cups} cups and capture "
+                                     f"{position.rules.capture!r}; the record's rules say {rules.cups} and "
+                                     f"{rules.capture!r}")
+        return position
+
+    def context(self, state: State) -> dict:
+        return {"to_move": PLAYER_NAMES[state.to_move], "stock_left": sum(state.stocks),
+                "pots": list(state.pots)}
+
+    groupings = {"stage": ("opening", "middle game", "end game")}
+
+    def groups(self, context: Mapping) -> dict[str, str]:
+        """The stage by the beans left in both stocks: opening while more than half of the
+        standard 80 remain, end game once fewer than 10 do."""
+        left = context["stock_left"]
+        return {"stage": "opening" if left > 40 else "middle game" if left >= 10 else "end game"}
+
+
+ANALYSIS = BohnDuellAnalysis()
+"""The adapter registered in :data:`dicemath.analysis.GAMES`."""
+
+analyse = ANALYSIS.analyse

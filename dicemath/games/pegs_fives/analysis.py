@@ -1,0 +1,252 @@
+"""Analysis of played Pegs and Fives: every row choice's cost in expected turns.
+
+A game is one player's solitaire race (the :class:`~dicemath.games.pegs_fives.state.TurnState`
+engine, PEGS-3..9, FIVES-2..5). The value of a state is the expected total number of
+turns of the game: the turns already taken plus the expected turns still needed under
+optimal play (fewer is better), built from a value ``E(board)`` of boards at the start of
+a turn and the exact within-turn model :class:`~dicemath.games.pegs_fives.turn.TurnValue`
+(the turn's later choices made optimally, overthrows and restarts included).
+
+``E`` is the best the library has for the board, as the row advisor finds it
+(:func:`~dicemath.games.pegs_fives.fullboard.advice.advisor_for`):
+
+1. exact: a finished optimal table that covers the board (the full-board table or one of
+   the board's open rows, in the default location), else the compiled reduced-board solve
+   once at most :data:`~dicemath.games.pegs_fives.fullboard.advice.SOLVE_MAX_ROWS` rows
+   are open (the solve covers every later board of the game, whose open rows can only be
+   fewer);
+2. otherwise the fitted board value of the row advisor
+   (:func:`~dicemath.games.pegs_fives.advisor.board_value`), an estimate.
+
+:func:`exact_board_values` is the one place that decides.
+
+Records (``docs/analyse.md``): a decision entry holds ``dicemath pegs advise``'s inputs
+``board`` (12 numbers), ``roll`` (the choice throw) and, in Pegs, optionally ``throws``
+(throws left before the roll; a roll of fewer dice is a PEGS-7 choice throw with the dice
+left), plus ``choice`` (a row number); a whole game lists every throw (``"6-5-3-3-3-2"``
+or a list of dice) and every row named (``11``) from the empty board, in order.
+
+Example:
+    >>> entry = {"board": [5] * 11 + [3], "roll": [6, 6, 6, 6, 1, 2], "choice": 12}
+    >>> result = analyse({"game": "pegs", "decisions": [entry]})
+    >>> result.decisions[0].loss, result.decisions[0].exact
+    (0.0, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import cached_property
+
+from dicemath.analysis.engine import GameAnalysis
+from dicemath.analysis.records import InvalidRecordError, Record, build_rules, check_keys, read_record, whole_number
+from dicemath.analysis.values import Valued, ValueSource
+from dicemath.core.errors import IllegalMoveError
+from dicemath.games.pegs_fives.advisor import board_value
+from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
+from dicemath.games.pegs_fives.fullboard.advice import SOLVE_MAX_ROWS, advisor_for
+from dicemath.games.pegs_fives.state import Board, BoardTuple, TurnState, check_board, check_roll, legal_rows
+from dicemath.games.pegs_fives.turn import TurnValue, open_rows_of
+
+def exact_board_values(rules: Rules, open_rows: tuple[int, ...]) -> Callable[[BoardTuple], float] | None:
+    """Exact ``E(board)`` for every board whose open rows lie within ``open_rows``, or None.
+
+    Args:
+        rules: the game.
+        open_rows: the rows open on the board to value.
+
+    Returns:
+        A function of boards (float64 expected turns at the start of a turn, optimal play),
+        or None when no exact source covers these rows.
+    """
+    board = tuple(0 if r in open_rows else rules.goal for r in range(1, rules.rows + 1))
+    advisor = advisor_for(rules, board)
+    return advisor.value if getattr(advisor, "exact", False) else None
+
+
+class TurnValues(ValueSource):
+    """Expected total turns of Pegs/Fives states (see the module docstring).
+
+    Args:
+        rules: the game (a preset or variant).
+    """
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        self.models: dict[tuple[int, ...], tuple[TurnValue, bool]] = {}
+        self.description = ("exact optimal values from a full-board table where one is built, else "
+                            f"from a compiled solve once at most {SOLVE_MAX_ROWS} rows are open; "
+                            "the fitted board value of the row advisor before (an estimate)")
+
+    def turn_value(self, board: BoardTuple) -> tuple[TurnValue, bool]:
+        """The within-turn model over the best board values for ``board``, and whether exact."""
+        rows = open_rows_of(board, self.rules.goal)
+        found = self.models.get(rows)
+        if found is None:
+            found = next(((model, True) for covered, (model, exact) in self.models.items()
+                          if exact and set(rows) <= set(covered)), None)
+            if found is None:
+                values = exact_board_values(self.rules, rows)
+                found = (self.estimate, False) if values is None else \
+                    (TurnValue(self.rules, values, exact=False), True)
+            self.models[rows] = found
+        return found
+
+    @cached_property
+    def estimate(self) -> TurnValue:
+        """The within-turn model over the fitted board value (made when first needed: a
+        variant's fit takes seconds)."""
+        return TurnValue(self.rules, board_value(self.rules), exact=False)
+
+    def value(self, state: TurnState) -> Valued:
+        if state.over:
+            return Valued((float(state.turns),), True)
+        model, exact = self.turn_value(state.board)
+        if state.pending is not None:
+            return Valued((min(v.values[0] for v in self.action_values(state).values()),), exact)
+        if state.row is None:
+            ahead = model.choice(state.board, state.dice, state.throws)
+        else:
+            stay, rest = model.cycle(state.board, state.row, state.count, state.dice, state.throws)
+            ahead = stay * model.value(state.board) + rest
+        return Valued((state.turns + 1 + float(ahead),), exact)
+
+    def expected(self, state: TurnState) -> Valued:
+        """The mean over the throw's outcomes: the within-turn model's own sum, which
+        :meth:`value` uses everywhere but at a choice throw with all dice and a fresh
+        budget (a turn's start), where it takes ``E(board)`` instead (equal when exact)."""
+        if state.row is not None:
+            return self.value(state)
+        model, exact = self.turn_value(state.board)
+        return Valued((state.turns + 1 + float(model.lookahead(state.board, state.dice, state.throws)),), exact)
+
+    def action_values(self, state: TurnState) -> dict[int, Valued]:
+        model, exact = self.turn_value(state.board)
+        here = model.value(state.board)
+        result = {}
+        for row, hits in legal_rows(state.board, state.pending, self.rules.goal):
+            stay, rest = model.option(state.board, row, hits, state.dice, state.throws)
+            result[row] = Valued((state.turns + 1 + float(stay * here + rest),), exact)
+        return result
+
+
+class PegsFivesAnalysis(GameAnalysis):
+    """Pegs or Fives records (see the module docstring); one instance per preset."""
+
+    unit = "turns"
+    sense = -1
+    threshold = 0.1
+    seats = ("player",)
+    required = ("board", "roll")
+
+    def __init__(self, preset: Rules):
+        self.preset = preset
+        self.game = preset.name
+        self.optional = ("throws",) if preset.throws is not None else ()
+
+    def rules(self, fields: Mapping) -> Rules:
+        """The preset with the record's fields changed (its ``name`` stays)."""
+        return build_rules(Rules, fields, base=self.preset, fixed=("name",))
+
+    def initial_state(self, rules: Rules, start: str | None = None) -> TurnState:
+        """The empty board, or the board ``start`` (``"0,0,3,..."``), at the start of a turn.
+
+        Raises:
+            InvalidBoardError: a board the rules cannot hold.
+        """
+        return TurnState.start(rules, None if start is None else Board.parse(start, rules).progress)
+
+    def value_source(self, rules: Rules, settings: Mapping) -> TurnValues:
+        return TurnValues(rules)
+
+    def value_label(self, rules: Rules, seats: tuple[str, ...]) -> str:
+        return "expected total turns (taken + still needed)"
+
+    def decision_state(self, entry: Mapping, rules: Rules) -> TurnState:
+        """The state after a choice throw, as ``advise`` reads its inputs.
+
+        Raises:
+            InvalidRecordError, InvalidBoardError, InvalidRollError, IllegalMoveError: bad
+                inputs, or a roll with no legal row (the turn ends, PEGS-4 / FIVES-2).
+        """
+        check_keys(entry, self.required, self.optional)
+        board = check_board(_whole_numbers(entry["board"], "board"), rules)
+        faces = _whole_numbers(entry["roll"], "roll")
+        fewer = rules.on_complete == "remaining" and 1 <= len(faces) < rules.dice
+        dice = len(faces) if fewer else rules.dice
+        faces = check_roll(faces, dice)
+        throws = rules.throws
+        if "throws" in entry:
+            throws = whole_number(entry, "throws")
+            if not 1 <= throws <= rules.throws:
+                raise IllegalMoveError(f"throws left must be 1..{rules.throws}, got {throws}")
+        if not legal_rows(board, faces, rules.goal):
+            raise IllegalMoveError(f"no row can be named after {list(faces)}: the turn ends, nothing to decide")
+        return TurnState(rules, board, dice, None if throws is None else throws - 1, pending=faces)
+
+    def parse(self, state: TurnState, token):
+        """A throw (``"6-5-3-3-3-2"``, ``"653332"`` or a list of dice) at a chance state, a row
+        number (``11`` or ``"11"``) at a decision.
+
+        Raises:
+            InvalidRollError: a throw of the wrong number of dice or a face outside 1..6.
+            IllegalMoveError: not a row number.
+        """
+        if state.pending is None:
+            if isinstance(token, str):
+                parts = token.replace("-", " ").replace(",", " ").split()
+                token = list(parts[0]) if len(parts) == 1 else parts
+            return check_roll(_whole_numbers(token, "a throw"), state.dice)
+        if isinstance(token, str) and token.strip().isdigit():
+            token = int(token)
+        if isinstance(token, bool) or not isinstance(token, int):
+            raise IllegalMoveError(f"after a choice throw the record names a row (a number 1..{self.preset.rows}), "
+                                   f"got {token!r}")
+        return token
+
+    def text(self, state: TurnState, action) -> str:
+        if state.pending is None:
+            return "-".join(str(f) for f in sorted(action, reverse=True))
+        return str(action)
+
+    def context(self, state: TurnState) -> dict:
+        return {"turn": state.turns + 1, "open_rows": len(open_rows_of(state.board, state.rules.goal)),
+                "dice": state.dice}
+
+    def roller(self, state: TurnState) -> int:
+        return 0
+
+    groupings = {"stage": ("12-9 rows open", "8-5 rows open", "4-1 rows open")}
+
+    def groups(self, context: Mapping) -> dict[str, str]:
+        """The board stage by the number of rows still open."""
+        rows = context["open_rows"]
+        return {"stage": "12-9 rows open" if rows >= 9 else "8-5 rows open" if rows >= 5 else "4-1 rows open"}
+
+
+def _whole_numbers(value, name: str) -> list[int]:
+    try:
+        return [int(v) if isinstance(v, str) else v for v in value]
+    except (TypeError, ValueError):
+        raise InvalidRecordError(f"{name} is a list of whole numbers, got {value!r}") from None
+
+
+PEGS_ANALYSIS = PegsFivesAnalysis(PEGS)
+"""The Pegs adapter registered in :data:`dicemath.analysis.GAMES`."""
+
+FIVES_ANALYSIS = PegsFivesAnalysis(FIVES)
+"""The Fives adapter registered in :data:`dicemath.analysis.GAMES`."""
+
+
+def analyse(record: Record | Mapping | str):
+    """Analyse a Pegs or a Fives record (the record's ``game`` says which).
+
+    Raises:
+        InvalidRecordError: a record of another game or of the wrong form.
+        DicemathError: the first bad entry, named.
+    """
+    checked = record if isinstance(record, Record) else read_record(record)
+    adapters = {PEGS_ANALYSIS.game: PEGS_ANALYSIS, FIVES_ANALYSIS.game: FIVES_ANALYSIS}
+    if checked.game not in adapters:
+        raise InvalidRecordError(f"this is a record of {checked.game!r}, not of pegs or fives")
+    return adapters[checked.game].analyse(checked)

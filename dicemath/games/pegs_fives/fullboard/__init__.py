@@ -1,0 +1,19 @@
+"""The exact full-board solver of Pegs and Fives (issue 10): every board of the 12-row game.
+
+Modules (imported on demand; ``import dicemath`` loads none of them, nor numba or Dask):
+
+* :mod:`.layout` -- board index <-> board, independent board sets, slabs;
+* :mod:`.fives_kernel` -- the compiled Fives kernel (FIVES-1..5); :mod:`.pegs_kernel` --
+  the compiled Pegs kernel (PEGS-1..9), same interface;
+* :mod:`.driver` -- kernel dispatch, in-memory solves, resumable builds on disk;
+* :mod:`.graph` -- the sweep as a Dask graph of slab tasks (local threads or a cluster);
+* :mod:`.storage` -- table directories: values file, manifest, versioning;
+* :mod:`.advice` -- row advice from a table or a compiled solve, estimates otherwise.
+
+Example:
+    >>> from dicemath.games.pegs_fives.rules import FIVES
+    >>> from dicemath.games.pegs_fives.fullboard.driver import solve_table
+    >>> E = solve_table(FIVES, (6, 7))
+    >>> round(float(E[0]), 4)
+    4.3009
+"""

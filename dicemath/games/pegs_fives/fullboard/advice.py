@@ -1,0 +1,166 @@
+"""Row advice from exact values where they exist, estimates otherwise.
+
+Sources, in order (:func:`advisor_for`):
+
+1. a finished optimal table that covers the board: the one given (``--table DIR``), else
+   the full-board table or a table of exactly the board's open rows in the default
+   location (:func:`.storage.default_table_dir`);
+2. a board with at most :data:`SOLVE_MAX_ROWS` open rows: its reduced table solved now by
+   the compiled kernel (kept for the rest of the process);
+3. otherwise :func:`estimate_advisor` -- today the fitted advisor of
+   :mod:`dicemath.games.pegs_fives.advisor`; this is the seam where a model distilled from
+   the full table will take its place. Its numbers are estimates.
+
+With an exact source every option's value is the expected number of turns still needed
+after this turn under optimal play (:meth:`FivesKernel.option_values` and its Pegs twin)
+and the board value is ``E(board)`` at the start of a turn; float64.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from dicemath.games.pegs_fives.advisor import Advisor, RowAdvice, advise_result
+from dicemath.games.pegs_fives.fullboard import storage
+from dicemath.games.pegs_fives.fullboard.driver import KernelUnavailableError, game_of, kernel_for, solve_table
+from dicemath.games.pegs_fives.fullboard.layout import FULL_ROWS
+from dicemath.games.pegs_fives.rules import Rules
+from dicemath.games.pegs_fives.state import check_board, check_roll
+from dicemath.games.pegs_fives.turn import open_rows_of
+
+SOLVE_MAX_ROWS = 8
+"""Boards with at most this many open rows are solved on demand (``6**8`` boards, about a
+second) when no table covers them."""
+
+
+class ExactAdvisor:
+    """Ranks the legal rows from a value table (the :class:`..advisor.Advisor` interface).
+
+    Args:
+        rules: the game.
+        rows: the table's open rows.
+        values: the table (float32 or float64, the layout of :class:`.layout.BoardLayout`).
+        source: where the values come from (``"table"`` or ``"solve"``), for the output.
+    """
+
+    exact = True
+
+    def __init__(self, rules: Rules, rows: tuple[int, ...], values: np.ndarray, source: str):
+        self.rules = rules
+        self.kernel = kernel_for(rules, rows)
+        self.values = values
+        self.source = source
+
+    def value(self, board: Sequence[int]) -> float:
+        """Expected turns from ``board`` at the start of a turn, optimal play (float64)."""
+        return float(self.values[self.kernel.layout.index(board)])
+
+    def rank(self, board: Sequence[int], throw: Sequence[int], *, dice: int | None = None,
+             throws: int | None = None) -> list[RowAdvice]:
+        """Every legal row, best first (fewest expected turns, then more hits, then the higher
+        row), with its exact expected turns after this turn.
+
+        Raises:
+            InvalidBoardError, InvalidRollError, IllegalMoveError: bad input.
+        """
+        rules = self.rules
+        dice = rules.dice if dice is None else dice
+        throws = rules.throws if throws is None else throws
+        index = self.kernel.layout.index(check_board(board, rules))
+        here = float(self.values[index])
+        options = self.kernel.option_values(self.values, index, check_roll(throw, dice), dice, throws)
+        advice = [RowAdvice(row, hits, stay * here + rest, stay) for row, hits, stay, rest in options]
+        advice.sort(key=lambda a: (a.expected_turns, -a.hits, -a.row))
+        return advice
+
+
+def estimate_advisor(rules: Rules) -> Advisor:
+    """The advisor used without an exact source: its values are estimates.
+
+    This is the one place to swap in a model distilled from the full table."""
+    return _fitted_advisor(rules)
+
+
+@lru_cache(maxsize=8)
+def _fitted_advisor(rules: Rules) -> Advisor:
+    return Advisor(rules)
+
+
+_OPEN_TABLES: dict[Path, storage.Table] = {}
+"""Tables opened by this process, by directory (a memory map each)."""
+
+
+def _open(directory: Path, rules: Rules) -> storage.Table:
+    table = _OPEN_TABLES.get(directory)
+    if table is None:
+        table = _OPEN_TABLES[directory] = storage.open_table(directory, rules)
+    elif table.rules != rules:
+        storage.open_table(directory, rules)            # raises: the table is for other rules
+    if table.manifest.policy != "optimal":
+        raise storage.TableError(f"the table in {directory} holds the values of policy {table.manifest.policy!r}, "
+                                 "not of optimal play")
+    return table
+
+
+def _default_table(rules: Rules, rows: tuple[int, ...]) -> storage.Table | None:
+    directory = storage.default_table_dir(game_of(rules), rules, rows)
+    manifest = storage.read_manifest(directory)
+    return _open(directory, rules) if manifest is not None and manifest.complete else None
+
+
+@lru_cache(maxsize=8)
+def _solved(rules: Rules, rows: tuple[int, ...]) -> np.ndarray:
+    return solve_table(rules, rows)
+
+
+def advisor_for(rules: Rules, board: Sequence[int], table: Path | str | None = None):
+    """The best source of advice for ``board`` (see the module docstring).
+
+    Args:
+        rules: the game.
+        board: the board (validated).
+        table: a table directory to use (it must cover the board).
+
+    Returns:
+        An :class:`ExactAdvisor`, or :func:`estimate_advisor` (attribute ``exact`` absent).
+
+    Raises:
+        TableError, InvalidRulesError: ``table`` is unusable for these rules.
+        InvalidBoardError: a bad board, or one ``table`` does not cover.
+    """
+    b = check_board(board, rules)
+    open_rows = open_rows_of(b, rules.goal)
+    if table is not None:
+        found = _open(Path(table).resolve(), rules)
+        found.layout.index(b)
+        return ExactAdvisor(rules, found.layout.rows, found.values, "table")
+    if not open_rows:
+        return estimate_advisor(rules)
+    try:
+        for rows in (FULL_ROWS[:rules.rows], open_rows):
+            found = _default_table(rules, rows)
+            if found is not None:
+                return ExactAdvisor(rules, rows, found.values, "table")
+        if len(open_rows) <= SOLVE_MAX_ROWS:
+            return ExactAdvisor(rules, open_rows, _solved(rules, open_rows), "solve")
+    except KernelUnavailableError:
+        pass
+    return estimate_advisor(rules)
+
+
+def exact_advise_result(rules: Rules, board: Sequence[int], throw: Sequence[int], *, table: Path | str | None = None,
+                        dice: int | None = None, throws: int | None = None) -> dict:
+    """The JSON object of ``advise``: the keys of :func:`..advisor.advise_result` plus
+    ``exact`` (True when every value is exact) and ``source`` (``"table"``, ``"solve"``,
+    ``"estimate"``, or ``"complete"`` for a finished board: no options, value 0)."""
+    advisor = advisor_for(rules, board, table)
+    result = advise_result(rules, board, throw, advisor=advisor, dice=dice, throws=throws)
+    complete = not open_rows_of(tuple(board), rules.goal)
+    exact = getattr(advisor, "exact", False)
+    result["exact"] = exact or complete
+    result["source"] = advisor.source if exact else ("complete" if complete else "estimate")
+    return result

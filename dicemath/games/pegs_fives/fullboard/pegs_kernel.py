@@ -1,0 +1,343 @@
+"""The compiled exact Pegs kernel of the full-board solver (RULES.md PEGS-1..9).
+
+:class:`PegsKernel` writes ``E[b]``, the expected number of turns to finish from board
+``b`` at the start of a turn, for a set of mutually independent boards whose successors
+are final (layout and interface: the full-board solver's design, issue 10). float64
+arithmetic; ``E`` may be stored as float64 or float32.
+
+One turn from board ``b`` (PEGS-3): a choice throw of 6 dice, a legal row (PEGS-4), then
+the cycle for that row (PEGS-5..9). Every rule point enters through tables built here
+from the engine itself (:func:`..state.after_hits`, :func:`..state.miss`, the single
+implementation of PEGS-3..9): for a row at step ``s``, ``h`` hits on a choice throw of
+``d0`` dice and ``ta`` throws left after it, the probabilities of
+
+* an overthrow (PEGS-6): the turn ends where the cycle began;
+* the turn ending with the row at ``s + c`` (a miss, the budget spent, PEGS-9; or in
+  exactly with no dice or throws left, PEGS-7);
+* all dice used at ``s + c`` (PEGS-8, before PEGS-7): a fresh start worth ``E - 1``
+  (the restart identity of :class:`..turn.TurnValue`; 0 when the board is complete);
+* in exactly with dice and throws left (PEGS-7): a new choice throw with the dice left
+  and ``t`` throws on the board with the row in, valued on demand from ``E``.
+
+An option is then affine in ``x = E[b]``: ``stay * x + rest``. The board's value solves
+``x = 1 + sum_throws p * min_row (stay * x + rest)`` (an overthrow or no legal row on the
+turn's first choice throw returns to ``b``); the kernel solves it exactly per board by
+policy iteration on the one unknown (Newton on a concave piecewise-linear function, as
+:func:`dicemath.core.mdp.solve_self_referential`), starting from an extrapolation of the
+neighbours' values and stopping as soon as no throw's choice can change (the gap
+between its best and second-best option exceeds the step).
+
+numba is imported when the first kernel is built (``_pegs_numba``), never by
+``import dicemath``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+
+from dicemath.core.errors import IllegalMoveError, InvalidProbabilityError, InvalidRulesError
+from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
+from dicemath.games.pegs_fives.hits import hits_from_counts
+from dicemath.games.pegs_fives.rules import PEGS, Rules
+from dicemath.games.pegs_fives.state import (
+    InvalidBoardError, after_hits, check_roll, grouped_choice_throws, hit_weights, miss)
+
+POLICIES = ("optimal", "greedy", "safe_greedy", "lookahead")
+"""The ``policy`` names :meth:`PegsKernel.solve` accepts (index = the kernel's mode)."""
+
+MAX_HITS = 8
+"""Slots per row in the option tables: hits 0..7 (0 and 7 unused; 8 makes one SIMD vector)."""
+
+ROW_STEPS = 5
+"""Steps along a row whose values the kernel reads in straight-line code (more: a loop)."""
+
+VARYING_ROWS = 4
+"""Rows whose digit may differ within a batch of 16 boards (see ``_pegs_numba.plan``)."""
+
+_SUPPORTED = {"dice": PEGS.dice, "throws": PEGS.throws, "overthrow": PEGS.overthrow,
+              "on_complete": PEGS.on_complete, "all_dice_first": PEGS.all_dice_first,
+              "fresh_budget_on_all_dice": PEGS.fresh_budget_on_all_dice}
+"""Rule fields the kernel fixes at the PEGS preset's value (``goal`` may vary)."""
+
+
+def check_pegs_rules(rules: Rules) -> Rules:
+    """Return ``rules`` if the kernel implements them (the PEGS structure, any ``goal``).
+
+    Raises:
+        InvalidRulesError: a field differs from the PEGS preset other than ``goal``,
+            ``name``, ``rows`` and ``scoring`` (which do not change expected turns).
+    """
+    for field, value in _SUPPORTED.items():
+        if getattr(rules, field) != value:
+            raise InvalidRulesError(
+                f"the Pegs kernel implements {field}={value!r} (PEGS preset), got {field}={getattr(rules, field)!r}")
+    return rules
+
+
+def _one_row_board(rules: Rules, row: int, step: int) -> tuple[int, ...]:
+    """A board with ``row`` at ``step`` and one other row open (so it never completes)."""
+    board = [rules.goal] * rules.rows
+    board[row - 1] = step
+    others = [r for r in range(1, rules.rows + 1) if r != row]
+    if others:
+        board[others[0] - 1] = 0
+    return tuple(board)
+
+
+@lru_cache(maxsize=None)
+def _cycle_terminals(rules: Rules, row: int, step: int, count: int, dice: int, throws: int) -> dict:
+    """Exact terminal distribution of a cycle for ``row`` begun at ``step``.
+
+    The state is the moment hits are set aside (the arguments of
+    :func:`..state.after_hits`): ``count`` hits this cycle, ``dice`` in hand, ``throws``
+    left. Returns ``{terminal: Fraction}`` with terminals ``("over",)`` (PEGS-6),
+    ``("end", c)`` (the turn ends with the row at ``step + c``), ``("fresh", c)`` (PEGS-8:
+    all dice and a fresh budget at ``step + c``) and ``("choice", dice, throws)`` (PEGS-7:
+    a choice throw with the row in). Another row is kept open, so the board never
+    completes here; the kernel zeroes what follows a last row going in.
+    """
+    board = _one_row_board(rules, row, step)
+    return _terminals(rules, row, step, after_hits(rules, board, row, count, dice, throws))
+
+
+def _terminals(rules: Rules, row: int, step: int, cycle) -> dict:
+    gained = cycle.board[row - 1] - step
+    if cycle.over:
+        return {("over",) if cycle.event == "overthrow" else ("end", gained): Fraction(1)}
+    if cycle.row is None:
+        if cycle.dice == rules.dice and cycle.throws == rules.throws:
+            return {("fresh", gained): Fraction(1)}
+        return {("choice", cycle.dice, cycle.throws): Fraction(1)}
+    result: dict = {}
+    after = cycle.throws - 1                                     # PEGS-5: throw on
+    for k, w in enumerate(hit_weights(cycle.dice, row)):
+        if not w:
+            continue
+        if k == 0:
+            sub = _terminals(rules, row, step, miss(cycle.board, row, cycle.count, cycle.dice, after))
+        else:
+            sub = _cycle_terminals(rules, row, step, cycle.count + k,
+                                   cycle.dice - k * rules.dice_per_hit[row - 1], after)
+        p = Fraction(w, 6 ** cycle.dice)
+        for key, q in sub.items():
+            result[key] = result.get(key, 0) + p * q
+    return result
+
+
+def option_table(rules: Rules, j: int, need: int, dice: int, throws_after: int, last: bool) -> int:
+    """Row of :func:`cycle_tables` for row position ``j`` with ``need`` steps to go, ``dice``
+    before the choice throw and ``throws_after`` left after it; ``last``: no other row open."""
+    return (((j * (rules.goal + 1) + need) * (rules.dice + 1) + dice) * rules.throws + throws_after) * 2 + last
+
+
+def cycle_tables(rules: Rules, rows: tuple[int, ...]) -> np.ndarray:
+    """Every option's cycle as float64 coefficients of the values it leads to.
+
+    Row :func:`option_table`, column ``c * MAX_HITS + h`` (``h`` hits on the choice
+    throw) holds, for ``c = 0``, P(overthrow) (PEGS-6; times the value of the board the
+    cycle began on); ``c = 1..goal``, P(the turn ends or restarts with the row ``c`` steps
+    on) (times that board's value; zero columns up to ``steps = max(goal, ROW_STEPS)``);
+    ``c = steps + 1`` and ``steps + 2``, P(PEGS-7 choice throw with 2 resp. 1 throws
+    left, ``dice - dice_per_hit * need`` dice; times its value); ``c = steps + 3``, minus
+    P(PEGS-8 restart) (the restart identity's ``- 1``). With ``last`` the row going in
+    ends the game: the terms that follow it are 0. Exact Fractions rounded once to float64.
+    """
+    goal, dice, throws = rules.goal, rules.dice, rules.throws
+    steps = max(goal, ROW_STEPS)
+    table = np.zeros((option_table(rules, len(rows), 0, 0, 0, False), (steps + 4) * MAX_HITS))
+    for j, row in enumerate(rows):
+        per_hit = rules.dice_per_hit[row - 1]
+        for need in range(1, goal + 1):
+            for d0 in range(1, dice + 1):
+                for ta in range(throws):
+                    for h in range(1, d0 // per_hit + 1):
+                        coefficients = [Fraction(0)] * (steps + 4)
+                        fresh_in = Fraction(0)
+                        for key, p in _cycle_terminals(rules, row, goal - need, h, d0 - h * per_hit, ta).items():
+                            if key[0] == "over":
+                                coefficients[0] += p
+                            elif key[0] == "choice":
+                                assert key[1] == d0 - per_hit * need and key[2] in (1, 2)
+                                coefficients[steps + 3 - key[2]] += p
+                            else:
+                                coefficients[key[1]] += p
+                                if key[0] == "fresh" and key[1] == need:
+                                    fresh_in += p
+                                elif key[0] == "fresh":
+                                    coefficients[steps + 3] -= p
+                        for last in (False, True):
+                            column = list(coefficients)
+                            if last:
+                                column[need] = column[steps + 1] = column[steps + 2] = Fraction(0)
+                            else:
+                                column[steps + 3] -= fresh_in
+                            row_index = option_table(rules, j, need, d0, ta, last)
+                            for c, value in enumerate(column):
+                                table[row_index, c * MAX_HITS + h] = float(value)
+    return table
+
+
+def throw_groups(rules: Rules, rows: tuple[int, ...]) -> dict[str, np.ndarray]:
+    """Choice throws of 1..6 dice grouped by their hits on ``rows`` (PEGS-4).
+
+    Groups of ``dice`` dice are ``group_start[dice] .. group_start[dice + 1]``; group ``g``
+    has probability ``group_p[g]`` and the options ``entry_start[g] .. entry_start[g + 1]``
+    (row position ``entry_row``, hits ``entry_hits``), sorted by hits then row, both
+    descending: the first of equal keys is the greedy / advisor tie-break.
+    """
+    position = {row: j for j, row in enumerate(rows)}
+    group_start = [0] * (rules.dice + 2)
+    group_p: list[float] = []
+    entry_start = [0]
+    entry_row: list[int] = []
+    entry_hits: list[int] = []
+    for d in range(1, rules.dice + 1):
+        group_start[d] = len(group_p)
+        for weight, legal in grouped_choice_throws(d, rows):
+            group_p.append(weight / 6 ** d)
+            for row, h in sorted(legal, key=lambda rh: (-rh[1], -rh[0])):
+                entry_row.append(position[row])
+                entry_hits.append(h)
+            entry_start.append(len(entry_row))
+        group_start[d + 1] = len(group_p)
+    return {"group_start": np.array(group_start, np.int64), "group_p": np.array(group_p),
+            "entry_start": np.array(entry_start, np.int64), "entry_row": np.array(entry_row, np.int64),
+            "entry_hits": np.array(entry_hits, np.int64)}
+
+
+def _numba_kernels():
+    """The numba module (imported on first use; it turns LLVM's SLP vectoriser on)."""
+    from dicemath.games.pegs_fives.fullboard import _pegs_numba
+
+    return _pegs_numba
+
+
+class PegsKernel:
+    """Exact expected turns of Pegs boards, compiled (the full-board solver's Pegs kernel).
+
+    Args:
+        rules: :data:`~dicemath.games.pegs_fives.rules.PEGS` or a ``goal`` (steps) variant.
+        rows: the open rows of the (reduced) board, 1..12; the table layout is
+            ``i = sum_j s_j * (goal + 1) ** j`` with ``s_j`` the progress of ``rows[j]``.
+
+    Raises:
+        InvalidRulesError: a rules variant the kernel does not implement (the field is named).
+        InvalidBoardError: a row outside ``1..rules.rows`` or no row.
+
+    Example:
+        >>> import numpy as np
+        >>> from dicemath.games.pegs_fives.rules import PEGS
+        >>> kernel = PegsKernel(PEGS, (12,))
+        >>> E = np.zeros(6)
+        >>> for b in range(4, -1, -1):
+        ...     kernel.solve(E, np.array([b]))
+        >>> round(float(E[0]), 4)
+        16.8774
+    """
+
+    def __init__(self, rules: Rules, rows: tuple[int, ...]):
+        self.rules = check_pegs_rules(rules)
+        self.layout = BoardLayout(rules, tuple(rows))
+        self.rows = self.layout.rows
+        k = self.layout.k
+        self.base = self.layout.base
+        self.size = self.layout.size
+        self.stride = np.array([self.base ** j for j in range(k)], np.int64)
+        self.per_hit = np.array([rules.dice_per_hit[r - 1] for r in self.rows], np.int64)
+        self._cycles = cycle_tables(rules, self.rows)
+        groups = throw_groups(rules, self.rows)
+        self._kernels = _numba_kernels()
+        self._C, self._U = self._kernels.layout(
+            k, rules.goal, self.base, rules.dice, rules.throws, max(rules.goal, ROW_STEPS), self.stride,
+            self.per_hit, groups["group_start"], groups["entry_start"],
+            groups["entry_row"] * MAX_HITS + groups["entry_hits"], self._cycles)
+        self._P = groups["group_p"]
+        self.stats = np.zeros(3, np.int64)
+
+    def _check_table(self, table: np.ndarray, name: str) -> np.ndarray:
+        if not isinstance(table, np.ndarray) or table.ndim != 1 or table.shape[0] != self.size:
+            raise ValueError(f"{name} must be a 1-D numpy array of length {self.size}")
+        if table.dtype not in (np.float32, np.float64):
+            raise ValueError(f"{name} must be float32 or float64, got {table.dtype}")
+        return table
+
+    def solve(self, E: np.ndarray, boards: np.ndarray, *, policy: str = "optimal",
+              guide: np.ndarray | None = None) -> None:
+        """Write ``E[b]`` for every index ``b`` in ``boards`` (see the module docstring).
+
+        Args:
+            E: the value table (float64 or float32), final at every successor of ``boards``.
+            boards: int64 indices, mutually independent (e.g. the same total progress).
+            policy: ``"optimal"``, ``"greedy"`` (:func:`..state.greedy_policy`),
+                ``"safe_greedy"`` (:class:`..state.SafeGreedy`) or ``"lookahead"``
+                (:meth:`..advisor.Advisor.rank`'s choice with ``guide`` as the value);
+                the policy makes every choice of the turn and ``E`` gets its values.
+            guide: the lookahead's value table (same layout; its complete board is not read).
+
+        Raises:
+            ValueError: a bad table, board index or policy name.
+            InvalidProbabilityError: the policy never leaves a board (infinite value).
+        """
+        if policy not in POLICIES:
+            raise ValueError(f"policy must be one of {POLICIES}, got {policy!r}")
+        mode = POLICIES.index(policy)
+        E = self._check_table(E, "E")
+        if mode == 3:
+            if guide is None:
+                raise ValueError("policy 'lookahead' needs a guide table")
+            guide = self._check_table(guide, "guide")
+        else:
+            guide = E
+        boards = np.ascontiguousarray(boards, dtype=np.int64)
+        if not boards.size:
+            return
+        if boards.min() < 0 or boards.max() >= self.size:
+            raise ValueError(f"board indices must be in 0..{self.size - 1}")
+        batches, complete = self._kernels.plan(boards, self._C, VARYING_ROWS)
+        E[complete] = 0.0
+        stuck = self._kernels.solve_boards(E, guide, batches, mode, self._C, self._U, self._P, self._cycles,
+                                           self.stats)
+        if stuck:
+            raise InvalidProbabilityError(
+                f"policy {policy!r} never leaves {stuck} of the boards: their value is infinite")
+
+    def digits(self, board: int) -> np.ndarray:
+        """The progress ``s_j`` of every open row of board index ``board``."""
+        return (board // self.stride) % self.base
+
+    def option_values(self, E: np.ndarray, board: int, faces: tuple[int, ...], dice: int,
+                      throws: int | None) -> list[tuple[int, int, float, float]]:
+        """Every legal row after the choice throw ``faces`` as ``(row, hits, stay, rest)``.
+
+        ``dice`` and ``throws`` are the dice in hand and throws left before the throw
+        (6 and 3 at a turn's start; fewer after PEGS-7). Naming the row leaves
+        ``stay * E[board] + rest`` expected turns after this turn, later choices optimal
+        (:meth:`..turn.TurnValue.option`). Reads ``E`` only at boards beyond ``board``.
+
+        Raises:
+            InvalidBoardError: ``board`` is not an index of the table.
+            InvalidRollError: ``faces`` is not a throw of ``dice`` dice.
+            IllegalMoveError: ``dice`` or ``throws`` outside what the rules allow.
+        """
+        rules = self.rules
+        E = self._check_table(E, "E")
+        if not isinstance(board, (int, np.integer)) or not 0 <= board < self.size:
+            raise InvalidBoardError(f"board index must be in 0..{self.size - 1}, got {board!r}")
+        if not isinstance(dice, (int, np.integer)) or not 1 <= dice <= rules.dice:
+            raise IllegalMoveError(f"dice in hand must be 1..{rules.dice}, got {dice!r}")
+        if not isinstance(throws, (int, np.integer)) or not 1 <= throws <= rules.throws:
+            raise IllegalMoveError(f"throws left must be 1..{rules.throws}, got {throws!r}")
+        faces = check_roll(faces, dice)
+        counts = [faces.count(f) for f in range(1, 7)]
+        s = self.digits(int(board))
+        stay, rest = self._kernels.optimal_options(E, int(board), int(dice), int(throws) - 1, self._C, self._U,
+                                                   self._P, self._cycles)
+        result = []
+        for j, row in enumerate(self.rows):
+            h = hits_from_counts(row, counts)
+            if s[j] < rules.goal and h:
+                result.append((row, h, float(stay[j * MAX_HITS + h]), float(rest[j * MAX_HITS + h])))
+        return result

@@ -1,0 +1,94 @@
+"""BohnDuell analysis: exact losses against the dictionary solver, perfect play costs nothing,
+the value changes only by the losses, search values are advise's, malformed records."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from dicemath.analysis import InvalidRecordError, analyse, replay
+from dicemath.analysis.play import record_game
+from dicemath.cli.bohnduell import advise_result
+from dicemath.core.errors import IllegalMoveError, InvalidStateError
+from dicemath.games.bohnduell import DictSolver, Rules, State, initial_state, load_dense
+from dicemath.games.bohnduell.players import ExactPlayer, greedy_player, random_player
+
+
+def test_losses_are_the_dictionary_solvers_differences():
+    """Second method: memoised negamax over sides (not the dense table) on a small game."""
+    rules = Rules(stock=7)
+    record = record_game("bohnduell", (random_player, greedy_player), seed=5, rules={"stock": 7})
+    analysis = analyse(record)
+    solver = DictSolver(rules)
+    state = initial_state(rules)
+    costs = {d.index: d for d in analysis.decisions}
+    for index, token in enumerate(record.moves):
+        values = {str(m): v for m, v in solver.move_values(state).items()}
+        if index in costs:
+            assert costs[index].exact
+            assert costs[index].loss == max(values.values()) - values[token]
+            assert costs[index].values == {m: float(v) for m, v in values.items()}
+        state = state.apply(token)
+    assert any(d.loss > 0 for d in analysis.decisions)
+
+
+def test_perfect_play_loses_nothing_and_the_value_never_moves():
+    table = load_dense(4, 12)
+    perfect = ExactPlayer(table)
+    analysis = analyse(record_game("bohnduell", (perfect, perfect), seed=2, rules={"stock": 10}))
+    assert analysis.exact and analysis.finished
+    assert all(d.loss == 0 for d in analysis.decisions)
+    values = {v.values for _, v in analysis.trajectory}
+    assert len(values) == 1
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_value_changes_by_the_losses(seed):
+    analysis = analyse(record_game("bohnduell", (random_player, greedy_player), seed=seed, rules={"stock": 9}))
+    start, end = analysis.trajectory[0][1].values[0], analysis.trajectory[-1][1].values[0]
+    loss_a = sum(d.loss for d in analysis.by_seat(0))
+    loss_b = sum(d.loss for d in analysis.by_seat(1))
+    assert not analysis.chance and analysis.exact
+    assert end - start == loss_b - loss_a
+
+
+def test_search_values_are_advises():
+    position = "30:1,2,0,3:2/31:0,1,3,0:3/A"
+    entry = {"position": position, "choice": "S1", "depth": 3, "table_stock": 8}
+    cost = analyse({"game": "bohnduell", "decisions": [entry]}).decisions[0]
+    advice = advise_result(State.from_str(position), depth=3, table_stock=8)
+    assert not cost.exact
+    assert cost.values == pytest.approx({m["move"]: m["value"] for m in advice["moves"]}, abs=1e-3)
+    assert cost.best == advice["best"] or cost.loss == 0
+
+
+def test_replay_reproduces_the_end_state():
+    rules = Rules(stock=8)
+    rng = random.Random(3)
+    state, moves = initial_state(rules), []
+    while not state.is_over():
+        move = random_player(state, rng)
+        moves.append(str(move))
+        state = state.apply(move)
+    assert replay({"game": "bohnduell", "rules": {"stock": 8}, "moves": moves}) == state
+
+
+@pytest.mark.parametrize("record, error, words", [
+    ({"game": "bohnduell", "rules": {"stock": 6}, "moves": ["S4", "S9"]}, IllegalMoveError, "moves entry 1"),
+    ({"game": "bohnduell", "rules": {"stock": 6}, "moves": ["S4", "Q"]}, IllegalMoveError, "cannot read move"),
+    ({"game": "bohnduell", "rules": {"stock": 6}, "moves": ["S4", 4]}, InvalidRecordError, "written as text"),
+    ({"game": "bohnduell", "rules": {"stock": 1}, "moves": ["S1", "S1", "H1", "P", "S1"]}, InvalidRecordError,
+     "already over"),
+    ({"game": "bohnduell", "settings": {"depth": 0}, "moves": ["S4"]}, InvalidRecordError, "depth"),
+    ({"game": "bohnduell", "settings": {"speed": 3}, "moves": ["S4"]}, InvalidRecordError, "speed"),
+    ({"game": "bohnduell", "decisions": [{"position": "1:0,0,0:0/1:0,0,0:0/A", "choice": "S1"}]},
+     InvalidRecordError, "3 cups"),
+    ({"game": "bohnduell", "decisions": [{"position": "oops", "choice": "S1"}]}, InvalidStateError,
+     "decisions entry 0"),
+    ({"game": "bohnduell", "decisions": [{"position": "start", "choice": "H1"}]}, IllegalMoveError,
+     "H1 is not legal"),
+])
+def test_malformed_records_name_the_first_bad_entry(record, error, words):
+    with pytest.raises(error, match=words):
+        analyse(record)
