@@ -12,6 +12,7 @@ from dicemath.core.errors import IllegalMoveError, InvalidDiceError, InvalidStat
 from dicemath.core.game import CHANCE, TERMINAL
 from dicemath.core.search import action_values, expectimax
 from dicemath.games.backgammon import advise
+from dicemath.games.backgammon.bearoff import win_probability
 from dicemath.games.backgammon.cubeful_bearoff import exact_equities
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD
@@ -68,13 +69,30 @@ def test_the_last_checker_scores_the_cube():
 def test_text_forms():
     for text in ("4HPwATDgc/ABMA X opening cube 1", "4HPwATDgc/ABMA O play 6-5 cube 1 playtive",
                  "AgAAGAAAAAAAAA X may-double cube 1", "AgAAGAAAAAAAAA O doubled cube 4O",
-                 "AgAAGAAAAAAAAA X roll cube 64X", "AgAAGAAAAAAAAA O passed cube 2X"):
+                 "AgAAGAAAAAAAAA X roll cube 64X", "AgAAGAAAAAAAAA O passed cube 2X",
+                 "4HPwATDgc/ABMA X opening cube none"):
         assert str(State.from_str(text)) == text
     state = State.from_str("4HPwATDgc/ABMA O play 6-5 cube 1")
     assert state.parse_action("24/13") == state.parse_action("24/18 18/13") != state.parse_action("24/18 13/8")
     assert state.action_text(state.parse_action("24/13")) == "24/18 18/13"
     with pytest.raises(IllegalMoveError):
         state.parse_action("bar/20")
+
+
+def test_a_cubeless_game_has_no_cube_decisions():
+    """Without the cube a game goes roll, play, roll, ... from the opening on; the core's
+    expectimax is then the cubeless equity of the exact two-sided table (2p - 1: no gammon
+    once both sides bear off)."""
+    opened = initial_state(cube=False).apply((6, 5))
+    played = opened.apply(opened.parse_action("24/13"))
+    assert (played.phase, played.cube_value, played.current_player()) == (ROLL, None, CHANCE)
+    board, versus = (2, 1, 0, 0, 0, 0), (0, 1, 1, 0, 0, 0)
+    state = State(Position.from_home_boards(board, versus), STANDARD, ROLL, cube_value=None)
+    assert float(expectimax(state)[0]) == pytest.approx(2 * win_probability(board, versus) - 1, abs=1e-12)
+    with pytest.raises(InvalidStateError, match="may not double"):
+        State(state.position, STANDARD, MAY_DOUBLE, cube_value=None)
+    with pytest.raises(InvalidStateError, match="no cube owner"):
+        State(state.position, STANDARD, ROLL, cube_value=None, cube_owner=0)
 
 
 def test_expectimax_of_the_cubeful_game_is_the_exact_cubeful_equity():

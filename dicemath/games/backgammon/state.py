@@ -16,11 +16,15 @@ through these *phases*:
 * ``over`` and ``passed``: the game has ended, by bearing off the last checker (BG-7:
   single, gammon or backgammon, times the cube) or by a passed double.
 
+A *cubeless* game (``initial_state(rules, cube=False)``, cube value None) has no cube
+phases: every game is worth its BG-7 points, as the evaluator's cubeless equities, self-play
+and the analysis of whole games count it.
+
 Players are 0 (X) and 1 (O); returns are points won, ``+p`` for the winner and ``-p`` for
 the loser. The text form is ``"<Position ID> <X|O> <phase> cube <cube>"``: the Position ID
 of GNU Backgammon, the player on roll, the phase (``play 6-5`` with the dice), the cube
-(``1`` centred, ``2X`` = 2 owned by X), and ``playtive`` for that rule set;
-:meth:`State.from_str` reads it back.
+(``1`` centred, ``2X`` = 2 owned by X, ``none`` in a cubeless game), and ``playtive`` for
+that rule set; :meth:`State.from_str` reads it back.
 
 Example:
     >>> start = initial_state()
@@ -61,6 +65,9 @@ PHASES = (OPENING, MAY_DOUBLE, DOUBLED, ROLL, PLAY, OVER, PASSED)
 DOUBLE, ROLL_ON, TAKE, PASS = "double", "roll", "take", "pass"
 """The cube actions: before rolling ``"double"`` or ``"roll"``; after a double ``"take"`` or ``"pass"``."""
 
+NO_CUBE = "none"
+"""The cube in the text form of a cubeless game."""
+
 OPENING_THROWS = tuple((x, o) for x in range(1, 7) for o in range(1, 7) if x != o)
 """The 30 opening throws ``(X's die, O's die)`` (BG-2: equal dice are thrown again)."""
 
@@ -74,8 +81,8 @@ class State:
         rules: STANDARD or PLAYTIVE.
         phase: one of :data:`PHASES`.
         dice: ``(high, low)`` in the ``play`` phase, else None.
-        cube_value: 1, 2, 4, ..., 64 (BG-8).
-        cube_owner: None (centred), 0 (X) or 1 (O).
+        cube_value: 1, 2, 4, ..., 64 (BG-8), or None in a cubeless game.
+        cube_owner: None (centred, or no cube), 0 (X) or 1 (O).
 
     Raises:
         InvalidStateError: a phase the position, dice or cube do not allow (a centred cube
@@ -88,7 +95,7 @@ class State:
     rules: Rules = STANDARD
     phase: str = OPENING
     dice: tuple[int, int] | None = None
-    cube_value: int = 1
+    cube_value: int | None = 1
     cube_owner: int | None = None
     _moves: tuple = field(default=None, init=False, repr=False, compare=False, hash=False)
 
@@ -97,7 +104,10 @@ class State:
             raise InvalidStateError(f"phase must be one of {PHASES}, got {self.phase!r}")
         if self.cube_owner not in (None, 0, 1):
             raise InvalidStateError(f"cube owner must be None (centred), 0 or 1, got {self.cube_owner!r}")
-        check_cube(self.cube_value, self.relative_owner)
+        if self.cube_value is not None:
+            check_cube(self.cube_value, self.relative_owner)
+        elif self.cube_owner is not None:
+            raise InvalidStateError(f"a cubeless game has no cube owner, got {self.cube_owner!r}")
         if (self.phase == PLAY) != (self.dice is not None):
             raise InvalidStateError(f"dice belong to the play phase, got {self.dice!r} in phase {self.phase!r}")
         if self.dice is not None:
@@ -105,10 +115,10 @@ class State:
         if (self.phase == OVER) != self.position.is_over():
             raise InvalidStateError(f"phase {self.phase!r} does not fit {self.position.position_id()}: the game is "
                                     f"{'over' if self.position.is_over() else 'not over'}")
-        if self.phase in (MAY_DOUBLE, DOUBLED) and not may_double(self.cube_value, self.relative_owner):
+        if self.phase in (MAY_DOUBLE, DOUBLED) and not self._may_double(self.position.player):
             raise InvalidStateError(f"phase {self.phase!r}, but the player on roll may not double a cube of "
                                     f"{self.cube_value} owned by {self.relative_owner} (BG-8)")
-        if self.phase == OPENING and (self.position != Position.initial(0) or self.cube_value != 1):
+        if self.phase == OPENING and (self.position != Position.initial(0) or self.cube_value not in (1, None)):
             raise InvalidStateError("the opening throw comes at the starting position, player X, cube centred")
 
     # the cube -------------------------------------------------------------------------
@@ -117,11 +127,15 @@ class State:
         """The cube's owner seen by the player on roll: ``"centred"``, ``"on_roll"`` or ``"opponent"``."""
         return _relative_owner(self.cube_owner, self.position.player)
 
+    def _may_double(self, player: int) -> bool:
+        """Whether ``player``, on roll, may double (BG-8; never in a cubeless game)."""
+        return self.cube_value is not None and may_double(self.cube_value, _relative_owner(self.cube_owner, player))
+
     def _turn(self, position: Position) -> State:
         """The state where ``position.player`` is about to roll (or the game is over)."""
         if position.is_over():
             phase = OVER
-        elif may_double(self.cube_value, _relative_owner(self.cube_owner, position.player)):
+        elif self._may_double(position.player):
             phase = MAY_DOUBLE
         else:
             phase = ROLL
@@ -177,7 +191,7 @@ class State:
         if self.phase == OPENING:
             x, o = _opening_throw(action)
             starter = 0 if x > o else 1
-            return State(Position.initial(starter), self.rules, PLAY, (max(x, o), min(x, o)))
+            return State(Position.initial(starter), self.rules, PLAY, (max(x, o), min(x, o)), self.cube_value)
         if self.phase == ROLL:
             return replace(self, phase=PLAY, dice=check_roll(action))
         if action not in (self.moves() if self.phase == PLAY else self.legal_actions()):
@@ -194,13 +208,13 @@ class State:
         return self._turn(action.after.swap())
 
     def returns(self) -> list[int]:
-        """Points won by each player at the end (BG-7 times the cube; a passed double wins
-        the current stake for the doubler); 0 while the game goes on."""
+        """Points won by each player at the end (BG-7 times the cube, if any; a passed
+        double wins the current stake for the doubler); 0 while the game goes on."""
         values = [0, 0]
         if self.phase == PASSED:
             winner, points = self.position.player, self.cube_value
         elif self.phase == OVER:
-            result = game_result(self.position, self.cube_value)
+            result = game_result(self.position, self.cube_value or 1)
             winner, points = result.winner, result.points
         else:
             return values
@@ -249,8 +263,11 @@ class State:
 
     def __str__(self) -> str:
         what = f"{PLAY} {self.dice[0]}-{self.dice[1]}" if self.phase == PLAY else self.phase
-        owner = "" if self.cube_owner is None else PLAYER_NAMES[self.cube_owner]
-        text = f"{self.position.position_id()} {PLAYER_NAMES[self.position.player]} {what} cube {self.cube_value}{owner}"
+        if self.cube_value is None:
+            cube = NO_CUBE
+        else:
+            cube = f"{self.cube_value}{'' if self.cube_owner is None else PLAYER_NAMES[self.cube_owner]}"
+        text = f"{self.position.position_id()} {PLAYER_NAMES[self.position.player]} {what} cube {cube}"
         return text + " playtive" if self.rules.playtive else text
 
     @classmethod
@@ -283,6 +300,8 @@ class State:
             if dice_text is not None:
                 first, _, second = dice_text.partition("-")
                 dice = check_roll((int(first), int(second)))
+            if cube == NO_CUBE:
+                return cls(position, rules, phase, dice, None)
             value = cube.rstrip("XO")
             owner = PLAYER_NAMES.index(cube[-1]) if cube[-1] in PLAYER_NAMES else None
             return cls(position, rules, phase, dice, int(value), owner)
@@ -297,6 +316,16 @@ class State:
 
 def _relative_owner(owner: int | None, player: int) -> str:
     return "centred" if owner is None else "on_roll" if owner == player else "opponent"
+
+
+def absolute_owner(relative: str, player: int) -> int | None:
+    """The cube's owner as a player (None: centred) from his name seen by ``player`` on roll
+    (``"centred"``, ``"on_roll"`` or ``"opponent"``, as :func:`~.cube.check_cube` checks it).
+
+    >>> absolute_owner("opponent", 0), absolute_owner("centred", 1)
+    (1, None)
+    """
+    return {"centred": None, "on_roll": player, "opponent": 1 - player}[relative]
 
 
 def _opening_throw(throw) -> tuple[int, int]:
@@ -314,11 +343,17 @@ def _opening_throw(throw) -> tuple[int, int]:
     return x, o
 
 
-def initial_state(rules: Rules = STANDARD) -> State:
-    """The start of a money game: the opening throw comes next, the cube centred at 1 (BG-1, BG-2).
+def initial_state(rules: Rules = STANDARD, *, cube: bool = True) -> State:
+    """The start of a game: the opening throw comes next (BG-1, BG-2).
+
+    Args:
+        rules: STANDARD or PLAYTIVE.
+        cube: True for a money game, the cube centred at 1 (BG-8); False for a cubeless game.
 
     >>> initial_state().current_player() == CHANCE
     True
+    >>> str(initial_state(cube=False))
+    '4HPwATDgc/ABMA X opening cube none'
     """
-    return State(Position.initial(0), rules)
+    return State(Position.initial(0), rules, cube_value=1 if cube else None)
 
