@@ -46,7 +46,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 
-from dicemath.core.dice import two_dice_rolls
+from dicemath.core.dice import ordered_outcomes, two_dice_rolls
 from dicemath.core.errors import DicemathError, IllegalMoveError, InvalidDiceError, InvalidStateError
 from dicemath.core.game import CHANCE, TERMINAL
 from dicemath.games.backgammon.cube import check_cube, may_double
@@ -68,7 +68,7 @@ DOUBLE, ROLL_ON, TAKE, PASS = "double", "roll", "take", "pass"
 NO_CUBE = "none"
 """The cube in the text form of a cubeless game."""
 
-OPENING_THROWS = tuple((x, o) for x in range(1, 7) for o in range(1, 7) if x != o)
+OPENING_THROWS = tuple((x, o) for x, o in ordered_outcomes(2) if x != o)
 """The 30 opening throws ``(X's die, O's die)`` (BG-2: equal dice are thrown again)."""
 
 
