@@ -259,7 +259,9 @@ class State:
         for move in self.moves():
             if move.after == after:
                 return move
-        raise IllegalMoveError(f"{text!r} is not a legal play of {self.dice[0]}-{self.dice[1]} in {self}")
+        shown = ", ".join(str(move) for move in self.moves()[:8]) + (", ..." if len(self.moves()) > 8 else "")
+        raise IllegalMoveError(f"{text!r} is not a legal play of {self.dice[0]}-{self.dice[1]} in {self}; "
+                               f"legal: {shown}")
 
     def __str__(self) -> str:
         what = f"{PLAY} {self.dice[0]}-{self.dice[1]}" if self.phase == PLAY else self.phase
