@@ -45,9 +45,11 @@ import numpy as np
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon.bearoff import check_board, positions_up_to
 from dicemath.games.backgammon.cube import (
+    ACTIONS,
     DEFAULT_EFFICIENCY,
     DOUBLE_PASS,
     DOUBLE_TAKE,
+    NO_DOUBLE,
     TOO_GOOD,
     cube_action,
     janowski_equity,
@@ -149,8 +151,7 @@ def rule_decision(rule: str, board, versus) -> dict:
     """
     decisions = rule_arrays(rule, [check_board(board)], [check_board(versus)])
     result = {key: bool(value[0, 0]) for key, value in decisions.items()}
-    result["action"] = ("no double" if not result["double"]
-                        else "double/take" if result["take"] else "double/pass")
+    result["action"] = _action(result["double"], result["take"])
     return result
 
 
@@ -179,10 +180,14 @@ def race_advice(board, versus, efficiency: float = BEAROFF_EFFICIENCY) -> dict:
     result = {rule: rule_decision(rule, board, versus)["action"] for rule in RULES}
     p = one_sided_win_probability(board, versus)
     decisions = model_arrays(np.array([p]), efficiency)
-    result["one-sided"] = ("no double" if not decisions["double"][0]
-                           else "double/take" if decisions["take"][0] else "double/pass")
+    result["one-sided"] = _action(decisions["double"][0], decisions["take"][0])
     result["one_sided_win"] = p
     return result
+
+
+def _action(double: bool, take: bool) -> str:
+    """The centred-cube action (a name of :data:`~.cube.ACTIONS`) of a double decision and a take decision."""
+    return ACTIONS[(DOUBLE_TAKE if take else DOUBLE_PASS) if double else NO_DOUBLE]
 
 
 def model_arrays(p: np.ndarray, efficiency: float = DEFAULT_EFFICIENCY) -> dict[str, np.ndarray]:
