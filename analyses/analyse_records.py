@@ -88,10 +88,8 @@ def backgammon_policies() -> dict:
         return max(options, key=lambda a: options[a].values[state.current_player()])
 
     def most_off(state, rng):
-        def key(steps):
-            off = sum(target == 0 for _, target in steps)
-            after = state.apply(steps).position.opponent_pip_count()   # the mover, now off roll
-            return off, -after
+        def key(move):
+            return sum(target == 0 for _, target in move.steps), -move.after.pip_count()
         return max(state.legal_actions(), key=key)
     return {"best": best, "most off": most_off, "random": random_choice}
 

@@ -79,6 +79,12 @@ def _pegs_fives_invariant(state):
     check_state(state)
 
 
+def _backgammon_invariant(state):
+    position = state.position
+    assert not any(position.on_roll[p - 1] and position.opponent[24 - p] for p in range(1, 25)), state
+    assert (state.cube_value == 1) == (state.cube_owner is None), state
+
+
 def _bohnduell_invariant(state):
     total = sum(state.stocks) + sum(state.pots) + sum(map(sum, state.cups))
     assert total == 2 * state.rules.stock, state
@@ -181,8 +187,38 @@ GAMES = (
     ),
     _pegs_fives_entry("pegs", (dict(rows=3), dict(rows=4, goal=3), dict(rows=3, throws=2, all_dice_first=False))),
     _pegs_fives_entry("fives", (dict(rows=3), dict(rows=4, goal=3, dice=4), dict(rows=2, on_complete="remaining"))),
+    GameEntry(
+        name="backgammon", package=None, preset="STANDARD",
+        variants=(dict(), dict(playtive=True)),
+        games=6,
+        invariant=_backgammon_invariant,
+        queries=(
+            (("backgammon", "moves", "4HPwATDgc/ABMA", "3", "1"),
+             frozenset({"position_id", "dice", "rules", "moves", "moves[].move", "moves[].position_id"})),
+            (("backgammon", "show", "4HPwATDgc/ABMA"),
+             frozenset({"position_id", "xgid_position", "diagram", "pip_count", "opponent_pip_count"})),
+            (("backgammon", "bearoff", "0,0,0,0,0,2"),
+             frozenset({"board", "rules", "pip_count", "mean_rolls", "distribution", "effective_pip_count",
+                        "gammon_mean_rolls"})),
+            (("backgammon", "cube", "--win", "0.72", "--gammon", "0.12", "--lose-gammon", "0.03"),
+             frozenset({"win", "gammon", "backgammon", "lose_gammon", "lose_backgammon", "average_win",
+                        "average_loss", "cubeless_equity", "efficiency", "take_point", "take_point_dead",
+                        "take_point_live", "cash_point", "doubling_point", "redoubling_point", "cubeful_equity",
+                        "no_double", "double_take", "action"})),
+        ),
+        bad_rules=(dict(playtive="yes"), dict(playtive=1), dict(playtive=None)),
+        bad_texts=("", "4HPwATDgc/ABMA X nowhere cube 1", "4HPwATDgc/ABMA X roll cube 3",
+                   "4HPwATDgc/ABMA X roll cube 2", "4HPwATDgc/ABMA Z roll cube 1", "notAnId X roll cube 1",
+                   "4HPwATDgc/ABMA X play 7-1 cube 1", "4HPwATDgc/ABMA X over cube 1",
+                   "4HPwATDgc/ABMA X may-double cube 2O"),
+        bad_actions=(((), (3, 3), InvalidDiceError), ((), (7, 1), InvalidDiceError),
+                     (("6-5",), "double", IllegalMoveError), (("6-5",), "24/14", IllegalMoveError),
+                     (("6-5", "24/13"), "take", IllegalMoveError)),
+        bad_action_texts=(((), "6-6", InvalidDiceError), ((), "six-five", IllegalMoveError),
+                          (("6-5",), "24/20 13/7", IllegalMoveError), (("6-5",), "23/17 24/19", IllegalMoveError)),
+        bad_query=("backgammon", "moves", "notAnId", "3", "1"),
+    ),
 )
-"""Backgammon joins with one entry once it speaks the vocabulary."""
 
 ENTRIES = pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
 

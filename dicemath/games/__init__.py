@@ -27,8 +27,8 @@ Every game package exposes the same names with the same meaning (the conformance
 ``advise(state, ...)``
     Advice at a state where a player decides: the value of each legal action under
     optimal play and the best one (the advice object is the game's own: Pitjesbak's
-    :class:`~dicemath.games.pitjesbak.advice.Advice`, BohnDuell's list of
-    :class:`~dicemath.games.bohnduell.search.MoveValue`, Pegs/Fives' list of
+    :class:`~dicemath.games.pitjesbak.advice.Advice`, BohnDuell's and Backgammon's lists of
+    ``MoveValue``, Pegs/Fives' list of
     :class:`~dicemath.games.pegs_fives.advisor.RowAdvice`). A state where nobody decides
     raises :class:`~dicemath.core.errors.InvalidStateError`.
 
@@ -48,6 +48,5 @@ run on any ``State``; a game's fast solvers are tested against them.
 
 Names a game uses beyond the vocabulary say what they are and mean one thing across
 games: ``Move`` is one move of a player, ``SearchAdvisor`` an alpha-beta advisor,
-``MoveValue`` one move with its value. Pitjesbak, BohnDuell, Pegs and Fives follow the
-vocabulary; Backgammon is being converted.
+``MoveValue`` one move with its value. All five games follow the vocabulary.
 """
