@@ -50,6 +50,7 @@ from dicemath.core.cache import cached_arrays
 from dicemath.core.dice import TWO_DICE_ROLLS, two_dice_rolls
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon.moves import check_roll
+from dicemath.games.backgammon.position import check_counts
 from dicemath.games.backgammon.rules import STANDARD, Rules
 
 POINTS = 6
@@ -134,17 +135,7 @@ def check_board(board) -> tuple[int, ...]:
     >>> check_board([0, 0, 0, 0, 0, 2])
     (0, 0, 0, 0, 0, 2)
     """
-    try:
-        values = tuple(int(c) for c in board)
-    except (TypeError, ValueError):
-        raise InvalidStateError(f"a home board is six checker counts, got {board!r}") from None
-    if len(values) != POINTS:
-        raise InvalidStateError(f"a home board has counts for points 1..6 (six numbers), got {len(values)}: {board!r}")
-    if min(values) < 0:
-        raise InvalidStateError(f"negative checker count in home board {board!r}")
-    if sum(values) > MAX_CHECKERS:
-        raise InvalidStateError(f"home board {board!r} has {sum(values)} checkers, more than {MAX_CHECKERS}")
-    return values
+    return check_counts(board, POINTS, "a home board (points 1..6)")
 
 
 def position_index(board) -> int:
