@@ -68,7 +68,7 @@ def bohnduell_policies() -> dict:
 def row_policy(policy):
     """A Pegs/Fives row policy (``board, legal, dice, throws``) as a record policy."""
     def choose(state, rng):
-        legal = legal_rows(state.board, state.pending, state.rules.goal)
+        legal = legal_rows(state.board, state.roll, state.rules.goal)
         return policy(state.board, legal, state.dice, None if state.throws is None else state.throws + 1)
     return choose
 
@@ -88,10 +88,8 @@ def backgammon_policies() -> dict:
         return max(options, key=lambda a: options[a].values[state.current_player()])
 
     def most_off(state, rng):
-        def key(steps):
-            off = sum(target == 0 for _, target in steps)
-            after = state.apply(steps).position.opponent_pip_count()   # the mover, now off roll
-            return off, -after
+        def key(move):
+            return sum(target == 0 for _, target in move.steps), -move.after.pip_count()
         return max(state.legal_actions(), key=key)
     return {"best": best, "most off": most_off, "random": random_choice}
 

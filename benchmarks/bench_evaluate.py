@@ -35,7 +35,7 @@ from dicemath.games.backgammon import gnubg_engine
 from dicemath.games.backgammon.evaluate import classify, evaluate, evaluate_many
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD
-from dicemath.games.backgammon.selfplay import play_game
+from dicemath.games.backgammon.selfplay import self_play_game
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "backgammon" / "data" / "selfplay_positions.json"
 
@@ -92,10 +92,10 @@ def main() -> None:
             f"{name} {count / best[name]:9,.0f}/s ({best[name] / direct - 1:+.0%})"
             for name in ("evaluate_many", "evaluate")))
     for rules in (STANDARD, PLAYTIVE):
-        play_game(np.random.default_rng(0), rules)                # compile, load tables, warm the cache
+        self_play_game(np.random.default_rng(0), rules)                # compile, load tables, warm the cache
         games, start, cpu = 60, time.time(), time.process_time()
         for seed in range(games):
-            play_game(np.random.default_rng(seed), rules)
+            self_play_game(np.random.default_rng(seed), rules)
         print(f"self-play {rules.name:8s} 0-ply: {games / (time.process_time() - cpu):6.1f} games/s CPU, "
               f"{games / (time.time() - start):6.1f} wall; load {os.getloadavg()[0]:.1f}")
 

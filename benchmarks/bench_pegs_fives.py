@@ -15,7 +15,7 @@ from dicemath.games.pegs_fives.report import simulate
 from dicemath.games.pegs_fives.rows import row_table, rows_result
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.games.pegs_fives.solver import solve_greedy, solve_reduced
-from dicemath.games.pegs_fives.state import SafeGreedy, greedy_policy, roll
+from dicemath.games.pegs_fives.state import SafeGreedy, greedy_policy, random_throw
 
 
 def timed(function, *args, **kwargs):
@@ -78,7 +78,7 @@ def main() -> None:
         latencies = []
         for _ in range(200):
             board = tuple(rng.randint(0, rules.goal - 1) for _ in range(rules.rows))
-            throw = roll(rng, rules.dice)
+            throw = random_throw(rng, rules.dice)
             fresh = Advisor(rules, advisor.value)      # no memo carried between queries
             _, seconds = timed(fresh.rank, board, throw)
             latencies.append(seconds * 1000)

@@ -27,7 +27,9 @@ class GameEntry:
     """What the shared checks need to know about one game.
 
     Attributes:
-        name: the game's package under ``dicemath.games``.
+        name: the game (its ``dicemath`` command).
+        package: its package under ``dicemath.games`` (default ``name``).
+        preset: the module constant of its standard rules; ``variants`` change it.
         variants: keyword arguments of ``Rules`` for small games to play at random.
         games: random games per variant.
         invariant: ``invariant(state)`` raises AssertionError when a rule invariant breaks.
@@ -42,6 +44,8 @@ class GameEntry:
     """
 
     name: str
+    package: str | None
+    preset: str
     variants: tuple[dict, ...]
     games: int
     invariant: Callable | None
@@ -54,7 +58,15 @@ class GameEntry:
 
     @property
     def module(self):
-        return importlib.import_module(f"dicemath.games.{self.name}")
+        return importlib.import_module(f"dicemath.games.{self.package or self.name}")
+
+    @property
+    def standard(self):
+        return getattr(self.module, self.preset)
+
+    def rules(self, variant: dict):
+        """The standard rules with ``variant``'s fields changed."""
+        return dataclasses.replace(self.standard, **variant)
 
 
 def _pitjesbak_invariant(state):
@@ -62,14 +74,67 @@ def _pitjesbak_invariant(state):
     check_invariants(state)
 
 
+def _pegs_fives_invariant(state):
+    from dicemath.games.pegs_fives.state import check_state
+    check_state(state)
+
+
+def _backgammon_invariant(state):
+    position = state.position
+    assert not any(position.on_roll[p - 1] and position.opponent[24 - p] for p in range(1, 25)), state
+    assert (state.cube_value == 1) == (state.cube_owner is None), state
+
+
 def _bohnduell_invariant(state):
     total = sum(state.stocks) + sum(state.pots) + sum(map(sum, state.cups))
     assert total == 2 * state.rules.stock, state
 
 
+_PEGS_FIVES_QUERIES = (
+    frozenset({"game", "goal", "rows", "rows[].row", "rows[].expected_turns", "rows[].expected_turns_exact",
+               "rows[].expected_turns_from", "rows[].median_turns", "rows[].p_within_one_turn",
+               "rows[].p_within_one_turn_exact", "rows[].p_within_one_turn_from", "rows[].turn_distribution"}),
+    frozenset({"game", "board", "roll", "board_value", "exact", "source", "greedy_choice", "ranking",
+               "recommendation", "options", "options[].row", "options[].hits", "options[].expected_turns",
+               "options[].expected_turns_including_this", "options[].p_no_progress"}),
+    frozenset({"game", "open_rows", "boards", "exact", "solver", "expected_turns", "expected_turns_exact",
+               "greedy_expected_turns", "greedy_expected_turns_exact"}),
+    frozenset({"game", "board", "roll", "rows", "rows[].row", "rows[].outcomes"}),
+)
+
+
+def _pegs_fives_entry(name: str, variants: tuple[dict, ...]) -> GameEntry:
+    """Pegs or Fives: one package, two presets, the same commands."""
+    board = "0,0,3,0,0,0,1,0,0,0,0,0"
+    argv = ((name, "rows"), (name, "advise", "--board", board, "--roll", "3,3,3,5,6,2"),
+            (name, "solve", "--open", "7", "--exact"),
+            (name, "turn", "--board", "5,5,5,5,5,5,5,5,5,5,5,3", "--roll", "1,1,4,5,6,6"))
+    state = "pegs | board 0,0,0,0,0,0,0,0,0,0,0,0 | turns 0 | dice 6 throws 3 | row - count 0 | roll -"
+    return GameEntry(
+        name=name, package="pegs_fives", preset=name.upper(),
+        variants=variants,
+        games=4,
+        invariant=_pegs_fives_invariant,
+        queries=tuple(zip(argv, _PEGS_FIVES_QUERIES)),
+        bad_rules=(dict(rows=0), dict(rows=13), dict(goal=0), dict(dice=7), dict(throws=0),
+                   dict(on_complete="never"), dict(scoring="most")),
+        bad_texts=("", state.replace("pegs |", "pegs rows=x |"), state.replace("board 0,", "board 6,"),
+                   state.replace("dice 6", "dice 7"), state.replace("throws 3", "throws 4"),
+                   state.replace("row -", "row 3"),
+                   state.replace("roll -", "roll 1-1-1-1-1-1").replace("0,0,0,0,0,0,0,0,0,0,0,", "5," * 11),
+                   state.replace("roll -", "roll 6-6-6"), state + " | over",
+                   state.replace("pegs |", "pegs goal=0 |"), state.replace("pegs |", "pegs colour=red |")),
+        bad_actions=(((), (1, 2, 3, 4, 5, 7), InvalidDiceError), ((), (1, 2, 3), InvalidDiceError),
+                     (("6-5-3-3-3-2",), 4, IllegalMoveError), (("6-5-3-3-3-2",), (1, 2), IllegalMoveError)),
+        bad_action_texts=(((), "6-5-4", InvalidDiceError), ((), "6-5-x-3-3-2", InvalidDiceError),
+                          (("6-5-3-3-3-2",), "row", IllegalMoveError), (("6-5-3-3-3-2",), "13", IllegalMoveError)),
+        bad_query=(name, "advise", "--board", "0,0,3", "--roll", "3,3,3,5,6,2"),
+    )
+
+
 GAMES = (
     GameEntry(
-        name="pitjesbak",
+        name="pitjesbak", package=None, preset="STANDARD",
         variants=(dict(), dict(players=3, stripes=3), dict(players=5, stripes=2, die_values="pips")),
         games=4,
         invariant=_pitjesbak_invariant,
@@ -101,7 +166,7 @@ GAMES = (
         bad_query=("pitjesbak", "classes", "--stripes", "-1"),
     ),
     GameEntry(
-        name="bohnduell",
+        name="bohnduell", package=None, preset="STANDARD",
         variants=(dict(stock=8), dict(cups=3, stock=6, capture="every"), dict(cups=6, stock=10)),
         games=6,
         invariant=_bohnduell_invariant,
@@ -120,8 +185,40 @@ GAMES = (
         bad_action_texts=(((), "X1", IllegalMoveError), ((), "S0", IllegalMoveError)),
         bad_query=("bohnduell", "solve", "--cups", "2"),
     ),
+    _pegs_fives_entry("pegs", (dict(rows=3), dict(rows=4, goal=3), dict(rows=3, throws=2, all_dice_first=False))),
+    _pegs_fives_entry("fives", (dict(rows=3), dict(rows=4, goal=3, dice=4), dict(rows=2, on_complete="remaining"))),
+    GameEntry(
+        name="backgammon", package=None, preset="STANDARD",
+        variants=(dict(), dict(playtive=True)),
+        games=6,
+        invariant=_backgammon_invariant,
+        queries=(
+            (("backgammon", "moves", "4HPwATDgc/ABMA", "3", "1"),
+             frozenset({"position_id", "dice", "rules", "moves", "moves[].move", "moves[].position_id"})),
+            (("backgammon", "show", "4HPwATDgc/ABMA"),
+             frozenset({"position_id", "xgid_position", "diagram", "pip_count", "opponent_pip_count"})),
+            (("backgammon", "bearoff", "0,0,0,0,0,2"),
+             frozenset({"board", "rules", "pip_count", "mean_rolls", "distribution", "effective_pip_count",
+                        "gammon_mean_rolls"})),
+            (("backgammon", "cube", "--win", "0.72", "--gammon", "0.12", "--lose-gammon", "0.03"),
+             frozenset({"win", "gammon", "backgammon", "lose_gammon", "lose_backgammon", "average_win",
+                        "average_loss", "cubeless_equity", "efficiency", "take_point", "take_point_dead",
+                        "take_point_live", "cash_point", "doubling_point", "redoubling_point", "cubeful_equity",
+                        "no_double", "double_take", "action"})),
+        ),
+        bad_rules=(dict(playtive="yes"), dict(playtive=1), dict(playtive=None)),
+        bad_texts=("", "4HPwATDgc/ABMA X nowhere cube 1", "4HPwATDgc/ABMA X roll cube 3",
+                   "4HPwATDgc/ABMA X roll cube 2", "4HPwATDgc/ABMA Z roll cube 1", "notAnId X roll cube 1",
+                   "4HPwATDgc/ABMA X play 7-1 cube 1", "4HPwATDgc/ABMA X over cube 1",
+                   "4HPwATDgc/ABMA X may-double cube 2O"),
+        bad_actions=(((), (3, 3), InvalidDiceError), ((), (7, 1), InvalidDiceError),
+                     (("6-5",), "double", IllegalMoveError), (("6-5",), "24/14", IllegalMoveError),
+                     (("6-5", "24/13"), "take", IllegalMoveError)),
+        bad_action_texts=(((), "6-6", InvalidDiceError), ((), "six-five", IllegalMoveError),
+                          (("6-5",), "24/20 13/7", IllegalMoveError), (("6-5",), "23/17 24/19", IllegalMoveError)),
+        bad_query=("backgammon", "moves", "notAnId", "3", "1"),
+    ),
 )
-"""Pegs, Fives and Backgammon join with one entry each once they speak the vocabulary."""
 
 ENTRIES = pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
 
@@ -129,9 +226,11 @@ ENTRIES = pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
 @ENTRIES
 def test_vocabulary(game):
     module = game.module
-    rules = module.STANDARD
+    rules = game.standard
     assert dataclasses.is_dataclass(module.Rules) and module.Rules.__dataclass_params__.frozen
-    assert isinstance(rules, module.Rules) and rules == module.Rules() and hash(rules) == hash(module.Rules())
+    again = module.Rules(**{f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)})
+    assert isinstance(rules, module.Rules) and rules == again and hash(rules) == hash(again)
+    assert module.Rules() in [v for v in vars(module).values() if isinstance(v, module.Rules)]  # a preset
     start = module.initial_state(rules)
     assert isinstance(start, module.State) and isinstance(start, GameState) and start.rules == rules
     assert module.initial_state(rules) == start and hash(module.initial_state(rules)) == hash(start)
@@ -154,7 +253,7 @@ def test_random_play_keeps_invariants_and_exact_chance(game):
             game.invariant(state)
 
     for seed, variant in enumerate(game.variants):
-        start = module.initial_state(module.Rules(**variant))
+        start = module.initial_state(game.rules(variant))
         assert check_random_play(start, games=game.games, seed=seed, invariant=check) > game.games
 
 
@@ -164,7 +263,7 @@ def test_text_forms_round_trip(game):
     module = game.module
     rng = random.Random(7)
     for variant in game.variants:
-        state = module.initial_state(module.Rules(**variant))
+        state = module.initial_state(game.rules(variant))
         for _ in range(400):
             assert module.State.from_str(str(state)) == state
             player = state.current_player()
@@ -202,12 +301,12 @@ def test_bad_input_raises_the_documented_errors(game, capsys):
             module.State.from_str(text)
     for path, action, error in game.bad_actions:
         with pytest.raises(error):
-            _follow(module, path).apply(action)
+            _follow(game, path).apply(action)
     for path, text, error in game.bad_action_texts:
         with pytest.raises(error):
-            _follow(module, path).parse_action(text)
+            _follow(game, path).parse_action(text)
     # advice needs a player's decision
-    state = module.initial_state(module.Rules(**game.variants[0]))
+    state = module.initial_state(game.rules(game.variants[0]))
     while state.current_player() >= 0:
         state = state.apply(state.legal_actions()[0])
     with pytest.raises(InvalidStateError):
@@ -217,8 +316,8 @@ def test_bad_input_raises_the_documented_errors(game, capsys):
     assert "error" in capsys.readouterr().err
 
 
-def _follow(module, path):
-    state = module.initial_state(module.STANDARD)
+def _follow(game, path):
+    state = game.module.initial_state(game.standard)
     for text in path:
         state = state.apply(state.parse_action(text))
     return state

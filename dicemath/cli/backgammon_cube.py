@@ -27,8 +27,7 @@ from __future__ import annotations
 
 from dicemath.cli.support import add_json_flag, emit, int_list, text_table
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.backgammon.cube_advice import CUBE_OWNERS
-from dicemath.games.backgammon.cubeful_bearoff import BG8_MAX_CUBE
+from dicemath.games.backgammon.cube import CUBE_OWNERS, MAX_CUBE
 from dicemath.games.backgammon.rules import PRESETS, rules_named
 
 
@@ -83,7 +82,7 @@ def run_cube(args) -> int:
         if args.versus is None:
             raise InvalidStateError("a bear-off position needs --versus (the opponent's home board)")
         result = position_result(args.position, args.versus,
-                                 None if args.unbounded_cube else BG8_MAX_CUBE)
+                                 None if args.unbounded_cube else MAX_CUBE)
         emit(result, args.json, _render_position)
         return 0
     if args.win is None:
@@ -126,7 +125,7 @@ def _render_advice(result: dict) -> str:
     return "\n".join(lines)
 
 
-def position_result(position, versus, max_cube: int | None = BG8_MAX_CUBE) -> dict:
+def position_result(position, versus, max_cube: int | None = MAX_CUBE) -> dict:
     """The JSON object of the bear-off form (see module docstring).
 
     ``max_cube`` is the BG-8 cap (64, the default) or None for an unbounded cube. Beyond

@@ -2,7 +2,7 @@
 
 ``--json`` keys: ``position_id``, ``dice``, ``rules``, ``ply``, ``moves`` (best first; each
 ``{move, equity, probabilities, ply, source, position_id}``, see
-:class:`~dicemath.games.backgammon.hint.HintMove`). Under ``--rules playtive`` only the
+:class:`~dicemath.games.backgammon.hint.MoveValue`). Under ``--rules playtive`` only the
 plays BG-4's 5-checker limit allows are listed.
 """
 

@@ -145,11 +145,11 @@ def _compiled_values(rules: Rules, layout) -> list | None:
     """Value functions ``board -> expected turns`` of optimal and greedy play from the compiled
     kernel, or None when no compiled kernel implements these rules."""
     from dicemath.core.errors import InvalidRulesError
-    from dicemath.games.pegs_fives.fullboard.driver import KernelUnavailableError, solve_table
+    from dicemath.games.pegs_fives.fullboard.driver import solve_table
 
     try:
         tables = [solve_table(rules, layout.rows, policy=policy) for policy in ("optimal", "greedy")]
-    except (KernelUnavailableError, InvalidRulesError):
+    except InvalidRulesError:
         return None
     return [lambda board, table=table: float(table[layout.index(board)]) for table in tables]
 
@@ -171,11 +171,11 @@ def run_solve(args) -> int:
 
 def run_advise(args) -> int:
     from dicemath.games.pegs_fives.fullboard.advice import exact_advise_result
+    from dicemath.games.pegs_fives.state import choice_throw_dice
 
     rules = args.rules
-    # A Pegs choice throw after a row went in (PEGS-7) uses the dice that were left.
-    dice = len(args.roll) if rules.on_complete == "remaining" and 1 <= len(args.roll) < rules.dice else None
-    result = exact_advise_result(rules, args.board, args.roll, table=args.table, dice=dice, throws=args.throws)
+    result = exact_advise_result(rules, args.board, args.roll, table=args.table,
+                                 dice=choice_throw_dice(rules, args.roll), throws=args.throws)
 
     def render(r: dict) -> str:
         estimate = "" if r["exact"] else "est. "

@@ -83,7 +83,8 @@ def register(subparsers) -> None:
 def classes_result(rules: Rules) -> dict:
     """JSON of ``classes``: keys die_values, denominator (216), classes (label, kind, rank,
     wipe, penalty, weight, probability, exact (reduced), of_216, throws), total_weight."""
-    from dicemath.games.pitjesbak.throws import THROW_TOTAL, class_table, throw_text
+    from dicemath.core.dice import throw_text
+    from dicemath.games.pitjesbak.throws import THROW_TOTAL, class_table
     rows = []
     for row in class_table(rules):
         c = row.throw_class

@@ -5,7 +5,8 @@ them, each of weight 1) or as multisets (sorted tuples) with their exact multino
 weight ``n! / prod(count_f!)``. Weights are integers over the total ``6**n``
 (:func:`throw_total`), so every probability here is exact (:class:`fractions.Fraction`);
 float views are numpy float64. :func:`check_throw` validates a throw of a given number of
-dice; :func:`throw_outcomes` lists a throw's chance outcomes for a game state;
+dice, :func:`throw_text` and :func:`read_throw` write and read it as text;
+:func:`throw_outcomes` lists a throw's chance outcomes for a game state;
 :func:`two_dice_rolls` gives the 21 distinct rolls of two dice.
 """
 
@@ -69,6 +70,31 @@ def check_throw(faces: Sequence[int], dice: int, *, name: str = "a throw",
         where = f" ({rule})" if rule else ""
         raise InvalidDiceError(f"{name} has exactly {dice} dice{where}, got {len(faces)}: {faces!r}")
     return check_faces(faces)
+
+
+def throw_text(faces: Sequence[int]) -> str:
+    """A throw written high to low, e.g. ``"6-5-4"`` (read back by :func:`read_throw`)."""
+    return "-".join(str(f) for f in sorted(faces, reverse=True))
+
+
+def read_throw(text: str, dice: int) -> Throw:
+    """Read a throw of ``dice`` dice from ``"6-5-4"``, ``"6,5,4"``, ``"6 5 4"`` or ``"654"``.
+
+    Raises:
+        InvalidDiceError: text that is not ``dice`` faces 1..6.
+
+    Example:
+        >>> read_throw("6-5-3-3-3-2", 6), read_throw("416", 3)
+        ((2, 3, 3, 3, 5, 6), (1, 4, 6))
+    """
+    parts = text.replace("-", " ").replace(",", " ").split()
+    if len(parts) == 1 and len(parts[0]) > 1:
+        parts = list(parts[0])
+    try:
+        faces = [int(part) for part in parts]
+    except ValueError:
+        raise InvalidDiceError(f"cannot read a throw of {dice} dice from {text!r}") from None
+    return check_throw(faces, dice)
 
 
 def face_counts(faces: Sequence[int]) -> tuple[int, int, int, int, int, int]:

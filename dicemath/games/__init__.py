@@ -11,7 +11,8 @@ Every game package exposes the same names with the same meaning (the conformance
 ``STANDARD`` (and other presets)
     Module constants holding ``Rules`` objects: ``STANDARD`` is the game as RULES.md
     states it; named variants get their own constant (``pitjesbak.PIPS``,
-    ``bohnduell.CAPTURE_EVERY``).
+    ``bohnduell.CAPTURE_EVERY``). The one package of two games, ``pegs_fives``, has a
+    preset per game instead (``PEGS``, which ``Rules()`` is, and ``FIVES``).
 ``initial_state(rules=STANDARD)``
     The state at the start of a game.
 ``State``
@@ -26,8 +27,9 @@ Every game package exposes the same names with the same meaning (the conformance
 ``advise(state, ...)``
     Advice at a state where a player decides: the value of each legal action under
     optimal play and the best one (the advice object is the game's own: Pitjesbak's
-    :class:`~dicemath.games.pitjesbak.advice.Advice`, BohnDuell's list of
-    :class:`~dicemath.games.bohnduell.search.MoveValue`). A state where nobody decides
+    :class:`~dicemath.games.pitjesbak.advice.Advice`, BohnDuell's and Backgammon's lists of
+    ``MoveValue``, Pegs/Fives' list of
+    :class:`~dicemath.games.pegs_fives.advisor.RowAdvice`). A state where nobody decides
     raises :class:`~dicemath.core.errors.InvalidStateError`.
 
 ``analyse(record)``
@@ -46,6 +48,5 @@ run on any ``State``; a game's fast solvers are tested against them.
 
 Names a game uses beyond the vocabulary say what they are and mean one thing across
 games: ``Move`` is one move of a player, ``SearchAdvisor`` an alpha-beta advisor,
-``MoveValue`` one move with its value. Pitjesbak and BohnDuell follow the vocabulary;
-Pegs/Fives and Backgammon are being converted.
+``MoveValue`` one move with its value. All five games follow the vocabulary.
 """

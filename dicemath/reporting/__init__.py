@@ -3,8 +3,7 @@
 A section *computes, then renders*: ``compute(context)`` returns the section's numbers
 (a data object, no prose), ``render(data, context)`` writes the Markdown and saves the
 figures through ``context.save_figure``; every sentence that states a conclusion is read
-off the data. Sections not yet split that way (Pegs/Fives, Backgammon) give one
-``build(context) -> str`` instead. :data:`SECTIONS` is the one registry: a game adds its
+off the data. :data:`SECTIONS` is the one registry: a game adds its
 report by adding a line there. :func:`write_reports` writes each section to
 ``<out>/<name>.md`` and an index ``<out>/README.md``.
 """
@@ -33,29 +32,19 @@ class Section:
         name, title: file name (without ``.md``) and heading.
         compute: ``compute(context) -> data``.
         render: ``render(data, context) -> Markdown``.
-        builder: instead of the two, ``build(context) -> Markdown`` (sections not yet split).
     """
 
     name: str
     title: str
-    compute: str | None = None
-    render: str | None = None
-    builder: str | None = None
-
-    def __post_init__(self) -> None:
-        if (self.builder is None) == (self.compute is None or self.render is None):
-            raise ValueError(f"section {self.name!r} needs compute and render, or a builder")
+    compute: str
+    render: str
 
     def data(self, context: ReportContext):
-        """The section's numbers (sections with ``compute`` only)."""
-        if self.compute is None:
-            raise ValueError(f"section {self.name!r} has no compute step")
+        """The section's numbers."""
         return _function(self.compute)(context)
 
     def build(self, context: ReportContext) -> str:
         """The section's Markdown."""
-        if self.builder is not None:
-            return _function(self.builder)(context)
         return _function(self.render)(self.data(context), context)
 
 
@@ -63,20 +52,24 @@ SECTIONS: tuple[Section, ...] = (
     Section("dice", "Dice: hits for every number",
             compute="dicemath.reporting.dice:compute", render="dicemath.reporting.dice:render"),
     Section("pegs", "Pegs: expected turns per row, optimal rows, the row advisor",
-            builder="dicemath.games.pegs_fives.report:build_pegs"),
+            compute="dicemath.games.pegs_fives.report:compute_pegs",
+            render="dicemath.games.pegs_fives.report:render"),
     Section("fives", "Fives: expected turns per number, the advisor, races and rest points",
-            builder="dicemath.games.pegs_fives.report:build_fives"),
+            compute="dicemath.games.pegs_fives.report:compute_fives",
+            render="dicemath.games.pegs_fives.report:render"),
     Section("full_board", "Pegs and Fives on the full board: the exact optimum and every policy measured",
             compute="dicemath.games.pegs_fives.full_board_report:compute",
             render="dicemath.games.pegs_fives.full_board_report:render"),
     Section("pitjesbak", "Pitjesbak: when to stop, and who wins",
             compute="dicemath.games.pitjesbak.report:compute", render="dicemath.games.pitjesbak.report:render"),
     Section("backgammon_bearoff", "Backgammon: exact bear-off",
-            builder="dicemath.games.backgammon.report:build"),
+            compute="dicemath.games.backgammon.report:compute", render="dicemath.games.backgammon.report:render"),
     Section("backgammon_cube", "Backgammon: the doubling cube",
-            builder="dicemath.games.backgammon.cube_report:build"),
+            compute="dicemath.games.backgammon.cube_report:compute",
+            render="dicemath.games.backgammon.cube_report:render"),
     Section("backgammon_playtive", "Backgammon: the Playtive rule measured by self-play",
-            builder="dicemath.games.backgammon.playtive_report:build"),
+            compute="dicemath.games.backgammon.playtive_report:compute",
+            render="dicemath.games.backgammon.playtive_report:render"),
     Section("bohnduell", "BohnDuell: solved small games and a 40-bean advisor",
             compute="dicemath.games.bohnduell.report:compute", render="dicemath.games.bohnduell.report:render"),
     Section("analyse", "Analysed games: where each policy loses",

@@ -16,8 +16,8 @@ from dicemath.core.search import action_values
 from dicemath.games.backgammon import Position, gnubg_engine
 from dicemath.games.backgammon.hint import hint
 from dicemath.games.backgammon.analysis import ANALYSIS, EquityValues
-from dicemath.games.backgammon.moves import BackgammonState
 from dicemath.games.backgammon.rules import STANDARD
+from dicemath.games.backgammon.state import ROLL, State
 
 SMALL = Position.from_home_boards((1, 0, 1, 0, 0, 1), (0, 1, 0, 1, 0, 0))
 LARGER = Position.from_home_boards((2, 1, 0, 2, 1, 1), (1, 1, 2, 0, 1, 2))
@@ -43,7 +43,7 @@ def test_play_values_equal_expectimax_to_the_end():
 def test_chance_values_are_the_mean_over_the_21_rolls():
     values = EquityValues(STANDARD, 0)
     rng = random.Random(1)
-    state, checked = BackgammonState(LARGER, None, STANDARD), 0
+    state, checked = State(LARGER, STANDARD, ROLL, cube_value=None), 0
     while state.current_player() != TERMINAL:
         if state.current_player() == CHANCE:
             assert values.value(state).values[0] == pytest.approx(values.expected(state).values[0], abs=1e-9)
@@ -85,7 +85,7 @@ def test_luck_minus_losses_is_the_change_of_equity(seed):
 
 def test_replay_reproduces_the_end_state():
     rng = random.Random(5)
-    state, moves = BackgammonState(LARGER, None, STANDARD), []
+    state, moves = State(LARGER, STANDARD, ROLL, cube_value=None), []
     while state.current_player() != TERMINAL:
         action = sample_chance(state, rng) if state.current_player() == CHANCE else _random(state, rng)
         moves.append(ANALYSIS.text(state, action))
@@ -125,7 +125,7 @@ def test_cube_actions_of_a_last_roll_by_hand():
     position = Position.from_home_boards((0, 2, 0, 0, 0, 0), (0, 1, 0, 0, 0, 0)).position_id()
     win = 26 / 36
     result = analyse({"game": "backgammon", "decisions": [
-        {"position_id": position, "choice": "no double"},
+        {"position_id": position, "choice": "roll"},
         {"position_id": position, "choice": "pass"},
         {"position_id": position, "choice": "double"}]})
     no_double, passed, doubled = result.decisions

@@ -325,12 +325,12 @@ def test_cli_answers_from_the_largest_database(root, capsys, monkeypatch, tmp_pa
 
 
 def test_report_lists_the_databases(root, tmp_path):
-    from dicemath.games.backgammon.report import database_section
+    from dicemath.games.backgammon.report import database_lines, database_summary
 
-    text = "\n".join(database_section(root))
+    text = "\n".join(database_lines(*database_summary(root)))
     assert "`two-sided-9`" in text and "| complete |" in text and "25,050,025" in text
     assert "Scaling (estimate)" in text
-    assert "No database" in "\n".join(database_section(tmp_path))
+    assert "No database" in "\n".join(database_lines(*database_summary(tmp_path)))
 
 
 def test_race_bear_off_uses_the_database(root, monkeypatch):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -12,15 +13,18 @@ from hypothesis import strategies as st
 from dicemath.core.errors import DicemathError, InvalidProbabilityError
 from dicemath.games.backgammon.cube import (
     ACTIONS,
+    TIE_TOLERANCE,
     CubelessProbabilities,
     CubeModel,
     cube_action,
+    cube_decision,
     fit_efficiency,
     janowski_equity,
     keeler_spencer,
     keeler_spencer_points,
     model_summary,
     take_point,
+    takes,
 )
 
 NO_GAMMONS = CubeModel(CubelessProbabilities(0.5))
@@ -131,9 +135,26 @@ def test_cube_actions():
     assert ACTIONS[cube_action(0.3, 0.5)[0]] == "double/take"
     assert ACTIONS[cube_action(0.8, 1.2)[0]] == "double/pass"
     assert ACTIONS[cube_action(1.2, 1.6)[0]] == "too good"
-    assert ACTIONS[cube_action(0.3, 0.5, owns_or_centred=False)[0]] == "no double"
+    assert ACTIONS[cube_action(0.3, 0.5, may_double=False)[0]] == "no double"
     codes, equity = cube_action(np.array([0.3, 0.8]), np.array([0.5, 1.2]))
     assert codes.tolist() == [1, 2] and equity.tolist() == [0.5, 1.0]
+
+
+def test_compiled_cube_decision_is_the_plain_one():
+    """Arrays go through the compiled cube decision: element by element it is the plain
+    function's, every action and the ties included; Fractions decide without tolerance."""
+    rng = np.random.default_rng(3)
+    no_double = np.concatenate([rng.uniform(-1, 1.2, 400), [1.0, 0.5, 0.5]])
+    double_take = np.concatenate([rng.uniform(-1, 2, 400), [1.0 + 1e-13, 0.5, 1.0]])
+    may = rng.random(403) < 0.8
+    codes, equity = cube_action(no_double, double_take, may)
+    plain = [cube_decision(n, d, 1.0, bool(m), TIE_TOLERANCE) for n, d, m in zip(no_double, double_take, may)]
+    assert codes.tolist() == [c for c, _ in plain] and equity.tolist() == [e for _, e in plain]
+    assert set(codes.tolist()) == {0, 1, 2, 3}
+    assert cube_decision(Fraction(1), Fraction(2), Fraction(1), True, 0) == (3, Fraction(1))
+    assert cube_decision(Fraction(1, 2), Fraction(1, 2) + Fraction(1, 10**15), Fraction(1), True, 0) == \
+        (1, Fraction(1, 2) + Fraction(1, 10**15))
+    assert takes(1.0) and not takes(Fraction(10**15 + 1, 10**15), Fraction(1), 0)
 
 
 def test_gammons_move_the_take_point():

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from dicemath.core.dice import TWO_DICE_ROLLS
 from dicemath.games.backgammon import bearoff as bo
 from dicemath.games.backgammon.moves import apply_notation, legal_moves
 from dicemath.games.backgammon.position import Position
@@ -96,9 +97,11 @@ def test_two_sided_table_matches_gnubg_database():
 
 
 @pytest.mark.gnubg
+@pytest.mark.slow
 @pytest.mark.skipif(tool("makebearoff") is None, reason="GNU Backgammon's makebearoff not installed")
 def test_whole_one_sided_database_against_makebearoff(tmp_path):
-    """All 54,263 non-empty boards against gnubg's file (read directly: 1/65535 steps).
+    """All 54,263 non-empty boards against gnubg's file (read directly: 1/65535 steps; the
+    fast form is :func:`test_one_sided_table_matches_gnubg_database` on recorded boards).
 
     Measured (gnubg 1.07.001): means within 2e-4 everywhere, gammon distributions of the
     15-checker boards within 3e-5; the bear-off distributions of 220 boards differ by more
@@ -127,7 +130,7 @@ def test_whole_one_sided_database_against_makebearoff(tmp_path):
     worst = bo.position_index((1, 0, 4, 1, 3, 0))
     moves = bo.move_table()
     replay = np.zeros(bo.DISTRIBUTION_LENGTH)
-    for r, roll in enumerate(bo.ROLLS):
+    for r, roll in enumerate(TWO_DICE_ROLLS):
         plays = moves.successors(worst, r)
         ranked = plays[np.argsort(table.mean[plays], kind="stable")]
         if roll in ((5, 2), (6, 2)):

@@ -40,9 +40,10 @@ def _playtive_positions(count: int):
 
 
 @needs_gnubg
-def test_playtive_hint_never_makes_a_sixth_checker_on_a_point():
+@pytest.mark.parametrize("count", [10, pytest.param(40, marks=pytest.mark.slow)])
+def test_playtive_hint_never_makes_a_sixth_checker_on_a_point(count):
     rng = random.Random(5)
-    for position in _playtive_positions(40):
+    for position in _playtive_positions(count):
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         moves = hint(position, dice, PLAYTIVE)
         expected = {str(m) for m in legal_moves(position, dice, PLAYTIVE)}

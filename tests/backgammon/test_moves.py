@@ -9,11 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dicemath.core.errors import IllegalMoveError, InvalidDiceError, InvalidStateError
-from dicemath.core.game import check_random_play
-from dicemath.games.backgammon.moves import (BackgammonState, apply_notation, legal_moves,
-                                             single_steps)
+from dicemath.core.game import check_random_play, check_state_consistency, random_playout
+from dicemath.games.backgammon.moves import apply_notation, legal_moves, single_steps
 from dicemath.games.backgammon.position import CHECKERS, Position, game_result
 from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD
+from dicemath.games.backgammon.state import OVER, PLAY, ROLL_ON, State, initial_state
 
 from .strategies import random_position
 
@@ -129,12 +129,25 @@ def test_game_results():
 
 
 def test_random_play_shared_check():
+    """Random money games (random cube actions end many early) and random checker play to
+    the last checker (never doubling) keep the vocabulary's contract and every checker."""
     def invariant(state):
         assert _totals(state.position) == (CHECKERS, CHECKERS)
 
+    def check(state):
+        check_state_consistency(state)
+        invariant(state)
+
+    def never_double(state, rng):
+        actions = state.legal_actions()
+        return ROLL_ON if ROLL_ON in actions else rng.choice(actions)
+
+    rng = random.Random(5)
     for rules, games in ((STANDARD, 2), (PLAYTIVE, 1)):
-        visited = check_random_play(BackgammonState.new_game(rules), games=games, seed=5, invariant=invariant)
+        visited = check_random_play(initial_state(rules), games=10 * games, seed=5, invariant=invariant)
         assert visited > 100
+        for _ in range(games):
+            assert random_playout(initial_state(rules), rng, policy=never_double, on_state=check).phase == OVER
 
 
 def test_bad_input():
@@ -144,7 +157,7 @@ def test_bad_input():
         Position((1,) * 25, (0,) * 25)
     with pytest.raises(IllegalMoveError):
         apply_notation(Position.initial(), "23/20")
-    state = BackgammonState(Position.initial(), (3, 1))
+    state = State(Position.initial(), STANDARD, PLAY, (3, 1))
     with pytest.raises(IllegalMoveError):
         state.apply(((24, 20),))
 

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from dicemath.games.backgammon import gnubg_engine, playtive
-from dicemath.games.backgammon.playtive_report import build
+from dicemath.games.backgammon.playtive_report import compute, render
 from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD
-from dicemath.games.backgammon.selfplay import play_game
+from dicemath.games.backgammon.selfplay import self_play_game
 from dicemath.reporting.context import ReportContext
 
 needs_gnubg = pytest.mark.skipif(not gnubg_engine.available(), reason="the gnubg package is not installed")
@@ -18,8 +18,8 @@ needs_gnubg = pytest.mark.skipif(not gnubg_engine.available(), reason="the gnubg
 def test_paired_games_share_their_dice_until_they_part():
     """With no binding turn the playtive game is the standard game, play for play."""
     for seed in range(30):
-        standard = play_game(np.random.default_rng([playtive.SEED, seed]), STANDARD)
-        limited = play_game(np.random.default_rng([playtive.SEED, seed]), PLAYTIVE)
+        standard = self_play_game(np.random.default_rng([playtive.SEED, seed]), STANDARD)
+        limited = self_play_game(np.random.default_rng([playtive.SEED, seed]), PLAYTIVE)
         if limited.binds == 0:
             assert (limited.starter_won, limited.points, limited.turns) == \
                    (standard.starter_won, standard.points, standard.turns)
@@ -54,10 +54,12 @@ def test_committed_findings_cover_the_study():
 
 
 def test_report_section_builds_from_committed_data(tmp_path):
-    text = build(ReportContext(tmp_path))
+    context = ReportContext(tmp_path)
+    text = render(compute(context), context)
     assert "binds" in text and (tmp_path / "backgammon_playtive.png").exists()
 
 
 @needs_gnubg
+@pytest.mark.slow
 def test_notebook_runs(run_notebook):
     run_notebook("backgammon_playtive.ipynb")

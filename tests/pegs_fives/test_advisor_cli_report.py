@@ -126,15 +126,15 @@ def test_last_turn_rest_matches_simulation_on_one_open_number():
     import math
 
     from dicemath.games.pegs_fives.races import last_turn_rest
-    from dicemath.games.pegs_fives.state import play_turn
+    from dicemath.games.pegs_fives.state import finish_turn, initial_state
 
     board = (5,) * 8 + (0,) + (5,) * 3
     throw = (1, 1, 3, 4, 5, 6)       # two 9s: 3+6 and 4+5
     exact = last_turn_rest(FIVES, board, throw)[9]
     rng = random.Random(8)
     n = 4000
-    samples = [rest_points(play_turn(FIVES, board, greedy_policy, rng, first_throw=throw, first_row=9), 5)
-               for _ in range(n)]
+    chosen = initial_state(FIVES, board).apply(throw).apply(9)
+    samples = [rest_points(finish_turn(chosen, greedy_policy, rng).board, 5) for _ in range(n)]
     mean = sum(samples) / n
     sd = math.sqrt(sum((x - mean) ** 2 for x in samples) / (n - 1))
     assert abs(mean - exact) <= 4.5 * sd / math.sqrt(n)

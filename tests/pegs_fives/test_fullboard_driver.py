@@ -3,22 +3,20 @@ Dask graph locally and on a ``dask.distributed`` cluster, and clear errors."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import numpy as np
 import pytest
 
 from dicemath.core.errors import InvalidRulesError
-from dicemath.games.pegs_fives.fullboard import driver, storage
+from dicemath.games.pegs_fives.fullboard import storage
 from dicemath.games.pegs_fives.fullboard.driver import (
-    BuildInterrupted, KernelUnavailableError, build_table, kernel_for, solve_sequential, solve_table)
+    BuildInterrupted, build_table, kernel_for, solve_sequential, solve_table)
 from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.games.pegs_fives.state import InvalidBoardError
 
 SEVEN = (1, 3, 5, 7, 9, 11, 12)
-PEGS_KERNEL = importlib.util.find_spec(driver.PEGS_KERNEL_MODULE) is not None
 
 
 def sequential(rules, rows, dtype=np.float64, policy="optimal"):
@@ -110,13 +108,6 @@ def test_bad_rows_and_variants_raise_clear_errors(tmp_path):
         solve_table(FIVES, (1, 2), policy="lookahead")
 
 
-@pytest.mark.skipif(PEGS_KERNEL, reason="the Pegs kernel is installed")
-def test_pegs_without_its_kernel_says_so():
-    with pytest.raises(KernelUnavailableError, match="Pegs kernel"):
-        solve_table(PEGS, (1, 2))
-
-
-@pytest.mark.skipif(not PEGS_KERNEL, reason="the Pegs kernel is not installed")
 def test_pegs_kernel_runs_through_the_same_driver(tmp_path):
     from dicemath.games.pegs_fives.solver import solve_reduced
 

@@ -12,8 +12,8 @@ from dicemath.core.errors import DicemathError, IllegalMoveError
 from dicemath.core.game import CHANCE, TERMINAL, check_random_play
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.games.pegs_fives.state import (
-    Board, InvalidBoardError, InvalidRollError, SafeGreedy, TurnState, after_hits, check_board, greedy_policy,
-    legal_rows, play_game, play_turn)
+    InvalidBoardError, InvalidRollError, SafeGreedy, State, after_hits, board_text, check_board, check_state,
+    greedy_policy, initial_state, legal_rows, play_game, play_turn, read_board, reduced_board)
 
 SEED_THROW = (3, 3, 3, 5, 6, 2)  # the seed's example throw: row 3 (three 3s) or row 8 (6+2, 5+3)
 
@@ -22,22 +22,12 @@ def at(board_row_steps: dict, rules=PEGS, default=0) -> tuple:
     return tuple(board_row_steps.get(r, default) for r in range(1, 13))
 
 
-class ScriptedDice:
-    """A stand-in for random.Random whose dice come from a script (one face per randint)."""
-
-    def __init__(self, *throws):
-        self.faces = [f for throw in throws for f in throw]
-
-    def randint(self, low, high):
-        return self.faces.pop(0)
-
-
 # --- the seed's examples (pegs-popnagels.nl.txt) -------------------------------------------
 
 def test_seed_example_row_8_all_dice_used_gives_fresh_dice_and_budget():
     # "Kies je voor rij 8 ... 6+2 en 5+3 terzijde. ... weer een 8 ... drie achten. Zet de
     # popnagel drie stappen naar voren ... Je mag alle dobbelstenen opnieuw gooien"
-    s = TurnState.start(PEGS).apply(SEED_THROW)
+    s = initial_state(PEGS).apply(SEED_THROW)
     assert s.current_player() == 0 and 8 in s.legal_actions() and 3 in s.legal_actions()
     s = s.apply(8)
     assert (s.row, s.count, s.dice, s.throws) == (8, 2, 2, 2)
@@ -45,7 +35,7 @@ def test_seed_example_row_8_all_dice_used_gives_fresh_dice_and_budget():
     assert s.board[7] == 3 and s.dice == 6 and s.throws == 3 and s.row is None
     assert s.current_player() == CHANCE and s.turns == 0       # the same turn goes on
     # "Je gooit geen 8 meer ... twee plaatsen naar voren": the turn ends with 2 steps.
-    s = TurnState.start(PEGS).apply(SEED_THROW).apply(8).apply((1, 1))
+    s = initial_state(PEGS).apply(SEED_THROW).apply(8).apply((1, 1))
     assert s.board[7] == 2 and s.turns == 1
 
 
@@ -53,29 +43,28 @@ def test_seed_example_row_8_all_dice_used_gives_fresh_dice_and_budget():
 def test_seed_example_row_3_three_endings(last, step):
     # three 3s, then one 3, then with two dice: one 3 -> in (after 3 throws the turn ends);
     # two 3s -> six 3s, overthrown, no move; no 3 -> four steps.
-    log = []
-    end = play_turn(PEGS, (0,) * 12, greedy_policy, ScriptedDice(SEED_THROW, (3, 4, 5), last),
-                    first_row=3, log=log)
-    assert end[2] == step
-    assert len(log) == 3
+    s = initial_state(PEGS, single_turn=True).apply(SEED_THROW).apply(3).apply((3, 4, 5))
+    assert (s.count, s.dice, s.throws, s.over) == (4, 2, 1, False)
+    s = s.apply(last)
+    assert s.over and s.board[2] == step
 
 
 def test_overthrow_on_the_choice_throw_ends_the_turn():
-    s = TurnState.start(PEGS, at({3: 3})).apply(SEED_THROW).apply(3)
+    s = initial_state(PEGS, at({3: 3})).apply(SEED_THROW).apply(3)
     assert s.board[2] == 3 and s.turns == 1 and s.dice == 6
 
 
 def test_pegs_7_in_with_dice_left_gives_a_choice_throw_with_the_rest():
-    s = TurnState.start(PEGS, at({3: 2})).apply(SEED_THROW).apply(3)
+    s = initial_state(PEGS, at({3: 2})).apply(SEED_THROW).apply(3)
     assert s.board[2] == 5 and s.dice == 3 and s.throws == 2 and s.row is None and s.turns == 0
 
 
 def test_pegs_8_goes_before_pegs_7():
     throw = (1, 2, 3, 4, 5, 6)   # three pairs for 7: all dice used and row 7 exactly in
-    s = TurnState.start(PEGS, at({7: 2})).apply(throw).apply(7)
+    s = initial_state(PEGS, at({7: 2})).apply(throw).apply(7)
     assert s.board[6] == 5 and s.dice == 6 and s.throws == 3 and s.turns == 0
     variant = PEGS.variant(all_dice_first=False)
-    s = TurnState.start(variant, at({7: 2})).apply(throw).apply(7)
+    s = initial_state(variant, at({7: 2})).apply(throw).apply(7)
     assert s.board[6] == 5 and s.turns == 1   # PEGS-7 first: no dice left, the turn ends
 
 
@@ -85,17 +74,17 @@ def test_pegs_budget_spent_ends_the_turn():
 
 
 def test_fives_cap_and_fresh_dice_on_completion():
-    s = TurnState.start(FIVES, at({3: 3})).apply(SEED_THROW).apply(3)
+    s = initial_state(FIVES, at({3: 3})).apply(SEED_THROW).apply(3)
     assert s.board[2] == 5 and s.dice == 6 and s.throws is None and s.turns == 0
 
 
 def test_fives_all_dice_used():
-    s = TurnState.start(FIVES).apply((1, 2, 3, 4, 5, 6)).apply(7)
+    s = initial_state(FIVES).apply((1, 2, 3, 4, 5, 6)).apply(7)
     assert s.board[6] == 3 and s.dice == 6 and s.turns == 0
 
 
 def test_fives_marks_stand_after_a_miss():
-    s = TurnState.start(FIVES).apply(SEED_THROW).apply(3).apply((1, 1, 2))
+    s = initial_state(FIVES).apply(SEED_THROW).apply(3).apply((1, 1, 2))
     assert s.board[2] == 3 and s.turns == 1
 
 
@@ -111,15 +100,17 @@ def test_invalid_boards_raise(board):
 @pytest.mark.parametrize("roll", [(1, 2, 3, 4, 5, 6, 1), (0, 1, 2, 3, 4, 5), (1, 2, 3, 4, 5, 7), (1, 2)])
 def test_invalid_rolls_raise(roll):
     with pytest.raises(InvalidRollError):
-        TurnState.start(PEGS).apply(roll)
+        initial_state(PEGS).apply(roll)
 
 
 def test_illegal_row_raises():
-    s = TurnState.start(PEGS).apply(SEED_THROW)
+    s = initial_state(PEGS).apply(SEED_THROW)
     with pytest.raises(IllegalMoveError):
         s.apply(4)
     with pytest.raises(IllegalMoveError):
-        play_turn(PEGS, (0,) * 12, greedy_policy, random.Random(0), first_throw=SEED_THROW, first_row=1)
+        s.apply(s.parse_action("1"))
+    with pytest.raises(IllegalMoveError):
+        s.parse_action("13")
 
 
 def test_invalid_rules_raise():
@@ -130,14 +121,18 @@ def test_invalid_rules_raise():
 
 
 def test_board_text_round_trip():
-    b = Board.parse("0,0,3,0,0,0,1,0,0,0,0,0", PEGS)
-    assert Board.parse(str(b), PEGS) == b
-    assert Board.reduced([6, 7], PEGS).open_rows() == (6, 7)
+    b = read_board("0,0,3,0,0,0,1,0,0,0,0,0", PEGS)
+    assert read_board(board_text(b), PEGS) == b == at({3: 3, 7: 1})
+    assert reduced_board([6, 7], PEGS) == at({6: 0, 7: 0}, default=5)
+    with pytest.raises(InvalidBoardError):
+        read_board("0,0,x", PEGS)
 
 
 # --- the shared game check and properties -------------------------------------------------
 
 def _invariant(state):
+    check_state(state)
+    assert State.from_str(str(state)) == state
     assert all(0 <= s <= state.rules.goal for s in state.board)
     assert 0 <= state.dice <= state.rules.dice
     if state.row is not None:
@@ -146,13 +141,13 @@ def _invariant(state):
 
 @pytest.mark.parametrize("rules", [PEGS, FIVES])
 def test_check_random_play_reduced_board(rules):
-    visited = check_random_play(TurnState.start(rules, Board.reduced([3, 8, 12], rules).progress),
+    visited = check_random_play(initial_state(rules, reduced_board([3, 8, 12], rules)),
                                 games=15, seed=1, invariant=_invariant)
     assert visited > 100
 
 
 def test_check_random_play_full_fives_board():
-    assert check_random_play(TurnState.start(FIVES), games=2, seed=2, invariant=_invariant) > 100
+    assert check_random_play(initial_state(FIVES), games=2, seed=2, invariant=_invariant) > 100
 
 
 boards = st.lists(st.integers(0, 5), min_size=12, max_size=12).map(tuple)
@@ -197,29 +192,29 @@ def test_after_hits_conserves_progress(board, row, count, dice, throws, fives):
 
 def test_chance_outcomes_sum_to_one_for_every_dice_count():
     for dice in range(1, 7):
-        state = TurnState(PEGS, (0,) * 12, dice, 3)
+        state = State(PEGS, (0,) * 12, dice, 3)
         assert sum(p for _, p in state.chance_outcomes()) == 1
 
 
 def test_game_ends_with_negative_turns():
     rng = random.Random(4)
-    assert 1 <= play_game(FIVES, greedy_policy, rng, board=Board.reduced([7], FIVES).progress) < 200
-    s = TurnState.start(PEGS, (5,) * 12)
-    assert s.current_player() == TERMINAL and s.returns() == [-0.0]
+    assert 1 <= play_game(FIVES, greedy_policy, rng, board=reduced_board([7], FIVES)) < 200
+    s = initial_state(PEGS, (5,) * 12)
+    assert s.current_player() == TERMINAL and s.returns() == (-0.0,)
 
 
 @settings(max_examples=40, deadline=None)
 @given(rows=st.lists(st.integers(1, 12), min_size=1, max_size=2, unique=True),
        steps=st.lists(st.integers(0, 4), min_size=2, max_size=2), fives=st.booleans(), throw=throws)
 def test_exact_turn_distributions_sum_to_one_and_never_go_back(rows, steps, fives, throw):
-    from dicemath.games.pegs_fives.turn import TurnOutcomes, turn_outcome
+    from dicemath.games.pegs_fives.turn import turn_distribution, turn_outcome
 
     rules = FIVES if fives else PEGS
     board = [5] * 12
     for r, s in zip(rows, steps):
         board[r - 1] = s
     board = tuple(board)
-    dist = TurnOutcomes(rules, SafeGreedy(5)).from_start(board)
+    dist = turn_distribution(rules, board, SafeGreedy(5))
     assert sum(dist.values()) == 1 and all(p > 0 for p in dist.values())
     assert all(all(b <= e <= 5 for b, e in zip(board, end)) for end in dist)
     for row, d in turn_outcome(rules, board, throw).items():

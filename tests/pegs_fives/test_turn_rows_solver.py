@@ -13,8 +13,9 @@ from dicemath.core.mdp import solve_progress_mdp
 from dicemath.games.pegs_fives.rows import row_table, rows_result
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.games.pegs_fives.solver import reduced_boards, solve_greedy, solve_reduced
-from dicemath.games.pegs_fives.state import Board, SafeGreedy, greedy_policy, play_game, play_turn
-from dicemath.games.pegs_fives.turn import TurnOutcomes, TurnValue, turn_outcome
+from dicemath.games.pegs_fives.state import (
+    SafeGreedy, finish_turn, greedy_policy, initial_state, play_game, play_turn, reduced_board)
+from dicemath.games.pegs_fives.turn import BoardMass, TurnValue, end_board_model, turn_distribution, turn_outcome
 
 SEED_THROW = (3, 3, 3, 5, 6, 2)
 
@@ -22,8 +23,8 @@ SEED_THROW = (3, 3, 3, 5, 6, 2)
 def test_seed_row_3_exact_endings():
     # Row 3: three 3s set aside, one more 3 with the second throw; the two last dice give
     # in with P = 2 * 1/6 * 5/6, overthrow with 1/36, else four steps (hand-derived).
-    engine = TurnOutcomes(PEGS)
-    d = engine.cycle((0,) * 12, 3, 4, 2, 1)
+    stay, rest = end_board_model(PEGS).cycle((0,) * 12, 3, 4, 2, 1)
+    d = stay * BoardMass({(0,) * 12: Fraction(1)}) + rest
     assert d == {(0, 0, 5) + (0,) * 9: Fraction(10, 36), (0,) * 12: Fraction(1, 36),
                  (0, 0, 4) + (0,) * 9: Fraction(25, 36)}
 
@@ -40,9 +41,9 @@ def test_seed_row_8_exact_all_dice_chance():
 
 @pytest.mark.parametrize("rules", [PEGS, FIVES])
 def test_turn_distribution_sums_to_one_and_matches_monte_carlo(rules):
-    board = Board.reduced([3, 8, 12], rules).progress
+    board = reduced_board([3, 8, 12], rules)
     board = board[:2] + (2,) + board[3:7] + (1,) + board[8:]
-    exact = TurnOutcomes(rules, greedy_policy).from_start(board)
+    exact = turn_distribution(rules, board, greedy_policy)
     assert sum(exact.values()) == 1
     n = 6000
     rng = random.Random(7)
@@ -56,14 +57,14 @@ def test_turn_distribution_sums_to_one_and_matches_monte_carlo(rules):
 
 def test_turn_outcome_per_row_matches_simulation_of_that_choice():
     rules = PEGS
-    board = Board.reduced([3, 8], rules).progress
+    board = reduced_board([3, 8], rules)
     exact = turn_outcome(rules, board, SEED_THROW)
     assert sorted(exact) == [3, 8]
     rng = random.Random(3)
     n = 4000
     for row, dist in exact.items():
-        seen = Counter(play_turn(rules, board, greedy_policy, rng, first_throw=SEED_THROW, first_row=row)
-                       for _ in range(n))
+        chosen = initial_state(rules, board).apply(SEED_THROW).apply(row)
+        seen = Counter(finish_turn(chosen, greedy_policy, rng).board for _ in range(n))
         for end in dist:
             p = float(dist.probability(end))
             assert abs(seen[end] / n - p) <= 4.5 * math.sqrt(p * (1 - p) / n) + 1e-9
@@ -133,16 +134,17 @@ def test_restart_identity_holds_for_the_exact_values(rules):
 
 def test_solver_agrees_with_the_core_progress_mdp():
     # Second method: the core's solve_progress_mdp with whole next-board distributions
-    # from TurnOutcomes under the optimal choices of the first throw (later choices of the
+    # from turn_distribution under the optimal choices of the first throw (later choices of the
     # turn by the solution's own policy are the same when only one row is open).
     rules = PEGS
     row = 9
     boards = reduced_boards(rules, [row])
     table = row_table(rules, row)
 
+    model = end_board_model(rules)
+
     def step(board, value):
-        engine = TurnOutcomes(rules)
-        return [(Fraction(1), [engine.from_start(board)])]
+        return [(Fraction(1), [turn_distribution(rules, board, model=model)])]
 
     solution = solve_progress_mdp(boards, step, cost=Fraction(1),
                                   terminal_value=lambda b: Fraction(0) if all(s >= 5 for s in b) else None)
@@ -200,12 +202,12 @@ def test_safe_greedy_never_worse_than_greedy_on_a_pegs_end_game():
 
 @pytest.mark.parametrize("rules", [PEGS, FIVES])
 def test_turn_outcomes_agree_with_enumerating_the_game_states(rules):
-    # Second method: walk the core-protocol states (TurnState, single turn) through every
+    # Second method: walk the core-protocol states (State, single turn) through every
     # chance outcome with exact probabilities, choosing greedily, memoised by state.
     from functools import lru_cache
 
     from dicemath.core.game import CHANCE, TERMINAL
-    from dicemath.games.pegs_fives.state import TurnState, legal_rows
+    from dicemath.games.pegs_fives.state import legal_rows
 
     board = (5, 5, 2, 5, 5, 5, 5, 1, 5, 5, 5, 5)
 
@@ -220,8 +222,28 @@ def test_turn_outcomes_agree_with_enumerating_the_game_states(rules):
                 for end, q in walk(state.apply(outcome)).items():
                     result[end] = result.get(end, 0) + p * q
             return result
-        legal = legal_rows(state.board, state.pending, rules.goal)
+        legal = legal_rows(state.board, state.roll, rules.goal)
         return walk(state.apply(greedy_policy(state.board, legal, state.dice, state.throws)))
 
-    expected = walk(TurnState.start(rules, board, single_turn=True))
-    assert expected == TurnOutcomes(rules, greedy_policy).from_start(board)
+    expected = walk(initial_state(rules, board, single_turn=True))
+    assert expected == turn_distribution(rules, board, greedy_policy)
+
+
+@pytest.mark.parametrize("rules", [PEGS, FIVES])
+def test_turn_value_equals_the_core_expectimax_over_one_turn(rules):
+    # Second method: the core's expectimax over the states of one turn (player 0 maximises
+    # -V(end board)) against the within-turn recursion with optimal choices, exact; for
+    # the solved V both are V(board) - 1 (the Bellman equation the solver solves).
+    from dicemath.core.search import expectimax
+
+    rows = [3, 8]
+    solution = solve_reduced(rules, rows, exact=True)
+    model = TurnValue(rules, solution.values.__getitem__, exact=True, restart_identity=False)
+
+    def leaf(state):
+        return (-solution.values[state.board],) if state.over else None
+
+    memo = {}
+    for board in reduced_boards(rules, rows)[-6:]:
+        (value,) = expectimax(initial_state(rules, board, single_turn=True), leaf=leaf, memo=memo)
+        assert -value == model.lookahead(board, rules.dice, rules.throws) == solution.values[board] - 1

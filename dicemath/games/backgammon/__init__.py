@@ -1,39 +1,58 @@
-"""Backgammon (RULES.md section 4): rules engine, GNU Backgammon Position IDs, bear-off databases.
+"""Backgammon (RULES.md section 4): rules engine, cube, bear-off databases, evaluation and advice.
+
+The game vocabulary (see :mod:`dicemath.games`): :class:`Rules` with the presets
+:data:`STANDARD` and :data:`PLAYTIVE`, :func:`initial_state`, the state :class:`State`
+(a money game with the doubling cube) with its plays :class:`Move`, and :func:`advise`
+(every legal action ranked: the plays of a roll, or double / roll, take / pass).
+
+Modules:
 
 * :mod:`.rules`: ``STANDARD`` and ``PLAYTIVE`` (at most 5 own checkers per point, BG-4).
-* :mod:`.position`, :mod:`.moves`: immutable positions, legal plays (BG-2..BG-7), the game as a
-  ``GameState``.
+* :mod:`.plays`: the rules that move checkers (BG-3..BG-6), written once for the engine and
+  the compiled kernels (:mod:`._play_kernels`).
+* :mod:`.position`, :mod:`.moves`, :mod:`.state`: positions, legal plays and notation, the
+  game as a :class:`~dicemath.core.game.GameState` (BG-1..BG-8).
 * :mod:`.position_id`, :mod:`.diagram`: GNU Backgammon Position IDs, XGID position fields, text board.
-* :mod:`.bearoff`: dense index of home boards, all legal plays, exact one- and two-sided tables.
+* :mod:`.bearoff`, :mod:`.bearoff_database`: dense index of home boards, every legal play,
+  exact one- and two-sided tables, the complete two-sided database.
 * :mod:`.race`: pip counts and the one-sided approximation.
-* ``cube*`` modules: the doubling cube (BG-8); :mod:`.cube_advice`: cube advice for any position.
+* :mod:`.cube`: the cube decision (BG-8) and its models; :mod:`.cubeful_bearoff`,
+  :mod:`.race_cube`, :mod:`.cube_advice`: exact cubeful bear-offs, race rules, cube advice
+  for any position.
 * :mod:`.evaluate`: any position's cubeless probabilities from the best source (exact tables,
   race model, GNU Backgammon's nets via the optional ``gnubg`` package, :mod:`.gnubg_engine`);
-  :mod:`.hint`: every play of a roll ranked; :mod:`.selfplay`, :mod:`.playtive`: the
-  Playtive rule (BG-4) measured by self-play.
-* :mod:`.analysis`: the cost of every play of a played game (:func:`analyse`).
+  :mod:`.hint`: every play of a roll ranked; :mod:`.advice`: :func:`advise`;
+  :mod:`.selfplay`, :mod:`.playtive`: the Playtive rule (BG-4) measured by self-play.
+* :mod:`.analysis`: the cost of every play and cube action of a played game (:func:`analyse`).
+* Reports: :mod:`.report`, :mod:`.cube_report`, :mod:`.playtive_report`.
 
 Example:
-    >>> from dicemath.games.backgammon import Position, legal_moves
+    >>> from dicemath.games.backgammon import Position, initial_state, legal_moves
     >>> len(legal_moves(Position.initial(), (6, 5)))  # 24/13 counted once
     7
+    >>> state = initial_state().apply((6, 5))          # X's 6 beats O's 5: X plays 6-5
+    >>> str(state)
+    '4HPwATDgc/ABMA X play 6-5 cube 1'
 """
 
+from dicemath.games.backgammon.advice import advise
 from dicemath.games.backgammon.analysis import analyse
-from dicemath.games.backgammon.bearoff import (ROLLS, one_sided_table, position_from_index, position_index,
-                                               positions_up_to, two_sided_table, win_probability)
+from dicemath.games.backgammon.bearoff import (one_sided_table, position_from_index, position_index, positions_up_to,
+                                               two_sided_table, win_probability)
 from dicemath.games.backgammon.cube import CubelessProbabilities, CubeModel, keeler_spencer, model_summary
 from dicemath.games.backgammon.cubeful_bearoff import cubeful_table, position_equities
-from dicemath.games.backgammon.moves import BackgammonState, Move, legal_moves
+from dicemath.games.backgammon.hint import MoveValue
+from dicemath.games.backgammon.moves import Move, legal_moves
 from dicemath.games.backgammon.position import GameResult, Position, game_result
 from dicemath.games.backgammon.race import one_sided_win_probability, pip_count
 from dicemath.games.backgammon.race_cube import race_advice
-from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD, BackgammonRules
+from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD, Rules
+from dicemath.games.backgammon.state import State, initial_state
 
 __all__ = [
-    "PLAYTIVE", "ROLLS", "STANDARD", "BackgammonRules", "BackgammonState", "GameResult", "Move", "Position",
-    "game_result", "legal_moves", "one_sided_table", "position_from_index", "position_index", "positions_up_to",
-    "two_sided_table", "win_probability", "pip_count", "one_sided_win_probability",
-    "CubelessProbabilities", "CubeModel", "keeler_spencer", "model_summary", "cubeful_table",
-    "position_equities", "race_advice", "analyse",
+    "PLAYTIVE", "STANDARD", "CubeModel", "CubelessProbabilities", "GameResult", "Move", "MoveValue", "Position",
+    "Rules", "State", "advise", "analyse", "cubeful_table", "game_result", "initial_state", "keeler_spencer",
+    "legal_moves", "model_summary", "one_sided_table", "one_sided_win_probability", "pip_count",
+    "position_equities", "position_from_index", "position_index", "positions_up_to", "race_advice",
+    "two_sided_table", "win_probability",
 ]

@@ -1,85 +1,15 @@
-"""numba kernels of :mod:`.bearoff` (module level so numba's on-disk cache works).
+"""numba kernels of the bear-off tables: the one- and two-sided dynamic programmes of
+:mod:`.bearoff` and the block kernel of :mod:`.bearoff_database` (module level, so that
+numba's on-disk cache works). The plays they read come from the move table, whose rules
+are those of :mod:`.plays` (:mod:`._play_kernels`).
 
-Each is checked against plain-Python twins in ``tests/backgammon/test_bearoff.py``.
+Each is checked against plain-Python, exact-Fraction twins in ``tests/backgammon/test_bearoff.py``.
 """
 
 from __future__ import annotations
 
 import numba
 import numpy as np
-
-
-@numba.njit(cache=True)
-def expand(current, n, die, single, out, k, mark, stamp):
-    """Append to ``out[k:]`` the boards one step of ``die`` away from ``current[:n]`` not
-    yet marked with ``stamp``; return the new length."""
-    for i in range(n):
-        x = current[i]
-        for p in range(6):
-            y = single[x, die, p]
-            if y >= 0 and mark[y] != stamp:
-                mark[y] = stamp
-                out[k] = y
-                k += 1
-    return k
-
-@numba.njit(cache=True)
-def moves_kernel(single, highs, lows, fill, starts, targets):
-    count = single.shape[0]
-    rolls = len(highs)
-    a = np.empty(4096, np.int64)
-    b = np.empty(4096, np.int64)
-    c = np.empty(4096, np.int64)
-    d = np.empty(4096, np.int64)
-    mark = np.zeros(count, np.int64)
-    stamp = 0
-    total = 0
-    for x in range(count):
-        for r in range(rolls):
-            high = highs[r]
-            low = lows[r]
-            a[0] = x
-            n = 1
-            result = a
-            if high == low:
-                for _ in range(4):
-                    stamp += 1
-                    m = expand(a, n, high, single, b, 0, mark, stamp)
-                    if m == 0:
-                        break
-                    a[:m] = b[:m]
-                    n = m
-            else:
-                stamp += 1
-                nh = expand(a, 1, high, single, b, 0, mark, stamp)
-                stamp += 1
-                nl = expand(a, 1, low, single, c, 0, mark, stamp)
-                stamp += 1
-                m = expand(b, nh, low, single, d, 0, mark, stamp)
-                m = expand(c, nl, high, single, d, m, mark, stamp)
-                if m > 0:
-                    result = d
-                    n = m
-                elif nh > 0:
-                    result = b
-                    n = nh
-                elif nl > 0:
-                    result = c
-                    n = nl
-            if fill:
-                for i in range(1, n):  # insertion sort: the lists are short
-                    v = result[i]
-                    j = i - 1
-                    while j >= 0 and result[j] > v:
-                        result[j + 1] = result[j]
-                        j -= 1
-                    result[j + 1] = v
-                for i in range(n):
-                    targets[total + i] = result[i]
-            else:
-                starts[x * rolls + r + 1] = total + n
-            total += n
-    return total
 
 
 @numba.njit(cache=True)

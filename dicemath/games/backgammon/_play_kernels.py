@@ -1,18 +1,18 @@
-"""numba kernel: the distinct positions a roll can lead to (BG-3..BG-6), for self-play.
+"""The plays of :mod:`~dicemath.games.backgammon.plays` compiled with numba.
 
-The plain-Python :func:`~.moves.legal_moves` builds a :class:`~.position.Position` per
-step and lists the steps of every play; self-play and the look-ahead of :mod:`.evaluate`
-only need the resulting positions, thousands of times a second. This kernel computes the
-same set (checked against ``legal_moves`` on thousands of random positions, both presets,
-in ``tests/backgammon/test_evaluate_kernels.py``).
+Imported only when plays are first generated, so ``import dicemath`` never loads numba.
+The rules are not written here: every function of :mod:`.plays` is compiled as it stands,
+the names it calls bound to their compiled twins
+(:func:`~dicemath.core.jit.compile_functions`). The compiled
+:func:`roll_plays` serves the rules engine, self-play and the evaluator's look-ahead.
 
-Method: breadth first over the dice of each order (doubles: one order of four), keeping
-the distinct states after each die. A state is the mover's 25 counts plus a mask of the
-opponent's blots already hit (the opponent's side is the original one minus those blots,
-which went to the bar). The plays that use the most dice are the states of the deepest
-non-empty level (a state that could go on would make a deeper level); with two different
-dice of which only one can be played, the larger die's states win if it has any (BG-3).
-A state whose checkers are all off stops there (it is counted with the dice it used).
+The bear-off move table (:func:`~dicemath.games.backgammon.bearoff.move_table`) lists the
+plays of 54,264 home boards and 21 rolls. For it :func:`~.plays.play_levels` (BG-3) is
+compiled a second time over levels of *dense board indices*: its names ``expand`` and
+``union`` are bound to :func:`expand_boards` and :func:`union_boards`, which follow a
+table of single steps that :func:`single_step_table` fills with the compiled
+:func:`~.plays.step_target` (BG-4..BG-6). Same rules, about a hundred times faster than
+playing each board out on 25 points.
 """
 
 from __future__ import annotations
@@ -20,140 +20,143 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-_HIT_SHIFT = 39
-"""State key: bits 0..38 the mover's counts written as runs of ones (at most 15 ones and
-24 separating zeros); bits 39..62 the opponent's blots hit, on the mover's points 1..24."""
+from dicemath.core.jit import compile_functions
+from dicemath.games.backgammon import plays
+
+POSITION_FUNCTIONS = ("step_target", "move_checker", "step_code", "with_step", "_key", "_slots", "_keep",
+                      "start_level", "expand", "union", "play_levels", "roll_plays")
+"""The functions of :mod:`.plays` compiled over positions (in this order: callees first)."""
+
+
+_ON_POSITIONS = compile_functions(plays, POSITION_FUNCTIONS,
+                                  inline=("step_target", "move_checker", "step_code", "with_step", "_key", "_keep"))
+step_target = _ON_POSITIONS["step_target"]
+move_checker = _ON_POSITIONS["move_checker"]
+roll_plays = _ON_POSITIONS["roll_plays"]
 
 
 @numba.njit(cache=True)
-def _key(mine, hit):
+def board_index(mine, keys, key_order):
+    """The dense index of the home board ``mine[:6]`` (``keys``: the sorted base-16 keys
+    of every board, ``key_order``: their indices)."""
     key = 0
-    bit = 0
-    for i in range(25):
-        for _ in range(mine[i]):
-            key |= 1 << bit
-            bit += 1
-        bit += 1
-    return key | (hit << _HIT_SHIFT)
+    for p in range(5, -1, -1):
+        key = key * 16 + mine[p]
+    return key_order[np.searchsorted(keys, key)]
 
 
 @numba.njit(cache=True)
-def _unique(mines, hits, m):
-    """Keep the distinct states among ``mines[:m], hits[:m]`` (in place, sorted by key);
-    return their count."""
-    if m <= 1:
-        return m
-    keys = np.empty(m, np.int64)
-    for j in range(m):
-        keys[j] = _key(mines[j], hits[j])
-    order = np.argsort(keys)
-    sorted_mines = mines[order]
-    sorted_hits = hits[order]
-    k = 0
-    for j in range(m):
-        if j == 0 or keys[order[j]] != keys[order[j - 1]]:
-            mines[k] = sorted_mines[j]
-            hits[k] = sorted_hits[j]
-            k += 1
-    return k
+def single_step_table(boards, keys, key_order, limit):
+    """``table[i, die, p - 1]``: the index of board ``i`` after its checker on point ``p``
+    moves (or bears off) with ``die``, or -1 when the rules forbid it
+    (:func:`~.plays.step_target`)."""
+    count = boards.shape[0]
+    table = np.full((count, 7, 6), -1, np.int64)
+    mine, theirs = np.zeros(25, np.int8), np.zeros(25, np.int8)
+    new_mine, new_theirs = np.zeros(25, np.int8), np.zeros(25, np.int8)
+    for x in range(count):
+        for p in range(6):
+            mine[p] = boards[x, p]
+        for die in range(1, 7):
+            for point in range(1, 7):
+                target = step_target(mine, theirs, point, die, limit)
+                if target >= 0:
+                    move_checker(mine, theirs, point, target, new_mine, new_theirs)
+                    table[x, die, point - 1] = board_index(new_mine, keys, key_order)
+    return table
+
+
+LEVEL_BUFFERS = 6
+"""Rows of the level buffers of :func:`expand_boards` (a roll keeps at most five levels)."""
+LEVEL_SIZE = 4096
+"""Boards a level can hold (far more than one roll reaches)."""
+
+
+@numba.njit(cache=True, inline="always")
+def _next_buffer(counters, buffers):
+    """A new stamp, and the next row of ``buffers`` for a level."""
+    counters[0] += 1
+    counters[1] = (counters[1] + 1) % buffers.shape[0]
+    return buffers[counters[1]]
+
+
+@numba.njit(cache=True, inline="always")
+def expand_boards(level, die, limit, context):
+    """:func:`~.plays.expand` over dense board indices: ``level = (count, indices)``,
+    ``context = (single-step table, marks, counters, buffers)``: a board is taken once per
+    stamp ``counters[0]``; the levels live in the rows of ``buffers``, used in turn
+    (``counters[1]``; a roll keeps at most five levels)."""
+    count, boards = level
+    single, mark, counters, buffers = context
+    found = _next_buffer(counters, buffers)
+    made = 0
+    for i in range(count):
+        for p in range(6):
+            after = single[boards[i], die, p]
+            if after >= 0 and mark[after] != counters[0]:
+                mark[after] = counters[0]
+                found[made] = after
+                made += 1
+    return made, found
+
+
+@numba.njit(cache=True, inline="always")
+def union_boards(first, second, context):
+    """:func:`~.plays.union` over dense board indices."""
+    single, mark, counters, buffers = context
+    found = _next_buffer(counters, buffers)
+    made = 0
+    for count, boards in (first, second):
+        for i in range(count):
+            if mark[boards[i]] != counters[0]:
+                mark[boards[i]] = counters[0]
+                found[made] = boards[i]
+                made += 1
+    return made, found
+
+
+_ON_BOARDS = compile_functions(plays, ("play_levels",), {"expand": expand_boards, "union": union_boards},
+                               suffix="_on_boards", inline=("play_levels",))
+play_levels_on_boards = _ON_BOARDS["play_levels"]
 
 
 @numba.njit(cache=True)
-def _expand(mines, hits, n, die, theirs, limit, out_mines, out_hits):
-    """Every state one step of ``die`` from ``mines[:n]``, duplicates removed; returns the count."""
-    m = 0
-    for i in range(n):
-        mine = mines[i]
-        hit = hits[i]
-        if mine.sum() == 0:  # game over: this state is played out
-            continue
-        all_home = mine[24] == 0 and mine[6:24].sum() == 0
-        highest = 0
-        for p in range(6, 0, -1):
-            if mine[p - 1] > 0:
-                highest = p
-                break
-        for source in range(25, 0, -1):
-            if mine[source - 1] == 0 or (mine[24] > 0 and source != 25):
-                continue
-            target = source - die
-            theirs_there = 0
-            if target >= 1:
-                if (hit >> (target - 1)) & 1 == 0:
-                    theirs_there = theirs[24 - target]
-                if theirs_there >= 2 or (limit > 0 and mine[target - 1] >= limit):
-                    continue
-            elif not all_home or (target < 0 and source != highest):
-                continue
-            row = out_mines[m]
-            row[:] = mine
-            row[source - 1] -= 1
-            new_hit = hit
-            if target >= 1:
-                row[target - 1] += 1
-                if theirs_there == 1:
-                    new_hit = hit | (1 << (target - 1))
-            out_hits[m] = new_hit
-            m += 1
-    return _unique(out_mines, out_hits, m)
-
-
-@numba.njit(cache=True)
-def _levels(mine, theirs, dice, limit):
-    """States after each die of ``dice`` in order: (mines, hits, count) of the deepest level
-    reached and its depth."""
-    capacity = 64
-    mines = np.empty((1, 25), np.int8)
-    mines[0] = mine
-    hits = np.zeros(1, np.int64)
-    n = 1
-    depth = 0
-    for die in dice:
-        out_mines = np.empty((max(n * 16, capacity), 25), np.int8)
-        out_hits = np.empty(max(n * 16, capacity), np.int64)
-        m = _expand(mines, hits, n, die, theirs, limit, out_mines, out_hits)
-        if m == 0:
-            break
-        mines, hits, n = out_mines[:m].copy(), out_hits[:m].copy(), m
-        depth += 1
-    return mines, hits, n, depth
-
-
-@numba.njit(cache=True)
-def play_results(mine, theirs, first, second, limit):
-    """The distinct positions after every legal play of the roll ``(first, second)``.
+def bearoff_successors(single, highs, lows, limit):
+    """The compressed bear-off move table (see :func:`~.bearoff.move_table`).
 
     Args:
-        mine: int8[25] counts of the mover (points 1..24, bar), his own numbering.
-        theirs: int8[25] counts of the opponent, in the opponent's numbering.
-        first, second: the dice (1..6).
-        limit: BG-4 ``playtive`` limit of own checkers per point, 0 for none.
+        single: :func:`single_step_table` of the boards (dense-index order).
+        highs, lows: the dice of the 21 rolls.
+        limit: BG-4 ``playtive`` limit, 0 for none.
 
     Returns:
-        ``(mines, theirs_after)``: int8 arrays of shape (k, 25), the mover's and the
-        opponent's counts after each distinct play (the mover still "on roll"); one row,
-        the position itself, when nothing can be played.
+        ``(starts, targets)``: the boards reached from board ``x`` with roll ``r`` are
+        ``targets[starts[x * 21 + r]:starts[x * 21 + r + 1]]`` (int32, sorted).
     """
-    if first == second:
-        mines, hits, n, depth = _levels(mine, theirs, np.array([first] * 4), limit)
-    else:
-        high, low = max(first, second), min(first, second)
-        a_mines, a_hits, a_n, a_depth = _levels(mine, theirs, np.array([high, low]), limit)
-        b_mines, b_hits, b_n, b_depth = _levels(mine, theirs, np.array([low, high]), limit)
-        depth = max(a_depth, b_depth)
-        if depth == 2 and a_depth == 2 and b_depth == 2:
-            mines = np.concatenate((a_mines[:a_n], b_mines[:b_n]))
-            hits = np.concatenate((a_hits[:a_n], b_hits[:b_n]))
-            n = _unique(mines, hits, a_n + b_n)
-        elif a_depth == depth:  # the larger die first (BG-3: the larger if only one can be played)
-            mines, hits, n = a_mines, a_hits, a_n
-        else:
-            mines, hits, n = b_mines, b_hits, b_n
-    result_theirs = np.empty((n, 25), np.int8)
-    for i in range(n):
-        result_theirs[i] = theirs
-        for t in range(1, 25):
-            if (hits[i] >> (t - 1)) & 1:
-                result_theirs[i, 24 - t] = 0
-                result_theirs[i, 24] += 1
-    return mines[:n].copy(), result_theirs
+    count = single.shape[0]
+    rolls = len(highs)
+    context = (single, np.zeros(count, np.int64), np.zeros(2, np.int64),
+               np.empty((LEVEL_BUFFERS, LEVEL_SIZE), np.int64))
+    start = (1, np.zeros(1, np.int64))
+    starts = np.zeros(count * rolls + 1, np.int64)
+    targets = np.empty(8 * count * rolls, np.int32)
+    total = 0
+    for x in range(count):
+        start[1][0] = x
+        for r in range(rolls):
+            level, used = play_levels_on_boards(start, highs[r], lows[r], limit, context)
+            n, found = level
+            if total + n > targets.shape[0]:
+                larger = np.empty(2 * targets.shape[0] + n, np.int32)
+                larger[:total] = targets[:total]
+                targets = larger
+            for i in range(n):            # insertion sort into the table: the lists are short
+                value = found[i]
+                j = total + i
+                while j > total and targets[j - 1] > value:
+                    targets[j] = targets[j - 1]
+                    j -= 1
+                targets[j] = value
+            total += n
+            starts[x * rolls + r + 1] = total
+    return starts, targets[:total].copy()

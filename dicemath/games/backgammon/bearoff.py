@@ -14,12 +14,13 @@ So index 0 is the empty board (everything borne off), 1..6 are a single checker 
 Tables (all float64 numpy, computed exactly up to float rounding; see the tests for the
 Fraction cross-checks):
 
-* :func:`move_table`: for every board and each of the 21 distinct rolls (:data:`ROLLS`,
-  weights :data:`ROLL_WEIGHTS` out of 36) the sorted indices of ALL distinct boards that
-  legal plays lead to (BG-3: both dice if possible, else the larger; doubles four times;
-  BG-6 higher-die rule; BG-4 ``playtive`` limit; the dice count strictly, as in
-  :mod:`.moves`). A roll that cannot be played at all (possible only under ``playtive``)
-  leads to the board itself, and so does any roll from the empty board.
+* :func:`move_table`: for every board and each of the 21 distinct rolls
+  (:data:`~dicemath.core.dice.TWO_DICE_ROLLS`, weights :data:`ROLL_WEIGHTS` out of 36) the
+  sorted indices of ALL distinct boards that legal plays lead to, by the rules of
+  :mod:`.plays` (BG-3: both dice if possible, else the larger; doubles four times; BG-6
+  higher-die rule; BG-4 ``playtive`` limit; the dice count strictly). A roll that cannot
+  be played at all (possible only under ``playtive``) leads to the board itself, and so
+  does any roll from the empty board.
 * :func:`one_sided_table`: distribution of the number of rolls to bear off every checker
   when each roll is played to minimise the expected number of rolls (GNU Backgammon's
   policy), and of rolls to bear off at least one checker (gammon chances).
@@ -46,22 +47,22 @@ from math import comb
 import numpy as np
 
 from dicemath.core.cache import cached_arrays
-from dicemath.core.errors import InvalidDiceError, InvalidStateError
-from dicemath.games.backgammon.rules import STANDARD, BackgammonRules
+from dicemath.core.dice import TWO_DICE_ROLLS, two_dice_rolls
+from dicemath.core.errors import InvalidStateError
+from dicemath.games.backgammon.moves import check_roll
+from dicemath.games.backgammon.position import check_counts
+from dicemath.games.backgammon.rules import STANDARD, Rules
 
 POINTS = 6
 """Home-board points (1..6)."""
 MAX_CHECKERS = 15
 """Checkers per side (BG-1)."""
 
-ROLLS: tuple[tuple[int, int], ...] = tuple((high, low) for high in range(1, 7) for low in range(1, high + 1))
-"""The 21 distinct rolls as ``(high, low)``: (1,1), (2,1), (2,2), (3,1), ..., (6,6)."""
-
-ROLL_WEIGHTS = np.array([1 if high == low else 2 for high, low in ROLLS], dtype=np.int64)
-"""Weight of each roll of :data:`ROLLS` out of 36 (1 for doubles, 2 otherwise)."""
+ROLL_WEIGHTS = np.array([weight for _, weight in two_dice_rolls()], dtype=np.int64)
+"""Weight out of 36 of each roll of :data:`~dicemath.core.dice.TWO_DICE_ROLLS` (1 for doubles, 2 otherwise)."""
 
 ROLL_PROBABILITIES = ROLL_WEIGHTS / 36.0
-"""Float probabilities of :data:`ROLLS`."""
+"""Float probabilities of :data:`~dicemath.core.dice.TWO_DICE_ROLLS`."""
 
 DISTRIBUTION_LENGTH = 64
 """Columns of the one-sided distributions: P(n rolls) for n = 0..63. Standard bear-offs of
@@ -134,17 +135,7 @@ def check_board(board) -> tuple[int, ...]:
     >>> check_board([0, 0, 0, 0, 0, 2])
     (0, 0, 0, 0, 0, 2)
     """
-    try:
-        values = tuple(int(c) for c in board)
-    except (TypeError, ValueError):
-        raise InvalidStateError(f"a home board is six checker counts, got {board!r}") from None
-    if len(values) != POINTS:
-        raise InvalidStateError(f"a home board has counts for points 1..6 (six numbers), got {len(values)}: {board!r}")
-    if min(values) < 0:
-        raise InvalidStateError(f"negative checker count in home board {board!r}")
-    if sum(values) > MAX_CHECKERS:
-        raise InvalidStateError(f"home board {board!r} has {sum(values)} checkers, more than {MAX_CHECKERS}")
-    return values
+    return check_counts(board, POINTS, "a home board (points 1..6)")
 
 
 def position_index(board) -> int:
@@ -204,67 +195,33 @@ def pip_counts(boards: np.ndarray | None = None) -> np.ndarray:
 
 
 def roll_index(roll) -> int:
-    """The index in :data:`ROLLS` of a roll given as two dice in any order.
+    """The index in :data:`~dicemath.core.dice.TWO_DICE_ROLLS` of a roll given as two dice in any order.
 
     Raises:
         InvalidDiceError: not two dice 1..6.
 
-    >>> ROLLS[roll_index((3, 5))]
+    >>> TWO_DICE_ROLLS[roll_index((3, 5))]
     (5, 3)
     """
-    try:
-        first, second = (int(d) for d in roll)
-    except (TypeError, ValueError):
-        raise InvalidDiceError(f"a roll is two dice, got {roll!r}") from None
-    if not (1 <= first <= 6 and 1 <= second <= 6):
-        raise InvalidDiceError(f"dice must be 1..6, got {roll!r}")
-    return ROLLS.index((max(first, second), min(first, second)))
+    return TWO_DICE_ROLLS.index(check_roll(roll))
 
 
 # ----------------------------------------------------------------------------------------
 # Legal plays
 # ----------------------------------------------------------------------------------------
 
-def _single_die_table(rules: BackgammonRules) -> np.ndarray:
-    """``table[i, d, p-1]``: index after moving (or bearing off) a checker from point p with
-    die d from board i, or -1 if that is not a legal single step (BG-3, BG-4, BG-6)."""
-    boards = _all_positions()
-    count = len(boards)
-    table = np.full((count, 7, POINTS), -1, dtype=np.int64)
-    above = np.zeros_like(boards)  # checkers strictly above point p (on p+1..6)
-    above[:, :-1] = np.cumsum(boards[:, ::-1], axis=1)[:, ::-1][:, 1:]
-    for die in range(1, 7):
-        for point in range(1, POINTS + 1):
-            source = point - 1
-            legal = boards[:, source] > 0
-            if point > die:
-                target = point - die - 1
-                if rules.max_per_point is not None:
-                    legal &= boards[:, target] < rules.max_per_point
-            elif point < die:
-                legal &= above[:, source] == 0
-            rows = np.nonzero(legal)[0]
-            after = boards[rows].copy()
-            after[:, source] -= 1
-            if point > die:
-                after[:, point - die - 1] += 1
-            table[rows, die, source] = indices_of(after)
-    return table
+def _build_moves(rules: Rules, checkers: int = MAX_CHECKERS) -> dict[str, np.ndarray]:
+    """The move table of the boards of at most ``checkers`` (their plays stay among them),
+    by the rules of :mod:`~dicemath.games.backgammon.plays` compiled over dense board
+    indices (:func:`~dicemath.games.backgammon._play_kernels.bearoff_successors`)."""
+    from dicemath.games.backgammon import _play_kernels  # numba, loaded on first use
 
-
-
-
-def _build_moves(rules: BackgammonRules, checkers: int = MAX_CHECKERS) -> dict[str, np.ndarray]:
-    """The move table of the boards of at most ``checkers`` (their plays stay among them)."""
-    single = _single_die_table(rules)[:positions_count(checkers)]
-    count = len(single)
-    highs = np.array([h for h, _ in ROLLS], dtype=np.int64)
-    lows = np.array([low for _, low in ROLLS], dtype=np.int64)
-    starts = np.zeros(count * len(ROLLS) + 1, dtype=np.int64)
-    kernel = _kernels().moves_kernel
-    total = kernel(single, highs, lows, False, starts, np.zeros(1, np.int32))
-    targets = np.empty(total, dtype=np.int32)
-    kernel(single, highs, lows, True, starts, targets)
+    keys, order = _key_lookup()
+    limit = rules.max_per_point or 0
+    single = _play_kernels.single_step_table(positions_up_to(checkers), keys, order, limit)
+    highs = np.array([high for high, _ in TWO_DICE_ROLLS], dtype=np.int64)
+    lows = np.array([low for _, low in TWO_DICE_ROLLS], dtype=np.int64)
+    starts, targets = _play_kernels.bearoff_successors(single, highs, lows, limit)
     return {"starts": starts, "targets": targets}
 
 
@@ -275,28 +232,28 @@ class MoveTable:
     Attributes:
         rules: the rules the plays follow.
         starts: int64 array of length ``54264 * 21 + 1``; the successors of board ``i`` and
-            roll ``r`` (index in :data:`ROLLS`) are ``targets[starts[i*21+r]:starts[i*21+r+1]]``.
+            roll ``r`` (index in :data:`TWO_DICE_ROLLS`) are ``targets[starts[i*21+r]:starts[i*21+r+1]]``.
         targets: int32 indices of the resulting boards, sorted and distinct per (board, roll).
             A roll with no legal play (``playtive`` only) leads to the board itself; the empty
             board leads to itself.
     """
 
-    rules: BackgammonRules
+    rules: Rules
     starts: np.ndarray = field(repr=False)
     targets: np.ndarray = field(repr=False)
 
     def successors(self, index: int, roll: int) -> np.ndarray:
-        """Indices of the distinct boards reachable from board ``index`` with roll ``ROLLS[roll]``."""
-        k = int(index) * len(ROLLS) + int(roll)
+        """Indices of the distinct boards reachable from board ``index`` with roll ``TWO_DICE_ROLLS[roll]``."""
+        k = int(index) * len(TWO_DICE_ROLLS) + int(roll)
         return self.targets[self.starts[k]:self.starts[k + 1]]
 
     def counts(self) -> np.ndarray:
         """Number of distinct resulting boards, shape ``(54264, 21)``."""
-        return np.diff(self.starts).reshape(-1, len(ROLLS))
+        return np.diff(self.starts).reshape(-1, len(TWO_DICE_ROLLS))
 
 
 @lru_cache(maxsize=4)
-def move_table(rules: BackgammonRules = STANDARD) -> MoveTable:
+def move_table(rules: Rules = STANDARD) -> MoveTable:
     """All legal plays of all 54,264 home boards and 21 rolls (cached on disk).
 
     Args:
@@ -313,7 +270,7 @@ def move_table(rules: BackgammonRules = STANDARD) -> MoveTable:
     return MoveTable(rules, arrays["starts"], arrays["targets"])
 
 
-def successors(board, roll, rules: BackgammonRules = STANDARD) -> list[tuple[int, ...]]:
+def successors(board, roll, rules: Rules = STANDARD) -> list[tuple[int, ...]]:
     """The distinct home boards after each legal play of ``roll`` from ``board``.
 
     Args:
@@ -348,7 +305,7 @@ def _kernels():
 
 
 
-def _build_one_sided(rules: BackgammonRules, moves: MoveTable | None = None) -> dict[str, np.ndarray]:
+def _build_one_sided(rules: Rules, moves: MoveTable | None = None) -> dict[str, np.ndarray]:
     moves = moves or move_table(rules)
     pips = pip_counts()
     order = np.argsort(pips, kind="stable")
@@ -377,7 +334,7 @@ class OneSidedTable:
             stores this only for 15-checker boards (its "saving the gammon" numbers).
     """
 
-    rules: BackgammonRules
+    rules: Rules
     mean: np.ndarray = field(repr=False)
     distribution: np.ndarray = field(repr=False)
     gammon_mean: np.ndarray = field(repr=False)
@@ -395,7 +352,7 @@ class OneSidedTable:
 
 
 @lru_cache(maxsize=4)
-def one_sided_table(rules: BackgammonRules = STANDARD) -> OneSidedTable:
+def one_sided_table(rules: Rules = STANDARD) -> OneSidedTable:
     """The one-sided bear-off database (BG-6, BG-3), built with numba and cached on disk.
 
     Args:
@@ -420,10 +377,10 @@ def _pip_buckets(count: int) -> tuple[np.ndarray, np.ndarray]:
     return starts.astype(np.int64), order.astype(np.int64)
 
 
-def _build_two_sided(checkers: int, rules: BackgammonRules, moves: MoveTable | None = None) -> dict[str, np.ndarray]:
+def _build_two_sided(checkers: int, rules: Rules, moves: MoveTable | None = None) -> dict[str, np.ndarray]:
     count = positions_count(checkers)
     moves = moves or move_table(rules)
-    limit = count * len(ROLLS) + 1
+    limit = count * len(TWO_DICE_ROLLS) + 1
     starts = moves.starts[:limit]
     targets = moves.targets[:starts[-1]].astype(np.int64)
     bucket_starts, bucket_items = _pip_buckets(count)
@@ -432,7 +389,7 @@ def _build_two_sided(checkers: int, rules: BackgammonRules, moves: MoveTable | N
     return {"win": table}
 
 
-def two_sided_table(checkers: int = 6, rules: BackgammonRules = STANDARD) -> np.ndarray:
+def two_sided_table(checkers: int = 6, rules: Rules = STANDARD) -> np.ndarray:
     """Exact cubeless P(player on roll wins) for every pair of boards of at most ``checkers``.
 
     Dynamic programming on the game itself: ``P[x, y] = sum_r w_r max_{x'} (1 - P[y, x'])``
@@ -467,7 +424,7 @@ def two_sided_table(checkers: int = 6, rules: BackgammonRules = STANDARD) -> np.
                          lambda: _build_two_sided(checkers, rules))["win"]
 
 
-def win_probability(board, versus, rules: BackgammonRules = STANDARD) -> float:
+def win_probability(board, versus, rules: Rules = STANDARD) -> float:
     """Cubeless P(the player on roll with ``board`` wins) against ``versus`` (exact DP).
 
     Uses the smallest two-sided table covering both boards (at most 8 checkers each).

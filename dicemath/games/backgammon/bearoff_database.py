@@ -78,12 +78,12 @@ from pathlib import Path
 import numpy as np
 
 from dicemath.core.cache import cache_dir
+from dicemath.core.dice import TWO_DICE_ROLLS
 from dicemath.core.errors import InvalidStateError
 from dicemath.core.progress import progress
 from dicemath.games.backgammon.bearoff import (
     MAX_CHECKERS,
     ROLL_WEIGHTS,
-    ROLLS,
     _all_positions,
     _kernels,
     check_board,
@@ -179,7 +179,7 @@ def _layout(checkers: int, full: int) -> dict[str, _TableSpec]:
     """
     moves = move_table(STANDARD)
     count = positions_count(checkers)
-    targets = moves.targets[:moves.starts[count * len(ROLLS)]]
+    targets = moves.targets[:moves.starts[count * len(TWO_DICE_ROLLS)]]
     boards, fulls = _axes(checkers, full)
     to_any = boards.rank[targets].astype(np.int32)
     to_any[targets == 0] = -1                         # borne off: the goal of WIN / FINISH

@@ -1,6 +1,10 @@
-"""Doubling-cube models for money play (RULES.md BG-7, BG-8): take points, market windows.
+"""The doubling cube of money play (RULES.md BG-7, BG-8): the cube decision, and the models.
 
-Everything here starts from the *cubeless* outcome probabilities of a position, seen by the
+The rules: :func:`check_cube` (values 1, 2, ..., 64 and owners), :func:`may_double`,
+:func:`takes` and :func:`cube_decision` (double or not, take or pass, too good), the one
+statement of the cube decision that every cube computation of the package calls.
+
+The models start from the *cubeless* outcome probabilities of a position, seen by the
 player who may double ("the doubler", on roll):
 
 * ``win``: he wins (any kind), ``win_gammon``: he wins a gammon or backgammon,
@@ -45,10 +49,10 @@ with the cubeless win probability ``p`` as the variable and W, L held fixed:
   - cube owned by the opponent: (0, -L) -- (TP, -1) -- (1, W);
   - cube centred: (0, -L) -- (TP, -1) -- (CP, +1) -- (1, W).
 
-The doubler's decision compares ``E_x`` (no double) with double/take ``2 E_x^opp`` (the cube
-doubled, owned by the opponent) and double/pass ``+1``: he doubles when
-``min(1, 2 E_x^opp) > E_x``; the opponent passes when ``2 E_x^opp > 1``; the position is
-"too good" when ``E_x > 1`` and the opponent would pass. The *doubling point* is the smallest
+The doubler's decision (:func:`cube_decision`) compares ``E_x`` (no double) with
+double/take ``2 E_x^opp`` (the cube doubled, owned by the opponent) and double/pass ``+1``:
+he doubles when ``min(1, 2 E_x^opp) > E_x``; the opponent passes when ``2 E_x^opp > 1``;
+the position is "too good" when ``E_x >= 1`` and the opponent would pass. The *doubling point* is the smallest
 ``p`` at which doubling is right (bisection on the piecewise-linear functions); the *market
 window* is ``[doubling point, cash point]``.
 
@@ -73,13 +77,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicemath.core.errors import InvalidProbabilityError
+from dicemath.core.errors import InvalidProbabilityError, InvalidStateError
 
 CUBE_STATES = ("centred", "owned", "opponent_owned")
-"""The three cube positions, seen by the player on roll (the would-be doubler)."""
+"""The three cube positions of the models and tables, seen by the player on roll (the would-be doubler)."""
+
+CUBE_OWNERS = ("centred", "on_roll", "opponent")
+"""Who owns the cube of a game, seen by the player on roll."""
+
+MAX_CUBE = 64
+"""BG-8: cube values 1, 2, 4, ..., 64; a cube at 64 is not turned again."""
 
 ACTIONS = ("no double", "double/take", "double/pass", "too good")
 """Optimal cube actions of the player on roll, in this fixed order (used as codes 0..3)."""
+NO_DOUBLE, DOUBLE_TAKE, DOUBLE_PASS, TOO_GOOD = range(len(ACTIONS))
 
 TIE_TOLERANCE = 1e-12
 """Equity differences below this count as ties: ties go to not doubling and to taking; a
@@ -87,6 +98,83 @@ no-double equity within it of the cash (+1) with the opponent passing is "too go
 
 DEFAULT_EFFICIENCY = 0.68
 """Janowski cube efficiency used when none is given (gnubg's default for contact positions)."""
+
+
+def check_cube(value, owner: str) -> tuple[int, str]:
+    """Validate a BG-8 money cube: its value and its owner seen by the player on roll.
+
+    Raises:
+        InvalidStateError: a value that is not 1, 2, 4, ..., 64, an owner not in
+            :data:`CUBE_OWNERS`, a centred cube above 1 (BG-8 has no automatic doubles or
+            beavers) or an owned cube at 1.
+
+    >>> check_cube(4, "opponent")
+    (4, 'opponent')
+    """
+    if owner not in CUBE_OWNERS:
+        raise InvalidStateError(f"cube owner must be one of {CUBE_OWNERS}, got {owner!r}")
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1 \
+            or value > MAX_CUBE or value & (value - 1):
+        raise InvalidStateError(f"cube value must be 1, 2, 4, ..., {MAX_CUBE} (BG-8), got {value!r}")
+    if owner == "centred" and value != 1:
+        raise InvalidStateError(f"a centred cube is at 1 (BG-8: no automatic doubles), got {value}")
+    if owner != "centred" and value == 1:
+        raise InvalidStateError("an owned cube is at least 2 (it is owned after a double)")
+    return int(value), owner
+
+
+def may_double(value: int, owner: str) -> bool:
+    """Whether the player on roll may double a cube of ``value`` owned by ``owner`` (BG-8:
+    centred or his, and below :data:`MAX_CUBE`)."""
+    return owner != "opponent" and value < MAX_CUBE
+
+
+def takes(double_take, double_pass=1.0, tie=TIE_TOLERANCE):
+    """BG-8: whether the opponent takes a double: taking costs him no more than passing,
+    that is the doubler's double/take equity is at most his double/pass equity (ties:
+    take). Works on numbers, Fractions and (elementwise) arrays.
+
+    >>> takes(0.9), takes(1.2)
+    (True, False)
+    """
+    return double_take <= double_pass + tie
+
+
+def cube_decision(no_double, double_take, double_pass, may_double, tie):
+    """BG-8: the optimal cube action of the player on roll and its equity.
+
+    The one statement of the cube decision: the Janowski models, the exact cubeful
+    bear-off tables (compiled by numba), their Fraction recursion and the cube advice all
+    call it. The opponent answers a double by :func:`takes`; the player doubles when that
+    answer is worth more to him than not doubling; he is *too good* to double when the
+    opponent would pass and playing on is worth at least the cash. Ties (within ``tie``)
+    go to not doubling.
+
+    Args:
+        no_double: his equity if he does not double now.
+        double_take: his equity if he doubles and the opponent takes, per unit of the
+            current cube (twice his equity with the doubled cube owned by the opponent).
+        double_pass: his equity if the opponent passes (the current stake: 1).
+        may_double: False when the opponent owns the cube (or it is at 64).
+        tie: equity differences counted as ties (0 for exact Fractions).
+
+    Returns:
+        ``(code, equity)``: the code indexes :data:`ACTIONS`.
+
+    >>> cube_decision(0.4, 0.6, 1.0, True, TIE_TOLERANCE)
+    (1, 0.6)
+    """
+    if not may_double:
+        return NO_DOUBLE, no_double
+    if takes(double_take, double_pass, tie):
+        code, after = DOUBLE_TAKE, double_take
+    else:
+        code, after = DOUBLE_PASS, double_pass
+    if after > no_double + tie:
+        return code, after
+    if code == DOUBLE_PASS and no_double >= double_pass - tie:
+        return TOO_GOOD, no_double
+    return NO_DOUBLE, no_double
 
 
 class InvalidCubeStateError(InvalidProbabilityError):
@@ -251,17 +339,15 @@ def janowski_equity(p, efficiency, cube: str = "centred", average_win=1.0, avera
     return float(result) if result.ndim == 0 else result
 
 
-def cube_action(no_double, double_take, owns_or_centred=True):
-    """The optimal action code and equity given no-double and double/take equities.
+def cube_action(no_double, double_take, may_double=True):
+    """:func:`cube_decision` for numbers or arrays (the cube at stake 1: double/pass is +1).
 
-    Vectorised. ``double_take`` is the equity *after* the double, per unit of the current
-    cube (twice the equity with the doubled cube owned by the opponent). Ties go to not
-    doubling (and to taking).
+    Arrays go through the compiled :func:`cube_decision` (numba, loaded on first use).
 
     Args:
         no_double: equity if the player does not double now.
         double_take: equity if he doubles and the opponent takes.
-        owns_or_centred: whether he may double at all (False when the opponent owns the cube).
+        may_double: whether he may double at all (False when the opponent owns the cube).
 
     Returns:
         ``(codes, equity)``: codes index :data:`ACTIONS`; equity with the optimal action.
@@ -271,17 +357,16 @@ def cube_action(no_double, double_take, owns_or_centred=True):
     >>> cube_action(0.9, 1.4)
     (2, 1.0)
     """
-    nd = np.asarray(no_double, dtype=float)
-    dt = np.asarray(double_take, dtype=float)
-    passes = dt > 1.0 + TIE_TOLERANCE
-    after = np.where(passes, 1.0, dt)
-    may = np.asarray(owns_or_centred, dtype=bool)
-    doubles = may & (after > nd + TIE_TOLERANCE)
-    codes = np.where(doubles, np.where(passes, 2, 1),
-                     np.where(may & (nd >= 1.0 - TIE_TOLERANCE) & passes, 3, 0))
-    equity = np.where(doubles, after, nd)
-    if codes.ndim == 0:
-        return int(codes), float(equity)
+    nd, dt, may = (np.array(a) for a in np.broadcast_arrays(np.asarray(no_double, dtype=float),
+                                                          np.asarray(double_take, dtype=float),
+                                                          np.asarray(may_double, dtype=bool)))
+    if nd.ndim == 0:
+        code, equity = cube_decision(float(nd), float(dt), 1.0, bool(may), TIE_TOLERANCE)
+        return int(code), float(equity)
+    from dicemath.games.backgammon._cube_kernels import decide_all  # numba, loaded on first use
+
+    codes, equity = np.empty(nd.shape, dtype=np.int64), np.empty(nd.shape)
+    decide_all(nd.ravel(), dt.ravel(), may.ravel(), TIE_TOLERANCE, codes.reshape(-1), equity.reshape(-1))
     return codes, equity
 
 
@@ -354,8 +439,7 @@ class CubeModel:
             ``(action name from ACTIONS, equity per unit cube)``.
         """
         _check_cube(cube)
-        code, equity = cube_action(self.equity(cube, efficiency, p),
-                                   self.double_take_equity(efficiency, p),
+        code, equity = cube_action(self.equity(cube, efficiency, p), self.double_take_equity(efficiency, p),
                                    cube != "opponent_owned")
         return ACTIONS[code], equity
 
@@ -374,7 +458,7 @@ class CubeModel:
         def gain(q):
             nd = janowski_equity(q, x, cube, self.W, self.L)
             dt = 2.0 * janowski_equity(q, x, "opponent_owned", self.W, self.L)
-            return np.minimum(dt, 1.0) - nd
+            return np.where(takes(dt), dt, 1.0) - nd
 
         grid = np.linspace(0.0, 1.0, 2001)
         values = gain(grid)

@@ -35,18 +35,15 @@ from functools import lru_cache
 
 import numpy as np
 
+from dicemath.core.dice import two_dice_rolls
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.backgammon import bearoff as bo
-from dicemath.games.backgammon.cube import ACTIONS, cube_action, janowski_equity
-from dicemath.games.backgammon.cubeful_bearoff import BG8_MAX_CUBE, position_equities
+from dicemath.games.backgammon.cube import ACTIONS, MAX_CUBE, check_cube, cube_action, janowski_equity, may_double
+from dicemath.games.backgammon.cubeful_bearoff import position_equities
 from dicemath.games.backgammon.evaluate import (KINDS, OUTPUTS, check_ply, classify, cubeless_equity, evaluate_many,
                                                 flip, source_label)
+from dicemath.games.backgammon.moves import roll_results
 from dicemath.games.backgammon.position import Position
-from dicemath.games.backgammon.rules import STANDARD, BackgammonRules
-from dicemath.games.backgammon.selfplay import roll_results
-
-CUBE_OWNERS = ("centred", "on_roll", "opponent")
-"""Who owns the cube, seen by the player on roll."""
+from dicemath.games.backgammon.rules import STANDARD, Rules
 
 EXACT_CUBE_CHECKERS = 6
 """Bear-offs up to this many checkers a side use the exact cubeful tables (924 boards)."""
@@ -61,28 +58,8 @@ _JANOWSKI_NAMES = {"centred": "centred", "on_roll": "owned", "opponent": "oppone
 _EPSILON = 1e-7
 
 
-def check_cube(value, owner: str) -> tuple[int, str]:
-    """Validate a BG-8 money cube.
-
-    Raises:
-        InvalidStateError: a value that is not 1, 2, 4, ..., 64, an unknown owner, or a
-            centred cube above 1 (BG-8 has no automatic doubles or beavers).
-    """
-    if owner not in CUBE_OWNERS:
-        raise InvalidStateError(f"cube owner must be one of {CUBE_OWNERS}, got {owner!r}")
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1 \
-            or value > BG8_MAX_CUBE or value & (value - 1):
-        raise InvalidStateError(f"cube value must be 1, 2, 4, ..., {BG8_MAX_CUBE} (BG-8), got {value!r}")
-    if owner == "centred" and value != 1:
-        raise InvalidStateError(f"a centred cube is at 1 (BG-8: no automatic doubles), got {value}")
-    if owner != "centred" and value == 1:
-        raise InvalidStateError("an owned cube is at least 2 (it is owned after a double)")
-    return int(value), owner
-
-
-def may_double(state: tuple[int, str]) -> bool:
-    """Whether the player on roll may double with cube ``state = (value, owner)`` (BG-8)."""
-    return state[1] != "opponent" and state[0] < BG8_MAX_CUBE
+def _may_double(state) -> bool:
+    return may_double(*state)
 
 
 def _doubled(state):
@@ -125,13 +102,13 @@ def janowski_states(probabilities: np.ndarray, x: np.ndarray, states) -> np.ndar
     dead = cubeless_equity(probabilities)
     columns = []
     for value, owner in states:
-        live_x = np.where(certain | (value >= BG8_MAX_CUBE), 0.0, x)
+        live_x = np.where(certain | (value >= MAX_CUBE), 0.0, x)
         columns.append(np.where(certain, dead, janowski_equity(safe_p, live_x, _JANOWSKI_NAMES[owner],
                                                                  average_win, average_loss)))
     return np.stack(columns, axis=1)
 
 
-def _exact_fits(on_roll: np.ndarray, opponent: np.ndarray, rules: BackgammonRules) -> bool:
+def _exact_fits(on_roll: np.ndarray, opponent: np.ndarray, rules: Rules) -> bool:
     return (rules == STANDARD and not on_roll[6:].any() and not opponent[6:].any()
             and 0 < on_roll.sum() <= EXACT_CUBE_CHECKERS and 0 < opponent.sum() <= EXACT_CUBE_CHECKERS)
 
@@ -140,27 +117,28 @@ def _exact_fits(on_roll: np.ndarray, opponent: np.ndarray, rules: BackgammonRule
 def _exact_state(board: tuple, versus: tuple, value: int, owner: str) -> tuple[float, float, float | None, str]:
     """(no double, optimal, double/take or None, action) from the exact tables (BG-8 cap)."""
     name = _JANOWSKI_NAMES[owner]
-    table = position_equities(board, versus, BG8_MAX_CUBE if owner == "centred" else 2 * BG8_MAX_CUBE // value)
+    table = position_equities(board, versus, MAX_CUBE if owner == "centred" else 2 * MAX_CUBE // value)
     double_take = None
-    if may_double((value, owner)):
-        cap = BG8_MAX_CUBE // value
+    if may_double(value, owner):
+        cap = MAX_CUBE // value
         double_take = 2 * position_equities(board, versus, cap)["no_double"]["opponent_owned"]
     return table["no_double"][name], table[name], double_take, table["action"][name]
 
 
 def _act(no_double: np.ndarray, double_take: np.ndarray) -> np.ndarray:
+    """The value of the optimal cube action (:func:`~.cube.cube_decision`)."""
     return cube_action(no_double, double_take)[1]
 
 
-def _leaf(on_roll, opponent, probabilities, states, rules: BackgammonRules, top: bool) -> np.ndarray:
+def _leaf(on_roll, opponent, probabilities, states, rules: Rules, top: bool) -> np.ndarray:
     """Cube state values of positions (rows) at 0 ply, shape (k, len(states)): the
     no-double equities at the top, the values after the optimal cube action below it."""
-    wanted = list(states) + [_doubled(s) for s in states if may_double(s) and not top]
+    wanted = list(states) + [_doubled(s) for s in states if _may_double(s) and not top]
     table = dict(zip(wanted, janowski_states(probabilities, efficiency(on_roll, opponent), wanted).T))
     if top:
         values = np.stack([table[s] for s in states], axis=1)
     else:
-        values = np.stack([_act(table[s], 2 * table[_doubled(s)]) if may_double(s) else table[s]
+        values = np.stack([_act(table[s], 2 * table[_doubled(s)]) if _may_double(s) else table[s]
                            for s in states], axis=1)
     for row in range(len(on_roll)):
         if _exact_fits(on_roll[row], opponent[row], rules):
@@ -169,7 +147,7 @@ def _leaf(on_roll, opponent, probabilities, states, rules: BackgammonRules, top:
     return values
 
 
-def _cubeful(on_roll, opponent, states, ply: int, rules: BackgammonRules, top: bool,
+def _cubeful(on_roll, opponent, states, ply: int, rules: Rules, top: bool,
              probabilities=None) -> tuple[np.ndarray, np.ndarray]:
     """(cube state values, cubeless probabilities) of one position at ``ply``."""
     if probabilities is None:
@@ -179,11 +157,11 @@ def _cubeful(on_roll, opponent, states, ply: int, rules: BackgammonRules, top: b
             probabilities
     following = [_swapped(s) for s in states]
     if not top:
-        following += [_swapped(_doubled(s)) for s in states if may_double(s)]
+        following += [_swapped(_doubled(s)) for s in states if _may_double(s)]
     following = list(dict.fromkeys(following))
     total = np.zeros(len(following))
     cubeless = np.zeros(5)
-    for (first, second), weight in zip(bo.ROLLS, bo.ROLL_WEIGHTS):
+    for (first, second), weight in two_dice_rolls():
         movers, opponents = roll_results(on_roll, opponent, first, second, rules)
         seen, _ = evaluate_many(opponents, movers, rules, 0)
         # The mover picks the play whose 0-ply cubeful value for his opponent is lowest.
@@ -197,12 +175,12 @@ def _cubeful(on_roll, opponent, states, ply: int, rules: BackgammonRules, top: b
     no_double = np.array([after[_swapped(s)] for s in states])
     if top:
         return no_double, cubeless
-    return np.array([_act(nd, 2 * after[_swapped(_doubled(s))]) if may_double(s) else nd
+    return np.array([_act(nd, 2 * after[_swapped(_doubled(s))]) if _may_double(s) else nd
                      for nd, s in zip(no_double, states)]), cubeless
 
 
 def cube_advice(position: Position, cube_value: int = 1, cube_owner: str = "centred",
-                rules: BackgammonRules = STANDARD, ply: int = 0) -> dict:
+                rules: Rules = STANDARD, ply: int = 0) -> dict:
     """The money cube decision of the player on roll (see the module docstring).
 
     Args:
@@ -230,9 +208,9 @@ def cube_advice(position: Position, cube_value: int = 1, cube_owner: str = "cent
         raise InvalidStateError(f"the game is over in {position.position_id()}: no cube decision")
     on_roll, opponent = np.array(position.on_roll), np.array(position.opponent)
     state = (value, owner)
-    allowed = may_double(state)
+    allowed = may_double(value, owner)
     result = {"position_id": position.position_id(), "rules": rules.name, "cube_value": value,
-              "cube_owner": owner, "max_cube": BG8_MAX_CUBE, "may_double": allowed}
+              "cube_owner": owner, "max_cube": MAX_CUBE, "may_double": allowed}
     kind = int(classify(on_roll, opponent)[0])
     if _exact_fits(on_roll, opponent, rules):
         no_double, equity, double_take, action = _exact_state(tuple(position.on_roll[:6]),

@@ -35,7 +35,7 @@ on roll and 1.0e-4 owned by his opponent (measured; the gap grows near the cap, 
 redouble is no longer possible). The database functions (:func:`cubeful_table`,
 :func:`exact_equities`) default to the unbounded cube, the model they are checked against
 GNU Backgammon with; the player-facing query :func:`position_equities` (and the CLI)
-default to the letter of BG-8, ``max_cube=64`` (:data:`BG8_MAX_CUBE`).
+default to the letter of BG-8, ``max_cube=64`` (:data:`MAX_CUBE`).
 
 The recursion (equities of the player on roll; ``-E`` seen by the other side; a move to
 the empty board wins +1 at once)::
@@ -76,11 +76,11 @@ from pathlib import Path
 import numpy as np
 
 from dicemath.core.cache import cached_arrays
+from dicemath.core.dice import TWO_DICE_ROLLS, two_dice_rolls
 from dicemath.core.errors import InvalidStateError
 from dicemath.core.progress import progress
 from dicemath.games.backgammon.bearoff import (
     ROLL_WEIGHTS,
-    ROLLS,
     check_board,
     move_table,
     position_from_index,
@@ -89,7 +89,15 @@ from dicemath.games.backgammon.bearoff import (
     positions_up_to,
     successors,
 )
-from dicemath.games.backgammon.cube import ACTIONS, CUBE_STATES, TIE_TOLERANCE, cube_action
+from dicemath.games.backgammon.cube import (
+    ACTIONS,
+    CUBE_STATES,
+    MAX_CUBE,
+    NO_DOUBLE,
+    TIE_TOLERANCE,
+    cube_action,
+    cube_decision,
+)
 from dicemath.games.backgammon.rules import STANDARD
 
 MAX_TABLE_CHECKERS = 8
@@ -99,9 +107,6 @@ layers): measured for 8 checkers 1.4 GB / 25 s CPU unbounded and 3.5 GB / 68 s c
 Within 20 GiB the formula allows 10 checkers unbounded (8.1 GB) and 9 capped (9.8 GB);
 queries stop at 8 so that a first query stays about a minute. Beyond, the cube code uses
 Janowski's model at the exact cubeless chances (:func:`model_position_equities`)."""
-
-BG8_MAX_CUBE = 64
-"""The cube cap of BG-8 (cube values 1, 2, 4, ..., 64)."""
 
 _CENTRED, _OWNED, _OPPONENT = 0, 1, 2
 
@@ -151,7 +156,7 @@ def build_cubeful_arrays(checkers: int = 6, *, max_cube: int | None = None,
         levels = max_cube.bit_length() - 1          # cube values 2**0 .. 2**levels
     count = positions_count(checkers)
     moves = move_table(STANDARD)
-    rolls = len(ROLLS)
+    rolls = len(TWO_DICE_ROLLS)
     starts = moves.starts[:count * rolls + 1]
     targets = moves.targets[:starts[-1]].astype(np.int64)
     if np.any(np.diff(starts) == 0):
@@ -184,7 +189,7 @@ def build_cubeful_arrays(checkers: int = 6, *, max_cube: int | None = None,
     no_double[:, 0, :] = 1.0
     value[:, 1:, 0] = -1.0                           # opponent already off: lost
     no_double[:, 1:, 0] = -1.0
-    kernel = _cubeful_kernel() if use_numba else _cubeful_numpy
+    kernel = _cubeful_compiled if use_numba else _cubeful_numpy
     # Integer roll weights (out of 36), divided at the end, so sure wins come out exactly +1.
     kernel(starts, targets, ROLL_WEIGHTS.astype(np.float64), np.array(source, dtype=np.int64),
            np.array(take_layer, dtype=np.int64), value, no_double, codes, show_progress)
@@ -247,67 +252,12 @@ def _cubeful_numpy(starts, targets, weights, source, take_layer, value, no_doubl
             finish(nd, np.arange(1, n), n)
 
 
-@lru_cache(maxsize=1)
-def _cubeful_kernel():
-    """The numba twin of :func:`_cubeful_numpy` (compiled once, cached by numba)."""
-    import numba
+def _cubeful_compiled(starts, targets, weights, source, take_layer, value, no_double, codes,
+                      show_progress=False) -> None:
+    """The numba twin of :func:`_cubeful_numpy` (:func:`~._cube_kernels.cubeful_tables`)."""
+    from dicemath.games.backgammon._cube_kernels import cubeful_tables  # numba, loaded on first use
 
-    tie = TIE_TOLERANCE
-
-    @numba.njit(cache=True)
-    def solve_state(x, y, starts, targets, weights, source, take_layer, value, no_double,
-                    codes, nd):
-        rolls = len(weights)
-        layers = len(source)
-        for k in range(layers):
-            nd[k] = 0.0
-        for r in range(rolls):
-            a = starts[x * rolls + r]
-            b = starts[x * rolls + r + 1]
-            w = weights[r]
-            for k in range(layers):
-                row = source[k]
-                best = -1e300
-                for i in range(a, b):
-                    v = -value[row, y, targets[i]]
-                    if v > best:
-                        best = v
-                nd[k] += w * best
-        for k in range(layers):
-            nd[k] /= 36.0
-        for k in range(layers):
-            no_double[k, x, y] = nd[k]
-            t = take_layer[k]
-            if t < 0:
-                value[k, x, y] = nd[k]
-                continue
-            dt = 2.0 * nd[t]
-            passes = dt > 1.0 + tie
-            after = 1.0 if passes else dt
-            if after > nd[k] + tie:
-                value[k, x, y] = after
-                codes[k, x, y] = 2 if passes else 1
-            else:
-                value[k, x, y] = nd[k]
-                codes[k, x, y] = 3 if (nd[k] >= 1.0 - tie and passes) else 0
-
-    @numba.njit(cache=True)
-    def kernel(starts, targets, weights, source, take_layer, value, no_double, codes):
-        count = value.shape[1]
-        nd = np.zeros(len(source))
-        for n in range(1, count):
-            for y in range(1, n + 1):
-                solve_state(n, y, starts, targets, weights, source, take_layer, value,
-                            no_double, codes, nd)
-            for x in range(1, n):
-                solve_state(x, n, starts, targets, weights, source, take_layer, value,
-                            no_double, codes, nd)
-
-    def run(starts, targets, weights, source, take_layer, value, no_double, codes,
-            show_progress=False):
-        kernel(starts, targets, weights, source, take_layer, value, no_double, codes)
-
-    return run
+    cubeful_tables(starts, targets, weights, source, take_layer, value, no_double, codes, TIE_TOLERANCE)
 
 
 @dataclass(frozen=True)
@@ -394,7 +344,7 @@ def cubeful_table(checkers: int = 6, max_cube: int | None = None) -> CubefulBear
                                arrays["action"], arrays["cubeless"], max_cube)
 
 
-def position_equities(position, versus, max_cube: int | None = BG8_MAX_CUBE) -> dict:
+def position_equities(position, versus, max_cube: int | None = MAX_CUBE) -> dict:
     """Cubeful equities of one bear-off position: the ``dicemath backgammon cube`` result.
 
     Uses the 6-checker table when both boards fit it, else the 7- or 8-checker one.
@@ -470,7 +420,7 @@ def model_position_equities(position, versus, efficiency: float | None = None, t
 # Second method: exact Fractions by plain recursion (small positions only)
 # ----------------------------------------------------------------------------------------
 
-_FRACTION_ROLLS = tuple((roll, Fraction(int(w), 36)) for roll, w in zip(ROLLS, ROLL_WEIGHTS))
+_FRACTION_ROLLS = tuple((roll, Fraction(weight, 36)) for roll, weight in two_dice_rolls())
 
 
 @lru_cache(maxsize=None)
@@ -493,14 +443,11 @@ def _exact(board: tuple, versus: tuple, state: int, level: int = 0,
                 best = v
         nd += weight * best
     if state == _OPPONENT or (top is not None and level >= top):
-        return nd, nd, 0
+        return nd, nd, NO_DOUBLE
     next_level = level if top is None else level + 1
     take = 2 * _exact(board, versus, _OPPONENT, next_level, top)[0]
-    passes = take > 1
-    after = Fraction(1) if passes else take
-    if after > nd:
-        return nd, after, 2 if passes else 1
-    return nd, nd, 3 if (nd >= 1 and passes) else 0
+    code, optimal = cube_decision(nd, take, Fraction(1), True, 0)
+    return nd, optimal, code
 
 
 def exact_equities(board, versus, *, max_cube: int | None = None) -> dict:

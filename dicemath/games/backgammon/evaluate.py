@@ -37,11 +37,13 @@ from itertools import chain
 
 import numpy as np
 
+from dicemath.core.dice import two_dice_rolls
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon import bearoff as bo
 from dicemath.games.backgammon import gnubg_engine
+from dicemath.games.backgammon.moves import roll_results
 from dicemath.games.backgammon.position import CHECKERS, Position, game_result
-from dicemath.games.backgammon.rules import STANDARD, BackgammonRules
+from dicemath.games.backgammon.rules import STANDARD, Rules
 
 EXACT_CHECKERS = 8
 """Bear-offs with at most this many checkers a side come from the exact two-sided table
@@ -129,7 +131,7 @@ def classify(on_roll: np.ndarray, opponent: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=4)
-def _two_sided(rules: BackgammonRules) -> np.ndarray:
+def _two_sided(rules: Rules) -> np.ndarray:
     return bo.two_sided_table(EXACT_CHECKERS, rules)
 
 
@@ -144,7 +146,7 @@ def _over(on_roll: np.ndarray, opponent: np.ndarray) -> np.ndarray:
     return out
 
 
-def _exact(on_roll: np.ndarray, opponent: np.ndarray, rules: BackgammonRules) -> np.ndarray:
+def _exact(on_roll: np.ndarray, opponent: np.ndarray, rules: Rules) -> np.ndarray:
     out = np.zeros((len(on_roll), 5))
     over = (on_roll.sum(axis=1) == 0) | (opponent.sum(axis=1) == 0)
     if over.any():
@@ -158,7 +160,7 @@ def _exact(on_roll: np.ndarray, opponent: np.ndarray, rules: BackgammonRules) ->
     return out
 
 
-def _race(on_roll: np.ndarray, opponent: np.ndarray, rules: BackgammonRules) -> np.ndarray:
+def _race(on_roll: np.ndarray, opponent: np.ndarray, rules: Rules) -> np.ndarray:
     """One-sided approximation of bear-offs, with gammons (see the module docstring).
 
     The player on roll ("x") rolls first: he wins if his rolls to finish ``N_x <= N_y``; he
@@ -183,7 +185,7 @@ def _race(on_roll: np.ndarray, opponent: np.ndarray, rules: BackgammonRules) -> 
     return out
 
 
-def _gnubg_rows(on_roll: np.ndarray, opponent: np.ndarray, rules: BackgammonRules, ply: int) -> np.ndarray:
+def _gnubg_rows(on_roll: np.ndarray, opponent: np.ndarray, rules: Rules, ply: int) -> np.ndarray:
     if ply > 0 and rules.max_per_point is not None:
         return np.array([_look_ahead(a, b, rules, ply) for a, b in zip(on_roll, opponent)])
     evaluate, cube, context = gnubg_engine.evaluator(ply)
@@ -191,7 +193,7 @@ def _gnubg_rows(on_roll: np.ndarray, opponent: np.ndarray, rules: BackgammonRule
     return np.fromiter(values, dtype=float, count=6 * len(on_roll)).reshape(-1, 6)[:, :5]
 
 
-def evaluate_many(on_roll, opponent, rules: BackgammonRules = STANDARD, ply: int = 0,
+def evaluate_many(on_roll, opponent, rules: Rules = STANDARD, ply: int = 0,
                   kinds: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Cubeless probabilities of many positions (float64), each from its best source.
 
@@ -225,13 +227,11 @@ def evaluate_many(on_roll, opponent, rules: BackgammonRules = STANDARD, ply: int
     return out, kinds
 
 
-def _look_ahead(on_roll: np.ndarray, opponent: np.ndarray, rules: BackgammonRules, ply: int) -> np.ndarray:
+def _look_ahead(on_roll: np.ndarray, opponent: np.ndarray, rules: Rules, ply: int) -> np.ndarray:
     """``ply``-ply probabilities of one position, plays generated under ``rules`` (see the
     module docstring): per roll, the play best at 0 ply, then that position at ``ply - 1``."""
-    from dicemath.games.backgammon.selfplay import roll_results
-
     total = np.zeros(5)
-    for (first, second), weight in zip(bo.ROLLS, bo.ROLL_WEIGHTS):
+    for (first, second), weight in two_dice_rolls():
         mines, theirs = roll_results(on_roll, opponent, first, second, rules)
         seen, kinds = evaluate_many(theirs, mines, rules, 0)       # opponent on roll after each play
         best = int(np.argmax(-cubeless_equity(seen)))
@@ -242,7 +242,7 @@ def _look_ahead(on_roll: np.ndarray, opponent: np.ndarray, rules: BackgammonRule
     return flip(total / 36.0)
 
 
-def evaluate(position: Position, rules: BackgammonRules = STANDARD, ply: int = 0,
+def evaluate(position: Position, rules: Rules = STANDARD, ply: int = 0,
              source: str | None = None) -> Evaluation:
     """Cubeless outcome probabilities of the player on roll (see the module docstring).
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from dicemath.games.backgammon import gnubg_engine
 from dicemath.games.backgammon.cube_advice import cube_advice
-from dicemath.games.backgammon.hint import HintMove, hint
+from dicemath.games.backgammon.hint import MoveValue, hint
 from dicemath.games.backgammon.moves import apply_notation, single_steps
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.rules import STANDARD
@@ -113,7 +113,7 @@ def gnubg_top_play(position: Position, dice, ply: int) -> tuple[tuple, float]:
     return tuple(found[0]["move"]), float(found[0]["score"])
 
 
-def _reaches(position: Position, steps: tuple, dice, move: HintMove) -> bool:
+def _reaches(position: Position, steps: tuple, dice, move: MoveValue) -> bool:
     """Whether ``move`` can be what gnubg's cut-short tuple describes: its complete
     ``(from, to)`` pairs, a checker borne off from the last ``from``, then (unknown) the
     rest of the play, which must lead to the same position as ``move``."""

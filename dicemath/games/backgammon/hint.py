@@ -31,21 +31,24 @@ from dicemath.games.backgammon.evaluate import (KINDS, OUTPUTS, check_ply, cubel
 from dicemath.games.backgammon.gnubg_engine import NORMAL_FILTER
 from dicemath.games.backgammon.moves import legal_moves
 from dicemath.games.backgammon.position import Position
-from dicemath.games.backgammon.rules import STANDARD, BackgammonRules
+from dicemath.games.backgammon.rules import STANDARD, Rules
 
 
 @dataclass(frozen=True)
-class HintMove:
-    """One ranked play.
+class MoveValue:
+    """One move with its value: a ranked play (or a cube action, see
+    :func:`~dicemath.games.backgammon.advice.advise`).
 
     Attributes:
-        move: the play in the usual notation (``"24/18 13/11"``).
-        equity: the mover's cubeless money equity after it.
-        probabilities: the mover's five outcome probabilities after it (win, win gammon,
-            win backgammon, lose gammon, lose backgammon).
+        move: the play in the usual notation (``"24/18 13/11"``), or the cube action.
+        equity: the mover's money equity after it: cubeless after a play; for a cube
+            action cubeful, per unit of the current cube.
+        probabilities: the mover's five cubeless outcome probabilities after it (win, win
+            gammon, win backgammon, lose gammon, lose backgammon).
         ply: the look-ahead its equity comes from.
         source: ``exact``, ``race`` or ``gnubg-Nply``.
-        position_id: the position after the play, opponent on roll.
+        position_id: the position after the play, opponent on roll (after a cube action,
+            the position, its player on roll).
     """
 
     move: str
@@ -75,7 +78,7 @@ def _keep(equities: np.ndarray, candidates: np.ndarray, accept: int, extra: int,
     return ordered[:max(keep, 1)]
 
 
-def rank_results(movers: np.ndarray, opponents: np.ndarray, rules: BackgammonRules = STANDARD,
+def rank_results(movers: np.ndarray, opponents: np.ndarray, rules: Rules = STANDARD,
                  ply: int = 0, kinds: np.ndarray | None = None):
     """Evaluate the positions after a roll's plays with gnubg's pruning (module docstring).
 
@@ -110,8 +113,8 @@ def rank_results(movers: np.ndarray, opponents: np.ndarray, rules: BackgammonRul
     return mover, cubeless_equity(mover), reached, kinds
 
 
-def hint(position: Position, dice, rules: BackgammonRules = STANDARD, ply: int = 0,
-         source: str | None = None) -> list[HintMove]:
+def hint(position: Position, dice, rules: Rules = STANDARD, ply: int = 0,
+         source: str | None = None) -> list[MoveValue]:
     """Every legal play of ``dice``, best first (see the module docstring).
 
     Args:
@@ -123,7 +126,7 @@ def hint(position: Position, dice, rules: BackgammonRules = STANDARD, ply: int =
             position with GNU Backgammon's nets (as ``gnubg.find_best_move`` does).
 
     Returns:
-        :class:`HintMove` list: the plays evaluated at ``ply`` first, then the pruned ones;
+        :class:`MoveValue` list: the plays evaluated at ``ply`` first, then the pruned ones;
         each group by equity, best first (ties keep the move generator's order).
 
     Raises:
@@ -146,6 +149,6 @@ def hint(position: Position, dice, rules: BackgammonRules = STANDARD, ply: int =
     result = []
     for i in order:
         used = int(reached[i]) if kinds[i] == 2 else 0
-        result.append(HintMove(str(moves[i]), float(equities[i]), tuple(float(v) for v in probabilities[i]),
+        result.append(MoveValue(str(moves[i]), float(equities[i]), tuple(float(v) for v in probabilities[i]),
                                used, source_label(KINDS[kinds[i]], used), moves[i].after.swap().position_id()))
     return result

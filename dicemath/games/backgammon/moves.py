@@ -1,4 +1,4 @@
-"""Legal plays of a roll (BG-3..BG-6), duplicates merged, and the game as a ``GameState``.
+"""Legal plays of a roll (BG-3..BG-6) as the rules engine lists them, and move notation.
 
 A *step* moves one checker with one die: ``(source, target)`` in the mover's own
 numbering, ``25`` the bar and ``0`` borne off. A :class:`Move` is the steps of a whole
@@ -6,19 +6,10 @@ roll plus the resulting position (still seen from the mover; ``Move.after.swap()
 opponent's turn). Two plays leading to the same position are the same move: only one is
 listed (the one whose steps sort highest).
 
-Rules implemented (RULES.md section 4):
-
-* BG-3: each die moves one checker to an open point; doubles are played four times; both
-  dice if possible, else one die, and then the larger one if either can be played. The
-  count is strict, as in GNU Backgammon: bearing off the last checker with one die is not
-  legal when a play using both dice exists (e.g. one checker on the 4-point, a blot on
-  the 2-point, roll 4-2: only ``4/2*/off``, which may win a backgammon).
-* BG-4: a point holding two or more opposing checkers is closed; under ``playtive`` also
-  a point already holding ``max_per_point`` (5) of the mover's own checkers.
-* BG-5: landing on a single opposing checker sends it to the bar; a checker on the bar
-  must enter (on the opponent's home board) before anything else moves.
-* BG-6: bearing off once all checkers are home: a die bears off from its own point, or
-  from the highest occupied point when no checker stands higher.
+The rules themselves (BG-3 both dice or the larger, doubles four times; BG-4 closed points
+and ``playtive``; BG-5 hits and the bar; BG-6 bearing off) are those of
+:mod:`~dicemath.games.backgammon.plays`: :func:`single_steps` runs its step rule as plain
+Python, :func:`legal_moves` its compiled play generator (numba, loaded on first use).
 
 Example:
     >>> from dicemath.games.backgammon.position import Position
@@ -30,19 +21,21 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 
-from dicemath.core.errors import IllegalMoveError, InvalidDiceError
-from dicemath.core.game import CHANCE, TERMINAL
-from dicemath.games.backgammon.position import BAR, OFF, Position, game_result
-from dicemath.games.backgammon.rules import STANDARD, BackgammonRules
+import numpy as np
+
+from dicemath.core.dice import check_throw
+from dicemath.core.errors import IllegalMoveError
+from dicemath.games.backgammon.plays import move_checker, step_target, unpack_steps
+from dicemath.games.backgammon.position import BAR, OFF, Position
+from dicemath.games.backgammon.rules import STANDARD, Rules
 
 Step = tuple[int, int]
 
 
 @dataclass(frozen=True, order=True)
 class Move:
-    """A legal play of a whole roll.
+    """A legal play of a whole roll (one move of a player).
 
     Attributes:
         steps: ``(source, target)`` per die used, sorted from the highest source down.
@@ -71,66 +64,36 @@ def format_steps(steps) -> str:
     return " ".join(f"{name(a)}/{name(b)}" for a, b in steps)
 
 
-def check_dice(dice) -> tuple[int, int]:
-    """Validate a roll of two dice.
+def check_roll(dice) -> tuple[int, int]:
+    """A roll of two dice as ``(high, low)``.
 
     Raises:
-        InvalidDiceError: not two numbers 1..6.
+        InvalidDiceError: not two dice 1..6.
+
+    >>> check_roll((3, 5))
+    (5, 3)
     """
-    try:
-        first, second = (int(d) for d in dice)
-    except (TypeError, ValueError):
-        raise InvalidDiceError(f"a roll is two dice 1..6, got {dice!r}") from None
-    if not (1 <= first <= 6 and 1 <= second <= 6):
-        raise InvalidDiceError(f"dice must be 1..6, got {dice!r}")
-    return first, second
+    low, high = check_throw(dice, 2, name="a roll", rule="BG-3")
+    return high, low
 
 
-def single_steps(position: Position, die: int, rules: BackgammonRules = STANDARD):
-    """Every legal single step of ``die`` for the player on roll, with the position after it.
+def single_steps(position: Position, die: int, rules: Rules = STANDARD):
+    """Every legal single step of ``die`` for the player on roll, with the position after it
+    (the step rule :func:`~dicemath.games.backgammon.plays.step_target`, BG-4..BG-6).
 
     Yields:
-        ``((source, target), position_after)`` pairs.
+        ``((source, target), position_after)`` pairs, from the bar and the highest point down.
     """
     mine, theirs = position.on_roll, position.opponent
-    if mine[24]:
-        sources = [BAR]
-    else:
-        sources = [p for p in range(24, 0, -1) if mine[p - 1]]
-    all_home = not mine[24] and sum(mine[6:24]) == 0
-    highest = max((p for p in range(1, 7) if mine[p - 1]), default=0)
-    for source in sources:
-        target = source - die
-        if target >= 1:
-            if theirs[24 - target] >= 2 or not rules.is_open_for_own(mine[target - 1]):
-                continue
-        elif not all_home or (target < 0 and source != highest):
-            continue
-        new_mine = list(mine)
-        new_theirs = list(theirs)
-        new_mine[source - 1] -= 1
-        if target >= 1:
-            new_mine[target - 1] += 1
-            if theirs[24 - target] == 1:  # BG-5: a blot is hit
-                new_theirs[24 - target] = 0
-                new_theirs[24] += 1
-        yield (source, max(target, OFF)), Position(tuple(new_mine), tuple(new_theirs), position.player)
+    for source in range(BAR, 0, -1):
+        target = step_target(mine, theirs, source, die, rules.max_per_point or 0)
+        if target >= 0:
+            new_mine, new_theirs = [0] * BAR, [0] * BAR
+            move_checker(mine, theirs, source, target, new_mine, new_theirs)
+            yield (source, target), Position(tuple(new_mine), tuple(new_theirs), position.player)
 
 
-def _sequences(position: Position, dice: tuple[int, ...], rules: BackgammonRules, steps: tuple,
-               out: list) -> None:
-    if not dice or sum(position.on_roll) == 0:  # a play ending the game uses only its dice
-        out.append((len(steps), steps, position))
-        return
-    moved = False
-    for step, after in single_steps(position, dice[0], rules):
-        moved = True
-        _sequences(after, dice[1:], rules, steps + ((step, dice[0]),), out)
-    if not moved:
-        out.append((len(steps), steps, position))
-
-
-def legal_moves(position: Position, dice, rules: BackgammonRules = STANDARD) -> list[Move]:
+def legal_moves(position: Position, dice, rules: Rules = STANDARD) -> list[Move]:
     """All legal plays of ``dice`` for the player on roll, one per distinct resulting position.
 
     Args:
@@ -145,23 +108,35 @@ def legal_moves(position: Position, dice, rules: BackgammonRules = STANDARD) -> 
     Raises:
         InvalidDiceError: bad dice.
     """
-    first, second = check_dice(dice)
-    orders = [(first,) * 4] if first == second else [(first, second), (second, first)]
-    found: list = []
-    for order in orders:
-        _sequences(position, order, rules, (), found)
-    most = max(used for used, _, _ in found)
-    chosen = [(steps, after) for used, steps, after in found if used == most]
-    if first != second and most == 1:  # BG-3: only one die can be played: the larger if able
-        larger = max(first, second)
-        with_larger = [(s, a) for s, a in chosen if not s or s[0][1] == larger]
-        chosen = with_larger or chosen
-    best: dict[Position, tuple] = {}
-    for steps, after in chosen:
-        plain = tuple(sorted((step for step, _ in steps), reverse=True))
-        if after not in best or plain > best[after]:
-            best[after] = plain
-    return sorted((Move(steps, after) for after, steps in best.items()), reverse=True)
+    from dicemath.games.backgammon._play_kernels import roll_plays  # numba, loaded on first use
+
+    high, low = check_roll(dice)
+    mines, theirs, steps, used = roll_plays(np.array(position.on_roll, np.int8), np.array(position.opponent, np.int8),
+                                            high, low, rules.max_per_point or 0)
+    moves = [Move(unpack_steps(code, used), Position(tuple(mine.tolist()), tuple(their.tolist()), position.player))
+             for mine, their, code in zip(mines, theirs, steps)]
+    return sorted(moves, reverse=True)
+
+
+def roll_results(on_roll, opponent, first: int, second: int,
+                 rules: Rules = STANDARD) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct positions the legal plays of a roll lead to, as arrays (the results of
+    :func:`legal_moves` without their steps, for self-play and the evaluator's look-ahead).
+
+    Args:
+        on_roll, opponent: 25 counts each (player to move first, own numberings).
+        first, second: the dice (assumed valid).
+        rules: STANDARD or PLAYTIVE.
+
+    Returns:
+        ``(movers, opponents)``: int8 arrays (k, 25) of the mover's and the opponent's
+        counts after each play (one row, the position itself, if nothing can be played).
+    """
+    from dicemath.games.backgammon._play_kernels import roll_plays  # numba, loaded on first use
+
+    movers, opponents, _, _ = roll_plays(np.asarray(on_roll, dtype=np.int8), np.asarray(opponent, dtype=np.int8),
+                                         int(first), int(second), rules.max_per_point or 0)
+    return movers, opponents
 
 
 def apply_notation(position: Position, text: str) -> Position:
@@ -178,103 +153,24 @@ def apply_notation(position: Position, text: str) -> Position:
         repeat = 1
         if token.endswith(")") and "(" in token:
             token, _, times = token[:-1].partition("(")
-            repeat = int(times)
-        points = []
-        for part in token.split("/"):
-            part = part.rstrip("*").lower()
-            points.append(BAR if part == "bar" else OFF if part == "off" else int(part))
+            repeat = _number(times, text)
+        points = [BAR if part == "bar" else OFF if part == "off" else _number(part, text)
+                  for part in (part.rstrip("*").lower() for part in token.split("/"))]
         for _ in range(repeat):
             for source, target in zip(points, points[1:]):
                 current = _move_checker(current, source, target)
     return current
 
 
+def _number(text: str, play: str) -> int:
+    if not text.isdigit():
+        raise IllegalMoveError(f"cannot read the play {play!r}: {text!r} is not a point")
+    return int(text)
+
+
 def _move_checker(position: Position, source: int, target: int) -> Position:
-    mine, theirs = list(position.on_roll), list(position.opponent)
-    if not 1 <= source <= 25 or mine[source - 1] == 0:
-        raise IllegalMoveError(f"no checker of the player on roll on point {source}")
-    mine[source - 1] -= 1
-    if target >= 1:
-        mine[target - 1] += 1
-        if theirs[24 - target] == 1:
-            theirs[24 - target] = 0
-            theirs[24] += 1
+    if not 1 <= source <= BAR or not OFF <= target < BAR or position.on_roll[source - 1] == 0:
+        raise IllegalMoveError(f"no step {source}/{target}: no checker of the player on roll on point {source}")
+    mine, theirs = [0] * BAR, [0] * BAR
+    move_checker(position.on_roll, position.opponent, source, target, mine, theirs)
     return Position(tuple(mine), tuple(theirs), position.player)
-
-
-# ----------------------------------------------------------------------------------------
-# The game in the shared vocabulary (dicemath.core.game)
-# ----------------------------------------------------------------------------------------
-
-_ROLLS = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))
-_OPENING = tuple((x, o) for x in range(1, 7) for o in range(1, 7) if x != o)
-
-
-@dataclass(frozen=True)
-class BackgammonState:
-    """A cubeless game state for the generic algorithms (``dicemath.core.game``).
-
-    ``dice is None`` at a chance node (the roll comes next); ``opening`` is the first
-    chance node of a game (BG-2: each player throws one die, equal throws again, so the 30
-    unequal pairs are equally likely; the higher die's owner plays both numbers).
-    Actions are the steps of a :class:`Move` (``()`` when the roll cannot be played).
-    Returns are BG-7 points, +winner / -loser.
-    """
-
-    position: Position
-    dice: tuple[int, int] | None = None
-    rules: BackgammonRules = STANDARD
-    opening: bool = False
-
-    @classmethod
-    def new_game(cls, rules: BackgammonRules = STANDARD) -> BackgammonState:
-        """The start of a game: the opening throw comes next."""
-        return cls(Position.initial(), None, rules, True)
-
-    def current_player(self) -> int:
-        if self.position.is_over():
-            return TERMINAL
-        if self.dice is None:
-            return CHANCE
-        return self.position.player
-
-    def chance_outcomes(self):
-        if self.current_player() != CHANCE:
-            return []
-        if self.opening:
-            return [(pair, Fraction(1, 30)) for pair in _OPENING]
-        return [(roll, Fraction(1 if roll[0] == roll[1] else 2, 36)) for roll in _ROLLS]
-
-    def _moves(self) -> dict:
-        return {m.steps: m for m in legal_moves(self.position, self.dice, self.rules)}
-
-    def legal_actions(self):
-        if self.current_player() < 0:
-            return []
-        return sorted(self._moves())
-
-    def apply(self, action) -> BackgammonState:
-        player = self.current_player()
-        if player == TERMINAL:
-            raise IllegalMoveError("the game is over")
-        if player == CHANCE:
-            if self.opening:
-                x, o = action
-                if x == o or not (1 <= x <= 6 and 1 <= o <= 6):
-                    raise InvalidDiceError(f"opening throw needs two different dice, got {action!r}")
-                starter = 0 if x > o else 1
-                return BackgammonState(Position.initial(starter), (max(x, o), min(x, o)), self.rules)
-            return BackgammonState(self.position, check_dice(action), self.rules)
-        moves = self._moves()
-        if tuple(action) not in moves:
-            raise IllegalMoveError(f"{format_steps(action)} is not a legal play of {self.dice} in {self.position}")
-        return BackgammonState(moves[tuple(action)].after.swap(), None, self.rules)
-
-    def returns(self):
-        result = game_result(self.position)
-        if result is None:
-            return [0.0, 0.0]
-        values = [0.0, 0.0]
-        values[result.winner] = float(result.points)
-        values[1 - result.winner] = -float(result.points)
-        return values

@@ -24,7 +24,8 @@ import numpy as np
 
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD
-from dicemath.games.backgammon.selfplay import play_game, roll_results
+from dicemath.games.backgammon.moves import roll_results
+from dicemath.games.backgammon.selfplay import self_play_game
 
 SEED = 20_240_412
 """Base seed of the study: game ``i`` uses ``numpy.random.default_rng([SEED, i])``."""
@@ -58,7 +59,7 @@ def run_chunk(first: int, count: int, ply: int = 0) -> dict[str, np.ndarray]:
         wanted = frozenset({sample_turn(game)}) if game < SAMPLED_GAMES else frozenset()
         columns["game"].append(game)
         for prefix, rules in (("p", PLAYTIVE), ("s", STANDARD)):
-            played = play_game(np.random.default_rng([SEED, game]), rules, ply, wanted)
+            played = self_play_game(np.random.default_rng([SEED, game]), rules, ply, wanted)
             columns[f"{prefix}_starter_won"].append(played.starter_won)
             columns[f"{prefix}_points"].append(played.points)
             columns[f"{prefix}_turns"].append(played.turns)

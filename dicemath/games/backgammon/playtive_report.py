@@ -1,21 +1,77 @@
 """Report section ``backgammon_playtive``: BG-4's 5-checker limit measured by self-play, and
 the evaluator behind it checked against GNU Backgammon.
 
-Reads the committed findings (``data/playtive_study.json`` from
+:func:`compute` reads the committed findings (``data/playtive_study.json`` from
 ``analyses/backgammon_playtive.py``; ``data/gnubg_agreement.json`` from
-``analyses/backgammon_gnubg_agreement.py``), so it builds in a moment; ``context.quick``
+``analyses/backgammon_gnubg_agreement.py``) and works out what the opening rolls' changes
+are due to, into a :class:`PlaytiveReport`; :func:`render` writes the Markdown and the
+figure, every conclusion read off the numbers. It builds in a moment; ``context.quick``
 changes nothing.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
+from dicemath.games.backgammon.moves import apply_notation
 from dicemath.games.backgammon.playtive import DATA_FILE, load_findings
-from dicemath.reporting.context import markdown_table
+from dicemath.games.backgammon.position import Position
+from dicemath.games.backgammon.rules import PLAYTIVE
+from dicemath.reporting.context import ReportContext, markdown_table
 
 AGREEMENT_FILE = Path(__file__).resolve().parent / "data" / "gnubg_agreement.json"
+
+
+@dataclass(frozen=True)
+class OpeningChange:
+    """An opening roll whose best play differs between the presets.
+
+    Attributes:
+        roll: ``"6-5"``; ``ply``: the look-ahead at which it differs.
+        standard, playtive: the best play under each preset.
+        crowded: the points (the mover's numbering) where the standard play puts more
+            than 5 of his checkers (empty: the standard play is legal under BG-4).
+    """
+
+    roll: str
+    ply: int
+    standard: str
+    playtive: str
+    crowded: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PlaytiveReport:
+    """The numbers of the Playtive section.
+
+    Attributes:
+        findings: the committed study (:func:`~.playtive.load_findings`).
+        openings: the opening rolls whose best play changes, at 0 ply and at the
+            confirmation's ply.
+        agreement: the committed comparison with GNU Backgammon (None when absent).
+    """
+
+    findings: dict
+    openings: tuple[OpeningChange, ...]
+    agreement: dict | None
+
+
+def compute(context: ReportContext) -> PlaytiveReport:
+    """Read the committed findings; find what each changed opening play is due to."""
+    findings = load_findings()
+    openings = []
+    confirmation = findings.get("confirmation")
+    if confirmation:
+        for ply in sorted({0, confirmation["ply"]}):
+            for row in confirmation["openings"][str(ply)]:
+                if row["changes"]:
+                    after = apply_notation(Position.initial(), row["standard"])
+                    crowded = tuple(p for p in range(1, 25) if after.on_roll[p - 1] > PLAYTIVE.max_per_point)
+                    openings.append(OpeningChange(row["roll"], ply, row["standard"], row["playtive"], crowded))
+    agreement = json.loads(AGREEMENT_FILE.read_text()) if AGREEMENT_FILE.exists() else None
+    return PlaytiveReport(findings, tuple(openings), agreement)
 
 
 def _ci(entry: dict, scale: float = 100.0, digits: int = 2, unit: str = "%") -> str:
@@ -38,6 +94,9 @@ def _comparison_rows(findings: dict) -> list[list[str]]:
 
 
 def _figure(findings: dict):
+    import matplotlib
+
+    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
 
@@ -61,10 +120,50 @@ def _figure(findings: dict):
     return figure
 
 
-def _agreement_part() -> list[str]:
-    if not AGREEMENT_FILE.exists():
+def cost_conclusion(findings: dict) -> str:
+    """What the limit costs when it binds, and whether it ever helps."""
+    cost = findings["cost"]
+    text = (f"When it binds, it costs the player to move on average **{cost['mean']['value']:.4f} points** "
+            f"[{cost['mean']['low']:.4f}, {cost['mean']['high']:.4f}] of cubeless equity (best standard play minus "
+            f"best playtive play); median {cost['median']:.4f}, 90% of costs below {cost['quantiles']['0.9']:.4f}, "
+            f"largest {cost['max']:.3f}. Summed over both sides that is {cost['per_game']['value']:.4f} "
+            "points per game.")
+    if not cost["negative"]:
+        return text + " It never helps the player to move."
+    return text + (f" In {cost['negative']:,} of the binding turns ({cost['negative'] / findings['binds']:.1%}) the "
+                   "limit *helps* the player to move (negative cost): it blocks a die, so fewer dice must be played, "
+                   "and the resulting play (which the standard rules forbid, as they make him use both dice, or all "
+                   "four of a double) is better than every standard play.")
+
+
+def opening_conclusion(report: PlaytiveReport) -> str:
+    """Why the best opening plays change, read off the plays themselves."""
+    deep = report.findings["confirmation"]["ply"]
+    shallow = [o for o in report.openings if o.ply == 0]
+    text = "The best opening play changes for no roll at 0 ply." if not shallow else "The best opening play changes for "
+    reasons = []
+    for change in shallow:
+        if change.crowded:
+            points = " and ".join(f"the {p}-point" for p in change.crowded)
+            reasons.append(f"{change.roll}: the standard play {change.standard} puts a sixth checker on {points}, "
+                           "which BG-4 closes")
+        else:
+            reasons.append(f"{change.roll}: the standard play {change.standard} is legal under BG-4, but the "
+                           "evaluator prefers another")
+    if shallow:
+        text += "; ".join(reasons) + "."
+    later = [o for o in report.openings if o.ply == deep and o.roll not in {s.roll for s in shallow}]
+    if later:
+        legal = all(not o.crowded for o in later)
+        text += (f" At {deep} ply it also changes for {', '.join(o.roll for o in later)}: "
+                 + ("the standard play is legal, but the look-ahead under BG-4 values the positions differently."
+                    if legal else "the standard play puts a sixth checker on a point."))
+    return text
+
+
+def _agreement_part(agreement: dict | None) -> list[str]:
+    if agreement is None:
         return []
-    agreement = json.loads(AGREEMENT_FILE.read_text())
     rows = []
     for ply, cube in sorted(agreement["cube"].items()):
         moves = agreement["top_play"].get(ply)
@@ -89,10 +188,9 @@ def _agreement_part() -> list[str]:
     return parts
 
 
-def build(context) -> str:
-    """Markdown of the Playtive report, its figure saved through ``context``."""
-    findings = load_findings()
-    cost = findings["cost"]
+def render(report: PlaytiveReport, context: ReportContext) -> str:
+    """Markdown of the Playtive section, its figure saved through ``context``."""
+    findings = report.findings
     parts = [
         "The seed's own rule (BG-4 `playtive`): a point holding 5 of a player's own checkers is closed to him. "
         "No engine plays this variant, so dicemath measured it by self-play: "
@@ -109,14 +207,7 @@ def build(context) -> str:
         f"It binds at least once in {_ci(findings['games_with_binds'], digits=1)} of games, "
         f"{findings['binds_per_game']['value']:.2f} times per game on average.",
         "",
-        f"When it binds, it costs the player to move on average **{cost['mean']['value']:.4f} points** "
-        f"[{cost['mean']['low']:.4f}, {cost['mean']['high']:.4f}] of cubeless equity (best standard play minus "
-        f"best playtive play); median {cost['median']:.4f}, 90% of costs below {cost['quantiles']['0.9']:.4f}, "
-        f"largest {cost['max']:.3f}. Summed over both sides that is {cost['per_game']['value']:.4f} "
-        f"points per game. In {cost['negative']:,} of the binding turns "
-        f"({cost['negative'] / findings['binds']:.1%}) the limit *helps* the player to move (negative cost): "
-        "it blocks a die, so fewer dice must be played, and the resulting play (which the standard rules "
-        "forbid, as they make him use both dice, or all four of a double) is better than every standard play.",
+        cost_conclusion(findings),
         "",
         "## What it changes",
         "",
@@ -132,13 +223,7 @@ def build(context) -> str:
         rows = [[o0["roll"], o0["standard"], o0["playtive"], "yes" if o0["changes"] else "",
                  o2["standard"], o2["playtive"], "yes" if o2["changes"] else ""]
                 for o0, o2 in zip(shallow_rows, deep_rows)]
-        illegal = [o["roll"] for o in shallow_rows if o["changes"]]
-        valued = [o["roll"] for o in deep_rows if o["changes"] and o["roll"] not in illegal]
-        parts += ["", "## Opening rolls", "",
-                  f"The best opening play changes for {', '.join(illegal) or 'no roll'}: the mid-point and the "
-                  "6-point start with 5 checkers, and the standard play lands there (24/13 with 6-5). "
-                  + (f"At {deep} ply it also changes for {', '.join(valued)}: the play is legal, but the "
-                     "look-ahead under BG-4 values the positions differently." if valued else ""), "",
+        parts += ["", "## Opening rolls", "", opening_conclusion(report), "",
                   markdown_table(["roll", "standard (0-ply)", "playtive (0-ply)", "changes",
                                   f"standard ({deep}-ply)", f"playtive ({deep}-ply)", "changes"], rows, "lllllll"),
                   "", f"## Confirmation at {deep} ply", "",
@@ -153,6 +238,6 @@ def build(context) -> str:
             mean_0 = sum(confirmation["costs_0ply"]) / len(confirmation["costs_0ply"])
             parts[-1] += (f" Mean cost when it binds: {mean:.4f} at {deep} ply, {mean_0:.4f} at 0 ply on the same "
                           "positions.")
-    parts += _agreement_part()
+    parts += _agreement_part(report.agreement)
     parts += ["", f"Data: `{DATA_FILE.name}`, method: {findings['method']}."]
     return "\n".join(parts) + "\n"

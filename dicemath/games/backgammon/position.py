@@ -31,17 +31,22 @@ OFF = 0
 _START = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 
 
-def _side(counts, name: str) -> tuple[int, ...]:
+def check_counts(counts, points: int, what: str) -> tuple[int, ...]:
+    """``counts`` as a tuple of ``points`` ints: no negative count, at most 15 checkers (BG-1).
+
+    Raises:
+        InvalidStateError: naming ``what`` (e.g. "a home board") and the problem.
+    """
     try:
         values = tuple(int(c) for c in counts)
     except (TypeError, ValueError):
-        raise InvalidStateError(f"{name}: expected 25 checker counts, got {counts!r}") from None
-    if len(values) != 25:
-        raise InvalidStateError(f"{name}: expected 25 counts (points 1..24 and the bar), got {len(values)}")
+        raise InvalidStateError(f"{what}: expected {points} checker counts, got {counts!r}") from None
+    if len(values) != points:
+        raise InvalidStateError(f"{what}: expected {points} checker counts, got {len(values)}: {counts!r}")
     if min(values) < 0:
-        raise InvalidStateError(f"{name}: negative checker count in {values}")
+        raise InvalidStateError(f"{what}: negative checker count in {values}")
     if sum(values) > CHECKERS:
-        raise InvalidStateError(f"{name}: {sum(values)} checkers, more than {CHECKERS}")
+        raise InvalidStateError(f"{what}: {sum(values)} checkers, more than {CHECKERS}")
     return values
 
 
@@ -63,8 +68,8 @@ class Position:
     player: int = 0
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "on_roll", _side(self.on_roll, "player on roll"))
-        object.__setattr__(self, "opponent", _side(self.opponent, "opponent"))
+        object.__setattr__(self, "on_roll", check_counts(self.on_roll, 25, "player on roll (points 1..24 and the bar)"))
+        object.__setattr__(self, "opponent", check_counts(self.opponent, 25, "opponent (points 1..24 and the bar)"))
         if self.player not in (0, 1):
             raise InvalidStateError(f"player must be 0 or 1, got {self.player!r}")
         for point in range(1, 25):

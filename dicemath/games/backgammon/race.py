@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dicemath.games.backgammon import bearoff as bo
-from dicemath.games.backgammon.rules import STANDARD, BackgammonRules
+from dicemath.games.backgammon.rules import STANDARD, Rules
 
 AVERAGE_PIPS_PER_ROLL = 49 / 6
 """Expected pips of a roll (doubles count four times): 8.1667."""
@@ -44,7 +44,7 @@ def pip_count(boards):
     return bo.pip_counts(array)
 
 
-def effective_pip_count(board, rules: BackgammonRules = STANDARD) -> float:
+def effective_pip_count(board, rules: Rules = STANDARD) -> float:
     """Expected rolls to bear off times 49/6 (GNU Backgammon's EPC); wastage = EPC - pips.
 
     >>> round(effective_pip_count((0, 0, 0, 0, 0, 1)), 3)
@@ -58,7 +58,7 @@ def _survival(distribution: np.ndarray) -> np.ndarray:
     return np.cumsum(distribution[..., ::-1], axis=-1)[..., ::-1]
 
 
-def one_sided_win_probability(board, versus, rules: BackgammonRules = STANDARD) -> float:
+def one_sided_win_probability(board, versus, rules: Rules = STANDARD) -> float:
     """The one-sided approximation of P(player on roll with ``board`` beats ``versus``).
 
     Works for any two home boards of up to 15 checkers (beyond the two-sided tables).
@@ -73,7 +73,7 @@ def one_sided_win_probability(board, versus, rules: BackgammonRules = STANDARD) 
     return float(table.distribution[x] @ _survival(table.distribution[y]))
 
 
-def one_sided_matrix(checkers: int, rules: BackgammonRules = STANDARD) -> np.ndarray:
+def one_sided_matrix(checkers: int, rules: Rules = STANDARD) -> np.ndarray:
     """The approximation for every pair of boards of at most ``checkers`` (same layout as
     :func:`~.bearoff.two_sided_table`)."""
     count = bo.positions_count(checkers)
@@ -103,7 +103,7 @@ class ApproximationError:
     pairs: int
 
 
-def approximation_error(checkers: int = 6, rules: BackgammonRules = STANDARD) -> ApproximationError:
+def approximation_error(checkers: int = 6, rules: Rules = STANDARD) -> ApproximationError:
     """Measure the one-sided approximation against :func:`~.bearoff.two_sided_table`.
 
     >>> error = approximation_error(3)
@@ -119,7 +119,7 @@ def approximation_error(checkers: int = 6, rules: BackgammonRules = STANDARD) ->
     return ApproximationError(checkers, float(diff.max()), float(diff.mean()), worst, int(diff.size))
 
 
-def bear_off_win_probability(position, rules: BackgammonRules = STANDARD,
+def bear_off_win_probability(position, rules: Rules = STANDARD,
                              exact_up_to: int = 8) -> tuple[float, str]:
     """Cubeless P(player on roll wins) of a pure bear-off :class:`~.position.Position`.
 

@@ -44,7 +44,17 @@ import numpy as np
 
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon.bearoff import check_board, positions_up_to
-from dicemath.games.backgammon.cube import ACTIONS, DEFAULT_EFFICIENCY, TIE_TOLERANCE, janowski_equity
+from dicemath.games.backgammon.cube import (
+    ACTIONS,
+    DEFAULT_EFFICIENCY,
+    DOUBLE_PASS,
+    DOUBLE_TAKE,
+    NO_DOUBLE,
+    TOO_GOOD,
+    cube_action,
+    janowski_equity,
+    takes,
+)
 from dicemath.games.backgammon.race import one_sided_matrix, pip_count
 
 RULES = ("keith", "thorp", "8-9-12")
@@ -141,8 +151,7 @@ def rule_decision(rule: str, board, versus) -> dict:
     """
     decisions = rule_arrays(rule, [check_board(board)], [check_board(versus)])
     result = {key: bool(value[0, 0]) for key, value in decisions.items()}
-    result["action"] = ("no double" if not result["double"]
-                        else "double/take" if result["take"] else "double/pass")
+    result["action"] = _action(result["double"], result["take"])
     return result
 
 
@@ -171,24 +180,27 @@ def race_advice(board, versus, efficiency: float = BEAROFF_EFFICIENCY) -> dict:
     result = {rule: rule_decision(rule, board, versus)["action"] for rule in RULES}
     p = one_sided_win_probability(board, versus)
     decisions = model_arrays(np.array([p]), efficiency)
-    result["one-sided"] = ("no double" if not decisions["double"][0]
-                           else "double/take" if decisions["take"][0] else "double/pass")
+    result["one-sided"] = _action(decisions["double"][0], decisions["take"][0])
     result["one_sided_win"] = p
     return result
 
 
+def _action(double: bool, take: bool) -> str:
+    """The centred-cube action (a name of :data:`~.cube.ACTIONS`) of a double decision and a take decision."""
+    return ACTIONS[(DOUBLE_TAKE if take else DOUBLE_PASS) if double else NO_DOUBLE]
+
+
 def model_arrays(p: np.ndarray, efficiency: float = DEFAULT_EFFICIENCY) -> dict[str, np.ndarray]:
-    """Janowski-model decisions (no gammons) for cubeless winning chances ``p`` (vectorised)."""
-    centred = janowski_equity(p, efficiency, "centred")
-    owned = janowski_equity(p, efficiency, "owned")
+    """Janowski-model decisions (no gammons) for cubeless winning chances ``p`` (vectorised).
+
+    The decisions are :func:`~.cube.cube_decision`'s; "double" includes *too good*: beyond
+    the cash point the model's no-double value is the cash itself (+1), so playing on and
+    cashing are worth the same and a pip rule's "double" (the opponent passes) agrees.
+    """
     take_value = 2.0 * janowski_equity(p, efficiency, "opponent_owned")
-    after = np.minimum(take_value, 1.0)
-    passes = take_value > 1.0 + TIE_TOLERANCE
-    # Beyond the cash point the fully live model's no-double value IS the cash (+1): a tie
-    # with a pass counts as doubling.
-    return {"double": (after > centred + TIE_TOLERANCE) | (passes & (after >= centred - TIE_TOLERANCE)),
-            "redouble": (after > owned + TIE_TOLERANCE) | (passes & (after >= owned - TIE_TOLERANCE)),
-            "take": ~passes}
+    centred = cube_action(janowski_equity(p, efficiency, "centred"), take_value)[0]
+    owned = cube_action(janowski_equity(p, efficiency, "owned"), take_value)[0]
+    return {"double": centred != 0, "redouble": owned != 0, "take": takes(take_value)}
 
 
 def exact_arrays(table) -> dict[str, np.ndarray]:
@@ -200,10 +212,10 @@ def exact_arrays(table) -> dict[str, np.ndarray]:
     """
     centred, owned = table.action[0], table.action[1]
     return {
-        "double": (centred == 1) | (centred == 2),
-        "redouble": (owned == 1) | (owned == 2),
-        "take": 2.0 * table.no_double[2] <= 1.0 + TIE_TOLERANCE,
-        "sure": centred == ACTIONS.index("too good"),
+        "double": (centred == DOUBLE_TAKE) | (centred == DOUBLE_PASS),
+        "redouble": (owned == DOUBLE_TAKE) | (owned == DOUBLE_PASS),
+        "take": takes(2.0 * table.no_double[2]),
+        "sure": centred == TOO_GOOD,
     }
 
 
@@ -212,7 +224,7 @@ def _cost(table, double: np.ndarray, take: np.ndarray) -> tuple[np.ndarray, np.n
     following ``take`` (after a double), per unit cube, with the cube centred."""
     nd = table.no_double[0]
     dt = 2.0 * table.no_double[2]
-    best_response = np.minimum(dt, 1.0)
+    best_response = np.where(takes(dt), dt, 1.0)
     doubler_value = np.where(double, best_response, nd)
     doubler_loss = table.optimal[0] - doubler_value
     taker_loss = np.where(take, dt, 1.0) - best_response     # the doubler's gain = taker's loss

@@ -1,13 +1,22 @@
-"""The Backgammon bear-off report: expected rolls, the one-sided approximation's error,
-standard vs playtive, the two-sided databases built (RULES.md BG-4, BG-6, BG-7)."""
+"""The Backgammon bear-off report section: expected rolls, standard vs playtive, the
+one-sided approximation's error, the two-sided databases built (RULES.md BG-4, BG-6, BG-7).
+
+:func:`compute` gathers the numbers into a :class:`BearoffReport` (no prose);
+:func:`render` writes the Markdown and the figure from it, every conclusion read off the
+numbers. Both are registered in :data:`dicemath.reporting.SECTIONS`. With
+``context.quick`` the approximation is measured on 3 and 4 checkers instead of 4, 6, 8.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
 from dicemath.games.backgammon import bearoff as bo
-from dicemath.games.backgammon.race import AVERAGE_PIPS_PER_ROLL, approximation_error, pip_count
+from dicemath.games.backgammon.race import AVERAGE_PIPS_PER_ROLL, ApproximationError, approximation_error, pip_count
 from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD
+from dicemath.reporting.context import ReportContext, markdown_table
 
 COMMON_BOARDS = {
     "1 checker on the 6-point": (0, 0, 0, 0, 0, 1),
@@ -21,19 +30,152 @@ COMMON_BOARDS = {
     "15: 7 on 6, 8 on 5 (playtive illegal)": (0, 0, 0, 0, 8, 7),
     "15 on the 6-point": (0, 0, 0, 0, 0, 15),
 }
+"""The boards of the first table, by name."""
+
+FIGURE_BOARDS = ("2 checkers on the 6-point", "6 checkers: one per point", "15: three per point 2..6",
+                 "15 on the 6-point")
+"""The boards whose roll distributions the figure draws."""
+
+TWO_SIDED_CHECKERS = 6
+"""Two-sided comparison of the presets: the limit needs 5 checkers on a point and one more to bind."""
 
 
-def build(context) -> str:
-    """Markdown of the bear-off section (cheap when ``context.quick``)."""
+@dataclass(frozen=True)
+class BoardRow:
+    """One board of the first table: expected rolls (standard, playtive), EPC, rolls to the first checker off."""
+
+    name: str
+    board: tuple[int, ...]
+    pips: int
+    rolls: float
+    effective_pips: float
+    rolls_playtive: float
+    rolls_to_first_off: float
+
+
+@dataclass(frozen=True)
+class BearoffReport:
+    """The numbers of the bear-off section.
+
+    Attributes:
+        boards: the rows of the first table (:data:`COMMON_BOARDS`).
+        legal_boards: boards of up to 15 checkers legal under playtive (at most 5 a point).
+        playtive_cost: mean, max and min extra expected rolls under playtive over those boards.
+        costliest: ``(board, standard, playtive)`` of the five largest costs.
+        two_sided: ``(max |gap|, mean |gap|, board on roll, versus, standard, playtive)``:
+            how much the limit changes the exact two-sided chance, boards of at most
+            :data:`TWO_SIDED_CHECKERS` legal under playtive.
+        approximation: the one-sided approximation's error, one entry per checker count.
+        distributions: the one-sided roll distributions of :data:`FIGURE_BOARDS`.
+        pips, costs: pip count and playtive cost of every legal board (the scatter plot).
+        databases: :func:`~.bearoff_database.available_databases` where the report is made.
+        scaling: ``(scale, minutes, name)``: the 15-checker build's cost scaled from the
+            largest complete database (None when none, or the largest is the 15-checker one).
+    """
+
+    boards: tuple[BoardRow, ...]
+    legal_boards: int
+    playtive_cost: tuple[float, float, float]
+    costliest: tuple[tuple[tuple[int, ...], float, float], ...]
+    two_sided: tuple
+    approximation: tuple[ApproximationError, ...]
+    distributions: dict
+    pips: np.ndarray
+    costs: np.ndarray
+    databases: tuple[dict, ...]
+    scaling: tuple[float, float, str] | None
+
+
+def compute(context: ReportContext) -> BearoffReport:
+    """The numbers of the section (one-sided tables of both presets, two-sided tables up to
+    8 checkers; smaller when ``context.quick``)."""
+    standard, playtive = bo.one_sided_table(STANDARD), bo.one_sided_table(PLAYTIVE)
+    rows = []
+    for name, board in COMMON_BOARDS.items():
+        i = bo.position_index(board)
+        rows.append(BoardRow(name, board, pip_count(board), float(standard.mean[i]),
+                             float(standard.mean[i] * AVERAGE_PIPS_PER_ROLL), float(playtive.mean[i]),
+                             float(standard.gammon_mean[i])))
+    boards = bo.positions_up_to(15)
+    legal = boards.max(axis=1) <= 5
+    diff = playtive.mean - standard.mean
+    order = np.argsort(-np.where(legal, diff, -1))[:5]
+    costliest = tuple((tuple(int(c) for c in boards[i]), float(standard.mean[i]), float(playtive.mean[i]))
+                      for i in order)
+    count = bo.positions_count(TWO_SIDED_CHECKERS)
+    exact_standard = bo.two_sided_table(TWO_SIDED_CHECKERS, STANDARD)
+    exact_playtive = bo.two_sided_table(TWO_SIDED_CHECKERS, PLAYTIVE)
+    ok = legal[:count]
+    gap = (exact_playtive - exact_standard)[np.ix_(ok, ok)]
+    gap[0, :] = gap[:, 0] = 0
+    i, j = np.unravel_index(np.argmax(np.abs(gap)), gap.shape)
+    small = np.nonzero(ok)[0]
+    two_sided = (float(np.abs(gap).max()), float(np.abs(gap).mean()), tuple(int(c) for c in boards[small[i]]),
+                 tuple(int(c) for c in boards[small[j]]), float(exact_standard[small[i], small[j]]),
+                 float(exact_playtive[small[i], small[j]]))
+    approximation = tuple(approximation_error(n) for n in ((3, 4) if context.quick else (4, 6, 8)))
+    distributions = {name: standard.rolls_distribution(COMMON_BOARDS[name]) for name in FIGURE_BOARDS}
+    databases, scaling = database_summary()
+    return BearoffReport(tuple(rows), int(legal.sum()), (float(diff[legal].mean()), float(diff[legal].max()),
+                                                         float(diff[legal].min())),
+                         costliest, two_sided, approximation, distributions, bo.pip_counts()[legal], diff[legal],
+                         databases, scaling)
+
+
+def database_summary(root=None) -> tuple[tuple[dict, ...], tuple[float, float, str] | None]:
+    """The databases under ``root`` (default: where ``dicemath backgammon build-bearoff``
+    writes them) and the 15-checker build's cost scaled from the largest complete one (an
+    estimate, proportional to the kernel's work)."""
+    from dicemath.games.backgammon.bearoff_database import available_databases, build_work
+
+    found = tuple(available_databases(root))
+    largest = max((e for e in found if e["complete"] and e["build_seconds"]), key=lambda e: e["checkers"], default=None)
+    if largest is None or largest["checkers"] == 15:
+        return found, None
+    scale = build_work(15)["scans"] / build_work(largest["checkers"])["scans"]
+    return found, (scale, largest["build_seconds"] * scale / 60, largest["name"])
+
+
+def board_text(board) -> str:
+    """A home board as ``"`0,0,0,0,0,2`"`` (Markdown code)."""
+    return f"`{','.join(map(str, board))}`"
+
+
+def playtive_conclusion(report: BearoffReport) -> str:
+    """What the one-sided tables say about the limit's cost."""
+    mean, largest, smallest = report.playtive_cost
+    helps = ("it never helps" if smallest >= 0 else
+             f"on some boards it helps (by up to {-smallest:.4f} rolls)")
+    return (f"On the {report.legal_boards:,} boards legal under playtive, the limit costs on average {mean:.4f} "
+            f"rolls and at most {largest:.4f}; {helps} (minimum difference {smallest:.2e}). Largest costs:")
+
+
+def two_sided_conclusion(report: BearoffReport) -> str:
+    """How much the limit moves the exact two-sided chances."""
+    largest, mean, board, versus, standard, playtive = report.two_sided
+    return (f"Two-sided, boards of at most {TWO_SIDED_CHECKERS} checkers legal under playtive: the chance of the "
+            f"player on roll changes by at most {largest:.4f} (mean {mean:.2e}); largest for {board_text(board)} on "
+            f"roll against {board_text(versus)} ({standard:.4f} standard, {playtive:.4f} playtive).")
+
+
+def _figure(report: BearoffReport):
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    standard = bo.one_sided_table(STANDARD)
-    playtive = bo.one_sided_table(PLAYTIVE)
-    from dicemath.reporting.context import markdown_table
+    figure, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for name, dist in report.distributions.items():
+        axes[0].plot(range(len(dist)), dist, marker="o", label=name)
+    axes[0].set(xlabel="rolls to bear off", ylabel="probability", title="One-sided distributions")
+    axes[0].legend(fontsize=8)
+    axes[1].scatter(report.pips, report.costs, s=2, alpha=0.3)
+    axes[1].set(xlabel="pip count", ylabel="extra expected rolls", title="Cost of the playtive limit")
+    return figure
 
+
+def render(report: BearoffReport, context: ReportContext) -> str:
+    """Markdown of the bear-off section (the figure saved through ``context``)."""
     parts = [
         "Every home board of up to 15 checkers (54,264 boards), every roll played to minimise the "
         "expected number of rolls (BG-3, BG-6). Two-sided values are exact cubeless chances for the "
@@ -42,91 +184,44 @@ def build(context) -> str:
         "",
         "## Expected rolls to bear off",
         "",
+        markdown_table(["board", "points 1..6", "pips", "rolls (standard)", "EPC", "rolls (playtive)",
+                        "rolls to first off"],
+                       [[r.name, board_text(r.board), r.pips, f"{r.rolls:.4f}", f"{r.effective_pips:.2f}",
+                         f"{r.rolls_playtive:.4f}", f"{r.rolls_to_first_off:.4f}"] for r in report.boards], "llrrrrr"),
+        "", "## Standard vs playtive (at most 5 own checkers per point, BG-4)", "",
+        playtive_conclusion(report), "",
+        markdown_table(["points 1..6", "standard", "playtive", "difference"],
+                       [[board_text(b), f"{s:.4f}", f"{p:.4f}", f"{p - s:.4f}"] for b, s, p in report.costliest], "lrrr"),
+        "", two_sided_conclusion(report),
+        "", "## The one-sided approximation", "",
+        "P(on roll wins) ~= sum_n P(N_x = n) P(N_y >= n) with independent one-sided roll counts, "
+        "against the exact two-sided table:", "",
+        markdown_table(["checkers", "pairs", "mean error", "max error", "worst pair (on roll first)", "exact",
+                        "approx."],
+                       [[e.checkers, f"{e.pairs:,}", f"{e.mean_error:.2e}", f"{e.max_error:.4f}",
+                         f"{board_text(e.worst[0])} vs {board_text(e.worst[1])}", f"{e.worst[2]:.4f}",
+                         f"{e.worst[3]:.4f}"] for e in report.approximation], "rrrrlrr"),
+        "", context.save_figure(_figure(report), "backgammon_bearoff.png", "bear-off distributions"), "",
     ]
-    rows = []
-    for name, board in COMMON_BOARDS.items():
-        i = bo.position_index(board)
-        rows.append([name, f"`{','.join(map(str, board))}`", pip_count(board), f"{standard.mean[i]:.4f}",
-                     f"{standard.mean[i] * AVERAGE_PIPS_PER_ROLL:.2f}", f"{playtive.mean[i]:.4f}",
-                     f"{standard.gammon_mean[i]:.4f}"])
-    parts.append(markdown_table(["board", "points 1..6", "pips", "rolls (standard)", "EPC",
-                                 "rolls (playtive)", "rolls to first off"], rows, "llrrrrr"))
-
-    parts += ["", "## Standard vs playtive (at most 5 own checkers per point, BG-4)", ""]
-    boards = bo.positions_up_to(15)
-    legal = boards.max(axis=1) <= 5
-    diff = playtive.mean - standard.mean
-    order = np.argsort(-np.where(legal, diff, -1))[:5]
-    parts.append(f"On the {int(legal.sum()):,} boards legal under playtive, the limit costs on average "
-                 f"{diff[legal].mean():.4f} rolls and at most {diff[legal].max():.4f}; it never helps "
-                 f"(minimum difference {diff[legal].min():.2e}). Largest costs:")
-    parts.append("")
-    parts.append(markdown_table(["points 1..6", "standard", "playtive", "difference"],
-                                [[f"`{','.join(map(str, boards[i]))}`", f"{standard.mean[i]:.4f}",
-                                  f"{playtive.mean[i]:.4f}", f"{diff[i]:.4f}"] for i in order], "lrrr"))
-
-    n = 6  # the limit needs 5 checkers on a point and one more to bind
-    count = bo.positions_count(n)
-    exact_standard, exact_playtive = bo.two_sided_table(n, STANDARD), bo.two_sided_table(n, PLAYTIVE)
-    ok = legal[:count]
-    gap = (exact_playtive - exact_standard)[np.ix_(ok, ok)]
-    gap[0, :] = gap[:, 0] = 0
-    i, j = np.unravel_index(np.argmax(np.abs(gap)), gap.shape)
-    small = np.nonzero(ok)[0]
-    parts += ["", f"Two-sided, boards of at most {n} checkers legal under playtive: the chance of the player on "
-                  f"roll changes by at most {np.abs(gap).max():.4f} (mean {np.abs(gap).mean():.2e}); largest for "
-                  f"`{','.join(map(str, boards[small[i]]))}` on roll against `{','.join(map(str, boards[small[j]]))}` "
-                  f"({exact_standard[small[i], small[j]]:.4f} standard, {exact_playtive[small[i], small[j]]:.4f} "
-                  "playtive)."]
-
-    checkers = (3, 4) if context.quick else (4, 6, 8)
-    parts += ["", "## The one-sided approximation", "",
-              "P(on roll wins) ~= sum_n P(N_x = n) P(N_y >= n) with independent one-sided roll counts, "
-              "against the exact two-sided table:", ""]
-    rows = []
-    for n in checkers:
-        error = approximation_error(n)
-        board, versus, exact, approx = error.worst
-        rows.append([n, f"{error.pairs:,}", f"{error.mean_error:.2e}", f"{error.max_error:.4f}",
-                     f"`{','.join(map(str, board))}` vs `{','.join(map(str, versus))}`",
-                     f"{exact:.4f}", f"{approx:.4f}"])
-    parts.append(markdown_table(["checkers", "pairs", "mean error", "max error", "worst pair (on roll first)",
-                                 "exact", "approx."], rows, "rrrrlrr"))
-
-    figure, axes = plt.subplots(1, 2, figsize=(11, 4))
-    for name in ["2 checkers on the 6-point", "6 checkers: one per point", "15: three per point 2..6",
-                 "15 on the 6-point"]:
-        dist = standard.rolls_distribution(COMMON_BOARDS[name])
-        axes[0].plot(range(len(dist)), dist, marker="o", label=name)
-    axes[0].set(xlabel="rolls to bear off", ylabel="probability", title="One-sided distributions")
-    axes[0].legend(fontsize=8)
-    pips = bo.pip_counts()
-    axes[1].scatter(pips[legal], diff[legal], s=2, alpha=0.3)
-    axes[1].set(xlabel="pip count", ylabel="extra expected rolls", title="Cost of the playtive limit")
-    parts += ["", context.save_figure(figure, "backgammon_bearoff.png", "bear-off distributions"), ""]
-    parts += database_section()
-    return "\n".join(parts)
+    return "\n".join(parts + database_lines(report.databases, report.scaling))
 
 
-def database_section(root=None) -> list[str]:
-    """Markdown lines on the two-sided databases present under ``root`` (default: where
-    ``dicemath backgammon build-bearoff`` writes them): size, state, build time as recorded
-    by the build, chunks per second, peak memory per worker, and the complete table's cost
-    scaled from the largest one built (an estimate, proportional to the kernel's work)."""
-    from dicemath.games.backgammon.bearoff_database import ERROR_BOUND, available_databases, build_work
-    from dicemath.reporting.context import markdown_table
+def database_lines(databases, scaling) -> list[str]:
+    """Markdown lines on the two-sided databases of :func:`database_summary`: size, state,
+    build time as recorded by the build, chunks per second, peak memory per worker, and
+    the complete table's cost scaled from the largest one built (an estimate)."""
+    from dicemath.games.backgammon.bearoff_database import ERROR_BOUND, build_work
 
-    found = available_databases(root)
     lines = ["## The complete two-sided database", "",
              "`dicemath backgammon build-bearoff --checkers N` stores P(on roll wins) for every pair of home "
              "boards of at most N checkers (N = 15: 54,264 x 54,264 pairs, with the gammon races of BG-7), "
              f"32-bit fixed point within {ERROR_BOUND:.1e} of the exact values, memory-mapped for queries. "
              "Built in chunks of pairs of equal pip total on Dask, resumable."]
-    if not found:
+    if not databases:
         return lines + ["", "No database has been built where this report was made (tables go to "
                             "`$DICEMATH_BEAROFF_DIR`, else the `bearoff` folder of the dicemath cache)."]
     rows = []
-    for entry in found:
+    for entry in databases:
         seconds = entry["build_seconds"]
         peaks = [max(run["peak_memory"]) for run in entry["runs"] if run.get("peak_memory")]
         rows.append([f"`{entry['name']}`", f"{build_work(entry['checkers'])['pairs']:,}",
@@ -135,10 +230,8 @@ def database_section(root=None) -> list[str]:
                      f"{max(peaks) / 2**30:.2f} GiB" if peaks else "-", f"{entry['bytes'] / 1e9:.2f} GB"])
     lines += ["", markdown_table(["table", "pairs", "state", "build time (recorded)", "chunks / s",
                                   "peak memory per worker", "on disk"], rows, "lrlrrrr")]
-    largest = max((e for e in found if e["complete"] and e["build_seconds"]), key=lambda e: e["checkers"], default=None)
-    if largest is not None and largest["checkers"] < 15:
-        scale = build_work(15)["scans"] / build_work(largest["checkers"])["scans"]
+    if scaling is not None:
+        scale, minutes, name = scaling
         lines += ["", f"Scaling (estimate): the complete 15-checker build reads {scale:.0f} times the successor "
-                      f"values of `{largest['name']}`; at the same speed it would take about "
-                      f"{largest['build_seconds'] * scale / 60:.0f} minutes."]
+                      f"values of `{name}`; at the same speed it would take about {minutes:.0f} minutes."]
     return lines

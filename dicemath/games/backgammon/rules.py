@@ -1,14 +1,17 @@
-"""Frozen rules of Backgammon (RULES.md section 4): the standard game and the playtive preset.
+"""The frozen rules of Backgammon (RULES.md section 4): the standard game and the Playtive rule.
 
-The rules object is a small frozen dataclass so it can key caches (its ``repr`` enters the
-cache key) and be compared. Only one thing differs between the presets: BG-4's variant
-``playtive`` closes a point to a player who already has 5 of his own checkers on it.
+One variant: BG-4's ``playtive`` (the seed's own rule) closes a point to a player who
+already has 5 of his own checkers on it. The rules object keys the solvers' caches.
+
+Presets: :data:`STANDARD` (BG-1..BG-8) and :data:`PLAYTIVE`.
 
 Example:
-    >>> STANDARD.max_per_point is None, PLAYTIVE.max_per_point
-    (True, 5)
-    >>> PLAYTIVE.is_open_for_own(5)
-    False
+    >>> STANDARD.max_per_point is None, PLAYTIVE.max_per_point, PLAYTIVE.name
+    (True, 5, 'playtive')
+    >>> Rules(playtive="yes")
+    Traceback (most recent call last):
+    ...
+    dicemath.core.errors.InvalidRulesError: playtive must be True or False (BG-4), got 'yes'
 """
 
 from __future__ import annotations
@@ -17,44 +20,50 @@ from dataclasses import dataclass
 
 from dicemath.core.errors import InvalidRulesError
 
+PLAYTIVE_LIMIT = 5
+"""BG-4 ``playtive``: a point holding this many of the mover's own checkers is closed to him."""
+
 
 @dataclass(frozen=True)
-class BackgammonRules:
-    """The rules a position is played under.
+class Rules:
+    """The rules a game is played under.
 
     Attributes:
-        name: ``"standard"`` or ``"playtive"`` (or any label of a custom variant).
-        max_per_point: BG-4 variant: a point holding this many of the mover's own checkers
-            is closed to him; ``None`` (standard game) means no limit.
-        checkers: checkers per side (BG-1: 15).
+        playtive: BG-4's variant: at most :data:`PLAYTIVE_LIMIT` (5) own checkers on a
+            point (default False: the standard game, no limit).
+
+    Raises:
+        InvalidRulesError: ``playtive`` not a bool.
     """
 
-    name: str = "standard"
-    max_per_point: int | None = None
-    checkers: int = 15
+    playtive: bool = False
 
     def __post_init__(self) -> None:
-        if self.max_per_point is not None and not 1 <= self.max_per_point <= 15:
-            raise InvalidRulesError(f"max_per_point must be 1..15 or None, got {self.max_per_point}")
-        if not 1 <= self.checkers <= 15:
-            raise InvalidRulesError(f"checkers must be 1..15, got {self.checkers}")
+        if not isinstance(self.playtive, bool):
+            raise InvalidRulesError(f"playtive must be True or False (BG-4), got {self.playtive!r}")
 
-    def is_open_for_own(self, own_on_point: int) -> bool:
-        """Whether a point with ``own_on_point`` of the mover's checkers can take one more (BG-4)."""
-        return self.max_per_point is None or own_on_point < self.max_per_point
+    @property
+    def max_per_point(self) -> int | None:
+        """Own checkers a point may hold (BG-4): 5 under ``playtive``, else None (no limit)."""
+        return PLAYTIVE_LIMIT if self.playtive else None
+
+    @property
+    def name(self) -> str:
+        """``"standard"`` or ``"playtive"`` (the preset's name, used on the command line)."""
+        return "playtive" if self.playtive else "standard"
 
 
-STANDARD = BackgammonRules()
+STANDARD = Rules()
 """The standard game (BG-1..BG-8): no limit on checkers per point."""
 
-PLAYTIVE = BackgammonRules(name="playtive", max_per_point=5)
+PLAYTIVE = Rules(playtive=True)
 """The seed's own rule (BG-4 variant): at most 5 own checkers on a point."""
 
 PRESETS = {"standard": STANDARD, "playtive": PLAYTIVE}
 """The named presets, for the command line."""
 
 
-def rules_named(name: str) -> BackgammonRules:
+def rules_named(name: str) -> Rules:
     """The preset called ``name``.
 
     Raises:

@@ -5,7 +5,7 @@ plays both), then each turn rolls two dice and plays the legal play whose result
 position is best by :func:`~.evaluate.evaluate_many` at the chosen ply (cubeless money
 equity, gammons and backgammons counted, BG-7). No cube is used.
 
-:func:`play_game` plays one game under one preset. Under ``playtive`` it also finds the
+:func:`self_play_game` plays one game under one preset. Under ``playtive`` it also finds the
 best *standard* play of every roll (evaluated the same way, as a position of the playtive
 game) and records when it is illegal under BG-4's 5-checker limit ("the limit binds") and
 what the limit costs then: best standard play minus best playtive play, in equity of the
@@ -18,7 +18,7 @@ draw the same numbers), which pairs a playtive game with a standard one.
 Example:
     >>> import numpy as np
     >>> from dicemath.games.backgammon.rules import STANDARD
-    >>> game = play_game(np.random.default_rng(7), STANDARD)
+    >>> game = self_play_game(np.random.default_rng(7), STANDARD)
     >>> game.points in (1, 2, 3) and game.turns > 10
     True
 """
@@ -30,34 +30,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from dicemath.games.backgammon.evaluate import cubeless_equity, evaluate_many
+from dicemath.games.backgammon.moves import roll_results
 from dicemath.games.backgammon.position import Position, game_result
-from dicemath.games.backgammon.rules import STANDARD, BackgammonRules
+from dicemath.games.backgammon.rules import STANDARD, Rules
 
 MAX_TURNS = 2000
 """Safety bound on a game's length (self-play games end in about 60 turns)."""
 
 
-def roll_results(on_roll, opponent, first: int, second: int,
-                 rules: BackgammonRules = STANDARD) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct positions a roll can lead to (the same set as
-    :func:`~.moves.legal_moves`, computed by a numba kernel).
-
-    Args:
-        on_roll, opponent: 25 counts each (player to move first, own numberings).
-        first, second: the dice.
-        rules: STANDARD or PLAYTIVE.
-
-    Returns:
-        ``(movers, opponents)``: int8 arrays (k, 25) of the mover's and the opponent's
-        counts after each play (one row, the position itself, if nothing can be played).
-    """
-    from dicemath.games.backgammon._play_kernels import play_results  # numba, loaded on first use
-
-    return play_results(np.asarray(on_roll, dtype=np.int8), np.asarray(opponent, dtype=np.int8),
-                        int(first), int(second), rules.max_per_point or 0)
-
-
-def best_play(on_roll, opponent, dice, rules: BackgammonRules = STANDARD, ply: int = 0):
+def best_play(on_roll, opponent, dice, rules: Rules = STANDARD, ply: int = 0):
     """The best play of ``dice`` by the evaluator: ``(mover, opponent, equity)`` after it,
     the equity that of the mover (cubeless money)."""
     movers, opponents = roll_results(on_roll, opponent, dice[0], dice[1], rules)
@@ -68,7 +49,7 @@ def best_play(on_roll, opponent, dice, rules: BackgammonRules = STANDARD, ply: i
 
 
 @dataclass
-class Game:
+class SelfPlayGame:
     """One self-play game, seen from the player who won the opening throw ("the starter").
 
     Attributes:
@@ -82,7 +63,7 @@ class Game:
         samples: ``(position_id, player, die1, die2)`` of the turns asked for by ``sample``.
     """
 
-    rules: BackgammonRules
+    rules: Rules
     starter_won: bool = False
     points: int = 0
     turns: int = 0
@@ -125,8 +106,8 @@ def _over(on_roll: np.ndarray, opponent: np.ndarray) -> bool:
     return on_roll.sum() == 0 or opponent.sum() == 0
 
 
-def play_game(rng: np.random.Generator, rules: BackgammonRules = STANDARD, ply: int = 0,
-              sample: frozenset = frozenset()) -> Game:
+def self_play_game(rng: np.random.Generator, rules: Rules = STANDARD, ply: int = 0,
+                   sample: frozenset = frozenset()) -> SelfPlayGame:
     """Play one game (see the module docstring).
 
     Args:
@@ -136,9 +117,9 @@ def play_game(rng: np.random.Generator, rules: BackgammonRules = STANDARD, ply: 
         sample: turn numbers (0 = the opening play) whose position and roll to record.
 
     Returns:
-        A :class:`Game`.
+        A :class:`SelfPlayGame`.
     """
-    game = Game(rules)
+    game = SelfPlayGame(rules)
     starter, high, low = _opening(rng)
     start = Position.initial()
     mover, other = np.array(start.on_roll, np.int8), np.array(start.opponent, np.int8)

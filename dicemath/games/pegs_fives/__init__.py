@@ -1,25 +1,40 @@
 """Pegs ("popnagels", RULES.md section 1) and Fives (section 2): one engine, two presets.
 
+The game vocabulary (see :mod:`dicemath.games`): :class:`Rules` with the presets
+:data:`PEGS` and :data:`FIVES` (the two games; ``Rules()`` is Pegs), :func:`initial_state`,
+the state :class:`State`, :func:`advise` (the value of every legal row after a choice
+throw) and :func:`analyse` (the cost of every row choice of a played game).
+
+Modules: :mod:`.rules` (every rule point a named field), :mod:`.hits` (how a throw scores
+for a number), :mod:`.state` (boards, the rules engine and :class:`State`), :mod:`.turn`
+(the one exact within-turn recursion, :class:`TurnValue`), :mod:`.rows` (one row alone,
+exact), :mod:`.solver` (exact optimal play on reduced boards), :mod:`.advisor` (the fitted
+full-board advisor), :mod:`.fullboard` (compiled kernels, tables, exact advice),
+:mod:`.races` (Fives races and rest points), :mod:`.analysis`, :mod:`.report`; the
+command line is :mod:`dicemath.cli.pegs_fives`.
+
 Example:
     >>> from dicemath.games.pegs_fives import PEGS, FIVES, row_table
     >>> round(float(row_table(PEGS, 7).expected_turns), 3)
     3.517
 """
 
-from dicemath.games.pegs_fives.advisor import Advisor, BoardValue, advise_result, board_value
+from dicemath.games.pegs_fives.advisor import Advisor, BoardValue, RowAdvice, advise_result, board_value
 from dicemath.games.pegs_fives.analysis import analyse
+from dicemath.games.pegs_fives.fullboard.advice import advise
 from dicemath.games.pegs_fives.races import last_turn_rest, race_stats
-from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules, preset
 from dicemath.games.pegs_fives.rows import RowTable, row_table, row_tables, rows_result
+from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules, preset
 from dicemath.games.pegs_fives.solver import ReducedSolution, solve_greedy, solve_reduced
 from dicemath.games.pegs_fives.state import (
-    Board, InvalidBoardError, InvalidRollError, TurnState, greedy_policy, legal_rows, play_game, play_turn)
-from dicemath.games.pegs_fives.turn import TurnOutcomes, TurnValue, turn_outcome
+    InvalidBoardError, InvalidRollError, State, choice_state, greedy_policy, initial_state, legal_rows, play_game,
+    play_turn, read_board, reduced_board)
+from dicemath.games.pegs_fives.turn import TurnValue, turn_distribution, turn_outcome
 
 __all__ = [
-    "Advisor", "BoardValue", "advise_result", "analyse", "board_value", "last_turn_rest", "race_stats",
-    "FIVES", "PEGS", "Rules", "preset", "RowTable", "row_table", "row_tables", "rows_result",
-    "ReducedSolution", "solve_greedy", "solve_reduced", "Board", "InvalidBoardError", "InvalidRollError",
-    "TurnState", "greedy_policy", "legal_rows", "play_game", "play_turn", "TurnOutcomes", "TurnValue",
-    "turn_outcome",
+    "FIVES", "PEGS", "Advisor", "BoardValue", "InvalidBoardError", "InvalidRollError", "ReducedSolution",
+    "RowAdvice", "RowTable", "Rules", "State", "TurnValue", "advise", "advise_result", "analyse", "board_value",
+    "choice_state", "greedy_policy", "initial_state", "last_turn_rest", "legal_rows", "play_game", "play_turn",
+    "preset", "race_stats", "read_board", "reduced_board", "row_table", "row_tables", "rows_result",
+    "solve_greedy", "solve_reduced", "turn_distribution", "turn_outcome",
 ]

@@ -212,14 +212,17 @@ class RowAdvice:
 
     Attributes:
         row: the row. hits: its hits in the throw.
-        expected_turns: estimated turns still needed after this turn ends.
+        expected_turns: turns still needed after this turn ends (optimal play when
+            ``exact``, else an estimate).
         p_no_progress: chance the turn ends on this same board (an overthrow).
+        exact: ``expected_turns`` is exact (float64) rather than an estimate.
     """
 
     row: int
     hits: int
     expected_turns: float
     p_no_progress: float
+    exact: bool = False
 
 
 class Advisor:
@@ -254,7 +257,7 @@ class Advisor:
                 start of a cycle with all dice and the full budget).
 
         Raises:
-            InvalidBoardError, InvalidRollError: bad input.
+            InvalidBoardError, InvalidRollError, IllegalMoveError: bad input.
         """
         rules = self.rules
         b = check_board(board, rules)

@@ -1,6 +1,6 @@
 """Analysis of played Pegs and Fives: every row choice's cost in expected turns.
 
-A game is one player's solitaire race (the :class:`~dicemath.games.pegs_fives.state.TurnState`
+A game is one player's solitaire race (the :class:`~dicemath.games.pegs_fives.state.State`
 engine, PEGS-3..9, FIVES-2..5). The value of a state is the expected total number of
 turns of the game: the turns already taken plus the expected turns still needed under
 optimal play (fewer is better), built from a value ``E(board)`` of boards at the start of
@@ -12,9 +12,8 @@ a turn and the exact within-turn model :class:`~dicemath.games.pegs_fives.turn.T
 
 1. exact: a finished optimal table that covers the board (the full-board table or one of
    the board's open rows, in the default location), else the compiled reduced-board solve
-   once at most :data:`~dicemath.games.pegs_fives.fullboard.advice.SOLVE_MAX_ROWS` rows
-   are open (the solve covers every later board of the game, whose open rows can only be
-   fewer);
+   once at most :data:`ANALYSIS_SOLVE_ROWS` rows are open (the solve covers every later
+   board of the game, whose open rows can only be fewer);
 2. otherwise the fitted board value of the row advisor
    (:func:`~dicemath.games.pegs_fives.advisor.board_value`), an estimate.
 
@@ -41,12 +40,20 @@ from functools import cached_property
 from dicemath.analysis.engine import GameAnalysis
 from dicemath.analysis.records import InvalidRecordError, Record, build_rules, check_keys, read_record, whole_number
 from dicemath.analysis.values import Valued, ValueSource
+from dicemath.core.dice import throw_text
 from dicemath.core.errors import IllegalMoveError
 from dicemath.games.pegs_fives.advisor import board_value
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
-from dicemath.games.pegs_fives.fullboard.advice import SOLVE_MAX_ROWS, advisor_for
-from dicemath.games.pegs_fives.state import Board, BoardTuple, TurnState, check_board, check_roll, legal_rows
+from dicemath.games.pegs_fives.fullboard.advice import advisor_for
+from dicemath.games.pegs_fives.state import (
+    BoardTuple, State, check_board, choice_state, initial_state, legal_rows, read_board)
 from dicemath.games.pegs_fives.turn import TurnValue, open_rows_of
+
+ANALYSIS_SOLVE_ROWS = 6
+"""Without a table, boards with at most this many open rows are valued by a compiled solve
+(a 6-row Pegs board solves in about 0.2 s, an 8-row one in about 10 s: a whole game is
+analysed within a second)."""
+
 
 def exact_board_values(rules: Rules, open_rows: tuple[int, ...]) -> Callable[[BoardTuple], float] | None:
     """Exact ``E(board)`` for every board whose open rows lie within ``open_rows``, or None.
@@ -60,7 +67,7 @@ def exact_board_values(rules: Rules, open_rows: tuple[int, ...]) -> Callable[[Bo
         or None when no exact source covers these rows.
     """
     board = tuple(0 if r in open_rows else rules.goal for r in range(1, rules.rows + 1))
-    advisor = advisor_for(rules, board)
+    advisor = advisor_for(rules, board, solve_max_rows=ANALYSIS_SOLVE_ROWS)
     return advisor.value if getattr(advisor, "exact", False) else None
 
 
@@ -75,7 +82,7 @@ class TurnValues(ValueSource):
         self.rules = rules
         self.models: dict[tuple[int, ...], tuple[TurnValue, bool]] = {}
         self.description = ("exact optimal values from a full-board table where one is built, else "
-                            f"from a compiled solve once at most {SOLVE_MAX_ROWS} rows are open; "
+                            f"from a compiled solve once at most {ANALYSIS_SOLVE_ROWS} rows are open; "
                             "the fitted board value of the row advisor before (an estimate)")
 
     def turn_value(self, board: BoardTuple) -> tuple[TurnValue, bool]:
@@ -98,11 +105,11 @@ class TurnValues(ValueSource):
         variant's fit takes seconds)."""
         return TurnValue(self.rules, board_value(self.rules), exact=False)
 
-    def value(self, state: TurnState) -> Valued:
+    def value(self, state: State) -> Valued:
         if state.over:
             return Valued((float(state.turns),), True)
         model, exact = self.turn_value(state.board)
-        if state.pending is not None:
+        if state.roll is not None:
             return Valued((min(v.values[0] for v in self.action_values(state).values()),), exact)
         if state.row is None:
             ahead = model.choice(state.board, state.dice, state.throws)
@@ -111,7 +118,7 @@ class TurnValues(ValueSource):
             ahead = stay * model.value(state.board) + rest
         return Valued((state.turns + 1 + float(ahead),), exact)
 
-    def expected(self, state: TurnState) -> Valued:
+    def expected(self, state: State) -> Valued:
         """The mean over the throw's outcomes: the within-turn model's own sum, which
         :meth:`value` uses everywhere but at a choice throw with all dice and a fresh
         budget (a turn's start), where it takes ``E(board)`` instead (equal when exact)."""
@@ -120,11 +127,11 @@ class TurnValues(ValueSource):
         model, exact = self.turn_value(state.board)
         return Valued((state.turns + 1 + float(model.lookahead(state.board, state.dice, state.throws)),), exact)
 
-    def action_values(self, state: TurnState) -> dict[int, Valued]:
+    def action_values(self, state: State) -> dict[int, Valued]:
         model, exact = self.turn_value(state.board)
         here = model.value(state.board)
         result = {}
-        for row, hits in legal_rows(state.board, state.pending, self.rules.goal):
+        for row, hits in legal_rows(state.board, state.roll, self.rules.goal):
             stay, rest = model.option(state.board, row, hits, state.dice, state.throws)
             result[row] = Valued((state.turns + 1 + float(stay * here + rest),), exact)
         return result
@@ -148,13 +155,13 @@ class PegsFivesAnalysis(GameAnalysis):
         """The preset with the record's fields changed (its ``name`` stays)."""
         return build_rules(Rules, fields, base=self.preset, fixed=("name",))
 
-    def initial_state(self, rules: Rules, start: str | None = None) -> TurnState:
+    def initial_state(self, rules: Rules, start: str | None = None) -> State:
         """The empty board, or the board ``start`` (``"0,0,3,..."``), at the start of a turn.
 
         Raises:
             InvalidBoardError: a board the rules cannot hold.
         """
-        return TurnState.start(rules, None if start is None else Board.parse(start, rules).progress)
+        return initial_state(rules, None if start is None else read_board(start, rules))
 
     def value_source(self, rules: Rules, settings: Mapping) -> TurnValues:
         return TurnValues(rules)
@@ -162,8 +169,9 @@ class PegsFivesAnalysis(GameAnalysis):
     def value_label(self, rules: Rules, seats: tuple[str, ...]) -> str:
         return "expected total turns (taken + still needed)"
 
-    def decision_state(self, entry: Mapping, rules: Rules) -> TurnState:
-        """The state after a choice throw, as ``advise`` reads its inputs.
+    def decision_state(self, entry: Mapping, rules: Rules) -> State:
+        """The state after a choice throw, as ``advise`` reads its inputs
+        (:func:`~dicemath.games.pegs_fives.state.choice_state`).
 
         Raises:
             InvalidRecordError, InvalidBoardError, InvalidRollError, IllegalMoveError: bad
@@ -171,49 +179,30 @@ class PegsFivesAnalysis(GameAnalysis):
         """
         check_keys(entry, self.required, self.optional)
         board = check_board(_whole_numbers(entry["board"], "board"), rules)
-        faces = _whole_numbers(entry["roll"], "roll")
-        fewer = rules.on_complete == "remaining" and 1 <= len(faces) < rules.dice
-        dice = len(faces) if fewer else rules.dice
-        faces = check_roll(faces, dice)
-        throws = rules.throws
-        if "throws" in entry:
-            throws = whole_number(entry, "throws")
-            if not 1 <= throws <= rules.throws:
-                raise IllegalMoveError(f"throws left must be 1..{rules.throws}, got {throws}")
-        if not legal_rows(board, faces, rules.goal):
-            raise IllegalMoveError(f"no row can be named after {list(faces)}: the turn ends, nothing to decide")
-        return TurnState(rules, board, dice, None if throws is None else throws - 1, pending=faces)
+        throws = whole_number(entry, "throws") if "throws" in entry else None
+        return choice_state(rules, board, _whole_numbers(entry["roll"], "roll"), throws)
 
-    def parse(self, state: TurnState, token):
+    def parse(self, state: State, token):
         """A throw (``"6-5-3-3-3-2"``, ``"653332"`` or a list of dice) at a chance state, a row
-        number (``11`` or ``"11"``) at a decision.
+        number (``11`` or ``"11"``) at a decision: the state's ``parse_action`` of its text.
 
         Raises:
-            InvalidRollError: a throw of the wrong number of dice or a face outside 1..6.
-            IllegalMoveError: not a row number.
+            InvalidDiceError: a throw of the wrong number of dice or a face outside 1..6.
+            IllegalMoveError: not a legal row.
         """
-        if state.pending is None:
-            if isinstance(token, str):
-                parts = token.replace("-", " ").replace(",", " ").split()
-                token = list(parts[0]) if len(parts) == 1 else parts
-            return check_roll(_whole_numbers(token, "a throw"), state.dice)
-        if isinstance(token, str) and token.strip().isdigit():
-            token = int(token)
-        if isinstance(token, bool) or not isinstance(token, int):
-            raise IllegalMoveError(f"after a choice throw the record names a row (a number 1..{self.preset.rows}), "
-                                   f"got {token!r}")
-        return token
+        if isinstance(token, list):
+            token = throw_text(_whole_numbers(token, "a throw"))
+        elif isinstance(token, int) and not isinstance(token, bool):
+            token = str(token)
+        if not isinstance(token, str):
+            raise IllegalMoveError(f"a record names a throw or a row, got {token!r}")
+        return state.parse_action(token)
 
-    def text(self, state: TurnState, action) -> str:
-        if state.pending is None:
-            return "-".join(str(f) for f in sorted(action, reverse=True))
-        return str(action)
-
-    def context(self, state: TurnState) -> dict:
+    def context(self, state: State) -> dict:
         return {"turn": state.turns + 1, "open_rows": len(open_rows_of(state.board, state.rules.goal)),
                 "dice": state.dice}
 
-    def roller(self, state: TurnState) -> int:
+    def roller(self, state: State) -> int:
         return 0
 
     groupings = {"stage": ("12-9 rows open", "8-5 rows open", "4-1 rows open")}

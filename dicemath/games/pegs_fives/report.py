@@ -1,20 +1,25 @@
 """Report sections ``pegs`` and ``fives`` (registered in :mod:`dicemath.reporting`).
 
-Every number is computed by the library: exact per-row tables (:mod:`.rows`), exact reduced
-solves (:mod:`.solver`), simulated whole games and races (seeded, with 95% confidence
-intervals). ``context.quick`` shrinks the simulations and solves.
+:func:`compute_pegs` / :func:`compute_fives` compute what a section shows and return it as
+a :class:`PegsFivesReport` (numbers, no prose); :func:`render` writes the Markdown and the
+figure from it, every conclusion read off the numbers. Every number is computed by the
+library: exact per-row tables (:mod:`.rows`), exact reduced solves (:mod:`.solver`),
+simulated whole games and races (seeded, with 95% confidence intervals).
+``context.quick`` shrinks the simulations and solves.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from dicemath.core.stats import mean_confidence_interval
 from dicemath.games.pegs_fives.advisor import FEATURES, Advisor, advise_result
-from dicemath.games.pegs_fives.rows import row_tables
+from dicemath.games.pegs_fives.races import last_turn_rest, race_result
+from dicemath.games.pegs_fives.rows import RowTable, row_tables
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
 from dicemath.games.pegs_fives.solver import solve_greedy, solve_reduced
-from dicemath.games.pegs_fives.state import SafeGreedy, greedy_policy, play_game
+from dicemath.games.pegs_fives.state import SafeGreedy, board_text, greedy_policy, play_game, rest_points
 from dicemath.reporting.context import ReportContext, markdown_table
 
 EXAMPLES = (
@@ -22,9 +27,16 @@ EXAMPLES = (
     ((5, 5, 3, 5, 5, 4, 2, 0, 5, 5, 5, 3), (3, 3, 3, 5, 6, 2)),
     ((4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0), (1, 1, 4, 5, 6, 6)),
 )
+"""Boards and choice throws of the example decisions."""
+
+LATE_RACE = ((5, 3, 5, 5, 5, 5, 5, 2, 5, 5, 3, 0), (2, 2, 6, 6, 5, 3))
+"""A Fives board late in a lost race and a choice throw, for the rest-points example."""
+
+MAX_TURNS = 2000
+"""Simulated games longer than this are counted at this many turns."""
 
 
-def simulate(rules: Rules, policy, games: int, seed: int, *, max_turns: int = 2000) -> tuple[float, float, int]:
+def simulate(rules: Rules, policy, games: int, seed: int, *, max_turns: int = MAX_TURNS) -> tuple[float, float, int]:
     """Mean turns from the empty board with a 95% half-width; games over ``max_turns`` are
     counted at ``max_turns`` (the third value says how many)."""
     rng = random.Random(seed)
@@ -39,139 +51,111 @@ def simulate(rules: Rules, policy, games: int, seed: int, *, max_turns: int = 20
     return mean, half_width, capped
 
 
-def policy_comparison(rules: Rules, subsets, advisor: Advisor) -> list[list]:
-    """Rows of (open rows, optimal, advisor, safe greedy, greedy, advisor gap %), exact float64."""
-    table = []
-    for rows in subsets:
-        best = solve_reduced(rules, rows, exact=False).expected_turns
-        adv = solve_reduced(rules, rows, exact=False, policy=advisor.policy).expected_turns
-        safe = solve_reduced(rules, rows, exact=False, policy=SafeGreedy(rules.goal)).expected_turns
-        greedy = solve_greedy(rules, rows, exact=False).expected_turns
-        table.append([",".join(map(str, rows)), f"{best:.3f}", f"{adv:.3f}", f"{safe:.3f}", f"{greedy:.3f}",
-                      f"{100 * (adv / best - 1):.2f}%"])
-    return table
+@dataclass(frozen=True)
+class PolicyRow:
+    """Exact expected turns (float64) of each policy from the start of a reduced board."""
+
+    open_rows: tuple[int, ...]
+    optimal: float
+    advisor: float
+    safe_greedy: float
+    greedy: float
+
+    @property
+    def advisor_gap(self) -> float:
+        """The advisor's expected turns above the optimum, as a fraction of it."""
+        return self.advisor / self.optimal - 1
+
+    @property
+    def safe_greedy_gap(self) -> float:
+        """Safe greedy's expected turns above the optimum, as a fraction of it."""
+        return self.safe_greedy / self.optimal - 1
 
 
-def _build(rules: Rules, context: ReportContext) -> str:
-    import matplotlib
+@dataclass(frozen=True)
+class Simulation:
+    """Whole games from the empty board by one policy: mean turns, 95% half-width, games capped."""
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    policy: str
+    mean: float
+    half_width: float
+    capped: int
 
+
+@dataclass(frozen=True)
+class LateRace:
+    """The rest-points example (FIVES-6): per legal row, expected rest points and turns after this turn."""
+
+    board: tuple[int, ...]
+    throw: tuple[int, ...]
+    rest: dict
+    turns: dict
+    advisor_row: int
+
+
+@dataclass(frozen=True)
+class PegsFivesReport:
+    """The numbers of the Pegs or the Fives section.
+
+    Attributes:
+        rules: the game.
+        tables: the exact single-row tables.
+        policies: exact expected turns on reduced boards, one row per board.
+        games: simulated games per policy; simulations: their results.
+        weights: the advisor's board-value weights, by :data:`.advisor.FEATURES`.
+        examples: ``advise_result`` of every :data:`EXAMPLES` decision.
+        races: :func:`.races.race_result` (Fives only, else None) and its race count.
+        late: the rest-points example (Fives only, else None).
+    """
+
+    rules: Rules
+    tables: tuple[RowTable, ...]
+    policies: tuple[PolicyRow, ...]
+    games: int
+    simulations: tuple[Simulation, ...]
+    weights: tuple[float, ...]
+    examples: tuple[dict, ...]
+    races: dict | None
+    late: LateRace | None
+
+
+def policy_rows(rules: Rules, subsets, advisor: Advisor) -> tuple[PolicyRow, ...]:
+    """Each policy valued exactly (float64) from the start of each reduced board."""
+    return tuple(PolicyRow(tuple(rows), solve_reduced(rules, rows, exact=False).expected_turns,
+                           solve_reduced(rules, rows, exact=False, policy=advisor.policy).expected_turns,
+                           solve_reduced(rules, rows, exact=False, policy=SafeGreedy(rules.goal)).expected_turns,
+                           solve_greedy(rules, rows, exact=False).expected_turns)
+                 for rows in subsets)
+
+
+def _compute(rules: Rules, context: ReportContext) -> PegsFivesReport:
     quick = context.quick
-    name = rules.name
-    parts = []
-    if rules is PEGS:
-        parts.append("Pegs (RULES.md PEGS-1..9): 12 rows of 5 steps, 3 throws per cycle, overthrow "
-                     "cancels the cycle (PEGS-6), a cycle that uses every die gives all dice and a "
-                     "fresh budget back, before the row goes in (PEGS-8 before PEGS-7).")
-    else:
-        parts.append("Fives (RULES.md FIVES-1..7): numbers 1..12 marked 5 times, no throw limit, hits "
-                     "beyond 5 are lost (FIVES-5), completing a number or using every die gives all "
-                     "dice back (FIVES-4/5); losers score rest points (FIVES-6).")
-
-    tables = row_tables(rules)
-    parts += ["", "## Expected turns per row (exact)", "",
-              "Turns to finish a row when it is the only one open, from each starting step, the "
-              "exact chance to finish within the first turn, and the median. Exact fractions, "
-              "shown rounded.", ""]
-    rows = [[t.row, f"{float(t.expected_turns):.3f}"] + [f"{float(e):.3f}" for e in t.expected_turns_from[1:-1]]
-            + [f"{float(t.p_within_one_turn()):.4f}", t.quantile(0.5)] for t in tables]
-    parts.append(markdown_table(["row", "E[turns] from 0"] + [f"from {s}" for s in range(1, rules.goal)]
-                                + ["P(in 1 turn)", "median"], rows))
-
-    figure, axis = plt.subplots(figsize=(8, 4))
-    for t in tables:
-        if t.row in (1, 7, 8, 9, 10, 11, 12):
-            dist = t.turn_distribution(coverage=0.995)
-            axis.plot(range(len(dist)), dist, marker=".", label=f"row {t.row}" + (" (=1..6)" if t.row == 1 else ""))
-    axis.set(xlabel="turns to finish the row alone", ylabel="probability", title=f"{name}: turns per row")
-    axis.legend(fontsize=8)
-    parts += ["", context.save_figure(figure, f"{name}_turn_distributions.png", "turn distributions per row"), ""]
-
     advisor = Advisor(rules)
-    parts += ["## Optimal play on reduced boards vs the advisor and greedy", "",
-              "Expected turns from every open row at 0, each policy evaluated exactly (float64) by "
-              "the same recursion; *optimal* minimises expected turns exactly "
-              "(`solve_reduced`). Greedy = most hits, ties to the higher row; safe greedy = "
-              "greedy among rows that do not overthrow.", ""]
-    subsets = [(6, 7), (3, 11), (1, 12)] if quick else [(6, 7), (3, 11), (1, 12), (6, 7, 8), (1, 7, 12),
-                                                          (2, 8, 10), (4, 9, 11)]
-    parts.append(markdown_table(["open rows", "optimal", "advisor", "safe greedy", "greedy", "advisor gap"],
-                                policy_comparison(rules, subsets, advisor)))
-
+    subsets = [(6, 7), (3, 11), (1, 12)] + ([] if quick else [(6, 7, 8), (1, 7, 12), (2, 8, 10), (4, 9, 11)])
     games = 20 if quick else 150
-    parts += ["", "## Whole games from the empty board (simulation)", "",
-              f"{games} seeded games per policy; mean turns to finish all 12 rows with a 95% "
-              "confidence half-width.", ""]
-    sims = []
-    for label, policy in (("advisor", advisor.policy), ("safe greedy", SafeGreedy(rules.goal)),
-                          ("greedy", greedy_policy)):
-        mean, ci, capped = simulate(rules, policy, games, seed=2026)
-        sims.append([label, f"{mean:.2f}", f"± {ci:.2f}", capped])
-    parts.append(markdown_table(["policy", "mean turns", "95% CI", "games capped at 2000 turns"], sims))
-    if rules is PEGS:
-        parts.append("\nLiteral greedy is a poor Pegs policy: with rows one step from the top it keeps "
-                     "naming rows with two or more hits and overthrowing (PEGS-6).")
-
-    parts += ["", "## The advisor's board value", "",
-              "V(board) = w . features, fitted by least squares to exact optimal values of reduced "
-              "boards and to simulated remaining turns (see `dicemath.games.pegs_fives.advisor`). "
-              "Each legal row is scored exactly one turn ahead: E[V(end-of-turn board)].", ""]
-    parts.append(markdown_table(["feature", "weight"], [[f, f"{w:.4f}"] for f, w in zip(FEATURES, advisor.value.weights)]))
-
-    parts += ["", "## Example decisions", ""]
-    for board, throw in EXAMPLES:
-        result = advise_result(rules, board, throw, advisor=advisor)
-        parts.append(f"Board `{','.join(map(str, board))}`, throw `{sorted(throw)}`: advisor names "
-                     f"**row {result['recommendation']}**, greedy row {result['greedy_choice']}. "
-                     + explain(result))
-        parts.append("")
-        parts.append(markdown_table(["row", "hits", "E[turns after this turn]", "P(no progress)"],
-                                    [[o["row"], o["hits"], f"{o['expected_turns']:.3f}", f"{o['p_no_progress']:.3f}"]
-                                     for o in result["options"]]))
-        parts.append("")
-    parts.append("P(no progress) is the chance that the turn ends on the same board (an overthrow); "
-                 "a row that advances a hard row (10, 11, 12) is worth more turns than its hits suggest, "
-                 "because the value counts the turns those rows would otherwise cost.")
-
-    if rules is FIVES:
-        from dicemath.games.pegs_fives.races import race_result
-
-        games = 20 if quick else 300
-        race = race_result(rules, games=games, seed=7)
-        parts += ["", "## Two-player races (FIVES-6)", "",
-                  f"{games} races each, start player alternating; 95% confidence half-widths.", ""]
-        rows = []
-        for label, key in (("advisor vs greedy", "advisor_vs_greedy"),
-                           ("rest-aware advisor vs greedy", "rest_aware_vs_greedy")):
-            r = race[key]
-            rows.append([label, f"{r['a_win_probability']:.3f} ± {r['a_win_ci']:.3f}",
-                         f"{r['a_rest_when_losing']:.1f} ± {r['a_rest_when_losing_ci']:.1f}",
-                         f"{r['b_rest_when_losing']:.1f} ± {r['b_rest_when_losing_ci']:.1f}",
-                         f"{r['a_mean_rest']:.1f} ± {r['a_mean_rest_ci']:.1f}"])
-        parts.append(markdown_table(["match", "P(first named wins)", "its rest when losing",
-                                     "greedy's rest when losing", "its rest per race"], rows))
-        from dicemath.games.pegs_fives.races import last_turn_rest
-
-        board, throw = (5, 3, 5, 5, 5, 5, 5, 2, 5, 5, 3, 0), (2, 2, 6, 6, 5, 3)
-        rest = last_turn_rest(rules, board, throw)
+    simulations = tuple(Simulation(label, *simulate(rules, policy, games, seed=2026))
+                        for label, policy in (("advisor", advisor.policy), ("safe greedy", SafeGreedy(rules.goal)),
+                                              ("greedy", greedy_policy)))
+    examples = tuple(advise_result(rules, board, throw, advisor=advisor) for board, throw in EXAMPLES)
+    races = late = None
+    if rules.scoring == "rest_points":
+        races = race_result(rules, games=20 if quick else 300, seed=7)
+        board, throw = LATE_RACE
         advice = advise_result(rules, board, throw, advisor=advisor)
-        turns = {o["row"]: o["expected_turns"] for o in advice["options"]}
-        parts += ["", f"Late in a lost race (board `{','.join(map(str, board))}`, {rest_points_text(board)} "
-                  f"rest points, throw `{sorted(throw)}`), if the opponent finishes next turn only the rest "
-                  "points left after this turn count (exact, `last_turn_rest`):", ""]
-        parts.append(markdown_table(["row", "E[rest points after this turn]", "E[turns after this turn]"],
-                                    [[r, f"{rest[r]:.2f}", f"{turns[r]:.3f}"] for r in sorted(rest)]))
-        parts.append(f"\nThe turn-minimising advisor names row {advice['recommendation']}; minimising rest "
-                     f"points names row {min(rest, key=rest.get)}. Behind in the race, points now beat "
-                     "progress on the hardest number.")
-        parts.append("\nThe rest-aware variant switches, when the opponent is about two turns from "
-                     "finishing and it is at least two turns behind, to minimising the rest points left "
-                     "after this turn (exactly, as above, with up to 5 open numbers). "
-                     "Compare its rest when losing with the plain advisor's: a difference inside the "
-                     "confidence intervals means the switch does not measurably pay.")
-    return "\n".join(parts)
+        late = LateRace(board, throw, last_turn_rest(rules, board, throw),
+                        {o["row"]: o["expected_turns"] for o in advice["options"]}, advice["recommendation"])
+    return PegsFivesReport(rules, tuple(row_tables(rules)), policy_rows(rules, subsets, advisor), games,
+                           simulations, advisor.value.weights, examples, races, late)
+
+
+def compute_pegs(context: ReportContext) -> PegsFivesReport:
+    """The numbers of the Pegs section."""
+    return _compute(PEGS, context)
+
+
+def compute_fives(context: ReportContext) -> PegsFivesReport:
+    """The numbers of the Fives section."""
+    return _compute(FIVES, context)
 
 
 def explain(result: dict) -> str:
@@ -195,18 +179,161 @@ def explain(result: dict) -> str:
     return text + "."
 
 
-def rest_points_text(board) -> str:
-    """FIVES-6 rest points of a board, as text."""
-    from dicemath.games.pegs_fives.state import rest_points
 
-    return str(rest_points(board, FIVES.goal))
+def rules_sentence(rules: Rules) -> str:
+    """The rule points of ``rules`` that the numbers depend on, from its fields."""
+    budget = f"{rules.throws} throws per cycle" if rules.throws is not None else "no throw limit (FIVES-3)"
+    beyond = ("an overthrow cancels the cycle (PEGS-6)" if rules.overthrow
+              else "hits beyond the goal are lost (FIVES-5)")
+    complete = ("a completed row passes the remaining dice to a choice throw (PEGS-7)"
+                if rules.on_complete == "remaining" else "completing a number gives all dice back (FIVES-5)")
+    scoring = "the first to finish wins (PEGS-2)" if rules.scoring == "first_out" else "losers score rest points (FIVES-6)"
+    return (f"Rules: {rules.rows} rows of {rules.goal} steps, {rules.dice} dice, {budget}; {beyond}; "
+            f"{complete}; using every die gives all dice back; {scoring}.")
 
 
-def build_pegs(context: ReportContext) -> str:
-    """The Pegs section."""
-    return _build(PEGS, context)
+def rows_sentence(tables: tuple[RowTable, ...]) -> str:
+    """Which row is slowest and which fastest to finish alone, read off the tables."""
+    slow = max(tables, key=lambda t: t.expected_turns)
+    fast = min(tables, key=lambda t: t.expected_turns)
+    return (f"Alone, row {slow.row} takes longest ({float(slow.expected_turns):.2f} expected turns) and row "
+            f"{fast.row} is quickest ({float(fast.expected_turns):.2f}).")
 
 
-def build_fives(context: ReportContext) -> str:
-    """The Fives section."""
-    return _build(FIVES, context)
+def policies_sentence(rows: tuple[PolicyRow, ...]) -> str:
+    """How far the advisor and safe greedy are from the optimum on the boards shown."""
+    advisor = [r.advisor_gap for r in rows]
+    safe = [r.safe_greedy_gap for r in rows]
+    beaten = sum(r.advisor <= r.safe_greedy + 1e-12 for r in rows)
+    return (f"On these {len(rows)} boards the advisor needs {100 * sum(advisor) / len(rows):.2f}% more expected "
+            f"turns than optimal play on average (at most {100 * max(advisor):.2f}%), safe greedy "
+            f"{100 * sum(safe) / len(safe):.2f}% (at most {100 * max(safe):.2f}%); the advisor is at least as "
+            f"good as safe greedy on {beaten} of them.")
+
+
+def simulation_sentence(simulations: tuple[Simulation, ...]) -> str:
+    """The best policy of the simulations, and whether the confidence intervals separate it."""
+    ranked = sorted(simulations, key=lambda s: s.mean)
+    best, second = ranked[0], ranked[1]
+    apart = best.mean + best.half_width < second.mean - second.half_width
+    text = (f"The {best.policy} finishes fastest ({best.mean:.2f} turns), "
+            + (f"clear of the {second.policy} ({second.mean:.2f}) beyond the 95% intervals."
+               if apart else f"but within the 95% intervals of the {second.policy} ({second.mean:.2f})."))
+    capped = [s for s in simulations if s.capped]
+    if capped:
+        text += " " + "; ".join(f"{s.capped} {s.policy} games did not end within {MAX_TURNS} turns"
+                                for s in capped) + "."
+    return text
+
+
+def late_race_sentence(late: LateRace) -> str:
+    """Whether minimising rest points changes the row, read off the late-race numbers."""
+    fewest = min(late.rest, key=late.rest.get)
+    if fewest == late.advisor_row:
+        return f"Both minimising turns and minimising rest points name row {fewest}."
+    return (f"The turn-minimising advisor names row {late.advisor_row} "
+            f"({late.rest[late.advisor_row]:.2f} expected rest points left); minimising rest points names row "
+            f"{fewest} ({late.rest[fewest]:.2f}), at {late.turns[fewest] - late.turns[late.advisor_row]:.2f} more "
+            "expected turns.")
+
+
+def switch_sentence(races: dict) -> str:
+    """Whether the rest-aware switch lowers the rest points when losing, beyond the intervals."""
+    plain, aware = races["advisor_vs_greedy"], races["rest_aware_vs_greedy"]
+    a, a_ci = plain["a_rest_when_losing"], plain["a_rest_when_losing_ci"]
+    b, b_ci = aware["a_rest_when_losing"], aware["a_rest_when_losing_ci"]
+    if abs(a - b) <= a_ci + b_ci:
+        return (f"Its rest when losing ({b:.1f} ± {b_ci:.1f}) is within the intervals of the plain advisor's "
+                f"({a:.1f} ± {a_ci:.1f}): the switch does not measurably pay in {races['games']} races.")
+    return (f"Its rest when losing is {b:.1f} ± {b_ci:.1f} against the plain advisor's {a:.1f} ± {a_ci:.1f}: "
+            f"the switch {'lowers' if b < a else 'raises'} it beyond the intervals.")
+
+
+def _turn_figure(report: PegsFivesReport):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axis = plt.subplots(figsize=(8, 4))
+    for t in report.tables:
+        if t.row in (1, 7, 8, 9, 10, 11, 12):
+            dist = t.turn_distribution(coverage=0.995)
+            axis.plot(range(len(dist)), dist, marker=".", label=f"row {t.row}" + (" (=1..6)" if t.row == 1 else ""))
+    axis.set(xlabel="turns to finish the row alone", ylabel="probability",
+             title=f"{report.rules.name}: turns per row")
+    axis.legend(fontsize=8)
+    return figure
+
+
+def render(report: PegsFivesReport, context: ReportContext) -> str:
+    """Markdown of the Pegs or Fives section; the figure saved through ``context``."""
+    rules = report.rules
+    goal = rules.goal
+    parts = [rules_sentence(rules), "", "## Expected turns per row (exact)", "",
+             "Turns to finish a row when it is the only one open, from each starting step, the "
+             "exact chance to finish within the first turn, and the median. Exact fractions, shown rounded.", "",
+             markdown_table(["row", "E[turns] from 0"] + [f"from {s}" for s in range(1, goal)]
+                            + ["P(in 1 turn)", "median"],
+                            [[t.row, f"{float(t.expected_turns):.3f}"]
+                             + [f"{float(e):.3f}" for e in t.expected_turns_from[1:-1]]
+                             + [f"{float(t.p_within_one_turn()):.4f}", t.quantile(0.5)] for t in report.tables]),
+             "", rows_sentence(report.tables), "",
+             context.save_figure(_turn_figure(report), f"{rules.name}_turn_distributions.png",
+                                 "turn distributions per row"), "",
+             "## Optimal play on reduced boards vs the advisor and greedy", "",
+             "Expected turns from every open row at 0, each policy evaluated exactly (float64) by the same "
+             "recursion; *optimal* minimises expected turns exactly (`solve_reduced`). Greedy = most hits, "
+             "ties to the higher row; safe greedy = greedy among rows that do not overthrow.", "",
+             markdown_table(["open rows", "optimal", "advisor", "safe greedy", "greedy", "advisor gap"],
+                            [[",".join(map(str, r.open_rows)), f"{r.optimal:.3f}", f"{r.advisor:.3f}",
+                              f"{r.safe_greedy:.3f}", f"{r.greedy:.3f}", f"{100 * r.advisor_gap:.2f}%"]
+                             for r in report.policies]),
+             "", policies_sentence(report.policies), "",
+             "## Whole games from the empty board (simulation)", "",
+             f"{report.games} seeded games per policy; mean turns to finish all {rules.rows} rows with a 95% "
+             "confidence half-width.", "",
+             markdown_table(["policy", "mean turns", "95% CI", f"games capped at {MAX_TURNS} turns"],
+                            [[s.policy, f"{s.mean:.2f}", f"± {s.half_width:.2f}", s.capped]
+                             for s in report.simulations]),
+             "", simulation_sentence(report.simulations), "",
+             "## The advisor's board value", "",
+             "V(board) = w . features, fitted by least squares to exact optimal values of reduced boards and "
+             "to simulated remaining turns (see `dicemath.games.pegs_fives.advisor`). Each legal row is "
+             "scored exactly one turn ahead: E[V(end-of-turn board)].", "",
+             markdown_table(["feature", "weight"], [[f, f"{w:.4f}"] for f, w in zip(FEATURES, report.weights)]),
+             "", "## Example decisions", ""]
+    for result in report.examples:
+        parts += [f"Board `{board_text(result['board'])}`, throw `{result['roll']}`: advisor names "
+                  f"**row {result['recommendation']}**, greedy row {result['greedy_choice']}. " + explain(result),
+                  "", markdown_table(["row", "hits", "E[turns after this turn]", "P(no progress)"],
+                                     [[o["row"], o["hits"], f"{o['expected_turns']:.3f}",
+                                       f"{o['p_no_progress']:.3f}"] for o in result["options"]]), ""]
+    parts.append("P(no progress) is the chance that the turn ends on the same board (an overthrow).")
+    if report.races is not None:
+        parts += _render_races(report)
+    return "\n".join(parts)
+
+
+def _render_races(report: PegsFivesReport) -> list[str]:
+    races, late = report.races, report.late
+    rows = []
+    for label, key in (("advisor vs greedy", "advisor_vs_greedy"), ("rest-aware advisor vs greedy", "rest_aware_vs_greedy")):
+        r = races[key]
+        rows.append([label, f"{r['a_win_probability']:.3f} ± {r['a_win_ci']:.3f}",
+                     f"{r['a_rest_when_losing']:.1f} ± {r['a_rest_when_losing_ci']:.1f}",
+                     f"{r['b_rest_when_losing']:.1f} ± {r['b_rest_when_losing_ci']:.1f}",
+                     f"{r['a_mean_rest']:.1f} ± {r['a_mean_rest_ci']:.1f}"])
+    return ["", "## Two-player races (FIVES-6)", "",
+            f"{races['games']} races each, start player alternating; 95% confidence half-widths.", "",
+            markdown_table(["match", "P(first named wins)", "its rest when losing", "greedy's rest when losing",
+                            "its rest per race"], rows),
+            "", f"Late in a lost race (board `{board_text(late.board)}`, "
+            f"{rest_points(late.board, report.rules.goal)} rest points, throw `{sorted(late.throw)}`), if the "
+            "opponent finishes next turn only the rest points left after this turn count (exact, `last_turn_rest`):",
+            "", markdown_table(["row", "E[rest points after this turn]", "E[turns after this turn]"],
+                               [[r, f"{late.rest[r]:.2f}", f"{late.turns[r]:.3f}"] for r in sorted(late.rest)]),
+            "", late_race_sentence(late), "",
+            "The rest-aware variant switches, when the opponent is about two turns from finishing and it is at "
+            "least two turns behind, to minimising the rest points left after this turn (exactly, as above, "
+            "with up to 5 open numbers). " + switch_sentence(races)]

@@ -2,7 +2,7 @@
 
 For a row r and a starting step s the turn-to-turn movement of the peg (the marks) is an
 absorbing Markov chain on the steps ``0..goal``; its one-turn transition probabilities are
-computed exactly by :class:`.turn.TurnOutcomes` (exact :class:`fractions.Fraction`). From
+computed exactly by :func:`.turn.turn_distribution` (exact :class:`fractions.Fraction`). From
 them:
 
 * the expected number of turns from every step, exactly
@@ -14,7 +14,7 @@ them:
 Example:
     >>> from dicemath.games.pegs_fives.rules import PEGS
     >>> table = row_table(PEGS, 12)
-    >>> table.transition[4][5]       # the hand-checked case of .turn.TurnOutcomes
+    >>> table.transition[4][5]       # the hand-checked case of .turn.turn_distribution
     Fraction(11875, 46656)
     >>> round(float(table.expected_turns), 3)
     16.877
@@ -31,7 +31,8 @@ import numpy as np
 from dicemath.core.errors import DicemathError
 from dicemath.core.markov import AbsorbingChain, ExactAbsorbingChain
 from dicemath.games.pegs_fives.rules import Rules
-from dicemath.games.pegs_fives.turn import TurnOutcomes
+from dicemath.games.pegs_fives.state import check_open_rows
+from dicemath.games.pegs_fives.turn import end_board_model, turn_distribution
 
 
 @dataclass(frozen=True)
@@ -117,11 +118,9 @@ def row_table(rules: Rules, row: int) -> RowTable:
     Raises:
         InvalidBoardError: no such row.
     """
-    from dicemath.games.pegs_fives.state import check_open_rows
-
     (row,) = check_open_rows([row], rules)
     goal = rules.goal
-    engine = TurnOutcomes(rules)
+    model = end_board_model(rules)
     transition = []
     for start in range(goal + 1):
         line = [Fraction(0)] * (goal + 1)
@@ -129,7 +128,7 @@ def row_table(rules: Rules, row: int) -> RowTable:
             line[goal] = Fraction(1)
         else:
             board = tuple(start if r == row else goal for r in range(1, rules.rows + 1))
-            for end, p in engine.from_start(board).items():
+            for end, p in turn_distribution(rules, board, model=model).items():
                 line[end[row - 1]] += p
         transition.append(tuple(line))
     chain = ExactAbsorbingChain({s: dict(enumerate(line)) for s, line in enumerate(transition)})

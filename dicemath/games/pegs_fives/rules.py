@@ -16,7 +16,7 @@ Example:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import cached_property
 
 from dicemath.core.errors import InvalidRulesError
@@ -102,3 +102,47 @@ def preset(name: str) -> Rules:
         return PRESETS[name]
     except KeyError:
         raise InvalidRulesError(f"unknown game {name!r}; known: {sorted(PRESETS)}") from None
+
+
+def variant_text(rules: Rules) -> str:
+    """The rules as text: the preset's name and every field that differs from the preset
+    (a name that is no preset counts from :data:`PEGS`); :func:`read_variant` reads it back.
+
+    Example:
+        >>> variant_text(FIVES), variant_text(PEGS.variant(rows=3, throws=None))
+        ('fives', 'pegs rows=3 throws=none')
+    """
+    base = PRESETS.get(rules.name, PEGS)
+    changed = [f"{f.name}={_value_text(getattr(rules, f.name))}" for f in fields(Rules)
+               if f.name != "name" and getattr(rules, f.name) != getattr(base, f.name)]
+    return " ".join([rules.name, *changed])
+
+
+def read_variant(text: str) -> Rules:
+    """Read the text of :func:`variant_text`.
+
+    Raises:
+        InvalidRulesError: an unknown field, a value the field does not take, or no name.
+    """
+    name, *changes = text.split() or [""]
+    if not name or "=" in name:
+        raise InvalidRulesError(f"rules text starts with the game's name, got {text!r}")
+    known = {f.name for f in fields(Rules)} - {"name"}
+    values = {}
+    for change in changes:
+        key, _, value = change.partition("=")
+        if key not in known or not value:
+            raise InvalidRulesError(f"a rule change is field=value with a field of {sorted(known)}, got {change!r}")
+        values[key] = _read_value(value)
+    return replace(PRESETS.get(name, PEGS), name=name, **values)
+
+
+def _value_text(value) -> str:
+    return "none" if value is None else ("yes" if value else "no") if isinstance(value, bool) else str(value)
+
+
+def _read_value(text: str):
+    words = {"none": None, "yes": True, "no": False}
+    if text in words:
+        return words[text]
+    return int(text) if text.lstrip("-").isdigit() else text

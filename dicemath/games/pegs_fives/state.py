@@ -1,30 +1,31 @@
-"""Boards, within-turn states and the rules engine of Pegs and Fives.
+"""Boards, game states and the rules engine of Pegs and Fives.
 
 A board is the progress of every row (pegs' steps, PEGS-1; marks, FIVES-1), an immutable
-tuple wrapped in :class:`Board`. The within-turn state (:class:`TurnState`) adds the dice in
-hand, the throws left, the row being played this cycle and its count. The transition
-functions here are the single implementation of PEGS-3..9 and FIVES-2..5; the exact models
-(:mod:`.turn`, :mod:`.solver`) and the simulator call them or mirror them and are tested
-against each other.
+tuple of ``rules.rows`` integers 0..goal; :func:`board_text` and :func:`read_board` write and
+read it as ``"0,0,3,..."``. The rules once hits are set aside are :func:`after_hits` and
+:func:`miss`, the single implementation of PEGS-3..9 and FIVES-2..5: the game state
+(:class:`State`), the exact within-turn model (:mod:`.turn`) and the compiled kernels
+(:mod:`.fullboard`) all call them.
 
-:class:`TurnState` speaks the :mod:`dicemath.core.game` vocabulary for a solitaire game:
-chance throws the dice, player 0 names a row after a choice throw, and the game ends when
-every row is complete (returns: minus the number of turns taken).
+:class:`State` speaks the :mod:`dicemath.core.game` vocabulary for a solitaire game:
+chance throws the dice in hand, player 0 names a row after a choice throw, and the game
+ends when every row is complete (returns: minus the number of turns taken).
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
-from dicemath.core.dice import multiset_counts, multisets
-from dicemath.games.pegs_fives.hits import hit_distribution, hits_from_counts
-from dicemath.core.errors import IllegalMoveError, InvalidDiceError, InvalidStateError
+from dicemath.core.dice import check_faces, multiset_counts, read_throw, throw_outcomes, throw_text
+from dicemath.core.errors import DicemathError, IllegalMoveError, InvalidDiceError, InvalidStateError
 from dicemath.core.game import CHANCE, TERMINAL
-from dicemath.games.pegs_fives.rules import Rules
+from dicemath.games.pegs_fives.hits import hit_distribution, hits_from_counts
+from dicemath.games.pegs_fives.rules import PEGS, Rules, read_variant, variant_text
 
 BoardTuple = tuple[int, ...]
 
@@ -62,7 +63,7 @@ def check_board(progress: Sequence[int], rules: Rules) -> BoardTuple:
 
 
 def check_roll(faces: Sequence[int], dice: int) -> tuple[int, ...]:
-    """Validate a throw of ``dice`` dice and return it sorted.
+    """Validate a throw of the ``dice`` dice in hand and return it sorted.
 
     Raises:
         InvalidRollError: the wrong number of dice or a face outside 1..6.
@@ -70,10 +71,10 @@ def check_roll(faces: Sequence[int], dice: int) -> tuple[int, ...]:
     faces = tuple(faces)
     if len(faces) != dice:
         raise InvalidRollError(f"expected a throw of {dice} dice, got {len(faces)}: {faces!r}")
-    for face in faces:
-        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
-            raise InvalidRollError(f"a die face must be 1..6, got {face!r} in {faces!r}")
-    return tuple(sorted(faces))
+    try:
+        return check_faces(faces)
+    except InvalidDiceError as error:
+        raise InvalidRollError(str(error)) from None
 
 
 def counts_of(faces: Sequence[int]) -> tuple[int, ...]:
@@ -84,70 +85,51 @@ def counts_of(faces: Sequence[int]) -> tuple[int, ...]:
     return tuple(counts)
 
 
-@dataclass(frozen=True)
-class Board:
-    """An immutable board: the progress of every row, with the goal it counts towards.
+def board_text(board: Sequence[int]) -> str:
+    """A board as ``"0,0,3,0,..."``, read back by :func:`read_board`."""
+    return ",".join(str(s) for s in board)
+
+
+def read_board(text: str, rules: Rules) -> BoardTuple:
+    """Read a board written as ``"0,0,3,..."`` (:func:`board_text`) and validate it.
+
+    Raises:
+        InvalidBoardError: not ``rules.rows`` whole numbers 0..goal.
 
     Example:
         >>> from dicemath.games.pegs_fives.rules import PEGS
-        >>> b = Board.parse("0,0,3,0,0,0,1,0,0,0,0,0", PEGS)
-        >>> b.open_rows()[:3], b.is_complete()
-        ((1, 2, 3), False)
-        >>> str(b)
-        '0,0,3,0,0,0,1,0,0,0,0,0'
+        >>> read_board("0,0,3,0,0,0,1,0,0,0,0,0", PEGS)[:3]
+        (0, 0, 3)
     """
+    try:
+        values = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise InvalidBoardError(f"a board is comma-separated whole numbers, got {text!r}") from None
+    return check_board(values, rules)
 
-    progress: BoardTuple
-    goal: int = 5
 
-    @classmethod
-    def of(cls, progress: Sequence[int], rules: Rules) -> Board:
-        """A validated board for ``rules``."""
-        return cls(check_board(progress, rules), rules.goal)
+def reduced_board(open_rows: Sequence[int], rules: Rules) -> BoardTuple:
+    """The board with only ``open_rows`` at 0, every other row already complete.
 
-    @classmethod
-    def empty(cls, rules: Rules) -> Board:
-        """Every row at 0."""
-        return cls((0,) * rules.rows, rules.goal)
+    Raises:
+        InvalidBoardError: a row that does not exist, or no open row.
 
-    @classmethod
-    def reduced(cls, open_rows: Sequence[int], rules: Rules) -> Board:
-        """Only ``open_rows`` at 0, every other row already complete."""
-        open_rows = check_open_rows(open_rows, rules)
-        return cls(tuple(0 if r in open_rows else rules.goal for r in range(1, rules.rows + 1)), rules.goal)
-
-    @classmethod
-    def parse(cls, text: str, rules: Rules) -> Board:
-        """Parse ``"0,0,3,..."`` (the :meth:`__str__` form)."""
-        try:
-            values = [int(part) for part in text.split(",")]
-        except ValueError:
-            raise InvalidBoardError(f"a board is comma-separated whole numbers, got {text!r}") from None
-        return cls.of(values, rules)
-
-    def __str__(self) -> str:
-        return ",".join(str(s) for s in self.progress)
-
-    def open_rows(self) -> tuple[int, ...]:
-        """Rows (1-based) not yet complete."""
-        return tuple(r for r, s in enumerate(self.progress, 1) if s < self.goal)
-
-    def is_complete(self) -> bool:
-        """Every row complete (PEGS-2 / FIVES-6: the player is out)."""
-        return all(s >= self.goal for s in self.progress)
-
-    def rest_points(self) -> int:
-        """FIVES-6 rest points: sum over rows of (missing marks) x (row number).
-
-        >>> from dicemath.games.pegs_fives.rules import FIVES
-        >>> Board.of([5, 5, 5, 3] + [5] * 8, FIVES).rest_points()
-        8
-        """
-        return rest_points(self.progress, self.goal)
+    Example:
+        >>> from dicemath.games.pegs_fives.rules import PEGS
+        >>> reduced_board([3, 8], PEGS)
+        (5, 5, 0, 5, 5, 5, 5, 0, 5, 5, 5, 5)
+    """
+    rows = check_open_rows(open_rows, rules)
+    return tuple(0 if r in rows else rules.goal for r in range(1, rules.rows + 1))
 
 
 def rest_points(board: Sequence[int], goal: int) -> int:
-    """FIVES-6: sum of (goal - progress) x number over the rows (0 for a complete board)."""
+    """FIVES-6: sum of (goal - progress) x number over the rows (0 for a complete board).
+
+    Example:
+        >>> rest_points([5, 5, 5, 3] + [5] * 8, 5)
+        8
+    """
     return sum((goal - s) * r for r, s in enumerate(board, 1))
 
 
@@ -316,107 +298,47 @@ class SafeGreedy:
         return greedy_policy(board, fitting or legal, dice, throws)
 
 
-def roll(rng: random.Random, dice: int) -> tuple[int, ...]:
+def random_throw(rng: random.Random, dice: int) -> tuple[int, ...]:
     """A sorted random throw of ``dice`` dice."""
     return tuple(sorted(rng.randint(1, 6) for _ in range(dice)))
 
 
-def play_turn(rules: Rules, board: Sequence[int], policy: Policy, rng: random.Random, *,
-              first_throw: Sequence[int] | None = None, first_row: int | None = None,
-              log: list | None = None) -> BoardTuple:
-    """Play one turn with seeded dice and return the end-of-turn board.
-
-    Args:
-        rules: the game.
-        board: the board at the start of the turn.
-        policy: chooses a row after every choice throw.
-        rng: the source of dice.
-        first_throw: use this as the first choice throw instead of rolling.
-        first_row: name this row after the first choice throw instead of asking ``policy``.
-        log: if a list, receives ``(throw, row, event)`` for every throw.
-
-    Raises:
-        IllegalMoveError: ``first_row`` is not legal after ``first_throw``.
-
-    Example:
-        >>> from dicemath.games.pegs_fives.rules import PEGS
-        >>> end = play_turn(PEGS, [0] * 12, greedy_policy, random.Random(1))
-        >>> len(end), sum(end) >= 0
-        (12, True)
-    """
-    b = check_board(board, rules)
-    if all(s >= rules.goal for s in b):
-        return b
-    dice, throws, row, count = rules.dice, rules.throws, None, 0
-    first = True
-    while True:
-        faces = check_roll(first_throw, dice) if (first and first_throw is not None) else roll(rng, dice)
-        if throws is not None:
-            throws -= 1
-        if row is None:
-            legal = legal_rows(b, faces, rules.goal)
-            if not legal:
-                if log is not None:
-                    log.append((faces, None, "no-choice"))
-                return b
-            if first and first_row is not None:
-                if first_row not in dict(legal):
-                    raise IllegalMoveError(f"row {first_row} is not legal after {faces}; legal: {[r for r, _ in legal]}")
-                row = first_row
-            else:
-                row = policy(b, legal, dice, throws if throws is None else throws + 1)
-            h = dict(legal)[row]
-            cycle = after_hits(rules, b, row, h, dice - h * rules.dice_per_hit[row - 1], throws)
-        else:
-            h = hits_from_counts(row, counts_of(faces))
-            if h == 0:
-                cycle = miss(b, row, count, dice, throws)
-            else:
-                cycle = after_hits(rules, b, row, count + h, dice - h * rules.dice_per_hit[row - 1], throws)
-        if log is not None:
-            log.append((faces, row, cycle.event))
-        first = False
-        if cycle.over:
-            return cycle.board
-        b, dice, throws, row, count = cycle.board, cycle.dice, cycle.throws, cycle.row, cycle.count
-
-
-def play_game(rules: Rules, policy: Policy, rng: random.Random, *, board: Sequence[int] | None = None,
-              max_turns: int = 10_000) -> int:
-    """Play a solitaire game to the end and return the number of turns taken."""
-    b = check_board(board, rules) if board is not None else (0,) * rules.rows
-    turns = 0
-    while not all(s >= rules.goal for s in b):
-        b = play_turn(rules, b, policy, rng)
-        turns += 1
-        if turns >= max_turns:
-            raise RuntimeError(f"game not finished after {max_turns} turns")
-    return turns
-
-
-@lru_cache(maxsize=None)
-def _chance_table(dice: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
-    return tuple((t, Fraction(w, 6 ** dice)) for t, w in multisets(dice))
-
-
 @dataclass(frozen=True)
-class TurnState:
+class State:
     """A solitaire game of Pegs or Fives in the :mod:`dicemath.core.game` vocabulary.
 
     Chance throws the dice in hand (outcomes: sorted throws with exact probabilities);
     after a choice throw player 0 names a legal row (actions: row numbers); other throws
-    are resolved by the rules. A turn that ends starts the next one (``turns`` counts the
-    finished turns); the game is terminal when every row is complete, with returns
-    ``[-turns]``. With ``single_turn=True`` the state is terminal at the end of the turn.
+    are resolved by the rules (:func:`after_hits`, :func:`miss`). A turn that ends starts
+    the next one (``turns`` counts the finished turns); the game is terminal when every
+    row is complete, with returns ``(-turns,)``. With ``single_turn`` the state is terminal
+    at the end of the turn.
+
+    Attributes:
+        rules: the game.
+        board: the board; this cycle's hits are not on it yet.
+        dice: dice in hand.
+        throws: throws left (None: no limit, FIVES-3); after a choice throw, the throws
+            left once it is made.
+        row: the row thrown for this cycle, or None when the next throw is a choice throw.
+        count: hits counted for ``row`` this cycle.
+        roll: the choice throw waiting for a row to be named, or None.
+        turns: turns finished.
+        single_turn: the game ends with this turn.
+        over: the game has ended.
+
+    The text form (``str(state)``) reads back with :meth:`from_str`, e.g.
+    ``pegs | board 0,0,3,0,0,0,1,0,0,0,0,0 | turns 0 | dice 6 throws 2 | row - count 0 | roll 6-5-3-3-3-2``
+    (then ``| single turn`` and ``| over`` when they hold; the rules as :func:`.rules.variant_text`).
 
     Example:
         >>> from dicemath.games.pegs_fives.rules import PEGS
-        >>> s = TurnState.start(PEGS, [5] * 11 + [4])
+        >>> s = initial_state(PEGS, [5] * 11 + [4])
         >>> s.current_player() == CHANCE
         True
         >>> s2 = s.apply((6, 6, 1, 1, 1, 1))
         >>> s2.legal_actions()
-        [12]
+        (12,)
         >>> s2.apply(12).current_player() == TERMINAL
         True
     """
@@ -427,67 +349,269 @@ class TurnState:
     throws: int | None
     row: int | None = None
     count: int = 0
-    pending: tuple[int, ...] | None = None
+    roll: tuple[int, ...] | None = None
     turns: int = 0
     single_turn: bool = False
     over: bool = False
 
-    @classmethod
-    def start(cls, rules: Rules, board: Sequence[int] | None = None, *, single_turn: bool = False) -> TurnState:
-        """The start of a turn on ``board`` (default: empty)."""
-        b = check_board(board, rules) if board is not None else (0,) * rules.rows
-        return cls(rules, b, rules.dice, rules.throws, single_turn=single_turn,
-                   over=all(s >= rules.goal for s in b))
-
     def current_player(self) -> int:
+        """0 after a choice throw, :data:`CHANCE` when the dice are thrown next, or :data:`TERMINAL`."""
         if self.over:
             return TERMINAL
-        return 0 if self.pending is not None else CHANCE
+        return 0 if self.roll is not None else CHANCE
 
-    def legal_actions(self) -> list[int]:
-        if self.pending is None or self.over:
-            return []
-        return [r for r, _ in legal_rows(self.board, self.pending, self.rules.goal)]
+    def legal_actions(self) -> tuple[int, ...]:
+        """The rows that may be named after the choice throw (PEGS-4, FIVES-2), increasing."""
+        if self.roll is None or self.over:
+            return ()
+        return tuple(r for r, _ in legal_rows(self.board, self.roll, self.rules.goal))
 
-    def chance_outcomes(self) -> list[tuple[tuple[int, ...], Fraction]]:
-        if self.over or self.pending is not None:
-            return []
-        return list(_chance_table(self.dice))
+    def chance_outcomes(self) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+        """Every throw of the dice in hand (sorted) with its exact probability."""
+        if self.over or self.roll is not None:
+            return ()
+        return throw_outcomes(self.dice)
 
-    def returns(self) -> list[float]:
-        return [-float(self.turns)]
+    def returns(self) -> tuple[float]:
+        """Minus the number of turns taken."""
+        return (-float(self.turns),)
 
-    def _next(self, cycle: Cycle) -> TurnState:
-        if not cycle.over:
-            return TurnState(self.rules, cycle.board, cycle.dice, cycle.throws, cycle.row, cycle.count,
-                             None, self.turns, self.single_turn, False)
-        done = all(s >= self.rules.goal for s in cycle.board)
-        if done or self.single_turn:
-            return TurnState(self.rules, cycle.board, cycle.dice, cycle.throws, None, 0, None,
-                             self.turns + 1, self.single_turn, True)
-        return TurnState(self.rules, cycle.board, self.rules.dice, self.rules.throws, None, 0, None,
-                         self.turns + 1, self.single_turn, False)
+    def apply(self, action) -> State:
+        """The state after a throw (at chance) or after naming a row.
 
-    def apply(self, action) -> TurnState:
+        Raises:
+            IllegalMoveError: the game is over, or a row that is not legal after the throw.
+            InvalidRollError: a throw that is not a throw of the dice in hand.
+        """
         rules = self.rules
         if self.over:
             raise IllegalMoveError("the game is over")
-        if self.pending is None:
+        if self.roll is None:
             faces = check_roll(action, self.dice)
             throws = None if self.throws is None else self.throws - 1
             if self.row is None:
                 if not legal_rows(self.board, faces, rules.goal):
                     return self._next(Cycle(self.board, self.dice, throws, None, 0, True, "no-choice"))
-                return TurnState(rules, self.board, self.dice, throws, None, 0, faces, self.turns,
-                                 self.single_turn, False)
+                return replace(self, throws=throws, roll=faces)
             h = hits_from_counts(self.row, counts_of(faces))
             if h == 0:
                 return self._next(miss(self.board, self.row, self.count, self.dice, throws))
             return self._next(after_hits(rules, self.board, self.row, self.count + h,
                                          self.dice - h * rules.dice_per_hit[self.row - 1], throws))
-        legal = dict(legal_rows(self.board, self.pending, rules.goal))
+        legal = dict(legal_rows(self.board, self.roll, rules.goal))
         if action not in legal:
-            raise IllegalMoveError(f"row {action!r} is not legal after {self.pending}; legal: {sorted(legal)}")
+            raise IllegalMoveError(f"row {action!r} is not legal after {self.roll}; legal: {sorted(legal)}")
         h = legal[action]
         return self._next(after_hits(rules, self.board, action, h,
                                      self.dice - h * rules.dice_per_hit[action - 1], self.throws))
+
+    def _next(self, cycle: Cycle) -> State:
+        if not cycle.over:
+            return replace(self, board=cycle.board, dice=cycle.dice, throws=cycle.throws, row=cycle.row,
+                           count=cycle.count, roll=None)
+        done = all(s >= self.rules.goal for s in cycle.board)
+        if done or self.single_turn:
+            return replace(self, board=cycle.board, dice=cycle.dice, throws=cycle.throws, row=None, count=0,
+                           roll=None, turns=self.turns + 1, over=True)
+        return replace(self, board=cycle.board, dice=self.rules.dice, throws=self.rules.throws, row=None,
+                       count=0, roll=None, turns=self.turns + 1)
+
+    def action_text(self, action) -> str:
+        """A throw as ``"6-5-3-3-3-2"`` (high to low), a row as its number; read back by
+        :meth:`parse_action`."""
+        return str(action) if self.roll is not None else throw_text(action)
+
+    def parse_action(self, text: str):
+        """Read a throw of the dice in hand (at chance) or a row number (after a choice throw;
+        :meth:`apply` says whether the row is legal).
+
+        Raises:
+            InvalidDiceError: not a throw of the dice in hand.
+            IllegalMoveError: not a row number, or the game is over.
+
+        Example:
+            >>> from dicemath.games.pegs_fives.rules import PEGS
+            >>> s = initial_state(PEGS)
+            >>> s.parse_action("6-5-3-3-3-2"), s.apply((2, 3, 3, 3, 5, 6)).parse_action("11")
+            ((2, 3, 3, 3, 5, 6), 11)
+        """
+        if self.over:
+            raise IllegalMoveError("the game is over")
+        if self.roll is None:
+            return read_throw(text, self.dice)
+        word = text.strip()
+        if not word.isdigit() or not 1 <= int(word) <= self.rules.rows:
+            raise IllegalMoveError(f"after the choice throw {throw_text(self.roll)} the player names a row "
+                                   f"1..{self.rules.rows}, got {text!r}")
+        return int(word)
+
+    def __str__(self) -> str:
+        parts = [variant_text(self.rules), f"board {board_text(self.board)}", f"turns {self.turns}",
+                 f"dice {self.dice} throws {'-' if self.throws is None else self.throws}",
+                 f"row {self.row or '-'} count {self.count}",
+                 f"roll {'-' if self.roll is None else throw_text(self.roll)}"]
+        parts += ["single turn"] * self.single_turn + ["over"] * self.over
+        return " | ".join(parts)
+
+    @classmethod
+    def from_str(cls, text: str) -> State:
+        """Read the text form written by ``str(state)``.
+
+        Raises:
+            InvalidStateError: text that is not the text of a state the rules can reach.
+
+        Example:
+            >>> from dicemath.games.pegs_fives.rules import FIVES
+            >>> s = initial_state(FIVES).apply((1, 2, 3, 4, 5, 6))
+            >>> str(s)
+            'fives | board 0,0,0,0,0,0,0,0,0,0,0,0 | turns 0 | dice 6 throws - | row - count 0 | roll 6-5-4-3-2-1'
+            >>> State.from_str(str(s)) == s
+            True
+        """
+        match = _TEXT.fullmatch(text.strip())
+        if match is None:
+            raise InvalidStateError(f"cannot read a Pegs/Fives state from {text!r}")
+        fields = match.groupdict()
+        try:
+            rules = read_variant(fields["rules"])
+            state = cls(rules, read_board(fields["board"], rules), int(fields["dice"]),
+                        None if fields["throws"] == "-" else int(fields["throws"]),
+                        None if fields["row"] == "-" else int(fields["row"]), int(fields["count"]),
+                        None if fields["roll"] == "-" else read_throw(fields["roll"], int(fields["dice"])),
+                        int(fields["turns"]), bool(fields["single"]), bool(fields["over"]))
+            check_state(state)
+        except DicemathError as error:
+            raise InvalidStateError(f"cannot read a Pegs/Fives state from {text!r}: {error}") from None
+        return state
+
+
+_TEXT = re.compile(
+    r"(?P<rules>[^|]+?) \| board (?P<board>\S+) \| turns (?P<turns>\d+) \| dice (?P<dice>\d+) "
+    r"throws (?P<throws>\d+|-) \| row (?P<row>\d+|-) count (?P<count>\d+) \| roll (?P<roll>\S+)"
+    r"(?P<single> \| single turn)?(?P<over> \| over)?")
+
+
+def check_state(state: State) -> None:
+    """Raise if ``state`` is not one the rules can reach (the invariant of every state).
+
+    Raises:
+        InvalidStateError: dice or throws outside the rules, a row or count that no cycle
+            leaves, a choice throw with no legal row, a finished board in play.
+    """
+    rules, board = state.rules, check_board(state.board, state.rules)
+    if not 1 <= state.dice <= rules.dice:
+        raise InvalidStateError(f"dice in hand must be 1..{rules.dice}, got {state.dice}")
+    if (state.throws is None) != (rules.throws is None) or \
+            (state.throws is not None and not 0 <= state.throws <= rules.throws):
+        raise InvalidStateError(f"throws left must be {'-' if rules.throws is None else f'0..{rules.throws}'}, "
+                                f"got {state.throws}")
+    if state.row is None:
+        if state.count:
+            raise InvalidStateError(f"{state.count} hits counted but no row is being thrown for")
+    elif not (1 <= state.row <= rules.rows and 1 <= state.count < rules.goal - board[state.row - 1]) \
+            or state.roll is not None:
+        raise InvalidStateError(f"row {state.row} with {state.count} hits this cycle is no cycle in play")
+    if state.roll is not None and not legal_rows(board, check_roll(state.roll, state.dice), rules.goal):
+        raise InvalidStateError(f"the choice throw {throw_text(state.roll)} names no row: the turn has ended")
+    complete = all(s >= rules.goal for s in board)
+    if complete and not state.over:
+        raise InvalidStateError("a finished board ends the game")
+    if state.over and not complete and not state.single_turn:
+        raise InvalidStateError("the game ends when every row is complete (or a single turn ends)")
+    if state.over and (state.roll is not None or state.row is not None):
+        raise InvalidStateError("a finished game has no throw in play")
+
+
+def initial_state(rules: Rules = PEGS, board: Sequence[int] | None = None, *,
+                  single_turn: bool = False) -> State:
+    """The start of a turn on ``board`` (default: every row at 0).
+
+    Args:
+        rules: :data:`~.rules.PEGS`, :data:`~.rules.FIVES` or a variant.
+        board: the board at the start of the turn.
+        single_turn: the game ends with this turn (to study one turn).
+
+    Raises:
+        InvalidBoardError: a board the rules cannot hold.
+    """
+    b = check_board(board, rules) if board is not None else (0,) * rules.rows
+    return State(rules, b, rules.dice, rules.throws, single_turn=single_turn,
+                 over=all(s >= rules.goal for s in b))
+
+
+def choice_throw_dice(rules: Rules, faces: Sequence[int]) -> int:
+    """The dice in hand for a choice throw showing ``faces``: all dice, except that a Pegs
+    roll of fewer dice is a choice throw with the dice left after a row went in (PEGS-7)."""
+    fewer = rules.on_complete == "remaining" and 1 <= len(faces) < rules.dice
+    return len(faces) if fewer else rules.dice
+
+
+def choice_state(rules: Rules, board: Sequence[int], faces: Sequence[int], throws: int | None = None) -> State:
+    """The state after the choice throw ``faces`` on ``board``, a row to be named.
+
+    Args:
+        rules: the game.
+        board: the board.
+        faces: the choice throw (fewer dice in Pegs: :func:`choice_throw_dice`).
+        throws: throws left before the throw (default: the full budget).
+
+    Raises:
+        InvalidBoardError, InvalidRollError: a bad board or throw.
+        IllegalMoveError: throws left outside the budget, or no row to name (the turn ends).
+    """
+    b = check_board(board, rules)
+    dice = choice_throw_dice(rules, faces)
+    faces = check_roll(faces, dice)
+    if throws is None:
+        throws = rules.throws
+    elif rules.throws is None:
+        raise IllegalMoveError(f"{rules.name} has no throw limit (FIVES-3): no throws left to give")
+    elif not 1 <= throws <= rules.throws:
+        raise IllegalMoveError(f"throws left must be 1..{rules.throws}, got {throws!r}")
+    if not legal_rows(b, faces, rules.goal):
+        raise IllegalMoveError(f"no row can be named after {throw_text(faces)}: the turn ends, nothing to decide")
+    return State(rules, b, dice, None if throws is None else throws - 1, roll=faces)
+
+
+def finish_turn(state: State, policy: Policy, rng: random.Random) -> State:
+    """Play the turn of ``state`` to its end with seeded dice, ``policy`` naming the rows.
+
+    Returns:
+        The first state after the turn (a new turn, or the end of the game).
+    """
+    turns = state.turns
+    while state.turns == turns and not state.over:
+        if state.roll is None:
+            state = state.apply(random_throw(rng, state.dice))
+        else:
+            legal = legal_rows(state.board, state.roll, state.rules.goal)
+            state = state.apply(policy(state.board, legal, state.dice,
+                                       None if state.throws is None else state.throws + 1))
+    return state
+
+
+def play_turn(rules: Rules, board: Sequence[int], policy: Policy, rng: random.Random) -> BoardTuple:
+    """Play one turn from ``board`` with seeded dice and return the end-of-turn board.
+
+    Example:
+        >>> from dicemath.games.pegs_fives.rules import PEGS
+        >>> end = play_turn(PEGS, [0] * 12, greedy_policy, random.Random(1))
+        >>> len(end), sum(end) >= 0
+        (12, True)
+    """
+    return finish_turn(initial_state(rules, board), policy, rng).board
+
+
+def play_game(rules: Rules, policy: Policy, rng: random.Random, *, board: Sequence[int] | None = None,
+              max_turns: int = 10_000) -> int:
+    """Play a solitaire game to the end and return the number of turns taken.
+
+    Raises:
+        RuntimeError: the game is not over after ``max_turns`` turns.
+    """
+    state = initial_state(rules, board)
+    while not state.over:
+        if state.turns >= max_turns:
+            raise RuntimeError(f"game not finished after {max_turns} turns")
+        state = finish_turn(state, policy, rng)
+    return state.turns

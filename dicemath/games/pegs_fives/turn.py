@@ -1,15 +1,18 @@
-"""Exact within-turn model: what one turn of Pegs or Fives can lead to.
+"""The exact within-turn model: what one turn of Pegs or Fives leads to.
 
-Two exact recursions over the within-turn states of :mod:`.state` (dice in hand, throws
-left, the row played and its count):
+One recursion over the within-turn states of :mod:`.state` (dice in hand, throws left, the
+row played and its count), :class:`TurnValue`: the expected value ``E[V(end-of-turn
+board)]`` for a value ``V`` of boards, with the choices inside the turn made to minimise it
+or by a policy. Every exact model of a turn is this recursion with another ``V``:
 
-* :class:`TurnOutcomes` -- the probability distribution of the end-of-turn board when the
-  row choices are made by a given policy (item 2 of the issue). Exact
-  :class:`fractions.Fraction` probabilities, memoised by the within-turn state.
-* :class:`TurnValue` -- the expected value ``E[V(end-of-turn board)]`` for a value function
-  ``V`` of boards, with the choices inside the turn made to minimise it (or by a policy).
-  This is the inner step of the exact solver (:mod:`.solver`) and of the advisor
-  (:mod:`.advisor`). Exact with ``Fraction`` values, float64 otherwise.
+* the expected turns of the solver (:mod:`.solver`), the advisor (:mod:`.advisor`) and the
+  analysis (:mod:`.analysis`): ``V`` a board value, exact with ``Fraction`` values,
+  float64 otherwise;
+* the rest points of a lost race (:mod:`.races`): ``V`` the FIVES-6 rest points;
+* the probability distribution of the end-of-turn board under a policy
+  (:func:`turn_distribution`, :func:`turn_outcome`, the single-row chains of :mod:`.rows`):
+  ``V(board)`` the unit mass on ``board`` (:class:`BoardMass`), so that the expectation is
+  the distribution itself, exact.
 
 A cycle that gives all dice back (PEGS-8, FIVES-4/5) puts the player at the start of a new
 turn without paying for it, so for a value ``V`` that satisfies its own Bellman equation the
@@ -29,7 +32,6 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 from dicemath.core.distribution import Distribution
-from dicemath.core.errors import IllegalMoveError
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.state import (
     BoardTuple, Cycle, Policy, after_hits, check_board, check_roll, greedy_policy, grouped_choice_throws,
@@ -41,158 +43,6 @@ def open_rows_of(board: BoardTuple, goal: int) -> tuple[int, ...]:
     return tuple(r for r, s in enumerate(board, 1) if s < goal)
 
 
-def _step(board: BoardTuple, row: int, value: int) -> BoardTuple:
-    return board[:row - 1] + (value,) + board[row:]
-
-
-class TurnOutcomes:
-    """Exact distributions of the end-of-turn board under a row-choice policy.
-
-    Args:
-        rules: the game.
-        policy: ``policy(board, legal, dice, throws) -> row`` (see :data:`.state.Policy`);
-            default greedy (most hits, ties to the higher row).
-
-    The recursion is exhaustive: its size grows with the number of boards a turn can
-    reach through cycles that give the dice back, so it is meant for reduced boards and
-    single rows; on the full 12-row board use :class:`TurnValue` or simulation.
-
-    Example:
-        Only row 12 open, one step from the top: the choice throw must hold exactly one
-        6+6 pair (two or three 6s; four or more overthrow, none ends the turn, PEGS-4):
-        (15 * 5**4 + 20 * 5**3) / 6**6.
-
-        >>> from dicemath.games.pegs_fives.rules import PEGS
-        >>> t = TurnOutcomes(PEGS)
-        >>> d = t.from_start((5,) * 11 + (4,))
-        >>> d[(5,) * 12]
-        Fraction(11875, 46656)
-    """
-
-    def __init__(self, rules: Rules, policy: Policy = greedy_policy):
-        self.rules = rules
-        self.policy = policy
-        self._choice: dict = {}
-        self._cycle: dict = {}
-
-    def _after(self, cycle: Cycle) -> dict:
-        if cycle.over:
-            return {cycle.board: Fraction(1)}
-        if cycle.row is None:
-            return self.choice(cycle.board, cycle.dice, cycle.throws)
-        return self.cycle(cycle.board, cycle.row, cycle.count, cycle.dice, cycle.throws)
-
-    def choice(self, board: BoardTuple, dice: int, throws: int | None) -> dict:
-        """End-board distribution from a choice throw still to be made."""
-        key = (board, dice, throws)
-        cached = self._choice.get(key)
-        if cached is not None:
-            return cached
-        rules = self.rules
-        result: dict = {}
-        total = 6 ** dice
-        after = None if throws is None else throws - 1
-        for weight, legal in grouped_choice_throws(dice, open_rows_of(board, rules.goal)):
-            p = Fraction(weight, total)
-            if not legal:
-                result[board] = result.get(board, 0) + p
-                continue
-            row = self.policy(board, legal, dice, throws)
-            h = dict(legal)[row]
-            sub = self._after(after_hits(rules, board, row, h, dice - h * rules.dice_per_hit[row - 1], after))
-            for b, q in sub.items():
-                result[b] = result.get(b, 0) + p * q
-        self._choice[key] = result
-        return result
-
-    def cycle(self, board: BoardTuple, row: int, count: int, dice: int, throws: int | None) -> dict:
-        """End-board distribution while throwing on for ``row`` with ``count`` hits so far."""
-        key = (board, row, count, dice, throws)
-        cached = self._cycle.get(key)
-        if cached is not None:
-            return cached
-        rules = self.rules
-        result: dict = {}
-        weights = hit_weights(dice, row)
-        total = 6 ** dice
-        after = None if throws is None else throws - 1
-        for k, w in enumerate(weights):
-            if not w:
-                continue
-            p = Fraction(w, total)
-            if k == 0:
-                sub = self._after(miss(board, row, count, dice, after))
-            else:
-                sub = self._after(after_hits(rules, board, row, count + k,
-                                             dice - k * rules.dice_per_hit[row - 1], after))
-            for b, q in sub.items():
-                result[b] = result.get(b, 0) + p * q
-        self._cycle[key] = result
-        return result
-
-    def from_start(self, board: Sequence[int]) -> dict:
-        """End-board distribution of a whole turn from ``board`` (exact Fractions)."""
-        b = check_board(board, self.rules)
-        if all(s >= self.rules.goal for s in b):
-            return {b: Fraction(1)}
-        return self.choice(b, self.rules.dice, self.rules.throws)
-
-    def after_choice(self, board: Sequence[int], throw: Sequence[int], row: int, *,
-                     dice: int | None = None, throws: int | None = None) -> dict:
-        """End-board distribution after naming ``row`` on the choice throw ``throw``.
-
-        Args:
-            dice, throws: dice in hand and throws left before the throw (default: the start
-                of a turn).
-
-        Raises:
-            IllegalMoveError: ``row`` has no hit in ``throw`` or is complete.
-        """
-        rules = self.rules
-        b = check_board(board, rules)
-        dice = rules.dice if dice is None else dice
-        throws = rules.throws if throws is None else throws
-        faces = check_roll(throw, dice)
-        legal = dict(legal_rows(b, faces, rules.goal))
-        if row not in legal:
-            raise IllegalMoveError(f"row {row!r} is not legal after {faces}; legal: {sorted(legal)}")
-        h = legal[row]
-        after = None if throws is None else throws - 1
-        return self._after(after_hits(rules, b, row, h, dice - h * rules.dice_per_hit[row - 1], after))
-
-
-def turn_outcome(rules: Rules, board: Sequence[int], throw: Sequence[int],
-                 policy: Policy = greedy_policy) -> dict[int, Distribution]:
-    """For each legal row after a choice throw, the exact distribution of the end-of-turn board.
-
-    The named row is played for this cycle (PEGS-5 / FIVES-3); every later choice throw of
-    the turn is decided by ``policy``.
-
-    Args:
-        rules: :data:`~.rules.PEGS` or :data:`~.rules.FIVES` (or a variant).
-        board: the board at the start of the turn.
-        throw: the first choice throw (``rules.dice`` faces).
-        policy: the row choice at later choice throws (default greedy).
-
-    Returns:
-        ``{row: Distribution over end-of-turn board tuples}`` (exact integer weights).
-
-    Raises:
-        InvalidBoardError, InvalidRollError: bad board or throw.
-
-    Example:
-        >>> from dicemath.games.pegs_fives.rules import PEGS
-        >>> out = turn_outcome(PEGS, (5,) * 11 + (4,), (6, 6, 1, 1, 1, 1))
-        >>> sorted(out), out[12].probability((5,) * 12)
-        ([12], Fraction(1, 1))
-    """
-    engine = TurnOutcomes(rules, policy)
-    b = check_board(board, rules)
-    faces = check_roll(throw, rules.dice)
-    return {row: Distribution.from_probabilities(engine.after_choice(b, faces, row))
-            for row, _ in legal_rows(b, faces, rules.goal)}
-
-
 Value = Callable[[BoardTuple], "Fraction | float"]
 
 
@@ -202,7 +52,9 @@ class TurnValue:
     Args:
         rules: the game.
         value: ``V(board)``, the value of a board at the start of a turn (0 for a complete
-            board). It is only asked about boards strictly beyond the cycle's start.
+            board): a number, or any value closed under ``+`` and scaling (a
+            :class:`BoardMass`) when ``chooser`` makes the choices. It is only asked about
+            boards strictly beyond the cycle's start.
         exact: Fraction arithmetic (True) or float64 (False).
         chooser: if given, ``chooser(board, legal, dice, throws) -> row`` makes every choice
             inside the turn (policy evaluation); otherwise choices minimise ``V``.
@@ -335,3 +187,107 @@ class TurnValue:
             rest += p * r
         self._cycle[key] = (stay, rest)
         return stay, rest
+
+
+class BoardMass(dict):
+    """Exact probability mass over boards, closed under ``+`` and scaling by a number: the
+    value with which :class:`TurnValue` yields the distribution of the end-of-turn board.
+
+    Example:
+        >>> m = BoardMass({(5,): Fraction(1)})
+        >>> Fraction(1, 3) * m + Fraction(0) + Fraction(2, 3) * BoardMass({(4,): Fraction(1)})
+        {(5,): Fraction(1, 3), (4,): Fraction(2, 3)}
+    """
+
+    def __add__(self, other):
+        if not isinstance(other, BoardMass):
+            if other != 0:
+                return NotImplemented
+            return self
+        total = BoardMass(self)
+        for board, p in other.items():
+            total[board] = total.get(board, 0) + p
+        return total
+
+    __radd__ = __add__
+
+    def __rmul__(self, scalar):
+        return BoardMass({board: scalar * p for board, p in self.items()}) if scalar else BoardMass()
+
+
+def end_board_model(rules: Rules, policy: Policy = greedy_policy) -> TurnValue:
+    """The within-turn model whose value is the exact distribution of the end-of-turn board
+    (a :class:`BoardMass`) when ``policy`` makes every choice of the turn.
+
+    Every restart within the turn is followed to its end (no restart identity), so the
+    model's size grows with the boards a turn can reach: it is meant for boards with few
+    open rows and single rows; on the full board use :class:`TurnValue` with a board value.
+    """
+    return TurnValue(rules, lambda board: BoardMass({board: Fraction(1)}), exact=True, chooser=policy,
+                     restart_identity=False)
+
+
+def turn_distribution(rules: Rules, board: Sequence[int], policy: Policy = greedy_policy, *,
+                      model: TurnValue | None = None) -> dict[BoardTuple, Fraction]:
+    """The exact distribution of the end-of-turn board of a whole turn from ``board``.
+
+    Args:
+        rules: the game.
+        board: the board at the start of the turn.
+        policy: makes every row choice (default greedy: most hits, ties to the higher row).
+        model: an :func:`end_board_model` to reuse (its memo) across boards.
+
+    Raises:
+        InvalidBoardError: a bad board.
+
+    Example:
+        Only row 12 open, one step from the top: the choice throw must hold exactly one
+        6+6 pair (two or three 6s; four or more overthrow, none ends the turn, PEGS-4):
+        (15 * 5**4 + 20 * 5**3) / 6**6.
+
+        >>> from dicemath.games.pegs_fives.rules import PEGS
+        >>> turn_distribution(PEGS, (5,) * 11 + (4,))[(5,) * 12]
+        Fraction(11875, 46656)
+    """
+    b = check_board(board, rules)
+    if all(s >= rules.goal for s in b):
+        return {b: Fraction(1)}
+    model = model or end_board_model(rules, policy)
+    return dict(model.lookahead(b, rules.dice, rules.throws))
+
+
+def turn_outcome(rules: Rules, board: Sequence[int], throw: Sequence[int],
+                 policy: Policy = greedy_policy) -> dict[int, Distribution]:
+    """For each legal row after a choice throw, the exact distribution of the end-of-turn board.
+
+    The named row is played for this cycle (PEGS-5 / FIVES-3); every later choice throw of
+    the turn is decided by ``policy``.
+
+    Args:
+        rules: :data:`~.rules.PEGS` or :data:`~.rules.FIVES` (or a variant).
+        board: the board at the start of the turn.
+        throw: the first choice throw (``rules.dice`` faces).
+        policy: the row choice at later choice throws (default greedy).
+
+    Returns:
+        ``{row: Distribution over end-of-turn board tuples}`` (exact integer weights).
+
+    Raises:
+        InvalidBoardError, InvalidRollError: bad board or throw.
+
+    Example:
+        >>> from dicemath.games.pegs_fives.rules import PEGS
+        >>> out = turn_outcome(PEGS, (5,) * 11 + (4,), (6, 6, 1, 1, 1, 1))
+        >>> sorted(out), out[12].probability((5,) * 12)
+        ([12], Fraction(1, 1))
+    """
+    model = end_board_model(rules, policy)
+    b = check_board(board, rules)
+    faces = check_roll(throw, rules.dice)
+    after = None if rules.throws is None else rules.throws - 1
+    here = BoardMass({b: Fraction(1)})
+    outcomes = {}
+    for row, hits in legal_rows(b, faces, rules.goal):
+        stay, rest = model.option(b, row, hits, rules.dice, after)
+        outcomes[row] = Distribution.from_probabilities(stay * here + rest)
+    return outcomes

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dicemath.core.dice import throw_text
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
 from dicemath.games.pitjesbak.rules import MAX_THROWS, STANDARD, Rules
 from dicemath.games.pitjesbak.state import STOP, THROW, State, initial_state
-from dicemath.games.pitjesbak.throws import check_throw, class_space, classify, throw_text
+from dicemath.games.pitjesbak.throws import check_throw, class_space, classify
 from dicemath.reporting.context import markdown_table
 
 ROLES = ("start", "follower")

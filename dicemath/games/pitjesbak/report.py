@@ -14,12 +14,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dicemath.core.dice import throw_text
 from dicemath.games.pitjesbak.advice import PolicyCard, policy_card
 from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
 from dicemath.games.pitjesbak.game_solver3 import solve_game3
 from dicemath.games.pitjesbak.round_solver import solve_round
 from dicemath.games.pitjesbak.rules import STANDARD, Rules
-from dicemath.games.pitjesbak.throws import THROW_TOTAL, ClassRow, class_table, throw_text
+from dicemath.games.pitjesbak.throws import THROW_TOTAL, ClassRow, class_table
 from dicemath.reporting.context import ReportContext, markdown_table
 
 LATE_STATE = (2, True, 2, True)

@@ -31,11 +31,11 @@ import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from dicemath.core.dice import throw_outcomes
+from dicemath.core.dice import throw_outcomes, throw_text
 from dicemath.core.errors import DicemathError, IllegalMoveError, InvalidStateError
 from dicemath.core.game import CHANCE, TERMINAL
 from dicemath.games.pitjesbak.rules import DICE, MAX_THROWS, STANDARD, Rules, check_stripes
-from dicemath.games.pitjesbak.throws import ThrowClass, check_throw, classify, parse_throw, throw_text
+from dicemath.games.pitjesbak.throws import ThrowClass, check_throw, classify, parse_throw
 
 STOP = "stop"
 THROW = "throw"

@@ -25,7 +25,7 @@ from functools import lru_cache
 import numpy as np
 
 from dicemath.core.dice import check_throw as check_dice_throw
-from dicemath.core.dice import multisets, throw_total
+from dicemath.core.dice import multisets, read_throw, throw_total
 from dicemath.core.errors import InvalidDiceError
 from dicemath.games.pitjesbak.rules import DICE, STANDARD, Rules
 
@@ -95,7 +95,7 @@ def check_throw(dice: Sequence[int]) -> tuple[int, int, int]:
 
 
 def parse_throw(text: str) -> tuple[int, int, int]:
-    """Parse ``"6-5-4"``, ``"6,5,4"`` or ``"654"`` into a sorted throw.
+    """Parse ``"6-5-4"``, ``"6,5,4"`` or ``"654"`` into a sorted throw of three dice.
 
     Raises:
         InvalidDiceError: not three faces 1..6.
@@ -104,19 +104,7 @@ def parse_throw(text: str) -> tuple[int, int, int]:
         >>> parse_throw("1-1-6")
         (1, 1, 6)
     """
-    cleaned = text.replace("-", " ").replace(",", " ").split()
-    if len(cleaned) == 1 and len(cleaned[0]) > 1:
-        cleaned = list(cleaned[0])
-    try:
-        faces = [int(part) for part in cleaned]
-    except ValueError:
-        raise InvalidDiceError(f"cannot read a throw of three dice from {text!r}") from None
-    return check_throw(faces)
-
-
-def throw_text(dice: Sequence[int]) -> str:
-    """A throw written high to low, e.g. ``"6-5-4"``."""
-    return "-".join(str(f) for f in sorted(dice, reverse=True))
+    return read_throw(text, DICE)  # type: ignore[return-value]
 
 
 def classify(dice: Sequence[int], rules: Rules | None = None) -> ThrowClass:

@@ -28,10 +28,11 @@ import numpy as np
 from dicemath.games.pegs_fives.advisor import Advisor, RowAdvice, advise_result
 from dicemath.games.pegs_fives.distilled import DistilledValue, ModelUnavailableError
 from dicemath.games.pegs_fives.fullboard import storage
-from dicemath.games.pegs_fives.fullboard.driver import KernelUnavailableError, game_of, kernel_for, solve_table
+from dicemath.games.pegs_fives.fullboard.driver import game_of, kernel_for, solve_table
 from dicemath.games.pegs_fives.fullboard.layout import FULL_ROWS
 from dicemath.games.pegs_fives.rules import Rules
-from dicemath.games.pegs_fives.state import check_board, check_roll
+from dicemath.core.errors import InvalidStateError
+from dicemath.games.pegs_fives.state import State, check_board, check_roll
 from dicemath.games.pegs_fives.turn import open_rows_of
 
 SOLVE_MAX_ROWS = 8
@@ -75,7 +76,7 @@ class ExactAdvisor:
         index = self.kernel.layout.index(check_board(board, rules))
         here = float(self.values[index])
         options = self.kernel.option_values(self.values, index, check_roll(throw, dice), dice, throws)
-        advice = [RowAdvice(row, hits, stay * here + rest, stay) for row, hits, stay, rest in options]
+        advice = [RowAdvice(row, hits, stay * here + rest, stay, exact=True) for row, hits, stay, rest in options]
         advice.sort(key=lambda a: (a.expected_turns, -a.hits, -a.row))
         return advice
 
@@ -127,13 +128,16 @@ def _solved(rules: Rules, rows: tuple[int, ...]) -> np.ndarray:
     return solve_table(rules, rows)
 
 
-def advisor_for(rules: Rules, board: Sequence[int], table: Path | str | None = None):
+def advisor_for(rules: Rules, board: Sequence[int], table: Path | str | None = None, *,
+                solve_max_rows: int = SOLVE_MAX_ROWS):
     """The best source of advice for ``board`` (see the module docstring).
 
     Args:
         rules: the game.
         board: the board (validated).
         table: a table directory to use (it must cover the board).
+        solve_max_rows: solve boards with at most this many open rows when no table covers
+            them (a caller that values many boards within a second asks for fewer).
 
     Returns:
         An :class:`ExactAdvisor`, or :func:`estimate_advisor` (attribute ``exact`` absent).
@@ -150,15 +154,12 @@ def advisor_for(rules: Rules, board: Sequence[int], table: Path | str | None = N
         return ExactAdvisor(rules, found.layout.rows, found.values, "table")
     if not open_rows:
         return estimate_advisor(rules)
-    try:
-        for rows in (FULL_ROWS[:rules.rows], open_rows):
-            found = _default_table(rules, rows)
-            if found is not None:
-                return ExactAdvisor(rules, rows, found.values, "table")
-        if len(open_rows) <= SOLVE_MAX_ROWS:
-            return ExactAdvisor(rules, open_rows, _solved(rules, open_rows), "solve")
-    except KernelUnavailableError:
-        pass
+    for rows in (FULL_ROWS[:rules.rows], open_rows):
+        found = _default_table(rules, rows)
+        if found is not None:
+            return ExactAdvisor(rules, rows, found.values, "table")
+    if len(open_rows) <= solve_max_rows:
+        return ExactAdvisor(rules, open_rows, _solved(rules, open_rows), "solve")
     return estimate_advisor(rules)
 
 
@@ -177,3 +178,32 @@ def exact_advise_result(rules: Rules, board: Sequence[int], throw: Sequence[int]
     if result["source"] == "estimate":
         result["estimator"] = advisor.estimator
     return result
+
+
+def advise(state: State, *, table: Path | str | None = None) -> list[RowAdvice]:
+    """Every legal row after the choice throw of ``state``, best first (fewest expected
+    turns still needed after this turn, then more hits, then the higher row).
+
+    The values come from the best source for the board (:func:`advisor_for`): exact
+    (``RowAdvice.exact``) from a table or a compiled solve, else the fitted advisor's
+    estimates.
+
+    Args:
+        state: a state where a row is to be named (``state.current_player() == 0``).
+        table: a table directory to answer from (it must cover the board).
+
+    Raises:
+        InvalidStateError: nobody decides in ``state`` (a throw is next, or the game is over).
+
+    Example:
+        >>> from dicemath.games.pegs_fives.rules import PEGS
+        >>> from dicemath.games.pegs_fives.state import initial_state
+        >>> state = initial_state(PEGS, [5] * 10 + [4, 4]).apply((6, 6, 5, 5, 5, 6))
+        >>> [(a.row, a.exact) for a in advise(state)]
+        [(12, True), (11, True)]
+    """
+    if state.current_player() != 0:
+        raise InvalidStateError(f"no row is to be named in {state}: advice needs a choice throw")
+    advisor = advisor_for(state.rules, state.board, table)
+    throws = None if state.throws is None else state.throws + 1
+    return advisor.rank(state.board, state.roll, dice=state.dice, throws=throws)

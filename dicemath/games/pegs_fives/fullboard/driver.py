@@ -2,7 +2,7 @@
 
 * :func:`kernel_for` picks the kernel by the rules' structure: Fives (no throw limit,
   FIVES-3) -> :class:`.fives_kernel.FivesKernel`; Pegs (a throw budget, PEGS-3) -> the
-  ``PegsKernel`` of :mod:`.pegs_kernel`, imported only when needed.
+  :class:`.pegs_kernel.PegsKernel` (each imported only when needed: it loads numba).
 * :func:`solve_sequential` is the plain sweep: board sets of equal total progress, highest
   total first (every transition that makes progress raises the total).
 * :func:`solve_table` solves a table in memory (float64), slab by slab on threads (the
@@ -19,7 +19,6 @@ for a kernel without slab lanes, the index arrays of one slab: ``6**8`` boards, 
 
 from __future__ import annotations
 
-import importlib
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -35,14 +34,8 @@ from dicemath.games.pegs_fives.fullboard import storage
 from dicemath.games.pegs_fives.fullboard.layout import FULL_ROWS, BoardLayout, SlabPlan
 from dicemath.games.pegs_fives.rules import Rules
 
-PEGS_KERNEL_MODULE = "dicemath.games.pegs_fives.fullboard.pegs_kernel"
-
 FLOAT64_MAX_BOARDS = 6 ** 9
 """Tables up to this many boards are stored as float64 by default, bigger ones as float32."""
-
-
-class KernelUnavailableError(DicemathError):
-    """The compiled kernel for these rules is not part of this installation."""
 
 
 class BuildInterrupted(DicemathError):
@@ -60,7 +53,6 @@ def kernel_for(rules: Rules, rows: tuple[int, ...]):
     """The kernel for ``rules`` and open ``rows`` (cached; kernels are stateless).
 
     Raises:
-        KernelUnavailableError: the Pegs kernel module is not installed.
         InvalidRulesError: a variant the kernel does not implement (the kernel names it).
         InvalidBoardError: bad rows.
     """
@@ -68,14 +60,9 @@ def kernel_for(rules: Rules, rows: tuple[int, ...]):
         from dicemath.games.pegs_fives.fullboard.fives_kernel import FivesKernel
 
         return FivesKernel(rules, rows)
-    try:
-        module = importlib.import_module(PEGS_KERNEL_MODULE)
-    except ModuleNotFoundError as error:
-        if error.name != PEGS_KERNEL_MODULE:
-            raise
-        raise KernelUnavailableError(
-            f"the compiled Pegs kernel ({PEGS_KERNEL_MODULE}) is not part of this installation") from None
-    return module.PegsKernel(rules, rows)
+    from dicemath.games.pegs_fives.fullboard.pegs_kernel import PegsKernel
+
+    return PegsKernel(rules, rows)
 
 
 def check_policy_inputs(policy: str, guide) -> None:
@@ -206,7 +193,7 @@ def solve_table(rules: Rules, rows: Sequence[int], *, policy: str = "optimal", g
     threaded scheduler with ``workers`` threads (default: every core).
 
     Raises:
-        KernelUnavailableError, InvalidRulesError, InvalidBoardError: see :func:`kernel_for`.
+        InvalidRulesError, InvalidBoardError: see :func:`kernel_for`.
     """
     kernel = kernel_for(rules, tuple(BoardLayout(rules, tuple(rows)).rows))
     check_policy_inputs(policy, guide)
@@ -250,7 +237,7 @@ def build_table(rules: Rules, rows: Sequence[int] = FULL_ROWS, *, out: Path | st
     Raises:
         TableError: ``out`` holds a different table, or ``guide`` is unfinished or covers other rows.
         BuildInterrupted: ``stop_after`` was reached.
-        KernelUnavailableError, InvalidRulesError, InvalidBoardError: see :func:`kernel_for`.
+        InvalidRulesError, InvalidBoardError: see :func:`kernel_for`.
     """
     kernel = kernel_for(rules, tuple(BoardLayout(rules, tuple(rows)).rows))
     layout = kernel.layout
