@@ -12,7 +12,8 @@ from dicemath.games.pegs_fives.advisor import Advisor, board_value
 from dicemath.games.pegs_fives.distilled import DistilledValue, ModelUnavailableError, model_path
 from dicemath.games.pegs_fives.full_board_report import compute, first_throws_by_row, policy_rows, render
 from dicemath.games.pegs_fives.fullboard import storage
-from dicemath.games.pegs_fives.fullboard.advice import exact_advise_result
+from dicemath.cli import main
+from dicemath.games.pegs_fives.fullboard.advice import estimate_advisor, exact_advise_result
 from dicemath.games.pegs_fives.fullboard.driver import build_table, solve_table
 from dicemath.games.pegs_fives.fullboard.guides import (
     build_guide, compare_tables, distilled_slab_values, fitted_slab_values, guide_values, layout_boards)
@@ -98,7 +99,10 @@ def test_advise_without_a_table_uses_the_distilled_model(capsys, tmp_path, monke
     monkeypatch.setenv("DICEMATH_CACHE_DIR", str(tmp_path))
     board = (0,) * 12
     result = exact_advise_result(FIVES, board, (1, 2, 3, 4, 5, 6))
-    assert result["exact"] is False and result["estimator"] == "distilled"
+    assert result["exact"] is False and result["source"] == "estimate"
+    assert estimate_advisor(FIVES).estimator == "distilled" and estimate_advisor(PEGS).estimator == "fitted"
+    assert main(["fives", "advise", "--board", "0,0,0,0,0,0,0,0,0,0,0,0", "--roll", "1,2,3,4,5,6"]) == 0
+    assert "estimates from the distilled model" in capsys.readouterr().out
     assert result["board_value"] == pytest.approx(model(board))
 
 

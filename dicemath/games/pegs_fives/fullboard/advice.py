@@ -166,17 +166,15 @@ def advisor_for(rules: Rules, board: Sequence[int], table: Path | str | None = N
 def exact_advise_result(rules: Rules, board: Sequence[int], throw: Sequence[int], *, table: Path | str | None = None,
                         dice: int | None = None, throws: int | None = None) -> dict:
     """The JSON object of ``advise``: the keys of :func:`..advisor.advise_result` plus
-    ``exact`` (True when every value is exact), ``source`` (``"table"``, ``"solve"``,
-    ``"estimate"``, or ``"complete"`` for a finished board: no options, value 0) and, for
-    an estimate, ``estimator`` (``"distilled"`` or ``"fitted"``, see :func:`estimate_advisor`)."""
+    ``exact`` (True when every value is exact) and ``source`` (``"table"``, ``"solve"``,
+    ``"estimate"`` -- from :func:`estimate_advisor` --, or ``"complete"`` for a finished
+    board: no options, value 0)."""
     advisor = advisor_for(rules, board, table)
     result = advise_result(rules, board, throw, advisor=advisor, dice=dice, throws=throws)
     complete = not open_rows_of(tuple(board), rules.goal)
     exact = getattr(advisor, "exact", False)
     result["exact"] = exact or complete
     result["source"] = advisor.source if exact else ("complete" if complete else "estimate")
-    if result["source"] == "estimate":
-        result["estimator"] = advisor.estimator
     return result
 
 
