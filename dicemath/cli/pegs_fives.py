@@ -170,7 +170,7 @@ def run_solve(args) -> int:
 
 
 def run_advise(args) -> int:
-    from dicemath.games.pegs_fives.fullboard.advice import exact_advise_result
+    from dicemath.games.pegs_fives.fullboard.advice import estimate_advisor, exact_advise_result
     from dicemath.games.pegs_fives.state import choice_throw_dice
 
     rules = args.rules
@@ -187,8 +187,8 @@ def run_advise(args) -> int:
         table = [[o["row"], o["hits"], f"{o['expected_turns']:.3f}", f"{o['p_no_progress']:.3f}", rank[o["row"]]]
                  for o in r["options"]]
         note = ("exact: optimal play, from " + ("the table" if r["source"] == "table" else "a solve of this board")
-                if r["exact"] else "estimates from the fitted advisor (no exact table covers this board; "
-                f"`dicemath {r['game']} build-table` builds one)")
+                if r["exact"] else f"estimates from the {estimate_advisor(rules).estimator} model "
+                f"(no exact table covers this board; `dicemath {r['game']} build-table` builds one)")
         return (head + "\n"
                 + text_table(["row", "hits", f"{estimate}E[turns after this]", f"{estimate}P(no progress)", "rank"],
                              table)

@@ -64,7 +64,7 @@ FEATURES = ("sum_expected", "max_expected", "second_max_expected", "open_rows", 
 
 
 @lru_cache(maxsize=16)
-def _single_row_values(rules: Rules) -> np.ndarray:
+def single_row_values(rules: Rules) -> np.ndarray:
     """Float array ``[row - 1, step]`` of exact single-row expected turns."""
     return np.array([[float(e) for e in row_table(rules, r).expected_turns_from]
                      for r in range(1, rules.rows + 1)])
@@ -72,7 +72,7 @@ def _single_row_values(rules: Rules) -> np.ndarray:
 
 def board_features(rules: Rules, board: Sequence[int]) -> np.ndarray:
     """The feature vector of :data:`FEATURES` for a board (all zero for a complete board)."""
-    table = _single_row_values(rules)
+    table = single_row_values(rules)
     e = table[np.arange(rules.rows), np.asarray(board)]
     open_rows = sum(1 for s in board if s < rules.goal)
     if not open_rows:

@@ -7,9 +7,10 @@ Sources, in order (:func:`advisor_for`):
    location (:func:`.storage.default_table_dir`);
 2. a board with at most :data:`SOLVE_MAX_ROWS` open rows: its reduced table solved now by
    the compiled kernel (kept for the rest of the process);
-3. otherwise :func:`estimate_advisor` -- today the fitted advisor of
-   :mod:`dicemath.games.pegs_fives.advisor`; this is the seam where a model distilled from
-   the full table will take its place. Its numbers are estimates.
+3. otherwise :func:`estimate_advisor`: the one-turn lookahead of
+   :class:`..advisor.Advisor` on the compact model distilled from the full table and
+   shipped in the package (:class:`..distilled.DistilledValue`), or on the fitted board
+   value of :mod:`..advisor` for rules without a shipped model. Its numbers are estimates.
 
 With an exact source every option's value is the expected number of turns still needed
 after this turn under optimal play (:meth:`FivesKernel.option_values` and its Pegs twin)
@@ -25,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from dicemath.games.pegs_fives.advisor import Advisor, RowAdvice, advise_result
+from dicemath.games.pegs_fives.distilled import DistilledValue, ModelUnavailableError
 from dicemath.games.pegs_fives.fullboard import storage
 from dicemath.games.pegs_fives.fullboard.driver import game_of, kernel_for, solve_table
 from dicemath.games.pegs_fives.fullboard.layout import FULL_ROWS
@@ -82,13 +84,21 @@ class ExactAdvisor:
 def estimate_advisor(rules: Rules) -> Advisor:
     """The advisor used without an exact source: its values are estimates.
 
-    This is the one place to swap in a model distilled from the full table."""
-    return _fitted_advisor(rules)
+    The lookahead on the shipped distilled model of ``rules`` (loaded on first use), else
+    on the fitted board value. The advisor's ``estimator`` names which (``"distilled"`` or
+    ``"fitted"``)."""
+    return _estimate_advisor(rules)
 
 
 @lru_cache(maxsize=8)
-def _fitted_advisor(rules: Rules) -> Advisor:
-    return Advisor(rules)
+def _estimate_advisor(rules: Rules) -> Advisor:
+    try:
+        advisor = Advisor(rules, DistilledValue.load(rules))
+        advisor.estimator = "distilled"
+    except ModelUnavailableError:
+        advisor = Advisor(rules)
+        advisor.estimator = "fitted"
+    return advisor
 
 
 _OPEN_TABLES: dict[Path, storage.Table] = {}
@@ -157,7 +167,8 @@ def exact_advise_result(rules: Rules, board: Sequence[int], throw: Sequence[int]
                         dice: int | None = None, throws: int | None = None) -> dict:
     """The JSON object of ``advise``: the keys of :func:`..advisor.advise_result` plus
     ``exact`` (True when every value is exact) and ``source`` (``"table"``, ``"solve"``,
-    ``"estimate"``, or ``"complete"`` for a finished board: no options, value 0)."""
+    ``"estimate"`` -- from :func:`estimate_advisor` --, or ``"complete"`` for a finished
+    board: no options, value 0)."""
     advisor = advisor_for(rules, board, table)
     result = advise_result(rules, board, throw, advisor=advisor, dice=dice, throws=throws)
     complete = not open_rows_of(tuple(board), rules.goal)

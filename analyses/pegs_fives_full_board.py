@@ -1,0 +1,227 @@
+"""Full-board Pegs/Fives analyses (issue 10, items 4 and 6): build, evaluate, commit the numbers.
+
+Reads a finished optimal table (``--table DIR``; the full table is never built here, see
+``dicemath fives build-table``) and writes what it measures to
+``dicemath/games/pegs_fives/data/full_board_results.json`` (:mod:`...fullboard.results`),
+which the report section ``full_board`` and ``notebooks/full_board.ipynb`` read. Steps:
+
+* ``optimal`` -- the optimum from the empty board, the optimal rows of every first throw,
+  the distribution of the number of turns by simulation of optimal play (an estimate);
+* ``distill`` -- train the compact model (:mod:`...fullboard.distill`) and ship it in
+  ``dicemath/games/pegs_fives/data/<game>_distilled.npz``;
+* ``evaluate POLICY`` -- one exact policy evaluation over every board (a sweep of the
+  kernel): ``safe_greedy``; ``fitted`` and ``distilled``, the kernel's ``lookahead`` on a
+  guide table of the fitted advisor's / the distilled model's values; ``greedy`` reads an
+  existing greedy table (``--policy-table``). The policy table goes to ``--work`` and the
+  guide to ``--guides`` (default ``/dev/shm``: memory, not disk); both are deleted once
+  the numbers are recorded (disk holds one extra table at a time). The guide is compared
+  with the optimal table board by board (the model's error over all boards).
+
+Every step is resumable (the builds resume chunk by chunk; a recorded step is skipped
+unless ``--force``). ``--open ROWS`` runs the same steps on a reduced board (its optimal
+table is built in ``--work``), for measuring the pipeline; write those results elsewhere
+with ``--results``.
+
+Usage::
+
+    python analyses/pegs_fives_full_board.py fives optimal --table /work/tables/fives_full
+    python analyses/pegs_fives_full_board.py fives distill --table /work/tables/fives_full
+    python analyses/pegs_fives_full_board.py fives evaluate distilled --table /work/tables/fives_full \\
+        --work /work/tables/tmp_eval
+    python analyses/pegs_fives_full_board.py fives evaluate greedy --table /work/tables/fives_full \\
+        --policy-table /work/tables/fives_full_greedy
+    python analyses/pegs_fives_full_board.py fives all --open 4,5,6,7,8,9,10,11 --work /tmp/fb \\
+        --results /tmp/fb/results.json
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")      # small products on threads of our own: no BLAS spinning
+
+import argparse
+import hashlib
+import shutil
+import time
+from pathlib import Path
+
+import numpy as np
+
+from dicemath.games.pegs_fives.advisor import board_value
+from dicemath.games.pegs_fives.distilled import DistilledValue, model_path
+from dicemath.games.pegs_fives.fullboard import storage
+from dicemath.games.pegs_fives.fullboard.advice import ExactAdvisor
+from dicemath.games.pegs_fives.fullboard.distill import distill
+from dicemath.games.pegs_fives.fullboard.driver import build_table
+from dicemath.games.pegs_fives.fullboard.guides import (
+    build_guide, compare_tables, distilled_slab_values, fitted_slab_values)
+from dicemath.games.pegs_fives.fullboard.layout import FULL_ROWS, BoardLayout
+from dicemath.games.pegs_fives.fullboard.results import RESULTS, first_throw_table, read_results, update_results
+from dicemath.games.pegs_fives.fullboard.simulate import simulate_games, table_policy
+from dicemath.games.pegs_fives.rules import PRESETS
+
+POLICIES = ("greedy", "safe_greedy", "fitted", "distilled")
+"""What ``evaluate`` measures: kernel policies, and lookaheads named by their guide."""
+
+
+def _load() -> dict:
+    return {"loadavg": [round(x, 2) for x in os.getloadavg()]}
+
+
+def _board_list(layout: BoardLayout, index: int) -> list[int]:
+    return list(layout.board(index))
+
+
+def run_optimal(rules, table: storage.Table, results: Path, games: int, seed: int) -> None:
+    """Record the optimum from the empty board, the first throws and the turn distribution."""
+    layout = table.layout
+    game = rules.name
+    update_results(game, "board", {"rows": list(layout.rows), "boards": layout.size}, results)
+    update_results(game, "optimal", {"expected_turns": table.value(layout.board(0)), "dtype": table.manifest.dtype,
+                                     "build_cpu_seconds": round(sum(table.manifest.slab_seconds.values()), 1)},
+                   results)
+    advisor = ExactAdvisor(rules, layout.rows, table.values, "table")
+    update_results(game, "first_throws", first_throw_table(rules, advisor, layout.board(0)), results)
+    start = time.perf_counter()
+    turns = simulate_games(rules, table_policy(rules, layout, table.values), games, seed, board=layout.board(0))
+    counts = np.bincount(turns)
+    update_results(game, "turns", {
+        "games": games, "seed": seed, "mean": float(turns.mean()),
+        "standard_error": float(turns.std(ddof=1) / np.sqrt(games)),
+        "counts": {str(t): int(c) for t, c in enumerate(counts) if c},
+        "seconds": round(time.perf_counter() - start, 1), **_load()}, results)
+
+
+def run_distill(rules, table: storage.Table, out: Path) -> None:
+    """Train the distilled model on the table and write it to ``out``."""
+    model = distill(table.layout, table.values)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    model.save(out)
+    print(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB)")
+
+
+def _guide_source(rules, name: str, model_file: Path):
+    """``(slab_values, digest)`` of the guide named ``name`` (see :func:`build_guide`)."""
+    if name == "fitted":
+        value = board_value(rules)
+        return (lambda split: fitted_slab_values(value, split)), hashlib.sha256(repr(value).encode()).hexdigest()[:16]
+    model = DistilledValue.read(rules, model_file)
+    return (lambda split: distilled_slab_values(model, split)), model.digest
+
+
+def run_evaluate(rules, table: storage.Table, policy: str, *, results: Path, work: Path, guides: Path,
+                 policy_table: Path | None, model_file: Path, keep: bool) -> None:
+    """Evaluate ``policy`` exactly over every board of the table's layout and record it."""
+    layout = table.layout
+    record: dict = {}
+    guide_dir = None
+    if policy == "greedy":
+        if policy_table is None:
+            raise SystemExit("evaluate greedy reads an existing greedy table: give --policy-table")
+        directory = policy_table
+    else:
+        directory = work / f"{rules.name}-{policy}"
+        kernel_policy = policy
+        if policy in ("fitted", "distilled"):
+            slab_values, digest = _guide_source(rules, policy, model_file)
+            guide_dir = guides / f"{rules.name}-guide-{policy}"
+            start = time.perf_counter()
+            build_guide(rules, layout.rows, guide_dir, slab_values, name=policy, digest=digest)
+            record["guide_seconds"] = round(time.perf_counter() - start, 1)
+            kernel_policy = "lookahead"
+        start = time.perf_counter()
+        build_table(rules, layout.rows, out=directory, policy=kernel_policy, guide=guide_dir,
+                    dtype=table.manifest.dtype)
+        record["sweep_seconds"] = round(time.perf_counter() - start, 1)
+        record.update(_load())
+    evaluated = storage.open_table(directory, rules)
+    record["sweep_cpu_seconds"] = round(sum(evaluated.manifest.slab_seconds.values()), 1)
+    others = {"policy": evaluated.values}
+    guide = storage.open_table(guide_dir, rules) if guide_dir is not None else None
+    if guide is not None:
+        others["guide"] = guide.values
+    start = time.perf_counter()
+    compared = compare_tables(table.values, others)
+    record["compare_seconds"] = round(time.perf_counter() - start, 1)
+    policy_stats = compared["policy"]
+    record.update({"expected_turns": evaluated.value(layout.board(0)),
+                   "mean_relative_gap": policy_stats["mean_relative"],
+                   "max_relative_gap": policy_stats["max_relative"]})
+    update_results(rules.name, f"policy_{policy}", record, results)
+    if guide is not None:
+        stats = compared["guide"]
+        update_results(rules.name, f"model_{policy}", {
+            "boards": stats["boards"], "rms": stats["rms"], "max_abs": stats["max_abs"],
+            "max_abs_board": _board_list(layout, stats["max_abs_board"]),
+            "mean_relative": stats["mean_relative"], "empty_board": guide.value(layout.board(0))}, results)
+        guide.close()
+    evaluated.close()
+    if not keep:
+        for path in (directory if policy != "greedy" else None, guide_dir):
+            if path is not None:
+                shutil.rmtree(path)
+
+
+def _done(results: Path, game: str, step: str, policy: str | None) -> bool:
+    record = read_results(results).get("games", {}).get(game, {})
+    key = {"optimal": "turns", "evaluate": f"policy_{policy}"}.get(step)
+    return key is not None and key in record
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game", choices=sorted(PRESETS))
+    parser.add_argument("step", choices=("optimal", "distill", "evaluate", "all"))
+    parser.add_argument("policy", nargs="?", choices=POLICIES)
+    parser.add_argument("--table", type=Path, help="the finished optimal table (default: built in --work "
+                        "for a reduced board)")
+    parser.add_argument("--open", default=None, help="open rows of a reduced board, e.g. 4,5,6,7,8,9,10,11")
+    parser.add_argument("--work", type=Path, default=Path("/work/tables/tmp_eval"))
+    parser.add_argument("--guides", type=Path, default=Path("/dev/shm/dicemath_guides"))
+    parser.add_argument("--policy-table", type=Path, default=None)
+    parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument("--model", type=Path, default=None, help="the distilled model file (default: shipped)")
+    parser.add_argument("--games", type=int, default=20_000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--keep", action="store_true", help="keep the evaluated tables and guides")
+    parser.add_argument("--force", action="store_true", help="redo a recorded step")
+    args = parser.parse_args(argv)
+    rules = PRESETS[args.game]
+    rows = tuple(int(r) for r in args.open.split(",")) if args.open else FULL_ROWS[:rules.rows]
+    model_file = args.model or model_path(rules)
+    full = len(rows) == rules.rows
+    if args.table is None:
+        if full:
+            raise SystemExit("the full optimal table is not built here: give --table DIR")
+        args.table = build_table(rules, rows, out=args.work / f"{rules.name}-optimal-{'-'.join(map(str, rows))}")
+    table = storage.open_table(args.table, rules)
+    if table.layout.rows != BoardLayout(rules, rows).rows:
+        raise SystemExit(f"{args.table} covers rows {list(table.layout.rows)}, not {list(rows)}")
+    if args.step == "distill" and not full:
+        raise SystemExit("the model is distilled from the full table only")
+    steps = ["optimal", *(["distill"] if full else []), *(("evaluate", p) for p in POLICIES)] \
+        if args.step == "all" else [(args.step, args.policy) if args.step == "evaluate" else args.step]
+    for step in steps:
+        step, policy = step if isinstance(step, tuple) else (step, None)
+        if step == "evaluate" and policy is None:
+            raise SystemExit("evaluate needs a policy: " + ", ".join(POLICIES))
+        if policy == "greedy" and args.policy_table is None and args.step == "all":
+            continue
+        if not args.force and (_done(args.results, rules.name, step, policy)
+                               or (step == "distill" and model_file.exists())):
+            print(f"{step} {policy or ''}: recorded already (--force redoes it)")
+            continue
+        start = time.perf_counter()
+        if step == "optimal":
+            run_optimal(rules, table, args.results, args.games, args.seed)
+        elif step == "distill":
+            run_distill(rules, table, model_file)
+        else:
+            run_evaluate(rules, table, policy, results=args.results, work=args.work, guides=args.guides,
+                         policy_table=args.policy_table, model_file=model_file, keep=args.keep)
+        print(f"{step} {policy or ''}: {time.perf_counter() - start:.0f} s, load {os.getloadavg()}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,197 @@
+"""Report section ``full_board``: Pegs and Fives solved on the full 12-row board (issue 10).
+
+Computes nothing heavy: it reads the committed results of
+``analyses/pegs_fives_full_board.py`` (:mod:`.fullboard.results`), so it renders in a
+second on a fresh clone without the 8.7 GB tables. A game whose results are not committed
+yet shows "not yet built". Every conclusion is read off the numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from dicemath.games.pegs_fives.fullboard.results import read_results
+from dicemath.reporting.context import ReportContext, markdown_table
+
+GAMES = ("fives", "pegs")
+"""The games of the section, in order."""
+
+POLICIES = (("greedy", "greedy (most hits, ties to the higher row)"),
+            ("safe_greedy", "safe greedy"),
+            ("fitted", "the fitted advisor (one-turn lookahead on the fitted value)"),
+            ("distilled", "the distilled model (one-turn lookahead on its values)"))
+"""The evaluated policies: results key suffix and label."""
+
+
+@dataclass(frozen=True)
+class FullBoardReport:
+    """The section's numbers: per game, the committed record (empty when not built)."""
+
+    games: dict
+
+
+def compute(context: ReportContext) -> FullBoardReport:
+    """Read the committed results."""
+    results = read_results().get("games", {})
+    return FullBoardReport({game: results.get(game, {}) for game in GAMES})
+
+
+def policy_rows(record: dict) -> list[dict]:
+    """Each evaluated policy with its exact expected turns from the empty board and its gap
+    to the optimum (optimal first), in the order of :data:`POLICIES`."""
+    best = record["optimal"]["expected_turns"]
+    rows = [{"key": "optimal", "label": "optimal play", "expected_turns": best, "gap": 0.0,
+             "mean_relative_gap": 0.0}]
+    for key, label in POLICIES:
+        found = record.get(f"policy_{key}")
+        if found is not None:
+            rows.append({"key": key, "label": label, "expected_turns": found["expected_turns"],
+                         "gap": found["expected_turns"] / best - 1.0,
+                         "mean_relative_gap": found["mean_relative_gap"]})
+    return rows
+
+
+def first_throws_by_row(first_throws: list[dict]) -> list[tuple[int | None, list[dict]]]:
+    """The first throws grouped by their optimal row (rows in increasing order, throws
+    without a legal row last)."""
+    groups: dict = {}
+    for entry in first_throws:
+        groups.setdefault(entry["best"], []).append(entry)
+    return sorted(groups.items(), key=lambda item: (item[0] is None, item[0] or 0))
+
+
+def turns_summary(turns: dict) -> dict:
+    """Mean, standard error and quantiles of the simulated number of turns."""
+    values = np.array([int(t) for t in turns["counts"]])
+    counts = np.array(list(turns["counts"].values()))
+    cumulative = np.cumsum(counts) / counts.sum()
+    quantile = {q: int(values[np.searchsorted(cumulative, q)]) for q in (0.1, 0.5, 0.9)}
+    return {"mean": turns["mean"], "standard_error": turns["standard_error"], "games": turns["games"],
+            "quantiles": quantile, "values": values, "counts": counts}
+
+
+def _game_title(game: str) -> str:
+    return game.capitalize()
+
+
+def _policy_section(game: str, record: dict, context: ReportContext) -> list[str]:
+    rows = policy_rows(record)
+    lines = [f"### {_game_title(game)}: policies evaluated exactly", "",
+             "Each policy's expected turns from the empty board come from one more sweep over every "
+             "board with the policy fixed (the kernel's policy evaluation), not from simulation; "
+             "`mean gap` is the policy's value over the optimum's, minus 1, averaged over every board.", ""]
+    lines.append(markdown_table(["policy", "expected turns", "gap from the empty board", "mean gap over all boards"],
+                                [[r["label"], f"{r['expected_turns']:.4f}", f"{100 * r['gap']:+.2f}%",
+                                  f"{100 * r['mean_relative_gap']:+.2f}%"] for r in rows]))
+    others = [r for r in rows if r["key"] != "optimal"]
+    if others:
+        closest = min(others, key=lambda r: r["gap"])
+        furthest = max(others, key=lambda r: r["gap"])
+        lines += ["", f"Closest to optimal play: {closest['label']}, {100 * closest['gap']:.2f}% more turns; "
+                  f"furthest: {furthest['label']}, {100 * furthest['gap']:.2f}% more."]
+        distilled = record.get("policy_distilled")
+        if distilled is not None:
+            gap = distilled["expected_turns"] / record["optimal"]["expected_turns"] - 1
+            verdict = "meets" if gap <= 0.005 else "misses"
+            lines.append(f"The distilled model's play {verdict} the 0.5% target ({100 * gap:.2f}%).")
+        import matplotlib.pyplot as plt
+
+        figure, axes = plt.subplots(figsize=(7, 2.8))
+        axes.barh([r["key"] for r in rows][::-1], [r["expected_turns"] for r in rows][::-1], color="#4c72b0")
+        axes.set_xlabel("expected turns from the empty board (exact)")
+        axes.set_xlim(0.9 * rows[0]["expected_turns"], 1.02 * max(r["expected_turns"] for r in rows))
+        figure.tight_layout()
+        lines += ["", context.save_figure(figure, f"full_board_{game}_policies.png",
+                                          f"{_game_title(game)}: exact expected turns of each policy")]
+    for key, label in (("model_distilled", "distilled model"), ("model_fitted", "fitted value")):
+        model = record.get(key)
+        if model is not None:
+            lines += ["", f"Board-value error of the {label} over all {model['boards']:,} boards: RMS "
+                      f"{model['rms']:.4f} turns, largest {model['max_abs']:.3f} turns (board "
+                      f"{','.join(map(str, model['max_abs_board']))}); from the empty board it estimates "
+                      f"{model['empty_board']:.3f} turns."]
+    return lines
+
+
+def _turns_section(game: str, record: dict, context: ReportContext) -> list[str]:
+    turns = record.get("turns")
+    if turns is None:
+        return []
+    summary = turns_summary(turns)
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(7, 3))
+    axes.bar(summary["values"], summary["counts"] / summary["counts"].sum(), color="#55a868")
+    axes.set_xlabel("turns to finish the game alone")
+    axes.set_ylabel("share of games")
+    figure.tight_layout()
+    q = summary["quantiles"]
+    exact = record["optimal"]["expected_turns"]
+    agree = abs(summary["mean"] - exact) <= 3 * summary["standard_error"]
+    return [f"### {_game_title(game)}: the number of turns under optimal play", "",
+            f"Estimated by simulating {summary['games']:,} games with the table's optimal policy: mean "
+            f"{summary['mean']:.3f} ± {summary['standard_error']:.3f} (standard error) turns, which "
+            f"{'agrees' if agree else 'does not agree'} with the exact {exact:.4f} within three standard errors. "
+            f"A game takes at most {q[0.1]} turns one time in ten, {q[0.5]} turns or fewer half the time, "
+            f"and more than {q[0.9]} turns one time in ten (estimates).", "",
+            context.save_figure(figure, f"full_board_{game}_turns.png",
+                                f"{_game_title(game)}: distribution of the number of turns, optimal play")]
+
+
+def _first_throw_section(game: str, record: dict) -> list[str]:
+    first = record.get("first_throws")
+    if not first:
+        return []
+    groups = first_throws_by_row(first)
+    ways = round(1 / min(e["probability"] for e in first))              # 6**dice ordered throws
+    lines = [f"### {_game_title(game)}: the optimal row for every first throw", "",
+             f"All {len(first)} throws of the dice, grouped by the row optimal play names; `ways` counts the "
+             f"ordered throws (of {ways:,}) that show it, `hits` the row's hits in the throw, `E` the exact "
+             "expected number of turns still needed after this first turn, `2nd` the next best row and how "
+             "many turns more it costs.", ""]
+    differs = sum(e["probability"] for e in first if e["best"] is not None and e["best"] != e["greedy"])
+    lines.append(f"Optimal play differs from greedy on the first throw with probability {differs:.3f}.")
+    for row, entries in groups:
+        title = f"Row {row}" if row is not None else "No legal row"
+        share = sum(e["probability"] for e in entries)
+        table = []
+        for e in entries:
+            best = e["options"][0] if e["options"] else None
+            second = e["options"][1] if len(e["options"]) > 1 else None
+            table.append(["".join(map(str, e["throw"])), round(e["probability"] * ways),
+                          best[1] if best else "", f"{best[2]:.3f}" if best else "",
+                          f"{second[0]} ({second[2] - best[2]:+.3f})" if second else ""])
+        lines += ["", f"**{title}** ({len(entries)} throws, probability {share:.3f})", "",
+                  markdown_table(["throw", "ways", "hits", "E", "2nd"], table)]
+    return lines
+
+
+def render(report: FullBoardReport, context: ReportContext) -> str:
+    """Markdown of the section (figures saved through ``context``)."""
+    parts = ["Every board of the 12-row game (6^12 = 2,176,782,336 boards) is valued by the compiled "
+             "kernels of `dicemath.games.pegs_fives.fullboard`. The tables (8.7 GB each) are not part of the "
+             "repository: `analyses/pegs_fives_full_board.py` builds and evaluates them and commits the numbers "
+             "this section reads. Values are read from float32 tables (within about 2e-6 of float64).", ""]
+    rows = []
+    for game in GAMES:
+        record = report.games[game]
+        optimal = record.get("optimal")
+        rows.append([_game_title(game), f"{optimal['expected_turns']:.5f}" if optimal else "not yet built"])
+    parts += ["## The exact optimum from the empty board", "",
+              markdown_table(["game", "expected turns (optimal play)"], rows), ""]
+    for game in GAMES:
+        record = report.games[game]
+        parts.append(f"## {_game_title(game)}")
+        parts.append("")
+        if "optimal" not in record:
+            parts += ["not yet built: the full table and its analyses are not committed yet.", ""]
+            continue
+        board = record.get("board", {})
+        if board.get("rows") and len(board["rows"]) < 12:
+            parts += [f"A reduced board: rows {', '.join(map(str, board['rows']))} open.", ""]
+        parts += _policy_section(game, record, context) + [""]
+        parts += _turns_section(game, record, context) + [""]
+        parts += _first_throw_section(game, record) + [""]
+    return "\n".join(parts)

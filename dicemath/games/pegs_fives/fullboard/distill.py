@@ -1,0 +1,171 @@
+"""Distil the exact full-board table into the compact :class:`..distilled.DistilledValue`.
+
+Run by ``analyses/pegs_fives_full_board.py distill`` once the optimal full table exists;
+numpy only (float32 training, seeded):
+
+1. **end game**: every board with at most ``endgame_rows`` open rows is copied from the
+   table (:func:`endgame_values`);
+2. **samples** for the network, every other board: boards visited at choice throws in
+   whole games played optimally from the empty board (:mod:`.simulate`; they weight the
+   opening and middle game as play meets them), each with one board a cycle ahead (a row
+   advanced, the boards the advisor's lookahead reads), plus *coverage* boards
+   (:func:`coverage_boards`: every number of open rows equally, progress spread from empty
+   to nearly full); targets are the table's exact values;
+3. **network**: two hidden ReLU layers fitted by least squares with Adam
+   (:func:`train_network`), the learning rate decaying per epoch.
+
+Run it with one BLAS thread (``OPENBLAS_NUM_THREADS=1``, as the analyses script does): the
+products are small, and on a busy machine BLAS threads spin (measured: an epoch of 4
+million boards takes 7 s with one thread and minutes with two).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from itertools import combinations
+
+import numpy as np
+
+from dicemath.games.pegs_fives.distilled import DistilledValue, activations, endgame_offsets, one_hot
+from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
+from dicemath.games.pegs_fives.fullboard.simulate import recording, simulate_games, table_policy
+from dicemath.games.pegs_fives.rules import Rules
+
+
+def endgame_values(layout: BoardLayout, values: np.ndarray, endgame_rows: int) -> np.ndarray:
+    """The end-game table of :func:`..distilled.endgame_offsets` read from a full table
+    (float32)."""
+    rules = layout.rules
+    goal, rows = rules.goal, rules.rows
+    offsets = endgame_offsets(rows, goal, endgame_rows)
+    out = np.empty(offsets[-1], dtype=np.float32)
+    for k in range(1, endgame_rows + 1):
+        local = np.arange(goal ** k)
+        digits = (local[:, None] // goal ** np.arange(k)) % goal
+        for open_rows in combinations(range(rows), k):
+            mask = sum(1 << r for r in open_rows)
+            boards = np.full((len(local), rows), goal, dtype=np.int64)
+            boards[:, list(open_rows)] = digits
+            index = boards @ np.array(layout.strides, dtype=np.int64)
+            out[offsets[mask]:offsets[mask] + len(local)] = values[index]
+    return out
+
+
+def coverage_boards(rules: Rules, count: int, min_open: int, rng: np.random.Generator) -> np.ndarray:
+    """``count`` random boards with ``min_open .. rows`` open rows (each number equally
+    likely, the open rows a random set), the open rows' progress either uniform below the
+    goal or binomial with a random fill level (so that nearly empty boards are met too).
+    int64 ``[board, row - 1]``."""
+    goal, rows = rules.goal, rules.rows
+    open_count = rng.integers(min_open, rows + 1, count)
+    order = np.argsort(rng.random((count, rows)), axis=1)
+    is_open = np.argsort(order, axis=1) < open_count[:, None]
+    fill = rng.random((count, 1))
+    progress = np.where(rng.random((count, 1)) < 0.5, rng.integers(0, goal, (count, rows)),
+                        rng.binomial(goal - 1, fill, (count, rows)))
+    return np.where(is_open, progress, goal).astype(np.int64)
+
+
+def played_boards(rules: Rules, layout: BoardLayout, values: np.ndarray, games: int, seed: int,
+                  rng: np.random.Generator) -> np.ndarray:
+    """The boards of every choice throw in ``games`` optimal games from the empty board,
+    each followed by the same board with one random open row advanced by 1..goal - progress
+    (int64 ``[board, row - 1]``)."""
+    seen: list = []
+    simulate_games(rules, recording(table_policy(rules, layout, values), seen.append), games, seed)
+    boards = np.array(seen, dtype=np.int64)
+    ahead = boards.copy()
+    for board in ahead:
+        open_rows = np.flatnonzero(board < rules.goal)
+        row = rng.choice(open_rows)
+        board[row] = rng.integers(board[row] + 1, rules.goal + 1)
+    return np.concatenate([boards, ahead])
+
+
+def train_network(boards: np.ndarray, targets: np.ndarray, goal: int, *, hidden: tuple[int, int] = (64, 32),
+                  epochs: int = 24, rate: float = 2e-3, decay: float = 0.88, batch: int = 2048, seed: int = 0,
+                  check: tuple[np.ndarray, np.ndarray] | None = None,
+                  log: Callable[[str], None] = print) -> tuple[np.ndarray, ...]:
+    """Fit the network of :class:`..distilled.DistilledValue` to ``targets`` (least squares,
+    Adam, He initialisation; float32).
+
+    Args:
+        boards, targets: training boards (int ``[board, row - 1]``) and exact values.
+        goal: the rules' goal (one-hot width ``goal + 1`` per row).
+        hidden: hidden layer widths.
+        epochs, rate, decay, batch: passes over the data, Adam's step size (times ``decay``
+            per epoch), boards per step.
+        seed: initialisation and shuffling.
+        check: held-out ``(boards, targets)`` whose RMS error is logged after every epoch.
+        log: receives one line per epoch.
+
+    Returns:
+        The layers ``W1, b1, W2, b2, ...`` (float32).
+    """
+    rng = np.random.default_rng(seed)
+    inputs = one_hot(boards, goal)
+    targets = np.asarray(targets, dtype=np.float32)
+    sizes = [inputs.shape[1], *hidden, 1]
+    layers = []
+    for fan_in, fan_out in zip(sizes[:-1], sizes[1:]):
+        layers += [(rng.standard_normal((fan_in, fan_out)) * np.sqrt(2.0 / fan_in)).astype(np.float32),
+                   np.zeros(fan_out, dtype=np.float32)]
+    first = [np.zeros_like(p) for p in layers]
+    second = [np.zeros_like(p) for p in layers]
+    beta1, beta2, step = 0.9, 0.999, 0
+    check_inputs = None if check is None else one_hot(check[0], goal)
+    for epoch in range(epochs):
+        start = time.perf_counter()
+        size = rate * decay ** epoch
+        for chosen in np.array_split(rng.permutation(len(targets)), max(1, len(targets) // batch)):
+            outputs = activations(layers, inputs[chosen])
+            error = (2.0 / len(chosen)) * (outputs[-1][:, 0] - targets[chosen])[:, None]
+            gradients = [None] * len(layers)
+            for i in range(len(layers) - 2, -1, -2):
+                gradients[i] = outputs[i // 2].T @ error
+                gradients[i + 1] = error.sum(axis=0)
+                if i:
+                    error = (error @ layers[i].T) * (outputs[i // 2] > 0)
+            step += 1
+            for p, g, m, v in zip(layers, gradients, first, second):
+                m *= beta1
+                m += (1 - beta1) * g
+                v *= beta2
+                v += (1 - beta2) * g * g
+                p -= size * (m / (1 - beta1 ** step)) / (np.sqrt(v / (1 - beta2 ** step)) + 1e-8)
+        line = f"epoch {epoch + 1}/{epochs}: {time.perf_counter() - start:.0f} s"
+        if check is not None:
+            error = activations(layers, check_inputs)[-1][:, 0] - check[1]
+            line += f", held-out RMS {np.sqrt(np.mean(error ** 2)):.4f}, max {np.abs(error).max():.3f}"
+        log(line)
+    return tuple(layers)
+
+
+def distill(layout: BoardLayout, values: np.ndarray, *, endgame_rows: int = 4, coverage: int = 4_000_000,
+            games: int = 4_000, held_out: int = 120_000, hidden: tuple[int, int] = (64, 32), epochs: int = 24,
+            seed: int = 0, log: Callable[[str], None] = print) -> DistilledValue:
+    """Distil the optimal table ``values`` of the full ``layout`` (module docstring).
+
+    Args:
+        layout: the full board's layout. values: its optimal table.
+        endgame_rows: boards with at most this many open rows are stored exactly.
+        coverage: coverage boards; games: optimal games whose boards are sampled.
+        held_out: coverage boards kept out of training, for the logged error.
+        hidden, epochs: the network (see :func:`train_network`).
+        seed: every random choice.
+        log: progress lines.
+    """
+    rules = layout.rules
+    rng = np.random.default_rng(seed)
+    strides = np.array(layout.strides, dtype=np.int64)
+    start = time.perf_counter()
+    played = played_boards(rules, layout, values, games, seed, rng)
+    log(f"{len(played)} boards from {games} optimal games in {time.perf_counter() - start:.0f} s")
+    boards = np.concatenate([played, coverage_boards(rules, coverage + held_out, endgame_rows + 1, rng)])
+    boards = boards[(boards < rules.goal).sum(axis=1) > endgame_rows]
+    targets = values[boards @ strides].astype(np.float32)
+    check = (boards[-held_out:], targets[-held_out:])
+    layers = train_network(boards[:-held_out], targets[:-held_out], rules.goal, hidden=hidden, epochs=epochs,
+                           seed=seed, check=check, log=log)
+    return DistilledValue(rules, endgame_rows, endgame_values(layout, values, endgame_rows), layers)

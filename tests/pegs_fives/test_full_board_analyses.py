@@ -1,0 +1,154 @@
+"""The distilled model, guide tables, exact policy evaluation of a lookahead, and the
+``full_board`` report section (issue 10, items 4 and 6)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from dicemath.games.pegs_fives.advisor import Advisor, board_value
+from dicemath.games.pegs_fives.distilled import DistilledValue, ModelUnavailableError, model_path
+from dicemath.games.pegs_fives.full_board_report import compute, first_throws_by_row, policy_rows, render
+from dicemath.games.pegs_fives.fullboard import storage
+from dicemath.cli import main
+from dicemath.games.pegs_fives.fullboard.advice import estimate_advisor, exact_advise_result
+from dicemath.games.pegs_fives.fullboard.driver import build_table, solve_table
+from dicemath.games.pegs_fives.fullboard.guides import (
+    build_guide, compare_tables, distilled_slab_values, fitted_slab_values, guide_values, layout_boards)
+from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
+from dicemath.games.pegs_fives.fullboard.results import read_results
+from dicemath.games.pegs_fives.rules import FIVES, PEGS
+from dicemath.games.pegs_fives.solver import solve_reduced
+from dicemath.reporting.context import ReportContext
+
+
+@pytest.fixture(scope="module")
+def model() -> DistilledValue:
+    return DistilledValue.load(FIVES)
+
+
+def test_the_shipped_model_is_small_and_answers(model):
+    assert model_path(FIVES).stat().st_size <= 20e6
+    assert model((5,) * 12) == 0.0
+    board = (0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1)
+    assert model(board) == pytest.approx(model.values(np.array([board]))[0])
+    assert 0 < model((5,) * 11 + (4,)) < model((0,) * 12)
+    with pytest.raises(ModelUnavailableError, match="pegs"):
+        DistilledValue.load(PEGS)
+
+
+def test_the_model_end_game_is_the_exact_reduced_table(model):
+    """Boards with at most ``endgame_rows`` open rows are the optimal table's values."""
+    rows = (2, 7, 12)
+    assert len(rows) <= model.endgame_rows
+    layout = BoardLayout(FIVES, rows)
+    exact = solve_table(FIVES, rows)
+    estimated = model.values(layout_boards(layout, 0, layout.size))
+    assert np.abs(estimated - exact).max() < 1e-5                 # float32 storage
+
+
+def test_save_and_read_round_trip_and_refuse_other_rules(model, tmp_path):
+    path = tmp_path / "m.npz"
+    model.save(path)
+    again = DistilledValue.read(FIVES, path)
+    assert again.digest == model.digest
+    with pytest.raises(ModelUnavailableError, match="other rules"):
+        DistilledValue.read(PEGS, path)
+    with pytest.raises(ModelUnavailableError, match="missing"):
+        DistilledValue.read(FIVES, tmp_path / "none.npz")
+
+
+@pytest.mark.parametrize("rows", [(3, 4, 5, 6, 7, 8), (1, 5, 9, 10, 11, 12)])
+def test_slab_guides_equal_the_board_value_functions(model, rows):
+    layout = BoardLayout(FIVES, rows)
+    boards = layout_boards(layout, 0, layout.size)
+    fitted = board_value(FIVES)
+    guide = guide_values(layout, lambda split: fitted_slab_values(fitted, split))
+    sample = np.random.default_rng(1).integers(0, layout.size, 200)
+    assert max(abs(guide[i] - fitted(tuple(boards[i]))) for i in sample) < 1e-12
+    assert guide[layout.last] == 0.0
+    distilled = guide_values(layout, lambda split: distilled_slab_values(model, split))
+    assert np.abs(distilled - model.values(boards)).max() < 1e-4      # float32 sums in another order
+
+
+def test_lookahead_on_a_guide_is_evaluated_exactly(model, tmp_path):
+    """The kernel's lookahead on a guide table built on disk equals the reference solver's
+    evaluation of the same advisor (Python, :class:`..advisor.Advisor`) board by board;
+    the model's end game is switched off so that the network guides every board."""
+    network_only = DistilledValue(FIVES, 0, model.endgame[:0], model.layers)
+    rows = (4, 8, 11)
+    guide_dir = build_guide(FIVES, rows, tmp_path / "guide", lambda split: distilled_slab_values(network_only, split),
+                            name="distilled", digest=network_only.digest)
+    table = build_table(FIVES, rows, out=tmp_path / "policy", policy="lookahead", guide=guide_dir)
+    evaluated = storage.open_table(table, FIVES)
+    guide = storage.open_table(guide_dir, FIVES)
+    layout = evaluated.layout
+    advisor = Advisor(FIVES, lambda board: float(guide.values[layout.index(board)]))
+    reference = solve_reduced(FIVES, rows, exact=False, policy=advisor.policy)
+    assert max(abs(evaluated.value(board) - value) for board, value in reference.values.items()) < 1e-9
+    optimal = solve_table(FIVES, rows)
+    compared = compare_tables(optimal, {"policy": evaluated.values})["policy"]
+    assert compared["mean_relative"] >= -1e-12                       # no policy beats the optimum
+    evaluated.close()
+    guide.close()
+
+
+def test_advise_without_a_table_uses_the_distilled_model(capsys, tmp_path, monkeypatch, model):
+    monkeypatch.setenv("DICEMATH_CACHE_DIR", str(tmp_path))
+    board = (0,) * 12
+    result = exact_advise_result(FIVES, board, (1, 2, 3, 4, 5, 6))
+    assert result["exact"] is False and result["source"] == "estimate"
+    assert estimate_advisor(FIVES).estimator == "distilled" and estimate_advisor(PEGS).estimator == "fitted"
+    assert main(["fives", "advise", "--board", "0,0,0,0,0,0,0,0,0,0,0,0", "--roll", "1,2,3,4,5,6"]) == 0
+    assert "estimates from the distilled model" in capsys.readouterr().out
+    assert result["board_value"] == pytest.approx(model(board))
+
+
+def _synthetic_results() -> dict:
+    first = [{"throw": [1, 1, 1, 1, 1, 1], "probability": 1 / 46656, "best": 1, "greedy": 1,
+              "options": [[1, 6, 17.0, 0.0]]},
+             {"throw": [1, 2, 3, 4, 5, 6], "probability": 720 / 46656, "best": 7, "greedy": 12,
+              "options": [[7, 3, 18.0, 0.0], [12, 3, 18.1, 0.0]]}]
+    fives = {"board": {"rows": list(range(1, 13))},
+             "optimal": {"expected_turns": 19.0},
+             "policy_greedy": {"expected_turns": 28.5, "mean_relative_gap": 0.4},
+             "policy_distilled": {"expected_turns": 19.05, "mean_relative_gap": 0.001},
+             "model_distilled": {"boards": 10, "rms": 0.02, "max_abs": 0.3, "max_abs_board": [0] * 12,
+                                 "mean_relative": 0.0, "empty_board": 19.01},
+             "turns": {"games": 4, "mean": 19.5, "standard_error": 1.0, "counts": {"17": 1, "19": 2, "22": 1}},
+             "first_throws": first}
+    return {"games": {"fives": fives}}
+
+
+def test_report_section_renders_conclusions_from_the_data(tmp_path, monkeypatch):
+    from dicemath.games.pegs_fives import full_board_report
+
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(_synthetic_results()))
+    monkeypatch.setattr(full_board_report, "read_results", lambda: read_results(path))
+    context = ReportContext(tmp_path, quick=True)
+    text = render(compute(context), context)
+    assert "19.00000" in text and "not yet built" in text                  # Fives built, Pegs not
+    assert "distilled model's play meets the 0.5% target (0.26%)" in text
+    assert "Closest to optimal play: the distilled model" in text
+    assert "with probability 0.015" in text                                 # 720/46656 differs from greedy
+    rows = policy_rows(_synthetic_results()["games"]["fives"])
+    assert [r["key"] for r in rows] == ["optimal", "greedy", "distilled"]
+    assert [row for row, _ in first_throws_by_row(_synthetic_results()["games"]["fives"]["first_throws"])] == [1, 7]
+
+
+def test_report_section_renders_from_the_committed_data(tmp_path):
+    context = ReportContext(tmp_path, quick=True)
+    data = compute(context)
+    text = render(data, context)
+    for game, record in data.games.items():
+        if "optimal" in record:
+            assert f"{record['optimal']['expected_turns']:.5f}" in text
+        else:
+            assert "not yet built" in text
+
+
+def test_notebook_runs(run_notebook):
+    run_notebook("full_board.ipynb")
