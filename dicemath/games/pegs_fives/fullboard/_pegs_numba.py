@@ -26,7 +26,9 @@ option values under the guide table ``Gd``, evaluate with ``V``). In every mode 
 first option of a throw group with the smallest key is chosen; a group's options are
 sorted by hits then row, both descending (the policies' tie-break).
 
-**Options.** A row's values for every number of hits come from its cycle table
+**Options.** Only the slots a throw of ``d`` dice can reach are written (hits
+``1 .. d // dice_per_hit``; a row with no such slot is skipped): the groups of ``d`` dice
+read no other slot. A row's values for every number of hits come from its cycle table
 (``pegs_kernel.cycle_tables``, one row per need, dice, throws and last-row flag): a dot
 product with the overthrow value, ``V`` at the row's next steps, the PEGS-7 choice
 throws (2 and 1 throws left) and the restart constant. Complete rows hold ``BIG`` and are
@@ -306,8 +308,9 @@ def _level_values(V, lvl, d, ta, xo, po2, po1, out, C, A, F, I):
     ``F[po2 / po1 + j * 16 + l]`` (offset -1: none) and the restart constant; ``BIG``
     for complete rows.
 
-    (The row arithmetic is written out here, not in a helper: numba counts references
-    to array arguments around every call, atomically.)"""
+    A row complete in every lane (the level's shared digit, :func:`_survey`) only gets
+    ``BIG``. (The row arithmetic is written out here, not in a helper: numba counts
+    references to array arguments around every call, atomically.)"""
     k = C[K_]
     goal = C[GOAL]
     steps = C[STEPS]
@@ -318,12 +321,19 @@ def _level_values(V, lvl, d, ta, xo, po2, po1, out, C, A, F, I):
     boards = C[O_BOARDS] + lvl * L
     for j in range(k):
         st = C[C[O_STRIDE] + j]
+        top = min(HS, d // C[C[O_PER_HIT] + j] + 1)
+        if top <= 1:
+            continue
         digits = C[O_DIGITS] + (lvl * k + j) * L
         o = out + j * HS * L
+        if I[C[O_SHARED] + lvl * k + j] >= goal:
+            for i in range(L, top * L):
+                F[o + i] = BIG
+            continue
         for l in range(L):
             s = I[digits + l]
             if s >= goal:
-                for h in range(HS):
+                for h in range(1, top):
                     F[o + h * L + l] = BIG
                 continue
             need = goal - s
@@ -339,7 +349,7 @@ def _level_values(V, lvl, d, ta, xo, po2, po1, out, C, A, F, I):
             e3 = np.float64(V[b + (3 * st if reach >= 3 else 0)])
             e4 = np.float64(V[b + (4 * st if reach >= 4 else 0)])
             e5 = np.float64(V[b + (5 * st if reach >= 5 else 0)])
-            for h in range(HS):
+            for h in range(1, top):
                 v = A[t, h] * x + A[t, cs2 + h] * c2 + A[t, cs1 + h] * c1 + A[t, ck + h] \
                     + A[t, HS + h] * e1 + A[t, 2 * HS + h] * e2 + A[t, 3 * HS + h] * e3 \
                     + A[t, 4 * HS + h] * e4 + A[t, 5 * HS + h] * e5
@@ -361,12 +371,19 @@ def _level_single(V, lvl, d, xo, out, C, A, F, I):
     single = C[O_SINGLE]
     for j in range(k):
         st = C[C[O_STRIDE] + j]
+        top = min(HS, d // C[C[O_PER_HIT] + j] + 1)
+        if top <= 1:
+            continue
         digits = C[O_DIGITS] + (lvl * k + j) * L
         o = out + j * HS * L
+        if I[C[O_SHARED] + lvl * k + j] >= goal:
+            for i in range(L, top * L):
+                F[o + i] = BIG
+            continue
         for l in range(L):
             s = I[digits + l]
             if s >= goal:
-                for h in range(HS):
+                for h in range(1, top):
                     F[o + h * L + l] = BIG
                 continue
             need = goal - s
@@ -374,7 +391,7 @@ def _level_single(V, lvl, d, xo, out, C, A, F, I):
             t = (((j * (goal + 1) + need) * (C[DICE] + 1) + d) * C[THROWS]) * 2 + last
             x = F[xo + l]
             b = I[boards + l]
-            for h in range(HS):
+            for h in range(1, top):
                 c = C[single + t * HS + h]
                 w = np.float64(V[b + (c * st if c > 0 else 0)])
                 F[o + h * L + l] = (x if c == 0 else (w if c > 0 else 0.0)) + A[t, ck + h]
@@ -388,7 +405,7 @@ def _policy_keys(mode, lvl, d, C, F, I, out):
     for j in range(C[K_]):
         for l in range(L):
             s = I[_digit(C, lvl, j) + l]
-            for h in range(HS):
+            for h in range(1, min(HS, d // C[C[O_PER_HIT] + j] + 1)):
                 F[out + (j * HS + h) * L + l] = BIG if s >= goal else (1.0 if (mode == 2 and s + h > goal) else 0.0)
 
 
@@ -402,7 +419,7 @@ def _stays(lvl, d, ta, C, A, F, I, out):
             s = I[_digit(C, lvl, j) + l]
             last = 1 if I[C[O_OPENED] + lvl * L + l] == 1 else 0
             t = _table(C, j, goal - s, d, ta, last) if s < goal else -1
-            for h in range(HS):
+            for h in range(1, min(HS, d // C[C[O_PER_HIT] + j] + 1)):
                 F[out + (j * HS + h) * L + l] = A[t, h] if t >= 0 else 0.0
 
 
