@@ -75,9 +75,25 @@ def check_policy_inputs(policy: str, guide) -> None:
         raise ValueError("policy 'lookahead' needs a guide table and the other policies take none")
 
 
+def guide_for(E: np.ndarray, guide: np.ndarray | None) -> np.ndarray | None:
+    """``guide`` in the dtype of ``E`` (the kernels are compiled once per table dtype, and
+    take a guide of that dtype): a float32 guide widens exactly to float64.
+
+    Raises:
+        ValueError: a float64 guide for a float32 table (narrowing it would round the
+            values the lookahead compares; store the table as float64 instead).
+    """
+    if guide is None or guide.dtype == E.dtype:
+        return guide
+    if E.dtype == np.float64 and guide.dtype == np.float32:
+        return guide.astype(np.float64)
+    raise ValueError(f"a {E.dtype} table takes a guide of its own dtype or float32, got {guide.dtype}")
+
+
 def solve_sequential(kernel, E: np.ndarray, *, policy: str = "optimal", guide: np.ndarray | None = None) -> np.ndarray:
     """Fill ``E`` for every board of ``kernel.layout``: totals from high to low, one
     ``kernel.solve`` call per total; ``E[last]`` is set to 0. Returns ``E``."""
+    guide = guide_for(E, guide)
     E[kernel.layout.last] = 0.0
     for boards in kernel.layout.boards_by_total()[-2::-1]:
         kernel.solve(E, boards, policy=policy, guide=guide)
@@ -106,6 +122,7 @@ def solve_slabs(kernel, plan: SlabPlan, E: np.ndarray, slabs: Sequence[int], pol
                 guide: np.ndarray | None) -> None:
     """Solve every board of ``slabs`` (mutually independent; their successor slabs final):
     with the kernel's ``solve_slabs`` in one call, else slab by slab, board set by board set."""
+    guide = guide_for(E, guide)
     if hasattr(kernel, "solve_slabs"):
         kernel.solve_slabs(E, np.array(slabs), plan.top, policy=policy, guide=guide)
         return

@@ -274,7 +274,8 @@ class FivesKernel:
                 which must be final. ``E[last]`` (the complete board) must be 0.
             boards: mutually independent board indices (int64), none the complete board.
             policy: one of :data:`POLICIES`.
-            guide: for ``"lookahead"``, the table whose one-turn lookahead picks the row.
+            guide: for ``"lookahead"``, the table whose one-turn lookahead picks the row (the
+                dtype of ``E``).
 
         Raises:
             ValueError: a bad table, board index or policy.
@@ -322,7 +323,11 @@ class FivesKernel:
         if policy == "lookahead":
             if guide is None:
                 raise ValueError("policy 'lookahead' needs a guide table")
-            return E, self._check_table(guide, "guide")
+            guide = self._check_table(guide, "guide")
+            if guide.dtype != E.dtype:
+                raise ValueError(f"guide must have the dtype of E ({E.dtype}), got {guide.dtype} "
+                                 "(driver.guide_for converts it)")
+            return E, guide
         return E, E[:1]
 
     def _arguments(self) -> tuple:

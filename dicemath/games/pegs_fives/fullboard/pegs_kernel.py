@@ -275,7 +275,8 @@ class PegsKernel:
                 ``"safe_greedy"`` (:class:`..state.SafeGreedy`) or ``"lookahead"``
                 (:meth:`..advisor.Advisor.rank`'s choice with ``guide`` as the value);
                 the policy makes every choice of the turn and ``E`` gets its values.
-            guide: the lookahead's value table (same layout; its complete board is not read).
+            guide: the lookahead's value table (same layout and dtype as ``E``; its complete
+                board is not read).
 
         Raises:
             ValueError: a bad table, board index or policy name.
@@ -289,6 +290,9 @@ class PegsKernel:
             if guide is None:
                 raise ValueError("policy 'lookahead' needs a guide table")
             guide = self._check_table(guide, "guide")
+            if guide.dtype != E.dtype:
+                raise ValueError(f"guide must have the dtype of E ({E.dtype}), got {guide.dtype} "
+                                 "(driver.guide_for converts it)")
         else:
             guide = E
         boards = np.ascontiguousarray(boards, dtype=np.int64)
