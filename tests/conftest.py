@@ -6,9 +6,10 @@ busy: the files of :data:`SECOND_PROCESS`, the Pegs/Fives ones, whose compiled k
 the longest to compile, run in a second pytest process started before collection; every
 other file runs here. Each process compiles only the kernels its own tests use (numba's
 on-disk cache then serves every later process, notebooks and CLI subprocesses included).
-At the end the second process's results are reported here, test by test, from its JUnit
-XML file, so that the summary line and the exit status cover both. A run with paths, or
-with ``DICEMATH_TEST_PROCESSES=1``, stays in one process.
+This process still collects every test, so counts and selections are the usual ones; it
+runs the second process's tests last, reporting each one from that process's JUnit XML
+file, so that the summary line and the exit status cover both. A run with paths, or with
+``DICEMATH_TEST_PROCESSES=1``, stays in one process.
 """
 
 from __future__ import annotations
@@ -36,8 +37,6 @@ SECOND_PROCESS = (
 )
 """Paths (relative to the repository) whose tests the default run gives the second process."""
 
-_SECOND = "DICEMATH_TEST_SECOND_PROCESS"
-
 
 def execute_notebook(name: str, timeout: int = 600) -> None:
     """Run every cell of ``notebooks/<name>`` in a fresh kernel; raise on any error."""
@@ -59,72 +58,91 @@ def run_notebook():
 # ---------------------------------------------------------------------------------------
 # The default run on two processes
 
-def _splits(config: pytest.Config) -> bool:
-    return (config.args_source == pytest.Config.ArgsSource.TESTPATHS and not os.environ.get(_SECOND)
-            and os.environ.get("DICEMATH_TEST_PROCESSES", "2") != "1" and not config.option.collectonly)
+_SECOND = "DICEMATH_TEST_SECOND_PROCESS"
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    if not _splits(config):
-        return
-    out = Path(tempfile.mkdtemp(prefix="dicemath-tests-"))
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={out / 'junit.xml'}",
-               "-o", "junit_family=xunit1", "--rootdir", str(REPO)]
-    if config.option.markexpr:
-        command += ["-m", config.option.markexpr]
-    if config.option.keyword:
-        command += ["-k", config.option.keyword]
-    log = open(out / "output.txt", "w", encoding="utf-8")   # noqa: SIM115 (closed in pytest_sessionfinish)
-    process = subprocess.Popen(command + [str(REPO / p) for p in SECOND_PROCESS], cwd=REPO, stdout=log,
-                               stderr=subprocess.STDOUT, env={**os.environ, _SECOND: "1"})
-    config.stash[_second_key] = (process, out, log)
+def _in_second_process(nodeid: str) -> bool:
+    path = nodeid.split("::", 1)[0]
+    return any(path == p or path.startswith(p + "/") for p in SECOND_PROCESS)
 
 
-_second_key = pytest.StashKey[tuple]()
-
-
-def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    if _second_key not in config.stash:
-        return None
-    relative = collection_path.resolve().relative_to(REPO).as_posix() if collection_path.is_relative_to(REPO) else ""
-    return True if any(relative == p or relative.startswith(p + "/") for p in SECOND_PROCESS) else None
-
-
-def _reports(junit: Path) -> list[pytest.TestReport]:
-    """The test reports of the second process, read back from its JUnit XML (xunit1)."""
-    reports = []
+def _reports(junit: Path) -> dict[str, pytest.TestReport]:
+    """The test reports of the second process by node id, read back from its JUnit XML
+    (xunit1: every test case names its file)."""
+    reports = {}
     for case in ET.parse(junit).getroot().iter("testcase"):
-        file = case.get("file") or case.get("classname", "").replace(".", "/") + ".py"
-        nodeid = f"{file}::{case.get('name')}"
+        file, name = case.get("file", ""), case.get("name", "")
         outcome, longrepr = "passed", None
         for child in case:
             if child.tag in ("failure", "error"):
-                outcome, longrepr = "failed", (child.text or child.get("message") or child.tag)
+                outcome, longrepr = "failed", child.text or child.get("message") or child.tag
             elif child.tag == "skipped":
                 outcome, longrepr = "skipped", (file, int(case.get("line") or 0), child.get("message") or "skipped")
-        reports.append(pytest.TestReport(nodeid, (file, None, case.get("name")), {}, outcome, longrepr, "call",
-                                         duration=float(case.get("time") or 0)))
+        nodeid = f"{file}::{name}"
+        reports[nodeid] = pytest.TestReport(nodeid, (file, None, name), {}, outcome, longrepr, "call",
+                                            duration=float(case.get("time") or 0))
     return reports
 
 
-def pytest_unconfigure(config: pytest.Config) -> None:
-    if _second_key in config.stash and config.stash[_second_key][0].poll() is None:
-        config.stash[_second_key][0].kill()       # the run was interrupted
+class TwoProcesses:
+    """The plugin behind the two-process default run (see the module docstring): it starts
+    the second process, runs the second process's tests last and reports each of them from
+    that process's results (waiting for them at the first one)."""
 
+    def __init__(self, config: pytest.Config):
+        self.folder = Path(tempfile.mkdtemp(prefix="dicemath-tests-"))
+        command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "junit_family=xunit1",
+                   f"--junitxml={self.folder / 'junit.xml'}", "--rootdir", str(REPO)]
+        if config.option.markexpr:
+            command += ["-m", config.option.markexpr]
+        if config.option.keyword:
+            command += ["-k", config.option.keyword]
+        self.log = open(self.folder / "output.txt", "w", encoding="utf-8")   # noqa: SIM115 (closed in finish)
+        self.process = subprocess.Popen(command + [str(REPO / p) for p in SECOND_PROCESS], cwd=REPO,
+                                        stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, _SECOND: "1"})
+        self.results: dict[str, pytest.TestReport] | None = None
 
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    if _second_key not in session.config.stash:
-        return
-    process, out, log = session.config.stash[_second_key]
-    code = process.wait()
-    log.close()
-    junit = out / "junit.xml"
-    reports = _reports(junit) if junit.exists() else []
-    for report in reports:
-        session.config.hook.pytest_runtest_logreport(report=report)
-    if code not in (0, 5) or not junit.exists():
-        sys.stdout.write(f"\nthe second test process exited with {code}; its output:\n")
-        sys.stdout.write((out / "output.txt").read_text(encoding="utf-8"))
+    def finish(self) -> int:
+        """Wait for the second process; read its results (none if it wrote none); its exit code."""
+        code = self.process.wait()
+        if self.results is None:
+            self.log.close()
+            junit = self.folder / "junit.xml"
+            self.results = _reports(junit) if junit.exists() else {}
+        return code
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        items.sort(key=lambda item: _in_second_process(item.nodeid))     # stable: order kept within each part
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_protocol(self, item: pytest.Item) -> bool | None:
+        if not _in_second_process(item.nodeid):
+            return None
+        self.finish()
+        report = self.results.get(item.nodeid) or pytest.TestReport(
+            item.nodeid, item.location, {}, "failed",
+            "the second test process reported no result for this test (see its output above)", "call")
+        item.ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
+        item.ihook.pytest_runtest_logreport(report=report)
+        item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
+        return True
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        code = self.finish()
+        if code in (0, 5):
+            return
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
-    elif session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and reports:
-        session.exitstatus = pytest.ExitCode.OK
+        if not self.results:                                 # it stopped before writing results
+            sys.stdout.write(f"\nthe second test process exited with {code}; its output:\n")
+            sys.stdout.write((self.folder / "output.txt").read_text(encoding="utf-8"))
+
+    def pytest_unconfigure(self) -> None:
+        if self.process.poll() is None:                      # the run was interrupted
+            self.process.kill()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if (config.args_source == pytest.Config.ArgsSource.TESTPATHS and not os.environ.get(_SECOND)
+            and os.environ.get("DICEMATH_TEST_PROCESSES", "2") != "1" and not config.option.collectonly):
+        config.pluginmanager.register(TwoProcesses(config), "dicemath-two-processes")
