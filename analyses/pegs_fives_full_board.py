@@ -208,6 +208,9 @@ def main(argv=None) -> None:
             raise SystemExit("evaluate needs a policy: " + ", ".join(POLICIES))
         if policy == "greedy" and args.policy_table is None and args.step == "all":
             continue
+        if policy == "distilled" and args.step == "all" and not model_file.exists():
+            print(f"evaluate distilled: skipped, no distilled {rules.name} model ({model_file}) to guide it")
+            continue
         if not args.force and (_done(args.results, rules.name, step, policy)
                                or (step == "distill" and model_file.exists())):
             print(f"{step} {policy or ''}: recorded already (--force redoes it)")
