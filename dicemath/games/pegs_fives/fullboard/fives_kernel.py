@@ -46,7 +46,7 @@ from numba.core import config as numba_config
 from dicemath.core.dice import multiset_counts
 from dicemath.games.pegs_fives.hits import hits_from_counts
 from dicemath.core.errors import IllegalMoveError, InvalidRulesError
-from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
+from dicemath.games.pegs_fives.fullboard.layout import BoardLayout, kernel_guide
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.state import check_roll, counts_of, hit_weights
 
@@ -327,8 +327,8 @@ class FivesKernel:
             if guide.dtype != E.dtype:
                 raise ValueError(f"guide must have the dtype of E ({E.dtype}), got {guide.dtype} "
                                  "(driver.guide_for converts it)")
-            return E, guide
-        return E, E[:1]
+            return E, kernel_guide(E, guide)
+        return E, kernel_guide(E, None)
 
     def _arguments(self) -> tuple:
         t = self.tables

@@ -34,6 +34,16 @@ FULL_ROWS = tuple(range(1, 13))
 """The open rows of the full board."""
 
 
+def kernel_guide(E: np.ndarray, guide: np.ndarray | None) -> np.ndarray:
+    """The guide array a kernel reads, as a read-only view: ``guide`` (of the dtype of
+    ``E``), or ``E`` itself for a policy without a guide (the kernel then reads none of it).
+    Read-only whether it is an array or a memory map opened read-only, so that each table
+    dtype compiles one kernel variant."""
+    view = (E if guide is None else guide).view()
+    view.flags.writeable = False
+    return view
+
+
 @dataclass(frozen=True)
 class BoardLayout:
     """Index <-> board for the boards with ``rows`` open.

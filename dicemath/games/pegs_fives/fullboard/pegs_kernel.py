@@ -39,7 +39,7 @@ from functools import lru_cache
 import numpy as np
 
 from dicemath.core.errors import IllegalMoveError, InvalidProbabilityError, InvalidRulesError
-from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
+from dicemath.games.pegs_fives.fullboard.layout import BoardLayout, kernel_guide
 from dicemath.games.pegs_fives.hits import hits_from_counts
 from dicemath.games.pegs_fives.rules import PEGS, Rules
 from dicemath.games.pegs_fives.state import (
@@ -293,8 +293,7 @@ class PegsKernel:
             if guide.dtype != E.dtype:
                 raise ValueError(f"guide must have the dtype of E ({E.dtype}), got {guide.dtype} "
                                  "(driver.guide_for converts it)")
-        else:
-            guide = E
+        guide = kernel_guide(E, guide if mode == 3 else None)
         boards = np.ascontiguousarray(boards, dtype=np.int64)
         if not boards.size:
             return
