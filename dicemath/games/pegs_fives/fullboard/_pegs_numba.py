@@ -776,16 +776,17 @@ def plan(boards, C, most):
 
 
 @njit(nogil=True, cache=True)
-def optimal_options(V, board, d, ta, C, U, P, A):
+def optimal_options(V, Gd, board, d, ta, C, U, P, A):
     """:func:`options` of one board (every lane), later choices optimal, for advice:
-    ``(stay, rest)`` arrays ``[slot]``."""
+    ``(stay, rest)`` arrays ``[slot]``. ``Gd`` is not read (optimal play needs no guide);
+    passed as :func:`solve_boards` gets it, it shares that function's compiled callees."""
     F = np.zeros(C[F_SIZE])
     I = np.zeros(C[I_SIZE], np.int64)
     for l in range(L):
         I[_board(C, 0) + l] = board
         for j in range(C[K_]):
             I[_digit(C, 0, j) + l] = (board // C[C[O_STRIDE] + j]) % C[BASE]
-    options(V, V, C[N0], d, ta, C, U, P, A, F, I)
+    options(V, Gd, C[N0], d, ta, C, U, P, A, F, I)
     n = C[K_] * HS
     stay = np.empty(n)
     rest = np.empty(n)

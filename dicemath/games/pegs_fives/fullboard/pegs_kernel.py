@@ -336,8 +336,8 @@ class PegsKernel:
         faces = check_roll(faces, dice)
         counts = [faces.count(f) for f in range(1, 7)]
         s = self.digits(int(board))
-        stay, rest = self._kernels.optimal_options(E, int(board), int(dice), int(throws) - 1, self._C, self._U,
-                                                   self._P, self._cycles)
+        stay, rest = self._kernels.optimal_options(E, kernel_guide(E, None), int(board), int(dice), int(throws) - 1,
+                                                   self._C, self._U, self._P, self._cycles)
         result = []
         for j, row in enumerate(self.rows):
             h = hits_from_counts(row, counts)
