@@ -136,3 +136,7 @@ def test_lookahead_build_on_a_guide_table(tmp_path):
     build_table(FIVES, (2, 6), out=tmp_path / "other")
     with pytest.raises(storage.TableError, match="covers rows"):
         build_table(FIVES, rows, out=tmp_path / "bad", policy="lookahead", guide=tmp_path / "other")
+
+
+def test_a_float32_guide_is_widened_exactly_and_a_float64_one_refused_for_float32(check_guide_dtypes):
+    check_guide_dtypes(FIVES, (4, 9, 12))       # Pegs: in test_pegs_kernel.py, the process that compiles Pegs

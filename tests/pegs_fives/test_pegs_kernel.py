@@ -248,3 +248,7 @@ def test_two_threads_on_disjoint_halves_equal_one_thread():
         for thread in threads:
             thread.join()
     assert np.array_equal(E, single)
+
+
+def test_a_float32_guide_is_widened_exactly_and_a_float64_one_refused_for_float32(check_guide_dtypes):
+    check_guide_dtypes(PEGS, (4, 9, 12))
