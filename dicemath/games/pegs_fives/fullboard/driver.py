@@ -216,6 +216,7 @@ def solve_table(rules: Rules, rows: Sequence[int], *, policy: str = "optimal", g
     check_policy_inputs(policy, guide)
     layout = kernel.layout
     E = np.zeros(layout.size)
+    guide = guide_for(E, guide)                 # once, not per slab task
     if layout.size <= 6 ** 6 or workers == 1:
         return solve_sequential(kernel, E, policy=policy, guide=guide)
     from dicemath.games.pegs_fives.fullboard.graph import run_slabs

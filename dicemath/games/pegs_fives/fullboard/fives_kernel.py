@@ -323,11 +323,7 @@ class FivesKernel:
         if policy == "lookahead":
             if guide is None:
                 raise ValueError("policy 'lookahead' needs a guide table")
-            guide = self._check_table(guide, "guide")
-            if guide.dtype != E.dtype:
-                raise ValueError(f"guide must have the dtype of E ({E.dtype}), got {guide.dtype} "
-                                 "(driver.guide_for converts it)")
-            return E, kernel_guide(E, guide)
+            return E, kernel_guide(E, self._check_table(guide, "guide"))
         return E, kernel_guide(E, None)
 
     def _arguments(self) -> tuple:

@@ -35,10 +35,17 @@ FULL_ROWS = tuple(range(1, 13))
 
 
 def kernel_guide(E: np.ndarray, guide: np.ndarray | None) -> np.ndarray:
-    """The guide array a kernel reads, as a read-only view: ``guide`` (of the dtype of
-    ``E``), or ``E`` itself for a policy without a guide (the kernel then reads none of it).
-    Read-only whether it is an array or a memory map opened read-only, so that each table
-    dtype compiles one kernel variant."""
+    """The guide array a kernel reads, as a read-only view: ``guide``, or ``E`` itself for a
+    policy without a guide (the kernel then reads none of it). Read-only whether it is an
+    array or a memory map opened read-only, so that each table dtype compiles one kernel
+    variant.
+
+    Raises:
+        ValueError: ``guide`` has another dtype than ``E`` (``driver.guide_for`` converts it).
+    """
+    if guide is not None and guide.dtype != E.dtype:
+        raise ValueError(f"guide must have the dtype of E ({E.dtype}), got {guide.dtype} "
+                         "(driver.guide_for converts it)")
     view = (E if guide is None else guide).view()
     view.flags.writeable = False
     return view

@@ -290,9 +290,6 @@ class PegsKernel:
             if guide is None:
                 raise ValueError("policy 'lookahead' needs a guide table")
             guide = self._check_table(guide, "guide")
-            if guide.dtype != E.dtype:
-                raise ValueError(f"guide must have the dtype of E ({E.dtype}), got {guide.dtype} "
-                                 "(driver.guide_for converts it)")
         guide = kernel_guide(E, guide if mode == 3 else None)
         boards = np.ascontiguousarray(boards, dtype=np.int64)
         if not boards.size:
