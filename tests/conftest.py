@@ -15,6 +15,7 @@ file, so that the summary line and the exit status cover both. A run with paths,
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -143,6 +144,9 @@ class TwoProcesses:
     def pytest_unconfigure(self) -> None:
         if self.process.poll() is None:                      # the run was interrupted
             self.process.kill()
+            self.process.wait()
+        self.log.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def pytest_configure(config: pytest.Config) -> None:
