@@ -1,4 +1,4 @@
-"""The compiled exact Pegs kernel of the full-board solver (RULES.md PEGS-1..9).
+"""The compiled exact Pegs kernel of the full-board solver (docs/rules.md PEGS-1..9).
 
 :class:`PegsKernel` writes ``E[b]``, the expected number of turns to finish from board
 ``b`` at the start of a turn, for a set of mutually independent boards whose successors
@@ -25,10 +25,13 @@ turn's first choice throw returns to ``b``); the kernel solves it exactly per bo
 policy iteration on the one unknown (Newton on a concave piecewise-linear function, as
 :func:`dicemath.core.mdp.solve_self_referential`), starting from an extrapolation of the
 neighbours' values and stopping as soon as no throw's choice can change (the gap
-between its best and second-best option exceeds the step).
+between its best option and the best of another stay exceeds the step).
 
-numba is imported when the first kernel is built (``_pegs_numba``), never by
-``import dicemath``.
+The arithmetic is C (``_pegs_c.c``, compiled when the package is installed: nothing is
+compiled at run time). It works board by board and vectorises over the throws of a choice
+throw: the best option of 8 throws is a minimum over the open rows of look-ups in each
+row's table of 8 option values (hits 0..7), one permute each with AVX-512 (a portable
+loop without it).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from functools import lru_cache
 import numpy as np
 
 from dicemath.core.errors import IllegalMoveError, InvalidProbabilityError, InvalidRulesError
+from dicemath.games.pegs_fives.fullboard import _pegs_c
 from dicemath.games.pegs_fives.fullboard.layout import BoardLayout, kernel_guide
 from dicemath.games.pegs_fives.hits import hits_from_counts
 from dicemath.games.pegs_fives.rules import PEGS, Rules
@@ -51,11 +55,11 @@ POLICIES = ("optimal", "greedy", "safe_greedy", "lookahead")
 MAX_HITS = 8
 """Slots per row in the option tables: hits 0..7 (0 and 7 unused; 8 makes one SIMD vector)."""
 
-ROW_STEPS = 5
-"""Steps along a row whose values the kernel reads in straight-line code (more: a loop)."""
+MAX_GOAL = 6
+"""The largest ``goal`` the kernel implements (a row's values fit one table of 8 slots)."""
 
-VARYING_ROWS = 4
-"""Rows whose digit may differ within a batch of 16 boards (see ``_pegs_numba.plan``)."""
+SIMD = _pegs_c.simd()
+"""The instruction set the kernel's passes were compiled for (``"avx512"`` or ``"scalar"``)."""
 
 _SUPPORTED = {"dice": PEGS.dice, "throws": PEGS.throws, "overthrow": PEGS.overthrow,
               "on_complete": PEGS.on_complete, "all_dice_first": PEGS.all_dice_first,
@@ -68,8 +72,11 @@ def check_pegs_rules(rules: Rules) -> Rules:
 
     Raises:
         InvalidRulesError: a field differs from the PEGS preset other than ``goal``,
-            ``name``, ``rows`` and ``scoring`` (which do not change expected turns).
+            ``name``, ``rows`` and ``scoring`` (which do not change expected turns), or
+            ``goal`` is above :data:`MAX_GOAL`.
     """
+    if rules.goal > MAX_GOAL:
+        raise InvalidRulesError(f"the Pegs kernel implements goal (steps) up to {MAX_GOAL}, got {rules.goal}")
     for field, value in _SUPPORTED.items():
         if getattr(rules, field) != value:
             raise InvalidRulesError(
@@ -139,14 +146,14 @@ def cycle_tables(rules: Rules, rows: tuple[int, ...]) -> np.ndarray:
     Row :func:`option_table`, column ``c * MAX_HITS + h`` (``h`` hits on the choice
     throw) holds, for ``c = 0``, P(overthrow) (PEGS-6; times the value of the board the
     cycle began on); ``c = 1..goal``, P(the turn ends or restarts with the row ``c`` steps
-    on) (times that board's value; zero columns up to ``steps = max(goal, ROW_STEPS)``);
+    on) (times that board's value; zero columns up to ``steps = goal``);
     ``c = steps + 1`` and ``steps + 2``, P(PEGS-7 choice throw with 2 resp. 1 throws
     left, ``dice - dice_per_hit * need`` dice; times its value); ``c = steps + 3``, minus
     P(PEGS-8 restart) (the restart identity's ``- 1``). With ``last`` the row going in
     ends the game: the terms that follow it are 0. Exact Fractions rounded once to float64.
     """
     goal, dice, throws = rules.goal, rules.dice, rules.throws
-    steps = max(goal, ROW_STEPS)
+    steps = goal
     table = np.zeros((option_table(rules, len(rows), 0, 0, 0, False), (steps + 4) * MAX_HITS))
     for j, row in enumerate(rows):
         per_hit = rules.dice_per_hit[row - 1]
@@ -208,11 +215,60 @@ def throw_groups(rules: Rules, rows: tuple[int, ...]) -> dict[str, np.ndarray]:
             "entry_hits": np.array(entry_hits, np.int64)}
 
 
-def _numba_kernels():
-    """The numba module (imported on first use; it turns LLVM's SLP vectoriser on)."""
-    from dicemath.games.pegs_fives.fullboard import _pegs_numba
+def kernel_arrays(rules: Rules, rows: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The constant arrays of the C kernel: ``(geo, F, H)``.
 
-    return _pegs_numba
+    * ``geo`` (int64): ``k, goal, dice, throws, steps, classes``, the strides, dice per
+      hit and cycle-table class of each row position, the padded throw counts of 1..6
+      dice, then each cycle-table row's *single columns*: with no throw after the choice
+      throw an option leads to one value, column 0 (the overthrow value), ``c`` (``c``
+      steps on) or 7 (none: the game is over).
+    * ``F`` (float64): the cycle tables of the distinct row classes (rows 1..6 share one;
+      :func:`cycle_tables`, row :func:`option_table` with the class for the position), the
+      restart constant of each single column, the throw probabilities of 1..6 dice.
+    * ``H`` (uint8): for 1..6 dice, ``[row position][throw]`` the hits of each group of
+      :func:`throw_groups` (0: none), throws padded with zeros to a multiple of 8.
+    """
+    k, goal, throws = len(rows), rules.goal, rules.throws
+    full = cycle_tables(rules, rows)
+    per_row = full.shape[0] // k
+    blocks: list[np.ndarray] = []
+    classes = []
+    for j in range(k):
+        block = full[j * per_row:(j + 1) * per_row]
+        same = [c for c, seen in enumerate(blocks) if np.array_equal(seen, block)]
+        classes.append(same[0] if same else len(blocks))
+        if not same:
+            blocks.append(block)
+    A = np.concatenate(blocks)
+    single = np.full((A.shape[0], MAX_HITS), MAX_HITS - 1, np.int64)
+    constant = np.zeros((A.shape[0], MAX_HITS))
+    for t in range(A.shape[0]):
+        if (t // 2) % throws == 0:                        # no throw after the choice throw
+            for h in range(MAX_HITS):
+                terms = [c for c in range(goal + 3) if A[t, c * MAX_HITS + h]]
+                assert len(terms) <= 1 and all(A[t, c * MAX_HITS + h] == 1.0 for c in terms) \
+                    and goal + 1 not in terms and goal + 2 not in terms
+                single[t, h] = terms[0] if terms else MAX_HITS - 1
+                constant[t, h] = A[t, (goal + 3) * MAX_HITS + h]
+    groups = throw_groups(rules, rows)
+    hits, probabilities, padded = [], [], []
+    for d in range(1, rules.dice + 1):
+        g0, g1 = groups["group_start"][d], groups["group_start"][d + 1]
+        n = -(-(g1 - g0) // 8) * 8
+        H = np.zeros((k, n), np.uint8)
+        P = np.zeros(n)
+        P[:g1 - g0] = groups["group_p"][g0:g1]
+        for g in range(g0, g1):
+            for e in range(groups["entry_start"][g], groups["entry_start"][g + 1]):
+                H[groups["entry_row"][e], g - g0] = groups["entry_hits"][e]
+        hits.append(H.ravel())
+        probabilities.append(P)
+        padded.append(n)
+    geo = np.concatenate([[k, goal, rules.dice, throws, goal, len(blocks)],
+                          [(goal + 1) ** j for j in range(k)], [rules.dice_per_hit[r - 1] for r in rows],
+                          classes, padded, single.ravel()]).astype(np.int64)
+    return geo, np.concatenate([A.ravel(), constant.ravel()] + probabilities), np.concatenate(hits)
 
 
 class PegsKernel:
@@ -222,6 +278,10 @@ class PegsKernel:
         rules: :data:`~dicemath.games.pegs_fives.rules.PEGS` or a ``goal`` (steps) variant.
         rows: the open rows of the (reduced) board, 1..12; the table layout is
             ``i = sum_j s_j * (goal + 1) ** j`` with ``s_j`` the progress of ``rows[j]``.
+
+    Attributes:
+        stats: int64 ``[boards solved, vectors of 8 throws examined at turns' starts]``
+            (their ratio over the vectors of one pass: the Newton passes a board).
 
     Raises:
         InvalidRulesError: a rules variant the kernel does not implement (the field is named).
@@ -242,26 +302,19 @@ class PegsKernel:
         self.rules = check_pegs_rules(rules)
         self.layout = BoardLayout(rules, tuple(rows))
         self.rows = self.layout.rows
-        k = self.layout.k
         self.base = self.layout.base
         self.size = self.layout.size
-        self.stride = np.array([self.base ** j for j in range(k)], np.int64)
-        self.per_hit = np.array([rules.dice_per_hit[r - 1] for r in self.rows], np.int64)
-        self._cycles = cycle_tables(rules, self.rows)
-        groups = throw_groups(rules, self.rows)
-        self._kernels = _numba_kernels()
-        self._C, self._U = self._kernels.layout(
-            k, rules.goal, self.base, rules.dice, rules.throws, max(rules.goal, ROW_STEPS), self.stride,
-            self.per_hit, groups["group_start"], groups["entry_start"],
-            groups["entry_row"] * MAX_HITS + groups["entry_hits"], self._cycles)
-        self._P = groups["group_p"]
-        self.stats = np.zeros(3, np.int64)
+        self.stride = np.array(self.layout.strides, np.int64)
+        self._geo, self._F, self._H = kernel_arrays(rules, self.rows)
+        self.stats = np.zeros(2, np.int64)
 
     def _check_table(self, table: np.ndarray, name: str) -> np.ndarray:
         if not isinstance(table, np.ndarray) or table.ndim != 1 or table.shape[0] != self.size:
             raise ValueError(f"{name} must be a 1-D numpy array of length {self.size}")
         if table.dtype not in (np.float32, np.float64):
             raise ValueError(f"{name} must be float32 or float64, got {table.dtype}")
+        if not table.flags.c_contiguous:
+            raise ValueError(f"{name} must be contiguous")
         return table
 
     def solve(self, E: np.ndarray, boards: np.ndarray, *, policy: str = "optimal",
@@ -286,6 +339,8 @@ class PegsKernel:
             raise ValueError(f"policy must be one of {POLICIES}, got {policy!r}")
         mode = POLICIES.index(policy)
         E = self._check_table(E, "E")
+        if not E.flags.writeable:
+            raise ValueError("E must be writable")
         if mode == 3:
             if guide is None:
                 raise ValueError("policy 'lookahead' needs a guide table")
@@ -296,10 +351,9 @@ class PegsKernel:
             return
         if boards.min() < 0 or boards.max() >= self.size:
             raise ValueError(f"board indices must be in 0..{self.size - 1}")
-        batches, complete = self._kernels.plan(boards, self._C, VARYING_ROWS)
-        E[complete] = 0.0
-        stuck = self._kernels.solve_boards(E, guide, batches, mode, self._C, self._U, self._P, self._cycles,
-                                           self.stats)
+        stuck, vectors = _pegs_c.solve(self._geo, self._F, self._H, E, guide, boards, mode,
+                                       int(E.dtype == np.float64))
+        self.stats += (boards.size, vectors)
         if stuck:
             raise InvalidProbabilityError(
                 f"policy {policy!r} never leaves {stuck} of the boards: their value is infinite")
@@ -333,8 +387,10 @@ class PegsKernel:
         faces = check_roll(faces, dice)
         counts = [faces.count(f) for f in range(1, 7)]
         s = self.digits(int(board))
-        stay, rest = self._kernels.optimal_options(E, kernel_guide(E, None), int(board), int(dice), int(throws) - 1,
-                                                   self._C, self._U, self._P, self._cycles)
+        stay = np.zeros(len(self.rows) * MAX_HITS)
+        rest = np.zeros(len(self.rows) * MAX_HITS)
+        _pegs_c.options(self._geo, self._F, self._H, E, int(board), int(dice), int(throws) - 1,
+                        int(E.dtype == np.float64), stay, rest)
         result = []
         for j, row in enumerate(self.rows):
             h = hits_from_counts(row, counts)

@@ -1,0 +1,445 @@
+/* The compiled exact Pegs kernel (docs/rules.md PEGS-1..9), built at install time.
+ *
+ * One board at a time; the work inside a board is vectorised over the throws of a choice
+ * throw (8 throws a vector). A throw's options are the open rows it hits: row j with h hits
+ * has value T[j][h] (h = 0: no hit, the value BIG), so the best option of 8 throws is the
+ * minimum over the open rows of a table look-up T[j][H[j][throw]] (one permute of an
+ * 8-entry table with AVX-512). Hence no lanes of different boards, no divergence between
+ * them and no planning of batches.
+ *
+ * Values of a turn (see pegs_kernel.py for the cycle tables A and the restart identity):
+ *   top(b)        x = E[b] solves x = 1 + sum_throws p * min_options (stay * x + rest)
+ *   two(b, d)     a PEGS-7 choice throw of d dice with 2 throws left (and, in the same pass,
+ *                 the one with 1 throw left)
+ *   one(b, d)     a PEGS-7 choice throw of d dice with 1 throw left
+ * The unknown x of top() is found by Newton steps on the concave piecewise-linear right
+ * side: a pass at x gives the minimising options' stay and rest sums S, R and the smallest
+ * gap between a throw's best and second-best option; x' = (1 + R) / (1 - S) is the fixed
+ * point when |x' - x| is below that gap (no choice can change between x and x', as the
+ * value of every option moves by at most |x' - x|, stays being probabilities).
+ *
+ * Modes: 0 optimal, 1 greedy, 2 safe greedy, 3 lookahead (choose by the values under the
+ * guide table, later choices of the guide optimal; evaluate with E). Ties in the key are
+ * broken by more hits, then the higher row (the policies' tie-break).
+ *
+ * The table E and the guide are float64 or float32 (read through one macro-expanded copy of
+ * the solver each); arithmetic is float64.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+
+#define HS 8            /* table entries per row: hits 0..7 */
+#define MAXK 12
+#define MAXC 16         /* cycle-table columns: steps + 4, steps = max(goal, 5) <= 12 */
+#define BIG 1e300
+#define MAXG 464        /* throws of 6 dice (462 multisets), padded to 8 */
+
+typedef struct {
+    int k, goal, dice, throws, steps, ncols;
+    int64_t stride[MAXK];
+    int per_hit[MAXK];
+    int cls[MAXK];                      /* cycle-table class of row j (rows with equal tables share one) */
+    int classes;
+    int reach_hits[7][MAXK];            /* most hits of row j with d dice (0: row never hit) */
+    const double *A;                    /* [table][ncols][HS] */
+    const int64_t *single_col;          /* [table][HS]: with no throw after the choice throw, the one
+                                           value an option leads to: 0 the overthrow value, c the step
+                                           c on, 7 none (the game is over) */
+    const double *single_add;           /* [table][HS]: the restart constant added to it */
+    const uint8_t *H[7];                /* H[d]: [k][npad[d]] hits of each throw of d dice */
+    const double *P[7];                 /* P[d]: [npad[d]] probabilities (0 for padding) */
+    int npad[7];
+} Geo;
+
+typedef struct { double v[HS]; } __attribute__((aligned(64))) Row;
+
+/* What a Newton pass keeps per vector of 8 throws (see pass_newton). */
+typedef struct { double s[MAXG / 8], r[MAXG / 8], gap[MAXG / 8], at[MAXG / 8]; } NewtonStore;
+
+/* Row of the cycle tables (pegs_kernel.option_table with the row's class for its position). */
+static inline int tab(const Geo *G, int c, int need, int d0, int ta, int last) {
+    return (((c * (G->goal + 1) + need) * (G->dice + 1) + d0) * G->throws + ta) * 2 + last;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Passes over the throws of d dice. rows[0..n): open row positions hit by d dice.       */
+
+#if defined(__AVX512F__)
+static inline __m512i hit_index(const uint8_t *p) {
+    return _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)p));
+}
+static inline double hsum(__m512d v) { return _mm512_reduce_add_pd(v); }
+
+/* sum_throws p * (best option, or x with none): one value table per row. */
+static double pass_min(const Geo *G, int d, const int *rows, int n, const Row *T, double x) {
+    const uint8_t *H = G->H[d];
+    const double *P = G->P[d];
+    int np = G->npad[d];
+    __m512d acc = _mm512_setzero_pd(), vx = _mm512_set1_pd(x), big = _mm512_set1_pd(BIG);
+    for (int g = 0; g < np; g += 8) {
+        __m512d best = big;
+        for (int i = 0; i < n; i++) {
+            int j = rows[i];
+            __m512d v = _mm512_permutexvar_pd(hit_index(H + (size_t)j * np + g), _mm512_load_pd(T[j].v));
+            best = _mm512_min_pd(best, v);
+        }
+        __mmask8 none = _mm512_cmp_pd_mask(best, big, _CMP_GE_OQ);
+        best = _mm512_mask_blend_pd(none, best, vx);
+        acc = _mm512_fmadd_pd(_mm512_loadu_pd(P + g), best, acc);
+    }
+    return hsum(acc);
+}
+
+/* The same for two value tables at once (2 and 1 throws left). */
+static void pass_min2(const Geo *G, int d, const int *rows, int n, const Row *T2, const Row *T1, double x,
+                      double *out2, double *out1) {
+    const uint8_t *H = G->H[d];
+    const double *P = G->P[d];
+    int np = G->npad[d];
+    __m512d a2 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd(), vx = _mm512_set1_pd(x),
+            big = _mm512_set1_pd(BIG);
+    for (int g = 0; g < np; g += 8) {
+        __m512d b2 = big, b1 = big;
+        for (int i = 0; i < n; i++) {
+            int j = rows[i];
+            __m512i idx = hit_index(H + (size_t)j * np + g);
+            b2 = _mm512_min_pd(b2, _mm512_permutexvar_pd(idx, _mm512_load_pd(T2[j].v)));
+            b1 = _mm512_min_pd(b1, _mm512_permutexvar_pd(idx, _mm512_load_pd(T1[j].v)));
+        }
+        __m512d p = _mm512_loadu_pd(P + g);
+        b2 = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(b2, big, _CMP_GE_OQ), b2, vx);
+        b1 = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(b1, big, _CMP_GE_OQ), b1, vx);
+        a2 = _mm512_fmadd_pd(p, b2, a2);
+        a1 = _mm512_fmadd_pd(p, b1, a1);
+    }
+    *out2 = hsum(a2);
+    *out1 = hsum(a1);
+}
+
+/* A Newton pass at x over the throw vectors whose choice may have changed since they were
+ * last examined (every vector with full): per vector, the p-weighted stay and rest of the
+ * minimising options (no option: stay 1, rest 0), the smallest gap between a best option
+ * and one of another stay, and the x examined at. Returns the vectors examined. */
+static int pass_newton(const Geo *G, int d, const int *rows, int n, const Row *V, const Row *S, const Row *R,
+                       double x, NewtonStore *st, int full) {
+    const uint8_t *H = G->H[d];
+    const double *P = G->P[d];
+    int np = G->npad[d], examined = 0;
+    __m512d big = _mm512_set1_pd(BIG), one = _mm512_set1_pd(1.0);
+    for (int g = 0; g < np; g += 8) {
+        int v8 = g / 8;
+        if (!full && fabs(x - st->at[v8]) < st->gap[v8]) continue;
+        examined++;
+        __m512d best = big, second = big, bs = one, br = _mm512_setzero_pd();
+        for (int i = 0; i < n; i++) {
+            int j = rows[i];
+            __m512i idx = hit_index(H + (size_t)j * np + g);
+            __m512d v = _mm512_permutexvar_pd(idx, _mm512_load_pd(V[j].v));
+            __m512d s = _mm512_permutexvar_pd(idx, _mm512_load_pd(S[j].v));
+            __mmask8 lt = _mm512_cmp_pd_mask(v, best, _CMP_LT_OQ);
+            __mmask8 differ = _mm512_cmp_pd_mask(s, bs, _CMP_NEQ_UQ);
+            second = _mm512_mask_min_pd(second, differ, second, _mm512_max_pd(v, best));
+            best = _mm512_min_pd(best, v);
+            bs = _mm512_mask_blend_pd(lt, bs, s);
+            br = _mm512_mask_blend_pd(lt, br, _mm512_permutexvar_pd(idx, _mm512_load_pd(R[j].v)));
+        }
+        __m512d p = _mm512_loadu_pd(P + g);
+        __mmask8 real = _mm512_cmp_pd_mask(second, big, _CMP_LT_OQ);
+        st->s[v8] = hsum(_mm512_mul_pd(p, bs));
+        st->r[v8] = hsum(_mm512_mul_pd(p, br));
+        st->gap[v8] = _mm512_reduce_min_pd(_mm512_mask_sub_pd(big, real, second, best));
+        st->at[v8] = x;
+    }
+    return examined;
+}
+
+/* Choose by key (ties: the larger tie-break h * 16 + j), then sum p * the chosen option's
+ * value in each of nv value tables (no option: x_i). */
+static void pass_key(const Geo *G, int d, const int *rows, int n, const Row *K, int nv, const Row *const *Vs,
+                     const double *xs, double *out) {
+    const uint8_t *H = G->H[d];
+    const double *P = G->P[d];
+    int np = G->npad[d];
+    __m512d acc[3], big = _mm512_set1_pd(BIG), sixteens = _mm512_set_pd(112, 96, 80, 64, 48, 32, 16, 0);
+    for (int v = 0; v < nv; v++) acc[v] = _mm512_setzero_pd();
+    for (int g = 0; g < np; g += 8) {
+        __m512d bk = big, btb = _mm512_set1_pd(-1.0), bv[3];
+        for (int v = 0; v < nv; v++) bv[v] = _mm512_set1_pd(xs[v]);
+        for (int i = 0; i < n; i++) {
+            int j = rows[i];
+            __m512i idx = hit_index(H + (size_t)j * np + g);
+            __m512d key = _mm512_permutexvar_pd(idx, _mm512_load_pd(K[j].v));
+            __m512d tb = _mm512_add_pd(_mm512_permutexvar_pd(idx, sixteens), _mm512_set1_pd((double)j));
+            __mmask8 real = _mm512_cmp_pd_mask(key, big, _CMP_LT_OQ);
+            __mmask8 take = real & (_mm512_cmp_pd_mask(key, bk, _CMP_LT_OQ) |
+                                    (_mm512_cmp_pd_mask(key, bk, _CMP_EQ_OQ) & _mm512_cmp_pd_mask(tb, btb, _CMP_GT_OQ)));
+            bk = _mm512_mask_blend_pd(take, bk, key);
+            btb = _mm512_mask_blend_pd(take, btb, tb);
+            for (int v = 0; v < nv; v++)
+                bv[v] = _mm512_mask_blend_pd(take, bv[v], _mm512_permutexvar_pd(idx, _mm512_load_pd(Vs[v][j].v)));
+        }
+        __m512d p = _mm512_loadu_pd(P + g);
+        for (int v = 0; v < nv; v++) acc[v] = _mm512_fmadd_pd(p, bv[v], acc[v]);
+    }
+    for (int v = 0; v < nv; v++) out[v] = hsum(acc[v]);
+}
+
+#else  /* portable scalar passes (same arithmetic order per throw; sums in throw order) */
+
+static double pass_min(const Geo *G, int d, const int *rows, int n, const Row *T, double x) {
+    const uint8_t *H = G->H[d];
+    const double *P = G->P[d];
+    int np = G->npad[d];
+    double acc = 0.0;
+    for (int g = 0; g < np; g++) {
+        double best = BIG;
+        for (int i = 0; i < n; i++) {
+            double v = T[rows[i]].v[H[(size_t)rows[i] * np + g]];
+            best = v < best ? v : best;
+        }
+        acc += P[g] * (best >= BIG ? x : best);
+    }
+    return acc;
+}
+
+static void pass_min2(const Geo *G, int d, const int *rows, int n, const Row *T2, const Row *T1, double x,
+                      double *out2, double *out1) {
+    *out2 = pass_min(G, d, rows, n, T2, x);
+    *out1 = pass_min(G, d, rows, n, T1, x);
+}
+
+static int pass_newton(const Geo *G, int d, const int *rows, int n, const Row *V, const Row *S, const Row *R,
+                       double x, NewtonStore *st, int full) {
+    const uint8_t *H = G->H[d];
+    const double *P = G->P[d];
+    int np = G->npad[d], examined = 0;
+    for (int g8 = 0; g8 < np; g8 += 8) {
+        int v8 = g8 / 8;
+        if (!full && fabs(x - st->at[v8]) < st->gap[v8]) continue;
+        examined++;
+        double as = 0.0, ar = 0.0, gp = BIG;
+        for (int g = g8; g < g8 + 8; g++) {
+            double best = BIG, second = BIG, bs = 1.0, br = 0.0;
+            for (int i = 0; i < n; i++) {
+                int j = rows[i], h = H[(size_t)j * np + g];
+                double v = V[j].v[h], s = S[j].v[h];
+                double hi = v > best ? v : best;
+                if (s != bs && hi < second) second = hi;
+                if (v < best) { best = v; bs = s; br = R[j].v[h]; }
+            }
+            as += P[g] * bs;
+            ar += P[g] * br;
+            if (second < BIG && second - best < gp) gp = second - best;
+        }
+        st->s[v8] = as;
+        st->r[v8] = ar;
+        st->gap[v8] = gp;
+        st->at[v8] = x;
+    }
+    return examined;
+}
+
+static void pass_key(const Geo *G, int d, const int *rows, int n, const Row *K, int nv, const Row *const *Vs,
+                     const double *xs, double *out) {
+    const uint8_t *H = G->H[d];
+    const double *P = G->P[d];
+    int np = G->npad[d];
+    for (int v = 0; v < nv; v++) out[v] = 0.0;
+    for (int g = 0; g < np; g++) {
+        double bk = BIG, btb = -1.0;
+        int bj = -1, bh = 0;
+        for (int i = 0; i < n; i++) {
+            int j = rows[i], h = H[(size_t)j * np + g];
+            double key = K[j].v[h], tb = h * 16.0 + j;
+            if (key < BIG && (key < bk || (key == bk && tb > btb))) { bk = key; btb = tb; bj = j; bh = h; }
+        }
+        for (int v = 0; v < nv; v++) out[v] += P[g] * (bj < 0 ? xs[v] : Vs[v][bj].v[bh]);
+    }
+}
+#endif
+
+/* ------------------------------------------------------------------------------------ */
+/* Board values, once per stored dtype (FLOAT = double or float).                        */
+
+typedef struct {
+    int s[MAXK];        /* digits */
+    int open;           /* open rows */
+} Digits;
+
+static inline void digits_of(const Geo *G, int64_t b, Digits *D) {
+    D->open = 0;
+    for (int j = 0; j < G->k; j++) {
+        D->s[j] = (int)((b / G->stride[j]) % (G->goal + 1));
+        D->open += D->s[j] < G->goal;
+    }
+}
+
+/* The open rows that d dice can hit. */
+static inline int hit_rows(const Geo *G, const Digits *D, int d, int *rows) {
+    int n = 0;
+    for (int j = 0; j < G->k; j++)
+        if (D->s[j] < G->goal && G->reach_hits[d][j] > 0) rows[n++] = j;
+    return n;
+}
+
+/* Static keys of the fixed policies: greedy 0, safe greedy 1 for an overthrow (PEGS-6). */
+static void policy_keys(const Geo *G, int mode, const Digits *D, const int *rows, int n, Row *K) {
+    for (int i = 0; i < n; i++) {
+        int j = rows[i];
+        K[j].v[0] = BIG;
+        for (int h = 1; h < HS; h++) K[j].v[h] = (mode == 2 && D->s[j] + h > G->goal) ? 1.0 : 0.0;
+    }
+}
+
+#define FLOAT double
+#define SUFFIX(name) name##_f64
+#define GATHER(mask, at, base) _mm512_mask_i64gather_pd(_mm512_setzero_pd(), mask, at, base, 8)
+#include "_pegs_c_solver.h"
+#undef FLOAT
+#undef SUFFIX
+#undef GATHER
+#define FLOAT float
+#define SUFFIX(name) name##_f32
+#define GATHER(mask, at, base) _mm512_cvtps_pd(_mm512_mask_i64gather_ps(_mm256_setzero_ps(), mask, at, base, 4))
+#include "_pegs_c_solver.h"
+#undef FLOAT
+#undef SUFFIX
+#undef GATHER
+
+/* ------------------------------------------------------------------------------------ */
+/* Python interface                                                                      */
+
+typedef struct {
+    Py_buffer geo, F, H, E, Gd, boards;
+} Buffers;
+
+static void release(Buffers *B) {
+    Py_buffer *all[] = {&B->geo, &B->F, &B->H, &B->E, &B->Gd, &B->boards};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+        if (all[i]->obj) PyBuffer_Release(all[i]);
+}
+
+/* geo, int64: k, goal, dice, throws, steps, classes, stride[k], per_hit[k], cls[k],
+ * npad[1..6], single_col[tables * HS]; F, float64: A, single_add, P (pegs_kernel.py). */
+static int read_geo(Geo *G, const Buffers *B) {
+    const int64_t *g = (const int64_t *)B->geo.buf;
+    Py_ssize_t len = B->geo.len / 8;
+    if (len < 6) goto bad;
+    G->k = (int)g[0]; G->goal = (int)g[1]; G->dice = (int)g[2]; G->throws = (int)g[3]; G->steps = (int)g[4];
+    G->classes = (int)g[5];
+    G->ncols = G->steps + 4;
+    if (G->k < 1 || G->k > MAXK || G->dice != 6 || G->ncols > MAXC || G->goal < 1 || G->goal > G->steps ||
+        G->goal >= HS - 1 || G->classes < 1 || G->classes > G->k)
+        goto bad;
+    size_t tables = (size_t)tab(G, G->classes, 0, 0, 0, 0);
+    const int64_t *q = g + 6;
+    if ((size_t)len != 6 + 3 * (size_t)G->k + 6 + tables * HS) goto bad;
+    for (int j = 0; j < G->k; j++) {
+        G->stride[j] = q[j];
+        G->per_hit[j] = (int)q[G->k + j];
+        G->cls[j] = (int)q[2 * G->k + j];
+        if (G->cls[j] < 0 || G->cls[j] >= G->classes || G->per_hit[j] < 1) goto bad;
+    }
+    q += 3 * G->k;
+    const double *f = (const double *)B->F.buf;
+    G->A = f;
+    G->single_add = f + tables * G->ncols * HS;
+    G->single_col = q + 6;
+    for (size_t i = 0; i < tables * HS; i++)
+        if (G->single_col[i] < 0 || G->single_col[i] >= HS) goto bad;
+    size_t hoff = 0, poff = tables * (G->ncols + 1) * HS;
+    for (int d = 1; d <= 6; d++) {
+        G->npad[d] = (int)q[d - 1];
+        if (G->npad[d] % 8 || G->npad[d] > MAXG) goto bad;
+        G->H[d] = (const uint8_t *)B->H.buf + hoff;
+        G->P[d] = f + poff;
+        hoff += (size_t)G->k * G->npad[d];
+        poff += G->npad[d];
+        for (int j = 0; j < G->k; j++) {
+            int most = d / G->per_hit[j];
+            G->reach_hits[d][j] = most < HS ? most : HS - 1;
+        }
+    }
+    if ((size_t)B->H.len != hoff || (size_t)B->F.len != poff * 8) goto bad;
+    for (size_t i = 0; i < hoff; i++)
+        if (((const uint8_t *)B->H.buf)[i] >= HS) goto bad;
+    return 1;
+bad:
+    PyErr_SetString(PyExc_ValueError, "inconsistent Pegs kernel geometry");
+    return 0;
+}
+
+/* solve(geo, F, H, E, guide, boards, mode, is64) -> (stuck, passes) */
+static PyObject *py_solve(PyObject *self, PyObject *args) {
+    (void)self;
+    Buffers B = {0};
+    int mode, is64;
+    if (!PyArg_ParseTuple(args, "y*y*y*w*y*y*ii", &B.geo, &B.F, &B.H, &B.E, &B.Gd, &B.boards, &mode, &is64))
+        return NULL;
+    Geo G;
+    if (!read_geo(&G, &B)) { release(&B); return NULL; }
+    Py_ssize_t n = B.boards.len / 8;
+    const int64_t *boards = (const int64_t *)B.boards.buf;
+    long long stuck = 0, passes = 0;
+    Py_BEGIN_ALLOW_THREADS
+    if (is64) solve_boards_f64(&G, (double *)B.E.buf, (const double *)B.Gd.buf, boards, n, mode, &stuck, &passes);
+    else solve_boards_f32(&G, (float *)B.E.buf, (const float *)B.Gd.buf, boards, n, mode, &stuck, &passes);
+    Py_END_ALLOW_THREADS
+    release(&B);
+    return Py_BuildValue("LL", stuck, passes);
+}
+
+/* options(geo, F, H, E, board, d0, ta, is64, stay_out, rest_out): optimal later choices. */
+static PyObject *py_options(PyObject *self, PyObject *args) {
+    (void)self;
+    Buffers B = {0};
+    long long board;
+    int d0, ta, is64;
+    Py_buffer so = {0}, ro = {0};
+    if (!PyArg_ParseTuple(args, "y*y*y*y*Liiiw*w*", &B.geo, &B.F, &B.H, &B.E, &board, &d0, &ta, &is64, &so, &ro))
+        return NULL;
+    Geo G;
+    int ok = read_geo(&G, &B);
+    if (ok && (so.len != G.k * HS * 8 || ro.len != G.k * HS * 8 || d0 < 1 || d0 > G.dice || ta < 0 ||
+               ta >= G.throws)) {
+        PyErr_SetString(PyExc_ValueError, "bad option arrays, dice or throws");
+        ok = 0;
+    }
+    if (ok) {
+        if (is64) option_tables_f64(&G, (const double *)B.E.buf, board, d0, ta, (double *)so.buf, (double *)ro.buf);
+        else option_tables_f32(&G, (const float *)B.E.buf, board, d0, ta, (double *)so.buf, (double *)ro.buf);
+    }
+    release(&B);
+    PyBuffer_Release(&so);
+    PyBuffer_Release(&ro);
+    if (!ok) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_simd(PyObject *self, PyObject *args) {
+    (void)self;
+    (void)args;
+#if defined(__AVX512F__)
+    return PyUnicode_FromString("avx512");
+#else
+    return PyUnicode_FromString("scalar");
+#endif
+}
+
+static PyMethodDef methods[] = {
+    {"solve", py_solve, METH_VARARGS, "Solve independent boards (see pegs_kernel.PegsKernel.solve)."},
+    {"options", py_options, METH_VARARGS, "Stay and rest of every option of one choice throw."},
+    {"simd", py_simd, METH_NOARGS, "The instruction set the passes were compiled for."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_pegs_c",
+                                    "The compiled exact Pegs kernel (see pegs_kernel.py).", -1, methods,
+                                    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__pegs_c(void) { return PyModule_Create(&module); }

@@ -1,0 +1,246 @@
+/* The board values of _pegs_c.c for one stored dtype: included once with FLOAT double and
+ * once with FLOAT float (SUFFIX names the copy). V is the value table, Gd the guide. */
+
+static double SUFFIX(one)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode, int64_t b, const Digits *D,
+                          int d);
+static void SUFFIX(two)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode, int64_t b, const Digits *D,
+                        int d, double *x2, double *x1);
+
+/* Stay (P(overthrow), PEGS-6) and rest of every option (row j, h hits) of a choice throw of
+ * d0 dice with ta >= 1 throws after it on board b: the cycle table's dot product with V at
+ * the row's next steps, the PEGS-7 choice throws that follow the row going in (valued by
+ * one / two with the same V, guide and mode) and the restart constant (PEGS-8). */
+static void SUFFIX(tables)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode, int64_t b, const Digits *D,
+                           int d0, int ta, const int *rows, int n, Row *S, Row *R) {
+    int last = D->open == 1;
+    for (int i = 0; i < n; i++) {
+        int j = rows[i];
+        int need = G->goal - D->s[j];
+        int64_t st = G->stride[j];
+        double x2 = 0.0, x1 = 0.0;
+        int left = d0 - G->per_hit[j] * need;
+        if (!last && left >= 1 && ta >= 1) {
+            Digits in = *D;                     /* the board with row j in (PEGS-7) */
+            in.s[j] = G->goal;
+            in.open--;
+            if (ta >= 2) SUFFIX(two)(G, V, Gd, mode, b + need * st, &in, left, &x2, &x1);
+            else x1 = SUFFIX(one)(G, V, Gd, mode, b + need * st, &in, left);
+        }
+        const double *a = G->A + (size_t)tab(G, G->cls[j], need, d0, ta, last) * G->ncols * HS;
+        const double *a2 = a + (G->steps + 1) * HS, *a1 = a + (G->steps + 2) * HS, *ak = a + (G->steps + 3) * HS;
+        double r[HS];
+        for (int h = 0; h < HS; h++) r[h] = ak[h] + a2[h] * x2 + a1[h] * x1;
+        for (int c = 1; c <= need; c++) {
+            double e = (double)V[b + c * st];
+            const double *ac = a + c * HS;
+            for (int h = 0; h < HS; h++) r[h] += ac[h] * e;
+        }
+        for (int h = 0; h < HS; h++) { S[j].v[h] = a[h]; R[j].v[h] = r[h]; }
+    }
+}
+
+/* Option values stay * x + rest; no hit (h = 0): BIG. */
+static inline void SUFFIX(values)(const int *rows, int n, const Row *S, const Row *R, double x, Row *T) {
+    for (int i = 0; i < n; i++) {
+        int j = rows[i];
+        for (int h = 0; h < HS; h++) T[j].v[h] = S[j].v[h] * x + R[j].v[h];
+        T[j].v[0] = BIG;
+    }
+}
+
+/* Option values of a choice throw of d0 dice with no throw after it (PEGS-9): each leads to
+ * one value, x (overthrow), V a few steps on, or 0 (the game is over), plus the restart
+ * constant (PEGS-8). */
+static void SUFFIX(single_values)(const Geo *G, const FLOAT *V, int64_t b, const Digits *D, int d0, const int *rows,
+                                  int n, double x, Row *T) {
+    int last = D->open == 1;
+    for (int i = 0; i < n; i++) {
+        int j = rows[i];
+        int need = G->goal - D->s[j];
+        int64_t st = G->stride[j];
+        size_t t = (size_t)tab(G, G->cls[j], need, d0, 0, last) * HS;
+#if defined(__AVX512F__)
+        /* e = (x, V at 1..need steps on, 0, ...): one gather, then one permute */
+        __mmask8 steps = (__mmask8)(((1u << need) - 1u) << 1);
+        __m512i at = _mm512_set_epi64(7 * st, 6 * st, 5 * st, 4 * st, 3 * st, 2 * st, st, 0);
+        __m512d e = GATHER(steps, at, V + b);
+        e = _mm512_mask_mov_pd(e, 1, _mm512_set1_pd(x));
+        __m512d v = _mm512_add_pd(_mm512_permutexvar_pd(_mm512_loadu_si512(G->single_col + t), e),
+                                  _mm512_loadu_pd(G->single_add + t));
+        _mm512_store_pd(T[j].v, _mm512_mask_mov_pd(v, 1, _mm512_set1_pd(BIG)));
+#else
+        double e[HS] = {0.0};
+        e[0] = x;
+        for (int c = 1; c <= need; c++) e[c] = (double)V[b + c * st];
+        for (int h = 0; h < HS; h++) T[j].v[h] = e[G->single_col[t + h]] + G->single_add[t + h];
+        T[j].v[0] = BIG;
+#endif
+    }
+}
+
+/* Keys of mode 1..3 for a choice throw of d0 dice with ta throws after it (mode 3: the
+ * option values under the guide, its later choices optimal). */
+static void SUFFIX(keys)(const Geo *G, const FLOAT *Gd, int mode, int64_t b, const Digits *D, int d0, int ta,
+                         const int *rows, int n, Row *K) {
+    if (mode != 3) {
+        policy_keys(G, mode, D, rows, n, K);
+        return;
+    }
+    if (ta == 0) {
+        SUFFIX(single_values)(G, Gd, b, D, d0, rows, n, (double)Gd[b], K);
+        return;
+    }
+    Row S[MAXK], R[MAXK];
+    SUFFIX(tables)(G, Gd, Gd, 0, b, D, d0, ta, rows, n, S, R);
+    SUFFIX(values)(rows, n, S, R, (double)Gd[b], K);
+}
+
+/* A PEGS-7 choice throw of d dice with one throw left on board b. */
+static double SUFFIX(one)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode, int64_t b, const Digits *D,
+                          int d) {
+    int rows[MAXK];
+    int n = hit_rows(G, D, d, rows);
+    double x = (double)V[b];
+    if (n == 0) return x;
+    Row T[MAXK];
+    SUFFIX(single_values)(G, V, b, D, d, rows, n, x, T);
+    if (mode == 0) return pass_min(G, d, rows, n, T, x);
+    Row K[MAXK];
+    SUFFIX(keys)(G, Gd, mode, b, D, d, 0, rows, n, K);
+    const Row *Vs[1] = {T};
+    double out;
+    pass_key(G, d, rows, n, K, 1, Vs, &x, &out);
+    return out;
+}
+
+/* PEGS-7 choice throws of d dice with two and with one throw left on board b. */
+static void SUFFIX(two)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode, int64_t b, const Digits *D,
+                        int d, double *x2, double *x1) {
+    int rows[MAXK];
+    int n = hit_rows(G, D, d, rows);
+    double x = (double)V[b];
+    if (n == 0) {
+        *x2 = *x1 = x;
+        return;
+    }
+    Row S[MAXK], R[MAXK], T2[MAXK], T1[MAXK];
+    SUFFIX(tables)(G, V, Gd, mode, b, D, d, 1, rows, n, S, R);
+    SUFFIX(values)(rows, n, S, R, x, T2);
+    SUFFIX(single_values)(G, V, b, D, d, rows, n, x, T1);
+    if (mode == 0) {
+        pass_min2(G, d, rows, n, T2, T1, x, x2, x1);
+        return;
+    }
+    Row K[MAXK];
+    const Row *Vs[1];
+    SUFFIX(keys)(G, Gd, mode, b, D, d, 1, rows, n, K);
+    Vs[0] = T2;
+    pass_key(G, d, rows, n, K, 1, Vs, &x, x2);
+    SUFFIX(keys)(G, Gd, mode, b, D, d, 0, rows, n, K);
+    Vs[0] = T1;
+    pass_key(G, d, rows, n, K, 1, Vs, &x, x1);
+}
+
+/* A starting value for Newton: the pair estimate E(b+e_i) + E(b+e_j) - E(b+e_i+e_j) of the
+ * two lowest open rows, corrected by that estimate's error one step on along the third;
+ * with one open row an extrapolation along it. */
+static double SUFFIX(guess)(const Geo *G, const FLOAT *V, int64_t b, const Digits *D) {
+    int n = 0, first = 0;
+    int64_t s0 = 0, s1 = 0, s2 = 0;
+    for (int j = 0; j < G->k; j++) {
+        if (D->s[j] >= G->goal) continue;
+        if (n == 0) { s0 = G->stride[j]; first = D->s[j]; }
+        else if (n == 1) s1 = G->stride[j];
+        else if (n == 2) s2 = G->stride[j];
+        n++;
+    }
+    double x;
+    if (n == 1) {
+        if (first + 2 > G->goal) return 1.0;
+        x = 2.0 * V[b + s0] - (double)V[b + 2 * s0];
+    } else {
+        x = (double)V[b + s0] + (double)V[b + s1] - (double)V[b + s0 + s1];
+        if (n >= 3)
+            x += (double)V[b + s2] -
+                 ((double)V[b + s2 + s0] + (double)V[b + s2 + s1] - (double)V[b + s2 + s0 + s1]);
+    }
+    return x >= 1.0 ? x : 1.0;
+}
+
+/* E[b] for each board (successors final). Returns in *stuck the boards a fixed policy never
+ * leaves (value inf) and in *passes the passes over the throws at the turn's start. */
+static void SUFFIX(solve_boards)(const Geo *G, FLOAT *E, const FLOAT *Gd, const int64_t *boards, Py_ssize_t nb,
+                                 int mode, long long *stuck, long long *passes) {
+    for (Py_ssize_t i = 0; i < nb; i++) {
+        int64_t b = boards[i];
+        Digits D;
+        digits_of(G, b, &D);
+        if (D.open == 0) {
+            E[b] = 0;
+            continue;
+        }
+        int rows[MAXK];
+        int n = hit_rows(G, &D, G->dice, rows);
+        Row S[MAXK], R[MAXK];
+        SUFFIX(tables)(G, E, Gd, mode, b, &D, G->dice, G->throws - 1, rows, n, S, R);
+        double x;
+        if (mode != 0) {
+            Row K[MAXK];
+            SUFFIX(keys)(G, Gd, mode, b, &D, G->dice, G->throws - 1, rows, n, K);
+            const Row *Vs[2] = {S, R};
+            double none[2] = {1.0, 0.0}, sr[2];
+            pass_key(G, G->dice, rows, n, K, 2, Vs, none, sr);
+            (*passes)++;
+            if (1.0 - sr[0] <= 1e-15) {
+                x = INFINITY;
+                (*stuck)++;
+            } else {
+                x = (1.0 + sr[1]) / (1.0 - sr[0]);
+            }
+        } else {
+            x = SUFFIX(guess)(G, E, b, &D);
+            Row T[MAXK];
+            NewtonStore store;
+            SUFFIX(values)(rows, n, S, R, x, T);
+            *passes += pass_newton(G, G->dice, rows, n, T, S, R, x, &store, 1);
+            int vectors = G->npad[G->dice] / 8;
+            for (int it = 0; it < 200; it++) {
+                double s = 0.0, r = 0.0;
+                for (int v = 0; v < vectors; v++) { s += store.s[v]; r += store.r[v]; }
+                if (1.0 - s <= 1e-12) {            /* the policy never leaves b: go far up */
+                    x = 2.0 * x + 1.0;
+                    SUFFIX(values)(rows, n, S, R, x, T);
+                    *passes += pass_newton(G, G->dice, rows, n, T, S, R, x, &store, 1);
+                    continue;
+                }
+                double xn = (1.0 + r) / (1.0 - s);
+                if (xn == x) break;
+                x = xn;
+                SUFFIX(values)(rows, n, S, R, x, T);
+                int examined = pass_newton(G, G->dice, rows, n, T, S, R, x, &store, 0);
+                *passes += examined;
+                if (!examined) break;
+            }
+        }
+        E[b] = (FLOAT)x;
+    }
+}
+
+/* Stay and rest ([k][HS], zero for rows not open or not hit) of every option of one choice
+ * throw of d0 dice with ta throws after it, later choices optimal (advice). */
+static void SUFFIX(option_tables)(const Geo *G, const FLOAT *V, int64_t b, int d0, int ta, double *stay,
+                                  double *rest) {
+    Digits D;
+    digits_of(G, b, &D);
+    int rows[MAXK];
+    int n = hit_rows(G, &D, d0, rows);
+    Row S[MAXK], R[MAXK];
+    SUFFIX(tables)(G, V, V, 0, b, &D, d0, ta, rows, n, S, R);
+    memset(stay, 0, sizeof(double) * G->k * HS);
+    memset(rest, 0, sizeof(double) * G->k * HS);
+    for (int i = 0; i < n; i++)
+        for (int h = 1; h < HS; h++) {
+            stay[rows[i] * HS + h] = S[rows[i]].v[h];
+            rest[rows[i] * HS + h] = R[rows[i]].v[h];
+        }
+}
