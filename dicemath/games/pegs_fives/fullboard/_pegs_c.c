@@ -48,16 +48,46 @@ typedef struct {
     int classes;
     int reach_hits[7][MAXK];            /* most hits of row j with d dice (0: row never hit) */
     const double *A;                    /* [table][ncols][HS] */
-    const int64_t *single_col;          /* [table][HS]: with no throw after the choice throw, the one
-                                           value an option leads to: 0 the overthrow value, c the step
-                                           c on, 7 none (the game is over) */
-    const double *single_add;           /* [table][HS]: the restart constant added to it */
     const uint8_t *H[7];                /* H[d]: [k][npad[d]] hits of each throw of d dice */
     const double *P[7];                 /* P[d]: [npad[d]] probabilities (0 for padding) */
     int npad[7];
 } Geo;
 
 typedef struct { double v[HS]; } __attribute__((aligned(64))) Row;
+
+/* Values kept while one turn's board is solved, by board (open addressing; a new turn's
+ * board starts a new generation). */
+#define MEMO_SLOTS 256
+typedef struct {
+    int64_t key[MEMO_SLOTS];
+    double value[MEMO_SLOTS];
+    unsigned generation[MEMO_SLOTS];
+    unsigned now;
+} Memo;
+
+static void memo_init(Memo *m) {
+    memset(m->generation, 0, sizeof(m->generation));
+    m->now = 0;
+}
+
+static inline void memo_clear(Memo *m) {
+    if (++m->now == 0) memo_init(m), m->now = 1;
+}
+
+/* The slot of board b (NAN if new). */
+static inline double *memo_slot(Memo *m, int64_t b) {
+    unsigned h = (unsigned)(((uint64_t)b * 0x9E3779B97F4A7C15ull) >> 56) & (MEMO_SLOTS - 1);
+    for (int probe = 0; probe < MEMO_SLOTS; probe++, h = (h + 1) & (MEMO_SLOTS - 1)) {
+        if (m->generation[h] != m->now) {
+            m->generation[h] = m->now;
+            m->key[h] = b;
+            m->value[h] = NAN;
+            return &m->value[h];
+        }
+        if (m->key[h] == b) return &m->value[h];
+    }
+    return NULL;                        /* full: not kept */
+}
 
 /* What a Newton pass keeps per vector of 8 throws (see pass_newton). */
 typedef struct { double s[MAXG / 8], r[MAXG / 8], gap[MAXG / 8], at[MAXG / 8]; } NewtonStore;
@@ -299,18 +329,14 @@ static void policy_keys(const Geo *G, int mode, const Digits *D, const int *rows
 
 #define FLOAT double
 #define SUFFIX(name) name##_f64
-#define GATHER(mask, at, base) _mm512_mask_i64gather_pd(_mm512_setzero_pd(), mask, at, base, 8)
 #include "_pegs_c_solver.h"
 #undef FLOAT
 #undef SUFFIX
-#undef GATHER
 #define FLOAT float
 #define SUFFIX(name) name##_f32
-#define GATHER(mask, at, base) _mm512_cvtps_pd(_mm512_mask_i64gather_ps(_mm256_setzero_ps(), mask, at, base, 4))
 #include "_pegs_c_solver.h"
 #undef FLOAT
 #undef SUFFIX
-#undef GATHER
 
 /* ------------------------------------------------------------------------------------ */
 /* Python interface                                                                      */
@@ -326,7 +352,7 @@ static void release(Buffers *B) {
 }
 
 /* geo, int64: k, goal, dice, throws, steps, classes, stride[k], per_hit[k], cls[k],
- * npad[1..6], single_col[tables * HS]; F, float64: A, single_add, P (pegs_kernel.py). */
+ * npad[1..6]; F, float64: A, P (pegs_kernel.py). */
 static int read_geo(Geo *G, const Buffers *B) {
     const int64_t *g = (const int64_t *)B->geo.buf;
     Py_ssize_t len = B->geo.len / 8;
@@ -339,7 +365,7 @@ static int read_geo(Geo *G, const Buffers *B) {
         goto bad;
     size_t tables = (size_t)tab(G, G->classes, 0, 0, 0, 0);
     const int64_t *q = g + 6;
-    if ((size_t)len != 6 + 3 * (size_t)G->k + 6 + tables * HS) goto bad;
+    if ((size_t)len != 6 + 3 * (size_t)G->k + 6) goto bad;
     for (int j = 0; j < G->k; j++) {
         G->stride[j] = q[j];
         G->per_hit[j] = (int)q[G->k + j];
@@ -349,11 +375,7 @@ static int read_geo(Geo *G, const Buffers *B) {
     q += 3 * G->k;
     const double *f = (const double *)B->F.buf;
     G->A = f;
-    G->single_add = f + tables * G->ncols * HS;
-    G->single_col = q + 6;
-    for (size_t i = 0; i < tables * HS; i++)
-        if (G->single_col[i] < 0 || G->single_col[i] >= HS) goto bad;
-    size_t hoff = 0, poff = tables * (G->ncols + 1) * HS;
+    size_t hoff = 0, poff = tables * G->ncols * HS;
     for (int d = 1; d <= 6; d++) {
         G->npad[d] = (int)q[d - 1];
         if (G->npad[d] % 8 || G->npad[d] > MAXG) goto bad;

@@ -1,41 +1,47 @@
 /* The board values of _pegs_c.c for one stored dtype: included once with FLOAT double and
- * once with FLOAT float (SUFFIX names the copy). V is the value table, Gd the guide. */
+ * once with FLOAT float (SUFFIX names the copy). V is the value table, Gd the guide; memo
+ * (optimal play only, else NULL) keeps the one-throw values of the boards two rows on from
+ * a turn's board, which the two orders of the rows going in share. */
 
-static double SUFFIX(one)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode, int64_t b, const Digits *D,
-                          int d);
-static void SUFFIX(two)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode, int64_t b, const Digits *D,
-                        int d, double *x2, double *x1);
+static double SUFFIX(one)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode, Memo *memo, int64_t b,
+                          const Digits *D, int d);
+static void SUFFIX(two)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode, Memo *memo, int64_t b,
+                        const Digits *D, int d, double *x2, double *x1);
+
+/* The PEGS-7 values that follow row j going in exactly (need steps, left dice) on a choice
+ * throw with ta throws after it: two and one throws left (0 where none can follow). */
+static inline void SUFFIX(pegs7)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode, Memo *memo, int64_t b,
+                                 const Digits *D, int j, int need, int left, int ta, double *x2, double *x1) {
+    *x2 = *x1 = 0.0;
+    if (D->open == 1 || left < 1 || ta < 1) return;
+    Digits in = *D;                                 /* the board with row j in */
+    in.s[j] = G->goal;
+    in.open--;
+    if (ta >= 2) SUFFIX(two)(G, V, Gd, mode, memo, b + need * G->stride[j], &in, left, x2, x1);
+    else *x1 = SUFFIX(one)(G, V, Gd, mode, memo, b + need * G->stride[j], &in, left);
+}
 
 /* Stay (P(overthrow), PEGS-6) and rest of every option (row j, h hits) of a choice throw of
- * d0 dice with ta >= 1 throws after it on board b: the cycle table's dot product with V at
- * the row's next steps, the PEGS-7 choice throws that follow the row going in (valued by
- * one / two with the same V, guide and mode) and the restart constant (PEGS-8). */
-static void SUFFIX(tables)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode, int64_t b, const Digits *D,
-                           int d0, int ta, const int *rows, int n, Row *S, Row *R) {
+ * d0 dice with ta throws after it on board b: the cycle table's dot product with V at the
+ * row's next steps, the PEGS-7 choice throws that follow the row going in and the restart
+ * constant (PEGS-8). */
+static void SUFFIX(tables)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode, Memo *memo, int64_t b,
+                           const Digits *D, int d0, int ta, const int *rows, int n, Row *S, Row *R) {
     int last = D->open == 1;
     for (int i = 0; i < n; i++) {
         int j = rows[i];
         int need = G->goal - D->s[j];
+        double x2, x1;
+        SUFFIX(pegs7)(G, V, Gd, mode, memo, b, D, j, need, d0 - G->per_hit[j] * need, ta, &x2, &x1);
         int64_t st = G->stride[j];
-        double x2 = 0.0, x1 = 0.0;
-        int left = d0 - G->per_hit[j] * need;
-        if (!last && left >= 1 && ta >= 1) {
-            Digits in = *D;                     /* the board with row j in (PEGS-7) */
-            in.s[j] = G->goal;
-            in.open--;
-            if (ta >= 2) SUFFIX(two)(G, V, Gd, mode, b + need * st, &in, left, &x2, &x1);
-            else x1 = SUFFIX(one)(G, V, Gd, mode, b + need * st, &in, left);
-        }
         const double *a = G->A + (size_t)tab(G, G->cls[j], need, d0, ta, last) * G->ncols * HS;
         const double *a2 = a + (G->steps + 1) * HS, *a1 = a + (G->steps + 2) * HS, *ak = a + (G->steps + 3) * HS;
-        double r[HS];
-        for (int h = 0; h < HS; h++) r[h] = ak[h] + a2[h] * x2 + a1[h] * x1;
+        for (int h = 0; h < HS; h++) R[j].v[h] = ak[h] + a2[h] * x2 + a1[h] * x1;
         for (int c = 1; c <= need; c++) {
             double e = (double)V[b + c * st];
-            const double *ac = a + c * HS;
-            for (int h = 0; h < HS; h++) r[h] += ac[h] * e;
+            for (int h = 0; h < HS; h++) R[j].v[h] += a[c * HS + h] * e;
         }
-        for (int h = 0; h < HS; h++) { S[j].v[h] = a[h]; R[j].v[h] = r[h]; }
+        for (int h = 0; h < HS; h++) S[j].v[h] = a[h];
     }
 }
 
@@ -48,32 +54,56 @@ static inline void SUFFIX(values)(const int *rows, int n, const Row *S, const Ro
     }
 }
 
-/* Option values of a choice throw of d0 dice with no throw after it (PEGS-9): each leads to
- * one value, x (overthrow), V a few steps on, or 0 (the game is over), plus the restart
- * constant (PEGS-8). */
-static void SUFFIX(single_values)(const Geo *G, const FLOAT *V, int64_t b, const Digits *D, int d0, const int *rows,
-                                  int n, double x, Row *T) {
+/* Option values at x = V[b] of a choice throw of d0 dice with no throw after it (T1) and,
+ * with T2, with one throw after it: dot products of the cycle tables with x (the overthrow,
+ * PEGS-6) and V at the row's next steps, plus the PEGS-7 value and the restart constant. */
+static void SUFFIX(level_values)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode, Memo *memo, int64_t b,
+                                 const Digits *D, int d0, const int *rows, int n, double x, Row *T2, Row *T1) {
     int last = D->open == 1;
     for (int i = 0; i < n; i++) {
         int j = rows[i];
         int need = G->goal - D->s[j];
         int64_t st = G->stride[j];
-        size_t t = (size_t)tab(G, G->cls[j], need, d0, 0, last) * HS;
+        const double *a0 = G->A + (size_t)tab(G, G->cls[j], need, d0, 0, last) * G->ncols * HS;
+        double x1 = 0.0, x2;
+        const double *a1 = NULL;
+        if (T2) {
+            SUFFIX(pegs7)(G, V, Gd, mode, memo, b, D, j, need, d0 - G->per_hit[j] * need, 1, &x2, &x1);
+            a1 = G->A + (size_t)tab(G, G->cls[j], need, d0, 1, last) * G->ncols * HS;
+        }
 #if defined(__AVX512F__)
-        /* e = (x, V at 1..need steps on, 0, ...): one gather, then one permute */
-        __mmask8 steps = (__mmask8)(((1u << need) - 1u) << 1);
-        __m512i at = _mm512_set_epi64(7 * st, 6 * st, 5 * st, 4 * st, 3 * st, 2 * st, st, 0);
-        __m512d e = GATHER(steps, at, V + b);
-        e = _mm512_mask_mov_pd(e, 1, _mm512_set1_pd(x));
-        __m512d v = _mm512_add_pd(_mm512_permutexvar_pd(_mm512_loadu_si512(G->single_col + t), e),
-                                  _mm512_loadu_pd(G->single_add + t));
-        _mm512_store_pd(T[j].v, _mm512_mask_mov_pd(v, 1, _mm512_set1_pd(BIG)));
+        __m512d vx = _mm512_set1_pd(x), big = _mm512_set1_pd(BIG);
+        __m512d t1 = _mm512_fmadd_pd(_mm512_loadu_pd(a0), vx, _mm512_loadu_pd(a0 + (G->steps + 3) * HS));
+        __m512d t2 = _mm512_setzero_pd();
+        if (T2)
+            t2 = _mm512_fmadd_pd(_mm512_loadu_pd(a1), vx,
+                                 _mm512_fmadd_pd(_mm512_loadu_pd(a1 + (G->steps + 2) * HS), _mm512_set1_pd(x1),
+                                                 _mm512_loadu_pd(a1 + (G->steps + 3) * HS)));
+        for (int c = 1; c <= need; c++) {
+            __m512d e = _mm512_set1_pd((double)V[b + c * st]);
+            t1 = _mm512_fmadd_pd(_mm512_loadu_pd(a0 + c * HS), e, t1);
+            if (T2) t2 = _mm512_fmadd_pd(_mm512_loadu_pd(a1 + c * HS), e, t2);
+        }
+        _mm512_store_pd(T1[j].v, _mm512_mask_mov_pd(t1, 1, big));
+        if (T2) _mm512_store_pd(T2[j].v, _mm512_mask_mov_pd(t2, 1, big));
 #else
-        double e[HS] = {0.0};
-        e[0] = x;
-        for (int c = 1; c <= need; c++) e[c] = (double)V[b + c * st];
-        for (int h = 0; h < HS; h++) T[j].v[h] = e[G->single_col[t + h]] + G->single_add[t + h];
-        T[j].v[0] = BIG;
+        double t1[HS], t2[HS];
+        for (int h = 0; h < HS; h++) {
+            t1[h] = a0[(G->steps + 3) * HS + h] + a0[h] * x;
+            t2[h] = T2 ? a1[(G->steps + 3) * HS + h] + a1[(G->steps + 2) * HS + h] * x1 + a1[h] * x : 0.0;
+        }
+        for (int c = 1; c <= need; c++) {
+            double e = (double)V[b + c * st];
+            for (int h = 0; h < HS; h++) {
+                t1[h] += a0[c * HS + h] * e;
+                if (T2) t2[h] += a1[c * HS + h] * e;
+            }
+        }
+        t1[0] = t2[0] = BIG;
+        for (int h = 0; h < HS; h++) {
+            T1[j].v[h] = t1[h];
+            if (T2) T2[j].v[h] = t2[h];
+        }
 #endif
     }
 }
@@ -87,35 +117,41 @@ static void SUFFIX(keys)(const Geo *G, const FLOAT *Gd, int mode, int64_t b, con
         return;
     }
     if (ta == 0) {
-        SUFFIX(single_values)(G, Gd, b, D, d0, rows, n, (double)Gd[b], K);
+        SUFFIX(level_values)(G, Gd, Gd, 0, NULL, b, D, d0, rows, n, (double)Gd[b], NULL, K);
         return;
     }
     Row S[MAXK], R[MAXK];
-    SUFFIX(tables)(G, Gd, Gd, 0, b, D, d0, ta, rows, n, S, R);
+    SUFFIX(tables)(G, Gd, Gd, 0, NULL, b, D, d0, ta, rows, n, S, R);
     SUFFIX(values)(rows, n, S, R, (double)Gd[b], K);
 }
 
 /* A PEGS-7 choice throw of d dice with one throw left on board b. */
-static double SUFFIX(one)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode, int64_t b, const Digits *D,
-                          int d) {
+static double SUFFIX(one)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode, Memo *memo, int64_t b,
+                          const Digits *D, int d) {
     int rows[MAXK];
     int n = hit_rows(G, D, d, rows);
     double x = (double)V[b];
     if (n == 0) return x;
+    double *kept = memo ? memo_slot(memo, b) : NULL;
+    if (kept && *kept == *kept) return *kept;
     Row T[MAXK];
-    SUFFIX(single_values)(G, V, b, D, d, rows, n, x, T);
-    if (mode == 0) return pass_min(G, d, rows, n, T, x);
-    Row K[MAXK];
-    SUFFIX(keys)(G, Gd, mode, b, D, d, 0, rows, n, K);
-    const Row *Vs[1] = {T};
+    SUFFIX(level_values)(G, V, Gd, mode, memo, b, D, d, rows, n, x, NULL, T);
     double out;
-    pass_key(G, d, rows, n, K, 1, Vs, &x, &out);
+    if (mode == 0) {
+        out = pass_min(G, d, rows, n, T, x);
+    } else {
+        Row K[MAXK];
+        SUFFIX(keys)(G, Gd, mode, b, D, d, 0, rows, n, K);
+        const Row *Vs[1] = {T};
+        pass_key(G, d, rows, n, K, 1, Vs, &x, &out);
+    }
+    if (kept) *kept = out;
     return out;
 }
 
 /* PEGS-7 choice throws of d dice with two and with one throw left on board b. */
-static void SUFFIX(two)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode, int64_t b, const Digits *D,
-                        int d, double *x2, double *x1) {
+static void SUFFIX(two)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode, Memo *memo, int64_t b,
+                        const Digits *D, int d, double *x2, double *x1) {
     int rows[MAXK];
     int n = hit_rows(G, D, d, rows);
     double x = (double)V[b];
@@ -123,10 +159,8 @@ static void SUFFIX(two)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode,
         *x2 = *x1 = x;
         return;
     }
-    Row S[MAXK], R[MAXK], T2[MAXK], T1[MAXK];
-    SUFFIX(tables)(G, V, Gd, mode, b, D, d, 1, rows, n, S, R);
-    SUFFIX(values)(rows, n, S, R, x, T2);
-    SUFFIX(single_values)(G, V, b, D, d, rows, n, x, T1);
+    Row T2[MAXK], T1[MAXK];
+    SUFFIX(level_values)(G, V, Gd, mode, memo, b, D, d, rows, n, x, T2, T1);
     if (mode == 0) {
         pass_min2(G, d, rows, n, T2, T1, x, x2, x1);
         return;
@@ -167,10 +201,14 @@ static double SUFFIX(guess)(const Geo *G, const FLOAT *V, int64_t b, const Digit
     return x >= 1.0 ? x : 1.0;
 }
 
-/* E[b] for each board (successors final). Returns in *stuck the boards a fixed policy never
- * leaves (value inf) and in *passes the passes over the throws at the turn's start. */
+/* E[b] for each board in order (each board's successors final before it: the same total
+ * progress, or an order in which successors come first). Returns in *stuck the boards a
+ * fixed policy never leaves (value inf) and in *vectors the vectors of 8 throws examined at
+ * the turns' starts. */
 static void SUFFIX(solve_boards)(const Geo *G, FLOAT *E, const FLOAT *Gd, const int64_t *boards, Py_ssize_t nb,
-                                 int mode, long long *stuck, long long *passes) {
+                                 int mode, long long *stuck, long long *vectors) {
+    Memo memo;
+    memo_init(&memo);
     for (Py_ssize_t i = 0; i < nb; i++) {
         int64_t b = boards[i];
         Digits D;
@@ -179,10 +217,11 @@ static void SUFFIX(solve_boards)(const Geo *G, FLOAT *E, const FLOAT *Gd, const 
             E[b] = 0;
             continue;
         }
+        memo_clear(&memo);
         int rows[MAXK];
         int n = hit_rows(G, &D, G->dice, rows);
         Row S[MAXK], R[MAXK];
-        SUFFIX(tables)(G, E, Gd, mode, b, &D, G->dice, G->throws - 1, rows, n, S, R);
+        SUFFIX(tables)(G, E, Gd, mode, mode == 0 ? &memo : NULL, b, &D, G->dice, G->throws - 1, rows, n, S, R);
         double x;
         if (mode != 0) {
             Row K[MAXK];
@@ -190,7 +229,7 @@ static void SUFFIX(solve_boards)(const Geo *G, FLOAT *E, const FLOAT *Gd, const 
             const Row *Vs[2] = {S, R};
             double none[2] = {1.0, 0.0}, sr[2];
             pass_key(G, G->dice, rows, n, K, 2, Vs, none, sr);
-            (*passes)++;
+            *vectors += G->npad[G->dice] / 8;
             if (1.0 - sr[0] <= 1e-15) {
                 x = INFINITY;
                 (*stuck)++;
@@ -202,15 +241,15 @@ static void SUFFIX(solve_boards)(const Geo *G, FLOAT *E, const FLOAT *Gd, const 
             Row T[MAXK];
             NewtonStore store;
             SUFFIX(values)(rows, n, S, R, x, T);
-            *passes += pass_newton(G, G->dice, rows, n, T, S, R, x, &store, 1);
-            int vectors = G->npad[G->dice] / 8;
+            *vectors += pass_newton(G, G->dice, rows, n, T, S, R, x, &store, 1);
+            int count = G->npad[G->dice] / 8;
             for (int it = 0; it < 200; it++) {
                 double s = 0.0, r = 0.0;
-                for (int v = 0; v < vectors; v++) { s += store.s[v]; r += store.r[v]; }
-                if (1.0 - s <= 1e-12) {            /* the policy never leaves b: go far up */
+                for (int v = 0; v < count; v++) { s += store.s[v]; r += store.r[v]; }
+                if (1.0 - s <= 1e-12) {            /* this policy never leaves b: go far up */
                     x = 2.0 * x + 1.0;
                     SUFFIX(values)(rows, n, S, R, x, T);
-                    *passes += pass_newton(G, G->dice, rows, n, T, S, R, x, &store, 1);
+                    *vectors += pass_newton(G, G->dice, rows, n, T, S, R, x, &store, 1);
                     continue;
                 }
                 double xn = (1.0 + r) / (1.0 - s);
@@ -218,7 +257,7 @@ static void SUFFIX(solve_boards)(const Geo *G, FLOAT *E, const FLOAT *Gd, const 
                 x = xn;
                 SUFFIX(values)(rows, n, S, R, x, T);
                 int examined = pass_newton(G, G->dice, rows, n, T, S, R, x, &store, 0);
-                *passes += examined;
+                *vectors += examined;
                 if (!examined) break;
             }
         }
@@ -235,7 +274,7 @@ static void SUFFIX(option_tables)(const Geo *G, const FLOAT *V, int64_t b, int d
     int rows[MAXK];
     int n = hit_rows(G, &D, d0, rows);
     Row S[MAXK], R[MAXK];
-    SUFFIX(tables)(G, V, V, 0, b, &D, d0, ta, rows, n, S, R);
+    SUFFIX(tables)(G, V, V, 0, NULL, b, &D, d0, ta, rows, n, S, R);
     memset(stay, 0, sizeof(double) * G->k * HS);
     memset(rest, 0, sizeof(double) * G->k * HS);
     for (int i = 0; i < n; i++)

@@ -219,17 +219,14 @@ def kernel_arrays(rules: Rules, rows: tuple[int, ...]) -> tuple[np.ndarray, np.n
     """The constant arrays of the C kernel: ``(geo, F, H)``.
 
     * ``geo`` (int64): ``k, goal, dice, throws, steps, classes``, the strides, dice per
-      hit and cycle-table class of each row position, the padded throw counts of 1..6
-      dice, then each cycle-table row's *single columns*: with no throw after the choice
-      throw an option leads to one value, column 0 (the overthrow value), ``c`` (``c``
-      steps on) or 7 (none: the game is over).
+      hit and cycle-table class of each row position, the padded throw counts of 1..6 dice.
     * ``F`` (float64): the cycle tables of the distinct row classes (rows 1..6 share one;
       :func:`cycle_tables`, row :func:`option_table` with the class for the position), the
-      restart constant of each single column, the throw probabilities of 1..6 dice.
+      throw probabilities of 1..6 dice.
     * ``H`` (uint8): for 1..6 dice, ``[row position][throw]`` the hits of each group of
       :func:`throw_groups` (0: none), throws padded with zeros to a multiple of 8.
     """
-    k, goal, throws = len(rows), rules.goal, rules.throws
+    k, goal = len(rows), rules.goal
     full = cycle_tables(rules, rows)
     per_row = full.shape[0] // k
     blocks: list[np.ndarray] = []
@@ -241,16 +238,6 @@ def kernel_arrays(rules: Rules, rows: tuple[int, ...]) -> tuple[np.ndarray, np.n
         if not same:
             blocks.append(block)
     A = np.concatenate(blocks)
-    single = np.full((A.shape[0], MAX_HITS), MAX_HITS - 1, np.int64)
-    constant = np.zeros((A.shape[0], MAX_HITS))
-    for t in range(A.shape[0]):
-        if (t // 2) % throws == 0:                        # no throw after the choice throw
-            for h in range(MAX_HITS):
-                terms = [c for c in range(goal + 3) if A[t, c * MAX_HITS + h]]
-                assert len(terms) <= 1 and all(A[t, c * MAX_HITS + h] == 1.0 for c in terms) \
-                    and goal + 1 not in terms and goal + 2 not in terms
-                single[t, h] = terms[0] if terms else MAX_HITS - 1
-                constant[t, h] = A[t, (goal + 3) * MAX_HITS + h]
     groups = throw_groups(rules, rows)
     hits, probabilities, padded = [], [], []
     for d in range(1, rules.dice + 1):
@@ -265,10 +252,10 @@ def kernel_arrays(rules: Rules, rows: tuple[int, ...]) -> tuple[np.ndarray, np.n
         hits.append(H.ravel())
         probabilities.append(P)
         padded.append(n)
-    geo = np.concatenate([[k, goal, rules.dice, throws, goal, len(blocks)],
+    geo = np.concatenate([[k, goal, rules.dice, rules.throws, goal, len(blocks)],
                           [(goal + 1) ** j for j in range(k)], [rules.dice_per_hit[r - 1] for r in rows],
-                          classes, padded, single.ravel()]).astype(np.int64)
-    return geo, np.concatenate([A.ravel(), constant.ravel()] + probabilities), np.concatenate(hits)
+                          classes, padded]).astype(np.int64)
+    return geo, np.concatenate([A.ravel()] + probabilities), np.concatenate(hits)
 
 
 class PegsKernel:

@@ -41,7 +41,7 @@ FORMAT = 1
 VALUES = "values.bin"
 MANIFEST = "manifest.json"
 
-KERNEL_SOURCES = {"fives": ("fives_kernel.py",), "pegs": ("pegs_kernel.py", "_pegs_numba.py")}
+KERNEL_SOURCES = {"fives": ("fives_kernel.py",), "pegs": ("pegs_kernel.py", "_pegs_c.c", "_pegs_c_solver.h")}
 """The kernel modules of each game structure (see :func:`.driver.game_of`)."""
 
 DRIVER_SOURCES = ("layout.py", "driver.py")
