@@ -397,24 +397,41 @@ bad:
     return 0;
 }
 
-/* solve(geo, F, H, E, guide, boards, mode, is64) -> (stuck, passes) */
-static PyObject *py_solve(PyObject *self, PyObject *args) {
-    (void)self;
+/* solve(geo, F, H, E, guide, boards, mode, is64) -> (stuck, vectors): boards in the order
+ * given; solve_range(geo, F, H, E, guide, lo, hi, mode, is64): indices hi - 1 down to lo. */
+static PyObject *solve(PyObject *args, int range) {
     Buffers B = {0};
     int mode, is64;
-    if (!PyArg_ParseTuple(args, "y*y*y*w*y*y*ii", &B.geo, &B.F, &B.H, &B.E, &B.Gd, &B.boards, &mode, &is64))
-        return NULL;
+    long long lo = 0, hi = 0;
+    int ok = range ? PyArg_ParseTuple(args, "y*y*y*w*y*LLii", &B.geo, &B.F, &B.H, &B.E, &B.Gd, &lo, &hi, &mode, &is64)
+                   : PyArg_ParseTuple(args, "y*y*y*w*y*y*ii", &B.geo, &B.F, &B.H, &B.E, &B.Gd, &B.boards, &mode, &is64);
+    if (!ok) return NULL;
     Geo G;
     if (!read_geo(&G, &B)) { release(&B); return NULL; }
-    Py_ssize_t n = B.boards.len / 8;
-    const int64_t *boards = (const int64_t *)B.boards.buf;
-    long long stuck = 0, passes = 0;
+    Py_ssize_t size = B.E.len / (is64 ? 8 : 4), n = range ? (Py_ssize_t)(hi - lo) : B.boards.len / 8;
+    const int64_t *boards = range ? NULL : (const int64_t *)B.boards.buf;
+    if (B.Gd.len != B.E.len || mode < 0 || mode > 3 || (range && (lo < 0 || hi > size || lo > hi))) {
+        PyErr_SetString(PyExc_ValueError, "bad guide, mode or range");
+        release(&B);
+        return NULL;
+    }
+    long long stuck = 0, vectors = 0;
     Py_BEGIN_ALLOW_THREADS
-    if (is64) solve_boards_f64(&G, (double *)B.E.buf, (const double *)B.Gd.buf, boards, n, mode, &stuck, &passes);
-    else solve_boards_f32(&G, (float *)B.E.buf, (const float *)B.Gd.buf, boards, n, mode, &stuck, &passes);
+    if (is64) solve_boards_f64(&G, (double *)B.E.buf, (const double *)B.Gd.buf, boards, hi, n, mode, &stuck, &vectors);
+    else solve_boards_f32(&G, (float *)B.E.buf, (const float *)B.Gd.buf, boards, hi, n, mode, &stuck, &vectors);
     Py_END_ALLOW_THREADS
     release(&B);
-    return Py_BuildValue("LL", stuck, passes);
+    return Py_BuildValue("LL", stuck, vectors);
+}
+
+static PyObject *py_solve(PyObject *self, PyObject *args) {
+    (void)self;
+    return solve(args, 0);
+}
+
+static PyObject *py_solve_range(PyObject *self, PyObject *args) {
+    (void)self;
+    return solve(args, 1);
 }
 
 /* options(geo, F, H, E, board, d0, ta, is64, stay_out, rest_out): optimal later choices. */
@@ -455,7 +472,8 @@ static PyObject *py_simd(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef methods[] = {
-    {"solve", py_solve, METH_VARARGS, "Solve independent boards (see pegs_kernel.PegsKernel.solve)."},
+    {"solve", py_solve, METH_VARARGS, "Solve boards in the order given (see pegs_kernel.PegsKernel.solve)."},
+    {"solve_range", py_solve_range, METH_VARARGS, "Solve a range of boards, highest index first."},
     {"options", py_options, METH_VARARGS, "Stay and rest of every option of one choice throw."},
     {"simd", py_simd, METH_NOARGS, "The instruction set the passes were compiled for."},
     {NULL, NULL, 0, NULL}};

@@ -201,16 +201,16 @@ static double SUFFIX(guess)(const Geo *G, const FLOAT *V, int64_t b, const Digit
     return x >= 1.0 ? x : 1.0;
 }
 
-/* E[b] for each board in order (each board's successors final before it: the same total
- * progress, or an order in which successors come first). Returns in *stuck the boards a
- * fixed policy never leaves (value inf) and in *vectors the vectors of 8 throws examined at
- * the turns' starts. */
-static void SUFFIX(solve_boards)(const Geo *G, FLOAT *E, const FLOAT *Gd, const int64_t *boards, Py_ssize_t nb,
-                                 int mode, long long *stuck, long long *vectors) {
+/* E[b] for each board in order: boards[0..nb), or without boards the indices hi - 1 down
+ * to hi - nb (each board's successors are final before it: boards of the same total
+ * progress, or decreasing indices). Returns in *stuck the boards a fixed policy never
+ * leaves (value inf) and in *vectors the vectors of 8 throws examined at the turns' starts. */
+static void SUFFIX(solve_boards)(const Geo *G, FLOAT *E, const FLOAT *Gd, const int64_t *boards, int64_t hi,
+                                 Py_ssize_t nb, int mode, long long *stuck, long long *vectors) {
     Memo memo;
     memo_init(&memo);
     for (Py_ssize_t i = 0; i < nb; i++) {
-        int64_t b = boards[i];
+        int64_t b = boards ? boards[i] : hi - 1 - i;
         Digits D;
         digits_of(G, b, &D);
         if (D.open == 0) {

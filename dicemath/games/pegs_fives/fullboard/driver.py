@@ -91,10 +91,14 @@ def guide_for(E: np.ndarray, guide: np.ndarray | None) -> np.ndarray | None:
 
 
 def solve_sequential(kernel, E: np.ndarray, *, policy: str = "optimal", guide: np.ndarray | None = None) -> np.ndarray:
-    """Fill ``E`` for every board of ``kernel.layout``: totals from high to low, one
+    """Fill ``E`` for every board of ``kernel.layout``: decreasing indices in one call for a
+    kernel with ``solve_range`` (the Pegs kernel), else totals from high to low, one
     ``kernel.solve`` call per total; ``E[last]`` is set to 0. Returns ``E``."""
     guide = guide_for(E, guide)
     E[kernel.layout.last] = 0.0
+    if hasattr(kernel, "solve_range"):
+        kernel.solve_range(E, 0, kernel.layout.last, policy=policy, guide=guide)
+        return E
     for boards in kernel.layout.boards_by_total()[-2::-1]:
         kernel.solve(E, boards, policy=policy, guide=guide)
     return E
@@ -121,10 +125,20 @@ def default_top(layout: BoardLayout, lanes: int = 1) -> int:
 def solve_slabs(kernel, plan: SlabPlan, E: np.ndarray, slabs: Sequence[int], policy: str,
                 guide: np.ndarray | None) -> None:
     """Solve every board of ``slabs`` (mutually independent; their successor slabs final):
-    with the kernel's ``solve_slabs`` in one call, else slab by slab, board set by board set."""
+    with the kernel's ``solve_slabs`` in one call, or slab by slab: with ``solve_range``
+    (decreasing indices: every successor inside the slab comes first), else board set by
+    board set."""
     guide = guide_for(E, guide)
     if hasattr(kernel, "solve_slabs"):
         kernel.solve_slabs(E, np.array(slabs), plan.top, policy=policy, guide=guide)
+        return
+    if hasattr(kernel, "solve_range"):
+        for slab in slabs:
+            start, stop = slab * plan.slab_size, (slab + 1) * plan.slab_size
+            if stop - 1 == plan.layout.last:
+                E[plan.layout.last] = 0.0
+                stop -= 1
+            kernel.solve_range(E, start, stop, policy=policy, guide=guide)
         return
     for slab in slabs:
         for boards in plan.independent_sets(slab):

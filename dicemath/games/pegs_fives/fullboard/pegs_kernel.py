@@ -304,13 +304,36 @@ class PegsKernel:
             raise ValueError(f"{name} must be contiguous")
         return table
 
+    def _arguments(self, E: np.ndarray, policy: str, guide: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, int]:
+        """The checked table, the guide view and the mode of a solve."""
+        if policy not in POLICIES:
+            raise ValueError(f"policy must be one of {POLICIES}, got {policy!r}")
+        mode = POLICIES.index(policy)
+        E = self._check_table(E, "E")
+        if not E.flags.writeable:
+            raise ValueError("E must be writable")
+        if mode == 3:
+            if guide is None:
+                raise ValueError("policy 'lookahead' needs a guide table")
+            guide = self._check_table(guide, "guide")
+        return E, kernel_guide(E, guide if mode == 3 else None), mode
+
+    def _done(self, policy: str, boards: int, stuck: int, vectors: int) -> None:
+        self.stats += (boards, vectors)
+        if stuck:
+            raise InvalidProbabilityError(
+                f"policy {policy!r} never leaves {stuck} of the boards: their value is infinite")
+
     def solve(self, E: np.ndarray, boards: np.ndarray, *, policy: str = "optimal",
               guide: np.ndarray | None = None) -> None:
-        """Write ``E[b]`` for every index ``b`` in ``boards`` (see the module docstring).
+        """Write ``E[b]`` for every index ``b`` in ``boards``, in that order (see the module
+        docstring).
 
         Args:
-            E: the value table (float64 or float32), final at every successor of ``boards``.
-            boards: int64 indices, mutually independent (e.g. the same total progress).
+            E: the value table (float64 or float32), final at every successor of ``boards``
+                that is not itself in ``boards``.
+            boards: int64 indices, each after its successors among them (e.g. mutually
+                independent: the same total progress; or decreasing).
             policy: ``"optimal"``, ``"greedy"`` (:func:`..state.greedy_policy`),
                 ``"safe_greedy"`` (:class:`..state.SafeGreedy`) or ``"lookahead"``
                 (:meth:`..advisor.Advisor.rank`'s choice with ``guide`` as the value);
@@ -322,28 +345,29 @@ class PegsKernel:
             ValueError: a bad table, board index or policy name.
             InvalidProbabilityError: the policy never leaves a board (infinite value).
         """
-        if policy not in POLICIES:
-            raise ValueError(f"policy must be one of {POLICIES}, got {policy!r}")
-        mode = POLICIES.index(policy)
-        E = self._check_table(E, "E")
-        if not E.flags.writeable:
-            raise ValueError("E must be writable")
-        if mode == 3:
-            if guide is None:
-                raise ValueError("policy 'lookahead' needs a guide table")
-            guide = self._check_table(guide, "guide")
-        guide = kernel_guide(E, guide if mode == 3 else None)
+        E, guide, mode = self._arguments(E, policy, guide)
         boards = np.ascontiguousarray(boards, dtype=np.int64)
         if not boards.size:
             return
         if boards.min() < 0 or boards.max() >= self.size:
             raise ValueError(f"board indices must be in 0..{self.size - 1}")
-        stuck, vectors = _pegs_c.solve(self._geo, self._F, self._H, E, guide, boards, mode,
-                                       int(E.dtype == np.float64))
-        self.stats += (boards.size, vectors)
-        if stuck:
-            raise InvalidProbabilityError(
-                f"policy {policy!r} never leaves {stuck} of the boards: their value is infinite")
+        self._done(policy, boards.size, *_pegs_c.solve(self._geo, self._F, self._H, E, guide, boards, mode,
+                                                       int(E.dtype == np.float64)))
+
+    def solve_range(self, E: np.ndarray, start: int, stop: int, *, policy: str = "optimal",
+                    guide: np.ndarray | None = None) -> None:
+        """:meth:`solve` for the indices ``stop - 1`` down to ``start`` (a slab: its boards'
+        other successors, outside the range, final). Neighbouring boards read neighbouring
+        values, so this order is the kernel's fastest.
+
+        Raises:
+            ValueError: see :meth:`solve`, or a range outside the table.
+        """
+        E, guide, mode = self._arguments(E, policy, guide)
+        if not 0 <= start <= stop <= self.size:
+            raise ValueError(f"the range must lie in 0..{self.size}, got {start}..{stop}")
+        self._done(policy, stop - start, *_pegs_c.solve_range(self._geo, self._F, self._H, E, guide, int(start),
+                                                              int(stop), mode, int(E.dtype == np.float64)))
 
     def digits(self, board: int) -> np.ndarray:
         """The progress ``s_j`` of every open row of board index ``board``."""
