@@ -7,8 +7,10 @@ which the report section ``full_board`` and ``notebooks/full_board.ipynb`` read.
 
 * ``optimal`` -- the optimum from the empty board, the optimal rows of every first throw,
   the distribution of the number of turns by simulation of optimal play (an estimate);
-* ``distill`` -- train the compact model (:mod:`...fullboard.distill`) and ship it in
-  ``dicemath/games/pegs_fives/data/<game>_distilled.npz``;
+* ``sample`` -- draw the distilled model's training sample from the table and commit it as
+  ``analyses/data/<game>_distill_sample.npz`` (tens of MB; :func:`...fullboard.distill.table_sample`);
+* ``distill`` -- train the compact model on the committed sample (no table needed;
+  :mod:`...fullboard.distill`) and ship it in ``dicemath/games/pegs_fives/data/<game>_distilled.npz``;
 * ``evaluate POLICY`` -- one exact policy evaluation over every board (a sweep of the
   kernel): ``safe_greedy``; ``fitted`` and ``distilled``, the kernel's ``lookahead`` on a
   guide table of the fitted advisor's / the distilled model's values; ``greedy`` reads an
@@ -25,7 +27,8 @@ with ``--results``.
 Usage::
 
     python analyses/pegs_fives_full_board.py fives optimal --table /work/tables/fives_full
-    python analyses/pegs_fives_full_board.py fives distill --table /work/tables/fives_full
+    python analyses/pegs_fives_full_board.py pegs sample --table /work/tables/pegs_full
+    python analyses/pegs_fives_full_board.py pegs distill
     python analyses/pegs_fives_full_board.py fives evaluate distilled --table /work/tables/fives_full \\
         --work /work/tables/tmp_eval
     python analyses/pegs_fives_full_board.py fives evaluate greedy --table /work/tables/fives_full \\
@@ -52,7 +55,7 @@ from dicemath.games.pegs_fives.advisor import board_value
 from dicemath.games.pegs_fives.distilled import DistilledValue, model_path
 from dicemath.games.pegs_fives.fullboard import storage
 from dicemath.games.pegs_fives.fullboard.advice import ExactAdvisor
-from dicemath.games.pegs_fives.fullboard.distill import distill
+from dicemath.games.pegs_fives.fullboard.distill import Sample, distill, table_sample
 from dicemath.games.pegs_fives.fullboard.driver import build_table
 from dicemath.games.pegs_fives.fullboard.guides import (
     build_guide, compare_tables, distilled_slab_values, fitted_slab_values)
@@ -93,11 +96,39 @@ def run_optimal(rules, table: storage.Table, results: Path, games: int, seed: in
         "seconds": round(time.perf_counter() - start, 1), **_load()}, results)
 
 
-def run_distill(rules, table: storage.Table, out: Path) -> None:
-    """Train the distilled model on the table and write it to ``out``."""
-    model = distill(table.layout, table.values)
+SAMPLES = Path(__file__).resolve().parent / "data"
+"""Where the distillation samples are committed."""
+
+
+def sample_path(rules) -> Path:
+    return SAMPLES / f"{rules.name}_distill_sample.npz"
+
+
+def run_sample(rules, table: storage.Table) -> None:
+    """Draw the training sample from the table and write it beside this script."""
+    sample = table_sample(table.layout, table.values)
+    path = sample_path(rules)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sample.save(path)
+    print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB, {len(sample.targets)} boards)")
+
+
+def run_distill(rules, out: Path, results: Path) -> None:
+    """Train the distilled model on the committed sample, write it to ``out`` and record its
+    error on the sample's held-out boards."""
+    sample = Sample.read(sample_path(rules))
+    layout = BoardLayout(rules, FULL_ROWS[:rules.rows])
+    start = time.perf_counter()
+    model = distill(layout, sample)
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
+    cut = len(sample.targets) - sample.held_out
+    boards = (sample.boards[cut:].astype(np.int64)[:, None] // np.array(layout.strides)) % layout.base
+    error = model.values(boards) - sample.targets[cut:]
+    update_results(rules.name, "model_distilled_held_out", {
+        "boards": int(sample.held_out), "rms": float(np.sqrt(np.mean(error ** 2))),
+        "max_abs": float(np.abs(error).max()), "bytes": out.stat().st_size,
+        "train_seconds": round(time.perf_counter() - start, 1)}, results)
     print(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB)")
 
 
@@ -172,7 +203,7 @@ def _done(results: Path, game: str, step: str, policy: str | None) -> bool:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", choices=sorted(PRESETS))
-    parser.add_argument("step", choices=("optimal", "distill", "evaluate", "all"))
+    parser.add_argument("step", choices=("optimal", "sample", "distill", "evaluate", "all"))
     parser.add_argument("policy", nargs="?", choices=POLICIES)
     parser.add_argument("--table", type=Path, help="the finished optimal table (default: built in --work "
                         "for a reduced board)")
@@ -191,6 +222,14 @@ def main(argv=None) -> None:
     rows = tuple(int(r) for r in args.open.split(",")) if args.open else FULL_ROWS[:rules.rows]
     model_file = args.model or model_path(rules)
     full = len(rows) == rules.rows
+    if args.step == "distill":
+        if not full:
+            raise SystemExit("the model is distilled from the full table's sample only")
+        if args.force or not model_file.exists():
+            run_distill(rules, model_file, args.results)
+        else:
+            print("distill: the model exists (--force redoes it)")
+        return
     if args.table is None:
         if full:
             raise SystemExit("the full optimal table is not built here: give --table DIR")
@@ -198,9 +237,9 @@ def main(argv=None) -> None:
     table = storage.open_table(args.table, rules)
     if table.layout.rows != BoardLayout(rules, rows).rows:
         raise SystemExit(f"{args.table} covers rows {list(table.layout.rows)}, not {list(rows)}")
-    if args.step == "distill" and not full:
-        raise SystemExit("the model is distilled from the full table only")
-    steps = ["optimal", *(["distill"] if full else []), *(("evaluate", p) for p in POLICIES)] \
+    if args.step == "sample" and not full:
+        raise SystemExit("the sample is drawn from the full table only")
+    steps = ["optimal", *(["sample", "distill"] if full else []), *(("evaluate", p) for p in POLICIES)] \
         if args.step == "all" else [(args.step, args.policy) if args.step == "evaluate" else args.step]
     for step in steps:
         step, policy = step if isinstance(step, tuple) else (step, None)
@@ -212,14 +251,17 @@ def main(argv=None) -> None:
             print(f"evaluate distilled: skipped, no distilled {rules.name} model ({model_file}) to guide it")
             continue
         if not args.force and (_done(args.results, rules.name, step, policy)
-                               or (step == "distill" and model_file.exists())):
+                               or (step == "distill" and model_file.exists())
+                               or (step == "sample" and sample_path(rules).exists())):
             print(f"{step} {policy or ''}: recorded already (--force redoes it)")
             continue
         start = time.perf_counter()
         if step == "optimal":
             run_optimal(rules, table, args.results, args.games, args.seed)
+        elif step == "sample":
+            run_sample(rules, table)
         elif step == "distill":
-            run_distill(rules, table, model_file)
+            run_distill(rules, model_file, args.results)
         else:
             run_evaluate(rules, table, policy, results=args.results, work=args.work, guides=args.guides,
                          policy_table=args.policy_table, model_file=model_file, keep=args.keep)

@@ -2,15 +2,25 @@
 board (measured or extrapolated), memory, disk, float32 vs float64, advice latency.
 
 Run: ``python benchmarks/bench_fullboard.py [--game fives|pegs] [--max-rows 10]
-[--full DIR]`` (prints the figures; the load average is printed beside every timing, since
-the machine may be shared). ``--full DIR`` also builds the whole 12-row table into DIR
-(resumable; minutes for Fives, hours for Pegs).
+[--full DIR] [--previous REV]`` (prints the figures; the load average is printed beside every
+timing, since the machine may be shared). ``--full DIR`` also builds the whole 12-row table
+into DIR (resumable; minutes for Fives, about an hour for Pegs).
+
+``--previous REV`` first prints the kernel figures of this checkout and of revision ``REV``
+side by side (each in a fresh process with empty caches, ``REV`` from a temporary ``git
+worktree``): cold start (numba's compile, or nothing for a kernel compiled at install, whose
+compile time is measured separately), CPU µs a board on rows 7..12, 1..6 and 1..8 and the
+wall time of the on-demand solves of a 6- and an 8-row board. For Pegs the default ``REV`` is
+``0ad4532``, the last revision with the numba kernel.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import subprocess
+import sys
 import resource
 import shutil
 import tempfile
@@ -47,6 +57,74 @@ def kernel_speed(rules, rows) -> float:
     solve_sequential(kernel, np.zeros(kernel.layout.size))
     seconds = time.process_time() - start
     return seconds / kernel.layout.size * 1e9
+
+
+FIGURE_ROWS = ((7, 8, 9, 10, 11, 12), (1, 2, 3, 4, 5, 6), (1, 2, 3, 4, 5, 6, 7, 8))
+"""The reduced boards whose per-board kernel cost is compared across revisions."""
+
+PREVIOUS = {"pegs": "0ad4532", "fives": "HEAD"}
+"""Default revision to compare with: for Pegs the last one with the numba kernel."""
+
+
+def kernel_figures(rules) -> dict:
+    """Cold start, CPU µs a board and on-demand solve times of this process's kernel (run in
+    a fresh process with empty caches: the first call pays any compile)."""
+    start = time.perf_counter()
+    kernel = kernel_for(rules, (3, 8))
+    solve_sequential(kernel, np.zeros(kernel.layout.size))
+    figures = {"cold_start_seconds": time.perf_counter() - start}
+    for rows in FIGURE_ROWS:
+        figures[f"us_per_board_{rows[0]}_{rows[-1]}"] = kernel_speed(rules, rows) / 1e3
+    for rows in (FIGURE_ROWS[1], FIGURE_ROWS[2]):
+        kernel_for(rules, rows)
+        start = time.perf_counter()
+        solve_table(rules, rows)
+        figures[f"solve_{len(rows)}_rows_seconds"] = time.perf_counter() - start
+    return figures
+
+
+def figures_of(game: str, tree: Path) -> dict:
+    """:func:`kernel_figures` of the checkout in ``tree``, in a fresh process with empty
+    numba and dicemath caches."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "PYTHONPATH": str(tree), "NUMBA_CACHE_DIR": cache, "DICEMATH_CACHE_DIR": cache,
+               "DICEMATH_PROGRESS": "0"}
+        out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--game", game, "--figures"],
+                             env=env, cwd=cache, check=True, capture_output=True, text=True).stdout
+    return json.loads(out.splitlines()[-1])
+
+
+def install_compile_seconds(tree: Path) -> float | None:
+    """Seconds to compile the C extensions of ``tree`` as an install does (None: it has none)."""
+    if not (tree / "setup.py").exists():
+        return None
+    with tempfile.TemporaryDirectory() as build:
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--build-lib", build, "--build-temp", build],
+                       cwd=tree, check=True, capture_output=True)
+        return time.perf_counter() - start
+
+
+def compare_revisions(game: str, previous: str) -> None:
+    """Print this checkout's kernel figures beside those of revision ``previous``."""
+    here = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory() as folder:
+        old = Path(folder) / "previous"
+        subprocess.run(["git", "worktree", "add", "--detach", str(old), previous], cwd=here, check=True,
+                       capture_output=True)
+        try:
+            figures = {"this checkout": figures_of(game, here), previous: figures_of(game, old)}
+            compile_seconds = {"this checkout": install_compile_seconds(here), previous: install_compile_seconds(old)}
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(old)], cwd=here, check=True)
+    names = list(figures)
+    print(f"{game} kernel, this checkout vs {previous} (fresh processes, empty caches)  [{load()}]")
+    print(f"  {'figure':34s}" + "".join(f"{n:>16s}" for n in names) + f"{'ratio':>9s}")
+    compiled = ["-" if compile_seconds[n] is None else f"{compile_seconds[n]:.1f}" for n in names]
+    print(f"  {'C extension compile at install (s)':34s}" + "".join(f"{c:>16s}" for c in compiled))
+    for key in figures[names[0]]:
+        a, b = figures[names[0]][key], figures[names[1]][key]
+        print(f"  {key:34s}{a:16.3f}{b:16.3f}{b / a:8.2f}x")
 
 
 def reduced_builds(rules, max_rows: int, folder: Path) -> float:
@@ -103,9 +181,16 @@ def main() -> None:
     parser.add_argument("--game", choices=("fives", "pegs"), default="fives")
     parser.add_argument("--max-rows", type=int, default=10, help="largest reduced build (default 10)")
     parser.add_argument("--full", default=None, metavar="DIR", help="also build the full table into DIR")
+    parser.add_argument("--previous", default=None, metavar="REV",
+                        help="compare the kernel with revision REV first (default for Pegs: the numba kernel)")
+    parser.add_argument("--figures", action="store_true", help=argparse.SUPPRESS)   # child of --previous
     args = parser.parse_args()
     rules = preset(args.game)
     os.environ.setdefault("DICEMATH_PROGRESS", "0")
+    if args.figures:
+        print(json.dumps(kernel_figures(rules)))
+        return
+    compare_revisions(args.game, args.previous or PREVIOUS[args.game])
     print(f"{rules.name}: full-board solver benchmarks, {CORES} cores")
 
     print("kernel, one thread, in memory (float64):")

@@ -2,10 +2,10 @@
 run spread over two processes.
 
 **Two processes.** The default run (``python -m pytest`` with no paths) keeps both cores
-busy: the files of :data:`SECOND_PROCESS`, the Pegs/Fives ones, whose compiled kernels take
-the longest to compile, run in a second pytest process started before collection; every
-other file runs here. Each process compiles only the kernels its own tests use (numba's
-on-disk cache then serves every later process, notebooks and CLI subprocesses included).
+busy: the files of :data:`SECOND_PROCESS`, most of the Pegs/Fives ones, run in a second
+pytest process started before collection; every other file runs here. Each process compiles
+only the numba kernels its own tests use (numba's on-disk cache then serves every later
+process, notebooks and CLI subprocesses included; the Pegs kernel is C, compiled at install).
 This process still collects every test, so counts and selections are the usual ones; it
 runs the second process's tests last, reporting each one from that process's JUnit XML
 file, so that the summary line and the exit status cover both. A run with paths, or with
@@ -38,8 +38,8 @@ SECOND_PROCESS = (
     "tests/analysis/test_analysis_report.py",
 )
 """Paths (relative to the repository) whose tests the default run gives the second process:
-the Pegs tests, which compile the Pegs kernel (about 130 s of a cold run's compiling); the
-Fives kernel's tests stay here, so that the two processes take about as long."""
+the Pegs tests and the Pegs/Fives analyses; the Fives kernel's tests (its numba compile)
+stay here, so that the two processes take about as long."""
 
 
 def execute_notebook(name: str, timeout: int = 600) -> None:

@@ -49,23 +49,23 @@ def test_threaded_slab_graph_equals_the_sequential_sweep_bit_for_bit():
     assert np.array_equal(solve_table(FIVES, SEVEN, workers=2), sequential(FIVES, SEVEN))
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_interrupted_build_resumes_to_the_uninterrupted_table(tmp_path, dtype):
+@pytest.mark.parametrize("rules,dtype", [(FIVES, "float32"), (FIVES, "float64"), (PEGS, "float32")])
+def test_interrupted_build_resumes_to_the_uninterrupted_table(tmp_path, rules, dtype):
     rows = (3, 5, 8, 11)
-    whole = build_table(FIVES, rows, out=tmp_path / "whole", dtype=dtype)
+    whole = build_table(rules, rows, out=tmp_path / "whole", dtype=dtype)
     first = []
     with pytest.raises(BuildInterrupted):
-        build_table(FIVES, rows, out=tmp_path / "parts", dtype=dtype, stop_after=7,
+        build_table(rules, rows, out=tmp_path / "parts", dtype=dtype, stop_after=7,
                     on_slab=lambda slabs, s: first.extend(slabs))
     manifest = storage.read_manifest(tmp_path / "parts")
     assert sorted(manifest.done) == sorted(first) and not manifest.complete
     with pytest.raises(storage.TableError, match="unfinished"):
         storage.open_table(tmp_path / "parts")
     resumed = []
-    build_table(FIVES, rows, out=tmp_path / "parts", dtype=dtype, on_slab=lambda slabs, s: resumed.extend(slabs))
+    build_table(rules, rows, out=tmp_path / "parts", dtype=dtype, on_slab=lambda slabs, s: resumed.extend(slabs))
     assert sorted(resumed + first) == list(range(manifest.slab_count))
-    assert np.array_equal(stored(whole), stored(tmp_path / "parts"))
-    assert np.array_equal(stored(whole), sequential(FIVES, rows, dtype=np.dtype(dtype)))
+    assert np.array_equal(stored(whole, rules), stored(tmp_path / "parts", rules))
+    assert np.array_equal(stored(whole, rules), sequential(rules, rows, dtype=np.dtype(dtype)))
 
 
 def test_table_files_and_manifest(tmp_path):

@@ -76,6 +76,31 @@ def test_cycle_tables_are_probability_distributions():
     assert checked > 1000
 
 
+def test_a_range_from_the_highest_index_equals_the_sweep_by_totals_bit_for_bit():
+    kernel = PegsKernel(PEGS, (2, 5, 9, 12))
+    E = np.zeros(kernel.size, np.float32)
+    kernel.solve_range(E, 0, kernel.size - 1)
+    assert np.array_equal(E, drive(kernel, dtype=np.float32))
+    with pytest.raises(ValueError, match="range"):
+        kernel.solve_range(E, 0, kernel.size + 1)
+
+
+def test_goals_beyond_the_kernel_and_bad_tables_are_refused():
+    with pytest.raises(InvalidRulesError, match="goal"):
+        PegsKernel(PEGS.variant(goal=7), (3, 8))
+    kernel = PegsKernel(PEGS, (3, 8))
+    with pytest.raises(ValueError, match="length 36"):
+        kernel.solve(np.zeros(35), np.array([0]))
+    with pytest.raises(ValueError, match="writable"):
+        kernel.solve(_read_only(36), np.array([0]))
+
+
+def _read_only(size: int) -> np.ndarray:
+    table = np.zeros(size)
+    table.flags.writeable = False
+    return table
+
+
 def test_first_example_row_12():
     # Only row 12 open: the kernel equals the exact single-row solve on every step.
     assert_matches_solver((12,))

@@ -1,7 +1,8 @@
 """Distil the exact full-board table into the compact :class:`..distilled.DistilledValue`.
 
-Run by ``analyses/pegs_fives_full_board.py distill`` once the optimal full table exists;
-numpy only (float32 training, seeded):
+``analyses/pegs_fives_full_board.py sample`` draws the training sample from the optimal full
+table (:func:`table_sample`; committed, tens of MB) and ``... distill`` trains the model on
+it (:func:`distill`), so that training needs no table; numpy only (float32 training, seeded):
 
 1. **end game**: every board with at most ``endgame_rows`` open rows is copied from the
    table (:func:`endgame_values`);
@@ -23,7 +24,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 
@@ -142,17 +145,50 @@ def train_network(boards: np.ndarray, targets: np.ndarray, goal: int, *, hidden:
     return tuple(layers)
 
 
-def distill(layout: BoardLayout, values: np.ndarray, *, endgame_rows: int = 4, coverage: int = 4_000_000,
-            games: int = 4_000, held_out: int = 120_000, hidden: tuple[int, int] = (64, 32), epochs: int = 24,
-            seed: int = 0, log: Callable[[str], None] = print) -> DistilledValue:
-    """Distil the optimal table ``values`` of the full ``layout`` (module docstring).
+@dataclass(frozen=True)
+class Sample:
+    """What distillation needs from a full table, small enough to commit (tens of MB), so
+    that a model can be trained again on a machine without the table.
+
+    Attributes:
+        boards: full-board indices (uint32; :class:`.layout.BoardLayout` of every row),
+            the last ``held_out`` of them kept out of training.
+        targets: their exact values (float32).
+        held_out: boards for measuring the model, not for training.
+        endgame_rows: boards with at most this many open rows are stored exactly.
+        endgame: the end-game table (:func:`endgame_values`).
+    """
+
+    boards: np.ndarray
+    targets: np.ndarray
+    held_out: int
+    endgame_rows: int
+    endgame: np.ndarray
+
+    def save(self, path: Path | str) -> None:
+        """Write the sample as a compressed ``.npz``."""
+        np.savez_compressed(path, boards=self.boards, targets=self.targets, held_out=self.held_out,
+                            endgame_rows=self.endgame_rows, endgame=self.endgame)
+
+    @classmethod
+    def read(cls, path: Path | str) -> Sample:
+        """Read a sample written by :meth:`save`."""
+        with np.load(path) as data:
+            return cls(data["boards"], data["targets"], int(data["held_out"]), int(data["endgame_rows"]),
+                       data["endgame"])
+
+
+def table_sample(layout: BoardLayout, values: np.ndarray, *, endgame_rows: int = 4, coverage: int = 2_000_000,
+                 games: int = 4_000, held_out: int = 120_000, seed: int = 0,
+                 log: Callable[[str], None] = print) -> Sample:
+    """The training sample of the optimal table ``values`` of the full ``layout`` (module
+    docstring, steps 1 and 2).
 
     Args:
         layout: the full board's layout. values: its optimal table.
         endgame_rows: boards with at most this many open rows are stored exactly.
         coverage: coverage boards; games: optimal games whose boards are sampled.
-        held_out: coverage boards kept out of training, for the logged error.
-        hidden, epochs: the network (see :func:`train_network`).
+        held_out: coverage boards kept out of training, for measuring the model.
         seed: every random choice.
         log: progress lines.
     """
@@ -164,8 +200,26 @@ def distill(layout: BoardLayout, values: np.ndarray, *, endgame_rows: int = 4, c
     log(f"{len(played)} boards from {games} optimal games in {time.perf_counter() - start:.0f} s")
     boards = np.concatenate([played, coverage_boards(rules, coverage + held_out, endgame_rows + 1, rng)])
     boards = boards[(boards < rules.goal).sum(axis=1) > endgame_rows]
-    targets = values[boards @ strides].astype(np.float32)
-    check = (boards[-held_out:], targets[-held_out:])
-    layers = train_network(boards[:-held_out], targets[:-held_out], rules.goal, hidden=hidden, epochs=epochs,
-                           seed=seed, check=check, log=log)
-    return DistilledValue(rules, endgame_rows, endgame_values(layout, values, endgame_rows), layers)
+    index = boards @ strides
+    return Sample(index.astype(np.uint32), values[index].astype(np.float32), held_out, endgame_rows,
+                  endgame_values(layout, values, endgame_rows))
+
+
+def distill(layout: BoardLayout, sample: Sample, *, hidden: tuple[int, int] = (64, 32), epochs: int = 24,
+            seed: int = 0, log: Callable[[str], None] = print) -> DistilledValue:
+    """Train the distilled model of the full ``layout`` on ``sample`` (module docstring,
+    step 3); needs no table.
+
+    Args:
+        layout: the full board's layout. sample: see :func:`table_sample`.
+        hidden, epochs: the network (see :func:`train_network`).
+        seed: initialisation and shuffling.
+        log: progress lines.
+    """
+    rules = layout.rules
+    boards = (sample.boards.astype(np.int64)[:, None] // np.array(layout.strides, dtype=np.int64)) % layout.base
+    targets = sample.targets
+    cut = len(targets) - sample.held_out
+    layers = train_network(boards[:cut], targets[:cut], rules.goal, hidden=hidden, epochs=epochs, seed=seed,
+                           check=(boards[cut:], targets[cut:]), log=log)
+    return DistilledValue(rules, sample.endgame_rows, sample.endgame, layers)
