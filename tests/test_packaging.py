@@ -27,15 +27,16 @@ def _tracked_data_files() -> list[str]:
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> zipfile.ZipFile:
-    """A wheel built from a copy of the source (pip builds in the tree it is given)."""
+    """A wheel built from a copy of the source (pip builds in the tree it is given; the C
+    extension is compiled afresh)."""
     source = tmp_path_factory.mktemp("source")
-    for name in ("pyproject.toml", "README.md", "LICENSE", "docs"):
+    for name in ("pyproject.toml", "setup.py", "README.md", "LICENSE", "docs"):
         if (REPO / name).is_dir():
             shutil.copytree(REPO / name, source / name)
         elif (REPO / name).exists():
             shutil.copy(REPO / name, source / name)
     shutil.copytree(REPO / "dicemath", source / "dicemath", symlinks=True,
-                    ignore=shutil.ignore_patterns("__pycache__"))
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q", "-w", str(out)],
                    check=True, capture_output=True)
@@ -52,6 +53,7 @@ def test_wheel_contains_rules_and_data(wheel):
     assert not missing, f"package data missing from the wheel: {missing}"
     shipped = wheel.read("dicemath/data/rules.md").decode("utf-8")
     assert shipped == (REPO / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert any(re.fullmatch(r"dicemath/games/pegs_fives/fullboard/_pegs_c\..*\.so", n) for n in names)
 
 
 def test_readme_links_resolve_inside_the_repository():

@@ -10,7 +10,7 @@ class DicemathError(ValueError):
 
 
 class InvalidRulesError(DicemathError):
-    """A rules object with a variant value that no rule of RULES.md allows."""
+    """A rules object with a variant value that no rule of docs/rules.md allows."""
 
 
 class InvalidDiceError(DicemathError):

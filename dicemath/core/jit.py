@@ -14,9 +14,12 @@ module that ``import dicemath`` loads.
 
 from __future__ import annotations
 
+import sys
+import threading
 import types
 
 import numba
+import numba.core.event
 
 
 def compile_functions(module, names, bindings=None, suffix: str = "", inline=(), cache: bool = True) -> dict:
@@ -52,3 +55,46 @@ def compile_functions(module, names, bindings=None, suffix: str = "", inline=(),
         twin.__module__ = function.__module__
         namespace[name] = numba.njit(cache=cache, inline="always" if name in inline else "never")(twin)
     return namespace
+
+
+ANNOUNCE_AFTER = 2.0
+"""Seconds a numba compile runs before :func:`announce_compiles` says so."""
+
+
+class _CompileAnnouncer(numba.core.event.Listener):
+    """Writes one line when the outermost numba compile of a thread has run for ``delay``
+    seconds (a compile loaded from numba's cache ends long before)."""
+
+    def __init__(self, delay: float, write):
+        self.delay = delay
+        self.write = write
+        self.local = threading.local()
+
+    def on_start(self, event) -> None:
+        depth = getattr(self.local, "depth", 0)
+        self.local.depth = depth + 1
+        if depth == 0:
+            function = event.data["dispatcher"].py_func
+            line = (f"dicemath: compiling {function.__module__}.{function.__qualname__} and the kernels it calls "
+                    "with numba (first use only: later runs load them from numba's cache) ...")
+            self.local.timer = threading.Timer(self.delay, self.write, (line,))
+            self.local.timer.daemon = True
+            self.local.timer.start()
+
+    def on_end(self, event) -> None:
+        self.local.depth -= 1
+        if self.local.depth == 0:
+            self.local.timer.cancel()
+
+
+_announcer: _CompileAnnouncer | None = None
+
+
+def announce_compiles(delay: float = ANNOUNCE_AFTER, write=None) -> None:
+    """From now on, say on stderr (or through ``write``) when a numba compile has run for
+    ``delay`` seconds: a user waiting for a first query sees why. Installed once per process
+    (later calls change nothing); every module of numba kernels calls it on import."""
+    global _announcer
+    if _announcer is None:
+        _announcer = _CompileAnnouncer(delay, write or (lambda line: print(line, file=sys.stderr, flush=True)))
+        numba.core.event.register("numba:compile", _announcer)

@@ -1,15 +1,15 @@
-"""One sub-package per game of RULES.md, each built on :mod:`dicemath.core`.
+"""One sub-package per game of docs/rules.md, each built on :mod:`dicemath.core`.
 
 Every game package exposes the same names with the same meaning (the conformance test
 ``tests/test_games_conformance.py`` checks them, one registry entry per game):
 
 ``Rules``
-    A frozen, hashable dataclass of the game's rules; each variant of RULES.md is a named
+    A frozen, hashable dataclass of the game's rules; each variant of docs/rules.md is a named
     field with the default of the standard game. A value no rule allows raises
     :class:`~dicemath.core.errors.InvalidRulesError` in ``__post_init__``. Solvers key
     their caches by it.
 ``STANDARD`` (and other presets)
-    Module constants holding ``Rules`` objects: ``STANDARD`` is the game as RULES.md
+    Module constants holding ``Rules`` objects: ``STANDARD`` is the game as docs/rules.md
     states it; named variants get their own constant (``pitjesbak.PIPS``,
     ``bohnduell.CAPTURE_EVERY``). The one package of two games, ``pegs_fives``, has a
     preset per game instead (``PEGS``, which ``Rules()`` is, and ``FIVES``).

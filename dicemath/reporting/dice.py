@@ -33,7 +33,7 @@ class DiceReport:
 
 
 def compute(context: ReportContext | None = None) -> DiceReport:
-    """The exact numbers of the dice report (RULES.md preamble: hits)."""
+    """The exact numbers of the dice report (docs/rules.md preamble: hits)."""
     at_least_one, mean_hits, six_dice = {}, {}, {}
     for target in TARGETS:
         distributions = [hit_distribution(n, target) for n in DICE_COUNTS]
@@ -64,7 +64,7 @@ def render(report: DiceReport, context: ReportContext) -> str:
 
     columns = ["number"] + [f"{n} dice" for n in DICE_COUNTS]
     parts = [
-        "Hits for a number t (RULES.md, preamble): for 1..6 the dice showing t; for 7..12 the "
+        "Hits for a number t (docs/rules.md, preamble): for 1..6 the dice showing t; for 7..12 the "
         "largest number of disjoint pairs summing to t. All values are exact (integer weights "
         "over 6^n), shown here rounded.",
         "",

@@ -1,4 +1,4 @@
-"""The hits rule of Pegs and Fives (RULES.md preamble; PEGS-4, FIVES-2) against brute-force
+"""The hits rule of Pegs and Fives (docs/rules.md preamble; PEGS-4, FIVES-2) against brute-force
 enumeration of ordered throws and hand-checked values."""
 
 from collections import Counter

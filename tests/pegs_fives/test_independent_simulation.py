@@ -1,6 +1,6 @@
 """Single-row expected turns against a from-scratch simulation of the rules text.
 
-The simulation below is written straight from RULES.md (PEGS-3..9, FIVES-2..5) and shares
+The simulation below is written straight from docs/rules.md (PEGS-3..9, FIVES-2..5) and shares
 no code with the engine, so it checks the rules reading as well as the exact arithmetic.
 """
 

@@ -1,4 +1,4 @@
-"""Backgammon (RULES.md section 4): rules engine, cube, bear-off databases, evaluation and advice.
+"""Backgammon (docs/rules.md section 4): rules engine, cube, bear-off databases, evaluation and advice.
 
 The game vocabulary (see :mod:`dicemath.games`): :class:`Rules` with the presets
 :data:`STANDARD` and :data:`PLAYTIVE`, :func:`initial_state`, the state :class:`State`

@@ -11,6 +11,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from dicemath.core.jit import announce_compiles
+
+announce_compiles()
+
 
 @numba.njit(cache=True)
 def one_sided_kernel(order, starts, targets, weights, totals, length):

@@ -11,8 +11,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from dicemath.core.jit import compile_functions
+from dicemath.core.jit import announce_compiles, compile_functions
 from dicemath.games.backgammon import cube
+
+announce_compiles()
 
 cube_decision = compile_functions(cube, ("takes", "cube_decision"), inline=("takes", "cube_decision"))["cube_decision"]
 

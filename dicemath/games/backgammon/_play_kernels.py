@@ -20,8 +20,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from dicemath.core.jit import compile_functions
+from dicemath.core.jit import announce_compiles, compile_functions
 from dicemath.games.backgammon import plays
+
+announce_compiles()
 
 POSITION_FUNCTIONS = ("step_target", "move_checker", "step_code", "with_step", "_key", "_slots", "_keep",
                       "start_level", "expand", "union", "play_levels", "roll_plays")

@@ -1,7 +1,7 @@
 """The complete two-sided bear-off database: every pair of home boards, built in chunks on Dask.
 
 For every pair of home boards of at most ``N`` checkers (``N`` up to 15: 54,264 x 54,264 =
-2.94e9 pairs; RULES.md BG-3, BG-6) the database holds the exact cubeless probability that
+2.94e9 pairs; docs/rules.md BG-3, BG-6) the database holds the exact cubeless probability that
 the player on roll wins, both sides playing to maximise their winning chance::
 
     P(a, b) = sum_r w_r / 36 * max_{a' in plays(a, r)} (1 - P(b, a')),   1 when a' is empty

@@ -1,4 +1,4 @@
-"""The doubling cube of money play (RULES.md BG-7, BG-8): the cube decision, and the models.
+"""The doubling cube of money play (docs/rules.md BG-7, BG-8): the cube decision, and the models.
 
 The rules: :func:`check_cube` (values 1, 2, ..., 64 and owners), :func:`may_double`,
 :func:`takes` and :func:`cube_decision` (double or not, take or pass, too good), the one

@@ -208,7 +208,7 @@ def render(report: CubeReport, context: ReportContext) -> str:
                   fit["positions"], f"{fit['x']:.3f}", f"{fit['rms']:.4f}", f"{fit['max_error']:.3f}"]
                  for fit in report.fits]
     parts = [
-        "Money play, no Jacoby rule, no beavers, cube 1..64 (RULES.md BG-7, BG-8). Equities "
+        "Money play, no Jacoby rule, no beavers, cube 1..64 (docs/rules.md BG-7, BG-8). Equities "
         "are per unit of the current cube, from the side of the player on roll. Models: dead "
         "cube, fully live cube (Keeler & Spencer 1975) and Janowski's interpolation with cube "
         "efficiency x (Rick Janowski, \"Take-Points in Money Games\", 1993). Exact values: a "

@@ -1,4 +1,4 @@
-"""Exact cubeful bear-off equities for money play (RULES.md BG-6, BG-7, BG-8).
+"""Exact cubeful bear-off equities for money play (docs/rules.md BG-6, BG-7, BG-8).
 
 For every pair of home boards of at most ``checkers`` checkers (the two-sided bear-off
 database; 924 x 924 boards for 6 checkers on 6 points) this module computes, for the player

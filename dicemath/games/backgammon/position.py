@@ -1,4 +1,4 @@
-"""Immutable Backgammon positions (RULES.md section 4), seen from the player on roll.
+"""Immutable Backgammon positions (docs/rules.md section 4), seen from the player on roll.
 
 A :class:`Position` stores two tuples of 25 counts, one per side, each in that side's own
 numbering (GNU Backgammon's convention): entries 0..23 are the side's points 1..24 (it

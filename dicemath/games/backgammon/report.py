@@ -1,5 +1,5 @@
 """The Backgammon bear-off report section: expected rolls, standard vs playtive, the
-one-sided approximation's error, the two-sided databases built (RULES.md BG-4, BG-6, BG-7).
+one-sided approximation's error, the two-sided databases built (docs/rules.md BG-4, BG-6, BG-7).
 
 :func:`compute` gathers the numbers into a :class:`BearoffReport` (no prose);
 :func:`render` writes the Markdown and the figure from it, every conclusion read off the

@@ -1,4 +1,4 @@
-"""The frozen rules of Backgammon (RULES.md section 4): the standard game and the Playtive rule.
+"""The frozen rules of Backgammon (docs/rules.md section 4): the standard game and the Playtive rule.
 
 One variant: BG-4's ``playtive`` (the seed's own rule) closes a point to a player who
 already has 5 of his own checkers on it. The rules object keys the solvers' caches.

@@ -1,4 +1,4 @@
-"""BohnDuell (RULES.md section 5): rules engine, exact solvers and a search advisor.
+"""BohnDuell (docs/rules.md section 5): rules engine, exact solvers and a search advisor.
 
 The game vocabulary (see :mod:`dicemath.games`): :class:`Rules` with the presets
 :data:`STANDARD` and :data:`CAPTURE_EVERY`, :func:`initial_state`, the state

@@ -17,6 +17,9 @@ import numpy as np
 from numba import njit
 
 from dicemath.games.bohnduell import sides
+from dicemath.core.jit import announce_compiles
+
+announce_compiles()
 
 can_harvest = njit(cache=True, inline="always")(sides.can_harvest)
 sow_limit = njit(cache=True, inline="always")(sides.sow_limit)

@@ -184,7 +184,7 @@ def render(report: BohnReport, context: ReportContext) -> str:
     counted = (f"Reachable positions were counted up to {max(reachable)} beans."
                if reachable else "Reachable positions were not counted.")
     parts = [
-        "BohnDuell (RULES.md section 5) is a game of perfect information without dice, so small "
+        "BohnDuell (docs/rules.md section 5) is a game of perfect information without dice, so small "
         "versions can be solved exactly. **Value** = final pot difference A - B when both play "
         "perfectly, where **A moves first** (BOHN-7); positive favours the first player. Moves: "
         "`S<k>` sows k beans from the stock (BOHN-3), `H<d>` harvests the cup at distance d "

@@ -1,4 +1,4 @@
-"""The frozen rules of BohnDuell (RULES.md section 5) and their variants.
+"""The frozen rules of BohnDuell (docs/rules.md section 5) and their variants.
 
 BohnDuell is the 2x4 version of Cups (Amberstone, in Sackson's *A Gamut of Games*): each
 player owns a row of ``cups`` cups ending in a pot and a stock of ``stock`` beans

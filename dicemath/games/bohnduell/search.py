@@ -1,6 +1,6 @@
 """Advisor beyond the solved range: alpha-beta search with exact tables near the end.
 
-For the standard 40-bean game (too large to solve, RULES.md section 5) the advisor runs a
+For the standard 40-bean game (too large to solve, docs/rules.md section 5) the advisor runs a
 negamax alpha-beta search with a transposition table over ``(mover side, other side)``
 keys, the same values as the exact solvers (future pot difference from the mover's view,
 so the pots already filled never enter the search). A position whose two sides each hold

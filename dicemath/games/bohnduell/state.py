@@ -1,6 +1,6 @@
 """BohnDuell states and moves: immutable, hashable, with text forms that round-trip.
 
-Vocabulary (RULES.md section 5):
+Vocabulary (docs/rules.md section 5):
 
 - A *side* is one player's ``(stock, c_1, ..., c_n)``: his stock and his cups indexed by
   the distance ``d`` from his pot (``d = 1`` next to the pot, BOHN-2). Sides are plain

@@ -1,4 +1,4 @@
-"""Pegs ("popnagels", RULES.md section 1) and Fives (section 2): one engine, two presets.
+"""Pegs ("popnagels", docs/rules.md section 1) and Fives (section 2): one engine, two presets.
 
 The game vocabulary (see :mod:`dicemath.games`): :class:`Rules` with the presets
 :data:`PEGS` and :data:`FIVES` (the two games; ``Rules()`` is Pegs), :func:`initial_state`,

@@ -1,4 +1,4 @@
-"""Hits: how a throw scores for a number 1..12 (RULES.md, the preamble; PEGS-4, FIVES-2).
+"""Hits: how a throw scores for a number 1..12 (docs/rules.md, the preamble; PEGS-4, FIVES-2).
 
 For a target 1..6 the hits are the dice showing it; for a target 7..12 the largest number
 of disjoint pairs of dice whose faces sum to the target. Distributions are exact

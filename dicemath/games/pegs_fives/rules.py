@@ -1,4 +1,4 @@
-"""The rules of Pegs (RULES.md section 1) and Fives (section 2) as one frozen object.
+"""The rules of Pegs (docs/rules.md section 1) and Fives (section 2) as one frozen object.
 
 Both games throw 6 dice, name a number 1..12 after a *choice throw*, set aside the hits and
 throw on for the same number. Every point where they differ is a named field of
@@ -86,11 +86,11 @@ class Rules:
 
 
 PEGS = Rules()
-"""Pegs ("popnagels"), RULES.md PEGS-1..9: 5 steps, 3 throws, overthrow, PEGS-8 before PEGS-7."""
+"""Pegs ("popnagels"), docs/rules.md PEGS-1..9: 5 steps, 3 throws, overthrow, PEGS-8 before PEGS-7."""
 
 FIVES = Rules(name="fives", throws=None, overthrow=False, on_complete="fresh",
               scoring="rest_points")
-"""Fives, RULES.md FIVES-1..7: 5 marks, no throw limit, hits beyond 5 lost, fresh dice on
+"""Fives, docs/rules.md FIVES-1..7: 5 marks, no throw limit, hits beyond 5 lost, fresh dice on
 completion (FIVES-5) and when all dice are used (FIVES-4), rest points (FIVES-6)."""
 
 PRESETS = {"pegs": PEGS, "fives": FIVES}

@@ -1,4 +1,4 @@
-"""Pitjesbak (RULES.md section 3): exact throw classes, round and game solvers, advice.
+"""Pitjesbak (docs/rules.md section 3): exact throw classes, round and game solvers, advice.
 
 The game vocabulary (see :mod:`dicemath.games`): :class:`Rules` with the presets
 :data:`STANDARD` and :data:`PIPS`, :func:`initial_state`, the state :class:`State`,
@@ -16,7 +16,7 @@ The solvers run on the core's algorithms: optimal stopping and bounded value ite
 (:mod:`dicemath.core.mdp`); their tests check them against the core's expectimax
 (:mod:`dicemath.core.search`) over :class:`State`.
 
-Decisions where RULES.md leaves room (all implemented in the engine and the solvers):
+Decisions where docs/rules.md leaves room (all implemented in the engine and the solvers):
 
 * A start player eliminated by 1-1-1 (PIT-6) still sets the limit: the throws used.
 * The roll-off (PIT-5) is fair: the engine's chance outcome is its winner, 1/k each (the

@@ -132,7 +132,7 @@ def render(report: PitjesbakReport, context: ReportContext) -> str:
     """Markdown of the Pitjesbak section; the heat map saved through ``context``."""
     low, high = report.bounds
     parts = [
-        "Rules: RULES.md section 3 (PIT-1..PIT-8), traditional die values (1 = 100, 6 = 60). "
+        "Rules: docs/rules.md section 3 (PIT-1..PIT-8), traditional die values (1 = 100, 6 = 60). "
         f"Exact probabilities are integer weights over the {THROW_TOTAL} ordered throws; the game "
         "values are float64 from value iteration with rigorous lower and upper bounds.",
         "",

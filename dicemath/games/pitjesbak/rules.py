@@ -1,6 +1,6 @@
-"""The rules of Pitjesbak as a frozen object (RULES.md section 3, PIT-1..PIT-8).
+"""The rules of Pitjesbak as a frozen object (docs/rules.md section 3, PIT-1..PIT-8).
 
-Defaults follow RULES.md: 2..8 players, 9 stripes each (PIT-1), three dice (PIT-1), at
+Defaults follow docs/rules.md: 2..8 players, 9 stripes each (PIT-1), three dice (PIT-1), at
 most 3 throws for the start player (PIT-4), traditional die values 1 = 100, 6 = 60 (PIT-2).
 
 Named variants (fields of :class:`Rules`):
@@ -76,7 +76,7 @@ class Rules:
 
 
 STANDARD = Rules()
-"""Two players, 9 stripes, traditional die values (RULES.md section 3)."""
+"""Two players, 9 stripes, traditional die values (docs/rules.md section 3)."""
 
 PIPS = Rules(die_values="pips")
 """The plain-pips variant of PIT-2."""

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import numba
 import numpy as np
+from dicemath.core.jit import announce_compiles
+
+announce_compiles()
 
 
 @numba.njit(nogil=True, fastmath=True, cache=True)

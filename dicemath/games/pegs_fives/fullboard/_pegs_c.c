@@ -29,6 +29,7 @@
 #include <Python.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #if defined(__AVX512F__)
 #include <immintrin.h>
@@ -55,38 +56,29 @@ typedef struct {
 
 typedef struct { double v[HS]; } __attribute__((aligned(64))) Row;
 
-/* Values kept while one turn's board is solved, by board (open addressing; a new turn's
- * board starts a new generation). */
-#define MEMO_SLOTS 256
+/* PEGS-7 values kept across the boards of one solve (optimal play): a direct-mapped cache
+ * of the choice throws of d dice with one (x1) and two (x2) throws left on board b. A value
+ * is final once computed (it reads only boards beyond b, all final), and the boards that
+ * ask for it are near each other in a sweep of decreasing indices: the boards with row r
+ * a few steps back, for every row r that b has in. */
+#define CACHE_BITS 18
 typedef struct {
-    int64_t key[MEMO_SLOTS];
-    double value[MEMO_SLOTS];
-    unsigned generation[MEMO_SLOTS];
-    unsigned now;
-} Memo;
+    int64_t key;                        /* (b * 8 + d) * 2 + (x2 known); -1: empty */
+    double x2, x1;
+} CacheEntry;
 
-static void memo_init(Memo *m) {
-    memset(m->generation, 0, sizeof(m->generation));
-    m->now = 0;
+typedef struct { CacheEntry *entry; } Memo;
+
+static int memo_init(Memo *m) {
+    m->entry = (CacheEntry *)malloc(sizeof(CacheEntry) << CACHE_BITS);
+    if (!m->entry) return 0;
+    for (size_t i = 0; i < ((size_t)1 << CACHE_BITS); i++) m->entry[i].key = -1;
+    return 1;
 }
 
-static inline void memo_clear(Memo *m) {
-    if (++m->now == 0) memo_init(m), m->now = 1;
-}
-
-/* The slot of board b (NAN if new). */
-static inline double *memo_slot(Memo *m, int64_t b) {
-    unsigned h = (unsigned)(((uint64_t)b * 0x9E3779B97F4A7C15ull) >> 56) & (MEMO_SLOTS - 1);
-    for (int probe = 0; probe < MEMO_SLOTS; probe++, h = (h + 1) & (MEMO_SLOTS - 1)) {
-        if (m->generation[h] != m->now) {
-            m->generation[h] = m->now;
-            m->key[h] = b;
-            m->value[h] = NAN;
-            return &m->value[h];
-        }
-        if (m->key[h] == b) return &m->value[h];
-    }
-    return NULL;                        /* full: not kept */
+static inline CacheEntry *memo_entry(const Memo *m, int64_t b, int d) {
+    uint64_t h = ((uint64_t)(b * 8 + d) * 0x9E3779B97F4A7C15ull) >> (64 - CACHE_BITS);
+    return &m->entry[h];
 }
 
 /* What a Newton pass keeps per vector of 8 throws (see pass_newton). */

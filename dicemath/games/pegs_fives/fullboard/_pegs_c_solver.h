@@ -1,7 +1,6 @@
 /* The board values of _pegs_c.c for one stored dtype: included once with FLOAT double and
  * once with FLOAT float (SUFFIX names the copy). V is the value table, Gd the guide; memo
- * (optimal play only, else NULL) keeps the one-throw values of the boards two rows on from
- * a turn's board, which the two orders of the rows going in share. */
+ * (optimal play only, else NULL) keeps PEGS-7 values across boards. */
 
 static double SUFFIX(one)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode, Memo *memo, int64_t b,
                           const Digits *D, int d);
@@ -132,8 +131,8 @@ static double SUFFIX(one)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mod
     int n = hit_rows(G, D, d, rows);
     double x = (double)V[b];
     if (n == 0) return x;
-    double *kept = memo ? memo_slot(memo, b) : NULL;
-    if (kept && *kept == *kept) return *kept;
+    CacheEntry *kept = memo ? memo_entry(memo, b, d) : NULL;
+    if (kept && kept->key >> 1 == b * 8 + d) return kept->x1;
     Row T[MAXK];
     SUFFIX(level_values)(G, V, Gd, mode, memo, b, D, d, rows, n, x, NULL, T);
     double out;
@@ -145,7 +144,10 @@ static double SUFFIX(one)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mod
         const Row *Vs[1] = {T};
         pass_key(G, d, rows, n, K, 1, Vs, &x, &out);
     }
-    if (kept) *kept = out;
+    if (kept) {
+        kept->key = (b * 8 + d) * 2;
+        kept->x1 = out;
+    }
     return out;
 }
 
@@ -159,10 +161,21 @@ static void SUFFIX(two)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode,
         *x2 = *x1 = x;
         return;
     }
+    CacheEntry *kept = memo ? memo_entry(memo, b, d) : NULL;
+    if (kept && kept->key == (b * 8 + d) * 2 + 1) {
+        *x2 = kept->x2;
+        *x1 = kept->x1;
+        return;
+    }
     Row T2[MAXK], T1[MAXK];
     SUFFIX(level_values)(G, V, Gd, mode, memo, b, D, d, rows, n, x, T2, T1);
     if (mode == 0) {
         pass_min2(G, d, rows, n, T2, T1, x, x2, x1);
+        if (kept) {
+            kept->key = (b * 8 + d) * 2 + 1;
+            kept->x2 = *x2;
+            kept->x1 = *x1;
+        }
         return;
     }
     Row K[MAXK];
@@ -207,8 +220,9 @@ static double SUFFIX(guess)(const Geo *G, const FLOAT *V, int64_t b, const Digit
  * leaves (value inf) and in *vectors the vectors of 8 throws examined at the turns' starts. */
 static void SUFFIX(solve_boards)(const Geo *G, FLOAT *E, const FLOAT *Gd, const int64_t *boards, int64_t hi,
                                  Py_ssize_t nb, int mode, long long *stuck, long long *vectors) {
-    Memo memo;
-    memo_init(&memo);
+    Memo memo = {NULL};
+    if (mode == 0 && !memo_init(&memo)) memo.entry = NULL;
+    Memo *cache = memo.entry ? &memo : NULL;
     for (Py_ssize_t i = 0; i < nb; i++) {
         int64_t b = boards ? boards[i] : hi - 1 - i;
         Digits D;
@@ -217,11 +231,10 @@ static void SUFFIX(solve_boards)(const Geo *G, FLOAT *E, const FLOAT *Gd, const 
             E[b] = 0;
             continue;
         }
-        memo_clear(&memo);
         int rows[MAXK];
         int n = hit_rows(G, &D, G->dice, rows);
         Row S[MAXK], R[MAXK];
-        SUFFIX(tables)(G, E, Gd, mode, mode == 0 ? &memo : NULL, b, &D, G->dice, G->throws - 1, rows, n, S, R);
+        SUFFIX(tables)(G, E, Gd, mode, cache, b, &D, G->dice, G->throws - 1, rows, n, S, R);
         double x;
         if (mode != 0) {
             Row K[MAXK];
@@ -263,6 +276,7 @@ static void SUFFIX(solve_boards)(const Geo *G, FLOAT *E, const FLOAT *Gd, const 
         }
         E[b] = (FLOAT)x;
     }
+    free(memo.entry);
 }
 
 /* Stay and rest ([k][HS], zero for rows not open or not hit) of every option of one choice
@@ -271,7 +285,7 @@ static void SUFFIX(option_tables)(const Geo *G, const FLOAT *V, int64_t b, int d
                                   double *rest) {
     Digits D;
     digits_of(G, b, &D);
-    int rows[MAXK];
+    int rows[MAXK] = {0};
     int n = hit_rows(G, &D, d0, rows);
     Row S[MAXK], R[MAXK];
     SUFFIX(tables)(G, V, V, 0, NULL, b, &D, d0, ta, rows, n, S, R);

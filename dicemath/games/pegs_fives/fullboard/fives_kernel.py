@@ -1,6 +1,6 @@
 """The compiled Fives kernel: exact expected turns of every board of a table (FULLBOARD_SPEC).
 
-Fives (RULES.md FIVES-1..5) with ``W(b) = E(b) - 1`` (``W = 0`` for the complete board):
+Fives (docs/rules.md FIVES-1..5) with ``W(b) = E(b) - 1`` (``W = 0`` for the complete board):
 
 * a choice throw on board ``b`` either has no legal number -- the turn ends on ``b`` (FIVES-2)
   -- or the player names a number ``n`` with ``h`` hits and plays a cycle for it;
@@ -49,6 +49,9 @@ from dicemath.core.errors import IllegalMoveError, InvalidRulesError
 from dicemath.games.pegs_fives.fullboard.layout import BoardLayout, kernel_guide
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.state import check_roll, counts_of, hit_weights
+from dicemath.core.jit import announce_compiles
+
+announce_compiles()
 
 LANES = 16
 """Boards evaluated together by the vectorised minimum."""
