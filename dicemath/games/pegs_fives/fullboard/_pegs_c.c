@@ -67,13 +67,16 @@ typedef struct {
     double x2, x1;
 } CacheEntry;
 
-typedef struct { CacheEntry *entry; } Memo;
+typedef struct {
+    CacheEntry *entry;                  /* the values of the solve's own policy */
+    CacheEntry *guide;                  /* lookahead: optimal play on the guide's values (its keys) */
+} Memo;
 
-static int memo_init(Memo *m) {
-    m->entry = (CacheEntry *)malloc(sizeof(CacheEntry) << CACHE_BITS);
-    if (!m->entry) return 0;
-    for (size_t i = 0; i < ((size_t)1 << CACHE_BITS); i++) m->entry[i].key = -1;
-    return 1;
+static CacheEntry *cache_new(void) {
+    CacheEntry *entry = (CacheEntry *)malloc(sizeof(CacheEntry) << CACHE_BITS);
+    if (entry)
+        for (size_t i = 0; i < ((size_t)1 << CACHE_BITS); i++) entry[i].key = -1;
+    return entry;
 }
 
 static inline CacheEntry *memo_entry(const Memo *m, int64_t b, int d) {
@@ -181,10 +184,12 @@ static int pass_newton(const Geo *G, int d, const int *rows, int n, const Row *V
     return examined;
 }
 
-/* Choose by key (ties: the larger tie-break h * 16 + j), then sum p * the chosen option's
- * value in each of nv value tables (no option: x_i). */
-static void pass_key(const Geo *G, int d, const int *rows, int n, const Row *K, int nv, const Row *const *Vs,
-                     const double *xs, double *out) {
+/* Choose by key, then sum p * the chosen option's value in each of nv value tables (no
+ * option: x_i). Ties in the key go to the larger tie-break h * 16 + j (more hits, then the
+ * higher row); with unique keys (no two options of a throw equal, as the fixed policies'
+ * keys, which hold the tie-break) a plain minimum. */
+static void pass_key(const Geo *G, int d, const int *rows, int n, const Row *K, int unique, int nv,
+                     const Row *const *Vs, const double *xs, double *out) {
     const uint8_t *H = G->H[d];
     const double *P = G->P[d];
     int np = G->npad[d];
@@ -197,17 +202,20 @@ static void pass_key(const Geo *G, int d, const int *rows, int n, const Row *K, 
             int j = rows[i];
             __m512i idx = hit_index(H + (size_t)j * np + g);
             __m512d key = _mm512_permutexvar_pd(idx, _mm512_load_pd(K[j].v));
-            __m512d tb = _mm512_add_pd(_mm512_permutexvar_pd(idx, sixteens), _mm512_set1_pd((double)j));
-            __mmask8 real = _mm512_cmp_pd_mask(key, big, _CMP_LT_OQ);
-            __mmask8 take = real & (_mm512_cmp_pd_mask(key, bk, _CMP_LT_OQ) |
-                                    (_mm512_cmp_pd_mask(key, bk, _CMP_EQ_OQ) & _mm512_cmp_pd_mask(tb, btb, _CMP_GT_OQ)));
+            __mmask8 take = _mm512_cmp_pd_mask(key, bk, _CMP_LT_OQ);
+            if (!unique) {
+                __m512d tb = _mm512_add_pd(_mm512_permutexvar_pd(idx, sixteens), _mm512_set1_pd((double)j));
+                take |= _mm512_cmp_pd_mask(key, big, _CMP_LT_OQ) & _mm512_cmp_pd_mask(key, bk, _CMP_EQ_OQ) &
+                        _mm512_cmp_pd_mask(tb, btb, _CMP_GT_OQ);
+                btb = _mm512_mask_blend_pd(take, btb, tb);
+            }
             bk = _mm512_mask_blend_pd(take, bk, key);
-            btb = _mm512_mask_blend_pd(take, btb, tb);
             for (int v = 0; v < nv; v++)
                 bv[v] = _mm512_mask_blend_pd(take, bv[v], _mm512_permutexvar_pd(idx, _mm512_load_pd(Vs[v][j].v)));
         }
         __m512d p = _mm512_loadu_pd(P + g);
-        for (int v = 0; v < nv; v++) acc[v] = _mm512_fmadd_pd(p, bv[v], acc[v]);
+        __mmask8 real = _mm512_cmp_pd_mask(p, _mm512_setzero_pd(), _CMP_NEQ_OQ);   /* padding: 0 * inf */
+        for (int v = 0; v < nv; v++) acc[v] = _mm512_mask3_fmadd_pd(p, bv[v], acc[v], real);
     }
     for (int v = 0; v < nv; v++) out[v] = hsum(acc[v]);
 }
@@ -267,8 +275,9 @@ static int pass_newton(const Geo *G, int d, const int *rows, int n, const Row *V
     return examined;
 }
 
-static void pass_key(const Geo *G, int d, const int *rows, int n, const Row *K, int nv, const Row *const *Vs,
-                     const double *xs, double *out) {
+static void pass_key(const Geo *G, int d, const int *rows, int n, const Row *K, int unique, int nv,
+                     const Row *const *Vs, const double *xs, double *out) {
+    (void)unique;                               /* the tie-break below is exact either way */
     const uint8_t *H = G->H[d];
     const double *P = G->P[d];
     int np = G->npad[d];
@@ -281,6 +290,7 @@ static void pass_key(const Geo *G, int d, const int *rows, int n, const Row *K, 
             double key = K[j].v[h], tb = h * 16.0 + j;
             if (key < BIG && (key < bk || (key == bk && tb > btb))) { bk = key; btb = tb; bj = j; bh = h; }
         }
+        if (P[g] == 0.0) continue;                  /* padding (its value may be inf) */
         for (int v = 0; v < nv; v++) out[v] += P[g] * (bj < 0 ? xs[v] : Vs[v][bj].v[bh]);
     }
 }
@@ -288,6 +298,21 @@ static void pass_key(const Geo *G, int d, const int *rows, int n, const Row *K, 
 
 /* ------------------------------------------------------------------------------------ */
 /* Board values, once per stored dtype (FLOAT = double or float).                        */
+
+/* t + a * e for the 8 hits, where e may be infinite (a fixed policy that never finishes
+ * from a board, PEGS-6): a term with probability 0 adds nothing (not 0 * inf = NaN). */
+static inline void add_term(double *t, const double *a, double e) {
+    if (__builtin_expect(isinf(e), 0)) {
+        for (int h = 0; h < HS; h++)
+            if (a[h] != 0.0) t[h] += e;
+        return;
+    }
+#if defined(__AVX512F__)
+    _mm512_store_pd(t, _mm512_fmadd_pd(_mm512_loadu_pd(a), _mm512_set1_pd(e), _mm512_load_pd(t)));
+#else
+    for (int h = 0; h < HS; h++) t[h] += a[h] * e;
+#endif
+}
 
 typedef struct {
     int s[MAXK];        /* digits */
@@ -310,12 +335,15 @@ static inline int hit_rows(const Geo *G, const Digits *D, int d, int *rows) {
     return n;
 }
 
-/* Static keys of the fixed policies: greedy 0, safe greedy 1 for an overthrow (PEGS-6). */
+/* Static keys of the fixed policies, unique within a throw (the tie-break is in them):
+ * greedy -(16 h + j), the most hits, then the higher row; safe greedy the same plus 1000
+ * for an overthrow (PEGS-6). */
 static void policy_keys(const Geo *G, int mode, const Digits *D, const int *rows, int n, Row *K) {
     for (int i = 0; i < n; i++) {
         int j = rows[i];
         K[j].v[0] = BIG;
-        for (int h = 1; h < HS; h++) K[j].v[h] = (mode == 2 && D->s[j] + h > G->goal) ? 1.0 : 0.0;
+        for (int h = 1; h < HS; h++)
+            K[j].v[h] = ((mode == 2 && D->s[j] + h > G->goal) ? 1000.0 : 0.0) - (16.0 * h + j);
     }
 }
 

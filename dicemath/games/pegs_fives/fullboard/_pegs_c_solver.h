@@ -34,13 +34,13 @@ static void SUFFIX(tables)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mo
         SUFFIX(pegs7)(G, V, Gd, mode, memo, b, D, j, need, d0 - G->per_hit[j] * need, ta, &x2, &x1);
         int64_t st = G->stride[j];
         const double *a = G->A + (size_t)tab(G, G->cls[j], need, d0, ta, last) * G->ncols * HS;
-        const double *a2 = a + (G->steps + 1) * HS, *a1 = a + (G->steps + 2) * HS, *ak = a + (G->steps + 3) * HS;
-        for (int h = 0; h < HS; h++) R[j].v[h] = ak[h] + a2[h] * x2 + a1[h] * x1;
-        for (int c = 1; c <= need; c++) {
-            double e = (double)V[b + c * st];
-            for (int h = 0; h < HS; h++) R[j].v[h] += a[c * HS + h] * e;
-        }
-        for (int h = 0; h < HS; h++) S[j].v[h] = a[h];
+        Row r;
+        memcpy(r.v, a + (G->steps + 3) * HS, sizeof(r.v));
+        add_term(r.v, a + (G->steps + 1) * HS, x2);
+        add_term(r.v, a + (G->steps + 2) * HS, x1);
+        for (int c = 1; c <= need; c++) add_term(r.v, a + c * HS, (double)V[b + c * st]);
+        R[j] = r;
+        memcpy(S[j].v, a, sizeof(S[j].v));
     }
 }
 
@@ -48,7 +48,8 @@ static void SUFFIX(tables)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mo
 static inline void SUFFIX(values)(const int *rows, int n, const Row *S, const Row *R, double x, Row *T) {
     for (int i = 0; i < n; i++) {
         int j = rows[i];
-        for (int h = 0; h < HS; h++) T[j].v[h] = S[j].v[h] * x + R[j].v[h];
+        T[j] = R[j];
+        add_term(T[j].v, S[j].v, x);
         T[j].v[0] = BIG;
     }
 }
@@ -70,57 +71,44 @@ static void SUFFIX(level_values)(const Geo *G, const FLOAT *V, const FLOAT *Gd, 
             SUFFIX(pegs7)(G, V, Gd, mode, memo, b, D, j, need, d0 - G->per_hit[j] * need, 1, &x2, &x1);
             a1 = G->A + (size_t)tab(G, G->cls[j], need, d0, 1, last) * G->ncols * HS;
         }
-#if defined(__AVX512F__)
-        __m512d vx = _mm512_set1_pd(x), big = _mm512_set1_pd(BIG);
-        __m512d t1 = _mm512_fmadd_pd(_mm512_loadu_pd(a0), vx, _mm512_loadu_pd(a0 + (G->steps + 3) * HS));
-        __m512d t2 = _mm512_setzero_pd();
-        if (T2)
-            t2 = _mm512_fmadd_pd(_mm512_loadu_pd(a1), vx,
-                                 _mm512_fmadd_pd(_mm512_loadu_pd(a1 + (G->steps + 2) * HS), _mm512_set1_pd(x1),
-                                                 _mm512_loadu_pd(a1 + (G->steps + 3) * HS)));
-        for (int c = 1; c <= need; c++) {
-            __m512d e = _mm512_set1_pd((double)V[b + c * st]);
-            t1 = _mm512_fmadd_pd(_mm512_loadu_pd(a0 + c * HS), e, t1);
-            if (T2) t2 = _mm512_fmadd_pd(_mm512_loadu_pd(a1 + c * HS), e, t2);
-        }
-        _mm512_store_pd(T1[j].v, _mm512_mask_mov_pd(t1, 1, big));
-        if (T2) _mm512_store_pd(T2[j].v, _mm512_mask_mov_pd(t2, 1, big));
-#else
-        double t1[HS], t2[HS];
-        for (int h = 0; h < HS; h++) {
-            t1[h] = a0[(G->steps + 3) * HS + h] + a0[h] * x;
-            t2[h] = T2 ? a1[(G->steps + 3) * HS + h] + a1[(G->steps + 2) * HS + h] * x1 + a1[h] * x : 0.0;
+        Row t1, t2;
+        memcpy(t1.v, a0 + (G->steps + 3) * HS, sizeof(t1.v));
+        add_term(t1.v, a0, x);
+        if (T2) {
+            memcpy(t2.v, a1 + (G->steps + 3) * HS, sizeof(t2.v));
+            add_term(t2.v, a1, x);
+            add_term(t2.v, a1 + (G->steps + 2) * HS, x1);
         }
         for (int c = 1; c <= need; c++) {
             double e = (double)V[b + c * st];
-            for (int h = 0; h < HS; h++) {
-                t1[h] += a0[c * HS + h] * e;
-                if (T2) t2[h] += a1[c * HS + h] * e;
-            }
+            add_term(t1.v, a0 + c * HS, e);
+            if (T2) add_term(t2.v, a1 + c * HS, e);
         }
-        t1[0] = t2[0] = BIG;
-        for (int h = 0; h < HS; h++) {
-            T1[j].v[h] = t1[h];
-            if (T2) T2[j].v[h] = t2[h];
+        t1.v[0] = BIG;
+        T1[j] = t1;
+        if (T2) {
+            t2.v[0] = BIG;
+            T2[j] = t2;
         }
-#endif
     }
 }
 
 /* Keys of mode 1..3 for a choice throw of d0 dice with ta throws after it (mode 3: the
- * option values under the guide, its later choices optimal). */
-static void SUFFIX(keys)(const Geo *G, const FLOAT *Gd, int mode, int64_t b, const Digits *D, int d0, int ta,
-                         const int *rows, int n, Row *K) {
+ * option values under the guide, its later choices optimal; memo->guide keeps those). */
+static void SUFFIX(keys)(const Geo *G, const FLOAT *Gd, int mode, const Memo *memo, int64_t b, const Digits *D,
+                         int d0, int ta, const int *rows, int n, Row *K) {
     if (mode != 3) {
         policy_keys(G, mode, D, rows, n, K);
         return;
     }
+    Memo own = {memo && memo->guide ? memo->guide : NULL, NULL};
+    Memo *guide = own.entry ? &own : NULL;
     if (ta == 0) {
-        SUFFIX(level_values)(G, Gd, Gd, 0, NULL, b, D, d0, rows, n, (double)Gd[b], NULL, K);
+        SUFFIX(level_values)(G, Gd, Gd, 0, guide, b, D, d0, rows, n, (double)Gd[b], NULL, K);
         return;
     }
     Row S[MAXK], R[MAXK];
-    SUFFIX(tables)(G, Gd, Gd, 0, NULL, b, D, d0, ta, rows, n, S, R);
+    SUFFIX(tables)(G, Gd, Gd, 0, guide, b, D, d0, ta, rows, n, S, R);
     SUFFIX(values)(rows, n, S, R, (double)Gd[b], K);
 }
 
@@ -140,9 +128,9 @@ static double SUFFIX(one)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mod
         out = pass_min(G, d, rows, n, T, x);
     } else {
         Row K[MAXK];
-        SUFFIX(keys)(G, Gd, mode, b, D, d, 0, rows, n, K);
+        SUFFIX(keys)(G, Gd, mode, memo, b, D, d, 0, rows, n, K);
         const Row *Vs[1] = {T};
-        pass_key(G, d, rows, n, K, 1, Vs, &x, &out);
+        pass_key(G, d, rows, n, K, mode != 3, 1, Vs, &x, &out);
     }
     if (kept) {
         kept->key = (b * 8 + d) * 2;
@@ -171,21 +159,21 @@ static void SUFFIX(two)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode,
     SUFFIX(level_values)(G, V, Gd, mode, memo, b, D, d, rows, n, x, T2, T1);
     if (mode == 0) {
         pass_min2(G, d, rows, n, T2, T1, x, x2, x1);
-        if (kept) {
-            kept->key = (b * 8 + d) * 2 + 1;
-            kept->x2 = *x2;
-            kept->x1 = *x1;
-        }
-        return;
+    } else {
+        Row K[MAXK];
+        const Row *Vs[1];
+        SUFFIX(keys)(G, Gd, mode, memo, b, D, d, 1, rows, n, K);
+        Vs[0] = T2;
+        pass_key(G, d, rows, n, K, mode != 3, 1, Vs, &x, x2);
+        SUFFIX(keys)(G, Gd, mode, memo, b, D, d, 0, rows, n, K);
+        Vs[0] = T1;
+        pass_key(G, d, rows, n, K, mode != 3, 1, Vs, &x, x1);
     }
-    Row K[MAXK];
-    const Row *Vs[1];
-    SUFFIX(keys)(G, Gd, mode, b, D, d, 1, rows, n, K);
-    Vs[0] = T2;
-    pass_key(G, d, rows, n, K, 1, Vs, &x, x2);
-    SUFFIX(keys)(G, Gd, mode, b, D, d, 0, rows, n, K);
-    Vs[0] = T1;
-    pass_key(G, d, rows, n, K, 1, Vs, &x, x1);
+    if (kept) {
+        kept->key = (b * 8 + d) * 2 + 1;
+        kept->x2 = *x2;
+        kept->x1 = *x1;
+    }
 }
 
 /* A starting value for Newton: the pair estimate E(b+e_i) + E(b+e_j) - E(b+e_i+e_j) of the
@@ -220,9 +208,8 @@ static double SUFFIX(guess)(const Geo *G, const FLOAT *V, int64_t b, const Digit
  * leaves (value inf) and in *vectors the vectors of 8 throws examined at the turns' starts. */
 static void SUFFIX(solve_boards)(const Geo *G, FLOAT *E, const FLOAT *Gd, const int64_t *boards, int64_t hi,
                                  Py_ssize_t nb, int mode, long long *stuck, long long *vectors) {
-    Memo memo = {NULL};
-    if (mode == 0 && !memo_init(&memo)) memo.entry = NULL;
-    Memo *cache = memo.entry ? &memo : NULL;
+    Memo memo = {cache_new(), mode == 3 ? cache_new() : NULL};
+    Memo *cache = memo.entry && (mode != 3 || memo.guide) ? &memo : NULL;
     for (Py_ssize_t i = 0; i < nb; i++) {
         int64_t b = boards ? boards[i] : hi - 1 - i;
         Digits D;
@@ -238,10 +225,10 @@ static void SUFFIX(solve_boards)(const Geo *G, FLOAT *E, const FLOAT *Gd, const 
         double x;
         if (mode != 0) {
             Row K[MAXK];
-            SUFFIX(keys)(G, Gd, mode, b, &D, G->dice, G->throws - 1, rows, n, K);
+            SUFFIX(keys)(G, Gd, mode, cache, b, &D, G->dice, G->throws - 1, rows, n, K);
             const Row *Vs[2] = {S, R};
             double none[2] = {1.0, 0.0}, sr[2];
-            pass_key(G, G->dice, rows, n, K, 2, Vs, none, sr);
+            pass_key(G, G->dice, rows, n, K, mode != 3, 2, Vs, none, sr);
             *vectors += G->npad[G->dice] / 8;
             if (1.0 - sr[0] <= 1e-15) {
                 x = INFINITY;
@@ -277,6 +264,7 @@ static void SUFFIX(solve_boards)(const Geo *G, FLOAT *E, const FLOAT *Gd, const 
         E[b] = (FLOAT)x;
     }
     free(memo.entry);
+    free(memo.guide);
 }
 
 /* Stay and rest ([k][HS], zero for rows not open or not hit) of every option of one choice

@@ -41,7 +41,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from dicemath.core.errors import IllegalMoveError, InvalidProbabilityError, InvalidRulesError
+from dicemath.core.errors import IllegalMoveError, InvalidRulesError
 from dicemath.games.pegs_fives.fullboard import _pegs_c
 from dicemath.games.pegs_fives.fullboard.layout import BoardLayout, kernel_guide
 from dicemath.games.pegs_fives.hits import hits_from_counts
@@ -267,8 +267,9 @@ class PegsKernel:
             ``i = sum_j s_j * (goal + 1) ** j`` with ``s_j`` the progress of ``rows[j]``.
 
     Attributes:
-        stats: int64 ``[boards solved, vectors of 8 throws examined at turns' starts]``
-            (their ratio over the vectors of one pass: the Newton passes a board).
+        stats: int64 ``[boards solved, vectors of 8 throws examined at turns' starts,
+            boards whose policy never leaves them (value inf)]`` (the second over the
+            first, over the vectors of one pass: the Newton passes a board).
 
     Raises:
         InvalidRulesError: a rules variant the kernel does not implement (the field is named).
@@ -293,7 +294,7 @@ class PegsKernel:
         self.size = self.layout.size
         self.stride = np.array(self.layout.strides, np.int64)
         self._geo, self._F, self._H = kernel_arrays(rules, self.rows)
-        self.stats = np.zeros(2, np.int64)
+        self.stats = np.zeros(3, np.int64)
 
     def _check_table(self, table: np.ndarray, name: str) -> np.ndarray:
         if not isinstance(table, np.ndarray) or table.ndim != 1 or table.shape[0] != self.size:
@@ -318,11 +319,8 @@ class PegsKernel:
             guide = self._check_table(guide, "guide")
         return E, kernel_guide(E, guide if mode == 3 else None), mode
 
-    def _done(self, policy: str, boards: int, stuck: int, vectors: int) -> None:
-        self.stats += (boards, vectors)
-        if stuck:
-            raise InvalidProbabilityError(
-                f"policy {policy!r} never leaves {stuck} of the boards: their value is infinite")
+    def _done(self, boards: int, stuck: int, vectors: int) -> None:
+        self.stats += (boards, vectors, stuck)
 
     def solve(self, E: np.ndarray, boards: np.ndarray, *, policy: str = "optimal",
               guide: np.ndarray | None = None) -> None:
@@ -341,9 +339,13 @@ class PegsKernel:
             guide: the lookahead's value table (same layout and dtype as ``E``; its complete
                 board is not read).
 
+        A fixed policy may never finish from a board (greedy naming a row that overthrows on
+        every throw, PEGS-6, e.g. every open row one step from the top): that board's value is
+        ``inf``, and so is every board from which the policy reaches it with positive
+        probability (counted in ``stats[2]``). Optimal play always finishes.
+
         Raises:
             ValueError: a bad table, board index or policy name.
-            InvalidProbabilityError: the policy never leaves a board (infinite value).
         """
         E, guide, mode = self._arguments(E, policy, guide)
         boards = np.ascontiguousarray(boards, dtype=np.int64)
@@ -351,7 +353,7 @@ class PegsKernel:
             return
         if boards.min() < 0 or boards.max() >= self.size:
             raise ValueError(f"board indices must be in 0..{self.size - 1}")
-        self._done(policy, boards.size, *_pegs_c.solve(self._geo, self._F, self._H, E, guide, boards, mode,
+        self._done(boards.size, *_pegs_c.solve(self._geo, self._F, self._H, E, guide, boards, mode,
                                                        int(E.dtype == np.float64)))
 
     def solve_range(self, E: np.ndarray, start: int, stop: int, *, policy: str = "optimal",
@@ -366,7 +368,7 @@ class PegsKernel:
         E, guide, mode = self._arguments(E, policy, guide)
         if not 0 <= start <= stop <= self.size:
             raise ValueError(f"the range must lie in 0..{self.size}, got {start}..{stop}")
-        self._done(policy, stop - start, *_pegs_c.solve_range(self._geo, self._F, self._H, E, guide, int(start),
+        self._done(stop - start, *_pegs_c.solve_range(self._geo, self._F, self._H, E, guide, int(start),
                                                               int(stop), mode, int(E.dtype == np.float64)))
 
     def digits(self, board: int) -> np.ndarray:
