@@ -1,10 +1,12 @@
 """Full-board Pegs/Fives analyses (issue 10, items 4 and 6): build, evaluate, commit the numbers.
 
-Reads a finished optimal table (``--table DIR``; the full table is never built here, see
-``dicemath fives build-table``) and writes what it measures to
+Builds (or resumes) the optimal table in ``--table DIR`` and writes what it measures to
 ``dicemath/games/pegs_fives/data/full_board_results.json`` (:mod:`...fullboard.results`),
-which the report section ``full_board`` and ``notebooks/full_board.ipynb`` read. Steps:
+which the report section ``full_board`` and ``notebooks/full_board.ipynb`` read, and the
+training sample to ``analyses/data``: ``all`` is the one resumable command that leaves in the
+repository everything a later step needs (the table itself never goes into git). Steps:
 
+* ``build`` -- the optimal table (resumable; about 100 minutes for Pegs on 2 cores);
 * ``optimal`` -- the optimum from the empty board, the optimal rows of every first throw,
   the distribution of the number of turns by simulation of optimal play (an estimate);
 * ``sample`` -- draw the distilled model's training sample from the table and commit it as
@@ -12,9 +14,12 @@ which the report section ``full_board`` and ``notebooks/full_board.ipynb`` read.
 * ``distill`` -- train the compact model on the committed sample (no table needed;
   :mod:`...fullboard.distill`) and ship it in ``dicemath/games/pegs_fives/data/<game>_distilled.npz``;
 * ``evaluate POLICY`` -- one exact policy evaluation over every board (a sweep of the
-  kernel): ``safe_greedy``; ``fitted`` and ``distilled``, the kernel's ``lookahead`` on a
-  guide table of the fitted advisor's / the distilled model's values; ``greedy`` reads an
-  existing greedy table (``--policy-table``). The policy table goes to ``--work`` and the
+  kernel): ``greedy`` (or read an existing greedy table, ``--policy-table``) and
+  ``safe_greedy``; ``fitted`` and ``distilled``, the kernel's ``lookahead`` on a guide table
+  of the fitted advisor's / the distilled model's values. A policy that never finishes from
+  some boards (Pegs' greedy overthrows forever when every open row is one step from the top)
+  has value inf there: those boards are counted (``never_finishes_boards``) and left out of
+  the gaps, and its ``expected_turns`` is null when the empty board is one of them. The policy table goes to ``--work`` and the
   guide to ``--guides`` (default ``/dev/shm``: memory, not disk); both are deleted once
   the numbers are recorded (disk holds one extra table at a time). The guide is compared
   with the optimal table board by board (the model's error over all boards).
@@ -26,6 +31,7 @@ with ``--results``.
 
 Usage::
 
+    python analyses/pegs_fives_full_board.py pegs all --table /work/tables/pegs_full
     python analyses/pegs_fives_full_board.py fives optimal --table /work/tables/fives_full
     python analyses/pegs_fives_full_board.py pegs sample --table /work/tables/pegs_full
     python analyses/pegs_fives_full_board.py pegs distill
@@ -76,14 +82,21 @@ def _board_list(layout: BoardLayout, index: int) -> list[int]:
     return list(layout.board(index))
 
 
+def run_build(rules, directory: Path) -> None:
+    """Build or resume the optimal full table in ``directory``."""
+    build_table(rules, FULL_ROWS[:rules.rows], out=directory)
+
+
 def run_optimal(rules, table: storage.Table, results: Path, games: int, seed: int) -> None:
     """Record the optimum from the empty board, the first throws and the turn distribution."""
     layout = table.layout
     game = rules.name
     update_results(game, "board", {"rows": list(layout.rows), "boards": layout.size}, results)
-    update_results(game, "optimal", {"expected_turns": table.value(layout.board(0)), "dtype": table.manifest.dtype,
-                                     "build_cpu_seconds": round(sum(table.manifest.slab_seconds.values()), 1)},
-                   results)
+    record = {"expected_turns": table.value(layout.board(0)), "dtype": table.manifest.dtype,
+              "build_cpu_seconds": round(sum(table.manifest.slab_seconds.values()), 1)}
+    if table.manifest.wall_seconds:
+        record["build_wall_seconds"] = round(table.manifest.wall_seconds, 1)
+    update_results(game, "optimal", record, results)
     advisor = ExactAdvisor(rules, layout.rows, table.values, "table")
     update_results(game, "first_throws", first_throw_table(rules, advisor, layout.board(0)), results)
     start = time.perf_counter()
@@ -147,9 +160,7 @@ def run_evaluate(rules, table: storage.Table, policy: str, *, results: Path, wor
     layout = table.layout
     record: dict = {}
     guide_dir = None
-    if policy == "greedy":
-        if policy_table is None:
-            raise SystemExit("evaluate greedy reads an existing greedy table: give --policy-table")
+    if policy == "greedy" and policy_table is not None:
         directory = policy_table
     else:
         directory = work / f"{rules.name}-{policy}"
@@ -176,9 +187,12 @@ def run_evaluate(rules, table: storage.Table, policy: str, *, results: Path, wor
     compared = compare_tables(table.values, others)
     record["compare_seconds"] = round(time.perf_counter() - start, 1)
     policy_stats = compared["policy"]
-    record.update({"expected_turns": evaluated.value(layout.board(0)),
+    empty = evaluated.value(layout.board(0))
+    record.update({"expected_turns": empty if np.isfinite(empty) else None,
                    "mean_relative_gap": policy_stats["mean_relative"],
                    "max_relative_gap": policy_stats["max_relative"]})
+    if policy_stats["infinite"]:
+        record["never_finishes_boards"] = policy_stats["infinite"]      # value inf: the policy loops forever
     update_results(rules.name, f"policy_{policy}", record, results)
     if guide is not None:
         stats = compared["guide"]
@@ -189,7 +203,7 @@ def run_evaluate(rules, table: storage.Table, policy: str, *, results: Path, wor
         guide.close()
     evaluated.close()
     if not keep:
-        for path in (directory if policy != "greedy" else None, guide_dir):
+        for path in (directory if directory != policy_table else None, guide_dir):
             if path is not None:
                 shutil.rmtree(path)
 
@@ -203,7 +217,7 @@ def _done(results: Path, game: str, step: str, policy: str | None) -> bool:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", choices=sorted(PRESETS))
-    parser.add_argument("step", choices=("optimal", "sample", "distill", "evaluate", "all"))
+    parser.add_argument("step", choices=("build", "optimal", "sample", "distill", "evaluate", "all"))
     parser.add_argument("policy", nargs="?", choices=POLICIES)
     parser.add_argument("--table", type=Path, help="the finished optimal table (default: built in --work "
                         "for a reduced board)")
@@ -230,6 +244,12 @@ def main(argv=None) -> None:
         else:
             print("distill: the model exists (--force redoes it)")
         return
+    if args.step in ("build", "all") and full:
+        if args.table is None:
+            raise SystemExit("give --table DIR: where the full table is built (8.7 GB)")
+        run_build(rules, args.table)
+        if args.step == "build":
+            return
     if args.table is None:
         if full:
             raise SystemExit("the full optimal table is not built here: give --table DIR")
@@ -245,8 +265,6 @@ def main(argv=None) -> None:
         step, policy = step if isinstance(step, tuple) else (step, None)
         if step == "evaluate" and policy is None:
             raise SystemExit("evaluate needs a policy: " + ", ".join(POLICIES))
-        if policy == "greedy" and args.policy_table is None and args.step == "all":
-            continue
         if policy == "distilled" and args.step == "all" and not model_file.exists():
             print(f"evaluate distilled: skipped, no distilled {rules.name} model ({model_file}) to guide it")
             continue

@@ -152,3 +152,46 @@ def test_report_section_renders_from_the_committed_data(tmp_path):
 
 def test_notebook_runs(run_notebook):
     run_notebook("full_board.ipynb")
+
+
+def test_compare_tables_leaves_out_and_counts_boards_a_policy_never_finishes_from():
+    reference = np.array([10.0, 8.0, 4.0, 2.0, 0.0])
+    policy = np.array([np.inf, 9.0, np.inf, 2.0, 0.0])
+    stats = compare_tables(reference, {"policy": policy})["policy"]
+    assert stats["infinite"] == 2 and stats["boards"] == 2
+    assert stats["max_abs"] == 1.0 and stats["max_abs_board"] == 1
+    assert stats["mean_relative"] == pytest.approx((1 / 8 + 0) / 2)
+
+
+def test_report_section_shows_a_policy_that_never_finishes(tmp_path, monkeypatch):
+    from dicemath.games.pegs_fives import full_board_report
+
+    results = _synthetic_results()
+    results["games"]["pegs"] = {**results["games"]["fives"], "policy_greedy": {
+        "expected_turns": None, "mean_relative_gap": 0.3, "never_finishes_boards": 12345}}
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(results))
+    monkeypatch.setattr(full_board_report, "read_results", lambda: read_results(path))
+    context = ReportContext(tmp_path, quick=True)
+    text = render(compute(context), context)
+    assert "infinite (never finishes)" in text and "never finishes from 12,345 boards" in text
+    assert policy_rows(results["games"]["pegs"])[1]["expected_turns"] == float("inf")
+
+
+def test_a_model_trains_from_a_saved_sample_without_a_table(tmp_path):
+    from dicemath.games.pegs_fives.advisor import board_value
+    from dicemath.games.pegs_fives.distilled import endgame_offsets
+    from dicemath.games.pegs_fives.fullboard.distill import Sample, coverage_boards, distill
+
+    layout = BoardLayout(PEGS, tuple(range(1, 13)))
+    boards = coverage_boards(PEGS, 3000, 5, np.random.default_rng(1))
+    value = board_value(PEGS)
+    targets = np.array([value(tuple(b)) for b in boards], dtype=np.float32)
+    endgame = np.arange(endgame_offsets(12, PEGS.goal, 4)[-1], dtype=np.float32)
+    sample = Sample((boards @ np.array(layout.strides)).astype(np.uint32), targets, 500, 4, endgame)
+    sample.save(tmp_path / "s.npz")
+    again = Sample.read(tmp_path / "s.npz")
+    assert np.array_equal(again.boards, sample.boards) and again.held_out == 500
+    model = distill(layout, again, hidden=(8, 4), epochs=2, log=lambda line: None)
+    assert model((5,) * 11 + (0,)) == endgame[endgame_offsets(12, PEGS.goal, 4)[1 << 11]]   # from the end game
+    assert np.isfinite(model((0,) * 12))

@@ -47,9 +47,11 @@ def policy_rows(record: dict) -> list[dict]:
     for key, label in POLICIES:
         found = record.get(f"policy_{key}")
         if found is not None:
-            rows.append({"key": key, "label": label, "expected_turns": found["expected_turns"],
-                         "gap": found["expected_turns"] / best - 1.0,
-                         "mean_relative_gap": found["mean_relative_gap"]})
+            turns = found["expected_turns"]
+            turns = float("inf") if turns is None else turns           # the policy never finishes
+            rows.append({"key": key, "label": label, "expected_turns": turns, "gap": turns / best - 1.0,
+                         "mean_relative_gap": found["mean_relative_gap"],
+                         "never_finishes_boards": found.get("never_finishes_boards", 0)})
     return rows
 
 
@@ -72,6 +74,10 @@ def turns_summary(turns: dict) -> dict:
             "quantiles": quantile, "values": values, "counts": counts}
 
 
+def _turns_text(row: dict) -> str:
+    return f"{row['expected_turns']:.4f}" if np.isfinite(row["expected_turns"]) else "infinite (never finishes)"
+
+
 def _game_title(game: str) -> str:
     return game.capitalize()
 
@@ -83,8 +89,14 @@ def _policy_section(game: str, record: dict, context: ReportContext) -> list[str
              "board with the policy fixed (the kernel's policy evaluation), not from simulation; "
              "`mean gap` is the policy's value over the optimum's, minus 1, averaged over every board.", ""]
     lines.append(markdown_table(["policy", "expected turns", "gap from the empty board", "mean gap over all boards"],
-                                [[r["label"], f"{r['expected_turns']:.4f}", f"{100 * r['gap']:+.2f}%",
-                                  f"{100 * r['mean_relative_gap']:+.2f}%"] for r in rows]))
+                                [[r["label"], _turns_text(r), f"{100 * r['gap']:+.2f}%" if np.isfinite(r["gap"]) else
+                                  "infinite", f"{100 * r['mean_relative_gap']:+.2f}%"] for r in rows]))
+    for r in rows:
+        if r.get("never_finishes_boards"):
+            lines += ["", f"{r['label'].capitalize()} never finishes from {r['never_finishes_boards']:,} boards "
+                      "(it names a row that overshoots on every throw, PEGS-6, or reaches such a board); their "
+                      "value is infinite and the mean gap is over the other boards."]
+    rows = [r for r in rows if np.isfinite(r["expected_turns"])]
     others = [r for r in rows if r["key"] != "optimal"]
     if others:
         closest = min(others, key=lambda r: r["gap"])

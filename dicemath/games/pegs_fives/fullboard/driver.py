@@ -303,9 +303,13 @@ def build_table(rules: Rules, rows: Sequence[int] = FULL_ROWS, *, out: Path | st
     bar = progress(desc=f"{rules.name} table {_rows_label(layout)}", total=layout.size, unit="board")
     bar.update(len(manifest.done) * plan.slab_size)
     finished = 0
+    last = time.perf_counter()
 
     def record(slabs: tuple[int, ...], seconds: float) -> None:
-        nonlocal finished
+        nonlocal finished, last
+        now = time.perf_counter()
+        manifest.wall_seconds = round(manifest.wall_seconds + now - last, 3)
+        last = now
         manifest.done.extend(slabs)
         manifest.slab_seconds[",".join(map(str, slabs))] = round(seconds, 4)
         storage.write_manifest(directory, manifest)

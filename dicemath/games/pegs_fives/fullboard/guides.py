@@ -235,32 +235,40 @@ def compare_tables(reference: np.ndarray, others: dict[str, np.ndarray], *, chun
         chunk: boards per step.
 
     Returns:
-        Per name: ``boards`` compared (every board but the complete one), ``rms`` and
-        ``max_abs`` of ``other - reference``, the board index of the largest difference,
-        ``mean_reference`` and ``mean_other`` (the means over those boards), and
-        ``mean_relative`` / ``max_relative``, the mean and largest ``other / reference - 1``.
+        Per name: ``boards`` compared (every board but the complete one and those where the
+        other table is infinite: a policy that never finishes from them), ``infinite`` (those
+        left out), ``rms`` and ``max_abs`` of ``other - reference``, the board index of the
+        largest difference, ``mean_reference`` and ``mean_other`` (the means over the boards
+        compared), and ``mean_relative`` / ``max_relative``, the mean and largest
+        ``other / reference - 1``.
     """
     size = len(reference) - 1                   # the complete board (value 0) is left out
-    sums = {name: {"squares": 0.0, "other": 0.0, "relative": 0.0, "max_abs": -1.0, "max_relative": -np.inf,
-                   "where": -1} for name in others}
-    total_reference = 0.0
+    sums = {name: {"squares": 0.0, "other": 0.0, "reference": 0.0, "relative": 0.0, "max_abs": -1.0,
+                   "max_relative": -np.inf, "where": -1, "boards": 0} for name in others}
     for start in range(0, size, chunk):
         stop = min(size, start + chunk)
         ref = np.asarray(reference[start:stop], dtype=np.float64)
-        total_reference += float(ref.sum())
         for name, table in others.items():
             record = sums[name]
             other = np.asarray(table[start:stop], dtype=np.float64)
-            diff = other - ref
+            finite = np.isfinite(other)
+            where = np.flatnonzero(finite) if not finite.all() else None
+            o, r = (other, ref) if where is None else (other[where], ref[where])
+            if not len(o):
+                continue
+            diff = o - r
+            record["boards"] += len(o)
             record["squares"] += float(diff @ diff)
-            record["other"] += float(other.sum())
-            relative = diff / ref
+            record["other"] += float(o.sum())
+            record["reference"] += float(r.sum())
+            relative = diff / r
             record["relative"] += float(relative.sum())
             record["max_relative"] = max(record["max_relative"], float(relative.max()))
             i = int(np.abs(diff).argmax())
             if abs(diff[i]) > record["max_abs"]:
-                record["max_abs"], record["where"] = float(abs(diff[i])), start + i
-    return {name: {"boards": size, "rms": float(np.sqrt(r["squares"] / size)), "max_abs": r["max_abs"],
-                   "max_abs_board": r["where"], "mean_reference": total_reference / size,
-                   "mean_other": r["other"] / size, "mean_relative": r["relative"] / size,
+                record["max_abs"], record["where"] = float(abs(diff[i])), start + (i if where is None else int(where[i]))
+    return {name: {"boards": r["boards"], "infinite": size - r["boards"],
+                   "rms": float(np.sqrt(r["squares"] / max(r["boards"], 1))), "max_abs": r["max_abs"],
+                   "max_abs_board": r["where"], "mean_reference": r["reference"] / max(r["boards"], 1),
+                   "mean_other": r["other"] / max(r["boards"], 1), "mean_relative": r["relative"] / max(r["boards"], 1),
                    "max_relative": r["max_relative"]} for name, r in sums.items()}

@@ -88,6 +88,8 @@ class Manifest:
         done: finished slabs.
         slab_seconds: compute time of each finished task, by its slabs (``"3,7,12"``;
             thread time, one core).
+        wall_seconds: wall-clock time of the build so far, summed over its runs (from
+            each run's start to its last finished task).
     """
 
     game: str
@@ -101,6 +103,7 @@ class Manifest:
     done: list[int] = field(default_factory=list)
     slab_seconds: dict = field(default_factory=dict)
     format: int = FORMAT
+    wall_seconds: float = 0.0
 
     def same_table(self, other: Manifest) -> bool:
         """True when ``other`` describes the same values (ignoring progress)."""
