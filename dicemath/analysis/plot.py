@@ -16,9 +16,6 @@ def analysis_figure(analysis: Analysis, threshold: float | None = None):
     Returns:
         A matplotlib figure.
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     limit = analysis.threshold if threshold is None else threshold

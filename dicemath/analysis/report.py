@@ -185,9 +185,6 @@ def group_table(report: AnalyseReport, game: str, grouping: str) -> tuple[list, 
 
 def figure(report: AnalyseReport):
     """Mean loss per decision by stage, one panel per game, one bar per policy."""
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     games = [g for g in GAME_ORDER if _policies_of(report, g)]

@@ -42,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
+    os.environ.setdefault("MPLBACKEND", "Agg")      # figures go to files; the library never sets a backend
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

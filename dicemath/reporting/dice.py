@@ -57,9 +57,6 @@ def conclusion(report: DiceReport) -> str:
 
 def render(report: DiceReport, context: ReportContext) -> str:
     """Markdown of the dice report, with its figure saved through ``context``."""
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     columns = ["number"] + [f"{n} dice" for n in DICE_COUNTS]

@@ -159,9 +159,6 @@ def agreement_conclusion(report: CubeReport) -> str:
 
 
 def _window_figure(report: CubeReport):
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     x, ks = report.efficiency, report.keeler_spencer
@@ -185,9 +182,6 @@ def _window_figure(report: CubeReport):
 
 
 def _fit_figure(report: CubeReport):
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     p = np.linspace(0, 1, 401)

@@ -94,9 +94,6 @@ def _comparison_rows(findings: dict) -> list[list[str]]:
 
 
 def _figure(findings: dict):
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
 

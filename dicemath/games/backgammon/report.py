@@ -159,9 +159,6 @@ def two_sided_conclusion(report: BearoffReport) -> str:
 
 
 def _figure(report: BearoffReport):
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     figure, axes = plt.subplots(1, 2, figsize=(11, 4))

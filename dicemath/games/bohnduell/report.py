@@ -154,9 +154,6 @@ def strength_conclusion(strength: dict) -> str | None:
 
 
 def _value_figure(stocks: dict):
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     figure, axis = plt.subplots(figsize=(7, 3.5))

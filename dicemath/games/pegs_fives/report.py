@@ -250,9 +250,6 @@ def switch_sentence(races: dict) -> str:
 
 
 def _turn_figure(report: PegsFivesReport):
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     figure, axis = plt.subplots(figsize=(8, 4))

@@ -73,9 +73,6 @@ def heat_map_values(solution: GameSolution, top: int = 9) -> np.ndarray:
 
 def heat_map_figure(values: np.ndarray):
     """The heat map of :func:`heat_map_values` as a matplotlib figure."""
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     top = values.shape[0]
