@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 
 from dicemath._version import __version__
@@ -40,11 +41,44 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _value_options(parser: argparse.ArgumentParser) -> set[str]:
+    """The option strings of every (sub)command that take one value."""
+    found = set()
+    for action in parser._actions:                       # argparse keeps no public list
+        if action.option_strings and action.nargs is None and action.const is None and action.type is not bool:
+            if not isinstance(action, (argparse._StoreTrueAction, argparse._StoreFalseAction, argparse._HelpAction,
+                                       argparse._VersionAction, argparse._CountAction)):
+                found.update(action.option_strings)
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                found |= _value_options(sub)
+    return found
+
+
+def _negative_values(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """``--board -1,0,...`` as ``--board=-1,0,...``: argparse takes a value that starts with
+    ``-`` for an option, so the bad value would never reach the check that names it."""
+    options = _value_options(parser)
+    out: list[str] = []
+    skip = False
+    for i, token in enumerate(argv):
+        if skip:
+            skip = False
+            continue
+        following = argv[i + 1] if i + 1 < len(argv) else None
+        if token in options and following is not None and re.match(r"-\d", following):
+            out.append(f"{token}={following}")
+            skip = True
+        else:
+            out.append(token)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
     os.environ.setdefault("MPLBACKEND", "Agg")      # figures go to files; the library never sets a backend
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_negative_values(parser, sys.argv[1:] if argv is None else list(argv)))
     if not getattr(args, "func", None):
         parser.print_help()
         return 0 if args.command is None else 2
@@ -52,6 +86,11 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args) or 0
     except DicemathError as error:
         print(f"dicemath: error: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:            # an output the file system refuses (no folder, no permission)
+        if error.filename is None or isinstance(error, BrokenPipeError):
+            raise
+        print(f"dicemath: error: cannot write {error.filename}: {error.strerror}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         # The reader (``| head``) closed the pipe: stop quietly, as Unix tools do.

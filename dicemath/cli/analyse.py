@@ -18,7 +18,7 @@ naming its first bad entry.
 
 from __future__ import annotations
 
-from dicemath.cli.support import add_json_flag, emit, text_table
+from dicemath.cli.support import add_json_flag, check_figure_path, emit, text_table
 
 
 def register(subparsers) -> None:
@@ -71,6 +71,8 @@ def render(result: dict) -> str:
 def run_analyse(args) -> int:
     from dicemath.analysis import analyse
 
+    if args.plot:
+        check_figure_path(args.plot)
     analysis = analyse(args.file)
     result = analysis.as_dict(args.threshold)
     if args.plot:

@@ -11,7 +11,10 @@ import json
 import sys
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
+
+from dicemath.core.errors import OutputPathError
 
 
 def fraction_text(value: Fraction | int) -> str:
@@ -72,3 +75,22 @@ def _print_rules(game: str) -> int:
 
     sys.stdout.write(rules_text(game))
     return 0
+
+
+FIGURE_TYPES = ("png", "svg", "pdf", "jpg", "jpeg")
+"""File types a figure can be written as (by the file name's suffix)."""
+
+
+def check_figure_path(path: str) -> Path:
+    """Return ``path`` if a figure can be written there.
+
+    Raises:
+        OutputPathError: an unknown file type, or a folder that does not exist.
+    """
+    target = Path(path)
+    if target.suffix.lower().lstrip(".") not in FIGURE_TYPES:
+        raise OutputPathError(f"cannot draw a figure into {path}: name a file ending in "
+                              + ", ".join("." + t for t in FIGURE_TYPES))
+    if not target.parent.is_dir():
+        raise OutputPathError(f"cannot write {path}: the folder {target.parent} does not exist")
+    return target

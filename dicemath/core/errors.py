@@ -27,3 +27,8 @@ class IllegalMoveError(DicemathError):
 
 class InvalidProbabilityError(DicemathError):
     """A transition table or probability vector that is not a probability distribution."""
+
+
+class OutputPathError(DicemathError):
+    """A file or folder the output cannot be written to (a missing folder, no permission, a
+    file type that cannot hold it)."""

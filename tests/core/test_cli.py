@@ -4,10 +4,15 @@ import json
 import subprocess
 import sys
 from fractions import Fraction
+from pathlib import Path
+
+import pytest
 
 from dicemath.cli import main
 from dicemath.games.pegs_fives.hits import hit_distribution
 from dicemath.reporting import write_reports
+
+REPO = Path(__file__).resolve().parent.parent.parent
 
 
 def test_dice_hits_json(capsys):
@@ -44,3 +49,22 @@ def test_dice_report_is_regenerated(tmp_path):
     # The report's 6-dice table shows P(3 hits for 8) = 1001/46656 rounded to 4 places.
     assert f"{1001 / 46656:.4f}" in text
     assert written[-1] == tmp_path / "README.md"
+
+
+def test_bad_outputs_and_negative_values_are_clear_errors(capsys, tmp_path):
+    """Exit 2 with a message naming the problem, never a traceback (output paths included)."""
+    cases = [
+        (["analyse", "docs/examples/pegs-game.json", "--plot", str(tmp_path / "missing" / "x.png")], "does not exist"),
+        (["analyse", "docs/examples/pegs-game.json", "--plot", str(tmp_path / "x.txt")], "name a file ending in .png"),
+        (["report", "--out", "/proc/forbidden", "--only", "dice", "--quick"], "cannot write /proc/forbidden"),
+        (["pegs", "advise", "--board", "-1,0,0,0,0,0,0,0,0,0,0,0", "--roll", "1,2,3,4,5,6"], "step -1"),
+    ]
+    for argv, message in cases:
+        if argv[0] == "analyse":
+            argv[1] = str(REPO / argv[1])
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err, (argv, err)
+    with pytest.raises(SystemExit):
+        main(["pegs", "advise", "--board"])            # argparse's own usage error (exit 2) stays
+
