@@ -13,6 +13,8 @@ repository everything a later step needs (the table itself never goes into git).
   ``analyses/data/<game>_distill_sample.npz`` (tens of MB; :func:`...fullboard.distill.table_sample`);
 * ``distill`` -- train the compact model on the committed sample (no table needed;
   :mod:`...fullboard.distill`) and ship it in ``dicemath/games/pegs_fives/data/<game>_distilled.npz``;
+* ``model`` -- the distilled model's error over every board against the table (evaluated
+  slab by slab, no guide table written);
 * ``evaluate POLICY`` -- one exact policy evaluation over every board (a sweep of the
   kernel): ``greedy`` (or read an existing greedy table, ``--policy-table``) and
   ``safe_greedy``; ``fitted`` and ``distilled``, the kernel's ``lookahead`` on a guide table
@@ -64,7 +66,7 @@ from dicemath.games.pegs_fives.fullboard.advice import ExactAdvisor
 from dicemath.games.pegs_fives.fullboard.distill import Sample, distill, table_sample
 from dicemath.games.pegs_fives.fullboard.driver import build_table
 from dicemath.games.pegs_fives.fullboard.guides import (
-    build_guide, compare_tables, distilled_slab_values, fitted_slab_values)
+    build_guide, compare_estimate, compare_tables, distilled_slab_values, fitted_slab_values)
 from dicemath.games.pegs_fives.fullboard.layout import FULL_ROWS, BoardLayout
 from dicemath.games.pegs_fives.fullboard.results import RESULTS, first_throw_table, read_results, update_results
 from dicemath.games.pegs_fives.fullboard.simulate import simulate_games, table_policy
@@ -145,6 +147,18 @@ def run_distill(rules, out: Path, results: Path) -> None:
     print(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB)")
 
 
+def run_model(rules, table: storage.Table, model_file: Path, results: Path) -> None:
+    """Record the distilled model's error over every board of the table."""
+    model = DistilledValue.read(rules, model_file)
+    layout = table.layout
+    start = time.perf_counter()
+    stats = compare_estimate(table.values, layout, lambda split: distilled_slab_values(model, split))
+    update_results(rules.name, "model_distilled", {
+        "boards": stats["boards"], "rms": stats["rms"], "max_abs": stats["max_abs"],
+        "max_abs_board": _board_list(layout, stats["max_abs_board"]), "mean_relative": stats["mean_relative"],
+        "empty_board": model(layout.board(0)), "seconds": round(time.perf_counter() - start, 1)}, results)
+
+
 def _guide_source(rules, name: str, model_file: Path):
     """``(slab_values, digest)`` of the guide named ``name`` (see :func:`build_guide`)."""
     if name == "fitted":
@@ -210,14 +224,14 @@ def run_evaluate(rules, table: storage.Table, policy: str, *, results: Path, wor
 
 def _done(results: Path, game: str, step: str, policy: str | None) -> bool:
     record = read_results(results).get("games", {}).get(game, {})
-    key = {"optimal": "turns", "evaluate": f"policy_{policy}"}.get(step)
+    key = {"optimal": "turns", "model": "model_distilled", "evaluate": f"policy_{policy}"}.get(step)
     return key is not None and key in record
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", choices=sorted(PRESETS))
-    parser.add_argument("step", choices=("build", "optimal", "sample", "distill", "evaluate", "all"))
+    parser.add_argument("step", choices=("build", "optimal", "sample", "distill", "model", "evaluate", "all"))
     parser.add_argument("policy", nargs="?", choices=POLICIES)
     parser.add_argument("--table", type=Path, help="the finished optimal table (default: built in --work "
                         "for a reduced board)")
@@ -259,7 +273,7 @@ def main(argv=None) -> None:
         raise SystemExit(f"{args.table} covers rows {list(table.layout.rows)}, not {list(rows)}")
     if args.step == "sample" and not full:
         raise SystemExit("the sample is drawn from the full table only")
-    steps = ["optimal", *(["sample", "distill"] if full else []), *(("evaluate", p) for p in POLICIES)] \
+    steps = ["optimal", *(["sample", "distill", "model"] if full else []), *(("evaluate", p) for p in POLICIES)] \
         if args.step == "all" else [(args.step, args.policy) if args.step == "evaluate" else args.step]
     for step in steps:
         step, policy = step if isinstance(step, tuple) else (step, None)
@@ -280,6 +294,8 @@ def main(argv=None) -> None:
             run_sample(rules, table)
         elif step == "distill":
             run_distill(rules, model_file, args.results)
+        elif step == "model":
+            run_model(rules, table, model_file, args.results)
         else:
             run_evaluate(rules, table, policy, results=args.results, work=args.work, guides=args.guides,
                          policy_table=args.policy_table, model_file=model_file, keep=args.keep)

@@ -195,3 +195,17 @@ def test_a_model_trains_from_a_saved_sample_without_a_table(tmp_path):
     model = distill(layout, again, hidden=(8, 4), epochs=2, log=lambda line: None)
     assert model((5,) * 11 + (0,)) == endgame[endgame_offsets(12, PEGS.goal, 4)[1 << 11]]   # from the end game
     assert np.isfinite(model((0,) * 12))
+
+
+def test_the_model_error_without_a_guide_table_equals_the_comparison_with_one(model):
+    from dicemath.games.pegs_fives.fullboard.guides import compare_estimate
+
+    layout = BoardLayout(FIVES, (3, 5, 7, 8, 10, 12))
+    optimal = solve_table(FIVES, layout.rows)
+    source = lambda split: distilled_slab_values(model, split)                     # noqa: E731
+    streamed = compare_estimate(optimal, layout, source, workers=2)
+    stored = compare_tables(optimal, {"guide": guide_values(layout, source)})["guide"]
+    assert streamed["boards"] == stored["boards"] == layout.size - 1
+    for key in ("rms", "max_abs", "mean_relative", "max_relative"):
+        assert streamed[key] == pytest.approx(stored[key], rel=1e-9)
+    assert streamed["max_abs_board"] == stored["max_abs_board"]

@@ -225,6 +225,50 @@ def guide_values(layout: BoardLayout, slab_values: Callable[[SlabSplit], Callabl
     return np.concatenate([values(slab) for slab in range(split.plan.count)]).astype(np.float64)
 
 
+class _Comparison:
+    """Running board-by-board statistics of ``other - reference`` (see :func:`compare_tables`)."""
+
+    def __init__(self) -> None:
+        self.boards = self.squares = 0
+        self.other = self.reference = self.relative = 0.0
+        self.max_abs, self.max_relative, self.where = -1.0, -np.inf, -1
+
+    def add(self, ref: np.ndarray, other: np.ndarray, start: int) -> None:
+        """Boards ``start ..`` of both tables (float64); infinite ``other`` values left out."""
+        finite = np.isfinite(other)
+        where = None if finite.all() else np.flatnonzero(finite)
+        o, r = (other, ref) if where is None else (other[where], ref[where])
+        if not len(o):
+            return
+        diff = o - r
+        self.boards += len(o)
+        self.squares += float(diff @ diff)
+        self.other += float(o.sum())
+        self.reference += float(r.sum())
+        relative = diff / r
+        self.relative += float(relative.sum())
+        self.max_relative = max(self.max_relative, float(relative.max()))
+        i = int(np.abs(diff).argmax())
+        if abs(diff[i]) > self.max_abs:
+            self.max_abs, self.where = float(abs(diff[i])), start + (i if where is None else int(where[i]))
+
+    def merge(self, other: _Comparison) -> None:
+        self.boards += other.boards
+        self.squares += other.squares
+        self.other += other.other
+        self.reference += other.reference
+        self.relative += other.relative
+        self.max_relative = max(self.max_relative, other.max_relative)
+        if other.max_abs > self.max_abs:
+            self.max_abs, self.where = other.max_abs, other.where
+
+    def result(self, size: int) -> dict:
+        n = max(self.boards, 1)
+        return {"boards": self.boards, "infinite": size - self.boards, "rms": float(np.sqrt(self.squares / n)),
+                "max_abs": self.max_abs, "max_abs_board": self.where, "mean_reference": self.reference / n,
+                "mean_other": self.other / n, "mean_relative": self.relative / n, "max_relative": self.max_relative}
+
+
 def compare_tables(reference: np.ndarray, others: dict[str, np.ndarray], *, chunk: int = 6 ** 8) -> dict[str, dict]:
     """Board-by-board comparison of tables of one layout with a reference (float64 sums,
     chunked; the reference is read once for all of them).
@@ -243,32 +287,37 @@ def compare_tables(reference: np.ndarray, others: dict[str, np.ndarray], *, chun
         ``other / reference - 1``.
     """
     size = len(reference) - 1                   # the complete board (value 0) is left out
-    sums = {name: {"squares": 0.0, "other": 0.0, "reference": 0.0, "relative": 0.0, "max_abs": -1.0,
-                   "max_relative": -np.inf, "where": -1, "boards": 0} for name in others}
+    sums = {name: _Comparison() for name in others}
     for start in range(0, size, chunk):
         stop = min(size, start + chunk)
         ref = np.asarray(reference[start:stop], dtype=np.float64)
         for name, table in others.items():
-            record = sums[name]
-            other = np.asarray(table[start:stop], dtype=np.float64)
-            finite = np.isfinite(other)
-            where = np.flatnonzero(finite) if not finite.all() else None
-            o, r = (other, ref) if where is None else (other[where], ref[where])
-            if not len(o):
-                continue
-            diff = o - r
-            record["boards"] += len(o)
-            record["squares"] += float(diff @ diff)
-            record["other"] += float(o.sum())
-            record["reference"] += float(r.sum())
-            relative = diff / r
-            record["relative"] += float(relative.sum())
-            record["max_relative"] = max(record["max_relative"], float(relative.max()))
-            i = int(np.abs(diff).argmax())
-            if abs(diff[i]) > record["max_abs"]:
-                record["max_abs"], record["where"] = float(abs(diff[i])), start + (i if where is None else int(where[i]))
-    return {name: {"boards": r["boards"], "infinite": size - r["boards"],
-                   "rms": float(np.sqrt(r["squares"] / max(r["boards"], 1))), "max_abs": r["max_abs"],
-                   "max_abs_board": r["where"], "mean_reference": r["reference"] / max(r["boards"], 1),
-                   "mean_other": r["other"] / max(r["boards"], 1), "mean_relative": r["relative"] / max(r["boards"], 1),
-                   "max_relative": r["max_relative"]} for name, r in sums.items()}
+            sums[name].add(ref, np.asarray(table[start:stop], dtype=np.float64), start)
+    return {name: r.result(size) for name, r in sums.items()}
+
+
+def compare_estimate(reference: np.ndarray, layout: BoardLayout,
+                     slab_values: Callable[[SlabSplit], Callable[[int], np.ndarray]], *,
+                     workers: int = 2) -> dict:
+    """:func:`compare_tables` of an estimate evaluated slab by slab (as :func:`build_guide`
+    does) with ``reference``, without writing the estimate's table: the model error over
+    every board in the time of one guide build and no disk."""
+    split = SlabSplit(layout, guide_top(layout))
+    plan = split.plan
+    values = slab_values(split)
+    size = layout.size - 1
+
+    def compare(slab: int) -> _Comparison:
+        start = slab * plan.slab_size
+        stop = min(start + plan.slab_size, size)
+        part = _Comparison()
+        if stop > start:
+            part.add(np.asarray(reference[start:stop], dtype=np.float64), values(slab)[:stop - start], start)
+        return part
+
+    total = _Comparison()
+    with ThreadPoolExecutor(workers) as pool:
+        for part in progress(pool.map(compare, range(plan.count)), desc="model error", total=plan.count,
+                             unit="chunk"):
+            total.merge(part)
+    return total.result(size)
