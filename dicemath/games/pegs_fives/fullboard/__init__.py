@@ -1,10 +1,11 @@
 """The exact full-board solver of Pegs and Fives (issue 10): every board of the 12-row game.
 
-Modules (imported on demand; ``import dicemath`` loads none of them, nor numba or Dask):
+Modules (imported on demand; ``import dicemath`` loads none of them, nor numba, Dask or the C kernel):
 
 * :mod:`.layout` -- board index <-> board, independent board sets, slabs;
-* :mod:`.fives_kernel` -- the compiled Fives kernel (FIVES-1..5); :mod:`.pegs_kernel` --
-  the compiled Pegs kernel (PEGS-1..9), same interface;
+* :mod:`.fives_kernel` -- the compiled Fives kernel (FIVES-1..5, numba); :mod:`.pegs_kernel`
+  -- the compiled Pegs kernel (PEGS-1..9, C compiled at install: ``_pegs_c.c``), same
+  interface;
 * :mod:`.driver` -- kernel dispatch, in-memory solves, resumable builds on disk;
 * :mod:`.graph` -- the sweep as a Dask graph of slab tasks (local threads or a cluster);
 * :mod:`.storage` -- table directories: values file, manifest, versioning;

@@ -1,4 +1,4 @@
-"""The compiled Fives kernel: exact expected turns of every board of a table (FULLBOARD_SPEC).
+"""The compiled Fives kernel: exact expected turns of every board of a table (the package docstring of :mod:`dicemath.games.pegs_fives.fullboard`).
 
 Fives (docs/rules.md FIVES-1..5) with ``W(b) = E(b) - 1`` (``W = 0`` for the complete board):
 
@@ -229,7 +229,7 @@ def fives_tables(rules: Rules, rows: tuple[int, ...]) -> FivesTables:
 
 
 class FivesKernel:
-    """The Fives kernel for one rules object and one set of open rows (FULLBOARD_SPEC).
+    """The Fives kernel for one rules object and one set of open rows (the package docstring of :mod:`dicemath.games.pegs_fives.fullboard`).
 
     Args:
         rules: :data:`~dicemath.games.pegs_fives.rules.FIVES` or a variant of its goal /

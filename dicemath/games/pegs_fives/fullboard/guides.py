@@ -3,7 +3,7 @@
 A *guide* is a table of the layout of :class:`.layout.BoardLayout` whose values come from a
 board-value estimate (the fitted :class:`..advisor.BoardValue`, or the distilled model of
 :mod:`..distilled`); the kernel's ``lookahead`` mode plays the one-turn lookahead on it and
-writes that policy's exact values (FULLBOARD_SPEC). This module
+writes that policy's exact values (the package docstring of :mod:`dicemath.games.pegs_fives.fullboard`). This module
 
 * turns index ranges of a layout into whole boards (:func:`layout_boards`) and a layout into
   slabs of *top digits x lower board* (:class:`SlabSplit`);
@@ -41,7 +41,7 @@ GUIDE_TOP = 5
 
 def layout_boards(layout: BoardLayout, start: int, stop: int) -> np.ndarray:
     """The whole boards of indices ``start .. stop - 1``: int8 array ``[board, row - 1]``,
-    closed rows at the goal (FULLBOARD_SPEC "Layout")."""
+    closed rows at the goal (:mod:`.layout`)."""
     index = np.arange(start, stop, dtype=np.int64)
     boards = np.full((stop - start, layout.rules.rows), layout.rules.goal, dtype=np.int8)
     for row, stride in zip(layout.rows, layout.strides):

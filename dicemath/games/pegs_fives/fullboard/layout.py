@@ -1,4 +1,4 @@
-"""The layout of a full-board table: which index holds which board (FULLBOARD_SPEC "Layout").
+"""The layout of a full-board table: which index holds which board (:mod:`.layout`).
 
 A table covers the boards of a game with the rows ``rows`` open (every other row complete,
 at the goal; PEGS-1 / FIVES-1). With ``base = goal + 1`` and ``k = len(rows)``, board
