@@ -168,10 +168,11 @@ def _guide_source(rules, name: str, model_file: Path):
     return (lambda split: distilled_slab_values(model, split)), model.digest
 
 
-def run_evaluate(rules, table: storage.Table, policy: str, *, results: Path, work: Path, guides: Path,
-                 policy_table: Path | None, model_file: Path, keep: bool) -> None:
-    """Evaluate ``policy`` exactly over every board of the table's layout and record it."""
-    layout = table.layout
+def run_evaluate(rules, layout: BoardLayout, table: storage.Table | None, policy: str, *, results: Path, work: Path,
+                 guides: Path, policy_table: Path | None, model_file: Path, keep: bool) -> None:
+    """Evaluate ``policy`` exactly over every board of ``layout`` and record it; with the
+    optimal ``table`` also the gaps board by board (without it, on a machine that does not
+    hold the table, the expected turns alone: the sweep needs no table)."""
     record: dict = {}
     guide_dir = None
     if policy == "greedy" and policy_table is not None:
@@ -188,32 +189,38 @@ def run_evaluate(rules, table: storage.Table, policy: str, *, results: Path, wor
             kernel_policy = "lookahead"
         start = time.perf_counter()
         build_table(rules, layout.rows, out=directory, policy=kernel_policy, guide=guide_dir,
-                    dtype=table.manifest.dtype)
+                    dtype=None if table is None else table.manifest.dtype)
         record["sweep_seconds"] = round(time.perf_counter() - start, 1)
         record.update(_load())
     evaluated = storage.open_table(directory, rules)
     record["sweep_cpu_seconds"] = round(sum(evaluated.manifest.slab_seconds.values()), 1)
-    others = {"policy": evaluated.values}
-    guide = storage.open_table(guide_dir, rules) if guide_dir is not None else None
-    if guide is not None:
-        others["guide"] = guide.values
-    start = time.perf_counter()
-    compared = compare_tables(table.values, others)
-    record["compare_seconds"] = round(time.perf_counter() - start, 1)
-    policy_stats = compared["policy"]
     empty = evaluated.value(layout.board(0))
-    record.update({"expected_turns": empty if np.isfinite(empty) else None,
-                   "mean_relative_gap": policy_stats["mean_relative"],
-                   "max_relative_gap": policy_stats["max_relative"]})
-    if policy_stats["infinite"]:
-        record["never_finishes_boards"] = policy_stats["infinite"]      # value inf: the policy loops forever
+    record["expected_turns"] = empty if np.isfinite(empty) else None      # None: the policy never finishes
+    guide = storage.open_table(guide_dir, rules) if guide_dir is not None else None
+    if table is not None:
+        others = {"policy": evaluated.values}
+        if guide is not None:
+            others["guide"] = guide.values
+        start = time.perf_counter()
+        compared = compare_tables(table.values, others)
+        record["compare_seconds"] = round(time.perf_counter() - start, 1)
+        policy_stats = compared["policy"]
+        record.update({"mean_relative_gap": policy_stats["mean_relative"],
+                       "max_relative_gap": policy_stats["max_relative"]})
+        if policy_stats["infinite"]:
+            record["never_finishes_boards"] = policy_stats["infinite"]    # value inf: the policy loops forever
+        if guide is not None:
+            stats = compared["guide"]
+            update_results(rules.name, f"model_{policy}", {
+                "boards": stats["boards"], "rms": stats["rms"], "max_abs": stats["max_abs"],
+                "max_abs_board": _board_list(layout, stats["max_abs_board"]),
+                "mean_relative": stats["mean_relative"], "empty_board": guide.value(layout.board(0))}, results)
+    else:
+        infinite = sum(int(np.isinf(evaluated.values[i:i + 6 ** 8]).sum()) for i in range(0, layout.size, 6 ** 8))
+        if infinite:
+            record["never_finishes_boards"] = infinite
     update_results(rules.name, f"policy_{policy}", record, results)
     if guide is not None:
-        stats = compared["guide"]
-        update_results(rules.name, f"model_{policy}", {
-            "boards": stats["boards"], "rms": stats["rms"], "max_abs": stats["max_abs"],
-            "max_abs_board": _board_list(layout, stats["max_abs_board"]),
-            "mean_relative": stats["mean_relative"], "empty_board": guide.value(layout.board(0))}, results)
         guide.close()
     evaluated.close()
     if not keep:
@@ -264,6 +271,10 @@ def main(argv=None) -> None:
         run_build(rules, args.table)
         if args.step == "build":
             return
+    if args.table is None and full and args.step == "evaluate":
+        run_evaluate(rules, BoardLayout(rules, rows), None, args.policy, results=args.results, work=args.work,
+                     guides=args.guides, policy_table=args.policy_table, model_file=model_file, keep=args.keep)
+        return
     if args.table is None:
         if full:
             raise SystemExit("the full optimal table is not built here: give --table DIR")
@@ -297,7 +308,7 @@ def main(argv=None) -> None:
         elif step == "model":
             run_model(rules, table, model_file, args.results)
         else:
-            run_evaluate(rules, table, policy, results=args.results, work=args.work, guides=args.guides,
+            run_evaluate(rules, table.layout, table, policy, results=args.results, work=args.work, guides=args.guides,
                          policy_table=args.policy_table, model_file=model_file, keep=args.keep)
         print(f"{step} {policy or ''}: {time.perf_counter() - start:.0f} s, load {os.getloadavg()}", flush=True)
 

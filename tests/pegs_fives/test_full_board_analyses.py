@@ -168,13 +168,15 @@ def test_report_section_shows_a_policy_that_never_finishes(tmp_path, monkeypatch
 
     results = _synthetic_results()
     results["games"]["pegs"] = {**results["games"]["fives"], "policy_greedy": {
-        "expected_turns": None, "mean_relative_gap": 0.3, "never_finishes_boards": 12345}}
+        "expected_turns": None, "mean_relative_gap": 0.3, "never_finishes_boards": 12345},
+        "policy_safe_greedy": {"expected_turns": 25.0}}                 # evaluated without the optimal table
     path = tmp_path / "results.json"
     path.write_text(json.dumps(results))
     monkeypatch.setattr(full_board_report, "read_results", lambda: read_results(path))
     context = ReportContext(tmp_path, quick=True)
     text = render(compute(context), context)
     assert "infinite (never finishes)" in text and "never finishes from 12,345 boards" in text
+    assert "not measured" in text
     assert policy_rows(results["games"]["pegs"])[1]["expected_turns"] == float("inf")
 
 

@@ -50,7 +50,7 @@ def policy_rows(record: dict) -> list[dict]:
             turns = found["expected_turns"]
             turns = float("inf") if turns is None else turns           # the policy never finishes
             rows.append({"key": key, "label": label, "expected_turns": turns, "gap": turns / best - 1.0,
-                         "mean_relative_gap": found["mean_relative_gap"],
+                         "mean_relative_gap": found.get("mean_relative_gap"),      # None: no table to compare
                          "never_finishes_boards": found.get("never_finishes_boards", 0)})
     return rows
 
@@ -90,7 +90,8 @@ def _policy_section(game: str, record: dict, context: ReportContext) -> list[str
              "`mean gap` is the policy's value over the optimum's, minus 1, averaged over every board.", ""]
     lines.append(markdown_table(["policy", "expected turns", "gap from the empty board", "mean gap over all boards"],
                                 [[r["label"], _turns_text(r), f"{100 * r['gap']:+.2f}%" if np.isfinite(r["gap"]) else
-                                  "infinite", f"{100 * r['mean_relative_gap']:+.2f}%"] for r in rows]))
+                                  "infinite", "not measured" if r["mean_relative_gap"] is None else
+                                  f"{100 * r['mean_relative_gap']:+.2f}%"] for r in rows]))
     for r in rows:
         if r.get("never_finishes_boards"):
             lines += ["", f"{r['label'].capitalize()} never finishes from {r['never_finishes_boards']:,} boards "
