@@ -315,6 +315,11 @@ class State:
 
         return f"`{self}`\n\n```\n{diagram(self.position)}\n```"
 
+    def _repr_svg_(self) -> str:
+        from dicemath.games.backgammon.drawing import draw
+
+        return draw(self)
+
 
 def _relative_owner(owner: int | None, player: int) -> str:
     return "centred" if owner is None else "on_roll" if owner == player else "opponent"

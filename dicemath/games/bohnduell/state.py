@@ -369,6 +369,11 @@ class State:
     def _repr_markdown_(self) -> str:
         return f"`{self}`\n\n```\n{self.diagram()}\n```"
 
+    def _repr_svg_(self) -> str:
+        from dicemath.games.bohnduell.drawing import draw
+
+        return draw(self)
+
 
 def initial_state(rules: Rules = STANDARD) -> State:
     """The start: empty cups and pots, full stocks, player A (0) to move.

@@ -484,6 +484,11 @@ class State:
             raise InvalidStateError(f"cannot read a Pegs/Fives state from {text!r}: {error}") from None
         return state
 
+    def _repr_svg_(self) -> str:
+        from dicemath.games.pegs_fives.drawing import draw
+
+        return draw(self)
+
 
 _TEXT = re.compile(
     r"(?P<rules>[^|]+?) \| board (?P<board>\S+) \| turns (?P<turns>\d+) \| dice (?P<dice>\d+) "

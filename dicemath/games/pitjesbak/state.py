@@ -300,6 +300,11 @@ class State:
         except DicemathError as error:
             raise InvalidStateError(f"cannot read a Pitjesbak state from {text!r}: {error}") from None
 
+    def _repr_svg_(self) -> str:
+        from dicemath.games.pitjesbak.drawing import draw
+
+        return draw(self)
+
 
 _TEXT = re.compile(
     r"\[(?P<seats>[^]]*)\] round (?P<round>\d+) start (?P<start>\d+) order (?P<order>\S+) "

@@ -1,0 +1,169 @@
+"""Pictures of Pitjesbak states (SVG), with the stop-or-throw advice when it is given.
+
+One line per seat: its stripes (PIT-1, a tally of strokes), whether it starts this round,
+has won a round (PIT-6: then 1-1-1 wins the game) or is out, and its dice: the throw
+waiting for the player's decision, or the counting throw of a player who has finished
+(PIT-4) with its class (PIT-2, PIT-3; 2-2-3 adds a stripe, PIT-7). Above them: whose turn
+it is, the throw number and the limit of throws this round (PIT-4). With advice
+(:func:`.advice.advise`) the two choices are drawn with their chances of winning the game
+and the recommended one is framed.
+
+Example:
+    >>> from dicemath.games.pitjesbak.state import initial_state
+    >>> picture = draw(initial_state().apply((2, 3, 5)))
+    >>> picture.count('class="stripe"'), picture.count('class="die"')
+    (18, 3)
+"""
+
+from __future__ import annotations
+
+from dicemath.core import svg
+from dicemath.core.errors import InvalidStateError
+from dicemath.games.pitjesbak.advice import Advice
+from dicemath.games.pitjesbak.rules import MAX_THROWS
+from dicemath.games.pitjesbak.state import STOP, THROW, State
+from dicemath.games.pitjesbak.throws import classify
+
+SEAT_HEIGHT = 60
+"""Height of one seat's line, in pixels."""
+STRIPE_GAP = 8
+"""Distance between two stripes (a wider gap after every fifth)."""
+NAME_WIDTH = 150
+"""Width of the column of seat names."""
+DIE_SIZE = 30
+"""Side of a die."""
+
+
+def draw(state: State, advice: Advice | None = None) -> str:
+    """The picture of a Pitjesbak state as SVG text (see the module docstring).
+
+    Args:
+        state: the state.
+        advice: the advice for the player deciding in ``state`` (:func:`.advice.advise`).
+
+    Returns:
+        A standalone SVG document.
+
+    Raises:
+        InvalidStateError: advice for a state where nobody decides.
+
+    Example:
+        >>> from dicemath.games.pitjesbak.state import initial_state
+        >>> state = initial_state().apply((6, 5, 4))
+        >>> picture = draw(state, Advice("stop", 0.61, 0.48, {}))
+        >>> 'class="advised"><title>Stop' in picture
+        True
+    """
+    if advice is not None and state.current_player() < 0:
+        raise InvalidStateError(f"advice for {state}, where nobody decides")
+    top = svg.HEADING_HEIGHT + 18
+    parts = [svg.text(12, top, _status(state)), svg.text(12, top + 22, _limit(state), fill=svg.GREY)]
+    most = max(max(state.stripes), state.rules.stripes)
+    dice_left = NAME_WIDTH + _stripe_x(most) + 24
+    width = max(560, dice_left + 3 * (DIE_SIZE + 6) + 200)
+    top += 40
+    results = dict(zip(state.order, state.results))
+    for seat in range(state.rules.players):
+        parts.append(_seat(state, seat, results, top + seat * SEAT_HEIGHT, dice_left, width))
+    bottom = top + state.rules.players * SEAT_HEIGHT
+    if advice is not None:
+        parts.append(_advice(advice, bottom + 8))
+        bottom += 84
+    return svg.Drawing(width, bottom + 12, f"Pitjesbak, round {state.round_number + 1}").add(*parts).to_svg()
+
+
+def _stripe_x(stripe: int) -> float:
+    """The x offset of the stripe numbered ``stripe`` (0 first) from the start of the tally."""
+    return stripe * STRIPE_GAP + (stripe // 5) * 6
+
+
+def _seat(state: State, seat: int, results: dict, y: float, dice_left: float, width: float) -> str:
+    """One seat's line, ``y`` its top."""
+    middle = y + SEAT_HEIGHT / 2
+    deciding = seat == state.player and not state.rolloff
+    parts = []
+    if deciding:
+        parts.append(svg.rect(4, y + 3, width - 8, SEAT_HEIGHT - 6, fill="none", stroke=svg.BLUE, stroke_width=3,
+                              rx=6, class_="to-throw"))
+    shade = svg.INK if state.alive[seat] else svg.GREY
+    parts.append(svg.text(14, middle - 2, f"Seat {seat}", size=16, font_weight="bold", fill=shade))
+    badges = _badges(state, seat)
+    if badges:
+        parts.append(svg.text(14, middle + 16, badges, size=12, fill=svg.GREY))
+    left = NAME_WIDTH
+    for stripe in range(state.stripes[seat]):
+        x = left + _stripe_x(stripe)
+        parts.append(svg.line(x, middle - 17, x, middle + 5, stroke=shade, stroke_width=3, class_="stripe"))
+    count = state.stripes[seat]
+    parts.append(svg.text(left, middle + 21, f"{count} stripe{'' if count == 1 else 's'}", size=12,
+                          fill=svg.GREY))
+    dice, words = _dice_of(state, seat, results)
+    parts += [svg.die(dice_left + k * (DIE_SIZE + 6), middle - DIE_SIZE / 2, DIE_SIZE, face)
+              for k, face in enumerate(sorted(dice or (), reverse=True))]
+    if words:
+        parts.append(svg.text(dice_left + (3 * (DIE_SIZE + 6) + 6 if dice else 0), middle + 5, words))
+    return svg.group(*parts, title=f"seat {seat}: {count} stripes, {badges or 'in the game'}")
+
+
+def _badges(state: State, seat: int) -> str:
+    """What is special about ``seat``: winner, out, start player, has won a round (PIT-6)."""
+    words = []
+    if seat == state.winner:
+        words.append("winner")
+    elif not state.alive[seat]:
+        words.append("out")
+    elif seat == state.start:
+        words.append("starts")
+    if state.wiped[seat] and state.alive[seat] and seat != state.winner:
+        words.append("won a round")
+    return ", ".join(words)
+
+
+def _dice_of(state: State, seat: int, results: dict) -> tuple[tuple[int, ...] | None, str]:
+    """The dice to draw for ``seat`` and the words beside them."""
+    if seat == state.player and state.current is not None:
+        return state.current, f"{classify(state.current, state.rules).label}: stop or throw?"
+    if seat in results:
+        dice = results[seat]
+        if dice is None:
+            return None, "threw 1-1-1: out"
+        cls = classify(dice, state.rules)
+        return dice, cls.label + (", +1 stripe" if cls.penalty else "")
+    if seat == state.player:
+        return None, "throws now"
+    return None, "waits" if state.alive[seat] and state.winner < 0 else ""
+
+
+def _status(state: State) -> str:
+    """Who acts now."""
+    if state.winner >= 0:
+        return f"Seat {state.winner} wins the game"
+    if state.rolloff:
+        return f"Roll-off between seats {', '.join(map(str, state.rolloff))}: one die each (PIT-5)"
+    cap = state.throw_cap
+    if state.current is not None:
+        return f"Seat {state.player}: stop, or throw again? (throw {state.throws} of {cap})"
+    return f"Seat {state.player} throws (throw {state.throws + 1} of {cap})"
+
+
+def _limit(state: State) -> str:
+    """The limit of throws this round (PIT-4)."""
+    if state.turn == 0 and not state.results:
+        return f"The start player throws at most {MAX_THROWS} times; his throws set everyone's limit"
+    return f"Limit this round: {state.limit} throw{'' if state.limit == 1 else 's'}, the last throw counts"
+
+
+def _advice(advice: Advice, y: float) -> str:
+    """The two choices with their chances of winning the game; the advised one framed."""
+    choices = ((STOP, "Stop", advice.stop_probability), (THROW, "Throw again", advice.throw_probability))
+    parts = [svg.text(12, y + 14, "Chance to win the game (game-optimal play from here):", fill=svg.GREY)]
+    for k, (decision, name, probability) in enumerate(choices):
+        x = 12 + k * 230
+        chosen = decision == advice.decision
+        value = "no throw left" if probability is None else f"{probability:.1%}"
+        box = [svg.rect(x, y + 24, 210, 44, rx=6, fill=svg.LIGHT, stroke=svg.BLUE if chosen else svg.GREY,
+                        stroke_width=3 if chosen else 1),
+               svg.text(x + 12, y + 51, f"{name}: {value}{'  (advised)' if chosen else ''}",
+                        font_weight="bold" if chosen else None)]
+        parts.append(svg.group(*box, class_="advised" if chosen else "option", title=f"{name}: {value}"))
+    return svg.group(*parts)
