@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 
-from dicemath.cli.support import add_json_flag, add_rules_command, emit, text_table
+from dicemath.cli.support import add_json_flag, add_rules_command, add_svg_option, emit, text_table, write_svg
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.search import advise
 from dicemath.games.bohnduell.solver_dense import load_dense
@@ -44,12 +44,14 @@ def register(subparsers) -> None:
     advise.add_argument("--depth", type=int, default=6, help="alpha-beta depth in plies (default 6)")
     advise.add_argument("--table-stock", type=int, default=12,
                         help="exact table for sides of at most this many beans (default 12)")
+    add_svg_option(advise)
     add_json_flag(advise)
     advise.set_defaults(func=run_advise)
 
     show = commands.add_parser("show", help="board diagram and legal moves of a position")
     show.add_argument("position")
     _variant_flags(show, stock_default=40)
+    add_svg_option(show)
     add_json_flag(show)
     show.set_defaults(func=run_show)
 
@@ -102,7 +104,12 @@ def solve_result(cups: int = 4, stock: int = 10, capture: str = "last", reachabl
     return result
 
 
-def advise_result(position: State, depth: int = 6, table_stock: int = 12) -> dict:
+def position_advice(position: State, depth: int = 6, table_stock: int = 12) -> list:
+    """Every legal move's value, best first (none when the game is over)."""
+    return [] if position.is_over() else advise(position, depth=depth, table_stock=table_stock)
+
+
+def advise_result(position: State, depth: int = 6, table_stock: int = 12, advice=None) -> dict:
     """The JSON object of ``advise``: each move with value (mover's view) and method.
 
     Example:
@@ -110,7 +117,8 @@ def advise_result(position: State, depth: int = 6, table_stock: int = 12) -> dic
         >>> [(m["move"], m["value"], m["method"]) for m in r["moves"]]
         [('H1', 3, 'exact'), ('S1', 1, 'exact')]
     """
-    advice = [] if position.is_over() else advise(position, depth=depth, table_stock=table_stock)
+    if advice is None:
+        advice = position_advice(position, depth, table_stock)
     mover = PLAYER_NAMES[position.to_move]
     moves = [{"move": str(a.move), "value": a.value if a.exact else round(a.value, 3),
               "method": "exact" if a.exact else f"searched (depth {depth})"} for a in advice]
@@ -146,14 +154,22 @@ def run_solve(args) -> int:
 
 
 def run_advise(args) -> int:
+    from dicemath.games.bohnduell.drawing import draw
+
     position = parse_position(args.position, args.cups, args.stock, args.capture)
-    emit(advise_result(position, args.depth, args.table_stock), args.json, _render_advise)
+    advice = position_advice(position, args.depth, args.table_stock)
+    result = advise_result(position, args.depth, args.table_stock, advice)
+    write_svg(args.svg, lambda: draw(position, advice or None), result)
+    emit(result, args.json, _render_advise)
     return 0
 
 
 def run_show(args) -> int:
     position = parse_position(args.position, args.cups, args.stock, args.capture)
+    from dicemath.games.bohnduell.drawing import draw
+
     result = {"position": str(position), "diagram": position.diagram(),
               "legal_moves": [str(m) for m in position.legal_actions()]}
+    write_svg(args.svg, lambda: draw(position), result)
     emit(result, args.json, lambda r: r["diagram"] + "\nlegal moves: " + " ".join(r["legal_moves"]))
     return 0

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import time
 
-from dicemath.cli.support import add_json_flag, add_rules_command, emit, fraction_text, int_list, text_table
+from dicemath.cli.support import (
+    add_json_flag, add_rules_command, add_svg_option, emit, fraction_text, int_list, text_table, write_svg)
 from dicemath.core.errors import DicemathError
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
 
@@ -52,6 +53,7 @@ def register(subparsers) -> None:
                                  "fewer than 6 dice is a choice throw with the dice left (PEGS-7)")
         advise.add_argument("--table", default=None, metavar="DIR",
                             help="answer from this table (default: the table built by build-table, if any)")
+        add_svg_option(advise)
         add_json_flag(advise)
         advise.set_defaults(func=run_advise)
 
@@ -174,8 +176,9 @@ def run_advise(args) -> int:
     from dicemath.games.pegs_fives.state import choice_throw_dice
 
     rules = args.rules
-    result = exact_advise_result(rules, args.board, args.roll, table=args.table,
-                                 dice=choice_throw_dice(rules, args.roll), throws=args.throws)
+    dice = choice_throw_dice(rules, args.roll)
+    result = exact_advise_result(rules, args.board, args.roll, table=args.table, dice=dice, throws=args.throws)
+    write_svg(args.svg, lambda: _advice_picture(rules, args.board, args.roll, dice, args.throws, args.table), result)
 
     def render(r: dict) -> str:
         estimate = "" if r["exact"] else "est. "
@@ -196,6 +199,20 @@ def run_advise(args) -> int:
 
     emit(result, args.json, render)
     return 0
+
+
+def _advice_picture(rules: Rules, board, roll, dice: int, throws: int | None, table) -> str:
+    """The board after the choice throw ``roll``, each legal row's value drawn beside it."""
+    from dataclasses import replace
+
+    from dicemath.games.pegs_fives.drawing import draw
+    from dicemath.games.pegs_fives.fullboard.advice import advise
+    from dicemath.games.pegs_fives.state import initial_state
+
+    start = initial_state(rules, board)
+    start = replace(start, dice=dice, throws=start.throws if throws is None else throws)
+    state = start.apply(tuple(roll))
+    return draw(state, advise(state, table=table) if state.current_player() == 0 else None)
 
 
 def build_table_result(rules: Rules, open_rows=None, *, out=None, scheduler=None, workers=None, dtype=None,

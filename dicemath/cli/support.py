@@ -94,3 +94,25 @@ def check_figure_path(path: str) -> Path:
     if not target.parent.is_dir():
         raise OutputPathError(f"cannot write {path}: the folder {target.parent} does not exist")
     return target
+
+
+def add_svg_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--svg FILE``: the position (with the advice) drawn into an SVG file."""
+    parser.add_argument("--svg", metavar="FILE.svg", default=None, help="draw the position into this SVG file")
+
+
+def write_svg(path: str | None, draw: Callable[[], str], result: dict) -> None:
+    """Write ``draw()`` to ``path`` (if given) and name the file in ``result`` (key ``svg``).
+
+    Raises:
+        OutputPathError: not an ``.svg`` file name, or a folder that does not exist.
+    """
+    if path is None:
+        return
+    target = Path(path)
+    if target.suffix.lower() != ".svg":
+        raise OutputPathError(f"cannot draw into {path}: name a file ending in .svg")
+    if not target.parent.is_dir():
+        raise OutputPathError(f"cannot write {path}: the folder {target.parent} does not exist")
+    target.write_text(draw(), encoding="utf-8")
+    result["svg"] = str(path)

@@ -68,3 +68,20 @@ def test_bad_outputs_and_negative_values_are_clear_errors(capsys, tmp_path):
     with pytest.raises(SystemExit):
         main(["pegs", "advise", "--board"])            # argparse's own usage error (exit 2) stays
 
+
+
+def test_advise_and_show_draw_the_position_into_an_svg_file(tmp_path, capsys):
+    import xml.etree.ElementTree as ET
+
+    picture = tmp_path / "pegs.svg"
+    assert main(["pegs", "advise", "--board", "5,5,5,5,5,5,5,5,5,4,2,0", "--roll", "6,6,5,5,2,1",
+                 "--svg", str(picture), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["svg"] == str(picture)
+    text = picture.read_text()
+    ET.fromstring(text)
+    assert f"best: {result['options'][-1]['expected_turns']:.2f}" in text or "best:" in text
+    assert main(["bohnduell", "show", "start", "--svg", str(tmp_path / "b.svg")]) == 0
+    ET.fromstring((tmp_path / "b.svg").read_text())
+    assert main(["pegs", "advise", "--board", "5,5,5,5,5,5,5,5,5,4,2,0", "--roll", "6,6,5,5,2,1",
+                 "--svg", str(tmp_path / "x.png")]) == 2
