@@ -80,7 +80,8 @@ def test_advise_and_show_draw_the_position_into_an_svg_file(tmp_path, capsys):
     assert result["svg"] == str(picture)
     text = picture.read_text()
     ET.fromstring(text)
-    assert f"best: {result['options'][-1]['expected_turns']:.2f}" in text or "best:" in text
+    best = min(result["options"], key=lambda o: o["expected_turns"])
+    assert best["row"] == result["recommendation"] and f"best: {best['expected_turns']:.2f} turns" in text
     assert main(["bohnduell", "show", "start", "--svg", str(tmp_path / "b.svg")]) == 0
     ET.fromstring((tmp_path / "b.svg").read_text())
     assert main(["pegs", "advise", "--board", "5,5,5,5,5,5,5,5,5,4,2,0", "--roll", "6,6,5,5,2,1",
