@@ -18,6 +18,7 @@ from dicemath.core.errors import DicemathError
 
 COMMAND_MODULES = (
     "dicemath.cli.dice",
+    "dicemath.cli.cache",
     "dicemath.cli.pegs_fives",
     "dicemath.cli.pitjesbak",
     "dicemath.cli.backgammon",

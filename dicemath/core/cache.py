@@ -6,15 +6,22 @@ core and of the game package that builds it), so a change to either rebuilds it.
 are written to a temporary name in the same folder and moved into place with
 :func:`os.replace`, so a reader never sees half a file.
 
-The folder is ``$DICEMATH_CACHE_DIR`` if set, else ``~/.cache/dicemath``.
+The folder is ``$DICEMATH_CACHE_DIR`` if set, else ``~/.cache/dicemath``. Each table written
+here is noted in the folder's ``index.json`` (what it is, its parameters, how long it took to
+build); :func:`cache_entries` lists what the folder holds and :func:`clear_cache` removes all
+or part of it (``dicemath cache``).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import pickle
+import shutil
 import tempfile
+import time
+from dataclasses import dataclass
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -103,8 +110,10 @@ def cached_arrays(name: str, params: Any, build: Callable[[], dict[str, np.ndarr
     if path.exists():
         with np.load(path, allow_pickle=False) as data:
             return {key: data[key] for key in data.files}
+    start = time.perf_counter()
     arrays = build()
     _atomic_write(path, lambda stream: np.savez(stream, **arrays))
+    _note(path, name, params, time.perf_counter() - start)
     return arrays
 
 
@@ -116,6 +125,105 @@ def cached_object(name: str, params: Any, build: Callable[[], Any], *, use_cache
     if path.exists():
         with open(path, "rb") as stream:
             return pickle.load(stream)
+    start = time.perf_counter()
     value = build()
     _atomic_write(path, lambda stream: pickle.dump(value, stream, protocol=pickle.HIGHEST_PROTOCOL))
+    _note(path, name, params, time.perf_counter() - start)
     return value
+
+
+INDEX = "index.json"
+"""The cache folder's notes on its files: ``{file name: {"name", "params", "seconds"}}``."""
+
+
+def _read_index(folder: Path) -> dict:
+    try:
+        return json.loads((folder / INDEX).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def _note(path: Path, name: str, params: Any, seconds: float) -> None:
+    """Note in the index what ``path`` holds (best effort: a lost note loses only the note)."""
+    index = _read_index(path.parent)
+    index[path.name] = {"name": name, "params": repr(params)[:200], "seconds": round(seconds, 2)}
+    _atomic_write(path.parent / INDEX, lambda stream: stream.write(json.dumps(index, indent=1).encode()))
+
+
+@dataclass(frozen=True)
+class CacheEntry:
+    """One file or folder of the cache.
+
+    Attributes:
+        path: where it is.
+        name: what it is (the table's name; a folder's own name for table folders such as
+            the full-board tables and the bear-off database).
+        bytes: its size on disk.
+        seconds: how long it took to build, when known (else None).
+        params: the parameters it was built for, when noted.
+    """
+
+    path: Path
+    name: str
+    bytes: int
+    seconds: float | None = None
+    params: str | None = None
+
+
+def _size(path: Path) -> int:
+    if path.is_dir():
+        return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+    return path.stat().st_size
+
+
+def _folder_seconds(path: Path) -> float | None:
+    """The build time a table folder's manifest records (wall, else summed compute)."""
+    for manifest in sorted(path.rglob("manifest.json"))[:1]:
+        try:
+            data = json.loads(manifest.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if data.get("wall_seconds"):
+            return float(data["wall_seconds"])
+        if isinstance(data.get("slab_seconds"), dict):
+            return float(sum(data["slab_seconds"].values()))
+    return None
+
+
+def cache_entries() -> list[CacheEntry]:
+    """Everything the cache folder holds, largest first: each cached table file, and each
+    folder of tables (``fullboard/<table>``, ``bearoff`` ...) as one entry."""
+    folder = cache_dir()
+    index = _read_index(folder)
+    entries = []
+    for path in folder.iterdir():
+        if path.name == INDEX or path.name.endswith(".tmp"):
+            continue
+        if path.is_dir():
+            parts = sorted(path.iterdir()) if path.name == "fullboard" else [path]
+            for part in parts:
+                entries.append(CacheEntry(part, part.name, _size(part), _folder_seconds(part)))
+            continue
+        note = index.get(path.name, {})
+        entries.append(CacheEntry(path, note.get("name", path.stem.rsplit("-", 1)[0]), _size(path),
+                                  note.get("seconds"), note.get("params")))
+    return sorted(entries, key=lambda e: -e.bytes)
+
+
+def clear_cache(names: list[str] | None = None) -> list[CacheEntry]:
+    """Remove the entries whose name starts with one of ``names`` (every entry when None);
+    return what was removed."""
+    folder = cache_dir()
+    removed = [e for e in cache_entries() if names is None or any(e.name.startswith(n) for n in names)]
+    index = _read_index(folder)
+    for entry in removed:
+        if entry.path.is_dir():
+            shutil.rmtree(entry.path)
+        else:
+            entry.path.unlink(missing_ok=True)
+        index.pop(entry.path.name, None)
+    if names is None:
+        (folder / INDEX).unlink(missing_ok=True)
+    elif removed:
+        _atomic_write(folder / INDEX, lambda stream: stream.write(json.dumps(index, indent=1).encode()))
+    return removed

@@ -42,3 +42,29 @@ def test_game_tables_depend_on_core_and_their_own_package_only():
     assert pegs == cache.code_version("dicemath.games.pegs_fives.rows")
     assert pegs != cache.code_version("dicemath.games.pitjesbak.game_solver")
     assert cache.code_version(None) == cache.code_version("tests.something")
+
+
+def test_the_cache_lists_and_clears_what_it_holds(tmp_path, monkeypatch, capsys):
+    import json as json_module
+
+    from dicemath.cli import main
+    from dicemath.core.cache import cache_entries, cached_arrays, clear_cache
+
+    monkeypatch.setenv("DICEMATH_CACHE_DIR", str(tmp_path))
+    cached_arrays("demo-table", (1, 2), lambda: {"a": np.arange(1000)})
+    cached_arrays("other-table", 3, lambda: {"b": np.arange(10)})
+    folder = tmp_path / "fullboard" / "fives-rows3-9-optimal-x"
+    folder.mkdir(parents=True)
+    (folder / "manifest.json").write_text(json_module.dumps({"wall_seconds": 3.5}))
+    (folder / "values.bin").write_bytes(b"\0" * 4096)
+    entries = {e.name: e for e in cache_entries()}
+    assert set(entries) == {"demo-table", "other-table", "fives-rows3-9-optimal-x"}
+    assert entries["demo-table"].params == "(1, 2)" and entries["demo-table"].bytes > 8000
+    assert entries["fives-rows3-9-optimal-x"].seconds == 3.5 and entries["fives-rows3-9-optimal-x"].bytes > 4096
+    assert main(["cache", "list", "--json"]) == 0
+    listed = json_module.loads(capsys.readouterr().out)
+    assert listed["bytes"] == sum(e.bytes for e in entries.values()) and len(listed["entries"]) == 3
+    assert [e.name for e in clear_cache(["demo"])] == ["demo-table"]
+    assert {e.name for e in cache_entries()} == {"other-table", "fives-rows3-9-optimal-x"}
+    assert main(["cache", "clear"]) == 0 and "removed 2 entries" in capsys.readouterr().out
+    assert cache_entries() == []
