@@ -55,11 +55,15 @@ def conclusion(report: DiceReport) -> str:
             f"once ({float(chance[easiest]):.4f}), {hardest} the hardest ({float(chance[hardest]):.4f}).")
 
 
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
 def render(report: DiceReport, context: ReportContext) -> str:
     """Markdown of the dice report, with its figure saved through ``context``."""
     import matplotlib.pyplot as plt
 
-    columns = ["number"] + [f"{n} dice" for n in DICE_COUNTS]
+    columns = ["number"] + [_plural(n, "die", "dice") for n in DICE_COUNTS]
     parts = [
         "Hits for a number t (docs/rules.md, preamble): for 1..6 the dice showing t; for 7..12 the "
         "largest number of disjoint pairs summing to t. All values are exact (integer weights "
@@ -75,18 +79,19 @@ def render(report: DiceReport, context: ReportContext) -> str:
         "",
         "## Distribution of hits with 6 dice",
         "",
-        markdown_table(["number"] + [f"{k} hits" for k in range(7)],
+        markdown_table(["number"] + [_plural(k, "hit", "hits") for k in range(7)],
                        [[t] + [f"{float(p):.4f}" for p in report.six_dice[t]] for t in TARGETS]),
     ]
     figure, axes = plt.subplots(1, 2, figsize=(11, 4))
     for i, n in enumerate(DICE_COUNTS):
-        axes[0].plot(TARGETS, [float(report.at_least_one[t][i]) for t in TARGETS], marker="o", label=f"{n} dice")
+        axes[0].plot(TARGETS, [float(report.at_least_one[t][i]) for t in TARGETS], marker="o",
+                     label=_plural(n, "die", "dice"))
     axes[0].set(xlabel="number", ylabel="P(at least one hit)", xticks=TARGETS, title="Chance of a hit")
     axes[0].legend(fontsize=8)
     bottom = [0.0] * len(TARGETS)
     for k in range(7):
         heights = [float(report.six_dice[t][k]) for t in TARGETS]
-        axes[1].bar(TARGETS, heights, bottom=bottom, label=f"{k} hits")
+        axes[1].bar(TARGETS, heights, bottom=bottom, label=_plural(k, "hit", "hits"))
         bottom = [b + h for b, h in zip(bottom, heights)]
     axes[1].set(xlabel="number", ylabel="probability", xticks=TARGETS, title="Hits with 6 dice")
     axes[1].legend(fontsize=8, bbox_to_anchor=(1.01, 1), loc="upper left")

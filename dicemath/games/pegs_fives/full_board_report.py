@@ -114,7 +114,8 @@ def _policy_section(game: str, record: dict, context: ReportContext) -> list[str
         figure, axes = plt.subplots(figsize=(7, 2.8))
         axes.barh([r["key"] for r in rows][::-1], [r["expected_turns"] for r in rows][::-1], color="#4c72b0")
         axes.set_xlabel("expected turns from the empty board (exact)")
-        axes.set_xlim(0.9 * rows[0]["expected_turns"], 1.02 * max(r["expected_turns"] for r in rows))
+        axes.set_xlim(0, 1.05 * max(r["expected_turns"] for r in rows))          # bars from 0: honest lengths
+        axes.set_title(f"{_game_title(game)}: each policy's expected turns, evaluated exactly")
         figure.tight_layout()
         lines += ["", context.save_figure(figure, f"full_board_{game}_policies.png",
                                           f"{_game_title(game)}: exact expected turns of each policy")]
