@@ -15,6 +15,7 @@ file, so that the summary line and the exit status cover both. A run with paths,
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -42,8 +43,14 @@ the Pegs tests and the Pegs/Fives analyses; the Fives kernel's tests (its numba 
 stay here, so that the two processes take about as long."""
 
 
+PLOTTING = re.compile(r"plt\.|_figure\(|\.plot\(|\.bar\(|\.hist\(")
+"""A notebook cell that draws: it must show a picture when run."""
+
+
 def execute_notebook(name: str, timeout: int = 600) -> None:
-    """Run every cell of ``notebooks/<name>`` in a fresh kernel; raise on any error."""
+    """Run every cell of ``notebooks/<name>`` in a fresh kernel; raise on any error, and
+    when a cell that draws (:data:`PLOTTING`) shows no picture (a figure lost to a backend
+    that does not display)."""
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
     path = REPO / "notebooks" / name
@@ -51,6 +58,10 @@ def execute_notebook(name: str, timeout: int = 600) -> None:
     client = nbclient.NotebookClient(notebook, timeout=timeout, kernel_name="python3",
                                      resources={"metadata": {"path": str(path.parent)}})
     client.execute()
+    for index, cell in enumerate(notebook.cells):
+        if cell.cell_type == "code" and PLOTTING.search(cell.source):
+            shown = [o for o in cell.get("outputs", []) if {"image/png", "image/svg+xml"} & set(o.get("data", {}))]
+            assert shown, f"{name}: cell {index} draws but shows no picture:\n{cell.source}"
 
 
 @pytest.fixture
