@@ -1,7 +1,5 @@
 """``python -m dicemath`` runs the command line."""
 
-import sys
+from dicemath.cli import console
 
-from dicemath.cli import main
-
-sys.exit(main())
+console()

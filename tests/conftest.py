@@ -54,6 +54,7 @@ def execute_notebook(name: str, timeout: int = 600) -> None:
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
     path = REPO / "notebooks" / name
+    os.environ.pop("MPLBACKEND", None)            # a kernel draws as a user's does (inline)
     notebook = nbformat.read(path, as_version=4)
     client = nbclient.NotebookClient(notebook, timeout=timeout, kernel_name="python3",
                                      resources={"metadata": {"path": str(path.parent)}})

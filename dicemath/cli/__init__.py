@@ -77,7 +77,6 @@ def _negative_values(parser: argparse.ArgumentParser, argv: list[str]) -> list[s
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
-    os.environ.setdefault("MPLBACKEND", "Agg")      # figures go to files; the library never sets a backend
     parser = build_parser()
     args = parser.parse_args(_negative_values(parser, sys.argv[1:] if argv is None else list(argv)))
     if not getattr(args, "func", None):
@@ -99,5 +98,12 @@ def main(argv: list[str] | None = None) -> int:
         return 141
 
 
-if __name__ == "__main__":
+def console() -> None:
+    """The ``dicemath`` console script: :func:`main` with figures drawn by Agg (they go to
+    files; the library itself never chooses a backend, so notebooks show theirs)."""
+    os.environ.setdefault("MPLBACKEND", "Agg")
     sys.exit(main())
+
+
+if __name__ == "__main__":
+    console()

@@ -22,7 +22,7 @@ from dicemath.cli.support import add_json_flag, add_rules_command, add_svg_optio
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.search import advise
 from dicemath.games.bohnduell.solver_dense import load_dense
-from dicemath.games.bohnduell.state import PLAYER_NAMES, State, initial_state
+from dicemath.games.bohnduell.state import PLAYER_NAMES, State, initial_state, parse_position
 
 
 def register(subparsers) -> None:
@@ -62,16 +62,6 @@ def _variant_flags(parser, stock_default: int) -> None:
                         help=f"beans per player (default {stock_default})")
     parser.add_argument("--capture", choices=["last", "every"], default="last",
                         help="BOHN-4 capture rule (default last)")
-
-
-def parse_position(text: str, cups: int = 4, stock: int = 40, capture: str = "last") -> State:
-    """``"start"`` (the variant's start) or the text form of a state."""
-    if text.strip().lower() == "start":
-        return initial_state(Rules(cups=cups, stock=stock, capture=capture))
-    position = State.from_str(text)
-    if capture == "every" and not position.rules.every:
-        position = State.from_str(text + "/every")
-    return position
 
 
 def solve_result(cups: int = 4, stock: int = 10, capture: str = "last", reachable: bool = False) -> dict:

@@ -115,7 +115,7 @@ class BohnDuellAnalysis(GameAnalysis):
     @staticmethod
     def _position(text: str, rules: Rules) -> State:
         """The position ``text`` (or ``"start"``) as ``advise`` reads it, in the record's variant."""
-        from dicemath.cli.bohnduell import parse_position
+        from dicemath.games.bohnduell.state import parse_position
 
         position = parse_position(text, rules.cups, rules.stock, rules.capture)
         if (position.rules.cups, position.rules.capture) != (rules.cups, rules.capture):

@@ -387,3 +387,19 @@ def initial_state(rules: Rules = STANDARD) -> State:
     """
     empty = (0,) * rules.cups
     return State(rules, (rules.stock, rules.stock), (empty, empty), (0, 0), 0)
+
+
+def parse_position(text: str, cups: int = 4, stock: int = 40, capture: str = "last") -> State:
+    """``"start"`` (the start of the variant ``cups``, ``stock``, ``capture``, BOHN-1..7) or
+    the text form of a state (:meth:`State.from_str`), read with ``capture`` when the text
+    does not name it.
+
+    Raises:
+        InvalidStateError: text that is neither.
+    """
+    if text.strip().lower() == "start":
+        return initial_state(Rules(cups=cups, stock=stock, capture=capture))
+    position = State.from_str(text)
+    if capture == "every" and not position.rules.every:
+        position = State.from_str(text + "/every")
+    return position
