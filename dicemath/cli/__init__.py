@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "dicemath.cli.bohnduell",
     "dicemath.cli.analyse",
     "dicemath.cli.report",
+    "dicemath.cli.serve",
 )
 """Modules whose ``register(subparsers)`` adds a sub-command, in help order."""
 
