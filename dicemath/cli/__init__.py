@@ -1,4 +1,4 @@
-"""The ``dicemath`` command: one sub-command per game, plus ``dice``, ``analyse`` and ``report``.
+"""The ``dicemath`` command: one sub-command per game, plus ``dice``, ``cache``, ``analyse``, ``report`` and ``serve``.
 
 Every sub-command is a module of this package with ``register(subparsers)``; this module
 only lists them in :data:`COMMAND_MODULES`. Errors of input (a
