@@ -28,6 +28,7 @@ import numpy as np
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon.evaluate import (KINDS, OUTPUTS, check_ply, cubeless_equity, evaluate_many,
                                                 flip, source_label)
+from dicemath.games.backgammon import gnubg_engine
 from dicemath.games.backgammon.gnubg_engine import NORMAL_FILTER
 from dicemath.games.backgammon.moves import legal_moves
 from dicemath.games.backgammon.position import Position
@@ -131,13 +132,17 @@ def hint(position: Position, dice, rules: Rules = STANDARD, ply: int = 0,
 
     Raises:
         InvalidDiceError: bad dice. InvalidStateError: a finished game, a bad ply or source.
-        GnubgUnavailableError: a position needs gnubg and it is not installed.
+        GnubgUnavailableError: a position needs gnubg and it is not installed (said before
+            any play is generated when the position has contact: the move generator's first
+            compile takes seconds).
     """
     ply = check_ply(ply)
     if position.is_over():
         raise InvalidStateError(f"the game is over in {position.position_id()}: nothing to play")
     if source not in (None, "gnubg"):
         raise InvalidStateError(f"hint source must be None or 'gnubg', got {source!r}")
+    if source == "gnubg" or position.is_contact():       # before compiling the move generator
+        gnubg_engine.engine("ranking the plays of a position with contact")
     moves = legal_moves(position, dice, rules)
     movers = np.array([m.after.on_roll for m in moves])
     opponents = np.array([m.after.opponent for m in moves])
