@@ -137,10 +137,8 @@ def test_missing_gnubg_raises_a_clear_error(monkeypatch):
         assert issubclass(gnubg_engine.GnubgUnavailableError, DicemathError)
         assert evaluate(Position.from_home_boards((1, 0, 0, 0, 0, 0), (0, 1, 0, 0, 0, 0))).source == "exact"
         from dicemath.games.backgammon.hint import hint
-        from dicemath.games.backgammon import moves
 
-        monkeypatch.setattr(moves, "legal_moves", None)        # said before any play is generated
-        monkeypatch.setattr("dicemath.games.backgammon.hint.legal_moves", None)
+        monkeypatch.setattr("dicemath.games.backgammon.hint.legal_moves", None)  # said before any play is made
         with pytest.raises(gnubg_engine.GnubgUnavailableError, match="contact"):
             hint(Position.initial(), (6, 5))
     finally:
