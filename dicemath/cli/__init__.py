@@ -1,4 +1,5 @@
-"""The ``dicemath`` command: one sub-command per game, plus ``dice``, ``cache``, ``analyse``, ``report`` and ``serve``.
+"""The ``dicemath`` command: one sub-command per game, plus ``dice``, ``cache``, ``warmup``,
+``analyse``, ``report`` and ``serve``.
 
 Every sub-command is a module of this package with ``register(subparsers)``; this module
 only lists them in :data:`COMMAND_MODULES`. Errors of input (a
@@ -19,6 +20,7 @@ from dicemath.core.errors import DicemathError
 COMMAND_MODULES = (
     "dicemath.cli.dice",
     "dicemath.cli.cache",
+    "dicemath.cli.warmup",
     "dicemath.cli.pegs_fives",
     "dicemath.cli.pitjesbak",
     "dicemath.cli.backgammon",

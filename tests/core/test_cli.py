@@ -86,3 +86,9 @@ def test_advise_and_show_draw_the_position_into_an_svg_file(tmp_path, capsys):
     ET.fromstring((tmp_path / "b.svg").read_text())
     assert main(["pegs", "advise", "--board", "5,5,5,5,5,5,5,5,5,4,2,0", "--roll", "6,6,5,5,2,1",
                  "--svg", str(tmp_path / "x.png")]) == 2
+
+
+def test_warmup_runs_its_queries_and_says_how_long_each_took(capsys):
+    assert main(["warmup", "--only", "fives"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("fives: the Fives kernel (numba) ... done in ") and "ready" in out
