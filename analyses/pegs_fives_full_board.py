@@ -128,13 +128,13 @@ def run_sample(rules, table: storage.Table) -> None:
     print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB, {len(sample.targets)} boards)")
 
 
-def run_distill(rules, out: Path, results: Path) -> None:
+def run_distill(rules, out: Path, results: Path, hidden: tuple[int, int] = (64, 32), epochs: int = 24) -> None:
     """Train the distilled model on the committed sample, write it to ``out`` and record its
     error on the sample's held-out boards."""
     sample = Sample.read(sample_path(rules))
     layout = BoardLayout(rules, FULL_ROWS[:rules.rows])
     start = time.perf_counter()
-    model = distill(layout, sample)
+    model = distill(layout, sample, hidden=hidden, epochs=epochs)
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
     cut = len(sample.targets) - sample.held_out
@@ -142,7 +142,7 @@ def run_distill(rules, out: Path, results: Path) -> None:
     error = model.values(boards) - sample.targets[cut:]
     update_results(rules.name, "model_distilled_held_out", {
         "boards": int(sample.held_out), "rms": float(np.sqrt(np.mean(error ** 2))),
-        "max_abs": float(np.abs(error).max()), "bytes": out.stat().st_size,
+        "max_abs": float(np.abs(error).max()), "bytes": out.stat().st_size, "hidden": list(hidden), "epochs": epochs,
         "train_seconds": round(time.perf_counter() - start, 1)}, results)
     print(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB)")
 
@@ -229,6 +229,13 @@ def run_evaluate(rules, layout: BoardLayout, table: storage.Table | None, policy
                 shutil.rmtree(path)
 
 
+def _hidden(text: str) -> tuple[int, int]:
+    widths = tuple(int(w) for w in text.split(","))
+    if len(widths) != 2 or min(widths) < 1:
+        raise SystemExit(f"--hidden takes two widths, e.g. 128,64; got {text!r}")
+    return widths
+
+
 def _done(results: Path, game: str, step: str, policy: str | None) -> bool:
     record = read_results(results).get("games", {}).get(game, {})
     key = {"optimal": "turns", "model": "model_distilled", "evaluate": f"policy_{policy}"}.get(step)
@@ -249,6 +256,8 @@ def main(argv=None) -> None:
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--model", type=Path, default=None, help="the distilled model file (default: shipped)")
     parser.add_argument("--games", type=int, default=20_000)
+    parser.add_argument("--hidden", default="64,32", help="the distilled network's hidden widths (default 64,32)")
+    parser.add_argument("--epochs", type=int, default=24, help="the distilled network's training epochs")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--keep", action="store_true", help="keep the evaluated tables and guides")
     parser.add_argument("--force", action="store_true", help="redo a recorded step")
@@ -261,7 +270,7 @@ def main(argv=None) -> None:
         if not full:
             raise SystemExit("the model is distilled from the full table's sample only")
         if args.force or not model_file.exists():
-            run_distill(rules, model_file, args.results)
+            run_distill(rules, model_file, args.results, _hidden(args.hidden), args.epochs)
         else:
             print("distill: the model exists (--force redoes it)")
         return
@@ -304,7 +313,7 @@ def main(argv=None) -> None:
         elif step == "sample":
             run_sample(rules, table)
         elif step == "distill":
-            run_distill(rules, model_file, args.results)
+            run_distill(rules, model_file, args.results, _hidden(args.hidden), args.epochs)
         elif step == "model":
             run_model(rules, table, model_file, args.results)
         else:
