@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dicemath.cli.support import add_json_flag, emit, int_list, text_table
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.backgammon.cube import CUBE_OWNERS, MAX_CUBE
+from dicemath.games.backgammon.cube import CUBE_OWNERS, MAX_CUBE, VERDICTS
 from dicemath.games.backgammon.rules import PRESETS, rules_named
 
 
@@ -121,7 +121,7 @@ def _render_advice(result: dict) -> str:
              f"lose gammon {p['lose_gammon']:.4f} (backgammon {p['lose_backgammon']:.4f})",
              text_table(["no double", "double/take", "double/pass"],
                         [[number(result["no_double"]), number(result["double_take"]), number(result["double_pass"])]]),
-             f"Proper cube action: {result['action']} (equity {result['equity']:+.4f} per unit cube)"]
+             f"Proper cube action: {VERDICTS[result['action']]} (equity {result['equity']:+.4f} per unit cube)"]
     return "\n".join(lines)
 
 
@@ -157,13 +157,14 @@ def model_result(win, gammon=0.0, backgammon=0.0, lose_gammon=0.0, lose_backgamm
 
 def _render_position(result: dict) -> str:
     rows = [[name, f"{result['no_double'][name]:+.6f}", f"{result[name]:+.6f}",
-             result["action"][name]] for name in ("centred", "owned", "opponent_owned")]
+             "cannot double" if name == "opponent_owned" else VERDICTS[result["action"][name]]]
+            for name in ("centred", "owned", "opponent_owned")]
     title = (f"Bear-off {','.join(map(str, result['position']))} (on roll) vs "
              f"{','.join(map(str, result['versus']))}: cubeless win "
              f"{result['win_probability']:.4f}; equities per unit cube, money play, "
              + ("cube capped at 64 (BG-8)" if result.get("max_cube") else "unbounded cube")
              + (f"; ESTIMATE: {result['method']} (table {result['table']})" if "method" in result else ""))
-    rules = ", ".join(f"{name}: {action}" for name, action in result["race_rules"].items())
+    rules = ", ".join(f"{name}: {VERDICTS.get(action, action)}" for name, action in result["race_rules"].items())
     return (title + "\n" + text_table(["cube", "no double", "optimal", "action"], rows)
             + f"\nRace rules (centred cube): {rules}")
 

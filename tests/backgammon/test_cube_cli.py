@@ -48,7 +48,9 @@ def test_unbounded_cube_is_gnubg_model(capsys):
 
 def test_bear_off_form_text(capsys):
     code, out = run(["cube", "0,2,0,0,0,0", "--versus", "0,1,0,0,0,0"], capsys)
-    assert code == 0 and "double/take" in out and "centred" in out
+    assert code == 0 and "Double, take" in out and "centred" in out and "cannot double" in out
+    result = json.loads(run(["cube", "0,2,0,0,0,0", "--versus", "0,1,0,0,0,0", "--json"], capsys)[1])
+    assert result["action"]["centred"] == "double/take"           # the JSON keeps its action names
 
 
 def test_model_form_json(capsys):

@@ -92,6 +92,10 @@ ACTIONS = ("no double", "double/take", "double/pass", "too good")
 """Optimal cube actions of the player on roll, in this fixed order (used as codes 0..3)."""
 NO_DOUBLE, DOUBLE_TAKE, DOUBLE_PASS, TOO_GOOD = range(len(ACTIONS))
 
+VERDICTS = dict(zip(ACTIONS, ("No double, take", "Double, take", "Double, pass", "Too good to double, pass")))
+"""Each action as players say it: the doubler's decision, then the opponent's answer to a
+double (take or pass; BG-7)."""
+
 TIE_TOLERANCE = 1e-12
 """Equity differences below this count as ties: ties go to not doubling and to taking; a
 no-double equity within it of the cash (+1) with the opponent passing is "too good"."""
