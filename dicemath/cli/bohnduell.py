@@ -133,9 +133,16 @@ def _render_solve(r: dict) -> str:
 def _render_advise(r: dict) -> str:
     if r["game_over"]:
         return f"{r['position']}: game over, pots {r['pots']}"
-    rows = [[m["move"], m["value"], m["method"]] for m in r["moves"]]
+    rows = [[m["move"], m["value"] if m["method"] == "exact" else f"est. {m['value']}", m["method"]]
+            for m in r["moves"]]
+    exact = all(m["method"] == "exact" for m in r["moves"])
+    best = r["moves"][0]
+    note = ("exact: perfect play from the solved table" if exact else
+            f"values marked est. are estimates: an alpha-beta search {r['depth']} plies deep on a fitted evaluation")
     return (f"{r['position']}: {r['to_move']} to move; value = {r['value_view']}\n"
-            + text_table(["move", "value", "method"], rows))
+            + text_table(["move", "value", "method"], rows)
+            + f"\nrecommendation: {r['best']} ({'exact' if best['method'] == 'exact' else 'estimated'} value "
+              f"{best['value']})\n{note}")
 
 
 def run_solve(args) -> int:
