@@ -277,3 +277,19 @@ def test_two_threads_on_disjoint_halves_equal_one_thread():
 
 def test_a_float32_guide_is_widened_exactly_and_a_float64_one_refused_for_float32(check_guide_dtypes):
     check_guide_dtypes(PEGS, (4, 9, 12))
+
+
+def test_greedy_never_finishes_when_every_open_row_is_one_step_from_the_top():
+    # Rows 1..7 at step 4: a repeated face gives a low row 2 hits, six different faces give
+    # row 7 three pairs; greedy names the row with most hits, so every throw overshoots
+    # (PEGS-6). Reachable from the empty board: greedy's expected turns are infinite there
+    # too, safe greedy's are finite.
+    kernel = PegsKernel(PEGS, tuple(range(1, 8)))
+    greedy = np.zeros(kernel.size)
+    kernel.solve_range(greedy, 0, kernel.size - 1, policy="greedy")
+    stuck = _index_of(kernel, (4,) * 7 + (5,) * 5)
+    assert np.isinf(greedy[stuck]) and np.isinf(greedy[0]) and kernel.stats[2] > 0
+    assert not np.isnan(greedy).any()
+    safe = np.zeros(kernel.size)
+    kernel.solve_range(safe, 0, kernel.size - 1, policy="safe_greedy")
+    assert np.isfinite(safe).all()
