@@ -8,7 +8,7 @@ plays BG-4's 5-checker limit allows are listed.
 
 from __future__ import annotations
 
-from dicemath.cli.support import add_json_flag, emit, text_table
+from dicemath.cli.support import add_json_flag, add_svg_option, emit, text_table, write_svg
 from dicemath.games.backgammon.rules import PRESETS, rules_named
 
 
@@ -19,6 +19,7 @@ def add_hint_command(commands) -> None:
     hint.add_argument("dice", type=int, nargs=2, help="the two dice")
     hint.add_argument("--rules", choices=sorted(PRESETS), default="standard")
     hint.add_argument("--ply", type=int, default=0, help="look-ahead 0..3 (default 0)")
+    add_svg_option(hint)
     add_json_flag(hint)
     hint.set_defaults(func=run_hint)
 
@@ -44,7 +45,24 @@ def _render(result: dict) -> str:
     return title + "\n" + text_table(["#", "move", "equity", "diff", "win", "gammon", "lose g.", "source"], rows)
 
 
+def hint_picture(position_id: str, dice, rules_name: str, result: dict) -> str:
+    """The position with the dice to play, the ranked plays of ``result`` (a
+    :func:`hint_result`) drawn on it."""
+    from dicemath.games.backgammon.drawing import draw
+    from dicemath.games.backgammon.evaluate import OUTPUTS
+    from dicemath.games.backgammon.hint import MoveValue
+    from dicemath.games.backgammon.position import Position
+    from dicemath.games.backgammon.state import PLAY, State
+
+    state = State(Position.from_str(position_id), rules_named(rules_name), PLAY, tuple(dice))
+    advice = [MoveValue(m["move"], m["equity"], tuple(m["probabilities"][k] for k in OUTPUTS), m["ply"],
+                        m["source"], m["position_id"]) for m in result["moves"]]
+    return draw(state, advice)
+
+
 def run_hint(args) -> int:
     """Handler of ``dicemath backgammon hint``; returns the exit code."""
-    emit(hint_result(args.position_id, args.dice, args.rules, args.ply), args.json, _render)
+    result = hint_result(args.position_id, args.dice, args.rules, args.ply)
+    write_svg(args.svg, lambda: hint_picture(args.position_id, args.dice, args.rules, result), result)
+    emit(result, args.json, _render)
     return 0

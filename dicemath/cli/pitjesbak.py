@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import time
 
-from dicemath.cli.support import add_json_flag, add_rules_command, emit, fraction_text, int_list, text_table
+from dicemath.cli.support import (
+    add_json_flag, add_rules_command, add_svg_option, emit, fraction_text, int_list, text_table, write_svg)
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.pitjesbak.rules import DIE_VALUE_VARIANTS, Rules
 
@@ -62,6 +63,7 @@ def register(subparsers) -> None:
     advise.add_argument("--current", required=True, help="my current throw, e.g. 6-5-4")
     advise.add_argument("--best", default=None, help="follower: the start player's counting throw")
     advise.add_argument("--limit", type=int, default=None, help="follower: throws allowed (the limit)")
+    add_svg_option(advise)
     add_json_flag(advise)
     advise.set_defaults(func=run_advise)
 
@@ -216,8 +218,17 @@ def run_advise(args) -> int:
     advice = advise_situation(args.my_stripes, args.my_wiped, args.their_stripes, args.their_wiped,
                     role=args.role, throw_number=args.throw_number, current=parse_throw(args.current),
                     best=parse_throw(args.best) if args.best else None, limit=args.limit, rules=rules)
-    emit(advice.as_dict(), args.json, lambda _: str(advice))
+    result = advice.as_dict()
+    write_svg(args.svg, lambda: _picture(advice, rules), result)
+    emit(result, args.json, lambda _: str(advice))
     return 0
+
+
+def _picture(advice, rules) -> str:
+    from dicemath.games.pitjesbak.advice import situation_state
+    from dicemath.games.pitjesbak.drawing import draw
+
+    return draw(situation_state(advice, rules), advice)
 
 
 def run_card(args) -> int:

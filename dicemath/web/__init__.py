@@ -179,7 +179,7 @@ def _bohnduell(request: dict) -> dict:
 
 
 def _pitjesbak(request: dict) -> dict:
-    from dicemath.games.pitjesbak.advice import ROLES, advise_situation
+    from dicemath.games.pitjesbak.advice import ROLES, advise_situation, situation_state
     from dicemath.games.pitjesbak.drawing import draw
     from dicemath.games.pitjesbak.rules import DIE_VALUE_VARIANTS, Rules
     from dicemath.games.pitjesbak.throws import parse_throw
@@ -195,24 +195,8 @@ def _pitjesbak(request: dict) -> dict:
         current=parse_throw(_text(request, "current", required=True)),
         best=parse_throw(best) if best else None, limit=_int(request, "limit"), rules=rules)
     result = advice.as_dict()
-    result["svg"] = draw(_pitjesbak_state(advice, rules), advice)
+    result["svg"] = draw(situation_state(advice, rules), advice)
     return result
-
-
-def _pitjesbak_state(advice, rules):
-    """The two-player state an :class:`~dicemath.games.pitjesbak.advice.Advice` describes,
-    for its picture: the asking player is seat 0, the other seat 1 (PIT-4: the start
-    player throws first; a follower sees the start player's counting throw)."""
-    from dicemath.games.pitjesbak.state import State
-    from dicemath.games.pitjesbak.throws import parse_throw
-
-    s = advice.situation
-    stripes, wiped = (s["my_stripes"], s["their_stripes"]), (s["my_wiped"], s["their_wiped"])
-    current = parse_throw(s["current"])
-    if s["role"] == "start":
-        return State(rules, stripes, wiped, (True, True), 0, (0, 1), throws=s["throw_number"], current=current)
-    return State(rules, stripes, wiped, (True, True), 1, (1, 0), turn=1, limit=s["limit"],
-                 throws=s["throw_number"], current=current, results=(parse_throw(s["best"]),))
 
 
 def _backgammon(request: dict) -> dict:
@@ -221,22 +205,14 @@ def _backgammon(request: dict) -> dict:
 
 
 def _backgammon_hint(request: dict) -> dict:
-    from dicemath.cli.backgammon_hint import hint_result
-    from dicemath.games.backgammon.drawing import draw
-    from dicemath.games.backgammon.evaluate import OUTPUTS
-    from dicemath.games.backgammon.hint import MoveValue
-    from dicemath.games.backgammon.position import Position
-    from dicemath.games.backgammon.rules import PRESETS, rules_named
-    from dicemath.games.backgammon.state import PLAY, State
+    from dicemath.cli.backgammon_hint import hint_picture, hint_result
+    from dicemath.games.backgammon.rules import PRESETS
 
     position = _text(request, "position", required=True, positional=True)
     dice = _int_list(request, "dice", required=True, positional=True)
     rules_name = _choice(request, "rules", sorted(PRESETS), "standard")
     result = hint_result(position, dice, rules_name, _int(request, "ply", 0))
-    state = State(Position.from_str(position), rules_named(rules_name), PLAY, tuple(dice))
-    advice = [MoveValue(m["move"], m["equity"], tuple(m["probabilities"][k] for k in OUTPUTS), m["ply"],
-                        m["source"], m["position_id"]) for m in result["moves"]]
-    result["svg"] = draw(state, advice)
+    result["svg"] = hint_picture(position, dice, rules_name, result)
     return result
 
 

@@ -136,6 +136,21 @@ def advise_situation(my_stripes: int, my_wiped: bool, their_stripes: int, their_
                    dice=dice, best=best, cap=cap, rules=rules or STANDARD, solution=solution)
 
 
+def situation_state(advice: Advice, rules: Rules) -> State:
+    """The two-player state an :func:`advise_situation` answer describes, for its picture:
+    the asking player is seat 0, the other seat 1 (PIT-4: the start player throws first; a
+    follower sees the start player's counting throw)."""
+    from dicemath.games.pitjesbak.throws import parse_throw
+
+    s = advice.situation
+    stripes, wiped = (s["my_stripes"], s["their_stripes"]), (s["my_wiped"], s["their_wiped"])
+    current = parse_throw(s["current"])
+    if s["role"] == "start":
+        return State(rules, stripes, wiped, (True, True), 0, (0, 1), throws=s["throw_number"], current=current)
+    return State(rules, stripes, wiped, (True, True), 1, (1, 0), turn=1, limit=s["limit"],
+                 throws=s["throw_number"], current=current, results=(parse_throw(s["best"]),))
+
+
 def _advice(my_stripes: int, my_wiped: bool, their_stripes: int, their_wiped: bool, *, role: str,
             throw_number: int, dice: tuple[int, int, int], best: tuple[int, int, int] | None, cap: int,
             rules: Rules, solution: GameSolution | None) -> Advice:
