@@ -19,10 +19,13 @@ import json
 import os
 import pickle
 import shutil
+import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from collections.abc import Callable
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -111,7 +114,8 @@ def cached_arrays(name: str, params: Any, build: Callable[[], dict[str, np.ndarr
         with np.load(path, allow_pickle=False) as data:
             return {key: data[key] for key in data.files}
     start = time.perf_counter()
-    arrays = build()
+    with _announced(name):
+        arrays = build()
     _atomic_write(path, lambda stream: np.savez(stream, **arrays))
     _note(path, name, params, time.perf_counter() - start)
     return arrays
@@ -126,10 +130,31 @@ def cached_object(name: str, params: Any, build: Callable[[], Any], *, use_cache
         with open(path, "rb") as stream:
             return pickle.load(stream)
     start = time.perf_counter()
-    value = build()
+    with _announced(name):
+        value = build()
     _atomic_write(path, lambda stream: pickle.dump(value, stream, protocol=pickle.HIGHEST_PROTOCOL))
     _note(path, name, params, time.perf_counter() - start)
     return value
+
+
+ANNOUNCE_AFTER = 2.0
+"""Seconds a first-use table build runs before it says so on stderr."""
+
+
+@contextmanager
+def _announced(name: str, delay: float | None = None, write: Callable[[str], None] | None = None):
+    """Say once on stderr (or through ``write``) when building table ``name`` has taken
+    ``delay`` seconds: a user waiting for a first answer sees why, and that it happens once."""
+    line = (f"dicemath: building the table {name!r} (first use only: it is kept in {cache_dir()}; "
+            "`dicemath cache` lists it) ...")
+    timer = threading.Timer(ANNOUNCE_AFTER if delay is None else delay,
+                            write or (lambda text: print(text, file=sys.stderr, flush=True)), (line,))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
 
 
 INDEX = "index.json"

@@ -68,3 +68,16 @@ def test_the_cache_lists_and_clears_what_it_holds(tmp_path, monkeypatch, capsys)
     assert {e.name for e in cache_entries()} == {"other-table", "fives-rows3-9-optimal-x"}
     assert main(["cache", "clear"]) == 0 and "removed 2 entries" in capsys.readouterr().out
     assert cache_entries() == []
+
+
+def test_a_long_first_use_build_says_so_once():
+    import time as time_module
+
+    from dicemath.core.cache import _announced
+
+    said = []
+    with _announced("slow-table", delay=0.0, write=said.append):
+        time_module.sleep(0.2)
+    with _announced("fast-table", delay=60.0, write=said.append):
+        pass
+    assert len(said) == 1 and "slow-table" in said[0] and "first use only" in said[0]
