@@ -23,9 +23,10 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
+from typing import Any
 
 ORANGE = "#E69F00"
 SKY_BLUE = "#56B4E9"
@@ -213,3 +214,26 @@ class Drawing:
 
     def _repr_svg_(self) -> str:
         return self.to_svg()
+
+
+_PICTURES: dict[type, Callable[[Any], str]] = {}
+"""The drawing of each game's state type (:func:`register_picture`)."""
+
+
+def register_picture(state_type: type, draw: Callable[[Any], str]) -> None:
+    """Make ``draw(state)`` the picture of ``state_type``'s states (a game package registers
+    its drawing at import, so that its state module need not import the drawing)."""
+    _PICTURES[state_type] = draw
+
+
+def picture(state: Any) -> str:
+    """The SVG picture of ``state`` by the drawing registered for its type (every game
+    state's ``_repr_svg_``).
+
+    Raises:
+        TypeError: no drawing is registered for that type.
+    """
+    draw = _PICTURES.get(type(state))
+    if draw is None:
+        raise TypeError(f"no picture is registered for {type(state).__name__}")
+    return draw(state)

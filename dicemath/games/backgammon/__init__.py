@@ -49,6 +49,12 @@ from dicemath.games.backgammon.race_cube import race_advice
 from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD, Rules
 from dicemath.games.backgammon.state import State, initial_state
 
+from dicemath.core.svg import register_picture
+from dicemath.games.backgammon import drawing as _drawing
+from dicemath.games.backgammon.state import State as _State
+
+register_picture(_State, _drawing.draw)
+
 __all__ = [
     "PLAYTIVE", "STANDARD", "CubeModel", "CubelessProbabilities", "GameResult", "Move", "MoveValue", "Position",
     "Rules", "State", "advise", "analyse", "cubeful_table", "game_result", "initial_state", "keeler_spencer",

@@ -316,9 +316,9 @@ class State:
         return f"`{self}`\n\n```\n{diagram(self.position)}\n```"
 
     def _repr_svg_(self) -> str:
-        from dicemath.games.backgammon.drawing import draw
+        from dicemath.core.svg import picture
 
-        return draw(self)
+        return picture(self)
 
 
 def _relative_owner(owner: int | None, player: int) -> str:

@@ -40,5 +40,11 @@ from dicemath.games.bohnduell.solver_dense import DenseTable, load_dense, solve_
 from dicemath.games.bohnduell.solver_dict import DictSolver
 from dicemath.games.bohnduell.state import Move, State, initial_state
 
+from dicemath.core.svg import register_picture
+from dicemath.games.bohnduell import drawing as _drawing
+from dicemath.games.bohnduell.state import State as _State
+
+register_picture(_State, _drawing.draw)
+
 __all__ = ["CAPTURE_EVERY", "STANDARD", "DenseTable", "DictSolver", "Move", "MoveValue", "Rules",
            "SearchAdvisor", "State", "advise", "analyse", "initial_state", "load_dense", "solve_dense"]

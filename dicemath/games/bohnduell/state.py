@@ -370,9 +370,9 @@ class State:
         return f"`{self}`\n\n```\n{self.diagram()}\n```"
 
     def _repr_svg_(self) -> str:
-        from dicemath.games.bohnduell.drawing import draw
+        from dicemath.core.svg import picture
 
-        return draw(self)
+        return picture(self)
 
 
 def initial_state(rules: Rules = STANDARD) -> State:

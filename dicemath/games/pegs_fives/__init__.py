@@ -31,6 +31,12 @@ from dicemath.games.pegs_fives.state import (
     play_turn, read_board, reduced_board)
 from dicemath.games.pegs_fives.turn import TurnValue, turn_distribution, turn_outcome
 
+from dicemath.core.svg import register_picture
+from dicemath.games.pegs_fives import drawing as _drawing
+from dicemath.games.pegs_fives.state import State as _State
+
+register_picture(_State, _drawing.draw)
+
 __all__ = [
     "FIVES", "PEGS", "Advisor", "BoardValue", "InvalidBoardError", "InvalidRollError", "ReducedSolution",
     "RowAdvice", "RowTable", "Rules", "State", "TurnValue", "advise", "advise_result", "analyse", "board_value",

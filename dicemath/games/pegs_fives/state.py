@@ -485,9 +485,9 @@ class State:
         return state
 
     def _repr_svg_(self) -> str:
-        from dicemath.games.pegs_fives.drawing import draw
+        from dicemath.core.svg import picture
 
-        return draw(self)
+        return picture(self)
 
 
 _TEXT = re.compile(

@@ -54,6 +54,12 @@ from dicemath.games.pitjesbak.throws import (
     compare,
 )
 
+from dicemath.core.svg import register_picture
+from dicemath.games.pitjesbak import drawing as _drawing
+from dicemath.games.pitjesbak.state import State as _State
+
+register_picture(_State, _drawing.draw)
+
 __all__ = [
     "PIPS",
     "STANDARD",

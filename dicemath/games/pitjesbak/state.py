@@ -301,9 +301,9 @@ class State:
             raise InvalidStateError(f"cannot read a Pitjesbak state from {text!r}: {error}") from None
 
     def _repr_svg_(self) -> str:
-        from dicemath.games.pitjesbak.drawing import draw
+        from dicemath.core.svg import picture
 
-        return draw(self)
+        return picture(self)
 
 
 _TEXT = re.compile(
