@@ -7,6 +7,8 @@ training sample to ``analyses/data``: ``all`` is the one resumable command that 
 repository everything a later step needs (the table itself never goes into git). Steps:
 
 * ``build`` -- the optimal table (resumable; about 100 minutes for Pegs on 2 cores);
+* ``verify`` -- recompute random boards of a finished table with this checkout's kernel
+  (the table file is mapped copy-on-write, never changed) and record how many agree;
 * ``optimal`` -- the optimum from the empty board, the optimal rows of every first throw,
   the distribution of the number of turns by simulation of optimal play (an estimate);
 * ``sample`` -- draw the distilled model's training sample from the table and commit it as
@@ -64,7 +66,7 @@ from dicemath.games.pegs_fives.distilled import DistilledValue, model_path
 from dicemath.games.pegs_fives.fullboard import storage
 from dicemath.games.pegs_fives.fullboard.advice import ExactAdvisor
 from dicemath.games.pegs_fives.fullboard.distill import Sample, distill, table_sample
-from dicemath.games.pegs_fives.fullboard.driver import build_table
+from dicemath.games.pegs_fives.fullboard.driver import build_table, kernel_for
 from dicemath.games.pegs_fives.fullboard.guides import (
     build_guide, compare_estimate, compare_tables, distilled_slab_values, fitted_slab_values)
 from dicemath.games.pegs_fives.fullboard.layout import FULL_ROWS, BoardLayout
@@ -87,6 +89,20 @@ def _board_list(layout: BoardLayout, index: int) -> list[int]:
 def run_build(rules, directory: Path) -> None:
     """Build or resume the optimal full table in ``directory``."""
     build_table(rules, FULL_ROWS[:rules.rows], out=directory)
+
+
+def run_verify(rules, table: storage.Table, results: Path, boards: int = 20_000, seed: int = 7) -> None:
+    """Recompute ``boards`` random boards of the table with the current kernel and record
+    the agreement (a table built by an earlier revision of the code stays trusted)."""
+    layout = table.layout
+    kernel = kernel_for(rules, layout.rows)
+    scratch = np.memmap(table.directory / storage.VALUES, dtype=table.manifest.dtype, mode="c")
+    chosen = np.unique(np.random.default_rng(seed).integers(0, layout.last, boards))
+    kernel.solve(scratch, chosen)
+    difference = np.abs(scratch[chosen].astype(np.float64) - np.asarray(table.values[chosen], dtype=np.float64))
+    update_results(rules.name, "verify", {"boards": int(len(chosen)), "seed": seed,
+                                          "identical": float(np.mean(difference == 0)),
+                                          "max_abs_difference": float(difference.max())}, results)
 
 
 def run_optimal(rules, table: storage.Table, results: Path, games: int, seed: int) -> None:
@@ -245,7 +261,8 @@ def _done(results: Path, game: str, step: str, policy: str | None) -> bool:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", choices=sorted(PRESETS))
-    parser.add_argument("step", choices=("build", "optimal", "sample", "distill", "model", "evaluate", "all"))
+    parser.add_argument("step", choices=("build", "verify", "optimal", "sample", "distill", "model", "evaluate",
+                                         "all"))
     parser.add_argument("policy", nargs="?", choices=POLICIES)
     parser.add_argument("--table", type=Path, help="the finished optimal table (default: built in --work "
                         "for a reduced board)")
@@ -308,7 +325,9 @@ def main(argv=None) -> None:
             print(f"{step} {policy or ''}: recorded already (--force redoes it)")
             continue
         start = time.perf_counter()
-        if step == "optimal":
+        if step == "verify":
+            run_verify(rules, table, args.results)
+        elif step == "optimal":
             run_optimal(rules, table, args.results, args.games, args.seed)
         elif step == "sample":
             run_sample(rules, table)
