@@ -14,8 +14,9 @@ a turn and the exact within-turn model :class:`~dicemath.games.pegs_fives.turn.T
    the board's open rows, in the default location), else the compiled reduced-board solve
    once at most :data:`ANALYSIS_SOLVE_ROWS` rows are open (the solve covers every later
    board of the game, whose open rows can only be fewer);
-2. otherwise the fitted board value of the row advisor
-   (:func:`~dicemath.games.pegs_fives.advisor.board_value`), an estimate.
+2. otherwise the estimate ``advise`` answers from
+   (:func:`~dicemath.games.pegs_fives.fullboard.advice.estimate_advisor`: the distilled model
+   shipped for the game, else the fitted board value), so both doors give the same numbers.
 
 :func:`exact_board_values` is the one place that decides.
 
@@ -35,16 +36,14 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from functools import cached_property
 
 from dicemath.analysis.engine import GameAnalysis
 from dicemath.analysis.records import InvalidRecordError, Record, build_rules, check_keys, read_record, whole_number
 from dicemath.analysis.values import Valued, ValueSource
 from dicemath.core.dice import throw_text
 from dicemath.core.errors import IllegalMoveError
-from dicemath.games.pegs_fives.advisor import board_value
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
-from dicemath.games.pegs_fives.fullboard.advice import advisor_for
+from dicemath.games.pegs_fives.fullboard.advice import advisor_for, estimate_advisor
 from dicemath.games.pegs_fives.state import (
     BoardTuple, State, check_board, choice_state, initial_state, legal_rows, read_board)
 from dicemath.games.pegs_fives.turn import TurnValue, open_rows_of
@@ -81,9 +80,10 @@ class TurnValues(ValueSource):
     def __init__(self, rules: Rules):
         self.rules = rules
         self.models: dict[tuple[int, ...], tuple[TurnValue, bool]] = {}
+        estimator = estimate_advisor(rules).estimator
         self.description = ("exact optimal values from a full-board table where one is built, else "
                             f"from a compiled solve once at most {ANALYSIS_SOLVE_ROWS} rows are open; "
-                            "the fitted board value of the row advisor before (an estimate)")
+                            f"before that the {estimator} model's values, as `advise` gives them (an estimate)")
 
     def turn_value(self, board: BoardTuple) -> tuple[TurnValue, bool]:
         """The within-turn model over the best board values for ``board``, and whether exact."""
@@ -99,11 +99,11 @@ class TurnValues(ValueSource):
             self.models[rows] = found
         return found
 
-    @cached_property
+    @property
     def estimate(self) -> TurnValue:
-        """The within-turn model over the fitted board value (made when first needed: a
-        variant's fit takes seconds)."""
-        return TurnValue(self.rules, board_value(self.rules), exact=False)
+        """The within-turn model of the advisor ``advise`` uses without an exact source (one
+        model for both)."""
+        return estimate_advisor(self.rules).evaluator
 
     def value(self, state: State) -> Valued:
         if state.over:
