@@ -43,6 +43,22 @@ the Pegs tests and the Pegs/Fives analyses; the Fives kernel's tests (its numba 
 stay here, so that the two processes take about as long."""
 
 
+IMAGE_LINK = re.compile(r"!\[[^\]]*\]\(([^)]+)\)")
+"""A Markdown image link; its target is the group."""
+
+
+def linked_pictures(markdown: str, folder: Path) -> list[Path]:
+    """The SVG pictures a report's ``markdown`` links, after checking that every image it links
+    is a file in ``folder`` and every SVG one a standalone SVG document."""
+    targets = [folder / name for name in IMAGE_LINK.findall(markdown)]
+    missing = [str(t) for t in targets if not t.is_file()]
+    assert not missing, f"linked but not written: {missing}"
+    pictures = [t for t in targets if t.suffix == ".svg"]
+    for picture in pictures:
+        assert ET.parse(picture).getroot().tag == "{http://www.w3.org/2000/svg}svg", picture
+    return pictures
+
+
 PLOTTING = re.compile(r"plt\.|_figure\(|\.plot\(|\.bar\(|\.hist\(")
 """A notebook cell that draws: it must show a picture when run."""
 

@@ -100,6 +100,8 @@ _PEGS_FIVES_QUERIES = (
     frozenset({"game", "open_rows", "boards", "exact", "solver", "expected_turns", "expected_turns_exact",
                "greedy_expected_turns", "greedy_expected_turns_exact"}),
     frozenset({"game", "board", "roll", "rows", "rows[].row", "rows[].outcomes"}),
+    frozenset({"game", "state", "diagram", "to_act", "legal_moves", "rules", "board", "turns", "dice", "throws",
+               "row", "count", "roll", "over"}),
 )
 
 
@@ -108,7 +110,7 @@ def _pegs_fives_entry(name: str, variants: tuple[dict, ...]) -> GameEntry:
     board = "0,0,3,0,0,0,1,0,0,0,0,0"
     argv = ((name, "rows"), (name, "advise", "--board", board, "--roll", "3,3,3,5,6,2"),
             (name, "solve", "--open", "7", "--exact"),
-            (name, "turn", "--board", "5,5,5,5,5,5,5,5,5,5,5,3", "--roll", "1,1,4,5,6,6"))
+            (name, "turn", "--board", "5,5,5,5,5,5,5,5,5,5,5,3", "--roll", "1,1,4,5,6,6"), (name, "show", board))
     state = "pegs | board 0,0,0,0,0,0,0,0,0,0,0,0 | turns 0 | dice 6 throws 3 | row - count 0 | roll -"
     return GameEntry(
         name=name, package="pegs_fives", preset=name.upper(),
@@ -151,6 +153,10 @@ GAMES = (
               "--throw-number", "1", "--current", "2-3-4"),
              frozenset({"decision", "stop_win_probability", "throw_win_probability", "my_stripes", "my_wiped",
                         "their_stripes", "their_wiped", "role", "throw_number", "current"})),
+            (("pitjesbak", "show", "start"),
+             frozenset({"game", "state", "diagram", "to_act", "legal_moves", "players", "die_values", "round",
+                        "stripes", "wiped", "alive", "start", "order", "limit", "throws", "current", "results",
+                        "rolloff", "winner"})),
         ),
         bad_rules=(dict(players=1), dict(players=9), dict(stripes=0), dict(die_values="metric"),
                    dict(players=True)),
@@ -158,6 +164,10 @@ GAMES = (
                    "current - results - rolloff - winner - | last winner - limit 0 results - | "
                    "2 players 9 stripes traditional",
                    "[0:9 1:9] round 0 start 0 order 0,1 turn 0 limit 0 throws 0 current 7 results - "
+                   "rolloff - winner - | last winner - limit 0 results - | 2 players 9 stripes traditional",
+                   "[0:9 1:9] round 0 start 0 order 0,1 turn 5 limit 0 throws 0 current - results - "
+                   "rolloff - winner - | last winner - limit 0 results - | 2 players 9 stripes traditional",
+                   "[0:9] round 0 start 0 order 0,1 turn 0 limit 0 throws 0 current - results - "
                    "rolloff - winner - | last winner - limit 0 results - | 2 players 9 stripes traditional"),
         bad_actions=(((), (1, 2, 7), InvalidDiceError), ((), (1, 2), InvalidDiceError),
                      (("6-5-4",), "pass", IllegalMoveError), ((), "stop", InvalidDiceError)),
@@ -177,7 +187,9 @@ GAMES = (
             (("bohnduell", "advise", "start", "--stock", "5", "--table-stock", "5", "--depth", "2"),
              frozenset({"position", "to_move", "value_view", "best", "moves", "moves[].move", "moves[].value",
                         "moves[].method", "game_over", "pots", "table_stock", "depth"})),
-            (("bohnduell", "show", "start", "--stock", "3"), frozenset({"position", "diagram", "legal_moves"})),
+            (("bohnduell", "show", "start", "--stock", "3"),
+             frozenset({"game", "state", "diagram", "to_act", "legal_moves", "position", "capture", "stocks", "cups",
+                        "pots"})),
         ),
         bad_rules=(dict(cups=2), dict(cups=11), dict(stock=-1), dict(capture="all"), dict(cups=4.0)),
         bad_texts=("", "5:0,0,0,0:0/5:0,0,0,0:0/C", "5:0,0,0,0:0/4:0,0,0,0:0/A", "5:0,-1,0,1:0/5:0,0,0,0:0/A"),
@@ -196,7 +208,8 @@ GAMES = (
             (("backgammon", "moves", "4HPwATDgc/ABMA", "3", "1"),
              frozenset({"position_id", "dice", "rules", "moves", "moves[].move", "moves[].position_id"})),
             (("backgammon", "show", "4HPwATDgc/ABMA"),
-             frozenset({"position_id", "xgid_position", "diagram", "pip_count", "opponent_pip_count"})),
+             frozenset({"game", "state", "diagram", "to_act", "legal_moves", "rules", "position_id", "xgid_position",
+                        "pip_count", "opponent_pip_count", "phase", "dice", "cube_value", "cube_owner"})),
             (("backgammon", "bearoff", "0,0,0,0,0,2"),
              frozenset({"board", "rules", "pip_count", "mean_rolls", "distribution", "effective_pip_count",
                         "gammon_mean_rolls"})),

@@ -5,7 +5,8 @@ game's adapter (``dicemath/games/<game>/analysis.py``, registered in :data:`GAME
 maps it onto the game's engine and values it with the best source the library has
 (:mod:`.values`); the analysis itself (:mod:`.engine`) is written once; the result
 (:mod:`.result`) holds the loss of every decision, the luck of every chance event, the
-totals and a rating; :mod:`.plot` draws the value over the game. The command line is
+totals and a rating; :mod:`.plot` draws the value over the game, :mod:`.pictures` the
+costliest decisions (the position, the choice played against the best). The command line is
 ``dicemath analyse FILE`` (:mod:`dicemath.cli.analyse`); ``docs/analyse.md`` documents
 the record formats with one example per game.
 

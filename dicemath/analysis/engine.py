@@ -26,7 +26,7 @@ Example:
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Collection, Hashable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -192,10 +192,13 @@ def chance_luck(adapter: GameAnalysis, source: ValueSource, state: GameState, ou
                       after.exact and expected.exact)
 
 
-def _split(adapter: GameAnalysis, entry: Mapping) -> tuple[dict, dict]:
-    """A decision entry's ``advise`` inputs and its value-source settings."""
+def _entry_situation(adapter: GameAnalysis, rules, record: Record, entry: Mapping) -> tuple[GameState, ValueSource]:
+    """The state of a decision entry (its ``advise`` inputs) and the value source for the
+    record's settings with the entry's own on top."""
     settings = {k: v for k, v in entry.items() if k in adapter.settings}
-    return {k: v for k, v in entry.items() if k not in adapter.settings}, settings
+    inputs = {k: v for k, v in entry.items() if k not in adapter.settings}
+    source = adapter.source_for(rules, {**record.settings, **settings})
+    return adapter.decision_state(inputs, rules), source
 
 
 def analyse_record(record: Record, adapter: GameAnalysis) -> Analysis:
@@ -216,9 +219,7 @@ def analyse_record(record: Record, adapter: GameAnalysis) -> Analysis:
         decisions = []
         for index, entry in enumerate(record.decisions):
             with at_entry(f"decisions entry {index}"):
-                inputs, settings = _split(adapter, entry)
-                entry_source = adapter.source_for(rules, {**record.settings, **settings}) if settings else source
-                state = adapter.decision_state(inputs, rules)
+                state, entry_source = _entry_situation(adapter, rules, record, entry)
                 if state.current_player() < 0:
                     raise InvalidRecordError("nobody decides in this situation")
                 decisions.append(decision_cost(adapter, state, adapter.parse(state, entry["choice"]), index,
@@ -246,6 +247,31 @@ def replay(adapter: GameAnalysis, state: GameState, moves) -> Iterator[tuple[int
             after = state.apply(action)
         yield index, state, action, after
         state = after
+
+
+def decision_states(record: Record, adapter: GameAnalysis,
+                    indices: Collection[int]) -> dict[int, tuple[GameState, ValueSource]]:
+    """The state of each decision at ``indices`` (entries of the record's ``decisions`` or
+    ``moves``) and the value source that valued it, to draw it (:mod:`.pictures`).
+
+    Raises:
+        DicemathError: a bad entry on the way, named (see :func:`at_entry`).
+    """
+    if not indices:
+        return {}
+    if record.decisions is None:
+        rules, state = start_state(record, adapter)
+        with at_entry("rules"):
+            source = adapter.source_for(rules, record.settings)
+        played = replay(adapter, state, record.moves[:max(indices) + 1])
+        return {index: (before, source) for index, before, _, _ in played if index in indices}
+    with at_entry("rules"):
+        rules = adapter.rules(record.rules)
+    situations = {}
+    for index in indices:
+        with at_entry(f"decisions entry {index}"):
+            situations[index] = _entry_situation(adapter, rules, record, record.decisions[index])
+    return situations
 
 
 def start_state(record: Record, adapter: GameAnalysis):

@@ -1,11 +1,14 @@
 """Figures of an analysis: the value over a whole game, the losses of a decision list.
 
-matplotlib is imported when a figure is drawn (``import dicemath`` does not load it).
+matplotlib is imported when a figure is drawn (``import dicemath`` does not load it); the
+figure's text is sized by :func:`~dicemath.reporting.figures.readable`.
 """
 
 from __future__ import annotations
 
 from dicemath.analysis.result import Analysis
+from dicemath.core.numbers import number_text
+from dicemath.reporting.figures import readable
 
 
 def analysis_figure(analysis: Analysis, threshold: float | None = None):
@@ -30,17 +33,16 @@ def analysis_figure(analysis: Analysis, threshold: float | None = None):
             axis.scatter([d.index + 1 for d in errors], [at[d.index + 1] for d in errors], color="tab:red",
                          zorder=3, label=f"decision losing more than {limit:g} {analysis.unit}")
             for d in errors:
-                axis.annotate(f"{d.choice} (-{d.loss:.3g})", (d.index + 1, at[d.index + 1]), fontsize=7,
+                axis.annotate(f"{d.choice} (-{number_text(d.loss, '.3g')})", (d.index + 1, at[d.index + 1]),
                               xytext=(3, 5), textcoords="offset points")
-        axis.set(xlabel="entries of the record played", ylabel=analysis.value_label,
+        axis.set(xlabel="moves played so far (each throw and each choice counts one)", ylabel=analysis.value_label,
                  title=f"{analysis.game}: value over the game")
     else:
         indices = [d.index for d in analysis.decisions]
         axis.bar(indices, [d.loss for d in analysis.decisions],
                  color=["tab:red" if d.loss > limit else "tab:blue" for d in analysis.decisions])
         axis.axhline(limit, color="gray", linestyle="--", label=f"threshold {limit:g}")
-        axis.set(xlabel="decision (entry of the record)", ylabel=f"loss ({analysis.unit})",
+        axis.set(xlabel="decision number in the record's list", ylabel=f"loss ({analysis.unit})",
                  title=f"{analysis.game}: loss of each decision")
-    axis.legend(fontsize=8)
-    figure.tight_layout()
-    return figure
+    axis.legend()
+    return readable(figure)

@@ -4,8 +4,9 @@
 policies, written by ``analyses/analyse_records.py``) and groups the decisions by game,
 by the policy that made them (the record's seat names) and by each grouping of the
 game's adapter (Pitjesbak: role and throw number, and the score; Pegs, Fives, BohnDuell
-and Backgammon: the stage of the game); :func:`render` writes the tables, a figure, and
-sentences read off the numbers. Losses are in each game's unit, so policies are compared
+and Backgammon: the stage of the game), and draws for each game the costliest decision of
+its best policy that lost anything (:mod:`.pictures`); :func:`render` writes the tables, a
+figure, the pictures, and sentences read off the numbers. Losses are in each game's unit, so policies are compared
 within a game only. Where a loss is an estimate (values of the fitted Pegs/Fives board
 value or of the BohnDuell search) the table also gives the mean over the exact decisions
 alone; a policy that *is* the estimate (the Pegs/Fives row advisor) loses nothing against
@@ -19,7 +20,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from dicemath.analysis import adapter, analyse, read_record
+from dicemath.analysis import DecisionCost, adapter, analyse, read_record
+from dicemath.analysis.pictures import decision_pictures
+from dicemath.core.numbers import number_text
 from dicemath.reporting.context import ReportContext, markdown_table
 
 RECORDS = Path(__file__).resolve().parent.parent.parent / "reports" / "records"
@@ -78,6 +81,25 @@ class GroupRow:
 
 
 @dataclass(frozen=True)
+class CostliestDecision:
+    """The costliest decision of one policy in one game, drawn.
+
+    Attributes:
+        game, policy, unit: the game, the policy that decided, the unit of the loss.
+        record: the file name of the record it was made in.
+        decision: the decision.
+        picture: its SVG picture, the choice played against the best (:mod:`.pictures`).
+    """
+
+    game: str
+    policy: str
+    unit: str
+    record: str
+    decision: DecisionCost
+    picture: str
+
+
+@dataclass(frozen=True)
 class AnalyseReport:
     """The numbers of the section.
 
@@ -86,12 +108,15 @@ class AnalyseReport:
         policies: one row per game and policy.
         groups: one row per game, grouping, label and policy.
         sources: the value source of each game, in words.
+        costliest: per game, the costliest decision of the policy losing least per decision
+            among those that lost anything.
     """
 
     records: int
     policies: tuple[PolicyRow, ...]
     groups: tuple[GroupRow, ...]
     sources: dict
+    costliest: tuple[CostliestDecision, ...]
 
 
 def compute(context: ReportContext, folder: Path = RECORDS) -> AnalyseReport:
@@ -106,6 +131,7 @@ def compute(context: ReportContext, folder: Path = RECORDS) -> AnalyseReport:
     totals: dict = defaultdict(lambda: [0, 0, 0.0, 0.0, 0])
     grouped: dict = defaultdict(lambda: [0, 0.0])
     units, thresholds, sources = {}, {}, {}
+    worst: dict = {}
     for path in paths:
         record = read_record(path)
         analysis = analyse(record)
@@ -120,6 +146,9 @@ def compute(context: ReportContext, folder: Path = RECORDS) -> AnalyseReport:
             row[2] += decision.loss
             row[3] += decision.loss if decision.exact else 0.0
             row[4] += decision.loss > analysis.threshold
+            known = worst.get((game, policy))
+            if decision.loss > (known[3].loss if known else 0.0):
+                worst[game, policy] = (path, record, analysis, decision)
             for grouping, label in rules.groups(decision.context).items():
                 cell = grouped[game, grouping, label, policy]
                 cell[0] += 1
@@ -130,8 +159,15 @@ def compute(context: ReportContext, folder: Path = RECORDS) -> AnalyseReport:
     groups = tuple(GroupRow(game, grouping, label, policy, n, loss)
                    for (game, grouping, label, policy), (n, loss) in grouped.items())
     order = {game: i for i, game in enumerate(GAME_ORDER)}
-    return AnalyseReport(len(paths), tuple(sorted(policies, key=lambda r: (order.get(r.game, 99), r.mean_loss))),
-                         groups, sources)
+    ranked = tuple(sorted(policies, key=lambda r: (order.get(r.game, 99), r.mean_loss)))
+    costliest = []
+    for game in GAME_ORDER:
+        row = next((r for r in ranked if r.game == game and (game, r.policy) in worst), None)
+        if row is not None:
+            path, record, analysis, decision = worst[game, row.policy]
+            costliest.append(CostliestDecision(game, row.policy, row.unit, path.name, decision,
+                                               decision_pictures(record, analysis, [decision])[0]))
+    return AnalyseReport(len(paths), ranked, groups, sources, tuple(costliest))
 
 
 def _policies_of(report: AnalyseReport, game: str) -> list[PolicyRow]:
@@ -142,12 +178,12 @@ def ranking_sentence(rows: list[PolicyRow]) -> str:
     """Which policy loses least and most per decision in one game, read off its rows."""
     if len(rows) < 2:
         row = rows[0]
-        return f"{row.policy} loses {row.mean_loss:.4g} {row.unit} per decision."
+        return f"{row.policy} loses {number_text(row.mean_loss)} {row.unit} per decision."
     best, worst = min(rows, key=lambda r: r.mean_loss), max(rows, key=lambda r: r.mean_loss)
     if worst.mean_loss == 0:
         return "No policy lost anything."
-    text = (f"{best.policy} loses least per decision ({best.mean_loss:.4g} {best.unit}), {worst.policy} most "
-            f"({worst.mean_loss:.4g}).")
+    text = (f"{best.policy} loses least per decision ({number_text(best.mean_loss)} {best.unit}), "
+            f"{worst.policy} most ({number_text(worst.mean_loss)}).")
     own = [r.policy for r in rows if r.decisions > r.exact and r.total_loss == r.exact_loss]
     if own:
         text += (f" {', '.join(own)} lost nothing on the estimated decisions: there the estimate is its own "
@@ -165,7 +201,7 @@ def concentration_sentence(report: AnalyseReport, game: str, grouping: str, poli
         return None
     top = max(cells, key=lambda c: c.total_loss)
     return (f"{policy}'s losses concentrate in {top.label}: {top.total_loss / total:.0%} of its loss in "
-            f"{top.decisions / count:.0%} of its decisions (mean {top.mean_loss:.4g} there).")
+            f"{top.decisions / count:.0%} of its decisions (mean {number_text(top.mean_loss)} there).")
 
 
 def group_table(report: AnalyseReport, game: str, grouping: str) -> tuple[list, list[list]]:
@@ -184,33 +220,53 @@ def group_table(report: AnalyseReport, game: str, grouping: str) -> tuple[list, 
 
 
 def figure(report: AnalyseReport):
-    """Mean loss per decision by stage, one panel per game, one bar per policy."""
+    """Mean loss per decision by stage, one panel per game, one bar per policy. A stage where a
+    policy made no decision is not measured: its bar is hatched over the panel's height and
+    the legend says so; a measured loss of 0 is written as 0."""
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
 
     games = [g for g in GAME_ORDER if _policies_of(report, g)]
-    fig, axes = plt.subplots(1, len(games), figsize=(3.6 * len(games), 3.6), squeeze=False)
-    for axis, game in zip(axes[0], games):
+    columns = min(3, len(games))
+    rows_of_panels = -(-len(games) // columns)
+    fig, axes = plt.subplots(rows_of_panels, columns, figsize=(4.6 * columns, 5 * rows_of_panels),
+                             squeeze=False)
+    for axis in axes.flat[len(games):]:
+        axis.set_visible(False)
+    for axis, game in zip(axes.flat, games):
         grouping = next(iter(adapter(game).groupings))
         labels = adapter(game).groupings[grouping]
         rows = _policies_of(report, game)
         width = 0.8 / len(rows)
+        cells = {(g.policy, g.label): g for g in report.groups if (g.game, g.grouping) == (game, grouping)}
+        top = max((c.mean_loss for c in cells.values()), default=0.0) * 1.15 or 1.0
+        missing = False
         for k, row in enumerate(rows):
-            cells = {g.label: g for g in report.groups
-                     if (g.game, g.grouping, g.policy) == (game, grouping, row.policy)}
+            colour = f"C{k}"
+            for i, label in enumerate(labels):
+                x = i + k * width
+                cell = cells.get((row.policy, label))
+                if cell is None:
+                    missing = True
+                    axis.bar(x, top, width, facecolor="none", edgecolor=colour, hatch="///", alpha=0.5)
+                elif cell.mean_loss == 0:
+                    axis.text(x, 0, "0", ha="center", va="bottom", color=colour)
             axis.bar([i + k * width for i in range(len(labels))],
-                     [cells[label].mean_loss if label in cells else 0.0 for label in labels], width,
-                     label=row.policy)
-        axis.set_xticks([i + 0.4 - width / 2 for i in range(len(labels))], labels, rotation=25, fontsize=7,
-                        ha="right")
-        axis.set_title(game, fontsize=9)
-        axis.set_ylabel(f"mean loss per decision ({rows[0].unit})", fontsize=7)
-        axis.legend(fontsize=6)
-    fig.tight_layout()
+                     [cells[row.policy, label].mean_loss if (row.policy, label) in cells else 0.0
+                      for label in labels], width, color=colour, label=row.policy)
+        handles = axis.get_legend_handles_labels()[0]
+        if missing:
+            handles.append(Patch(facecolor="none", edgecolor="grey", hatch="///", label="not measured (no decisions)"))
+        axis.set_ylim(0, top)
+        axis.set_xticks([i + 0.4 - width / 2 for i in range(len(labels))], labels, rotation=20, ha="right")
+        axis.set_title(game)
+        axis.set_ylabel(f"mean loss per decision ({rows[0].unit})")
+        axis.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2, frameon=False)
     return fig
 
 
 def render(report: AnalyseReport, context: ReportContext) -> str:
-    """Markdown of the section; the figure saved through ``context``."""
+    """Markdown of the section; the figure and the pictures saved through ``context``."""
     if not report.records:
         return (f"No records to analyse in `{RECORDS.relative_to(RECORDS.parent.parent)}`: run "
                 "`python analyses/analyse_records.py` to write them.")
@@ -246,5 +302,21 @@ def render(report: AnalyseReport, context: ReportContext) -> str:
                       markdown_table(headers, rows, align="l" + "r" * (len(headers) - 1)), ""]
             sentences = [concentration_sentence(report, game, grouping, row.policy) for row in game_rows]
             parts += [" ".join(s for s in sentences if s) or "No policy lost anything.", ""]
-    parts += [context.save_figure(figure(report), "analyse_losses.png", "mean loss per decision by stage"), ""]
+    parts += [context.save_figure(figure(report), "analyse_losses.png", "mean loss per decision by stage"), "",
+              "A hatched bar is a stage where the policy made no decision (not measured); a 0 is a measured "
+              "loss of nothing.", ""]
+    if report.costliest:
+        parts += ["## The costliest decisions, drawn", "",
+                  "For each game, the costliest decision of the policy that loses least per decision among those "
+                  "that lose anything: the position with every option's value, the best framed in blue, the "
+                  "choice played named above it (`dicemath analyse FILE --pictures DIR` draws a record's three "
+                  "costliest decisions).", ""]
+        for drawn in report.costliest:
+            cost = drawn.decision
+            parts += [f"**{drawn.game}**, {drawn.policy} in `{drawn.record}`, entry {cost.index}: played "
+                      f"{cost.choice}, best {cost.best}, {number_text(cost.loss)} {drawn.unit} lost"
+                      f"{'' if cost.exact else ' (some values are estimates)'}.", "",
+                      context.save_picture(drawn.picture, f"analyse_{drawn.game}_costliest.svg",
+                                           f"{drawn.game}: {drawn.policy} played {cost.choice}, best {cost.best}"),
+                      ""]
     return "\n".join(parts)

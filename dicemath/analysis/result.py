@@ -23,6 +23,7 @@ import math
 from dataclasses import dataclass, field
 
 from dicemath.analysis.values import Valued
+from dicemath.core.numbers import number_text
 
 RATING_BANDS = ((0.1, "expert"), (1 / 3, "strong"), (1.0, "fair"))
 """``(fraction of the threshold, word)``: the mean loss per decision below that fraction
@@ -168,9 +169,9 @@ class Analysis:
             else:
                 errors = sum(d.loss > limit for d in decisions)
                 worst = max(decisions, key=lambda d: d.loss)
-                text = (f"{word}: mean loss {mean:.4g} {self.unit} per decision over {len(decisions)}, "
-                        f"{errors} above the threshold {limit:g}, the costliest entry {worst.index} "
-                        f"({worst.choice}) lost {worst.loss:.4g}")
+                text = (f"{word}: mean loss {number_text(mean)} {self.unit} per decision over "
+                        f"{len(decisions)}, {errors} above the threshold {limit:g}, the costliest entry "
+                        f"{worst.index} ({worst.choice}) lost {number_text(worst.loss)}")
             parts.append(f"{name} {text}" if name else text)
         estimate = "" if self.exact else " (some values are estimates)"
         return "; ".join(parts) + estimate
@@ -207,9 +208,9 @@ class Analysis:
     def _repr_markdown_(self) -> str:
         from dicemath.reporting.context import markdown_table
 
-        rows = [[d.index, d.choice, d.best, f"{d.loss:.4g}", "exact" if d.exact else "estimate"]
+        rows = [[d.index, d.choice, d.best, number_text(d.loss), "exact" if d.exact else "estimate"]
                 for d in self.decisions]
         return (f"**{self.game}** ({self.kind}, losses in {self.unit}, {self.source})\n\n"
                 + markdown_table(["entry", "choice", "best", "loss", "value"], rows, align="rllrl")
-                + f"\n\nTotal loss {self.total_loss:.4g}, mean {self.mean_loss:.4g}, "
+                + f"\n\nTotal loss {number_text(self.total_loss)}, mean {number_text(self.mean_loss)}, "
                   f"{self.errors()} errors above {self.threshold:g}. Rating: {self.rating()}")

@@ -12,7 +12,9 @@ tables and searches the library has; the generic analysis (:mod:`.engine`) only 
   (default: :meth:`value` of each successor; a game may compute them together);
 * :meth:`ValueSource.expected` at a chance state: the probability-weighted mean of the
   values after each outcome (default: that sum over ``chance_outcomes()``, exactly the
-  expectation GNU Backgammon's luck is measured against).
+  expectation GNU Backgammon's luck is measured against);
+* :meth:`ValueSource.advice` at a decision, to draw it: the game's advice object from the
+  same values (:mod:`.pictures`).
 
 For an exact source :meth:`value` at a chance state equals :meth:`expected` and at a
 decision the best of :meth:`action_values`; the tests check that for every game.
@@ -83,6 +85,12 @@ class ValueSource:
 
     def value(self, state: GameState) -> Valued:
         """The value of ``state`` for every player under optimal play from there."""
+        raise NotImplementedError
+
+    def advice(self, state: GameState):
+        """The game's advice at a decision ``state`` from these values, in the form the game's
+        drawing takes (:func:`dicemath.core.svg.picture`): the options, best first, with their
+        values."""
         raise NotImplementedError
 
     def action_values(self, state: GameState) -> dict[Hashable, Valued]:

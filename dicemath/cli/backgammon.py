@@ -1,18 +1,20 @@
-"""``dicemath backgammon``: bear-off tables, legal moves, board diagrams (and the cube).
+"""``dicemath backgammon``: bear-off tables, legal moves, states shown (and the cube).
 
 Home boards are written as checker counts on points 1..6, the 1-point first
-(``0,0,0,0,0,2`` is two checkers on the 6-point).
+(``0,0,0,0,0,2`` is two checkers on the 6-point). ``show STATE`` takes a state's text form
+(:meth:`~dicemath.games.backgammon.state.State.from_str`), a Position ID or XGID (the player
+on roll before his roll, the cube in the middle) or ``start``.
 """
 
 from __future__ import annotations
 
 from dicemath.cli.backgammon_cube import add_cube_command
 from dicemath.cli.backgammon_hint import add_hint_command
-from dicemath.cli.support import add_json_flag, add_rules_command, emit, int_list, text_table
+from dicemath.cli.support import (
+    add_json_flag, add_rules_command, add_show_command, emit, int_list, is_start, show_state, text_table)
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon import bearoff as bo
 from dicemath.games.backgammon.bearoff_database import exact_probabilities
-from dicemath.games.backgammon.diagram import diagram
 from dicemath.games.backgammon.moves import legal_moves
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.position_id import xgid_position_field
@@ -57,9 +59,10 @@ def register(subparsers) -> None:
     add_json_flag(moves)
     moves.set_defaults(func=run_moves)
 
-    show = commands.add_parser("show", help="text diagram of a Position ID or XGID")
-    show.add_argument("position_id")
-    add_json_flag(show)
+    show = add_show_command(commands, "a state's text form, e.g. '4HPwATDgc/ABMA O play 6-5 cube 1' (phase "
+                                      "opening, may-double, doubled, roll, play D-D, over or passed; cube 1, 2X, "
+                                      "4O, ... or none; then 'playtive' for those rules), a Position ID or XGID "
+                                      "(the player on roll before his roll), or 'start'")
     show.set_defaults(func=run_show)
 
     add_cube_command(commands)
@@ -185,10 +188,32 @@ def run_moves(args) -> int:
     return 0
 
 
+def read_show_state(text: str):
+    """The state ``show`` shows: ``"start"``, a state's text form (it has spaces), or a
+    Position ID or XGID with the player on roll before his roll, the cube in the middle.
+
+    Raises:
+        InvalidStateError: text that is none of these.
+    """
+    from dicemath.games.backgammon.state import MAY_DOUBLE, OVER, State, initial_state
+
+    if is_start(text):
+        return initial_state()
+    if len(text.split()) > 1:
+        return State.from_str(text)
+    position = Position.from_str(text)
+    return State(position, STANDARD, OVER if position.is_over() else MAY_DOUBLE)
+
+
 def run_show(args) -> int:
-    position = Position.from_str(args.position_id)
-    result = {"position_id": position.position_id(), "xgid_position": xgid_position_field(position),
-              "diagram": diagram(position),
-              "pip_count": position.pip_count(), "opponent_pip_count": position.opponent_pip_count()}
-    emit(result, args.json, lambda r: r["diagram"])
-    return 0
+    from dicemath.games.backgammon.state import PLAYER_NAMES
+    from dicemath.games.backgammon.view import view
+
+    state = read_show_state(args.state)
+    position = state.position
+    return show_state(args, "backgammon", state, view(state), PLAYER_NAMES, rules=state.rules.name,
+                      position_id=position.position_id(), xgid_position=xgid_position_field(position),
+                      pip_count=position.pip_count(), opponent_pip_count=position.opponent_pip_count(),
+                      phase=state.phase, dice=None if state.dice is None else list(state.dice),
+                      cube_value=state.cube_value,
+                      cube_owner=None if state.cube_owner is None else PLAYER_NAMES[state.cube_owner])

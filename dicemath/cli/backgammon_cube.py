@@ -21,12 +21,16 @@ Three forms:
   ``--unbounded-cube`` asks for GNU Backgammon's model without a cap).
 * ``dicemath backgammon cube --win 0.72 --gammon 0.12 --lose-gammon 0.03 --json``: the
   cube models of :mod:`dicemath.games.backgammon.cube` for cubeless probabilities.
+
+``--svg FILE`` draws the position of the first two forms with its cube and the verdict
+(:func:`advice_picture`, :func:`bearoff_picture`; the page of ``dicemath serve`` shows the
+same pictures).
 """
 
 from __future__ import annotations
 
-from dicemath.cli.support import add_json_flag, emit, int_list, text_table
-from dicemath.core.errors import InvalidStateError
+from dicemath.cli.support import add_json_flag, add_svg_option, emit, int_list, text_table, write_svg
+from dicemath.core.errors import DicemathError, InvalidStateError
 from dicemath.games.backgammon.cube import CUBE_OWNERS, MAX_CUBE, VERDICTS
 from dicemath.games.backgammon.rules import PRESETS, rules_named
 
@@ -66,6 +70,7 @@ def add_cube_command(commands) -> None:
     cube.add_argument("--ply", type=int, default=0, help="Position ID form: look-ahead 0..3 (default 0)")
     cube.add_argument("--rules", choices=sorted(PRESETS), default="standard",
                       help="Position ID form: standard or playtive (BG-4)")
+    add_svg_option(cube)
     add_json_flag(cube)
     cube.set_defaults(func=run_cube)
 
@@ -75,6 +80,7 @@ def run_cube(args) -> int:
     if args.position is not None and not _is_board(args.position):
         value = args.cube_value if args.cube_value is not None else (1 if args.cube_owner == "centred" else 2)
         result = advice_result(args.position, value, args.cube_owner, args.ply, args.rules)
+        write_svg(args.svg, lambda: advice_picture(args.position, result), result)
         emit(result, args.json, _render_advice)
         return 0
     if args.position is not None:
@@ -83,10 +89,14 @@ def run_cube(args) -> int:
             raise InvalidStateError("a bear-off position needs --versus (the opponent's home board)")
         result = position_result(args.position, args.versus,
                                  None if args.unbounded_cube else MAX_CUBE)
+        write_svg(args.svg, lambda: bearoff_picture(result), result)
         emit(result, args.json, _render_position)
         return 0
     if args.win is None:
         raise InvalidStateError("give a home board POSITION with --versus, or --win probabilities")
+    if args.svg is not None:
+        raise DicemathError("--svg draws a position: give a Position ID or a home board with --versus, "
+                            "not --win probabilities")
     result = model_result(args.win, args.gammon, args.backgammon, args.lose_gammon,
                           args.lose_backgammon, efficiency=args.efficiency)
     emit(result, args.json, _render_model)
@@ -104,6 +114,37 @@ def advice_result(position_id: str, cube_value: int = 1, cube_owner: str = "cent
     from dicemath.games.backgammon.cube_advice import cube_advice
     from dicemath.games.backgammon.position import Position
     return cube_advice(Position.from_str(position_id), cube_value, cube_owner, rules_named(rules_name), ply)
+
+
+def advice_picture(position_text: str, result: dict) -> str:
+    """The position of the Position ID form (``position_text``) before the roll, the cube
+    where ``result`` (its :func:`advice_result`) has it, the cube verdict and, when the
+    player on roll may double (BG-8), the equities of doubling and of rolling on."""
+    from dicemath.games.backgammon.advice import cube_options
+    from dicemath.games.backgammon.drawing import draw
+    from dicemath.games.backgammon.position import Position
+    from dicemath.games.backgammon.state import MAY_DOUBLE, ROLL, State, absolute_owner
+
+    position = Position.from_str(position_text)
+    allowed = result["may_double"]
+    state = State(position, rules_named(result["rules"]), MAY_DOUBLE if allowed else ROLL,
+                  cube_value=result["cube_value"], cube_owner=absolute_owner(result["cube_owner"], position.player))
+    verdict = (f"Proper cube action: {VERDICTS[result['action']]}" if allowed
+               else "No cube action: the player on roll may not double (BG-8)")
+    return draw(state, cube_options(state, result) if allowed else None, verdict=verdict)
+
+
+def bearoff_picture(result: dict) -> str:
+    """The two home boards of the bear-off form (``result``, its :func:`position_result`),
+    the player on roll before his roll with the cube in the middle, and the verdict for it."""
+    from dicemath.games.backgammon.drawing import draw
+    from dicemath.games.backgammon.position import Position
+    from dicemath.games.backgammon.state import MAY_DOUBLE, State
+
+    state = State(Position.from_home_boards(result["position"], result["versus"]), phase=MAY_DOUBLE)
+    verdict = (f"Proper cube action: {VERDICTS[result['action']['centred']]} (equity {result['centred']:+.3f} "
+               f"per unit cube; without doubling {result['no_double']['centred']:+.3f})")
+    return draw(state, verdict=verdict)
 
 
 def _render_advice(result: dict) -> str:

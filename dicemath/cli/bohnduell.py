@@ -11,14 +11,16 @@ Commands:
   which). ``<position>`` is the text form of
   :class:`~dicemath.games.bohnduell.state.State`, e.g.
   ``38:0,0,1,1:0/40:0,0,0,0:0/B``, or ``start`` (with ``--stock``, ``--cups``, ``--capture``).
-- ``show <position>``: the board diagram and the legal moves.
+- ``show <position>``: the board diagram and the legal moves (``--svg FILE``: the picture),
+  as every game's ``show`` (:func:`~dicemath.cli.support.show_state`).
 """
 
 from __future__ import annotations
 
 import time
 
-from dicemath.cli.support import add_json_flag, add_rules_command, add_svg_option, emit, text_table, write_svg
+from dicemath.cli.support import (
+    add_json_flag, add_rules_command, add_show_command, add_svg_option, emit, show_state, text_table, write_svg)
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.search import advise
 from dicemath.games.bohnduell.solver_dense import load_dense
@@ -48,11 +50,9 @@ def register(subparsers) -> None:
     add_json_flag(advise)
     advise.set_defaults(func=run_advise)
 
-    show = commands.add_parser("show", help="board diagram and legal moves of a position")
-    show.add_argument("position")
+    show = add_show_command(commands, "a position's text form, e.g. 38:0,0,1,1:0/40:0,0,0,0:0/B, or 'start' "
+                                      "(with --cups, --stock, --capture)")
     _variant_flags(show, stock_default=40)
-    add_svg_option(show)
-    add_json_flag(show)
     show.set_defaults(func=run_show)
 
 
@@ -162,11 +162,7 @@ def run_advise(args) -> int:
 
 
 def run_show(args) -> int:
-    position = parse_position(args.position, args.cups, args.stock, args.capture)
-    from dicemath.games.bohnduell.drawing import draw
-
-    result = {"position": str(position), "diagram": position.diagram(),
-              "legal_moves": [str(m) for m in position.legal_actions()]}
-    write_svg(args.svg, lambda: draw(position), result)
-    emit(result, args.json, lambda r: r["diagram"] + "\nlegal moves: " + " ".join(r["legal_moves"]))
-    return 0
+    position = parse_position(args.state, args.cups, args.stock, args.capture)
+    return show_state(args, "bohnduell", position, position.diagram(), PLAYER_NAMES, position=str(position),
+                      capture=position.rules.capture, stocks=list(position.stocks),
+                      cups=[list(row) for row in position.cups], pots=list(position.pots))

@@ -1,5 +1,5 @@
-"""``dicemath pegs ...`` and ``dicemath fives ...``: rows, turn, solve, advise, build-table
-(and race).
+"""``dicemath pegs ...`` and ``dicemath fives ...``: rows, turn, solve, advise, build-table,
+show (and race).
 
 Every query has ``--json`` with stable keys; plain output is a readable table. ``solve``
 uses the compiled full-board kernels (:mod:`dicemath.games.pegs_fives.fullboard`);
@@ -12,8 +12,9 @@ from __future__ import annotations
 import time
 
 from dicemath.cli.support import (
-    add_json_flag, add_rules_command, add_svg_option, emit, fraction_text, int_list, text_table, write_svg)
-from dicemath.core.errors import DicemathError
+    add_json_flag, add_rules_command, add_show_command, add_svg_option, emit, fraction_text, int_list, is_start,
+    show_state, text_table, write_svg)
+from dicemath.core.errors import DicemathError, InvalidStateError
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
 
 EXACT_MAX_ROWS = 4
@@ -80,6 +81,11 @@ def register(subparsers) -> None:
         turn.add_argument("--top", type=int, default=8, help="end boards shown per row (plain output)")
         add_json_flag(turn)
         turn.set_defaults(func=run_turn)
+
+        show = add_show_command(commands, f"a state's text form, e.g. '{rules.name} | board 0,0,3,0,0,0,1,0,0,0,0,0 "
+                                          f"| turns 0 | dice 6 throws {rules.throws or '-'} | row - count 0 | roll -', "
+                                          "a board such as 0,0,3,0,0,0,1,0,0,0,0,0 (the start of a turn), or 'start'")
+        show.set_defaults(func=run_show)
 
         if rules is FIVES:
             race = commands.add_parser("race", help="simulate two-player races: advisor vs greedy")
@@ -287,3 +293,35 @@ def run_race(args) -> int:
 
     emit(result, args.json, render)
     return 0
+
+
+def read_show_state(rules: Rules, text: str):
+    """The state ``show`` shows: ``"start"``, a board (the start of a turn on it, as
+    ``"0,0,3,..."``) or a state's text form (:meth:`~.state.State.from_str`) of ``rules``' game.
+
+    Raises:
+        InvalidStateError: unreadable text, a board the rules cannot hold, or a state of the
+            other game.
+    """
+    from dicemath.games.pegs_fives.state import State, initial_state, read_board
+
+    if is_start(text):
+        return initial_state(rules)
+    if "|" not in text:
+        return initial_state(rules, read_board(text, rules))
+    state = State.from_str(text)
+    if state.rules.name != rules.name:
+        raise InvalidStateError(f"{text!r} is a state of {state.rules.name}: show it with "
+                                f"`dicemath {state.rules.name} show`")
+    return state
+
+
+def run_show(args) -> int:
+    from dicemath.games.pegs_fives.rules import variant_text
+    from dicemath.games.pegs_fives.view import view
+
+    state = read_show_state(args.rules, args.state)
+    return show_state(args, args.rules.name, state, view(state), ("player",), rules=variant_text(state.rules),
+                      board=list(state.board), turns=state.turns, dice=state.dice, throws=state.throws,
+                      row=state.row, count=state.count, roll=None if state.roll is None else list(state.roll),
+                      over=state.over)

@@ -1,7 +1,7 @@
 """``dicemath pitjesbak``: throw classes, round and game solutions, advice, policy card.
 
-Sub-commands: ``classes``, ``round``, ``game``, ``advise``, ``card``, ``simulate``; each
-takes ``--json`` (stable keys).
+Sub-commands: ``classes``, ``round``, ``game``, ``advise``, ``card``, ``simulate``, ``show``;
+each takes ``--json`` (stable keys).
 """
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from __future__ import annotations
 import time
 
 from dicemath.cli.support import (
-    add_json_flag, add_rules_command, add_svg_option, emit, fraction_text, int_list, text_table, write_svg)
+    add_json_flag, add_rules_command, add_show_command, add_svg_option, emit, fraction_text, int_list, is_start,
+    show_state, text_table, write_svg)
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.pitjesbak.rules import DIE_VALUE_VARIANTS, Rules
 
@@ -80,6 +81,13 @@ def register(subparsers) -> None:
     sim.add_argument("--seed", type=int, default=0)
     add_json_flag(sim)
     sim.set_defaults(func=run_simulate)
+
+    show = add_show_command(commands, "a state's text form, e.g. '[0:9 1:9] round 0 start 0 order 0,1 turn 0 limit 0 "
+                                      "throws 1 current 235 results - rolloff - winner - | last winner - limit 0 "
+                                      "results - | 2 players 9 stripes traditional', or 'start' (a new game of "
+                                      "--players, --stripes, --die-values)")
+    _rules_args(show, players=True)
+    show.set_defaults(func=run_show)
 
 
 def classes_result(rules: Rules) -> dict:
@@ -258,3 +266,18 @@ def run_simulate(args) -> int:
     emit(result, args.json, lambda r: f"{r['games']} games, round-optimal play, seed {r['seed']}\n"
          + text_table(["seat", "wins"], [[s, f"{f:.4f}"] for s, f in enumerate(r["win_frequencies"])]))
     return 0
+
+
+def run_show(args) -> int:
+    from dicemath.core.dice import throw_text
+    from dicemath.games.pitjesbak.state import State, initial_state
+    from dicemath.games.pitjesbak.view import view
+
+    state = initial_state(_rules(args)) if is_start(args.state) else State.from_str(args.state)
+    return show_state(args, "pitjesbak", state, view(state), [f"seat {seat}" for seat in range(state.rules.players)],
+                      players=state.rules.players, die_values=state.rules.die_values, round=state.round_number + 1,
+                      stripes=list(state.stripes), wiped=list(state.wiped), alive=list(state.alive),
+                      start=state.start, order=list(state.order), limit=state.limit, throws=state.throws,
+                      current=None if state.current is None else throw_text(state.current),
+                      results=["out" if dice is None else throw_text(dice) for dice in state.results],
+                      rolloff=list(state.rolloff), winner=None if state.winner < 0 else state.winner)

@@ -1,7 +1,9 @@
 """Small helpers shared by the ``dicemath`` sub-commands: argument parsing and output.
 
 Every query command takes ``--json``; its output is one JSON object with stable keys,
-exact probabilities written as ``"a/b"`` strings next to their float values.
+exact probabilities written as ``"a/b"`` strings next to their float values. Every game has
+``show STATE`` (:func:`add_show_command`, :func:`show_state`): a state's text view, its
+picture with ``--svg FILE``.
 """
 
 from __future__ import annotations
@@ -9,12 +11,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from dicemath.core.errors import OutputPathError
+from dicemath.core.game import CHANCE, TERMINAL
 
 
 def fraction_text(value: Fraction | int) -> str:
@@ -116,3 +119,63 @@ def write_svg(path: str | None, draw: Callable[[], str], result: dict) -> None:
         raise OutputPathError(f"cannot write {path}: the folder {target.parent} does not exist")
     target.write_text(draw(), encoding="utf-8")
     result["svg"] = str(path)
+
+
+START = "start"
+"""The ``STATE`` of ``show`` that names the start of a game."""
+
+
+def is_start(text: str) -> bool:
+    """Whether a ``STATE`` argument is :data:`START` (in any case)."""
+    return text.strip().lower() == START
+
+
+def add_show_command(commands, forms: str) -> argparse.ArgumentParser:
+    """Add ``show STATE [--svg FILE] [--json]`` to a game's sub-commands; returns its parser
+    (for the game's own options).
+
+    Args:
+        commands: the argparse sub-parsers object of ``dicemath GAME``.
+        forms: what ``STATE`` may be, for the help (the text form of the game's ``State``,
+            ``str(state)``, is always one).
+    """
+    show = commands.add_parser("show", help="a state's text view, and its picture with --svg")
+    show.add_argument("state", metavar="STATE", help=forms)
+    add_svg_option(show)
+    add_json_flag(show)
+    return show
+
+
+def show_state(args, game: str, state, diagram: str, names: Sequence[str], **details: Any) -> int:
+    """Print the answer of ``dicemath GAME show``: the text view of ``state``, or with
+    ``--json`` one object with the keys ``game``, ``state`` (its text form, which
+    ``State.from_str`` reads back), ``diagram`` (the text view), ``to_act`` (the name of the
+    player to decide, ``"dice"`` when a throw comes next, None once the game is over),
+    ``legal_moves`` (the text of each action of the player to decide) and ``details`` (what
+    the game's state holds); ``--svg FILE`` draws the state (its registered picture,
+    :func:`dicemath.core.svg.picture`) and adds ``svg``.
+
+    Args:
+        args: the parsed ``show`` arguments (``svg``, ``json``).
+        game: the game's command name.
+        state: the state to show.
+        diagram: its text view.
+        names: the name of each player, by index.
+
+    Returns:
+        The exit code, 0.
+    """
+    from dicemath.core.svg import picture
+
+    player = state.current_player()
+    result = {"game": game, "state": str(state), "diagram": diagram,
+              "to_act": "dice" if player == CHANCE else None if player == TERMINAL else names[player],
+              "legal_moves": [state.action_text(action) for action in state.legal_actions()], **details}
+    write_svg(args.svg, lambda: picture(state), result)
+    emit(result, args.json, _render_show)
+    return 0
+
+
+def _render_show(result: dict) -> str:
+    moves = result["legal_moves"]
+    return result["diagram"] + (f"\nlegal moves: {', '.join(moves)}" if moves else "")

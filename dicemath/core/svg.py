@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 from typing import Any
+from xml.etree import ElementTree
 
 ORANGE = "#E69F00"
 SKY_BLUE = "#56B4E9"
@@ -216,19 +217,48 @@ class Drawing:
         return self.to_svg()
 
 
-_PICTURES: dict[type, Callable[[Any], str]] = {}
+def document_size(document: str) -> tuple[float, float]:
+    """The width and height of a standalone SVG document (:meth:`Drawing.to_svg`).
+
+    Example:
+        >>> document_size(Drawing(200, 100, "Empty board").to_svg())
+        (200.0, 100.0)
+    """
+    root = ElementTree.fromstring(document)
+    return float(root.get("width")), float(root.get("height"))
+
+
+def embed(document: str, x: float, y: float) -> str:
+    """A standalone SVG document (another drawing) placed with its top left corner at
+    ``(x, y)``, as a nested ``<svg>`` element.
+
+    Raises:
+        ValueError: ``document`` is not a standalone SVG document.
+
+    Example:
+        >>> embed(Drawing(20, 10, "inner").to_svg(), 0, 40)[:30]
+        '<svg x="0" y="40" xmlns="http:'
+    """
+    if not document.startswith("<svg"):
+        raise ValueError("embed takes a standalone SVG document starting with <svg")
+    return f"<svg{_attributes({'x': x, 'y': y})}{document[4:]}"
+
+
+_PICTURES: dict[type, Callable[..., str]] = {}
 """The drawing of each game's state type (:func:`register_picture`)."""
 
 
-def register_picture(state_type: type, draw: Callable[[Any], str]) -> None:
-    """Make ``draw(state)`` the picture of ``state_type``'s states (a game package registers
-    its drawing at import, so that its state module need not import the drawing)."""
+def register_picture(state_type: type, draw: Callable[..., str]) -> None:
+    """Make ``draw(state, advice=None)`` the picture of ``state_type``'s states (a game
+    package registers its drawing at import, so that its state module need not import the
+    drawing)."""
     _PICTURES[state_type] = draw
 
 
-def picture(state: Any) -> str:
+def picture(state: Any, advice: Any = None) -> str:
     """The SVG picture of ``state`` by the drawing registered for its type (every game
-    state's ``_repr_svg_``).
+    state's ``_repr_svg_``), with ``advice`` drawn on it when given (the game's advice
+    object, as its ``advise`` returns it: the best option marked, each option's value).
 
     Raises:
         TypeError: no drawing is registered for that type.
@@ -236,4 +266,4 @@ def picture(state: Any) -> str:
     draw = _PICTURES.get(type(state))
     if draw is None:
         raise TypeError(f"no picture is registered for {type(state).__name__}")
-    return draw(state)
+    return draw(state, advice)

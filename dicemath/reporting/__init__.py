@@ -1,8 +1,9 @@
-"""Strategy reports: Markdown with matplotlib figures, one section per game.
+"""Strategy reports: Markdown with matplotlib figures and drawn positions, one section per game.
 
 A section *computes, then renders*: ``compute(context)`` returns the section's numbers
 (a data object, no prose), ``render(data, context)`` writes the Markdown and saves the
-figures through ``context.save_figure``; every sentence that states a conclusion is read
+figures through ``context.save_figure`` and the pictures of positions (SVG) through
+``context.save_picture``; every sentence that states a conclusion is read
 off the data. :data:`SECTIONS` is the one registry: a game adds its
 report by adding a line there. :func:`write_reports` writes each section to
 ``<out>/<name>.md`` and an index ``<out>/README.md``.

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dicemath.reporting.figures import readable
+
 
 @dataclass
 class ReportContext:
@@ -21,12 +23,19 @@ class ReportContext:
     quick: bool = False
 
     def save_figure(self, figure, name: str, alt: str) -> str:
-        """Save a matplotlib figure as ``<out_dir>/<name>`` (PNG) and return its Markdown."""
+        """Save a matplotlib figure as ``<out_dir>/<name>`` (PNG), its text made
+        :func:`~dicemath.reporting.figures.readable`, and return its Markdown."""
         import matplotlib.pyplot as plt
 
         path = self.out_dir / name
-        figure.savefig(path, dpi=110, bbox_inches="tight")
+        readable(figure).savefig(path, dpi=110, bbox_inches="tight")
         plt.close(figure)
+        return f"![{alt}]({name})"
+
+    def save_picture(self, document: str, name: str, alt: str) -> str:
+        """Save an SVG picture (a drawn position, :func:`dicemath.core.svg.picture`) as
+        ``<out_dir>/<name>`` and return its Markdown."""
+        (self.out_dir / name).write_text(document, encoding="utf-8")
         return f"![{alt}]({name})"
 
 

@@ -87,14 +87,14 @@ def render(report: DiceReport, context: ReportContext) -> str:
         axes[0].plot(TARGETS, [float(report.at_least_one[t][i]) for t in TARGETS], marker="o",
                      label=_plural(n, "die", "dice"))
     axes[0].set(xlabel="number", ylabel="P(at least one hit)", xticks=TARGETS, title="Chance of a hit")
-    axes[0].legend(fontsize=8)
+    axes[0].legend()
     bottom = [0.0] * len(TARGETS)
     for k in range(7):
         heights = [float(report.six_dice[t][k]) for t in TARGETS]
         axes[1].bar(TARGETS, heights, bottom=bottom, label=_plural(k, "hit", "hits"))
         bottom = [b + h for b, h in zip(bottom, heights)]
     axes[1].set(xlabel="number", ylabel="probability", xticks=TARGETS, title="Hits with 6 dice")
-    axes[1].legend(fontsize=8, bbox_to_anchor=(1.01, 1), loc="upper left")
+    axes[1].legend(bbox_to_anchor=(1.01, 1), loc="upper left")
     parts += ["", context.save_figure(figure, "dice_hits.png", "hit chances per number"), "",
               conclusion(report)]
     return "\n".join(parts)

@@ -217,12 +217,9 @@ def _backgammon_hint(request: dict) -> dict:
 
 
 def _backgammon_cube(request: dict) -> dict:
-    from dicemath.cli.backgammon_cube import _is_board, advice_result, position_result
+    from dicemath.cli.backgammon_cube import _is_board, advice_picture, advice_result, bearoff_picture, position_result
     from dicemath.games.backgammon.cube import CUBE_OWNERS, MAX_CUBE
-    from dicemath.games.backgammon.drawing import draw
-    from dicemath.games.backgammon.position import Position
-    from dicemath.games.backgammon.rules import PRESETS, rules_named
-    from dicemath.games.backgammon.state import MAY_DOUBLE, ROLL, State, absolute_owner
+    from dicemath.games.backgammon.rules import PRESETS
 
     text = _text(request, "position", required=True, positional=True)
     if not _is_board(text):                                   # as run_cube: a Position ID or XGID
@@ -230,17 +227,14 @@ def _backgammon_cube(request: dict) -> dict:
         value = _int(request, "cube_value", 1 if owner == "centred" else 2)
         rules_name = _choice(request, "rules", sorted(PRESETS), "standard")
         result = advice_result(text, value, owner, _int(request, "ply", 0), rules_name)
-        position = Position.from_str(text)
-        state = State(position, rules_named(rules_name), MAY_DOUBLE if result["may_double"] else ROLL,
-                      cube_value=value, cube_owner=absolute_owner(owner, position.player))
+        result["svg"] = advice_picture(text, result)
     else:                                                     # the bear-off form: two home boards
         board = _int_list(request, "position", positional=True)
         versus = _int_list(request, "versus")
         if versus is None:
             raise InvalidStateError("a bear-off position needs --versus (the opponent's home board)")
         result = position_result(board, versus, None if _flag(request, "unbounded_cube") else MAX_CUBE)
-        state = State(Position.from_home_boards(board, versus), phase=MAY_DOUBLE)
-    result["svg"] = draw(state)
+        result["svg"] = bearoff_picture(result)
     return result
 
 

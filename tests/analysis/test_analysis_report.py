@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from dicemath.analysis.report import PolicyRow, compute, concentration_sentence, ranking_sentence, render
+from dicemath.analysis.report import (AnalyseReport, GroupRow, PolicyRow, compute, concentration_sentence, figure,
+                                      ranking_sentence, render)
 from dicemath.reporting import section
 from dicemath.reporting.context import ReportContext
+
+from ..conftest import linked_pictures
 
 
 def _row(policy, decisions, loss, exact=0, exact_loss=0.0):
@@ -39,3 +42,28 @@ def test_section_from_the_committed_records(tmp_path):
     markdown = render(report, context)
     assert "## Where the losses concentrate" in markdown and (tmp_path / "analyse_losses.png").exists()
     assert section("analyse").render == "dicemath.analysis.report:render"
+    drawn = {p.name for p in linked_pictures(markdown, tmp_path)}
+    assert drawn == {f"analyse_{d.game}_costliest.svg" for d in report.costliest} and len(drawn) >= 4
+    for picture in report.costliest:                # the policy losing least among those that lose
+        losing = [r for r in report.policies if r.game == picture.game and r.total_loss > 0]
+        assert picture.policy == min(losing, key=lambda r: r.mean_loss).policy
+        assert picture.decision.loss > 0
+        assert f"Played by {picture.policy}: {picture.decision.choice}," in picture.picture
+
+
+def test_stages_without_decisions_are_shown_as_not_measured():
+    rows = (_row("advisor", 4, 0.2), _row("greedy", 2, 0.0))
+    groups = (GroupRow("pegs", "stage", "12-9 rows open", "advisor", 2, 0.1),
+              GroupRow("pegs", "stage", "8-5 rows open", "advisor", 2, 0.1),
+              GroupRow("pegs", "stage", "12-9 rows open", "greedy", 2, 0.0))
+    drawn = figure(AnalyseReport(1, rows, groups, {"pegs": "exact"}, ()))
+    axis = drawn.axes[0]
+    hatched = [patch for patch in axis.patches if patch.get_hatch()]
+    assert len(hatched) == 3                        # advisor 4-1, greedy 8-5 and 4-1: nothing measured
+    assert all(patch.get_height() == axis.get_ylim()[1] for patch in hatched)
+    assert [t.get_text() for t in axis.get_legend().get_texts()] == ["advisor", "greedy", "not measured (no decisions)"]
+    assert [t.get_text() for t in axis.texts] == ["0"]    # greedy's measured 0 in 12-9 rows open
+    complete = (*groups, GroupRow("pegs", "stage", "4-1 rows open", "advisor", 1, 0.0))
+    others = figure(AnalyseReport(1, rows[:1], complete[:2] + complete[3:], {"pegs": "exact"}, ()))
+    assert not [p for p in others.axes[0].patches if p.get_hatch()]
+    assert "not measured (no decisions)" not in [t.get_text() for t in others.axes[0].get_legend().get_texts()]

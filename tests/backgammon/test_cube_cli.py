@@ -87,3 +87,57 @@ def test_through_the_main_command(capsys):
     code = main(["backgammon", "cube", "--win", "0.5", "--json"])
     assert code == 0
     assert json.loads(capsys.readouterr().out)["action"] == "no double"
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def drawn(path) -> tuple[str, list[str], list[str]]:
+    """The verdict written in the picture at ``path``, the titles of the advised option and the
+    texts of the other options."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.parse(path).getroot()
+    (verdict,) = [e for e in root.iter(f"{SVG}text") if e.get("class") == "verdict"]
+    advised = [g.find(f"{SVG}text").text for g in root.iter(f"{SVG}g") if g.get("class") == "advised"]
+    others = [g.find(f"{SVG}text").text for g in root.iter(f"{SVG}g") if g.get("class") == "option"]
+    return verdict.find(f"{SVG}title").tail, advised, others
+
+
+def test_svg_draws_the_position_with_the_cube_verdict_and_each_actions_equity(capsys, tmp_path):
+    picture = tmp_path / "cube.svg"
+    code, out = run(["cube", "AgAAGAAAAAAAAA", "--svg", str(picture), "--json"], capsys)  # (0,2,..) vs (0,1,..)
+    result = json.loads(out)
+    assert code == 0 and result["svg"] == str(picture) and result["action"] == "double/take"
+    verdict, advised, others = drawn(picture)
+    assert verdict == "Proper cube action: Double, take"
+    assert advised == [f"Best action: double, equity {result['double_take']:+.3f} per cube unit (exact)"]
+    assert others == [f"roll, equity {result['no_double']:+.3f} ({result['no_double'] - result['double_take']:+.3f})"]
+
+
+def test_svg_of_a_cube_he_may_not_turn_says_so(capsys, tmp_path):
+    picture = tmp_path / "cube.svg"
+    code, out = run(["cube", "AgAAGAAAAAAAAA", "--cube-owner", "opponent", "--cube-value", "2",
+                     "--svg", str(picture)], capsys)
+    verdict, advised, others = drawn(picture)
+    assert code == 0 and verdict == "No cube action: the player on roll may not double (BG-8)"
+    assert advised == others == [] and "Cube 2, owned by O" in picture.read_text()
+
+
+def test_svg_of_the_bear_off_form_draws_both_home_boards_and_the_centred_verdict(capsys, tmp_path):
+    picture = tmp_path / "bearoff.svg"
+    code, out = run(["cube", "2,2,0,0,0,0", "--versus", "0,0,1,1,1,0", "--svg", str(picture), "--json"], capsys)
+    result = json.loads(out)
+    verdict, _, _ = drawn(picture)
+    assert code == 0 and result["action"]["centred"] == "double/pass"
+    assert verdict == (f"Proper cube action: Double, pass (equity {result['centred']:+.3f} per unit cube; "
+                       f"without doubling {result['no_double']['centred']:+.3f})")
+    text = picture.read_text()
+    assert text.count('class="checker x"') == 4 and text.count('class="checker o"') == 3
+
+
+def test_svg_needs_a_position(capsys, tmp_path):
+    from dicemath.cli import main
+
+    assert main(["backgammon", "cube", "--win", "0.7", "--svg", str(tmp_path / "cube.svg")]) == 2
+    assert "--svg draws a position" in capsys.readouterr().err and not (tmp_path / "cube.svg").exists()

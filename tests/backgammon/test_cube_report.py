@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from dicemath.games.backgammon.cube_report import compute, render, take_point_rows
+from dicemath.games.backgammon.cube_report import _window_figure, compute, render, take_point_rows
 from dicemath.reporting.context import ReportContext
+
+from ..conftest import linked_pictures
 
 
 def test_quick_report_builds(tmp_path):
     context = ReportContext(tmp_path, quick=True)
-    text = render(compute(context), context)
+    report = compute(context)
+    text = render(report, context)
+    assert [p.name for p in linked_pictures(text, tmp_path)] == ["backgammon_cube_decision.svg"]
+    assert "cube centred: **double**" in text and "O should **take**" in text
+    assert [a.move for a in report.decision_advice] == ["double", "roll"]
     for heading in ("## Take points and gammons", "## Market window",
                     "## Janowski's model against exact bear-off equities",
                     "## Race doubling rules against exact decisions"):
@@ -18,6 +24,18 @@ def test_quick_report_builds(tmp_path):
     assert (tmp_path / "backgammon_cube_window.png").stat().st_size > 1000
     assert (tmp_path / "backgammon_cube_fit.png").stat().st_size > 1000
     assert "keith" in text and "thorp" in text and "8-9-12" in text
+
+
+def test_every_line_of_the_window_figure_is_labelled(tmp_path):
+    import matplotlib.pyplot as plt
+
+    figure = _window_figure(compute(ReportContext(tmp_path, quick=True)))
+    for axis in figure.axes:
+        labels = [line.get_label() for line in axis.get_lines()]
+        assert labels and not [label for label in labels if label.startswith("_")], labels
+        assert set(axis.get_legend_handles_labels()[1]) >= set(labels)
+    assert any(label.startswith("take point 0.2") for label in figure.axes[1].get_legend_handles_labels()[1])
+    plt.close(figure)
 
 
 def test_take_point_rows_without_gammons_are_the_classic_values():

@@ -13,7 +13,7 @@ import pytest
 from dicemath.games.backgammon.report import compute, render
 from dicemath.reporting.context import ReportContext
 
-from ..conftest import REPO
+from ..conftest import REPO, linked_pictures
 
 NOTEBOOKS = ("backgammon_bearoff.ipynb", "backgammon_playtive.ipynb", "doubling_cube.ipynb")
 
@@ -24,6 +24,8 @@ def test_report_section_quick(tmp_path):
     assert "Expected rolls to bear off" in text
     assert "12.2662" in text  # 15 on the 6-point, also GNU Backgammon's 12.266 (test_gnubg.py)
     assert (tmp_path / "backgammon_bearoff.png").exists()
+    assert [p.name for p in linked_pictures(text, tmp_path)] == ["backgammon_bearoff_play.svg"]
+    assert "the best, 5/4 2/off, framed" in text
 
 
 def _imported(node: ast.ImportFrom, alias: ast.alias):

@@ -51,7 +51,7 @@ def test_advise_exact_and_searched(capsys):
 def test_show_and_errors(capsys):
     assert main(["bohnduell", "show", "2:0,0,0,1:1/3:0,0,0,0:1/B"]) == 0
     out = capsys.readouterr().out
-    assert "B stock" in out and "legal moves: S1 S2 S3" in out
+    assert "B stock" in out and "legal moves: S1, S2, S3" in out
     assert main(["bohnduell", "advise", "2:0,0,0,1:1/3:0,0,0,0:1/X"]) == 2
     assert "cannot read position" in capsys.readouterr().err
     assert main(["bohnduell", "solve", "--cups", "2"]) == 2

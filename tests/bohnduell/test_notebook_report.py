@@ -7,6 +7,8 @@ from dicemath.games.bohnduell.report import (compute, first_player_conclusion, o
 from dicemath.reporting import section_names
 from dicemath.reporting.context import ReportContext
 
+from ..conftest import linked_pictures
+
 
 def test_notebook_runs(run_notebook):
     run_notebook("bohnduell.ipynb")
@@ -18,6 +20,8 @@ def test_report_section(tmp_path):
     text = render(compute(context), context)
     assert "## Value by stock size" in text and "overfill" in text
     assert (tmp_path / "bohnduell_values.png").exists()
+    assert [p.name for p in linked_pictures(text, tmp_path)] == ["bohnduell_start.svg"]
+    assert 'class="advised"' in (tmp_path / "bohnduell_start.svg").read_text()
 
 
 def test_committed_results_agree_with_the_solver():

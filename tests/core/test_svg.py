@@ -74,3 +74,26 @@ def test_the_builder_imports_no_game():
     imported = [node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
     imported += [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
     assert not [name for name in imported if name and name.startswith("dicemath.games")]
+
+
+def test_a_drawing_embedded_in_another_keeps_its_size_and_content():
+    inner = svg.Drawing(200, 80, "Inner").add(svg.circle(10, 50, 5)).to_svg()
+    assert svg.document_size(inner) == (200.0, 80.0)
+    outer = svg.Drawing(220, 140, "Outer").add(svg.embed(inner, 0, 60)).to_svg()
+    root = ET.fromstring(outer)
+    nested = root.find(f"{SVG}svg")
+    assert (nested.get("x"), nested.get("y"), nested.get("width"), nested.get("height")) == ("0", "60", "200", "80")
+    assert nested.find(f"{SVG}title").text == "Inner" and len(list(nested.iter(f"{SVG}circle"))) == 1
+    with pytest.raises(ValueError, match="standalone SVG"):
+        svg.embed(svg.circle(1, 1, 1), 0, 0)
+
+
+def test_the_registered_picture_draws_the_advice_it_is_given():
+    class Position:
+        pass
+
+    svg.register_picture(Position, lambda state, advice=None: f"<svg>{advice}</svg>")
+    assert svg.picture(Position()) == "<svg>None</svg>"
+    assert svg.picture(Position(), "best: S1") == "<svg>best: S1</svg>"
+    with pytest.raises(TypeError, match="no picture is registered for int"):
+        svg.picture(3)

@@ -14,6 +14,8 @@ from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.games.pegs_fives.solver import solve_reduced
 from dicemath.games.pegs_fives.state import InvalidBoardError, InvalidRollError, greedy_policy, rest_points
 
+from ..conftest import linked_pictures
+
 
 def test_advisor_with_exact_values_matches_the_solver_choices():
     # With the exact values of a reduced game as its board value, the advisor's one-turn
@@ -116,6 +118,10 @@ def test_report_sections_quick(tmp_path):
     assert "Expected turns per row" in text and "races" in text.lower()
     assert (tmp_path / "pegs_turn_distributions.png").exists()
     assert len(written) == 3
+    for name in ("pegs", "fives"):
+        text = (tmp_path / f"{name}.md").read_text()
+        assert [p.name for p in linked_pictures(text, tmp_path)] == [f"{name}_first_throw.svg"]
+        assert "the advisor's row 12 framed" in text
 
 
 def test_notebook_runs(run_notebook):

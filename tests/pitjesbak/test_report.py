@@ -3,12 +3,16 @@
 from dicemath.games.pitjesbak.report import RoundRow, compute, heat_map_values, render, round_conclusion
 from dicemath.reporting.context import ReportContext
 
+from ..conftest import linked_pictures
+
 
 def test_report_section_quick(tmp_path):
     context = ReportContext(tmp_path, quick=True)
     text = render(compute(context), context)
     assert "6/216" in text and "Policy card" in text
     assert (tmp_path / "pitjesbak_heatmap.png").stat().st_size > 1000
+    assert [p.name for p in linked_pictures(text, tmp_path)] == ["pitjesbak_first_throw.svg"]
+    assert "the advice is to **throw**" in text
 
 
 def test_heat_map_monotone():

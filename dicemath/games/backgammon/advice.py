@@ -51,7 +51,14 @@ def advise(state: State, *, ply: int = 0) -> list[MoveValue]:
         return hint(state.position, state.dice, state.rules, ply)
     if state.phase not in (MAY_DOUBLE, DOUBLED):
         raise InvalidStateError(f"nobody decides in {state}: advice needs a player's decision")
-    cube = cube_advice(state.position, state.cube_value, state.relative_owner, state.rules, ply)
+    return cube_options(state, cube_advice(state.position, state.cube_value, state.relative_owner, state.rules, ply))
+
+
+def cube_options(state: State, cube: dict) -> list[MoveValue]:
+    """The cube actions of ``state`` valued by ``cube``, the
+    :func:`~dicemath.games.backgammon.cube_advice.cube_advice` of its position and cube,
+    best first: ``"double"`` (worth the opponent's better answer) and ``"roll"`` in the
+    ``may-double`` phase, ``"take"`` and ``"pass"`` seen by the taker in the ``doubled`` phase."""
     probabilities = np.array([cube["probabilities"][name] for name in OUTPUTS])
     double_take, double_pass = cube["double_take"], cube["double_pass"]
     answered = double_take if takes(double_take, double_pass) else double_pass

@@ -23,10 +23,20 @@ from dicemath.games.backgammon.cube import (
     keeler_spencer,
     keeler_spencer_points,
 )
+from dicemath.core.svg import picture
+from dicemath.games.backgammon.advice import advise
+from dicemath.games.backgammon.hint import MoveValue
+from dicemath.games.backgammon.position import Position
+from dicemath.games.backgammon.rules import STANDARD
+from dicemath.games.backgammon.state import DOUBLE, MAY_DOUBLE, State
 from dicemath.reporting.context import ReportContext, markdown_table
 
 KEELER_SPENCER_POINTS = (0.8, 0.2)
 """Keeler & Spencer's doubling and take points of the continuous game (1975)."""
+
+CUBE_EXAMPLE = ((1, 0, 0, 1, 0, 1), (1, 1, 1, 0, 0, 0))
+"""The section's picture: X's home board (points 1..6) on roll, cube centred, against O's; a
+bear-off between the doubling point and the take point."""
 
 
 def take_point_rows(gammon_rates=(0.0, 0.1, 0.2, 0.3), efficiency: float = DEFAULT_EFFICIENCY,
@@ -76,6 +86,8 @@ class CubeReport:
         cubeless, centred: every position's exact cubeless chance and centred-cube equity
             without doubling (the figure's points).
         agreement: :func:`~.race_cube.agreement_table` at the fitted centred x.
+        decision, decision_advice, answer_advice: the cube decision of :data:`CUBE_EXAMPLE`
+            (X may double), X's actions and O's answers to a double, best first.
     """
 
     checkers: int
@@ -89,6 +101,9 @@ class CubeReport:
     cubeless: np.ndarray
     centred: np.ndarray
     agreement: tuple[dict, ...]
+    decision: State
+    decision_advice: tuple[MoveValue, ...]
+    answer_advice: tuple[MoveValue, ...]
 
     @property
     def steps(self) -> int:
@@ -111,10 +126,12 @@ def compute(context: ReportContext) -> CubeReport:
     steps = 30 if context.quick else 80
     table = cubeful_table(checkers)
     fits = tuple(fit_rows(table))
+    decision = State(Position.from_home_boards(*CUBE_EXAMPLE), STANDARD, MAY_DOUBLE)
     return CubeReport(checkers, x, tuple(take_point_rows(efficiency=x)), keeler_spencer(steps),
                       keeler_spencer_points(steps // 2), CubeModel(CubelessProbabilities(0.5)).market_window(x),
                       fits, fit_janowski_by_pips(table, "centred"), table.cubeless[1:, 1:].ravel(),
-                      table.no_double[0, 1:, 1:].ravel(), tuple(agreement_table(checkers, efficiency=fits[0]["x"])))
+                      table.no_double[0, 1:, 1:].ravel(), tuple(agreement_table(checkers, efficiency=fits[0]["x"])),
+                      decision, tuple(advise(decision)), tuple(advise(decision.apply(DOUBLE))))
 
 
 def limit_conclusion(report: CubeReport) -> str:
@@ -148,6 +165,17 @@ def shape_conclusion(report: CubeReport) -> str:
             f"for the single x = {fit['x']:.3f}: {verdict}.")
 
 
+def decision_sentence(report: CubeReport) -> str:
+    """The picture's cube decision in words: X's best action and O's answer, read off the advice."""
+    best, other = report.decision_advice
+    answer, refused = report.answer_advice
+    mine, theirs = CUBE_EXAMPLE
+    return (f"X ({','.join(map(str, mine))}) on roll against O ({','.join(map(str, theirs))}), cube centred: "
+            f"**{best.move}** (equity {best.equity:+.3f} per cube against {other.equity:+.3f} for {other.move}, "
+            f"{best.source}); after a double O should **{answer.move}** ({answer.equity:+.3f} for O against "
+            f"{refused.equity:+.3f} if he chose {refused.move}).")
+
+
 def agreement_conclusion(report: CubeReport) -> str:
     """Which method agrees most often with the exact action, and which costs least."""
     rows = report.agreement
@@ -170,14 +198,15 @@ def _window_figure(report: CubeReport):
     axes[0].axvspan(*report.window, color="grey", alpha=0.2, label="market window")
     axes[0].set(xlabel="cubeless winning chance of the player on roll", ylabel="equity per cube",
                 title=f"Janowski model, x = {x}, no gammons")
-    axes[0].legend(fontsize=7)
+    axes[0].legend()
     axes[1].plot(ks.p, ks.centred, label="centred")
     axes[1].plot(ks.p, ks.owned, label="owned")
     axes[1].plot(ks.p, ks.opponent_owned, label="opponent owns")
-    axes[1].axvline(ks.doubling_point, color="grey", ls=":")
-    axes[1].axvline(1 - ks.take_point, color="grey", ls="--")
+    axes[1].axvline(ks.doubling_point, color="grey", ls=":", label=f"doubling point {ks.doubling_point:.3f}")
+    axes[1].axvline(1 - ks.take_point, color="grey", ls="--",
+                    label=f"take point {ks.take_point:.3f} (doubler's chance {1 - ks.take_point:.3f})")
     axes[1].set(xlabel="winning chance", ylabel="equity per cube", title="Keeler-Spencer continuous game (numerical)")
-    axes[1].legend(fontsize=7)
+    axes[1].legend()
     return figure
 
 
@@ -191,7 +220,7 @@ def _fit_figure(report: CubeReport):
         axis.plot(p, janowski_equity(p, xx, "centred"), style, color="C3", label=f"Janowski x = {xx:.2f}")
     axis.set(xlabel="exact cubeless winning chance", ylabel="exact equity, cube centred",
              title=f"{report.checkers}-checker bear-offs: exact vs model")
-    axis.legend(fontsize=7)
+    axis.legend()
     return figure
 
 
@@ -231,6 +260,12 @@ def render(report: CubeReport, context: ReportContext) -> str:
                             "cubeful equities and the market window"),
         "",
         f"With x = {x} and no gammons the window runs from {report.window[0]:.3f} to {report.window[1]:.3f}.",
+        "",
+        "A cube decision in a bear-off, the exact cubeful equities of both actions drawn: "
+        + decision_sentence(report),
+        "",
+        context.save_picture(picture(report.decision, report.decision_advice), "backgammon_cube_decision.svg",
+                             f"a cube decision: {report.decision_advice[0].move}"),
         "",
         "## Janowski's model against exact bear-off equities",
         "",

@@ -6,7 +6,9 @@ Every checker is drawn (stacks taller than five close up and show their count), 
 and O's blue; then the bar (BG-5), each side's borne-off checkers in the tray on the right
 (BG-6), the cube with its value on its owner's side or in the middle (BG-8), both pip
 counts, whose turn it is and the dice of a play. With advice (:func:`.advice.advise`) a
-caption names the best action and the next ones with their equities.
+caption names the best action and the next ones with their equities, and a cube decision
+can be written under the cube's line (``verdict``). The status line and the cube's words are
+the text view's (:mod:`.view`).
 
 Example:
     >>> from dicemath.games.backgammon.state import initial_state
@@ -22,9 +24,9 @@ from collections.abc import Sequence
 from dicemath.core import svg
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon.hint import MoveValue
-from dicemath.games.backgammon.position import CHECKERS, game_result
-from dicemath.games.backgammon.state import (
-    DOUBLED, MAY_DOUBLE, OPENING, OVER, PASSED, PLAY, PLAYER_NAMES, ROLL, State)
+from dicemath.games.backgammon.position import CHECKERS
+from dicemath.games.backgammon.state import PLAY, PLAYER_NAMES, State
+from dicemath.games.backgammon.view import cube_text, status
 
 POINT_WIDTH = 36
 """Width of a point, in pixels."""
@@ -51,13 +53,15 @@ SHOWN = 3
 """Actions listed in the advice caption."""
 
 
-def draw(state: State, advice: Sequence[MoveValue] | None = None) -> str:
+def draw(state: State, advice: Sequence[MoveValue] | None = None, *, verdict: str | None = None) -> str:
     """The picture of a Backgammon state as SVG text (see the module docstring).
 
     Args:
         state: the state.
         advice: the deciding player's actions, best first, as :func:`.advice.advise`
             returns them.
+        verdict: the cube decision in words, written in bold under the cube's line (the
+            doubler's decision and the answer, as :data:`.cube.VERDICTS` says them).
 
     Returns:
         A standalone SVG document.
@@ -72,6 +76,8 @@ def draw(state: State, advice: Sequence[MoveValue] | None = None) -> str:
         >>> best = MoveValue("8/5 6/5", 0.16, (0.54, 0.15, 0.01, 0.12, 0.005), 0, "gnubg-0ply", "-")
         >>> 'class="advised"><title>best play' in draw(state, [best])
         True
+        >>> '>Double, pass</text>' in draw(State.from_str("AgAAGAAAAAAAAA X may-double cube 1"), verdict="Double, pass")
+        True
     """
     advice = list(advice or ())
     if advice and state.current_player() < 0:
@@ -82,7 +88,7 @@ def draw(state: State, advice: Sequence[MoveValue] | None = None) -> str:
     sides = (position.on_roll, position.opponent) if position.player == 0 else (position.opponent, position.on_roll)
     top = svg.HEADING_HEIGHT + 66
     bottom = top + 2 * HALF + GAP
-    parts = [svg.text(12, svg.HEADING_HEIGHT + 18, _status(state)),
+    parts = [svg.text(12, svg.HEADING_HEIGHT + 18, status(state)),
              _side_line(sides, 1, top - 26, position.player), _side_line(sides, 0, bottom + 40, position.player)]
     parts.append(_board(top, bottom))
     for point in range(1, 25):
@@ -100,8 +106,11 @@ def draw(state: State, advice: Sequence[MoveValue] | None = None) -> str:
         parts += [svg.die(x + k * (DIE_SIZE + 8), middle - DIE_SIZE / 2, DIE_SIZE, die)
                   for k, die in enumerate(state.dice)]
     y = bottom + 64
-    parts.append(svg.text(12, y, f"{_cube_text(state)}. Points are numbered for X; O's point p is X's 25 - p.",
+    parts.append(svg.text(12, y, f"{cube_text(state)}. Points are numbered for X; O's point p is X's 25 - p.",
                           size=12, fill=svg.GREY))
+    if verdict is not None:
+        y += 24
+        parts.append(svg.text(12, y, verdict, font_weight="bold", class_="verdict", title="the cube decision"))
     for k, option in enumerate(advice[:SHOWN]):
         parts.append(_option(state, option, advice[0], 12, y + 24 + 22 * k))
     height = y + 16 + 22 * min(len(advice), SHOWN) + (8 if advice else 0)
@@ -178,21 +187,13 @@ def _bar_and_off(sides, top: float, bottom: float) -> list[str]:
     return parts
 
 
-def _cube_text(state: State) -> str:
-    """The cube in words: ``"Cube 2, owned by O"``."""
-    if state.cube_value is None:
-        return "No cube"
-    owner = state.cube_owner
-    return f"Cube {state.cube_value}, {'in the middle' if owner is None else f'owned by {PLAYER_NAMES[owner]}'}"
-
-
 def _cube(state: State, y: float) -> str:
     """The doubling cube on its owner's side (centred: in the middle)."""
     value = state.cube_value
     return svg.group(svg.rect(12, y, CUBE, CUBE, rx=4, fill=svg.PAPER, stroke=svg.INK, stroke_width=2),
                      svg.text(12 + CUBE / 2, y + CUBE / 2 + 6, str(value), size=16, font_weight="bold",
                               text_anchor="middle"),
-                     class_="cube", title=_cube_text(state))
+                     class_="cube", title=cube_text(state))
 
 
 def _side_line(sides, player: int, y: float, on_roll: int) -> str:
@@ -204,27 +205,6 @@ def _side_line(sides, player: int, y: float, on_roll: int) -> str:
     if player == on_roll:
         words += ", on roll"
     return svg.group(svg.circle(20, y - 5, 8, fill=fill, stroke=svg.INK), svg.text(34, y, words), class_="side")
-
-
-def _status(state: State) -> str:
-    """Whose turn it is and what he does, or how the game ended."""
-    me, other = PLAYER_NAMES[state.position.player], PLAYER_NAMES[1 - state.position.player]
-    if state.phase == OPENING:
-        return "Opening: each player throws one die; the higher plays both (BG-2)"
-    if state.phase == MAY_DOUBLE:
-        return f"{me} on roll: double, or roll?"
-    if state.phase == DOUBLED:
-        return f"{me} doubles to {2 * state.cube_value}: {other} takes or passes?"
-    if state.phase == ROLL:
-        return f"{me} to roll"
-    if state.phase == PLAY:
-        return f"{me} to play {state.dice[0]}-{state.dice[1]}"
-    if state.phase == PASSED:
-        return f"{other} passed: {me} wins {state.cube_value} point{'' if state.cube_value == 1 else 's'}"
-    assert state.phase == OVER
-    result = game_result(state.position, state.cube_value or 1)
-    points = f"{result.points} point{'' if result.points == 1 else 's'}"
-    return f"{PLAYER_NAMES[result.winner]} wins a {result.kind} ({points})"
 
 
 def _option(state: State, option: MoveValue, best: MoveValue, x: float, y: float) -> str:

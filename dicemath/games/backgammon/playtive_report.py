@@ -102,7 +102,7 @@ def _figure(findings: dict):
     edges, counts = histogram["edges"], histogram["counts"]
     labels = ["< 0"] + [f"{a:g}-{b:g}" for a, b in zip(edges[1:-2], edges[2:-1])] + [f"> {edges[-2]:g}"]
     axes[0].bar(range(len(counts)), counts, color="tab:red")
-    axes[0].set_xticks(range(len(counts)), labels, rotation=45, fontsize=8)
+    axes[0].set_xticks(range(len(counts)), labels, rotation=45)
     axes[0].set(xlabel="equity lost to the limit (points per game)", ylabel="binding turns",
                 title=f"Cost when the limit binds ({findings['binds']:,} turns)")
     keys = [("starter_wins", "first player wins"), ("gammons", "gammon rate"), ("backgammons", "backgammon rate")]

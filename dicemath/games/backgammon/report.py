@@ -13,9 +13,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dicemath.core.svg import picture
 from dicemath.games.backgammon import bearoff as bo
+from dicemath.games.backgammon.advice import advise
+from dicemath.games.backgammon.hint import MoveValue
+from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.race import AVERAGE_PIPS_PER_ROLL, ApproximationError, approximation_error, pip_count
 from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD
+from dicemath.games.backgammon.state import PLAY, State
 from dicemath.reporting.context import ReportContext, markdown_table
 
 COMMON_BOARDS = {
@@ -38,6 +43,10 @@ FIGURE_BOARDS = ("2 checkers on the 6-point", "6 checkers: one per point", "15: 
 
 TWO_SIDED_CHECKERS = 6
 """Two-sided comparison of the presets: the limit needs 5 checkers on a point and one more to bind."""
+
+PLAY_EXAMPLE = ((0, 2, 0, 0, 2, 0), (1, 1, 1, 1, 0, 0), (2, 1))
+"""The section's picture: X's home board (points 1..6), O's, and X's roll, a roll where
+bearing off the most checkers is not the only question (which gap to fill matters too)."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +80,8 @@ class BearoffReport:
         databases: :func:`~.bearoff_database.available_databases` where the report is made.
         scaling: ``(scale, minutes, name)``: the 15-checker build's cost scaled from the
             largest complete database (None when none, or the largest is the 15-checker one).
+        play, play_advice: the position of :data:`PLAY_EXAMPLE` (cubeless, X to play) and
+            every play of its roll, best first (the picture).
     """
 
     boards: tuple[BoardRow, ...]
@@ -84,6 +95,8 @@ class BearoffReport:
     costs: np.ndarray
     databases: tuple[dict, ...]
     scaling: tuple[float, float, str] | None
+    play: State
+    play_advice: tuple[MoveValue, ...]
 
 
 def compute(context: ReportContext) -> BearoffReport:
@@ -116,10 +129,12 @@ def compute(context: ReportContext) -> BearoffReport:
     approximation = tuple(approximation_error(n) for n in ((3, 4) if context.quick else (4, 6, 8)))
     distributions = {name: standard.rolls_distribution(COMMON_BOARDS[name]) for name in FIGURE_BOARDS}
     databases, scaling = database_summary()
+    mine, theirs, roll = PLAY_EXAMPLE
+    play = State(Position.from_home_boards(mine, theirs), STANDARD, PLAY, roll, cube_value=None)
     return BearoffReport(tuple(rows), int(legal.sum()), (float(diff[legal].mean()), float(diff[legal].max()),
                                                          float(diff[legal].min())),
                          costliest, two_sided, approximation, distributions, bo.pip_counts()[legal], diff[legal],
-                         databases, scaling)
+                         databases, scaling, play, tuple(advise(play)))
 
 
 def database_summary(root=None) -> tuple[tuple[dict, ...], tuple[float, float, str] | None]:
@@ -158,6 +173,17 @@ def two_sided_conclusion(report: BearoffReport) -> str:
             f"roll against {board_text(versus)} ({standard:.4f} standard, {playtive:.4f} playtive).")
 
 
+def play_sentence(report: BearoffReport) -> str:
+    """The picture's position in words and what its best play gains, read off the advice."""
+    best, *others = report.play_advice
+    mine, theirs, roll = PLAY_EXAMPLE
+    text = (f"X ({board_text(mine)}) to play {roll[0]}-{roll[1]} against O ({board_text(theirs)}), no cube: every "
+            f"play with its exact cubeless equity for X from the two-sided table, the best, {best.move}, framed")
+    if not others:
+        return text + "."
+    return text + f"; it is worth {best.equity - others[0].equity:.3f} more than the next best, {others[0].move}."
+
+
 def _figure(report: BearoffReport):
     import matplotlib.pyplot as plt
 
@@ -165,7 +191,7 @@ def _figure(report: BearoffReport):
     for name, dist in report.distributions.items():
         axes[0].plot(range(len(dist)), dist, marker="o", label=name)
     axes[0].set(xlabel="rolls to bear off", ylabel="probability", title="One-sided distributions")
-    axes[0].legend(fontsize=8)
+    axes[0].legend()
     axes[1].scatter(report.pips, report.costs, s=2, alpha=0.3)
     axes[1].set(xlabel="pip count", ylabel="extra expected rolls", title="Cost of the playtive limit")
     return figure
@@ -190,6 +216,11 @@ def render(report: BearoffReport, context: ReportContext) -> str:
         markdown_table(["points 1..6", "standard", "playtive", "difference"],
                        [[board_text(b), f"{s:.4f}", f"{p:.4f}", f"{p - s:.4f}"] for b, s, p in report.costliest], "lrrr"),
         "", two_sided_conclusion(report),
+        "", "## A bear-off play", "",
+        play_sentence(report), "",
+        context.save_picture(picture(report.play, report.play_advice), "backgammon_bearoff_play.svg",
+                             f"X to play {report.play.dice[0]}-{report.play.dice[1]}: best "
+                             f"{report.play_advice[0].move}"),
         "", "## The one-sided approximation", "",
         "P(on roll wins) ~= sum_n P(N_x = n) P(N_y >= n) with independent one-sided roll counts, "
         "against the exact two-sided table:", "",

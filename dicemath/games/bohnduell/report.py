@@ -20,9 +20,10 @@ from pathlib import Path
 
 from dicemath.games.bohnduell.players import SearchPlayer, greedy_player, match, random_player
 from dicemath.games.bohnduell.rules import STANDARD
-from dicemath.games.bohnduell.search import SearchAdvisor
+from dicemath.core.svg import picture
+from dicemath.games.bohnduell.search import MoveValue, SearchAdvisor
 from dicemath.games.bohnduell.solver_dense import solve_dense
-from dicemath.games.bohnduell.state import initial_state
+from dicemath.games.bohnduell.state import State, initial_state
 from dicemath.reporting.context import ReportContext, markdown_table
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -52,6 +53,8 @@ class BohnReport:
         stocks: ``capture -> {stock: row}``, a row as in ``solved_stocks.json`` (value,
             first moves, counts, times, overfill statistics).
         line_stock, line_value, line, final_diagram: a perfectly played game.
+        line_start, first_moves: its start and every first move's exact value, best first
+            (the picture).
         overfill: ``(stock, statistics)`` rows, from the data or one live table.
         strength: the committed strength matches (None if absent).
         live_games, live_matches: the quick live matches (``name -> MatchResult.as_dict()``).
@@ -64,6 +67,8 @@ class BohnReport:
     line_value: int
     line: tuple[str, ...]
     final_diagram: str
+    line_start: State
+    first_moves: tuple[MoveValue, ...]
     overfill: tuple
     strength: dict | None
     live_games: int
@@ -96,12 +101,14 @@ def compute(context: ReportContext) -> BohnReport:
     if not overfill:
         overfill = ((line_stock, table.overfill_stats()),)
     games = 10 if context.quick else 100
-    advisor = SearchPlayer(SearchAdvisor(STANDARD, depth=3 if context.quick else 4, table_stock=12))
+    search = SearchAdvisor(STANDARD, depth=3 if context.quick else 4, table_stock=12)
+    advisor = SearchPlayer(search)
     live = {name: match(STANDARD, advisor, baseline, games=games, seed=7).as_dict()
             for name, baseline in (("advisor vs random", random_player), ("advisor vs greedy", greedy_player))}
     return BohnReport(data.get("produced_by", "computed live"), data.get("machine", "this machine"), stocks,
                       line_stock, table.position_value(start), tuple(str(m) for m, _ in line),
-                      (line[-1][1] if line else start).diagram(), overfill, advisor_strength(), games, live)
+                      (line[-1][1] if line else start).diagram(), start, tuple(search.advise(start)), overfill,
+                      advisor_strength(), games, live)
 
 
 def first_player_conclusion(stocks: dict) -> str:
@@ -221,7 +228,13 @@ def render(report: BohnReport, context: ReportContext) -> str:
     parts += ["## A perfectly played game", "",
               f"Stock {report.line_stock}, capture `last` (value {report.line_value:+d}); ties between "
               "equally good moves are broken towards harvests and small sowings.", "",
-              "`" + " ".join(moves) + "`", "", "Final position:", "", "```", report.final_diagram, "```", ""]
+              "`" + " ".join(moves) + "`", "",
+              "The start, with every first move's exact value (final pot difference for A after the move and "
+              "perfect play); the best move framed:", "",
+              context.save_picture(picture(report.line_start, report.first_moves), "bohnduell_start.svg",
+                                   f"the start of the {report.line_stock}-bean game, A's best first move "
+                                   f"{report.first_moves[0].move} framed"), "",
+              "Final position:", "", "```", report.final_diagram, "```", ""]
 
     parts += ["## \"Never overfill a cup\"", "",
               "The seed warns never to put more beans in a cup than its distance to the pot "

@@ -43,7 +43,7 @@ average in Pegs (max 2.79%) and 0.67% / 1.40% in Fives (max 3.77%); safe greedy 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -225,6 +225,11 @@ class RowAdvice:
     exact: bool = False
 
 
+def ranked(options: Iterable[RowAdvice]) -> list[RowAdvice]:
+    """``options`` best first: fewest expected turns, then more hits, then the higher row."""
+    return sorted(options, key=lambda a: (a.expected_turns, -a.hits, -a.row))
+
+
 class Advisor:
     """Ranks the legal rows of any board and choice throw (see the module docstring).
 
@@ -277,8 +282,7 @@ class Advisor:
         for row, h in legal:
             stay, rest = self.evaluator.option(board, row, h, dice, after)
             advice.append(RowAdvice(row, h, stay * here + rest, stay))
-        advice.sort(key=lambda a: (a.expected_turns, -a.hits, -a.row))
-        return advice
+        return ranked(advice)
 
     def policy(self, board: BoardTuple, legal, dice: int, throws) -> int:
         """The advisor as a :data:`.state.Policy` (for simulation and exact evaluation)."""
@@ -291,8 +295,8 @@ def advise_result(rules: Rules, board: Sequence[int], throw: Sequence[int], *, a
                   dice: int | None = None, throws: int | None = None) -> dict:
     """The JSON object of ``dicemath pegs advise``: keys ``board``, ``roll``, ``options``, ``recommendation``."""
     advisor = advisor or Advisor(rules)
-    ranked = advisor.rank(board, throw, dice=dice, throws=throws)
-    greedy = max(ranked, key=lambda a: (a.hits, a.row)).row if ranked else None
+    options = advisor.rank(board, throw, dice=dice, throws=throws)
+    greedy = max(options, key=lambda a: (a.hits, a.row)).row if options else None
     return {
         "game": rules.name,
         "board": list(board),
@@ -300,8 +304,8 @@ def advise_result(rules: Rules, board: Sequence[int], throw: Sequence[int], *, a
         "board_value": advisor.value(tuple(board)),
         "options": [{"row": a.row, "hits": a.hits, "expected_turns": a.expected_turns,
                      "expected_turns_including_this": a.expected_turns + 1,
-                     "p_no_progress": a.p_no_progress} for a in sorted(ranked, key=lambda a: a.row)],
-        "ranking": [a.row for a in ranked],
-        "recommendation": ranked[0].row if ranked else None,
+                     "p_no_progress": a.p_no_progress} for a in sorted(options, key=lambda a: a.row)],
+        "ranking": [a.row for a in options],
+        "recommendation": options[0].row if options else None,
         "greedy_choice": greedy,
     }

@@ -42,6 +42,7 @@ from dicemath.analysis.records import InvalidRecordError, Record, build_rules, c
 from dicemath.analysis.values import Valued, ValueSource
 from dicemath.core.dice import throw_text
 from dicemath.core.errors import IllegalMoveError
+from dicemath.games.pegs_fives.advisor import RowAdvice, ranked
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
 from dicemath.games.pegs_fives.fullboard.advice import advisor_for, estimate_advisor
 from dicemath.games.pegs_fives.state import (
@@ -127,14 +128,24 @@ class TurnValues(ValueSource):
         model, exact = self.turn_value(state.board)
         return Valued((state.turns + 1 + float(model.lookahead(state.board, state.dice, state.throws)),), exact)
 
-    def action_values(self, state: State) -> dict[int, Valued]:
+    def options(self, state: State) -> list[RowAdvice]:
+        """Every legal row after the choice throw of ``state``, in the order of the rows, with
+        its turns still needed after this turn and its chance of no progress."""
         model, exact = self.turn_value(state.board)
         here = model.value(state.board)
-        result = {}
+        options = []
         for row, hits in legal_rows(state.board, state.roll, self.rules.goal):
             stay, rest = model.option(state.board, row, hits, state.dice, state.throws)
-            result[row] = Valued((state.turns + 1 + float(stay * here + rest),), exact)
-        return result
+            options.append(RowAdvice(row, hits, float(stay * here + rest), float(stay), exact))
+        return options
+
+    def advice(self, state: State) -> list[RowAdvice]:
+        """:meth:`options` best first, as the row advisor ranks them."""
+        return ranked(self.options(state))
+
+    def action_values(self, state: State) -> dict[int, Valued]:
+        return {option.row: Valued((state.turns + 1 + option.expected_turns,), option.exact)
+                for option in self.options(state)}
 
 
 class PegsFivesAnalysis(GameAnalysis):

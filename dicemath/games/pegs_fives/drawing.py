@@ -7,7 +7,8 @@ pad: one line per number with ``goal`` boxes, the marks made crossed. Hits count
 cycle but not yet on the board (PEGS-9) are dashed. A choice throw waiting for a row
 (PEGS-4, FIVES-2) is drawn as dice. With advice (:func:`..fullboard.advice.advise`) each
 option's expected turns still needed after this turn is written beside its row, the best
-row is framed, and a note says whether the values are exact or estimates.
+row is framed, and a note says whether the values are exact or estimates. The title and the
+status line are the text view's (:mod:`.view`).
 
 Example:
     >>> from dicemath.games.pegs_fives.state import initial_state
@@ -22,10 +23,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dicemath.core import svg
-from dicemath.core.dice import throw_text
 from dicemath.core.errors import IllegalMoveError
 from dicemath.games.pegs_fives.advisor import RowAdvice
 from dicemath.games.pegs_fives.state import State, rest_points
+from dicemath.games.pegs_fives.view import count, is_pegs, status, title
 
 ROW_HEIGHT = 30
 """Height of one row (Pegs) or number (Fives), in pixels."""
@@ -69,9 +70,9 @@ def draw(state: State, advice: Sequence[RowAdvice] | None = None) -> str:
         if option.row not in legal:
             raise IllegalMoveError(f"advice for row {option.row}, but the rows that can be named in {state} "
                                    f"are {list(legal)}")
-    pegs = rules.name != "fives"
+    pegs = is_pegs(state)
     top = svg.HEADING_HEIGHT + 22
-    parts = [svg.text(12, top - 4, _status(state))]
+    parts = [svg.text(12, top - 4, status(state))]
     if state.roll is not None:
         parts.append(svg.text(12, top + 26, "Choice throw:"))
         parts += [svg.die(120 + k * (DIE_SIZE + 6), top + 6, DIE_SIZE, face)
@@ -94,8 +95,7 @@ def draw(state: State, advice: Sequence[RowAdvice] | None = None) -> str:
     footer = _footer(state, advice)
     if footer:
         parts.append(svg.text(12, bottom, footer, fill=svg.GREY))
-    title = f"{'Pegs' if pegs else 'Fives'}, turn {state.turns + (0 if state.over else 1)}"
-    return svg.Drawing(width, bottom + 14, title).add(*parts).to_svg()
+    return svg.Drawing(width, bottom + 14, title(state)).add(*parts).to_svg()
 
 
 def _x(step: int) -> float:
@@ -135,13 +135,13 @@ def _row(row: int, y: float, step: int, pending: int, goal: int, pegs: bool, rig
         parts.append(svg.circle(_x(extra), middle, 10, fill="none", stroke=svg.VERMILLION, stroke_width=2,
                                 stroke_dasharray="4 3", class_="pending"))
     if pending:
-        what += f", {_count(pending, 'hit')} this cycle"
+        what += f", {count(pending, 'hit')} this cycle"
     return svg.group(*parts, title=f"{'row' if pegs else 'number'} {row}: {what}")
 
 
 def _option(option: RowAdvice, y: float, left: float, width: float, *, best: bool) -> str:
     """The value of naming ``option.row`` written beside its row; the best one framed."""
-    hits = _count(option.hits, "hit")
+    hits = count(option.hits, "hit")
     words = f"{'best: ' if best else ''}{option.expected_turns:.2f} turns ({hits})"
     tip = (f"row {option.row}, {hits}: {option.expected_turns:.3f} turns still needed after this turn"
            f"{'' if option.exact else ' (estimate)'}, chance of no progress {option.p_no_progress:.1%}")
@@ -149,25 +149,6 @@ def _option(option: RowAdvice, y: float, left: float, width: float, *, best: boo
     if best:
         parts.insert(0, svg.rect(2, y, width - 4, ROW_HEIGHT, fill="none", stroke=svg.BLUE, stroke_width=3, rx=5))
     return svg.group(*parts, class_="advised" if best else "option", title=tip)
-
-
-def _status(state: State) -> str:
-    """The line under the title: what happens next."""
-    rules = state.rules
-    noun = "number" if rules.name == "fives" else "row"
-    if state.over:
-        if all(step >= rules.goal for step in state.board):
-            return f"Every {noun} is {'complete' if noun == 'number' else 'in'} after {_count(state.turns, 'turn')}"
-        return "The turn is over"
-    left = None if state.throws is None else f"{_count(state.throws, 'throw')} left"
-    if state.roll is not None:
-        after = "" if left is None else f" ({left} after it)"
-        return f"Name a {noun} for the choice throw {throw_text(state.roll)}{after}"
-    throws = "" if left is None else f", {left}"
-    if state.row is not None:
-        return (f"Throwing for {noun} {state.row}: {_count(state.count, 'hit')} so far (dashed), "
-                f"{state.dice} dice in hand{throws}")
-    return f"A choice throw of {state.dice} dice is next{throws}"
 
 
 def _footer(state: State, advice: Sequence[RowAdvice]) -> str:
@@ -179,8 +160,3 @@ def _footer(state: State, advice: Sequence[RowAdvice]) -> str:
     if state.rules.scoring == "rest_points":
         notes.append(f"rest points now {rest_points(state.board, state.rules.goal)}")
     return "; ".join(notes)
-
-
-def _count(number: int, noun: str) -> str:
-    """``"1 hit"``, ``"2 hits"``."""
-    return f"{number} {noun}{'' if number == 1 else 's'}"

@@ -140,6 +140,7 @@ def _turns_section(game: str, record: dict, context: ReportContext) -> list[str]
     axes.bar(summary["values"], summary["counts"] / summary["counts"].sum(), color="#55a868")
     axes.set_xlabel("turns to finish the game alone")
     axes.set_ylabel("share of games")
+    axes.set_title(f"{_game_title(game)}: turns under optimal play ({summary['games']:,} simulated games)")
     figure.tight_layout()
     q = summary["quantiles"]
     exact = record["optimal"]["expected_turns"]

@@ -14,12 +14,15 @@ import random
 from dataclasses import dataclass
 
 from dicemath.core.stats import mean_confidence_interval
-from dicemath.games.pegs_fives.advisor import FEATURES, Advisor, advise_result
+from dicemath.core.dice import throw_text
+from dicemath.core.svg import picture
+from dicemath.games.pegs_fives.advisor import FEATURES, Advisor, RowAdvice, advise_result
 from dicemath.games.pegs_fives.races import last_turn_rest, race_result
 from dicemath.games.pegs_fives.rows import RowTable, row_tables
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
 from dicemath.games.pegs_fives.solver import solve_greedy, solve_reduced
-from dicemath.games.pegs_fives.state import SafeGreedy, board_text, greedy_policy, play_game, rest_points
+from dicemath.games.pegs_fives.state import (
+    SafeGreedy, State, board_text, greedy_policy, initial_state, play_game, rest_points)
 from dicemath.reporting.context import ReportContext, markdown_table
 
 EXAMPLES = (
@@ -28,6 +31,10 @@ EXAMPLES = (
     ((4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0), (1, 1, 4, 5, 6, 6)),
 )
 """Boards and choice throws of the example decisions."""
+
+FIRST_THROW = (6, 6, 4, 4, 3, 1)
+"""A first throw on the empty board where the advisor and greedy name different rows (the
+section's picture)."""
 
 LATE_RACE = ((5, 3, 5, 5, 5, 5, 5, 2, 5, 5, 3, 0), (2, 2, 6, 6, 5, 3))
 """A Fives board late in a lost race and a choice throw, for the rest-points example."""
@@ -104,6 +111,8 @@ class PegsFivesReport:
         games: simulated games per policy; simulations: their results.
         weights: the advisor's board-value weights, by :data:`.advisor.FEATURES`.
         examples: ``advise_result`` of every :data:`EXAMPLES` decision.
+        opening, opening_advice: the empty board after :data:`FIRST_THROW` and the
+            advisor's rows for it, best first (the picture).
         races: :func:`.races.race_result` (Fives only, else None) and its race count.
         late: the rest-points example (Fives only, else None).
     """
@@ -115,6 +124,8 @@ class PegsFivesReport:
     simulations: tuple[Simulation, ...]
     weights: tuple[float, ...]
     examples: tuple[dict, ...]
+    opening: State
+    opening_advice: tuple[RowAdvice, ...]
     races: dict | None
     late: LateRace | None
 
@@ -144,8 +155,10 @@ def _compute(rules: Rules, context: ReportContext) -> PegsFivesReport:
         advice = advise_result(rules, board, throw, advisor=advisor)
         late = LateRace(board, throw, last_turn_rest(rules, board, throw),
                         {o["row"]: o["expected_turns"] for o in advice["options"]}, advice["recommendation"])
+    opening = initial_state(rules).apply(FIRST_THROW)
     return PegsFivesReport(rules, tuple(row_tables(rules)), policy_rows(rules, subsets, advisor), games,
-                           simulations, advisor.value.weights, examples, races, late)
+                           simulations, advisor.value.weights, examples, opening,
+                           tuple(advisor.rank(opening.board, FIRST_THROW)), races, late)
 
 
 def compute_pegs(context: ReportContext) -> PegsFivesReport:
@@ -259,7 +272,7 @@ def _turn_figure(report: PegsFivesReport):
             axis.plot(range(len(dist)), dist, marker=".", label=f"row {t.row}" + (" (=1..6)" if t.row == 1 else ""))
     axis.set(xlabel="turns to finish the row alone", ylabel="probability",
              title=f"{report.rules.name}: turns per row")
-    axis.legend(fontsize=8)
+    axis.legend()
     return figure
 
 
@@ -299,7 +312,12 @@ def render(report: PegsFivesReport, context: ReportContext) -> str:
              "to simulated remaining turns (see `dicemath.games.pegs_fives.advisor`). Each legal row is "
              "scored exactly one turn ahead: E[V(end-of-turn board)].", "",
              markdown_table(["feature", "weight"], [[f, f"{w:.4f}"] for f, w in zip(FEATURES, report.weights)]),
-             "", "## Example decisions", ""]
+             "", "## Example decisions", "",
+             f"The empty board after the first throw {throw_text(FIRST_THROW)}: beside each row that can be named, "
+             "the advisor's expected turns still needed after this turn (estimates); its row is framed.", "",
+             context.save_picture(picture(report.opening, report.opening_advice), f"{rules.name}_first_throw.svg",
+                                  f"the empty board after the first throw {throw_text(FIRST_THROW)}, the advisor's "
+                                  f"row {report.opening_advice[0].row} framed"), ""]
     for result in report.examples:
         parts += [f"Board `{board_text(result['board'])}`, throw `{result['roll']}`: advisor names "
                   f"**row {result['recommendation']}**, greedy row {result['greedy_choice']}. " + explain(result),

@@ -34,7 +34,7 @@ from dicemath.analysis.engine import GameAnalysis
 from dicemath.analysis.records import InvalidRecordError, check_keys, flag, whole_number
 from dicemath.analysis.values import Valued, ValueSource
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.pitjesbak.advice import ROLES
+from dicemath.games.pitjesbak.advice import ROLES, Advice, advise
 from dicemath.games.pitjesbak.game_solver import RoundTables, solve_game
 from dicemath.games.pitjesbak.rules import MAX_THROWS, Rules, check_stripes
 from dicemath.games.pitjesbak.state import State, initial_state
@@ -77,6 +77,10 @@ class GameValues(ValueSource):
         if state.current is None:
             return float(tables.follower[left - 1, theirs])
         return float(min(tables.result[theirs, self._class(state.current)], tables.follower[left - 1, theirs]))
+
+    def advice(self, state: State) -> Advice:
+        """Stop or throw again, with the chance to win the game after each, from the same solution."""
+        return advise(state, solution=self.solution)
 
     def value(self, state: State) -> Valued:
         """P(seat 0 wins), P(seat 1 wins): the returns at the end, the solution before."""

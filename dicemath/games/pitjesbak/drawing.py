@@ -6,7 +6,7 @@ waiting for the player's decision, or the counting throw of a player who has fin
 (PIT-4) with its class (PIT-2, PIT-3; 2-2-3 adds a stripe, PIT-7). Above them: whose turn
 it is, the throw number and the limit of throws this round (PIT-4). With advice
 (:func:`.advice.advise`) the two choices are drawn with their chances of winning the game
-and the recommended one is framed.
+and the recommended one is framed. The words are the text view's (:mod:`.view`).
 
 Example:
     >>> from dicemath.games.pitjesbak.state import initial_state
@@ -20,9 +20,8 @@ from __future__ import annotations
 from dicemath.core import svg
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.pitjesbak.advice import Advice
-from dicemath.games.pitjesbak.rules import MAX_THROWS
 from dicemath.games.pitjesbak.state import STOP, THROW, State
-from dicemath.games.pitjesbak.throws import classify
+from dicemath.games.pitjesbak.view import badges, dice_of, limit_text, status, title
 
 SEAT_HEIGHT = 60
 """Height of one seat's line, in pixels."""
@@ -57,19 +56,18 @@ def draw(state: State, advice: Advice | None = None) -> str:
     if advice is not None and state.current_player() < 0:
         raise InvalidStateError(f"advice for {state}, where nobody decides")
     top = svg.HEADING_HEIGHT + 18
-    parts = [svg.text(12, top, _status(state)), svg.text(12, top + 22, _limit(state), fill=svg.GREY)]
+    parts = [svg.text(12, top, status(state)), svg.text(12, top + 22, limit_text(state), fill=svg.GREY)]
     most = max(max(state.stripes), state.rules.stripes)
     dice_left = NAME_WIDTH + _stripe_x(most) + 24
     width = max(560, dice_left + 3 * (DIE_SIZE + 6) + 200)
     top += 40
-    results = dict(zip(state.order, state.results))
     for seat in range(state.rules.players):
-        parts.append(_seat(state, seat, results, top + seat * SEAT_HEIGHT, dice_left, width))
+        parts.append(_seat(state, seat, top + seat * SEAT_HEIGHT, dice_left, width))
     bottom = top + state.rules.players * SEAT_HEIGHT
     if advice is not None:
         parts.append(_advice(advice, bottom + 8))
         bottom += 84
-    return svg.Drawing(width, bottom + 12, f"Pitjesbak, round {state.round_number + 1}").add(*parts).to_svg()
+    return svg.Drawing(width, bottom + 12, title(state)).add(*parts).to_svg()
 
 
 def _stripe_x(stripe: int) -> float:
@@ -77,7 +75,7 @@ def _stripe_x(stripe: int) -> float:
     return stripe * STRIPE_GAP + (stripe // 5) * 6
 
 
-def _seat(state: State, seat: int, results: dict, y: float, dice_left: float, width: float) -> str:
+def _seat(state: State, seat: int, y: float, dice_left: float, width: float) -> str:
     """One seat's line, ``y`` its top."""
     middle = y + SEAT_HEIGHT / 2
     deciding = seat == state.player and not state.rolloff
@@ -87,9 +85,9 @@ def _seat(state: State, seat: int, results: dict, y: float, dice_left: float, wi
                               rx=6, class_="to-throw"))
     shade = svg.INK if state.alive[seat] else svg.GREY
     parts.append(svg.text(14, middle - 2, f"Seat {seat}", size=16, font_weight="bold", fill=shade))
-    badges = _badges(state, seat)
-    if badges:
-        parts.append(svg.text(14, middle + 16, badges, size=12, fill=svg.GREY))
+    marks = badges(state, seat)
+    if marks:
+        parts.append(svg.text(14, middle + 16, marks, size=12, fill=svg.GREY))
     left = NAME_WIDTH
     for stripe in range(state.stripes[seat]):
         x = left + _stripe_x(stripe)
@@ -97,60 +95,12 @@ def _seat(state: State, seat: int, results: dict, y: float, dice_left: float, wi
     count = state.stripes[seat]
     parts.append(svg.text(left, middle + 21, f"{count} stripe{'' if count == 1 else 's'}", size=12,
                           fill=svg.GREY))
-    dice, words = _dice_of(state, seat, results)
+    dice, words = dice_of(state, seat)
     parts += [svg.die(dice_left + k * (DIE_SIZE + 6), middle - DIE_SIZE / 2, DIE_SIZE, face)
               for k, face in enumerate(sorted(dice or (), reverse=True))]
     if words:
         parts.append(svg.text(dice_left + (3 * (DIE_SIZE + 6) + 6 if dice else 0), middle + 5, words))
-    return svg.group(*parts, title=f"seat {seat}: {count} stripes, {badges or 'in the game'}")
-
-
-def _badges(state: State, seat: int) -> str:
-    """What is special about ``seat``: winner, out, start player, has won a round (PIT-6)."""
-    words = []
-    if seat == state.winner:
-        words.append("winner")
-    elif not state.alive[seat]:
-        words.append("out")
-    elif seat == state.start:
-        words.append("starts")
-    if state.wiped[seat] and state.alive[seat] and seat != state.winner:
-        words.append("won a round")
-    return ", ".join(words)
-
-
-def _dice_of(state: State, seat: int, results: dict) -> tuple[tuple[int, ...] | None, str]:
-    """The dice to draw for ``seat`` and the words beside them."""
-    if seat == state.player and state.current is not None:
-        return state.current, f"{classify(state.current, state.rules).label}: stop or throw?"
-    if seat in results:
-        dice = results[seat]
-        if dice is None:
-            return None, "threw 1-1-1: out"
-        cls = classify(dice, state.rules)
-        return dice, cls.label + (", +1 stripe" if cls.penalty else "")
-    if seat == state.player:
-        return None, "throws now"
-    return None, "waits" if state.alive[seat] and state.winner < 0 else ""
-
-
-def _status(state: State) -> str:
-    """Who acts now."""
-    if state.winner >= 0:
-        return f"Seat {state.winner} wins the game"
-    if state.rolloff:
-        return f"Roll-off between seats {', '.join(map(str, state.rolloff))}: one die each (PIT-5)"
-    cap = state.throw_cap
-    if state.current is not None:
-        return f"Seat {state.player}: stop, or throw again? (throw {state.throws} of {cap})"
-    return f"Seat {state.player} throws (throw {state.throws + 1} of {cap})"
-
-
-def _limit(state: State) -> str:
-    """The limit of throws this round (PIT-4)."""
-    if state.turn == 0 and not state.results:
-        return f"The start player throws at most {MAX_THROWS} times; his throws set everyone's limit"
-    return f"Limit this round: {state.limit} throw{'' if state.limit == 1 else 's'}, the last throw counts"
+    return svg.group(*parts, title=f"seat {seat}: {count} stripes, {marks or 'in the game'}")
 
 
 def _advice(advice: Advice, y: float) -> str:

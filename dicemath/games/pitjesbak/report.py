@@ -15,16 +15,22 @@ from dataclasses import dataclass
 import numpy as np
 
 from dicemath.core.dice import throw_text
-from dicemath.games.pitjesbak.advice import PolicyCard, policy_card
+from dicemath.core.svg import picture
+from dicemath.games.pitjesbak.advice import Advice, PolicyCard, advise, policy_card
 from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
 from dicemath.games.pitjesbak.game_solver3 import solve_game3
 from dicemath.games.pitjesbak.round_solver import solve_round
 from dicemath.games.pitjesbak.rules import STANDARD, Rules
+from dicemath.games.pitjesbak.state import State, initial_state
 from dicemath.games.pitjesbak.throws import THROW_TOTAL, ClassRow, class_table
 from dicemath.reporting.context import ReportContext, markdown_table
 
 LATE_STATE = (2, True, 2, True)
 """The late-game situation of the second policy card: 2 v 2 stripes, both have wiped."""
+
+FIRST_THROW = (5, 5, 3)
+"""The start player's first throw of the game in the section's picture: a pair that looks
+good enough to keep."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,8 @@ class PitjesbakReport:
         value, bounds, cap, sweeps: the two-player game value at the opening and its solve.
         comparison: midpoints of the round-maximising comparisons (empty when quick).
         opening_card, late_card: policy cards at the opening and at :data:`LATE_STATE`.
+        opening, opening_advice: the game after the start player's :data:`FIRST_THROW` and
+            the game-optimal advice there (the picture).
         heat_map: ``[a-1, b-1]`` P(start player wins) with a and b stripes, both wiped.
         rounds: one row per number of players.
         three_players: ``(stripes, P(win) by turn position, cap)`` rows (empty when quick).
@@ -60,6 +68,8 @@ class PitjesbakReport:
     comparison: dict
     opening_card: PolicyCard
     late_card: PolicyCard
+    opening: State
+    opening_advice: Advice
     heat_map: np.ndarray
     rounds: tuple[RoundRow, ...]
     three_players: tuple
@@ -82,7 +92,7 @@ def heat_map_figure(values: np.ndarray):
     for a in range(1, top + 1):
         for b in range(1, top + 1):
             v = values[a - 1, b - 1]
-            axis.text(b, a, f"{v:.2f}", ha="center", va="center", fontsize=7,
+            axis.text(b, a, f"{v:.2f}", ha="center", va="center",
                       color="white" if abs(v - 0.5) > 0.3 else "black")
     axis.set(xlabel="follower's stripes", ylabel="start player's stripes",
              title="P(start player wins the game), both have wiped",
@@ -107,10 +117,11 @@ def compute(context: ReportContext) -> PitjesbakReport:
         for stripes in (1, 2):
             solved = solve_game3(Rules(players=3, stripes=stripes))
             three.append((stripes, solved.opening_values, solved.cap))
+    opening = initial_state(rules).apply(FIRST_THROW)
     return PitjesbakReport(rules, class_table(rules), solution.start_player_win_probability,
                            solution.bounds(*solution.opening), solution.cap, solution.sweeps, comparison,
-                           policy_card(solution), policy_card(solution, LATE_STATE), heat_map_values(solution),
-                           tuple(rounds), tuple(three))
+                           policy_card(solution), policy_card(solution, LATE_STATE), opening,
+                           advise(opening, solution=solution), heat_map_values(solution), tuple(rounds), tuple(three))
 
 
 def round_conclusion(rounds: tuple[RoundRow, ...]) -> str:
@@ -161,7 +172,14 @@ def render(report: PitjesbakReport, context: ReportContext) -> str:
               f"{(1 - value) - rso:.6f}"],
              ["both maximise round wins", f"{rvr:.6f}", ""]], align="lrr")]
     a, fa, b, fb = LATE_STATE
-    parts += ["", "## Policy card (opening position)", "", report.opening_card.markdown(), "",
+    advice = report.opening_advice
+    parts += ["", "## Policy card (opening position)", "",
+              f"The start player's first throw of the game is {throw_text(FIRST_THROW)}: the picture gives his "
+              "chance to win the game if he stops and if he throws again (both players game-optimal from there); "
+              f"the advice is to **{advice.decision}**.", "",
+              context.save_picture(picture(report.opening, advice), "pitjesbak_first_throw.svg",
+                                   f"the start player's first throw {throw_text(FIRST_THROW)}: {advice.decision}"),
+              "", report.opening_card.markdown(), "",
               f"### Late in the game: {a} v {b} stripes, {'both have' if fa and fb else 'not both'} wiped", "",
               report.late_card.markdown(), "",
               "## Win chances by stripes", "",

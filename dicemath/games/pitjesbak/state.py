@@ -271,7 +271,8 @@ class State:
         """Read the text form written by ``str(state)``.
 
         Raises:
-            InvalidStateError: text that is not a state's text form.
+            InvalidStateError: text that is not a state's text form, or the text of a state
+                no game reaches (:func:`check_state`).
 
         Example:
             >>> state = initial_state().apply((2, 3, 4)).apply("throw")
@@ -286,19 +287,21 @@ class State:
             rules = Rules(players=int(fields["players"]), stripes=int(fields["rules_stripes"]),
                           die_values=fields["values"])
             seats = [_SEAT.fullmatch(seat) for seat in fields["seats"].split()]
-            if not all(seats):
-                raise InvalidStateError(f"cannot read the seats {fields['seats']!r}")
+            if not all(seats) or [int(m["seat"]) for m in seats] != list(range(len(seats))):
+                raise InvalidStateError(f"cannot read the seats {fields['seats']!r} (0:stripes 1:stripes ...)")
             current = None if fields["current"] == "-" else check_throw(map(int, fields["current"]))
-            return cls(rules, tuple(int(m["stripes"]) for m in seats),
-                       tuple(bool(m["wiped"]) for m in seats), tuple(not m["out"] for m in seats),
-                       int(fields["start"]), _read_seats(fields["order"]), int(fields["turn"]),
-                       int(fields["limit"]), int(fields["throws"]), current,
-                       _read_results(fields["results"]), _read_seats(fields["rolloff"]),
-                       _read_seat(fields["winner"]), int(fields["round"]),
-                       _read_seat(fields["last_winner"]), _read_results(fields["last_results"]),
-                       int(fields["last_limit"]))
+            state = cls(rules, tuple(int(m["stripes"]) for m in seats),
+                        tuple(bool(m["wiped"]) for m in seats), tuple(not m["out"] for m in seats),
+                        int(fields["start"]), _read_seats(fields["order"]), int(fields["turn"]),
+                        int(fields["limit"]), int(fields["throws"]), current,
+                        _read_results(fields["results"]), _read_seats(fields["rolloff"]),
+                        _read_seat(fields["winner"]), int(fields["round"]),
+                        _read_seat(fields["last_winner"]), _read_results(fields["last_results"]),
+                        int(fields["last_limit"]))
+            check_state(state)
         except DicemathError as error:
             raise InvalidStateError(f"cannot read a Pitjesbak state from {text!r}: {error}") from None
+        return state
 
     def _repr_svg_(self) -> str:
         from dicemath.core.svg import picture
@@ -312,7 +315,7 @@ _TEXT = re.compile(
     r"results (?P<results>\S+) rolloff (?P<rolloff>\S+) winner (?P<winner>\S+) \| "
     r"last winner (?P<last_winner>\S+) limit (?P<last_limit>\d+) results (?P<last_results>\S+) \| "
     r"(?P<players>\d+) players (?P<rules_stripes>\d+) stripes (?P<values>\S+)")
-_SEAT = re.compile(r"\d+:(?P<stripes>\d+)(?P<wiped>\*?)(?P<out>x?)")
+_SEAT = re.compile(r"(?P<seat>\d+):(?P<stripes>\d+)(?P<wiped>\*?)(?P<out>x?)")
 
 
 def _seats_text(seats: tuple[int, ...]) -> str:
@@ -387,26 +390,52 @@ def initial_state(rules: Rules | None = None, *, start: int = 0,
     return State(rules, stripes, wiped, alive, start, round_order(start, alive))
 
 
-def check_invariants(state: State) -> None:
-    """Raise AssertionError if ``state`` breaks a rule invariant (used by the tests).
+def check_state(state: State) -> None:
+    """Raise if ``state`` is not one a game can reach (the invariant of every state).
 
-    Stripes are >= 0 and only the winner may have 0; at least one player is alive; the
-    round order starts at the start player and holds every alive seat; the limit is 1..3
-    once set; a decision is offered only below the throw cap; one result per finished turn.
+    One stripe count, wiped flag and alive flag per seat; the seats named (start, round
+    order, roll-off, winners) exist; stripes are >= 0 and only the winner may have 0; at
+    least one player is alive; the round order starts at the start player (PIT-4) and holds
+    every alive seat (PIT-6); the limit is 1..3 once set (PIT-4); a decision is offered only
+    below the throw cap; one result per finished turn, all of them before a roll-off (PIT-5).
+
+    Raises:
+        InvalidStateError: the first rule the state breaks.
     """
-    assert all(s >= 0 for s in state.stripes)
-    assert sum(state.alive) >= 1
+    n = state.rules.players
+
+    def need(holds: bool, what: str) -> None:
+        if not holds:
+            raise InvalidStateError(f"not a Pitjesbak state: {what}")
+
+    need(len(state.stripes) == len(state.wiped) == len(state.alive) == n,
+         f"{n} players need {n} seats, got {len(state.stripes)}")
+    need(0 <= state.start < n and 0 < len(state.order) == len(set(state.order)) and
+         all(0 <= seat < n for seat in state.order + state.rolloff), f"seats are 0..{n - 1}, each once a round")
+    need(-1 <= state.winner < n and -1 <= state.last_round_winner < n, f"a winner is a seat 0..{n - 1}")
+    need(0 <= state.turn < len(state.order), f"turn {state.turn} is no place in the round order {state.order}")
+    need(all(s >= 0 for s in state.stripes) and sum(state.alive) >= 1, "stripes are >= 0, a player is alive")
     if state.winner >= 0:
-        assert state.alive[state.winner]
+        need(state.alive[state.winner], f"the winner, seat {state.winner}, is out")
         return
-    assert all(s >= 1 for s in state.stripes), state
-    assert state.order[0] == state.start
-    assert {s for s, a in enumerate(state.alive) if a} <= set(state.order)
-    assert 0 <= state.limit <= MAX_THROWS
-    assert (state.limit == 0) == (state.turn == 0 and len(state.results) == 0)
-    if state.current is not None:
-        assert 1 <= state.throws < state.throw_cap
+    need(all(s >= 1 for s in state.stripes), "a seat with 0 stripes has won the game (PIT-1)")
+    need(state.order[0] == state.start, f"the round order {state.order} starts at the start player {state.start}")
+    need({s for s, a in enumerate(state.alive) if a} <= set(state.order), "every player in the game plays a round")
+    need(0 <= state.limit <= MAX_THROWS and (state.limit == 0) == (state.turn == 0 and not state.results),
+         f"the limit is 1..{MAX_THROWS} once the start player has finished, 0 before (PIT-4)")
+    need(state.current is None or 1 <= state.throws < state.throw_cap,
+         f"a decision after throw {state.throws} of {state.throw_cap}: only before the last throw (PIT-4)")
     if state.rolloff:
-        assert len(state.results) == len(state.order) and len(state.rolloff) >= 2
+        need(len(state.results) == len(state.order) and len(state.rolloff) >= 2 and
+             set(state.rolloff) <= set(state.order), "a roll-off follows the whole round, between 2 or more seats")
     else:
-        assert len(state.results) == state.turn
+        need(len(state.results) == state.turn, f"{len(state.results)} results before turn {state.turn}")
+
+
+def check_invariants(state: State) -> None:
+    """Raise AssertionError if ``state`` breaks a rule invariant (:func:`check_state`; used by
+    the tests)."""
+    try:
+        check_state(state)
+    except InvalidStateError as error:
+        raise AssertionError(f"{error}: {state}") from None

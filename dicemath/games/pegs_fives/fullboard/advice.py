@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dicemath.games.pegs_fives.advisor import Advisor, RowAdvice, advise_result
+from dicemath.games.pegs_fives.advisor import Advisor, RowAdvice, advise_result, ranked
 from dicemath.games.pegs_fives.distilled import DistilledValue, ModelUnavailableError
 from dicemath.games.pegs_fives.fullboard import storage
 from dicemath.games.pegs_fives.fullboard.driver import game_of, kernel_for, solve_table
@@ -76,9 +76,7 @@ class ExactAdvisor:
         index = self.kernel.layout.index(check_board(board, rules))
         here = float(self.values[index])
         options = self.kernel.option_values(self.values, index, check_roll(throw, dice), dice, throws)
-        advice = [RowAdvice(row, hits, stay * here + rest, stay, exact=True) for row, hits, stay, rest in options]
-        advice.sort(key=lambda a: (a.expected_turns, -a.hits, -a.row))
-        return advice
+        return ranked(RowAdvice(row, hits, stay * here + rest, stay, exact=True) for row, hits, stay, rest in options)
 
 
 def estimate_advisor(rules: Rules) -> Advisor:
