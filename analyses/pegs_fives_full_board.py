@@ -17,11 +17,18 @@ repository everything a later step needs (the table itself never goes into git).
   :mod:`...fullboard.distill`) and ship it in ``dicemath/games/pegs_fives/data/<game>_distilled.npz``;
 * ``model`` -- the distilled model's error over every board against the table (evaluated
   slab by slab, no guide table written);
+* ``traps POLICY`` -- whether a fixed policy (``greedy``, ``safe_greedy``) can lose a game
+  forever, needing no table and no sweep: seeded games from the empty board, each stopped
+  after ``--max-turns``; a game still running stands on a board from which, if
+  :func:`...turn.stays_forever` proves it by enumerating the first throws, the policy
+  never leaves. Its seeded path has positive probability, so the policy's expected turns
+  from the empty board are infinite, exactly; the share of games trapped is an estimate
+  (with its 95% Wilson interval), as is the mean of the games that finished;
 * ``evaluate POLICY`` -- one exact policy evaluation over every board (a sweep of the
   kernel): ``greedy`` (or read an existing greedy table, ``--policy-table``) and
   ``safe_greedy``; ``fitted`` and ``distilled``, the kernel's ``lookahead`` on a guide table
   of the fitted advisor's / the distilled model's values. A policy that never finishes from
-  some boards (Pegs' greedy overthrows forever when every open row is one step from the top)
+  some boards (Pegs' greedy overshoots forever on boards like ``4,...,4,0``; see ``traps``)
   has value inf there: those boards are counted (``never_finishes_boards``) and left out of
   the gaps, and its ``expected_turns`` is null when the empty board is one of them. The policy table goes to ``--work`` and the
   guide to ``--guides`` (default ``/dev/shm``: memory, not disk); both are deleted once
@@ -38,6 +45,7 @@ Usage::
     python analyses/pegs_fives_full_board.py pegs all --table /work/tables/pegs_full
     python analyses/pegs_fives_full_board.py fives optimal --table /work/tables/fives_full
     python analyses/pegs_fives_full_board.py pegs sample --table /work/tables/pegs_full
+    python analyses/pegs_fives_full_board.py pegs traps greedy
     python analyses/pegs_fives_full_board.py pegs distill
     python analyses/pegs_fives_full_board.py fives evaluate distilled --table /work/tables/fives_full \\
         --work /work/tables/tmp_eval
@@ -71,8 +79,11 @@ from dicemath.games.pegs_fives.fullboard.guides import (
     build_guide, compare_estimate, compare_tables, distilled_slab_values, fitted_slab_values)
 from dicemath.games.pegs_fives.fullboard.layout import FULL_ROWS, BoardLayout
 from dicemath.games.pegs_fives.fullboard.results import RESULTS, first_throw_table, read_results, update_results
-from dicemath.games.pegs_fives.fullboard.simulate import simulate_games, table_policy
+from dicemath.core.stats import wilson_interval
+from dicemath.games.pegs_fives.fullboard.simulate import simulate_games, table_policy, unfinished_games
 from dicemath.games.pegs_fives.rules import PRESETS
+from dicemath.games.pegs_fives.state import SafeGreedy, greedy_policy
+from dicemath.games.pegs_fives.turn import stays_forever
 
 POLICIES = ("greedy", "safe_greedy", "fitted", "distilled")
 """What ``evaluate`` measures: kernel policies, and lookaheads named by their guide."""
@@ -245,6 +256,29 @@ def run_evaluate(rules, layout: BoardLayout, table: storage.Table | None, policy
                 shutil.rmtree(path)
 
 
+def run_traps(rules, policy: str, results: Path, games: int, seed: int, max_turns: int) -> None:
+    """Record whether ``policy`` (greedy or safe greedy) traps games forever (see the module
+    docstring); a proven trap also records the policy's expected turns as infinite."""
+    play = greedy_policy if policy == "greedy" else SafeGreedy(rules.goal)
+    start = time.perf_counter()
+    finished, stopped = unfinished_games(rules, play, games, seed, max_turns=max_turns)
+    traps = sorted({board for board in stopped if stays_forever(rules, board, play)})
+    trapped = sum(board in set(traps) for board in stopped)
+    low, high = wilson_interval(trapped, games)
+    record = {"games": games, "seed": seed, "max_turns": max_turns, "trapped_games": trapped,
+              "unproven_games": len(stopped) - trapped, "trapped_share": trapped / games,
+              "trapped_share_95": [low, high], "trap_boards": [list(b) for b in traps[:20]],
+              "trap_board_count": len(traps), "finished_mean_turns": float(finished.mean()),
+              "finished_standard_error": float(finished.std(ddof=1) / np.sqrt(len(finished))),
+              "seconds": round(time.perf_counter() - start, 1), **_load()}
+    update_results(rules.name, f"traps_{policy}", record, results)
+    found = read_results(results).get("games", {}).get(rules.name, {}).get(f"policy_{policy}")
+    if traps and found is None:
+        update_results(rules.name, f"policy_{policy}", {"expected_turns": None, "proof": f"traps_{policy}"}, results)
+    print(f"traps {policy}: {trapped} of {games} games trapped on {len(traps)} boards; "
+          f"{len(stopped) - trapped} stopped elsewhere")
+
+
 def _hidden(text: str) -> tuple[int, int]:
     widths = tuple(int(w) for w in text.split(","))
     if len(widths) != 2 or min(widths) < 1:
@@ -254,14 +288,15 @@ def _hidden(text: str) -> tuple[int, int]:
 
 def _done(results: Path, game: str, step: str, policy: str | None) -> bool:
     record = read_results(results).get("games", {}).get(game, {})
-    key = {"optimal": "turns", "model": "model_distilled", "evaluate": f"policy_{policy}"}.get(step)
+    key = {"optimal": "turns", "model": "model_distilled", "evaluate": f"policy_{policy}",
+           "traps": f"traps_{policy}"}.get(step)
     return key is not None and key in record
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", choices=sorted(PRESETS))
-    parser.add_argument("step", choices=("build", "verify", "optimal", "sample", "distill", "model", "evaluate",
+    parser.add_argument("step", choices=("build", "verify", "optimal", "sample", "distill", "model", "traps", "evaluate",
                                          "all"))
     parser.add_argument("policy", nargs="?", choices=POLICIES)
     parser.add_argument("--table", type=Path, help="the finished optimal table (default: built in --work "
@@ -277,6 +312,8 @@ def main(argv=None) -> None:
     parser.add_argument("--epochs", type=int, default=24, help="the distilled network's training epochs")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--keep", action="store_true", help="keep the evaluated tables and guides")
+    parser.add_argument("--max-turns", type=int, default=2_000, help="traps: turns before a game counts as "
+                        "stopped (default 2000)")
     parser.add_argument("--force", action="store_true", help="redo a recorded step")
     args = parser.parse_args(argv)
     rules = PRESETS[args.game]
@@ -290,6 +327,14 @@ def main(argv=None) -> None:
             run_distill(rules, model_file, args.results, _hidden(args.hidden), args.epochs)
         else:
             print("distill: the model exists (--force redoes it)")
+        return
+    if args.step == "traps":
+        if args.policy not in ("greedy", "safe_greedy"):
+            raise SystemExit("traps takes a fixed policy: greedy or safe_greedy")
+        if args.force or not _done(args.results, rules.name, "traps", args.policy):
+            run_traps(rules, args.policy, args.results, args.games, args.seed, args.max_turns)
+        else:
+            print(f"traps {args.policy}: recorded already (--force redoes it)")
         return
     if args.step in ("build", "all") and full:
         if args.table is None:

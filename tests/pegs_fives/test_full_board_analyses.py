@@ -175,7 +175,10 @@ def test_report_section_shows_a_policy_that_never_finishes(tmp_path, monkeypatch
     results = _synthetic_results()
     results["games"]["pegs"] = {**results["games"]["fives"], "policy_greedy": {
         "expected_turns": None, "mean_relative_gap": 0.3, "never_finishes_boards": 12345},
-        "policy_safe_greedy": {"expected_turns": 25.0}}                 # evaluated without the optimal table
+        "policy_safe_greedy": {"expected_turns": 25.0},                 # evaluated without the optimal table
+        "traps_greedy": {"games": 2000, "trapped_games": 3, "trapped_share": 0.0015,
+                         "trapped_share_95": [0.0005, 0.0044], "trap_boards": [[4] * 11 + [0]],
+                         "trap_board_count": 1, "finished_mean_turns": 52.71}}
     path = tmp_path / "results.json"
     path.write_text(json.dumps(results))
     monkeypatch.setattr(full_board_report, "read_results", lambda: read_results(path))
@@ -183,6 +186,8 @@ def test_report_section_shows_a_policy_that_never_finishes(tmp_path, monkeypatch
     text = render(compute(context), context)
     assert "infinite (never finishes)" in text and "never finishes from 12,345 boards" in text
     assert "not measured" in text
+    assert "3 of 2,000 seeded games" in text and "(0.15%, 95% interval 0.05-0.44%" in text
+    assert "`4,4,4,4,4,4,4,4,4,4,4,0`" in text and "took 52.7 turns" in text
     assert policy_rows(results["games"]["pegs"])[1]["expected_turns"] == float("inf")
 
 

@@ -86,7 +86,8 @@ def _policy_section(game: str, record: dict, context: ReportContext) -> list[str
     rows = policy_rows(record)
     lines = [f"### {_game_title(game)}: policies evaluated exactly", "",
              "Each policy's expected turns from the empty board come from one more sweep over every "
-             "board with the policy fixed (the kernel's policy evaluation), not from simulation; "
+             "board with the policy fixed (the kernel's policy evaluation), not from simulation (a policy "
+             "that can lose a game forever is infinite, proved below); "
              "`mean gap` is the policy's value over the optimum's, minus 1, averaged over every board.", ""]
     lines.append(markdown_table(["policy", "expected turns", "gap from the empty board", "mean gap over all boards"],
                                 [[r["label"], _turns_text(r), f"{100 * r['gap']:+.2f}%" if np.isfinite(r["gap"]) else
@@ -97,6 +98,18 @@ def _policy_section(game: str, record: dict, context: ReportContext) -> list[str
             lines += ["", f"{r['label'].capitalize()} never finishes from {r['never_finishes_boards']:,} boards "
                       "(it names a row that overshoots on every throw, PEGS-6, or reaches such a board); their "
                       "value is infinite and the mean gap is over the other boards."]
+    for r in rows:
+        traps = record.get(f"traps_{r['key']}")
+        if traps and traps["trapped_games"] and not np.isfinite(r["expected_turns"]):
+            low, high = traps["trapped_share_95"]
+            lines += ["", f"{r['label'].capitalize()} can lose a game forever: {traps['trapped_games']:,} of "
+                      f"{traps['games']:,} seeded games from the empty board ({100 * traps['trapped_share']:.2f}%, "
+                      f"95% interval {100 * low:.2f}-{100 * high:.2f}%, an estimate) reached one of "
+                      f"{traps['trap_board_count']} boards such as `{','.join(map(str, traps['trap_boards'][0]))}`, "
+                      "where every throw makes it name a row that overshoots (PEGS-6), proved by enumerating "
+                      "the throws. Reaching such a board has positive probability, so its expected turns are "
+                      f"infinite (exact). The games that finished took {traps['finished_mean_turns']:.1f} turns "
+                      "on average (an estimate)."]
     rows = [r for r in rows if np.isfinite(r["expected_turns"])]
     others = [r for r in rows if r["key"] != "optimal"]
     if others:

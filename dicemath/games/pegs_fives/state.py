@@ -607,6 +607,16 @@ def play_turn(rules: Rules, board: Sequence[int], policy: Policy, rng: random.Ra
     return finish_turn(initial_state(rules, board), policy, rng).board
 
 
+def play_turns(rules: Rules, policy: Policy, rng: random.Random, *, board: Sequence[int] | None = None,
+               max_turns: int = 10_000) -> State:
+    """Play a solitaire game with seeded dice until it is over or ``max_turns`` turns are
+    played, and return the state reached (``state.over`` says which)."""
+    state = initial_state(rules, board)
+    while not state.over and state.turns < max_turns:
+        state = finish_turn(state, policy, rng)
+    return state
+
+
 def play_game(rules: Rules, policy: Policy, rng: random.Random, *, board: Sequence[int] | None = None,
               max_turns: int = 10_000) -> int:
     """Play a solitaire game to the end and return the number of turns taken.
@@ -614,9 +624,7 @@ def play_game(rules: Rules, policy: Policy, rng: random.Random, *, board: Sequen
     Raises:
         RuntimeError: the game is not over after ``max_turns`` turns.
     """
-    state = initial_state(rules, board)
-    while not state.over:
-        if state.turns >= max_turns:
-            raise RuntimeError(f"game not finished after {max_turns} turns")
-        state = finish_turn(state, policy, rng)
+    state = play_turns(rules, policy, rng, board=board, max_turns=max_turns)
+    if not state.over:
+        raise RuntimeError(f"game not finished after {max_turns} turns")
     return state.turns

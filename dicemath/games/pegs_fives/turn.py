@@ -256,6 +256,40 @@ def turn_distribution(rules: Rules, board: Sequence[int], policy: Policy = greed
     return dict(model.lookahead(b, rules.dice, rules.throws))
 
 
+def stays_forever(rules: Rules, board: Sequence[int], policy: Policy = greedy_policy) -> bool:
+    """Whether every turn of ``policy`` from ``board`` ends on ``board`` itself, exactly:
+    the policy never finishes from there, so its expected number of turns is infinite from
+    every board that reaches ``board`` with positive probability.
+
+    Decided on the turn's first choice throw alone, by enumerating its throws: a turn stays
+    on the board for sure exactly when every throw either hits no open row (PEGS-4) or makes
+    the policy name a row whose hits overthrow (PEGS-6 ends the turn at once). A named row
+    that fits moves its peg with positive probability: in at once when it reaches the top
+    (PEGS-7), when the dice or the budget run out (PEGS-8, PEGS-9), or after a throw on
+    that misses (PEGS-5 ends the turn and PEGS-9 moves the peg), which any number of dice
+    can throw.
+
+    Example:
+        Rows 1..9 and 11 one step from the top, row 12 empty: every throw of six dice gives
+        one of rows 1..9 or 11 two or more hits (a die value twice, or three pairs making 7),
+        greedy names the row with the most hits and overthrows.
+
+        >>> from dicemath.games.pegs_fives.rules import PEGS
+        >>> stays_forever(PEGS, (4,) * 9 + (5, 4, 0)), stays_forever(PEGS, (0,) * 12)
+        (True, False)
+    """
+    b = check_board(board, rules)
+    open_rows = tuple(r for r in range(1, rules.rows + 1) if b[r - 1] < rules.goal)
+    if not open_rows:
+        return False
+    for _, legal in grouped_choice_throws(rules.dice, open_rows):
+        if legal:
+            row = policy(b, legal, rules.dice, rules.throws)
+            if not rules.overthrow or b[row - 1] + dict(legal)[row] <= rules.goal:
+                return False                # a mark is never lost in Fives (FIVES-2)
+    return True
+
+
 def turn_outcome(rules: Rules, board: Sequence[int], throw: Sequence[int],
                  policy: Policy = greedy_policy) -> dict[int, Distribution]:
     """For each legal row after a choice throw, the exact distribution of the end-of-turn board.

@@ -19,7 +19,7 @@ from dicemath.core.progress import progress
 from dicemath.games.pegs_fives.advisor import Advisor
 from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
 from dicemath.games.pegs_fives.rules import Rules
-from dicemath.games.pegs_fives.state import BoardTuple, Policy, play_game
+from dicemath.games.pegs_fives.state import BoardTuple, Policy, play_game, play_turns
 
 
 class TableValue:
@@ -65,3 +65,22 @@ def simulate_games(rules: Rules, policy: Policy, games: int, seed: int, *, board
     rng = random.Random(seed)
     return np.array([play_game(rules, policy, rng, board=board, max_turns=max_turns)
                      for _ in progress(range(games), desc=f"{rules.name} games", unit="game")], dtype=np.int64)
+
+
+def unfinished_games(rules: Rules, policy: Policy, games: int, seed: int, *, max_turns: int,
+                     board: Sequence[int] | None = None) -> tuple[np.ndarray, list[BoardTuple]]:
+    """Play ``games`` seeded games from ``board`` (default: the empty board) for at most
+    ``max_turns`` turns each:
+    the turns of the games that finished (int64 array) and the board where each other game
+    stood after ``max_turns`` turns (a policy that never finishes from some boards, like
+    Pegs' greedy, leaves games there; :func:`..turn.stays_forever` tells whether it is
+    such a board)."""
+    rng = random.Random(seed)
+    finished, stuck = [], []
+    for _ in progress(range(games), desc=f"{rules.name} games", unit="game"):
+        state = play_turns(rules, policy, rng, board=board, max_turns=max_turns)
+        if state.over:
+            finished.append(state.turns)
+        else:
+            stuck.append(state.board)
+    return np.array(finished, dtype=np.int64), stuck
