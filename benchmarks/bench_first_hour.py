@@ -18,6 +18,10 @@ a table). Every measurement runs ``sys.executable -m dicemath ...`` in a fresh p
   and the time of the same query posted to ``/api/advise``, the first request of the new
   server and the next one.
 
+``--record-costs`` also writes what each cold run's first-use builds cost (seconds and bytes,
+from the cache's notes) to ``dicemath/data/table_costs.json``, which the build notices quote
+(:func:`dicemath.core.cache.expected_cost`); run it on idle cores.
+
 The Backgammon play query needs the optional ``gnubg`` package; without it its row says so.
 """
 
@@ -174,8 +178,9 @@ def page_latencies(request: dict, env: dict) -> tuple[float, float]:
             server.wait()
 
 
-def measure(query: Query) -> list[str]:
-    """One row of the table for ``query`` (see the module docstring)."""
+def measure(query: Query, costs: dict | None = None) -> list[str]:
+    """One row of the table for ``query`` (see the module docstring); with ``costs``, the
+    cold run's first-use builds are added to it (:func:`built_tables`)."""
     root = Path(tempfile.mkdtemp(prefix="dicemath-first-hour-"))
     try:
         env = cache_env(root)
@@ -184,6 +189,9 @@ def measure(query: Query) -> list[str]:
         if done.returncode != 0:
             return [query.name, f"failed: {done.stderr.strip().splitlines()[-1]}"]
         written = folder_bytes(root)
+        if costs is not None:
+            for name, params, cost in built_tables(root / "dicemath"):
+                costs.setdefault(name, {})[params] = cost
         warm, _ = timed_run(command, env)
         _, drawn = timed_run([sys.executable, __file__, "--draw", query.name], env)
         if drawn.returncode != 0:
@@ -194,6 +202,17 @@ def measure(query: Query) -> list[str]:
                 f"{1000 * picture['seconds']:.1f}", f"{1000 * first:.0f}", f"{1000 * again:.0f}"]
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def built_tables(folder: Path) -> list[tuple[str, str, dict]]:
+    """``(name, params, {"seconds", "bytes"})`` of each table a cold run built, from the
+    cache's own notes (``index.json``, :mod:`dicemath.core.cache`)."""
+    try:
+        index = json.loads((folder / "index.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [(note["name"], note["params"], {"seconds": note["seconds"], "bytes": note["bytes"]})
+            for note in index.values() if "bytes" in note]
 
 
 def cpu() -> str:
@@ -220,6 +239,9 @@ def main() -> None:
                         help=argparse.SUPPRESS)              # one picture's measurement, as JSON (internal)
     parser.add_argument("--only", nargs="+", metavar="QUERY", choices=[q.name for q in QUERIES],
                         help="measure only these queries")
+    parser.add_argument("--record-costs", action="store_true",
+                        help="write what the cold runs' first-use builds cost to the package's table_costs.json, "
+                        "which the build notices quote")
     args = parser.parse_args()
     if args.draw:
         print(json.dumps(measure_drawing(args.draw)))
@@ -227,15 +249,22 @@ def main() -> None:
     start = time.perf_counter()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"CPU: {cpu()}; load average {load:.1f} at the start; Python {platform.python_version()}", flush=True)
-    rows = []
+    rows, costs = [], {} if args.record_costs else None
     for query in QUERIES:
         if args.only and query.name not in args.only:
             continue
-        rows.append(measure(query))
+        rows.append(measure(query, costs))
         print(f"  measured {query.name}: `dicemath {' '.join(query.argv)}`", flush=True)
     print(table(["query", "cold s", "warm s", "written", "SVG bytes", "draw ms", "page first ms", "page again ms"],
                 rows))
     print(f"({time.perf_counter() - start:.0f} s in all; cold: empty caches; page: `dicemath serve`, warm caches)")
+    if costs is not None:
+        from dicemath.core.cache import COSTS
+
+        machine = cpu().split(",")[0]
+        COSTS.write_text(json.dumps({"machine": f"a {machine} ({os.cpu_count()} cores)", "tables": costs},
+                                    indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        print(f"recorded {sum(map(len, costs.values()))} first-use builds in {COSTS}")
 
 
 if __name__ == "__main__":

@@ -90,15 +90,15 @@ def main(argv: list[str] | None = None) -> int:
     except DicemathError as error:
         print(f"dicemath: error: {error}", file=sys.stderr)
         return 2
-    except OSError as error:            # an output the file system refuses (no folder, no permission)
-        if error.filename is None or isinstance(error, BrokenPipeError):
-            raise
-        print(f"dicemath: error: cannot write {error.filename}: {error.strerror}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
+    except BrokenPipeError:             # before OSError, its base class
         # The reader (``| head``) closed the pipe: stop quietly, as Unix tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except OSError as error:            # an output the file system refuses (no folder, no permission)
+        if error.filename is None:
+            raise
+        print(f"dicemath: error: cannot write {error.filename}: {error.strerror}", file=sys.stderr)
+        return 2
 
 
 def console() -> None:

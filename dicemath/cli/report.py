@@ -7,7 +7,7 @@ from dicemath.reporting import section_names, write_reports
 
 def register(subparsers) -> None:
     """Add ``dicemath report``."""
-    report = subparsers.add_parser("report", help="write the strategy reports (Markdown + PNG)")
+    report = subparsers.add_parser("report", help="write the strategy reports (Markdown, PNG plots, SVG pictures)")
     report.add_argument("--out", default="reports", help="output folder (default: reports)")
     report.add_argument("--only", nargs="+", metavar="SECTION", choices=section_names(),
                         help=f"write only these sections: {', '.join(section_names())}")

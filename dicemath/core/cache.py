@@ -114,7 +114,7 @@ def cached_arrays(name: str, params: Any, build: Callable[[], dict[str, np.ndarr
         with np.load(path, allow_pickle=False) as data:
             return {key: data[key] for key in data.files}
     start = time.perf_counter()
-    with _announced(name):
+    with _announced(name, params):
         arrays = build()
     _atomic_write(path, lambda stream: np.savez(stream, **arrays))
     _note(path, name, params, time.perf_counter() - start)
@@ -130,7 +130,7 @@ def cached_object(name: str, params: Any, build: Callable[[], Any], *, use_cache
         with open(path, "rb") as stream:
             return pickle.load(stream)
     start = time.perf_counter()
-    with _announced(name):
+    with _announced(name, params):
         value = build()
     _atomic_write(path, lambda stream: pickle.dump(value, stream, protocol=pickle.HIGHEST_PROTOCOL))
     _note(path, name, params, time.perf_counter() - start)
@@ -140,15 +140,68 @@ def cached_object(name: str, params: Any, build: Callable[[], Any], *, use_cache
 ANNOUNCE_AFTER = 2.0
 """Seconds a first-use table build runs before it says so on stderr."""
 
+ANNOUNCE_BYTES = 100e6
+"""A build expected to write more than this says so before it starts."""
+
+COSTS = PACKAGE_ROOT / "dicemath" / "data" / "table_costs.json"
+"""What the first-use builds cost when measured (``benchmarks/bench_first_hour.py
+--record-costs``): ``{"machine": ..., "tables": {name: {params: {"seconds", "bytes"}}}}``."""
+
+
+@lru_cache(maxsize=1)
+def _costs() -> dict:
+    try:
+        return json.loads(COSTS.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def expected_cost(name: str, params: Any) -> dict | None:
+    """The measured ``{"seconds", "bytes"}`` of building table ``name`` for ``params``
+    (None when not measured), and on what machine (``"machine"``)."""
+    costs = _costs()
+    found = costs.get("tables", {}).get(name, {}).get(_params_text(params))
+    return None if found is None else {**found, "machine": costs.get("machine", "another machine")}
+
+
+def _params_text(params: Any) -> str:
+    return repr(params)[:200]
+
+
+def _write_stderr(text: str) -> None:
+    """A line on stderr that does not run into an active progress bar."""
+    from tqdm.auto import tqdm
+
+    tqdm.write(text, file=sys.stderr)
+    sys.stderr.flush()
+
+
+def announcement(name: str, params: Any = None) -> tuple[str, bool]:
+    """The line saying table ``name`` is being built, and whether to say it at once (a
+    build expected to write more than :data:`ANNOUNCE_BYTES`) rather than after
+    :data:`ANNOUNCE_AFTER` seconds."""
+    cost = expected_cost(name, params)
+    expected = "" if cost is None else (f"; about {cost['seconds']:.0f} s and {cost['bytes'] / 1e6:,.0f} MB "
+                                        f"on {cost['machine']}")
+    line = (f"dicemath: building the table {name!r} (first use only{expected}; it is kept in {cache_dir()}: "
+            "`dicemath cache` lists and clears it) ...")
+    return line, cost is not None and cost["bytes"] > ANNOUNCE_BYTES
+
 
 @contextmanager
-def _announced(name: str, delay: float | None = None, write: Callable[[str], None] | None = None):
-    """Say once on stderr (or through ``write``) when building table ``name`` has taken
-    ``delay`` seconds: a user waiting for a first answer sees why, and that it happens once."""
-    line = (f"dicemath: building the table {name!r} (first use only: it is kept in {cache_dir()}; "
-            "`dicemath cache` lists it) ...")
-    timer = threading.Timer(ANNOUNCE_AFTER if delay is None else delay,
-                            write or (lambda text: print(text, file=sys.stderr, flush=True)), (line,))
+def _announced(name: str, params: Any = None, delay: float | None = None,
+               write: Callable[[str], None] | None = None):
+    """Say once on stderr (or through ``write``) that table ``name`` is being built, with
+    what it is expected to cost when measured: at once for a big one, else once the build
+    has taken ``delay`` seconds. A user waiting for a first answer sees why, and that it
+    happens once."""
+    write = write or _write_stderr
+    line, now = announcement(name, params)
+    if now:
+        write(line)
+        yield
+        return
+    timer = threading.Timer(ANNOUNCE_AFTER if delay is None else delay, write, (line,))
     timer.daemon = True
     timer.start()
     try:
@@ -158,7 +211,7 @@ def _announced(name: str, delay: float | None = None, write: Callable[[str], Non
 
 
 INDEX = "index.json"
-"""The cache folder's notes on its files: ``{file name: {"name", "params", "seconds"}}``."""
+"""The cache folder's notes on its files: ``{file name: {"name", "params", "seconds", "bytes"}}``."""
 
 
 def _read_index(folder: Path) -> dict:
@@ -169,9 +222,16 @@ def _read_index(folder: Path) -> dict:
 
 
 def _note(path: Path, name: str, params: Any, seconds: float) -> None:
-    """Note in the index what ``path`` holds (best effort: a lost note loses only the note)."""
+    """Note in the index what ``path`` holds, and remove the versions it supersedes (the
+    same table and parameters built by other code). Best effort: a lost note loses only
+    the note."""
     index = _read_index(path.parent)
-    index[path.name] = {"name": name, "params": repr(params)[:200], "seconds": round(seconds, 2)}
+    text = _params_text(params)
+    for other, note in list(index.items()):
+        if other != path.name and note.get("name") == name and note.get("params") == text:
+            (path.parent / other).unlink(missing_ok=True)
+            del index[other]
+    index[path.name] = {"name": name, "params": text, "seconds": round(seconds, 2), "bytes": path.stat().st_size}
     _atomic_write(path.parent / INDEX, lambda stream: stream.write(json.dumps(index, indent=1).encode()))
 
 

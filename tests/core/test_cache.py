@@ -81,3 +81,34 @@ def test_a_long_first_use_build_says_so_once():
     with _announced("fast-table", delay=60.0, write=said.append):
         pass
     assert len(said) == 1 and "slow-table" in said[0] and "first use only" in said[0]
+
+
+def test_a_big_build_says_so_before_it_starts_with_its_measured_cost(monkeypatch):
+    from dicemath.core import cache
+
+    measured = {"machine": "a test machine", "tables": {"big-table": {"(3, 'x')": {"seconds": 16.2, "bytes": 2.35e8}},
+                                                        "small-table": {"3": {"seconds": 7.1, "bytes": 8.9e6}}}}
+    monkeypatch.setattr(cache, "_costs", lambda: measured)
+    said = []
+    with cache._announced("big-table", (3, "x"), delay=60.0, write=said.append):
+        assert len(said) == 1                                   # before the build runs
+    assert "about 16 s and 235 MB on a test machine" in said[0]
+    line, now = cache.announcement("small-table", 3)
+    assert not now and "about 7 s and 9 MB" in line
+    line, now = cache.announcement("small-table", 4)            # other parameters: not measured
+    assert not now and "about" not in line
+
+
+def test_a_rebuilt_table_replaces_the_version_it_supersedes(tmp_path, monkeypatch):
+    from dicemath.core import cache
+
+    monkeypatch.setenv("DICEMATH_CACHE_DIR", str(tmp_path))
+    old, new, other = (tmp_path / f"demo-{k}.npz" for k in ("old", "new", "other"))
+    for path in (old, new, other):
+        path.write_bytes(b"x" * 10)
+    cache._note(old, "demo", (1, 2), 1.0)
+    cache._note(other, "demo", (1, 3), 1.0)                     # other parameters stay
+    cache._note(new, "demo", (1, 2), 2.0)                       # new code, same table: replaces old
+    assert not old.exists() and new.exists() and other.exists()
+    index = cache._read_index(tmp_path)
+    assert set(index) == {"demo-new.npz", "demo-other.npz"} and index["demo-new.npz"]["bytes"] == 10

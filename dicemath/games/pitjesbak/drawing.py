@@ -108,10 +108,10 @@ def _advice(advice: Advice, y: float) -> str:
     choices = ((STOP, "Stop", advice.stop_probability), (THROW, "Throw again", advice.throw_probability))
     parts = [svg.text(12, y + 14, "Chance to win the game (game-optimal play from here):", fill=svg.GREY)]
     for k, (decision, name, probability) in enumerate(choices):
-        x = 12 + k * 230
+        x = 12 + k * 265
         chosen = decision == advice.decision
         value = "no throw left" if probability is None else f"{probability:.1%}"
-        box = [svg.rect(x, y + 24, 210, 44, rx=6, fill=svg.LIGHT, stroke=svg.BLUE if chosen else svg.GREY,
+        box = [svg.rect(x, y + 24, 250, 44, rx=6, fill=svg.LIGHT, stroke=svg.BLUE if chosen else svg.GREY,
                         stroke_width=3 if chosen else 1),
                svg.text(x + 12, y + 51, f"{name}: {value}{'  (advised)' if chosen else ''}",
                         font_weight="bold" if chosen else None)]
