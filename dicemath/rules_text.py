@@ -18,14 +18,9 @@ from functools import lru_cache
 from importlib import resources
 
 from dicemath.core.errors import DicemathError
+from dicemath.games.registry import GAMES
 
-GAME_SECTIONS = {
-    "pegs": ("1. Pegs", "Dice and hits"),
-    "fives": ("2. Fives", "Dice and hits"),
-    "pitjesbak": ("3. Pitjesbak",),
-    "backgammon": ("4. Backgammon",),
-    "bohnduell": ("5. BohnDuell",),
-}
+GAME_SECTIONS = {entry.name: entry.rules_headings for entry in GAMES}
 """For each game, the headings of ``docs/rules.md`` that state its rules, in print order."""
 
 

@@ -29,14 +29,9 @@ from dicemath.analysis.engine import GameAnalysis, analyse_record, final_state
 from dicemath.analysis.records import InvalidRecordError, Record, read_record
 from dicemath.analysis.result import Analysis, ChanceLuck, DecisionCost
 from dicemath.analysis.values import Valued, ValueSource
+from dicemath.games import registry
 
-GAMES = {
-    "pegs": "dicemath.games.pegs_fives.analysis:PEGS_ANALYSIS",
-    "fives": "dicemath.games.pegs_fives.analysis:FIVES_ANALYSIS",
-    "pitjesbak": "dicemath.games.pitjesbak.analysis:ANALYSIS",
-    "backgammon": "dicemath.games.backgammon.analysis:ANALYSIS",
-    "bohnduell": "dicemath.games.bohnduell.analysis:ANALYSIS",
-}
+GAMES = {entry.name: entry.analysis for entry in registry.GAMES}
 """Record ``game`` name -> ``"module:adapter"`` (imported on first use)."""
 
 

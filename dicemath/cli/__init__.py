@@ -2,7 +2,7 @@
 ``analyse``, ``report`` and ``serve``.
 
 Every sub-command is a module of this package with ``register(subparsers)``; this module
-only lists them in :data:`COMMAND_MODULES`. Errors of input (a
+only lists them in :data:`COMMAND_MODULES` (the games' from :mod:`dicemath.games.registry`). Errors of input (a
 :class:`~dicemath.core.errors.DicemathError`) print a one-line message and exit 2.
 """
 
@@ -15,16 +15,14 @@ import re
 import sys
 
 from dicemath._version import __version__
+from dicemath.games.registry import GAMES
 from dicemath.core.errors import DicemathError
 
 COMMAND_MODULES = (
     "dicemath.cli.dice",
     "dicemath.cli.cache",
     "dicemath.cli.warmup",
-    "dicemath.cli.pegs_fives",
-    "dicemath.cli.pitjesbak",
-    "dicemath.cli.backgammon",
-    "dicemath.cli.bohnduell",
+    *dict.fromkeys(entry.command for entry in GAMES),      # one sub-command module per game (pegs, fives share one)
     "dicemath.cli.analyse",
     "dicemath.cli.report",
     "dicemath.cli.serve",

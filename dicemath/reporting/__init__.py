@@ -4,8 +4,8 @@ A section *computes, then renders*: ``compute(context)`` returns the section's n
 (a data object, no prose), ``render(data, context)`` writes the Markdown and saves the
 figures through ``context.save_figure`` and the pictures of positions (SVG) through
 ``context.save_picture``; every sentence that states a conclusion is read
-off the data. :data:`SECTIONS` is the one registry: a game adds its
-report by adding a line there. :func:`write_reports` writes each section to
+off the data. :data:`SECTIONS` lists them: the dice section, each game's
+sections from the game registry (:mod:`dicemath.games.registry`), and the analysed games. :func:`write_reports` writes each section to
 ``<out>/<name>.md`` and an index ``<out>/README.md``.
 """
 
@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from dicemath.games.registry import GAMES
 from dicemath.reporting.context import ReportContext
 
 
@@ -52,27 +53,7 @@ class Section:
 SECTIONS: tuple[Section, ...] = (
     Section("dice", "Dice: hits for every number",
             compute="dicemath.reporting.dice:compute", render="dicemath.reporting.dice:render"),
-    Section("pegs", "Pegs: expected turns per row, optimal rows, the row advisor",
-            compute="dicemath.games.pegs_fives.report:compute_pegs",
-            render="dicemath.games.pegs_fives.report:render"),
-    Section("fives", "Fives: expected turns per number, the advisor, races and rest points",
-            compute="dicemath.games.pegs_fives.report:compute_fives",
-            render="dicemath.games.pegs_fives.report:render"),
-    Section("full_board", "Pegs and Fives on the full board: the exact optimum and every policy measured",
-            compute="dicemath.games.pegs_fives.full_board_report:compute",
-            render="dicemath.games.pegs_fives.full_board_report:render"),
-    Section("pitjesbak", "Pitjesbak: when to stop, and who wins",
-            compute="dicemath.games.pitjesbak.report:compute", render="dicemath.games.pitjesbak.report:render"),
-    Section("backgammon_bearoff", "Backgammon: exact bear-off",
-            compute="dicemath.games.backgammon.report:compute", render="dicemath.games.backgammon.report:render"),
-    Section("backgammon_cube", "Backgammon: the doubling cube",
-            compute="dicemath.games.backgammon.cube_report:compute",
-            render="dicemath.games.backgammon.cube_report:render"),
-    Section("backgammon_playtive", "Backgammon: the Playtive rule measured by self-play",
-            compute="dicemath.games.backgammon.playtive_report:compute",
-            render="dicemath.games.backgammon.playtive_report:render"),
-    Section("bohnduell", "BohnDuell: solved small games and a 40-bean advisor",
-            compute="dicemath.games.bohnduell.report:compute", render="dicemath.games.bohnduell.report:render"),
+    *(Section(r.name, r.title, compute=r.compute, render=r.render) for g in GAMES for r in g.reports),
     Section("analyse", "Analysed games: where each policy loses",
             compute="dicemath.analysis.report:compute", render="dicemath.analysis.report:render"),
 )

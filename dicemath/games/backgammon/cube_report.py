@@ -2,7 +2,7 @@
 
 :func:`compute` gathers the numbers into a :class:`CubeReport` (no prose); :func:`render`
 writes the Markdown and the figures from it, every conclusion read off the numbers. Both
-are registered in :data:`dicemath.reporting.SECTIONS`. With ``context.quick`` the section
+are registered in the game registry (:mod:`dicemath.games.registry`). With ``context.quick`` the section
 uses the 3-checker bear-off database instead of the 6-checker one and a coarse
 Keeler-Spencer grid, so it runs in a few seconds.
 """

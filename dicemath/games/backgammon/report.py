@@ -3,7 +3,7 @@ one-sided approximation's error, the two-sided databases built (docs/rules.md BG
 
 :func:`compute` gathers the numbers into a :class:`BearoffReport` (no prose);
 :func:`render` writes the Markdown and the figure from it, every conclusion read off the
-numbers. Both are registered in :data:`dicemath.reporting.SECTIONS`. With
+numbers. Both are registered in the game registry (:mod:`dicemath.games.registry`). With
 ``context.quick`` the approximation is measured on 3 and 4 checkers instead of 4, 6, 8.
 """
 

@@ -3,7 +3,7 @@
 :func:`compute` solves what the section shows and returns it as a
 :class:`PitjesbakReport` (numbers and policy cards, no prose); :func:`render` writes the
 Markdown and the heat map from it, every conclusion read off the numbers. Both are
-registered in :data:`dicemath.reporting.SECTIONS`. With ``context.quick`` the
+registered in the game registry (:mod:`dicemath.games.registry`). With ``context.quick`` the
 round-maximising comparison, rounds with more than 4 players and the three-player games
 are skipped.
 """
