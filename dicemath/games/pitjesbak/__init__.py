@@ -10,8 +10,12 @@ Modules: :mod:`.rules` (frozen rules, variants ``die_values``, ``stripes``, ``pl
 in the :mod:`dicemath.core.game` vocabulary, PIT-4..8), :mod:`.simulate` (seeded rounds
 and games), :mod:`.round_solver` (N players, each maximising P(win the round), exact),
 :mod:`.game_solver` (two players, P(win the game), rigorous bounds),
-:mod:`.game_solver3` (three players, small stripe counts), :mod:`.advice` (stop or throw
-again, policy card), :mod:`.report`; its command line is :mod:`dicemath.cli.pitjesbak`.
+:mod:`.game_solver3` (three players, small stripe counts), :mod:`.table_round` (a round at
+a table of 2..8 players, each maximising his own value of the round's end, by knowledge
+states), :mod:`.table_game` (game-optimal play at a table of n players, value iteration on
+the vector of win probabilities: 2 to 4 players from 9 stripes, more with few stripes;
+advice at any table), :mod:`.table_estimate` (labelled estimates for 5 to 8 players), :mod:`.advice` (stop or throw again, policy card),
+:mod:`.report`; its command line is :mod:`dicemath.cli.pitjesbak`.
 The solvers run on the core's algorithms: optimal stopping and bounded value iteration
 (:mod:`dicemath.core.mdp`); their tests check them against the core's expectimax
 (:mod:`dicemath.core.search`) over :class:`State`.
@@ -45,6 +49,8 @@ from dicemath.games.pitjesbak.round_solver import RoundSolution, round_policy, s
 from dicemath.games.pitjesbak.rules import PIPS, STANDARD, Rules
 from dicemath.games.pitjesbak.simulate import simulate_game, simulate_round
 from dicemath.games.pitjesbak.state import State, initial_state
+from dicemath.games.pitjesbak.table_game import TableAdvice, TableSolution, solve_table, table_advice, table_policy
+from dicemath.games.pitjesbak.table_round import TableRound, solve_table_round
 from dicemath.games.pitjesbak.throws import (
     ThrowClass,
     class_probabilities,
@@ -70,6 +76,9 @@ __all__ = [
     "RoundSolution",
     "Rules",
     "State",
+    "TableAdvice",
+    "TableRound",
+    "TableSolution",
     "ThrowClass",
     "advise",
     "advise_situation",
@@ -87,4 +96,8 @@ __all__ = [
     "solve_game",
     "solve_game3",
     "solve_round",
+    "solve_table",
+    "solve_table_round",
+    "table_advice",
+    "table_policy",
 ]
