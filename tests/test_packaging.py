@@ -66,6 +66,14 @@ def test_readme_links_resolve_inside_the_repository():
         assert path.exists(), f"{target} does not exist"
 
 
+def test_the_shipped_rules_are_a_real_copy_of_docs_rules():
+    # A plain file (a symbolic link becomes a one-line file in some checkouts), kept equal to
+    # the document the code cites: copy docs/rules.md over it after editing the rules.
+    shipped = REPO / "dicemath" / "data" / "rules.md"
+    assert not shipped.is_symlink()
+    assert shipped.read_bytes() == (REPO / "docs" / "rules.md").read_bytes()
+
+
 @pytest.mark.parametrize("game", sorted(GAME_SECTIONS))
 def test_rules_command_prints_the_games_rules(game, capsys):
     assert main([game, "rules"]) == 0

@@ -38,16 +38,6 @@ MAX_TURNS = 2000
 """Safety bound on a game's length (self-play games end in about 60 turns)."""
 
 
-def best_play(on_roll, opponent, dice, rules: Rules = STANDARD, ply: int = 0):
-    """The best play of ``dice`` by the evaluator: ``(mover, opponent, equity)`` after it,
-    the equity that of the mover (cubeless money)."""
-    movers, opponents = roll_results(on_roll, opponent, dice[0], dice[1], rules)
-    seen, _ = evaluate_many(opponents, movers, rules, ply)
-    equities = -cubeless_equity(seen)
-    best = int(np.argmax(equities))
-    return movers[best], opponents[best], float(equities[best])
-
-
 @dataclass
 class SelfPlayGame:
     """One self-play game, seen from the player who won the opening throw ("the starter").

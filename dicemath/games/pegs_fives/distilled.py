@@ -1,4 +1,4 @@
-"""A compact model of the exact board value, distilled from the full-board table (issue 10).
+"""A compact model of the exact board value, distilled from the full-board table.
 
 ``E(board)``, the expected number of turns still needed from a board at the start of a turn
 under optimal play, is known exactly for every board of the 12-row game once the full

@@ -1,4 +1,4 @@
-"""Report section ``full_board``: Pegs and Fives solved on the full 12-row board (issue 10).
+"""Report section ``full_board``: Pegs and Fives solved on the full 12-row board.
 
 Computes nothing heavy: it reads the committed results of
 ``analyses/pegs_fives_full_board.py`` (:mod:`.fullboard.results`), so it renders in a

@@ -71,11 +71,6 @@ def hits(target: int, faces: Sequence[int]) -> int:
     return hits_from_counts(target, face_counts(faces))
 
 
-def dice_used_per_hit(target: int) -> int:
-    """Dice set aside per hit: 1 for the numbers 1..6, 2 for the pair numbers 7..12."""
-    return 1 if check_target(target) <= 6 else 2
-
-
 @lru_cache(maxsize=None)
 def _hit_weights(n: int) -> tuple[tuple[int, ...], ...]:
     """Weights of 0..max hits for every target, computed in one pass over the multisets."""

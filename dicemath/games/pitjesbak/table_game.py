@@ -40,8 +40,8 @@ has the starting stripes plus his penalties (PIT-1, PIT-6, PIT-7), so each posit
 ``2 cap - stripes + 1`` (stripes, flag) values (:func:`state_index`): 14 with 9 stripes and
 cap 11, 38,416 states for four players.
 
-Float64 throughout (the values are not exact fractions). Measured agreement (tests and the
-closing note of issue 23):
+Float64 throughout (the values are not exact fractions). Measured agreement (tests in
+``tests/pitjesbak/test_table.py``):
 
 * 2 players: equal to the two-player solver :func:`.game_solver.solve_game` (rigorous
   bounds) to 2e-15 on every state with at most the starting stripes with the same cap 17

@@ -1,4 +1,4 @@
-"""The exact full-board solver of Pegs and Fives (issue 10): every board of the 12-row game.
+"""The exact full-board solver of Pegs and Fives: every board of the 12-row game.
 
 Modules (imported on demand; ``import dicemath`` loads none of them, nor numba, Dask or the C kernel):
 
