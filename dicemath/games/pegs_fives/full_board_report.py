@@ -116,7 +116,8 @@ def _policy_section(game: str, record: dict, context: ReportContext) -> list[str
         closest = min(others, key=lambda r: r["gap"])
         furthest = max(others, key=lambda r: r["gap"])
         lines += ["", f"Closest to optimal play: {closest['label']}, {100 * closest['gap']:.2f}% more turns; "
-                  f"furthest: {furthest['label']}, {100 * furthest['gap']:.2f}% more."]
+                  f"furthest: {furthest['label']}, {100 * furthest['gap']:.2f}% more." if len(others) > 1 else
+                  f"{closest['label'].capitalize()} takes {100 * closest['gap']:.2f}% more turns than optimal play."]
         distilled = record.get("policy_distilled")
         if distilled is not None:
             gap = distilled["expected_turns"] / record["optimal"]["expected_turns"] - 1
