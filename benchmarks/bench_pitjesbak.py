@@ -45,10 +45,10 @@ def main() -> None:
             print(f"round solve, {players} players, {'exact' if exact else 'float'}: "
                   f"{time.perf_counter() - start:.2f} s")
         if "--three" in sys.argv:
-            from dicemath.games.pitjesbak.game_solver3 import solve_game3
             from dicemath.games.pitjesbak.rules import Rules
+            from dicemath.games.pitjesbak.table_game import solve_table
             start = time.perf_counter()
-            three = solve_game3(Rules(players=3, stripes=2))
+            three = solve_table(Rules(players=3, stripes=2), use_cache=False)
             print(f"three-player solve, 2 stripes, cap {three.cap}: {time.perf_counter() - start:.1f} s; "
                   f"P(win) by position {[round(v, 6) for v in three.opening_values]}")
 

@@ -53,25 +53,51 @@ def register(subparsers) -> None:
     add_json_flag(game)
     game.set_defaults(func=run_game)
 
-    advise = commands.add_parser("advise", help="stop or throw again? (two players, game-optimal)")
+    advise = commands.add_parser(
+        "advise", help="stop or throw again? game-optimal, any table of 2..8 players",
+        description="Stop or throw again? P(win the game) if you stop and if you throw again, every player "
+                    "game-optimal from here (exact for 2..4 players, estimates for 5..8). Describe the table "
+                    "(--stripes-left, --wiped, --position, --before, --limit, --throw, --throws-used), or give a "
+                    "state's text form (--state), or use the two-player options (--my-stripes ... --role ...).")
     _rules_args(advise)
-    advise.add_argument("--my-stripes", type=int, required=True)
-    advise.add_argument("--my-wiped", action="store_true", help="I have wiped a stripe before")
-    advise.add_argument("--their-stripes", type=int, required=True)
-    advise.add_argument("--their-wiped", action="store_true", help="the other has wiped before")
-    advise.add_argument("--role", choices=("start", "follower"), required=True)
-    advise.add_argument("--throw-number", type=int, required=True, help="throws used, incl. this one")
-    advise.add_argument("--current", required=True, help="my current throw, e.g. 6-5-4")
-    advise.add_argument("--best", default=None, help="follower: the start player's counting throw")
-    advise.add_argument("--limit", type=int, default=None, help="follower: throws allowed (the limit)")
+    table = advise.add_argument_group("any table (turn order from this round's start player)")
+    table.add_argument("--stripes-left", type=int_list, default=None, metavar="A,B,...",
+                       help="every player's stripes in turn order from this round's start player, e.g. 4,9,1,3,6 "
+                            "(--stripes is the starting count, PIT-1)")
+    table.add_argument("--wiped", type=int_list, default=None, metavar="0,1,...",
+                       help="has-wiped flags in the same order, 1 for a player who has won a round (default none)")
+    table.add_argument("--position", "--seat", dest="position", type=int, default=None,
+                       help="my place in the turn order: 0 = the start player")
+    table.add_argument("--before", default=None, metavar="T,T,...",
+                       help="the counting throws of the players before me in turn order, 'out' for one put out by "
+                            "1-1-1 this round, e.g. 5-5-5,6-6-2")
+    table.add_argument("--state", default=None,
+                       help="instead: a state's text form where a player decides (see 'dicemath pitjesbak show')")
+    two = advise.add_argument_group("two players (a shorter form of the same question)")
+    two.add_argument("--my-stripes", type=int)
+    two.add_argument("--my-wiped", action="store_true", help="I have wiped a stripe before")
+    two.add_argument("--their-stripes", type=int)
+    two.add_argument("--their-wiped", action="store_true", help="the other has wiped before")
+    two.add_argument("--role", choices=("start", "follower"))
+    two.add_argument("--best", default=None, help="follower: the start player's counting throw")
+    both = advise.add_argument_group("both forms")
+    both.add_argument("--throw", "--current", dest="current", default=None, help="my current throw, e.g. 6-6-2")
+    both.add_argument("--throws-used", "--throw-number", dest="throw_number", type=int, default=None,
+                      help="throws I have used, this one included")
+    both.add_argument("--limit", type=int, default=None,
+                      help="the throws the start player used (followers; two players: default 3)")
     add_svg_option(advise)
     add_json_flag(advise)
     advise.set_defaults(func=run_advise)
 
-    card = commands.add_parser("card", help="policy card: when to stop (two players)")
-    _rules_args(card)
+    card = commands.add_parser("card", help="policy card: when to stop, by turn position (any table)")
+    _rules_args(card, players=True)
     card.add_argument("--state", type=int_list, default=None,
-                      help="start stripes, start flag, follower stripes, follower flag, e.g. 3,1,9,0")
+                      help="two players: start stripes, start flag, follower stripes, follower flag, e.g. 3,1,9,0")
+    card.add_argument("--stripes-left", type=int_list, default=None, metavar="A,B,...",
+                      help="any table: every player's stripes in turn order from the start player")
+    card.add_argument("--wiped", type=int_list, default=None, metavar="0,1,...",
+                      help="with --stripes-left: the has-wiped flags (default none)")
     add_json_flag(card)
     card.set_defaults(func=run_card)
 
@@ -150,14 +176,11 @@ def run_round(args) -> int:
 
 
 def game_result(rules: Rules, use_cache: bool = True) -> dict:
-    """JSON of ``game``: start_player_win_probability, its bounds, round-maximising
-    comparisons and losses, cap, sweeps, seconds."""
+    """JSON of ``game``. Two players: start_player_win_probability, its bounds, round-maximising
+    comparisons and losses, cap, sweeps, seconds. More: :func:`table_result`."""
     from dicemath.games.pitjesbak.game_solver import solve_game
-    if rules.players == 3:
-        return game3_result(rules, use_cache)
     if rules.players != 2:
-        raise InvalidStateError(f"the game solver handles 2 players, and 3 with at most 3 stripes; "
-                                f"got {rules.players} players")
+        return table_result(rules, use_cache)
     start = time.perf_counter()
     solution = solve_game(rules, use_cache=use_cache)
     seconds = time.perf_counter() - start
@@ -177,29 +200,25 @@ def game_result(rules: Rules, use_cache: bool = True) -> dict:
             "seconds": seconds}
 
 
-MAX_STRIPES_3 = 3
-"""Three-player games are solved for at most this many stripes (time and memory)."""
+def table_result(rules: Rules, use_cache: bool = True) -> dict:
+    """JSON of ``game --players N`` (3 or more; :func:`.table_game.solve_table`: 3 and 4 players
+    from any stripes, more from few): players, stripes, die_values, start_player_win_probability,
+    win_probabilities by turn position, cap, sweeps, residual, seconds."""
+    from dicemath.games.pitjesbak.table_game import solve_table
 
-
-def game3_result(rules: Rules, use_cache: bool = True) -> dict:
-    """JSON of ``game --players 3``: start_player_win_probability, win_probabilities by turn
-    position, cap, sweeps, residual, seconds."""
-    from dicemath.games.pitjesbak.game_solver3 import solve_game3
-    if rules.stripes > MAX_STRIPES_3:
-        raise InvalidStateError(f"three-player games are solved for at most {MAX_STRIPES_3} stripes "
-                                f"(42**3 throw triples per state), got {rules.stripes}")
     start = time.perf_counter()
-    solution = solve_game3(rules, use_cache=use_cache)
+    solution = solve_table(rules, use_cache=use_cache)
     values = solution.opening_values
-    return {"players": 3, "stripes": rules.stripes, "die_values": rules.die_values,
+    return {"players": rules.players, "stripes": rules.stripes, "die_values": rules.die_values,
             "start_player_win_probability": values[0], "win_probabilities": list(values),
             "cap": solution.cap, "sweeps": solution.sweeps, "residual": solution.residual,
             "seconds": time.perf_counter() - start}
 
 
 def _render_game(r: dict) -> str:
-    if r["players"] == 3:
-        return (f"Three-player Pitjesbak, {r['stripes']} stripes each: P(win) by turn position "
+    if r["players"] != 2:
+        return (f"{r['players']}-player Pitjesbak, {r['stripes']} stripes each, every player game-optimal: "
+                "P(win the game) by turn position from the first start player "
                 + ", ".join(f"{p:.6f}" for p in r["win_probabilities"])
                 + f" (cap {r['cap']}, {r['sweeps']} sweeps, {r['seconds']:.1f} s)")
     return "\n".join([
@@ -219,17 +238,126 @@ def run_game(args) -> int:
     return 0
 
 
+TWO_PLAYER_OPTIONS = ("my_stripes", "my_wiped", "their_stripes", "their_wiped", "role", "best")
+TABLE_OPTIONS = ("stripes_left", "wiped", "position", "before")
+
+
+def _given(args, names) -> list[str]:
+    """The options of ``names`` given (a flag counts when set)."""
+    return ["--" + name.replace("_", "-") for name in names if getattr(args, name) not in (None, False)]
+
+
+def _flags(values, count: int, option: str = "--wiped") -> list[bool]:
+    """Has-wiped flags from 0/1 numbers (default all 0)."""
+    if values is None:
+        return [False] * count
+    if any(v not in (0, 1) for v in values):
+        raise InvalidStateError(f"{option} takes 0 or 1 for each player, got {values}")
+    if len(values) != count:
+        raise InvalidStateError(f"{option} needs one flag per player ({count}), got {len(values)}")
+    return [bool(v) for v in values]
+
+
+def _throws(text: str | None) -> list:
+    """``--before``: counting throws, ``out`` for a player put out by 1-1-1 this round."""
+    from dicemath.games.pitjesbak.throws import parse_throw
+
+    if text is None or not text.strip():
+        return []
+    return [None if part.strip().lower() == "out" else parse_throw(part) for part in text.split(",")]
+
+
 def run_advise(args) -> int:
+    from dicemath.games.pitjesbak.table_game import table_advice
+    from dicemath.games.pitjesbak.throws import parse_throw
+
+    rules = _rules(args)
+    two, table = _given(args, TWO_PLAYER_OPTIONS), _given(args, TABLE_OPTIONS)
+    if args.state is not None:
+        if two or table or args.current is not None or args.throw_number is not None or args.limit is not None:
+            raise InvalidStateError("--state says everything: give no other situation options with it")
+        return _advise_state(args)
+    if table and two:
+        raise InvalidStateError(f"use either the table options ({', '.join(table)}) or the two-player ones "
+                                f"({', '.join(two)}), not both")
+    if args.current is None or args.throw_number is None:
+        raise InvalidStateError("give your throw (--throw) and the throws you have used (--throws-used)")
+    if not table:
+        return _advise_two(args, rules)
+    if args.stripes_left is None or args.position is None:
+        raise InvalidStateError("a table needs --stripes-left (every player's stripes in turn order) and your "
+                                "--position (0 = the start player)")
+    stripes = args.stripes_left
+    wiped = _flags(args.wiped, len(stripes))
+    before, dice = _throws(args.before), parse_throw(args.current)
+    advice = table_advice(stripes, wiped, args.position, before=before, limit=args.limit, dice=dice,
+                          throws=args.throw_number, rules=rules)
+    result = advice.as_dict()
+    write_svg(args.svg, lambda: _table_picture(advice, rules.with_players(len(stripes)), stripes, wiped, args.position,
+                                               before, args.limit, dice, args.throw_number), result)
+    emit(result, args.json, _render_table_advice)
+    return 0
+
+
+def _advise_state(args) -> int:
+    from dicemath.games.pitjesbak.advice import table_state_advice
+    from dicemath.games.pitjesbak.state import State
+
+    state = State.from_str(args.state)
+    advice = table_state_advice(state)
+    result = advice.as_dict()
+    write_svg(args.svg, lambda: _drawn(state, advice), result)
+    emit(result, args.json, _render_table_advice)
+    return 0
+
+
+def _advise_two(args, rules: Rules) -> int:
     from dicemath.games.pitjesbak.advice import advise_situation
     from dicemath.games.pitjesbak.throws import parse_throw
-    rules = _rules(args)
+
+    missing = [f"--{name.replace('_', '-')}" for name in ("my_stripes", "their_stripes", "role")
+               if getattr(args, name) is None]
+    if missing:
+        raise InvalidStateError(f"the two-player form needs {', '.join(missing)} (or describe the table with "
+                                "--stripes-left and --position)")
     advice = advise_situation(args.my_stripes, args.my_wiped, args.their_stripes, args.their_wiped,
-                    role=args.role, throw_number=args.throw_number, current=parse_throw(args.current),
-                    best=parse_throw(args.best) if args.best else None, limit=args.limit, rules=rules)
+                              role=args.role, throw_number=args.throw_number, current=parse_throw(args.current),
+                              best=parse_throw(args.best) if args.best else None, limit=args.limit, rules=rules)
     result = advice.as_dict()
     write_svg(args.svg, lambda: _picture(advice, rules), result)
     emit(result, args.json, lambda _: str(advice))
     return 0
+
+
+def _render_table_advice(r: dict) -> str:
+    n = len(r["stripes"])
+    me = r["position"]
+    seen = ", ".join(f"position {pos}: {t or 'out (1-1-1)'}" for pos, t in enumerate(r["before"])) or "none"
+    limit = "you set the limit" if me == 0 else f"limit {r['limit']}"
+    again = "no throw left" if r["throw_win_probability"] is None else f"{r['throw_win_probability']:.4f}"
+    kind = "exact" if r["exact"] else "estimates: fitted game values after this round, see table_estimate"
+    lines = [f"Table of {n}, you are at position {me} (0 = start player) with {r['stripes'][me]} stripe"
+             f"{'' if r['stripes'][me] == 1 else 's'} left; counting throws before you: {seen}; {limit}; "
+             f"your throw {r['dice']} after {r['throws']} throw{'' if r['throws'] == 1 else 's'}",
+             f"{r['decision'].upper()}: P(win the game) if you stop {r['stop_win_probability']:.4f}, "
+             f"if you throw again {again} ({kind})",
+             "P(win the game) by position if you stop:          "
+             + " ".join(f"{v:.4f}" for v in r["stop_values"])]
+    if r["throw_values"] is not None:
+        lines.append("P(win the game) by position if you throw again: " + " ".join(f"{v:.4f}" for v in r["throw_values"]))
+    return "\n".join(lines)
+
+
+def _table_picture(advice, rules, stripes, wiped, position, before, limit, dice, throws) -> str:
+    from dicemath.games.pitjesbak.advice import table_situation_state
+
+    return _drawn(table_situation_state(rules, stripes, wiped, position, before, limit, dice, throws), advice)
+
+
+def _drawn(state, advice) -> str:
+    from dicemath.games.pitjesbak.drawing import draw
+
+    return draw(state, advice)
 
 
 def _picture(advice, rules) -> str:
@@ -240,9 +368,20 @@ def _picture(advice, rules) -> str:
 
 
 def run_card(args) -> int:
-    from dicemath.games.pitjesbak.advice import policy_card
+    from dicemath.games.pitjesbak.advice import policy_card, table_policy_card
     from dicemath.games.pitjesbak.game_solver import solve_game
     rules = _rules(args)
+    if args.stripes_left is not None or args.wiped is not None or rules.players != 2:
+        if args.state is not None:
+            raise InvalidStateError("--state is the two-player form; at a table use --stripes-left and --wiped")
+        stripes = args.stripes_left
+        count = len(stripes) if stripes is not None else rules.players
+        wiped = _flags(args.wiped, count) if args.wiped is not None else None
+        if args.wiped is not None and stripes is None:
+            raise InvalidStateError("--wiped goes with --stripes-left")
+        table_card = table_policy_card(stripes, wiped, rules=rules)
+        emit(table_card.as_dict(), args.json, lambda _: table_card.text())
+        return 0
     state = None
     if args.state is not None:
         if len(args.state) != 4:

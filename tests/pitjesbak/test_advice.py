@@ -106,3 +106,26 @@ def test_advice_on_engine_states_equals_the_situation(game):
                                                                solution=game)
     with pytest.raises(InvalidStateError):
         advise(initial_state(game.rules), solution=game)            # chance acts, nobody decides
+
+
+def test_one_advice_type_for_every_table(game):
+    """Two players: the vectors in turn order and ``exact``; at a table of three, advise(state)
+    is :func:`table_advice` of the same situation."""
+    from dicemath.games.pitjesbak.advice import Advice
+    from dicemath.games.pitjesbak.rules import Rules
+    from dicemath.games.pitjesbak.state import initial_state
+    from dicemath.games.pitjesbak.table_game import solve_table, table_advice
+
+    two = advise_situation(6, True, 4, True, role="follower", throw_number=1, current=(1, 1, 6), best=(1, 2, 3),
+                           limit=2, solution=game)
+    assert two.exact and two.stop_values == pytest.approx((1 - two.stop_probability, two.stop_probability))
+    assert set(two.as_dict()) >= {"decision", "stop_win_probability", "throw_win_probability", "exact",
+                                  "stop_values", "throw_values"}
+    solution = solve_table(Rules(players=3, stripes=2), cap=4)
+    state = initial_state(solution.rules, stripes=(2, 3, 2), wiped=(True, False, True)).apply((5, 5, 3))
+    advice = advise(state, solution=solution)
+    assert isinstance(advice, Advice) and advice.exact
+    assert advice == table_advice((2, 3, 2), (True, False, True), 0, dice=(5, 5, 3), throws=1,
+                                  rules=solution.rules, solution=solution)
+    assert "(estimates)" not in str(advice)
+    assert "(estimates)" in str(Advice("stop", 0.3, 0.2, {}, exact=False))

@@ -90,6 +90,14 @@ def test_advice_with_no_throw_left_and_advice_where_nobody_decides():
         draw(initial_state(), Advice("stop", 0.7, None, {}))
 
 
+def test_estimates_say_so():
+    state = initial_state().apply((6, 5, 4))
+    shown = " ".join(words(ET.fromstring(draw(state, Advice("stop", 0.61, 0.48, {}, exact=False)))))
+    assert "Estimated chance to win the game" in shown and "Stop: ~61.0%" in shown
+    exact = " ".join(words(ET.fromstring(draw(state, Advice("stop", 0.61, 0.48, {})))))
+    assert "Estimated" not in exact and "Stop: 61.0%" in exact
+
+
 def test_repr_svg_is_the_drawing():
     state = initial_state().apply((2, 3, 5))
     assert state._repr_svg_() == draw(state)

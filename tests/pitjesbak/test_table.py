@@ -1,12 +1,13 @@
 """Pitjesbak at a table of n players (:mod:`dicemath.games.pitjesbak.table_round`,
 :mod:`dicemath.games.pitjesbak.table_game`): the round induction against the exact round
 solver and against a brute-force enumeration of the joint throws, the game values against the
-two- and three-player solvers, simulation of the computed policy, and bad tables."""
+two-player solver and the former three-player one, simulation of the computed policy, and bad tables."""
 
 from __future__ import annotations
 
 import random
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -29,7 +30,7 @@ from dicemath.games.pitjesbak.table_game import (
     two_player_table,
 )
 from dicemath.games.pitjesbak.table_round import solve_table_round
-from dicemath.games.pitjesbak.throws import class_space
+from dicemath.games.pitjesbak.throws import class_space, class_table
 
 
 # -- the round against the exact round solver (each maximises P(win the round)) --------------
@@ -211,22 +212,19 @@ def test_two_players_reproduce_the_exact_solver():
     assert table.opening_values[0] == pytest.approx(0.509571, abs=5e-7)
 
 
-@pytest.mark.parametrize("stripes,cap", [(1, 2), pytest.param(2, 4, marks=pytest.mark.slow)])
-def test_three_players_reproduce_game_solver3(stripes, cap):
-    """n = 3 equals :func:`solve_game3` (which enumerates the 42**3 joint throws) on every
-    state both store, to 1e-11 (measured 4e-15)."""
-    from dicemath.games.pitjesbak.game_solver3 import Space3, solve_game3
+GAME_SOLVER3 = Path(__file__).parent / "data" / "game_solver3_values.npz"
+"""The values of the former three-player solver ``game_solver3`` (commit 77752d8: value
+iteration over the 42**3 joint throws of every round, an independent implementation; 34 s
+and 537 s), in the order of :func:`state_index`, kept when :func:`solve_table` replaced it."""
 
-    rules = Rules(players=3, stripes=stripes)
-    other = solve_game3(rules, cap=cap, use_cache=False)
-    table = solve_table(rules, cap=cap, use_cache=False)
-    space = Space3(cap)
-    worst = 0.0
-    for index in range(len(table.values)):
-        state, wiped = state_of(index, 3, cap, stripes)
-        flat = [x for pair in zip(state, wiped) for x in pair]
-        worst = max(worst, float(np.abs(other.values[space.index(*flat)] - table.values[index]).max()))
-    assert worst < 1e-11
+
+@pytest.mark.parametrize("stripes,cap", [(1, 2), (2, 4)])
+def test_three_players_reproduce_the_joint_throw_solver(stripes, cap):
+    """n = 3 equals the former solver that enumerated the joint throws, on every state, to
+    1e-11 (measured 4e-15)."""
+    expected = np.load(GAME_SOLVER3)[f"stripes{stripes}_cap{cap}"]
+    table = solve_table(Rules(players=3, stripes=stripes), cap=cap)
+    assert np.abs(table.values - expected).max() < 1e-11
 
 
 def test_win_probabilities_of_an_engine_state():
@@ -360,7 +358,7 @@ def test_estimate_at_a_table_of_eight():
                           throws=1, rules=Rules(stripes=2), solution=estimate)
     assert advice.exact is False and advice.as_dict()["exact"] is False
     assert advice.stop_probability < advice.throw_probability          # 6-6-2 loses to 6-5-4: throw
-    assert "(estimate)" in str(advice)
+    assert "(estimates)" in str(advice)
     small = Rules(players=3, stripes=1)
     result = measure_estimate(solve_table(small, cap=2), estimate_table(small, strengths=fit_strengths(
         small, cap=2, players=3)), games=10)
@@ -377,3 +375,102 @@ def test_shipped_strengths_are_a_fresh_fit():
     fresh = fit_strengths(Rules(stripes=9), fresh=True)
     assert np.allclose(shipped.strength, fresh.strength, atol=1e-8)
     assert np.allclose(shipped.position, fresh.position, atol=1e-8)
+
+
+# -- stop sets and the policy card at any table ----------------------------------------------------
+
+def test_stop_sets_agree_with_the_decisions():
+    solution = solve_table(Rules(players=3, stripes=2), cap=4)
+    solved = solution.round_at((2, 2, 3), (True, False, False))
+    space = class_space(solution.rules)
+    throws = {row.throw_class: row.throws[0] for row in class_table(solution.rules)}
+    for position, before, limit, used in [(0, [], None, 1), (0, [], None, 2), (1, [(5, 5, 5)], 3, 1),
+                                          (2, [(6, 4, 1), None], 2, 1), (2, [(6, 4, 1), (3, 2, 1)], 3, 2)]:
+        stops = solved.stops(position, before=before, limit=limit, throws=used)
+        for c, cls in enumerate(space.classes):
+            stop, again = solved.decision(position, before=before, limit=limit, dice=throws[cls], throws=used)
+            assert stops[c] == (stop[position] >= again[position]), (position, before, cls.label)
+    assert solved.stops(1, before=[(5, 5, 5)], limit=2, throws=2).all()          # no throw left: it counts
+
+
+def test_table_card_for_two_players_is_the_two_player_card():
+    """The card at any table, at two players, says what the two-player card says (the
+    follower is last, so the limit only sets his throws)."""
+    from dicemath.games.pitjesbak.advice import policy_card, table_policy_card
+
+    game = solve_game(Rules(), compare=False)
+    old = policy_card(game)
+    new = table_policy_card(rules=Rules(), solution=two_player_table(Rules(), game.cap))
+    assert new.start_rules == old.start_rules and new.exact
+    assert [(best, texts[1], texts[0]) for best, texts in new.followers[0]] == [tuple(r) for r in old.follower_rows]
+    assert all(texts[1] == texts[2] for _, texts in new.followers[0])
+    assert new.win_probabilities[0] == pytest.approx(old.start_win_probability, abs=1e-12)
+    assert new.thresholds[0] == ("score 68", "score 105")
+
+
+def test_table_card_thresholds_and_text():
+    from dicemath.games.pitjesbak.advice import table_policy_card
+
+    card = table_policy_card(rules=Rules(stripes=2), solution=solve_table(Rules(players=3, stripes=2), cap=4))
+    assert len(card.thresholds) == 3 and len(card.followers) == 2
+    data = card.as_dict()
+    assert data["thresholds"][0]["first_throw"] == card.thresholds[0][0]
+    assert "Position 1 (1 player after you)" in card.text() and "**Position 2**" in card.markdown()
+    with pytest.raises(InvalidStateError):
+        table_policy_card((2, 1, 2), (True, False, True), rules=Rules(stripes=2),
+                          solution=solve_table(Rules(players=3, stripes=2), cap=4))
+
+
+# -- round-optimal play against game-optimal play (table_compare) ------------------------------------
+
+def test_fixed_round_reproduces_the_round_it_follows():
+    """A player on fixed decisions, in a round whose values are those of his decisions' round,
+    is that round; ``fixed = -1`` is the plain induction."""
+    from dicemath.games.pitjesbak._table_kernels import round_backward, round_backward_fixed
+    from dicemath.games.pitjesbak.table_round import round_graph, round_win_atoms
+
+    rules = Rules(players=4)
+    graph = round_graph(4, rules)
+    flags = np.array([1, 0, 0, 1], dtype=np.int64)
+    atoms = round_win_atoms(graph)
+    ro = solve_table_round(rules, [bool(f) for f in flags])
+    W = np.empty((graph.slots, 4))
+    out = np.zeros(4)
+    for fixed in (-1, 0, 1, 2, 3):
+        round_backward_fixed(4, fixed, flags, atoms, W, atoms, ro.W, *graph.kernel_args(), out)
+        assert out == pytest.approx(list(ro.values), abs=1e-14)
+    other = np.random.default_rng(5).random((graph.atom_rows, 4))
+    round_backward(4, flags, other, W, *graph.kernel_args(), out)
+    plain = out.copy()
+    round_backward_fixed(4, -1, flags, other, W, atoms, ro.W, *graph.kernel_args(), out)
+    assert out == pytest.approx(plain, abs=1e-15)
+
+
+def test_round_maximiser_reproduces_the_two_player_comparison():
+    """Two players: the round-maximiser's table equals the two-player solver's comparison
+    (rigorous bounds, a best-responding opponent) to 1e-9 (measured 2e-16), as start player and
+    as second player."""
+    from dicemath.games.pitjesbak.table_compare import solve_round_maximiser
+
+    rules = Rules(stripes=2)
+    game = solve_game(rules)
+    solved = solve_round_maximiser(rules, cap=game.cap, use_cache=False)
+    opening = solved.optimal.opening
+    assert solved.value(0, *opening)[0] == pytest.approx(sum(game.comparison["round_vs_optimal"]) / 2, abs=1e-9)
+    assert solved.value(1, *opening)[1] == pytest.approx(sum(game.comparison["round_second_vs_optimal"]) / 2,
+                                                         abs=1e-9)
+    assert solved.opening_loss(0) > 0 and solved.opening_loss(1) > 0
+
+
+def test_round_maximiser_at_three_players():
+    from dicemath.games.pitjesbak.table_compare import simulated_loss, solve_round_maximiser
+
+    solved = solve_round_maximiser(Rules(players=3, stripes=1), cap=2)
+    assert np.allclose(solved.values.sum(axis=2), 1.0, atol=1e-9) and (solved.values >= 0).all()
+    assert all(0 <= solved.opening_loss(p) < 0.05 for p in range(3))
+    assert solved.residual < 1e-10 and solved.subgames[2].players == 2
+    result = simulated_loss(solved.optimal, games=15, seed=2)
+    assert result["low"] <= result["loss"] <= result["high"] and result["exact_values"]
+    assert result["decisions"] > 0 and result["players"] == 3
+    with pytest.raises(InvalidRulesError):
+        solve_round_maximiser(Rules(players=5, stripes=1))

@@ -2,19 +2,20 @@
 
 The game vocabulary (see :mod:`dicemath.games`): :class:`Rules` with the presets
 :data:`STANDARD` and :data:`PIPS`, :func:`initial_state`, the state :class:`State`,
-:func:`advise` (stop or throw again, for a two-player state), :func:`analyse` (the cost of
+:func:`advise` (stop or throw again, at any table), :func:`analyse` (the cost of
 every decision of a played game, :mod:`.analysis`).
 
 Modules: :mod:`.rules` (frozen rules, variants ``die_values``, ``stripes``, ``players``),
 :mod:`.throws` (classes and exact probabilities, PIT-2/3), :mod:`.state` (the rules engine
 in the :mod:`dicemath.core.game` vocabulary, PIT-4..8), :mod:`.simulate` (seeded rounds
 and games), :mod:`.round_solver` (N players, each maximising P(win the round), exact),
-:mod:`.game_solver` (two players, P(win the game), rigorous bounds),
-:mod:`.game_solver3` (three players, small stripe counts), :mod:`.table_round` (a round at
+:mod:`.game_solver` (two players, P(win the game), rigorous bounds), :mod:`.table_round` (a round at
 a table of 2..8 players, each maximising his own value of the round's end, by knowledge
 states), :mod:`.table_game` (game-optimal play at a table of n players, value iteration on
 the vector of win probabilities: 2 to 4 players from 9 stripes, more with few stripes;
-advice at any table), :mod:`.table_estimate` (labelled estimates for 5 to 8 players), :mod:`.advice` (stop or throw again, policy card),
+advice at any table), :mod:`.table_estimate` (labelled estimates for 5 to 8 players),
+:mod:`.table_compare` (what game-optimal play gains over round-optimal play), :mod:`.advice`
+(stop or throw again, one advice type for every table; policy cards),
 :mod:`.report`; its command line is :mod:`dicemath.cli.pitjesbak`.
 The solvers run on the core's algorithms: optimal stopping and bounded value iteration
 (:mod:`dicemath.core.mdp`); their tests check them against the core's expectimax
@@ -30,7 +31,7 @@ Decisions where docs/rules.md leaves room (all implemented in the engine and the
 * "Win the round" (round solver) includes winning the game during the round by drie apen
   or by being the last player left (PIT-8).
 * Stripes above the starting count (2-2-3 penalties, PIT-7) are unbounded; the solvers
-  handle them by a cap with proven bounds (two players) or clipping (three players).
+  handle them by a cap with proven bounds (two players) or clipping (three or more).
 * "How much a round-maximiser loses": its game win probability against an opponent that
   maximises their own game win probability knowing the round-maximiser's policy (a best
   response), compared with the game value.
@@ -41,15 +42,22 @@ Example:
     Fraction(1, 36)
 """
 
-from dicemath.games.pitjesbak.advice import Advice, PolicyCard, advise, advise_situation, policy_card
+from dicemath.games.pitjesbak.advice import (
+    Advice,
+    PolicyCard,
+    TableCard,
+    advise,
+    advise_situation,
+    policy_card,
+    table_policy_card,
+)
 from dicemath.games.pitjesbak.analysis import analyse
 from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
-from dicemath.games.pitjesbak.game_solver3 import Game3Solution, solve_game3
 from dicemath.games.pitjesbak.round_solver import RoundSolution, round_policy, solve_round
 from dicemath.games.pitjesbak.rules import PIPS, STANDARD, Rules
 from dicemath.games.pitjesbak.simulate import simulate_game, simulate_round
 from dicemath.games.pitjesbak.state import State, initial_state
-from dicemath.games.pitjesbak.table_game import TableAdvice, TableSolution, solve_table, table_advice, table_policy
+from dicemath.games.pitjesbak.table_game import TableSolution, solve_table, table_advice, table_policy
 from dicemath.games.pitjesbak.table_round import TableRound, solve_table_round
 from dicemath.games.pitjesbak.throws import (
     ThrowClass,
@@ -70,13 +78,12 @@ __all__ = [
     "PIPS",
     "STANDARD",
     "Advice",
-    "Game3Solution",
     "GameSolution",
     "PolicyCard",
     "RoundSolution",
     "Rules",
     "State",
-    "TableAdvice",
+    "TableCard",
     "TableRound",
     "TableSolution",
     "ThrowClass",
@@ -94,10 +101,10 @@ __all__ = [
     "simulate_game",
     "simulate_round",
     "solve_game",
-    "solve_game3",
     "solve_round",
     "solve_table",
     "solve_table_round",
     "table_advice",
     "table_policy",
+    "table_policy_card",
 ]

@@ -621,3 +621,391 @@ def estimate_atoms(n, stripes, flags, atom_rows, atom_T, atom_P, atom_O, atom_wi
                     atoms[row, order[k]] += share * sub_values[base + k]
             else:
                 _luce(new_stripes, new_flags, order, count, cap, strength, delta, work, share, atoms, row)
+
+
+# -- one player on fixed (round-optimal) decisions, the others maximising (table_compare) ---------
+
+TIE = 1e-12
+"""The fixed player stops when stopping is worth at least his value of throwing again less
+this: his round-optimal values are fractions of 216**k, and exact ties (a follower tying
+score 105 with one throw left and the has-wiped flag: 108/216 either way) must not be broken
+by rounding (ties: stop, as the exact round solver)."""
+
+@numba.njit(cache=True)
+def _fixed_last(n, flags, atoms, W, atoms_ro, NL, R, powR, slot_off, node_ptr, node_b, node_code, mass_lp,
+                below_mass, above_mass, mass_apen, level_type, best_pen, demote, masses, E, tmp, Er, tmpr):
+    """:func:`_last_position` for a last player who decides by the values of ``atoms_ro`` (his
+    stop-or-throw choices are those of the round they define) while ``W`` is filled from
+    ``atoms``."""
+    j = n - 1
+    pj = powR[j]
+    rows = np.empty(16, dtype=np.int64)
+    count = (node_ptr[j + 1] - node_ptr[j]) // 3
+    flagged = flags[j] != 0
+    for k in range(node_ptr[j], node_ptr[j] + count):
+        b = node_b[k]
+        code = node_code[k]
+        s1 = _slot(slot_off, j, 1, b, NL, powR, code)
+        step = (NL + 1) * powR[j]
+        if b < 0:
+            for L in range(3):
+                for c in range(n):
+                    W[s1 + L * step, c] = 0.0
+                W[s1 + L * step, j] = 1.0
+            continue
+        t_b = level_type[b]
+        m = 0
+        if not flagged:
+            rows[m] = (code + 3 * pj) * 4 + t_b
+            masses[m] = mass_apen
+            m += 1
+        for p in range(2):
+            w = below_mass[b + 1, p]
+            if w > 0.0:
+                rows[m] = (code + p * pj) * 4 + t_b
+                masses[m] = w
+                m += 1
+            w = mass_lp[b, p]
+            if w > 0.0:
+                digit = 2 if (R == 4 or p == 0) else 4
+                rows[m] = (code + digit * pj) * 4 + t_b
+                masses[m] = w
+                m += 1
+        dcode = demote[best_pen[b] if R == 4 else 0, code]
+        for t in range(4):
+            for p in range(2):
+                w = above_mass[b + 1, t, p]
+                if w > 0.0:
+                    digit = 2 if (R == 4 or p == 0) else 4
+                    rows[m] = (dcode + digit * pj) * 4 + t
+                    masses[m] = w
+                    m += 1
+        for c in range(n):
+            E[c] = 0.0
+            Er[c] = 0.0
+        if flagged:                                      # a flagged 1-1-1 wins the game (PIT-6)
+            E[j] = mass_apen
+            Er[j] = mass_apen
+        for i in range(m):
+            w = masses[i]
+            row = rows[i]
+            for c in range(n):
+                E[c] += w * atoms[row, c]
+                Er[c] += w * atoms_ro[row, c]
+        for c in range(n):
+            W[s1, c] = E[c]
+        for L in range(1, 3):
+            own = Er[j]
+            for c in range(n):
+                tmp[c] = 0.0
+                tmpr[c] = 0.0
+            if flagged:
+                tmp[j] += mass_apen
+                tmpr[j] += mass_apen
+            for i in range(m):
+                w = masses[i]
+                row = rows[i]
+                if atoms_ro[row, j] >= own - TIE:
+                    for c in range(n):
+                        tmp[c] += w * atoms[row, c]
+                        tmpr[c] += w * atoms_ro[row, c]
+                else:
+                    for c in range(n):
+                        tmp[c] += w * E[c]
+                        tmpr[c] += w * Er[c]
+            for c in range(n):
+                E[c] = tmp[c]
+                Er[c] = tmpr[c]
+                W[s1 + L * step, c] = tmp[c]
+
+
+@numba.njit(cache=True)
+def _fixed_middle(j, n, flags, W, W_ro, NL, R, powR, slot_off, node_ptr, node_L, node_b, node_code, mass_lp,
+                  below_mass, mass_apen, best_pen, demote, nb_index, item_level, item_pen, item_mass, item_start,
+                  suf_mass, suf_val, suf_ro, own_ro, mono_ro, masses, E, tmp, Er, tmpr):
+    """:func:`_middle_position` for a player who decides by the round of ``W_ro`` (its knowledge
+    slots solved already): his choices follow his own values there (``suf_ro``, ``own_ro``,
+    ``mono_ro`` from :func:`_above_tables` of ``W_ro``), the values written are those of ``W``
+    (``suf_val`` from :func:`_above_tables` of ``W``)."""
+    K = item_level.shape[0]
+    pj = powR[j]
+    rows = np.empty(8, dtype=np.int64)
+    flagged = flags[j] != 0
+    for k in range(node_ptr[j], node_ptr[j + 1]):
+        L = node_L[k]
+        b = node_b[k]
+        code = node_code[k]
+        s = _slot(slot_off, j, L, b, NL, powR, code)
+        m = 0
+        if not flagged:
+            rows[m] = _slot(slot_off, j + 1, L, b, NL, powR, code + 3 * pj)
+            masses[m] = mass_apen
+            m += 1
+        if b >= 0:
+            for p in range(2):
+                w = below_mass[b + 1, p]
+                if w > 0.0:
+                    rows[m] = _slot(slot_off, j + 1, L, b, NL, powR, code + p * pj)
+                    masses[m] = w
+                    m += 1
+                w = mass_lp[b, p]
+                if w > 0.0:
+                    digit = 2 if (R == 4 or p == 0) else 4
+                    rows[m] = _slot(slot_off, j + 1, L, b, NL, powR, code + digit * pj)
+                    masses[m] = w
+                    m += 1
+            dcode = demote[best_pen[b] if R == 4 else 0, code]
+        else:
+            dcode = code
+        q = nb_index[dcode]
+        start = item_start[b + 1]
+        for c in range(n):
+            E[c] = suf_val[L - 1, q, start, c]
+            Er[c] = suf_ro[L - 1, q, start, c]
+        if flagged:
+            E[j] += mass_apen
+            Er[j] += mass_apen
+        for i in range(m):
+            w = masses[i]
+            row = rows[i]
+            for c in range(n):
+                E[c] += w * W[row, c]
+                Er[c] += w * W_ro[row, c]
+        for _ in range(L - 1):
+            theta = Er[j] - TIE
+            for c in range(n):
+                tmp[c] = E[c]
+                tmpr[c] = Er[c]
+            if flagged:
+                for c in range(n):
+                    tmp[c] -= mass_apen * E[c]
+                    tmpr[c] -= mass_apen * Er[c]
+                tmp[j] += mass_apen
+                tmpr[j] += mass_apen
+            for i in range(m):
+                row = rows[i]
+                if W_ro[row, j] >= theta:
+                    w = masses[i]
+                    for c in range(n):
+                        tmp[c] += w * (W[row, c] - E[c])
+                        tmpr[c] += w * (W_ro[row, c] - Er[c])
+            if start == K:
+                pass
+            elif mono_ro[L - 1, q, start]:
+                lo = start
+                hi = K
+                while lo < hi:
+                    mid = (lo + hi) // 2
+                    if own_ro[L - 1, q, mid] >= theta:
+                        hi = mid
+                    else:
+                        lo = mid + 1
+                taken = suf_mass[lo]
+                for c in range(n):
+                    tmp[c] += suf_val[L - 1, q, lo, c] - taken * E[c]
+                    tmpr[c] += suf_ro[L - 1, q, lo, c] - taken * Er[c]
+            else:
+                for i in range(start, K):
+                    if own_ro[L - 1, q, i] >= theta:
+                        w = item_mass[i]
+                        for c in range(n):
+                            tmp[c] += suf_val[L - 1, q, i, c] - suf_val[L - 1, q, i + 1, c] - w * E[c]
+                            tmpr[c] += suf_ro[L - 1, q, i, c] - suf_ro[L - 1, q, i + 1, c] - w * Er[c]
+            for c in range(n):
+                E[c] = tmp[c]
+                Er[c] = tmpr[c]
+        for c in range(n):
+            W[s, c] = E[c]
+
+
+@numba.njit(cache=True)
+def round_backward_fixed(n, fixed, flags, atoms, W, atoms_ro, W_ro, NL, R, powR, slot_off, node_ptr, node_L, node_b,
+                         node_code, mass_lp, below_mass, above_mass, mass_apen, level_type, best_pen, demote,
+                         nb_count, nb_code, nb_index, item_level, item_pen, item_mass, item_start, suf_mass, out):
+    """:func:`round_backward` with the player at position ``fixed`` deciding by another round's
+    values (``atoms_ro``, and ``W_ro`` that :func:`round_backward` solved from them: his
+    round-optimal choices, say) while every other player maximises his own component of the
+    values of ``atoms``; ``fixed = -1`` is :func:`round_backward`. Fills ``W`` and ``out``."""
+    size = 2 * NL + 8
+    masses = np.empty(size)
+    vals = np.empty((size, n))
+    vals_ro = np.empty((size, n))
+    E = np.empty(n)
+    tmp = np.empty(n)
+    Er = np.empty(n)
+    tmpr = np.empty(n)
+    K = item_level.shape[0]
+    if fixed == n - 1:
+        _fixed_last(n, flags, atoms, W, atoms_ro, NL, R, powR, slot_off, node_ptr, node_b, node_code, mass_lp,
+                    below_mass, above_mass, mass_apen, level_type, best_pen, demote, masses, E, tmp, Er, tmpr)
+    else:
+        _last_position(n, flags, atoms, W, NL, R, powR, slot_off, node_ptr, node_L, node_b, node_code, mass_lp,
+                       below_mass, above_mass, mass_apen, level_type, best_pen, demote, masses, vals, E, tmp)
+    if n > 2:
+        most = nb_count[n - 2]
+        suf_val = np.empty((3, most, K + 1, n))
+        own = np.empty((3, most, K))
+        mono = np.empty((3, most, K), dtype=np.bool_)
+        if 0 < fixed < n - 1:
+            suf_ro = np.empty((3, most, K + 1, n))
+            own_ro = np.empty((3, most, K))
+            mono_ro = np.empty((3, most, K), dtype=np.bool_)
+        for j in range(n - 2, 0, -1):
+            if j == fixed:
+                _above_tables(j, n, W, NL, R, powR, slot_off, nb_code[:nb_count[j]], item_level, item_pen,
+                              item_mass, suf_val, own, mono)
+                _above_tables(j, n, W_ro, NL, R, powR, slot_off, nb_code[:nb_count[j]], item_level, item_pen,
+                              item_mass, suf_ro, own_ro, mono_ro)
+                _fixed_middle(j, n, flags, W, W_ro, NL, R, powR, slot_off, node_ptr, node_L, node_b, node_code,
+                              mass_lp, below_mass, mass_apen, best_pen, demote, nb_index, item_level, item_pen,
+                              item_mass, item_start, suf_mass, suf_val, suf_ro, own_ro, mono_ro, masses, E, tmp, Er,
+                              tmpr)
+                continue
+            _above_tables(j, n, W, NL, R, powR, slot_off, nb_code[:nb_count[j]], item_level, item_pen,
+                          item_mass, suf_val, own, mono)
+            _middle_position(j, n, flags, atoms, W, NL, R, powR, slot_off, node_ptr, node_L, node_b, node_code,
+                             mass_lp, below_mass, mass_apen, best_pen, demote, nb_index, item_level, item_pen,
+                             item_mass, item_start, suf_mass, suf_val, own, mono, masses, vals, E, tmp)
+    cont = np.zeros(n)
+    cont_ro = np.zeros(n)
+    for t in range(3, 0, -1):
+        m = _start_outcomes(n, t, flags, W, NL, powR, slot_off, mass_lp, mass_apen, R, masses, vals)
+        if fixed == 0:
+            _start_outcomes(n, t, flags, W_ro, NL, powR, slot_off, mass_lp, mass_apen, R, masses, vals_ro)
+        for c in range(n):
+            tmp[c] = 0.0
+            tmpr[c] = 0.0
+        for k in range(m):
+            w = masses[k]
+            if fixed == 0:
+                stop = t == 3 or vals_ro[k, 0] >= cont_ro[0] - TIE
+            else:
+                stop = t == 3 or vals[k, 0] >= cont[0]
+            if stop:
+                for c in range(n):
+                    tmp[c] += w * vals[k, c]
+                if fixed == 0:
+                    for c in range(n):
+                        tmpr[c] += w * vals_ro[k, c]
+            else:
+                for c in range(n):
+                    tmp[c] += w * cont[c]
+                if fixed == 0:
+                    for c in range(n):
+                        tmpr[c] += w * cont_ro[c]
+        for c in range(n):
+            cont[c] = tmp[c]
+            cont_ro[c] = tmpr[c]
+    for c in range(n):
+        out[c] = cont[c]
+
+
+@numba.njit(cache=True)
+def fixed_atoms(n, fixed, stripes, flags, atom_rows, atom_T, atom_P, atom_O, atom_wipe, U, count_n, cap, s0,
+                sub_values, sub_offset, sub_cap, fsub_values, fsub_offset, fsub_cap, fsub_count, atoms, new_stripes,
+                new_flags, order):
+    """:func:`game_atoms` when the player at position ``fixed`` keeps to his own policy: the
+    next states' values are those with him at his new position, ``U[position, index]``
+    (``count_n`` states a position), or with fewer players ``fsub_values`` (``k`` players:
+    from ``fsub_offset[k]``, ``fsub_count[k]`` states a position, cap ``fsub_cap[k]``); once he
+    is out (PIT-6) the game goes on between maximisers (``sub_values``, as
+    :func:`game_atoms`)."""
+    for a in range(atom_rows.shape[0]):
+        row = atom_rows[a]
+        T = atom_T[a]
+        P = atom_P[a]
+        O = atom_O[a]
+        for c in range(n):
+            atoms[row, c] = 0.0
+        alive = 0
+        last_alive = -1
+        for pos in range(n):
+            if not (O >> pos) & 1:
+                alive += 1
+                last_alive = pos
+        if alive == 1:
+            atoms[row, last_alive] = 1.0
+            continue
+        holders = 0
+        for pos in range(n):
+            holders += (T >> pos) & 1
+        share = 1.0 / holders
+        wipe = atom_wipe[a] if holders == 1 else 1
+        for w in range(n):
+            if not (T >> w) & 1:
+                continue
+            for pos in range(n):
+                new_stripes[pos] = stripes[pos] + ((P >> pos) & 1)
+                new_flags[pos] = flags[pos]
+            left = stripes[w] - wipe
+            if left < 0:
+                left = 0
+            new_stripes[w] = left + ((P >> w) & 1)
+            if new_stripes[w] == 0:
+                atoms[row, w] += share
+                continue
+            new_flags[w] = 1
+            count = 0
+            where = -1
+            for step in range(1, n + 1):
+                pos = step % n
+                if not (O >> pos) & 1:
+                    if pos == fixed:
+                        where = count
+                    order[count] = pos
+                    count += 1
+            if count == n:
+                index = _index(new_stripes, new_flags, order, count, cap, s0)
+                for k in range(n):
+                    atoms[row, order[k]] += share * U[where, index, k]
+            elif where < 0:
+                index = _index(new_stripes, new_flags, order, count, sub_cap[count], s0)
+                base = sub_offset[count] + index * count
+                for k in range(count):
+                    atoms[row, order[k]] += share * sub_values[base + k]
+            else:
+                index = _index(new_stripes, new_flags, order, count, fsub_cap[count], s0)
+                base = fsub_offset[count] + (where * fsub_count[count] + index) * count
+                for k in range(count):
+                    atoms[row, order[k]] += share * fsub_values[base + k]
+
+
+@numba.njit(cache=True)
+def sweep_fixed(states, n, U, cap, s0, atom_rows, atom_T, atom_P, atom_O, atom_wipe, sub_values, sub_offset,
+                sub_cap, fsub_values, fsub_offset, fsub_cap, fsub_count, atoms_ro, W_ro, slots, atom_count, NL, R,
+                powR, slot_off, node_ptr, node_L, node_b, node_code, mass_lp, below_mass, above_mass, mass_apen,
+                level_type, best_pen, demote, nb_count, nb_code, nb_index, item_level, item_pen, item_mass,
+                item_start, suf_mass):
+    """One Gauss-Seidel pass of :func:`sweep_states` for every position of the fixed player:
+    ``U[position, state]``; ``W_ro[flags]`` the knowledge slots of his round (by the has-wiped
+    flags of the positions, bit k for position k). Returns the largest change."""
+    stripes = np.empty(n, dtype=np.int64)
+    flags = np.empty(n, dtype=np.int64)
+    new_stripes = np.empty(n, dtype=np.int64)
+    new_flags = np.empty(n, dtype=np.int64)
+    order = np.empty(n, dtype=np.int64)
+    atoms = np.zeros((atom_count, n))
+    W = np.zeros((slots, n))
+    out = np.empty(n)
+    count_n = U.shape[1]
+    change = 0.0
+    for i in range(states.shape[0]):
+        s = states[i]
+        _digits(s, n, cap, s0, stripes, flags)
+        combo = 0
+        for k in range(n):
+            combo += flags[k] << k
+        for fixed in range(n):
+            fixed_atoms(n, fixed, stripes, flags, atom_rows, atom_T, atom_P, atom_O, atom_wipe, U, count_n, cap, s0,
+                        sub_values, sub_offset, sub_cap, fsub_values, fsub_offset, fsub_cap, fsub_count, atoms,
+                        new_stripes, new_flags, order)
+            round_backward_fixed(n, fixed, flags, atoms, W, atoms_ro, W_ro[combo], NL, R, powR, slot_off, node_ptr,
+                                 node_L, node_b, node_code, mass_lp, below_mass, above_mass, mass_apen, level_type,
+                                 best_pen, demote, nb_count, nb_code, nb_index, item_level, item_pen, item_mass,
+                                 item_start, suf_mass, out)
+            for c in range(n):
+                d = abs(out[c] - U[fixed, s, c])
+                if d > change:
+                    change = d
+                U[fixed, s, c] = out[c]
+    return change

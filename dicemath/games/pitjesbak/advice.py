@@ -1,11 +1,16 @@
-"""Stop or throw again? Game-optimal advice and a human policy card (two players).
+"""Stop or throw again? Game-optimal advice and a human policy card, at any table.
 
-Advice uses the game solution of :mod:`dicemath.games.pitjesbak.game_solver`: the
-probabilities are of winning the whole game (PIT-1), both players playing game-optimally
-from here on. Float64.
+One advice type, :class:`Advice`: the probability of winning the whole game (PIT-1) if the
+player stops and if he throws again, every player playing game-optimally from here on, and
+whether those numbers are exact (float64 solutions) or estimates. Two players: the game
+solution of :mod:`dicemath.games.pitjesbak.game_solver` (rigorous bounds); three and four
+players: :mod:`.table_game`; five to eight: the labelled estimates of :mod:`.table_estimate`
+(:func:`.table_game.table_advice` answers every table).
 
 :func:`advise` takes a state of the rules engine (the game vocabulary);
-:func:`advise_situation` takes the situation as a player describes it at the table.
+:func:`advise_situation` takes a two-player situation as a player describes it at the table.
+The policy cards: :func:`policy_card` (two players, :class:`PolicyCard`) and
+:func:`table_policy_card` (any table, thresholds by turn position, :class:`TableCard`).
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from dicemath.core.errors import InvalidStateError
 from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
 from dicemath.games.pitjesbak.rules import MAX_THROWS, STANDARD, Rules
 from dicemath.games.pitjesbak.state import STOP, THROW, State, initial_state
-from dicemath.games.pitjesbak.throws import check_throw, class_space, classify
+from dicemath.games.pitjesbak.throws import check_throw, class_space, class_table, classify
 from dicemath.reporting.context import markdown_table
 
 ROLES = ("start", "follower")
@@ -28,46 +33,59 @@ ROLES = ("start", "follower")
 
 @dataclass(frozen=True)
 class Advice:
-    """The advice for one decision.
+    """The advice for one decision (any table).
 
     Attributes:
-        decision: ``"stop"`` or ``"throw"``.
+        decision: ``"stop"`` or ``"throw"`` (ties: stop; ``"stop"`` when no throw is left).
         stop_probability: P(I win the game) if I stop now (this throw counts).
         throw_probability: P(I win the game) if I throw again (None when no throw is left).
         situation: the inputs, for display.
+        exact: True for a full solve (float64 value iteration), False for an estimate
+            (:mod:`.table_estimate`, five to eight players).
+        stop_values, throw_values: every player's P(win the game) in turn order (the start
+            player first) under each choice (``throw_values`` None when no throw is left).
     """
 
     decision: str
     stop_probability: float
     throw_probability: float | None
     situation: dict
+    exact: bool = True
+    stop_values: tuple[float, ...] | None = None
+    throw_values: tuple[float, ...] | None = None
 
     def as_dict(self) -> dict:
-        """JSON-ready form with stable keys."""
+        """JSON-ready form with stable keys: decision, stop_win_probability,
+        throw_win_probability, exact, stop_values, throw_values and the situation's keys."""
         return {"decision": self.decision, "stop_win_probability": self.stop_probability,
-                "throw_win_probability": self.throw_probability, **self.situation}
+                "throw_win_probability": self.throw_probability, "exact": self.exact,
+                "stop_values": None if self.stop_values is None else list(self.stop_values),
+                "throw_values": None if self.throw_values is None else list(self.throw_values), **self.situation}
 
     def __str__(self) -> str:
         again = "no throw left" if self.throw_probability is None else f"{self.throw_probability:.4f}"
+        label = "" if self.exact else " (estimates)"
         return (f"{self.decision.upper()}: P(win game) if you stop {self.stop_probability:.4f}, "
-                f"if you throw again {again}")
+                f"if you throw again {again}{label}")
 
     def _repr_markdown_(self) -> str:
         return f"**{self.decision}** — {self}"
 
 
-def advise(state: State, *, solution: GameSolution | None = None) -> Advice:
-    """Game-optimal advice at a two-player decision: stop, or throw again? (PIT-4..PIT-8)
+def advise(state: State, *, solution=None) -> Advice:
+    """Game-optimal advice at a decision: stop, or throw again? (PIT-4..PIT-8)
 
     Args:
-        state: a two-player state where a player decides (``state.current_player() >= 0``).
-        solution: a solved game (default :func:`solve_game` of ``state.rules``, cached).
+        state: a state where a player decides (``state.current_player() >= 0``).
+        solution: two players: a solved game (default :func:`solve_game` of ``state.rules``,
+            cached); more: a table solution for :func:`.table_game.table_advice` (default as
+            there: exact up to four players, an estimate beyond).
 
     Returns:
         The :class:`Advice` for the player to act.
 
     Raises:
-        InvalidStateError: not a decision, or not a two-player game.
+        InvalidStateError: not a decision.
 
     Example:
         >>> small = solve_game(Rules(stripes=3), use_cache=False, compare=False)
@@ -77,8 +95,8 @@ def advise(state: State, *, solution: GameSolution | None = None) -> Advice:
     """
     if state.current_player() < 0:
         raise InvalidStateError(f"no player decides in {state}: advice needs a decision")
-    if len(state.order) != 2 or state.rules.players != 2:
-        raise InvalidStateError(f"advice is for two-player games, not {state.rules.players} players")
+    if state.rules.players != 2 or not (solution is None or isinstance(solution, GameSolution)):
+        return table_state_advice(state, solution=solution)
     me, them = state.order[state.turn], state.order[1 - state.turn]
     best = None if state.turn == 0 else state.results[0]
     return _advice(state.stripes[me], state.wiped[me], state.stripes[them], state.wiped[them],
@@ -136,6 +154,46 @@ def advise_situation(my_stripes: int, my_wiped: bool, their_stripes: int, their_
                    dice=dice, best=best, cap=cap, rules=rules or STANDARD, solution=solution)
 
 
+def table_state_advice(state: State, *, solution=None) -> Advice:
+    """:func:`.table_game.table_advice` at an engine state where a player decides: the
+    players of this round in its turn order (a game of five with one player out since an
+    earlier round is a table of four; one out this round is still in the round, his result
+    None).
+
+    Raises:
+        InvalidStateError: not a decision.
+    """
+    from dicemath.games.pitjesbak.table_game import table_advice
+
+    if state.current_player() < 0:
+        raise InvalidStateError(f"no player decides in {state}: advice needs a decision")
+    order = state.order
+    return table_advice([state.stripes[s] for s in order], [state.wiped[s] for s in order], state.turn,
+                        before=list(state.results), limit=state.limit if state.turn else None, dice=state.current,
+                        throws=state.throws, rules=state.rules, solution=solution)
+
+
+def table_situation_state(rules: Rules, stripes: Sequence[int], wiped: Sequence[bool], position: int,
+                          before: Sequence, limit: int | None, dice: Sequence[int], throws: int) -> State:
+    """The engine state of a situation at a table (the arguments of
+    :func:`.table_game.table_advice`), for its picture: the seats are the turn positions (seat
+    0 starts this round), a player put out by 1-1-1 this round is out (PIT-6).
+
+    Raises:
+        InvalidStateError: a situation no game reaches (:func:`.state.check_state`).
+        InvalidDiceError: a throw that is not three dice 1..6.
+    """
+    from dicemath.games.pitjesbak.state import check_state
+
+    n = len(stripes)
+    before = tuple(None if t is None else check_throw(t) for t in before)
+    alive = tuple(not (pos < len(before) and before[pos] is None) for pos in range(n))
+    state = State(rules.with_players(n), tuple(stripes), tuple(bool(w) for w in wiped), alive, 0, tuple(range(n)),
+                  turn=position, limit=limit or 0, throws=throws, current=check_throw(dice), results=before)
+    check_state(state)
+    return state
+
+
 def situation_state(advice: Advice, rules: Rules) -> State:
     """The two-player state an :func:`advise_situation` answer describes, for its picture:
     the asking player is seat 0, the other seat 1 (PIT-4: the start player throws first; a
@@ -176,7 +234,12 @@ def _advice(my_stripes: int, my_wiped: bool, their_stripes: int, their_wiped: bo
         left = cap - throw_number
         again = 1.0 - float(tables.follower[left - 1, theirs]) if left else None
     decision = STOP if again is None or stop >= again else THROW
-    return Advice(decision, stop, again, situation)
+    mine = 0 if role == "start" else 1
+
+    def vector(p: float | None) -> tuple[float, float] | None:
+        return None if p is None else ((p, 1.0 - p) if mine == 0 else (1.0 - p, p))
+
+    return Advice(decision, stop, again, situation, stop_values=vector(stop), throw_values=vector(again))
 
 
 def _check_throw_number(throw_number: int, cap: int) -> None:
@@ -344,3 +407,200 @@ def policy_card(solution: GameSolution | None = None, state: tuple | None = None
     rows_t = tuple(tuple(r) for r in rows)
     return PolicyCard(state, float(tables.value), (describe_stops(start[0], rules),
                                                    describe_stops(start[1], rules)), rows_t)
+
+
+# -- the policy card at any table ---------------------------------------------------------
+
+WEAK_BEST = (6, 2, 2)
+"""The best throw so far that :func:`table_policy_card`'s thresholds face: 6-2-2 (score 64
+with the traditional values), below every throw a player stops on for its own sake, so the
+threshold is his own, not "beat it"."""
+
+FOLLOWER_SITUATIONS = ((3, 1), (3, 2), (2, 1))
+"""(limit, throws used) of a follower's decisions on the card: the first throw of three, the
+second of three, the first of two."""
+
+
+def _situation_key(limit: int, used: int) -> str:
+    return f"limit_{limit}_after_throw_{used}"
+
+
+def stop_threshold(stops: Sequence[bool], rules: Rules | None = None) -> str | None:
+    """The weakest ranked class from which on a player stops on every stronger class too (his
+    threshold: ``"score 108"`` for "score 108 or better"), None when he throws the strongest
+    again.
+
+    Example:
+        >>> space = class_space()
+        >>> stop_threshold([c.rank >= 105 for c in space.classes[:-1]] + [False])
+        'score 105'
+    """
+    space = class_space(rules)                          # ranked classes weakest first, then 1-1-1
+    bottom = None
+    for c in range(space.apen - 1, -1, -1):
+        if not stops[c]:
+            break
+        bottom = c
+    return None if bottom is None else space.classes[bottom].label
+
+
+def threshold_index(label: str | None, rules: Rules | None = None) -> int | None:
+    """The strength of a threshold for plotting: how many ranked classes are weaker (0 = the
+    weakest), None for no threshold."""
+    if label is None:
+        return None
+    space = class_space(rules)
+    return [c.label for c in space.classes[:space.apen]].index(label)
+
+
+def _representatives(rules: Rules) -> dict[int, tuple[int, int, int]]:
+    """One throw of each class (class-space index)."""
+    space = class_space(rules)
+    return {space.index(row.throw_class): row.throws[0] for row in class_table(rules)}
+
+
+@dataclass(frozen=True)
+class TableCard:
+    """A policy card at a table of n players: when to stop, by turn position.
+
+    Attributes:
+        players, stripes, wiped: the state (turn order from the start player).
+        exact: True for a full solve, False for estimates (five to eight players).
+        win_probabilities: P(each position wins the game) at this state.
+        start_rules: when the start player stops after throw 1 and after throw 2.
+        followers: for each position 1..n-1, rows ``(best, texts)``: a range of the best
+            throw so far (held by one player before him, those between below it, no 2-2-3),
+            and the stop set in each of :data:`FOLLOWER_SITUATIONS`.
+        thresholds: for each position, the weakest throw he stops on (:func:`stop_threshold`)
+            facing :data:`WEAK_BEST` (the start player: no best yet) after his first throw of
+            three and with one throw of three left: ``(first, last)``.
+    """
+
+    players: int
+    stripes: tuple[int, ...]
+    wiped: tuple[bool, ...]
+    exact: bool
+    win_probabilities: tuple[float, ...]
+    start_rules: tuple[str, str]
+    followers: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]
+    thresholds: tuple[tuple[str | None, str | None], ...]
+
+    def as_dict(self) -> dict:
+        """JSON-ready form with stable keys."""
+        return {"players": self.players, "stripes": list(self.stripes), "wiped": list(self.wiped),
+                "exact": self.exact, "win_probabilities": list(self.win_probabilities),
+                "start_after_throw": {"1": self.start_rules[0], "2": self.start_rules[1]},
+                "followers": [{"position": position,
+                               "rows": [{"best": best, **{_situation_key(*k): t
+                                                          for k, t in zip(FOLLOWER_SITUATIONS, texts)}}
+                                        for best, texts in rows]}
+                              for position, rows in enumerate(self.followers, start=1)],
+                "thresholds": [{"position": position, "first_throw": first, "one_throw_left": last}
+                               for position, (first, last) in enumerate(self.thresholds)]}
+
+    def _head(self) -> str:
+        flags = ", ".join(f"{a}{' (has wiped)' if f else ''}" for a, f in zip(self.stripes, self.wiped))
+        values = " ".join(f"{p:.4f}" for p in self.win_probabilities)
+        return (f"Pitjesbak policy card, {self.players} players (stripes in turn order: {flags}); "
+                f"P(win the game) by turn position: {values}"
+                + ("" if self.exact else " (estimates: see dicemath.games.pitjesbak.table_estimate)"))
+
+    def text(self) -> str:
+        """Plain-text card."""
+        lines = [self._head(),
+                 f"Position 0, the start player, after throw 1: {self.start_rules[0]}",
+                 f"Position 0, the start player, after throw 2: {self.start_rules[1]}",
+                 "Followers: stop when your throw is in the set, facing the best throw so far (held by one player "
+                 "before you, everybody between you and him below it):"]
+        for position, rows in enumerate(self.followers, start=1):
+            after = self.players - 1 - position
+            lines.append(f"Position {position} ({after} player{'' if after == 1 else 's'} after you):")
+            for best, texts in rows:
+                parts = "; ".join(f"limit {limit}, throw {used}: {t}" for (limit, used), t
+                                  in zip(FOLLOWER_SITUATIONS, texts))
+                lines.append(f"  vs {best}: {parts}")
+        return "\n".join(lines)
+
+    def markdown(self) -> str:
+        """Markdown card."""
+        parts = [self._head() + ".", "",
+                 f"- **Start player, after throw 1:** {self.start_rules[0]}",
+                 f"- **Start player, after throw 2:** {self.start_rules[1]}", ""]
+        for position, rows in enumerate(self.followers, start=1):
+            parts += [f"**Position {position}** (stop when the current throw is in the set):", "",
+                      markdown_table(["best throw so far"] + [f"limit {limit}, after throw {used}"
+                                                              for limit, used in FOLLOWER_SITUATIONS],
+                                     [[best, *texts] for best, texts in rows], align="llll"), ""]
+        return "\n".join(parts)
+
+    def _repr_markdown_(self) -> str:
+        return self.markdown()
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+def table_policy_card(stripes: Sequence[int] | None = None, wiped: Sequence[bool] | None = None, *,
+                      rules: Rules | None = None, solution=None) -> TableCard:
+    """The game-optimal policy card at a table (default: the opening of ``rules.players``).
+
+    Args:
+        stripes, wiped: the players' stripes and has-wiped flags in turn order from the start
+            player (default: the opening, PIT-1).
+        rules: the rules without a ``solution`` (players, starting stripes, die values;
+            ``players`` is taken from ``stripes`` when given).
+        solution: a table solution (default as :func:`.table_game.table_advice`: two
+            players from :func:`.game_solver.solve_game`, three and four solved, five to eight
+            estimated).
+
+    Raises:
+        InvalidRulesError: fewer than 2 or more than 8 players.
+        InvalidStateError: a state the rules cannot produce (see
+            :meth:`.table_game.TableSolution.check`).
+
+    Example:
+        >>> from dicemath.games.pitjesbak.table_game import solve_table
+        >>> card = table_policy_card(solution=solve_table(Rules(players=3, stripes=1), cap=2, use_cache=False))
+        >>> card.start_rules[0].endswith("1-1-1: throw again"), len(card.followers)
+        (True, 2)
+    """
+    from dicemath.games.pitjesbak.table_game import default_solution
+
+    base = solution.rules if solution is not None else (rules or STANDARD)
+    n = len(stripes) if stripes is not None else base.players
+    base = base.with_players(n)
+    stripes = tuple(stripes) if stripes is not None else (base.stripes,) * n
+    wiped = tuple(bool(w) for w in wiped) if wiped is not None else (False,) * n
+    solution = solution or default_solution(base, stripes)
+    table = solution.table_for(n)
+    stripes, wiped = table.check(stripes, wiped)
+    solved = table.round_at(stripes, wiped)
+    rules = table.rules
+    space = class_space(rules)
+    throw = _representatives(rules)
+    start = [solved.stops(0, throws=t) for t in (1, 2)]
+    weak = space.levels[space.index_of_throw(WEAK_BEST)]
+    followers, thresholds = [], [(stop_threshold(start[0], rules), stop_threshold(start[1], rules))]
+    for position in range(1, n):
+        rows: list[list] = []
+        for i in reversed(range(space.apen)):                # the strongest best first
+            level = space.levels[i]
+            below = [c for c in range(space.apen) if space.levels[c] < level and not space.classes[c].penalty]
+            if position > 1 and not below:
+                continue                                # nobody between can be below it
+            before = [throw[i]] + [throw[below[-1]] if below else None] * (position - 1)
+            texts = tuple(_follower_text(solved.stops(position, before=before, limit=limit, throws=used), i, rules)
+                          for limit, used in FOLLOWER_SITUATIONS)
+            label = space.classes[i].label
+            if rows and rows[-1][1] == texts:
+                rows[-1][0] = rows[-1][0].split(" .. ")[0] + " .. " + label
+            else:
+                rows.append([label, texts])
+        followers.append(tuple((best, texts) for best, texts in rows))
+        weak_below = [c for c in range(space.apen) if space.levels[c] < weak and not space.classes[c].penalty]
+        before = [WEAK_BEST] + [throw[weak_below[-1]]] * (position - 1)
+        thresholds.append(tuple(stop_threshold(solved.stops(position, before=before, limit=3, throws=used), rules)
+                                for used in (1, 2)))
+    return TableCard(n, stripes, wiped, table.exact, tuple(float(v) for v in solved.values),
+                     (describe_stops(start[0], rules), describe_stops(start[1], rules)), tuple(followers),
+                     tuple(thresholds))

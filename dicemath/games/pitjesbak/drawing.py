@@ -5,8 +5,9 @@ has won a round (PIT-6: then 1-1-1 wins the game) or is out, and its dice: the t
 waiting for the player's decision, or the counting throw of a player who has finished
 (PIT-4) with its class (PIT-2, PIT-3; 2-2-3 adds a stripe, PIT-7). Above them: whose turn
 it is, the throw number and the limit of throws this round (PIT-4). With advice
-(:func:`.advice.advise`) the two choices are drawn with their chances of winning the game
-and the recommended one is framed. The words are the text view's (:mod:`.view`).
+(:class:`.advice.Advice`, at any table: :func:`.advice.advise`, :func:`.table_game.table_advice`)
+the two choices are drawn with their chances of winning the game and the recommended one is
+framed; estimates (five to eight players) say so. The words are the text view's (:mod:`.view`).
 
 Example:
     >>> from dicemath.games.pitjesbak.state import initial_state
@@ -106,11 +107,13 @@ def _seat(state: State, seat: int, y: float, dice_left: float, width: float) -> 
 def _advice(advice: Advice, y: float) -> str:
     """The two choices with their chances of winning the game; the advised one framed."""
     choices = ((STOP, "Stop", advice.stop_probability), (THROW, "Throw again", advice.throw_probability))
-    parts = [svg.text(12, y + 14, "Chance to win the game (game-optimal play from here):", fill=svg.GREY)]
+    heading = ("Chance to win the game (game-optimal play from here):" if advice.exact else
+               "Estimated chance to win the game (game-optimal play from here):")
+    parts = [svg.text(12, y + 14, heading, fill=svg.GREY)]
     for k, (decision, name, probability) in enumerate(choices):
         x = 12 + k * 265
         chosen = decision == advice.decision
-        value = "no throw left" if probability is None else f"{probability:.1%}"
+        value = "no throw left" if probability is None else f"{'~' if not advice.exact else ''}{probability:.1%}"
         box = [svg.rect(x, y + 24, 250, 44, rx=6, fill=svg.LIGHT, stroke=svg.BLUE if chosen else svg.GREY,
                         stroke_width=3 if chosen else 1),
                svg.text(x + 12, y + 51, f"{name}: {value}{'  (advised)' if chosen else ''}",

@@ -29,9 +29,9 @@ sweep propagates almost everything. The sweeps are the core's
 :func:`~dicemath.core.mdp.bounded_value_iteration`; this module supplies ``T``. Float64 numpy; classes are the 42 throw classes of
 :func:`~dicemath.games.pitjesbak.throws.class_space`.
 
-Three players: see :mod:`dicemath.games.pitjesbak.game_solver3` (small stripe counts only:
-each state's round has 42**3 joint counting throws, values are vectors because three-player
-Pitjesbak is not zero-sum, and the bound sandwich used here does not carry over).
+Three or more players: see :mod:`dicemath.games.pitjesbak.table_game` (values are vectors
+because Pitjesbak with more than two players is not zero-sum, and the bound sandwich used
+here does not carry over).
 
 Example:
     >>> solution = solve_game(Rules(stripes=2), use_cache=False)

@@ -1,11 +1,19 @@
-"""The Pitjesbak report section: class table, game values, policy card, heat map.
+"""The Pitjesbak report section: class table, game values, policy card, heat map, and the
+tables of 2 to 8 players.
 
 :func:`compute` solves what the section shows and returns it as a
 :class:`PitjesbakReport` (numbers and policy cards, no prose); :func:`render` writes the
-Markdown and the heat map from it, every conclusion read off the numbers. Both are
+Markdown and the figures from it, every conclusion read off the numbers. Both are
 registered in the game registry (:mod:`dicemath.games.registry`). With ``context.quick`` the
-round-maximising comparison, rounds with more than 4 players and the three-player games
-are skipped.
+round-maximising comparison of the two-player solver, rounds with more than 4 players, the
+four-player solves (four players are then estimated) and the exact round-maximiser tables
+beyond two players are skipped, and the simulations are short (:data:`QUICK_GAMES`).
+
+Tables of n players (:mod:`.table_game`, :mod:`.table_estimate`, :mod:`.table_compare`):
+the stop thresholds by turn position and table size (the policy card's, a plot), the first
+start player's advantage (exact for 2 to 4 players, estimated beyond), and what game-optimal
+play gains over round-optimal play (exact for 2 to 4 players, simulated for 3 to 8, with 95%
+intervals; the simulations are kept in the cache).
 """
 
 from __future__ import annotations
@@ -16,13 +24,21 @@ import numpy as np
 
 from dicemath.core.dice import throw_text
 from dicemath.core.svg import picture
-from dicemath.games.pitjesbak.advice import Advice, PolicyCard, advise, policy_card
+from dicemath.core.cache import cached_object
+from dicemath.games.pitjesbak.advice import (
+    WEAK_BEST,
+    Advice,
+    PolicyCard,
+    advise,
+    policy_card,
+    table_policy_card,
+    threshold_index,
+)
 from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
-from dicemath.games.pitjesbak.game_solver3 import solve_game3
 from dicemath.games.pitjesbak.round_solver import solve_round
 from dicemath.games.pitjesbak.rules import STANDARD, Rules
 from dicemath.games.pitjesbak.state import State, initial_state
-from dicemath.games.pitjesbak.throws import THROW_TOTAL, ClassRow, class_table
+from dicemath.games.pitjesbak.throws import THROW_TOTAL, ClassRow, class_space, class_table, classify
 from dicemath.reporting.context import ReportContext, markdown_table
 
 LATE_STATE = (2, True, 2, True)
@@ -42,6 +58,61 @@ class RoundRow:
     thresholds: tuple[str | None, str | None]
 
 
+TABLE_SIZES = tuple(range(2, 9))
+"""The table sizes of the section's n-player part (PIT-1: 2 to 8 players)."""
+
+SIMULATED_GAMES = {3: 300, 4: 200, 5: 150, 6: 80, 7: 40, 8: 20}
+"""Simulated games of the round-maximiser's loss by table size (fewer where a round costs
+more: a round of eight players is 2.2 million knowledge states)."""
+
+QUICK_GAMES = {3: 12, 5: 12}
+"""The same with ``context.quick``."""
+
+SEED = 23
+"""Seed of the simulated games."""
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One table size at the opening (every player game-optimal).
+
+    Attributes:
+        players: n.
+        exact: True for a solved table, False for the estimate (:mod:`.table_estimate`).
+        win_probabilities: P(win the game) by turn position of the first round.
+        thresholds: by turn position, the weakest throw he stops on facing
+            :data:`.advice.WEAK_BEST` (the start player: no best yet) after the first of three
+            throws and with one of three left (:class:`.advice.TableCard`).
+    """
+
+    players: int
+    exact: bool
+    win_probabilities: tuple[float, ...]
+    thresholds: tuple[tuple[str | None, str | None], ...]
+
+    @property
+    def advantage(self) -> float:
+        """P(the first start player wins) minus a fair share, 1/n."""
+        return self.win_probabilities[0] - 1.0 / self.players
+
+
+@dataclass(frozen=True)
+class GainRow:
+    """What round-optimal play costs at a table of n (see :mod:`.table_compare`).
+
+    Attributes:
+        players: n.
+        exact_losses: by turn position of the first round, the exact loss of P(win the game)
+            of a round-maximiser against game-optimal play by the others (None: not solved).
+        simulated: :func:`.table_compare.simulated_loss` of the first start player (None:
+            not simulated).
+    """
+
+    players: int
+    exact_losses: tuple[float, ...] | None
+    simulated: dict | None
+
+
 @dataclass(frozen=True)
 class PitjesbakReport:
     """The numbers of the Pitjesbak section.
@@ -56,7 +127,10 @@ class PitjesbakReport:
             the game-optimal advice there (the picture).
         heat_map: ``[a-1, b-1]`` P(start player wins) with a and b stripes, both wiped.
         rounds: one row per number of players.
-        three_players: ``(stripes, P(win) by turn position, cap)`` rows (empty when quick).
+        tables: one :class:`TableRow` per table size (:data:`TABLE_SIZES`).
+        estimate_check: at four players, the exact P(win) by turn position and the estimate
+            from strengths fitted to three players (None when quick).
+        gains: one :class:`GainRow` per table size measured.
     """
 
     rules: Rules
@@ -72,7 +146,9 @@ class PitjesbakReport:
     opening_advice: Advice
     heat_map: np.ndarray
     rounds: tuple[RoundRow, ...]
-    three_players: tuple
+    tables: tuple[TableRow, ...]
+    estimate_check: tuple[tuple[float, ...], tuple[float, ...]] | None
+    gains: tuple[GainRow, ...]
 
 
 def heat_map_values(solution: GameSolution, top: int = 9) -> np.ndarray:
@@ -112,16 +188,76 @@ def compute(context: ReportContext) -> PitjesbakReport:
         thresholds = tuple(t.label if t else None
                            for t in (round_solution.start_stop_threshold(1), round_solution.start_stop_threshold(2)))
         rounds.append(RoundRow(players, tuple(float(p) for p in round_solution.win_probabilities), thresholds))
-    three = []
-    if not context.quick:
-        for stripes in (1, 2):
-            solved = solve_game3(Rules(players=3, stripes=stripes))
-            three.append((stripes, solved.opening_values, solved.cap))
     opening = initial_state(rules).apply(FIRST_THROW)
+    tables, check = table_rows(rules, quick=context.quick)
     return PitjesbakReport(rules, class_table(rules), solution.start_player_win_probability,
                            solution.bounds(*solution.opening), solution.cap, solution.sweeps, comparison,
                            policy_card(solution), policy_card(solution, LATE_STATE), opening,
-                           advise(opening, solution=solution), heat_map_values(solution), tuple(rounds), tuple(three))
+                           advise(opening, solution=solution), heat_map_values(solution), tuple(rounds), tables,
+                           check, gain_rows(rules, quick=context.quick))
+
+
+def _exact_sizes(quick: bool) -> tuple[int, ...]:
+    return (2, 3) if quick else (2, 3, 4)
+
+
+def table_rows(rules: Rules, *, quick: bool = False):
+    """The :class:`TableRow` of every table size at the opening (exact where solved, else the
+    estimate), and the estimate's check at four players (exact against the estimate fitted to
+    three players; None when quick)."""
+    from dicemath.games.pitjesbak.table_estimate import estimate_table, fit_strengths
+    from dicemath.games.pitjesbak.table_game import default_solution
+
+    rows = []
+    for n in TABLE_SIZES:
+        table_rules = rules.with_players(n)
+        solution = default_solution(table_rules) if n in _exact_sizes(quick) else estimate_table(table_rules)
+        card = table_policy_card(rules=table_rules, solution=solution)
+        rows.append(TableRow(n, card.exact, card.win_probabilities, card.thresholds))
+    check = None
+    if not quick:
+        four = rules.with_players(4)
+        estimate = estimate_table(four, strengths=fit_strengths(rules, players=3))
+        exact = next(r for r in rows if r.players == 4)
+        check = (exact.win_probabilities, estimate.value(*((four.stripes,) * 4, (False,) * 4)))
+    return tuple(rows), check
+
+
+def _simulated(rules: Rules, players: int, games: int) -> dict:
+    from dicemath.games.pitjesbak.table_compare import simulated_loss
+    from dicemath.games.pitjesbak.table_estimate import estimate_table
+    from dicemath.games.pitjesbak.table_game import SOLVED_PLAYERS, solve_table
+
+    table_rules = rules.with_players(players)
+
+    def build() -> dict:
+        reference = (solve_table(table_rules) if players <= SOLVED_PLAYERS[-1] else estimate_table(table_rules))
+        return simulated_loss(reference, games=games, seed=SEED)
+
+    return cached_object("pitjesbak-round-max-simulated", (table_rules, games, SEED), build)
+
+
+def gain_rows(rules: Rules, *, quick: bool = False) -> tuple[GainRow, ...]:
+    """What round-optimal play costs at each table size: exact where solved
+    (:func:`.table_compare.solve_round_maximiser`), simulated from three players
+    (:func:`.table_compare.simulated_loss`, cached)."""
+    from dicemath.games.pitjesbak.table_compare import solve_round_maximiser
+    from dicemath.games.pitjesbak.table_game import DEFAULT_CAP_EXTRA, two_player_cap
+
+    games = QUICK_GAMES if quick else SIMULATED_GAMES
+    rows = []
+    for n in TABLE_SIZES:
+        exact = None
+        if n in ((2,) if quick else _exact_sizes(quick)):
+            table_rules = rules.with_players(n)
+            # two players: the cap of the three-player table's subgame, so the tables are shared
+            cap = two_player_cap(rules, rules.stripes + DEFAULT_CAP_EXTRA) if n == 2 else None
+            solved = solve_round_maximiser(table_rules, cap=cap)
+            exact = tuple(solved.opening_loss(p) for p in range(n))
+        simulated = _simulated(rules, n, games[n]) if n in games else None
+        if exact is not None or simulated is not None:
+            rows.append(GainRow(n, exact, simulated))
+    return tuple(rows)
 
 
 def round_conclusion(rounds: tuple[RoundRow, ...]) -> str:
@@ -134,6 +270,207 @@ def round_conclusion(rounds: tuple[RoundRow, ...]) -> str:
         return f"At no table size ({sizes}) does the start player have the best chance to win the round."
     return (f"The start player has the best chance to win the round with {', '.join(map(str, leads))} "
             f"players, not at the other table sizes ({sizes}).")
+
+
+def _threshold_labels(rules: Rules | None = None) -> list[str]:
+    """Ranked class labels, weakest first (the y axis of the threshold plot)."""
+    space = class_space(rules)
+    return [c.label for c in space.classes[:space.apen]]
+
+
+def thresholds_figure(rows: tuple[TableRow, ...]):
+    """The stop thresholds by turn position, one line per table size (estimates dashed)."""
+    import matplotlib.pyplot as plt
+
+    labels = _threshold_labels()
+    figure, axes = plt.subplots(1, 2, figsize=(12, 5.5), sharey=True)
+    used = set()
+    for k, (axis, title) in enumerate(zip(axes, ("after the first of three throws", "with one of three throws left"))):
+        for row in rows:
+            ys = [threshold_index(t[k]) for t in row.thresholds]
+            used.update(y for y in ys if y is not None)
+            axis.plot(range(row.players), [float("nan") if y is None else y for y in ys], marker="o",
+                      linestyle="-" if row.exact else "--",
+                      label=f"{row.players} players{'' if row.exact else ' (estimate)'}")
+        axis.set(title=title, xlabel="turn position (0 = the start player)", xticks=range(max(TABLE_SIZES)))
+        axis.grid(alpha=0.3)
+    ticks = sorted(used)
+    axes[0].set_yticks(ticks)
+    axes[0].set_yticklabels([labels[i] for i in ticks])
+    axes[0].set_ylabel("weakest throw he stops on")
+    handles, names = axes[0].get_legend_handles_labels()
+    figure.legend(handles, names, loc="lower center", ncol=4, bbox_to_anchor=(0.5, -0.1))
+    figure.suptitle(f"Game-optimal stop thresholds at the opening (followers facing a best of "
+                    f"{classify(WEAK_BEST).label})")
+    return figure
+
+
+def _trend(values: list[int]) -> str:
+    """How a sequence of threshold strengths moves: words read off the numbers."""
+    steps = [b - a for a, b in zip(values, values[1:])]
+    if all(d > 0 for d in steps):
+        return "rises with every added player"
+    if all(d >= 0 for d in steps) and values[-1] > values[0]:
+        return "never falls as players are added"
+    if all(d == 0 for d in steps):
+        return "is the same at every table size"
+    if all(d <= 0 for d in steps):
+        return "never rises as players are added"
+    return "moves both ways with the table size"
+
+
+def threshold_conclusions(rows: tuple[TableRow, ...]) -> list[str]:
+    """Sentences about the thresholds, each computed from the rows."""
+    labels = _threshold_labels()
+    out = []
+    for k, when in ((0, "after his first throw"), (1, "after his second")):
+        start = [threshold_index(r.thresholds[0][k]) for r in rows]
+        if None not in start:
+            out.append(f"The start player's threshold {when} {_trend(start)}: {labels[start[0]]} at "
+                       f"{rows[0].players} players, {labels[start[-1]]} at {rows[-1].players}.")
+    beat = labels[threshold_index(classify(WEAK_BEST).label) + 1]
+    last = [r.thresholds[-1][0] for r in rows]
+    if all(t == beat for t in last):
+        out.append(f"The last player, facing {classify(WEAK_BEST).label} with two throws left, stops as soon as "
+                   f"he beats it ({beat}) at every table size: nobody can overtake him.")
+    else:
+        out.append("The last player's threshold facing " + classify(WEAK_BEST).label + " is "
+                   + ", ".join(f"{t or 'none'} ({r.players} players)" for r, t in zip(rows, last)) + ".")
+    by_after: dict[int, set] = {}
+    for r in rows:
+        for position in range(1, r.players - 1):
+            by_after.setdefault(r.players - 1 - position, set()).add(threshold_index(r.thresholds[position][0]))
+    strengths = {after: sorted(v - {None}) for after, v in sorted(by_after.items()) if v - {None}}
+    if strengths:
+        spans = "; ".join(f"{after} after him: {labels[v[0]]}" + (f" to {labels[v[-1]]}" if len(v) > 1 else "")
+                          for after, v in strengths.items())
+        head = ("A follower with players still to throw after him stops only on a strong throw, the stronger the "
+                "more players follow him" if _rising([v[0] for v in strengths.values()]) else
+                "A follower's threshold with players still to throw after him")
+        tail = (": the number of players still to throw decides it, not the table size." if
+                all(len(v) == 1 for v in strengths.values()) else
+                "; with the same number of players after him the table size moves it a little.")
+        out.append(f"{head} (after his first throw, facing {classify(WEAK_BEST).label}: {spans}){tail}")
+    return out
+
+
+def _rising(values: list[int]) -> bool:
+    return all(b >= a for a, b in zip(values, values[1:])) and values[-1] > values[0]
+
+
+def advantage_conclusions(rows: tuple[TableRow, ...], check) -> list[str]:
+    """Sentences about the first start player's advantage, computed from the rows."""
+    out = []
+    ahead = [r for r in rows if r.advantage > 0]
+    if len(ahead) == len(rows):
+        out.append("The first start player's chance is above a fair share (1/n) at every table size.")
+    elif not ahead:
+        out.append("The first start player's chance is below a fair share (1/n) at every table size.")
+    else:
+        out.append("The first start player's chance is above a fair share with "
+                   + ", ".join(str(r.players) for r in ahead) + " players only.")
+    top = max(rows, key=lambda r: r.advantage)
+    rel = max(rows, key=lambda r: r.win_probabilities[0] * r.players)
+    out.append(f"His edge is largest in points of probability at {top.players} players "
+               f"({100 * top.advantage:+.2f} points) and relative to a fair share at {rel.players} players "
+               f"({rel.win_probabilities[0] * rel.players:.3f} times 1/n).")
+    if check is not None:
+        exact, estimate = check
+        error = max(abs(a - b) for a, b in zip(exact, estimate))
+        out.append(f"At four players, where both can be computed, the estimate (fitted to three players) is off "
+                   f"by at most {error:.4f} in P(win) at the opening, against a first-seat edge of "
+                   f"{exact[0] - 0.25:.4f}.")
+    return out
+
+
+def gain_conclusions(gains: tuple[GainRow, ...]) -> list[str]:
+    """Sentences about what game-optimal play gains, computed from the rows."""
+    out = []
+    exact = [g for g in gains if g.exact_losses is not None]
+    if exact:
+        low = min(min(g.exact_losses) for g in exact)
+        high = max(max(g.exact_losses) for g in exact)
+        sizes = f"{exact[0].players}..{exact[-1].players}" if len(exact) > 1 else str(exact[0].players)
+        out.append(f"Exactly, with {sizes} players, a round-maximiser loses between {low:.5f} and {high:.5f} of "
+                   f"P(win the game), whatever his seat in the first round, "
+                   + ("always less than one percentage point." if high < 0.01 else "up to a point or more."))
+    both = [g for g in gains if g.exact_losses is not None and g.simulated is not None]
+    inside = [g.players for g in both if g.simulated["low"] <= g.exact_losses[0] <= g.simulated["high"]]
+    if both:
+        out.append("Where both are measured (" + ", ".join(str(g.players) for g in both) + " players) the exact loss "
+                   "of the first start player lies "
+                   + ("inside the simulated 95% interval every time, although the simulated others do not adapt to "
+                      "him." if len(inside) == len(both) else
+                      f"inside the simulated 95% interval at {', '.join(map(str, inside)) or 'no table size'}: the "
+                      "simulated others do not adapt to him, the exact ones do."))
+    simulated = [g for g in gains if g.simulated is not None and g.exact_losses is None]
+    if simulated:
+        positive = [g.players for g in simulated if g.simulated["low"] > 0]
+        sizes = ", ".join(str(g.players) for g in simulated)
+        where = (f"at every table size simulated ({sizes} players)" if len(positive) == len(simulated) else
+                 f"at {', '.join(map(str, positive))} of {sizes} players" if positive else
+                 f"at no table size of {sizes} players")
+        out.append(f"Beyond, by simulation: the loss is above zero with 95% confidence {where}; its central "
+                   f"estimates range from {min(g.simulated['loss'] for g in simulated):.5f} to "
+                   f"{max(g.simulated['loss'] for g in simulated):.5f}.")
+    return out
+
+
+def _tables_section(report: PitjesbakReport, context: ReportContext) -> list[str]:
+    """The n-player part of the section (Markdown lines)."""
+    rows = report.tables
+    exact_sizes = [r.players for r in rows if r.exact]
+    estimated = [r.players for r in rows if not r.exact]
+    top = max(r.players for r in rows)
+    parts = ["", "## Tables of 2 to 8 players", "",
+             "Every player maximises his own probability of winning the game (with more than two players the game "
+             "is not zero-sum). Exact (float64 value iteration to 1e-12, stripe counts above 11 clipped; "
+             "`dicemath.games.pitjesbak.table_game`; two players from the two-player solver): "
+             + ", ".join(map(str, exact_sizes)) + " players. "
+             + ("Estimated: " + ", ".join(map(str, estimated)) + " players (the round is solved exactly, the game "
+                "values after it are estimated by a Luce model fitted to the exact four-player table, "
+                "`table_estimate`)." if estimated else ""),
+             "", "### First-seat advantage", "",
+             markdown_table(["players", "P(first start player wins)", "fair share 1/n", "edge (points)",
+                             "relative to 1/n", "source"],
+                            [[r.players, f"{r.win_probabilities[0]:.4f}", f"{1 / r.players:.4f}",
+                              f"{100 * r.advantage:+.2f}", f"{r.win_probabilities[0] * r.players:.3f}",
+                              "exact" if r.exact else "estimate"] for r in rows]),
+             "", *advantage_conclusions(rows, report.estimate_check),
+             "", "### Stop thresholds by seat", "",
+             "The weakest throw each turn position stops on at the opening (every player at "
+             f"{report.rules.stripes} stripes, nobody has wiped): the start player after his first and his second "
+             f"throw; a follower in a round where the start player used three throws, facing a best so far of "
+             f"{classify(WEAK_BEST).label} held by one player before him (those between below it), after his first "
+             "and his second throw (`dicemath pitjesbak card --players N` prints the whole card).", "",
+             context.save_figure(thresholds_figure(rows), "pitjesbak_thresholds.png",
+                                 "stop thresholds by turn position and table size"), "",
+             markdown_table(["players"] + [f"pos {i}" for i in range(top)],
+                            [[r.players] + [f"{a or '-'} / {b or '-'}" for a, b in r.thresholds]
+                             + [""] * (top - r.players) for r in rows], align="l" + "l" * top),
+             "", "(after the first throw / with one throw left)", "", *threshold_conclusions(rows),
+             "", "### Game-optimal against round-optimal play", "",
+             "A round-maximiser stops whenever that maximises his chance to win the round (round-optimal play, "
+             "blind to the stripes). *Exact*: the others play game-optimally against him, knowing how he plays "
+             "(`table_compare.solve_round_maximiser`, as the two-player comparison above); the loss at each turn "
+             "position of the first round. *Simulated*: the first start player plays round-optimally, the others "
+             "keep the game-optimal play of the table (exact to four players, the estimate beyond); his loss is the "
+             "value he gives up at each of his decisions, summed over a game and averaged over simulated games "
+             "(performance-difference identity), with a 95% interval (1.96 standard errors); from five players the "
+             "values it is measured with are estimates."]
+    gain_rows_md = []
+    for g in report.gains:
+        exact = "" if g.exact_losses is None else f"{g.exact_losses[0]:.6f}"
+        spread = "" if g.exact_losses is None else f"{min(g.exact_losses):.6f} .. {max(g.exact_losses):.6f}"
+        sim = g.simulated
+        simulated = "" if sim is None else f"{sim['loss']:.5f} [{sim['low']:.5f}, {sim['high']:.5f}]"
+        games = "" if sim is None else f"{sim['games']:,}"
+        values = "" if sim is None else ("exact" if sim["exact_values"] else "estimated")
+        gain_rows_md.append([g.players, exact, spread, simulated, games, values])
+    parts += ["", markdown_table(["players", "exact loss, first start player", "exact, any first-round seat",
+                                  "simulated loss [95% interval]", "games", "values"], gain_rows_md),
+              "", *gain_conclusions(report.gains)]
+    return parts
 
 
 def render(report: PitjesbakReport, context: ReportContext) -> str:
@@ -193,10 +530,5 @@ def render(report: PitjesbakReport, context: ReportContext) -> str:
     parts += ["", markdown_table(["players"] + [f"pos {i}" for i in range(top)]
                                  + ["start stops after throw 1 on", "after throw 2 on"], rows,
                                  align="l" + "r" * top + "ll"), "", round_conclusion(report.rounds)]
-    if report.three_players:
-        rows = [[stripes] + [f"{v:.4f}" for v in values] + [cap] for stripes, values, cap in report.three_players]
-        parts += ["", "## Three players (small stripe counts)", "",
-                  "Each player maximises their own game win probability (not zero-sum; stripe "
-                  "counts above the cap are clipped, see `game_solver3`).", "",
-                  markdown_table(["stripes each", "first start player", "second", "third", "cap"], rows)]
+    parts += _tables_section(report, context)
     return "\n".join(parts)

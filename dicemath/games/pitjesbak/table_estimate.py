@@ -58,6 +58,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -70,6 +71,7 @@ from dicemath.games.pitjesbak.table_game import (
     _sub_arrays,
     solve_table,
     state_count,
+    two_player_cap,
     two_player_table,
 )
 from dicemath.games.pitjesbak.table_round import TableRound, round_graph, solve_table_round
@@ -329,26 +331,37 @@ def estimate_table(rules: Rules | None = None, *, exact_upto: int | None = None,
     cap = strengths.cap
     subgames: dict = {}
     if exact_upto >= 2:
-        subgames[2] = two_player_table(rules, max(cap + 4, rules.stripes + 8), use_cache=use_cache)
+        subgames[2] = two_player_table(rules, two_player_cap(rules, cap), use_cache=use_cache)
     for k in range(3, exact_upto + 1):
         subgames[k] = solve_table(rules.with_players(k), cap=cap, use_cache=use_cache)
     return EstimateSolution(rules, strengths, subgames, exact_upto)
 
 
+@lru_cache(maxsize=2)
+def _round_optimal_round(rules: Rules, wiped: tuple[bool, ...]) -> TableRound:
+    return solve_table_round(rules, wiped)
+
+
 @dataclass(frozen=True, eq=False)
 class RoundMaximiser:
     """Round-optimal play (each player maximises P(win the round), blind to the stripes, as
-    :mod:`.round_solver`) in the form :func:`measure_estimate` takes, for comparison."""
+    :mod:`.round_solver`) in the form :func:`measure_estimate` takes, for comparison (the last
+    two rounds asked are kept: a round of eight players holds 176 MB)."""
 
     rules: Rules
     cap: int = 10 ** 6
     exact: bool = False
+    tie: float = 1e-12
+    """Stop when stopping is worth at least throwing again less this: round-optimal values are
+    fractions of 216**k, and exact ties (108/216 either way) must not be broken by rounding."""
 
     def table_for(self, players: int) -> RoundMaximiser:
+        """The same play at a table of ``players``."""
         return RoundMaximiser(self.rules.with_players(players))
 
     def round_at(self, stripes: Sequence[int], wiped: Sequence[bool]) -> TableRound:
-        return solve_table_round(self.rules, wiped)
+        """The round-optimal round at these has-wiped flags (the stripes do not matter)."""
+        return _round_optimal_round(self.rules.with_players(len(wiped)), tuple(bool(w) for w in wiped))
 
 
 # -- measuring the estimate where the exact answer is known ---------------------------------------
@@ -398,7 +411,7 @@ def measure_estimate(exact: TableSolution, estimate, *, games: int = 200, seed: 
                 return best
             other = estimate.table_for(len(s.order))
             e_stop, e_again = exact_values(other, args)
-            chosen = STOP if e_again is None or e_stop >= e_again else THROW
+            chosen = STOP if e_again is None or e_stop >= e_again - getattr(other, "tie", 0.0) else THROW
             decisions += 1
             if chosen != best:
                 different += 1

@@ -20,15 +20,14 @@ one (PIT-7, settled together), a winner at zero stripes wins the game, a flagged
 once and an unflagged one puts its player out (PIT-6), and a player left alone wins (PIT-8).
 After an elimination the game goes on with fewer players: those values come from the
 smaller tables (two players: the exact two-player solution of :mod:`.game_solver`, with
-its cap ``max(cap + 4, stripes + 8)``, as :mod:`.game_solver3` does; three players: this
-module).
+its cap ``max(cap + 4, stripes + 8)``; three players: this module).
 
 **Value iteration** (Gauss-Seidel, states in order of their total stripes, so that most
 rounds lead to states already updated in the sweep) until a sweep changes no value by
 ``tol`` (default 1e-12). Ties between stopping and throwing again: stop.
 
 **The stripe cap.** 2-2-3 penalties can push stripes without bound. Stripe counts above
-``cap`` (default ``stripes + 2``) are *clipped* to the cap (as :mod:`.game_solver3` does; the
+``cap`` (default ``stripes + 2``) are *clipped* to the cap (the
 monotone sandwich of the two-player solver needs zero-sum values and does not carry over).
 The cap's effect is *measured* by solving again with ``cap + 1`` (:func:`cap_effect`: the
 largest change over the states with at most the starting stripes). From 9 stripes, cap 11
@@ -47,13 +46,15 @@ Float64 throughout (the values are not exact fractions). Measured agreement (tes
   bounds) to 2e-15 on every state with at most the starting stripes with the same cap 17
   (2e-13 with cap 13, 1.9e-8 with the default cap 11, the cap's effect); P(first start
   player wins) 0.5095710116;
-* 3 players: equal to :func:`.game_solver3.solve_game3` (which enumerates the 42**3 joint
-  throws) to 9e-15 on all its states from 9 stripes with cap 11 (and 4e-15 with 1 and 2
-  stripes); P(win) by turn position 0.341291, 0.332149, 0.326560;
+* 3 players: equal to the former three-player solver ``game_solver3`` (which enumerated the
+  42**3 joint throws; this module replaced it) to 9e-15 on all its states from 9 stripes with
+  cap 11 and 4e-15 with 1 and 2 stripes (its values for 1 and 2 stripes are kept in
+  ``tests/pitjesbak/data/game_solver3_values.npz``); P(win) by turn position 0.341291,
+  0.332149, 0.326560;
 * 4 players from 9 stripes: 0.256698, 0.251134, 0.247200, 0.244968.
 
 Time on the project's shared two-core machine (load 4, so about half a core): 3 players
-from 9 stripes 1.7 s (10 sweeps; :mod:`.game_solver3`: 746 s), 4 players 72 s (11 sweeps,
+from 9 stripes 1.7 s (10 sweeps; the joint-throw solver took 746 s), 4 players 72 s (11 sweeps,
 cap 12: 122 s). A round of four costs 5,382 knowledge states, about 0.13 ms compiled.
 
 Example:
@@ -74,13 +75,14 @@ import numpy as np
 from dicemath.core.cache import cached_arrays
 from dicemath.core.errors import InvalidRulesError, InvalidStateError
 from dicemath.core.mdp import sweep_to_convergence
+from dicemath.games.pitjesbak.advice import Advice
 from dicemath.games.pitjesbak.game_solver import solve_game
 from dicemath.games.pitjesbak.rules import STANDARD, Rules, check_stripes
 from dicemath.games.pitjesbak.state import STOP, THROW, State
 from dicemath.games.pitjesbak.table_round import TableRound, round_graph, solve_table_round
 
 DEFAULT_CAP_EXTRA = 2
-"""Default cap: the starting stripes plus this many (as :mod:`.game_solver3`)."""
+"""Default cap: the starting stripes plus this many."""
 
 SOLVED_PLAYERS = (2, 3, 4)
 """Tables :func:`solve_table` solves by default at any number of stripes."""
@@ -323,6 +325,12 @@ def two_player_table(rules: Rules, cap: int, *, use_cache: bool = True) -> Table
                          time.perf_counter() - start, {}, "game_solver")
 
 
+def two_player_cap(rules: Rules, cap: int) -> int:
+    """The cap of the two-player table a larger table falls back on after eliminations:
+    ``max(cap + 4, stripes + 8)`` (the two-player solver's default, or more)."""
+    return max(cap + 4, rules.stripes + 8)
+
+
 def _check_table(rules: Rules, cap: int | None) -> int:
     cap = cap if cap is not None else rules.stripes + DEFAULT_CAP_EXTRA
     if isinstance(cap, bool) or not isinstance(cap, int) or cap < rules.stripes:
@@ -363,7 +371,7 @@ def solve_table(rules: Rules | None = None, *, cap: int | None = None, tol: floa
     n = rules.players
     subgames: dict[int, TableSolution] = {}
     if n >= 3:
-        subgames[2] = two_player_table(rules, max(cap + 4, rules.stripes + 8), use_cache=use_cache)
+        subgames[2] = two_player_table(rules, two_player_cap(rules, cap), use_cache=use_cache)
     for k in range(3, n):
         sub = solve_table(rules.with_players(k), cap=cap, tol=tol, max_sweeps=max_sweeps, use_cache=use_cache)
         subgames[k] = sub
@@ -426,45 +434,26 @@ def cap_effect(rules: Rules | None = None, *, cap: int | None = None, use_cache:
 
 # -- advice -------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class TableAdvice:
-    """Stop or throw again at a table of n players.
+def default_solution(rules: Rules, stripes: Sequence[int] = ()):
+    """The solution :func:`table_advice` uses for a table of ``rules.players`` (holding these
+    stripe counts): two players, the two-player solver :func:`.game_solver.solve_game`
+    (rigorous bounds, its default cap); three and four, :func:`solve_table`;
+    five to eight, the labelled estimate :func:`.table_estimate.estimate_table` (all cached)."""
+    n = rules.players
+    if n == 2:
+        from dicemath.games.pitjesbak.game_solver import DEFAULT_EXTRA
 
-    Attributes:
-        decision: ``"stop"`` or ``"throw"`` (ties: stop; ``"stop"`` when no throw is left).
-        stop_probability: P(I win the game) if I stop now (this throw counts).
-        throw_probability: P(I win the game) if I throw again (None when no throw is left).
-        stop_values, throw_values: every player's P(win the game) in turn order under each
-            choice (throw_values None when no throw is left).
-        exact: True for a full solve (float64 value iteration), False for an estimate.
-        situation: the inputs, for display.
-    """
+        return two_player_table(rules, max((rules.stripes + DEFAULT_EXTRA, *stripes)))
+    if n <= SOLVED_PLAYERS[-1]:
+        return solve_table(rules, cap=max((rules.stripes + DEFAULT_CAP_EXTRA, *stripes)))
+    from dicemath.games.pitjesbak.table_estimate import estimate_table
 
-    decision: str
-    stop_probability: float
-    throw_probability: float | None
-    stop_values: tuple[float, ...]
-    throw_values: tuple[float, ...] | None
-    exact: bool
-    situation: dict
-
-    def as_dict(self) -> dict:
-        """JSON-ready form with stable keys."""
-        return {"decision": self.decision, "stop_win_probability": self.stop_probability,
-                "throw_win_probability": self.throw_probability, "exact": self.exact,
-                "stop_values": list(self.stop_values),
-                "throw_values": None if self.throw_values is None else list(self.throw_values), **self.situation}
-
-    def __str__(self) -> str:
-        again = "no throw left" if self.throw_probability is None else f"{self.throw_probability:.4f}"
-        label = "" if self.exact else " (estimate)"
-        return (f"{self.decision.upper()}: P(win game) if you stop {self.stop_probability:.4f}, "
-                f"if you throw again {again}{label}")
+    return estimate_table(rules)
 
 
 def table_advice(stripes: Sequence[int], wiped: Sequence[bool], position: int, *, before: Sequence = (),
                  limit: int | None = None, dice: Sequence[int], throws: int, rules: Rules | None = None,
-                 solution: TableSolution | None = None) -> TableAdvice:
+                 solution: TableSolution | None = None) -> Advice:
     """Game-optimal advice at a table: the probability of winning the game if I stop and if I
     throw again (PIT-4..PIT-8).
 
@@ -478,12 +467,12 @@ def table_advice(stripes: Sequence[int], wiped: Sequence[bool], position: int, *
         dice: my current throw (three dice).
         throws: the throws I have used, this one included.
         rules: the rules (die values, starting stripes); ``players`` is taken from ``stripes``.
-        solution: a solved table (default: :func:`solve_table` for up to four players,
-            cached; :func:`.table_estimate.estimate_table` for five to eight, labelled
+        solution: a solved table (default :func:`default_solution`: exact for two to four
+            players, cached; :func:`.table_estimate.estimate_table` for five to eight, labelled
             ``exact=False``); its subgames answer for fewer players.
 
     Returns:
-        The :class:`TableAdvice`.
+        The :class:`.advice.Advice` (with every player's values in turn order).
 
     Raises:
         InvalidRulesError: fewer than 2 or more than 8 players (PIT-1).
@@ -499,13 +488,7 @@ def table_advice(stripes: Sequence[int], wiped: Sequence[bool], position: int, *
     for pos, a in enumerate(stripes):
         check_stripes(a, f"stripes of position {pos}")
     if solution is None:
-        cap = max(base.stripes + DEFAULT_CAP_EXTRA, *stripes)
-        if len(stripes) <= SOLVED_PLAYERS[-1]:
-            solution = solve_table(base, cap=cap)
-        else:
-            from dicemath.games.pitjesbak.table_estimate import estimate_table
-
-            solution = estimate_table(base)
+        solution = default_solution(base, stripes)
     table = solution.table_for(len(stripes))
     stripes, wiped = table.check(stripes, wiped)
     solved = table.round_at(stripes, wiped)
@@ -516,8 +499,9 @@ def table_advice(stripes: Sequence[int], wiped: Sequence[bool], position: int, *
     situation = {"stripes": list(stripes), "wiped": list(wiped), "position": position,
                  "before": [None if t is None else "-".join(map(str, sorted(t, reverse=True))) for t in before],
                  "limit": limit, "dice": "-".join(map(str, sorted(dice, reverse=True))), "throws": throws}
-    return TableAdvice(decision, mine_stop, mine_again, tuple(float(v) for v in stop),
-                       None if again is None else tuple(float(v) for v in again), table.exact, situation)
+    return Advice(decision, mine_stop, mine_again, situation, exact=table.exact,
+                  stop_values=tuple(float(v) for v in stop),
+                  throw_values=None if again is None else tuple(float(v) for v in again))
 
 
 def table_policy(solution: TableSolution):

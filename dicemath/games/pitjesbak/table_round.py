@@ -437,6 +437,28 @@ class TableRound:
         left = limit - throws
         return stop, (self.continuation(position, limit, b, code, left) if left > 0 else None)
 
+    def stops(self, position: int, *, before: Sequence = (), limit: int | None = None,
+              throws: int) -> np.ndarray:
+        """Whether the player at ``position`` stops on each throw class (the order of
+        :func:`.throws.class_space`) after ``throws`` throws, the earlier counting throws being
+        ``before`` (as :meth:`decision`; ties: stop; all True when no throw is left).
+
+        Raises:
+            InvalidStateError: a situation the rules cannot produce (:func:`check_situation`).
+        """
+        limit, b, code = check_situation(self.graph, position, before, limit, throws, self.flags)
+        space = class_space(self.graph.rules)
+        if position == 0:
+            stop, again = self.start_values()
+            if throws == MAX_THROWS:
+                return np.ones(space.size, dtype=bool)
+            return stop[throws - 1, :, 0] >= again[throws - 1, 0]
+        left = limit - throws
+        if left == 0:
+            return np.ones(space.size, dtype=bool)
+        own = self.continuation(position, limit, b, code, left)[position]
+        return np.array([self._outcome(position, limit, b, code, cls)[position] >= own for cls in space.classes])
+
 
 def check_situation(graph: RoundGraph, position: int, before: Sequence, limit: int | None, throws: int,
                     flags: Sequence) -> tuple[int, int, int]:
