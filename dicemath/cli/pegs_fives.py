@@ -1,5 +1,6 @@
 """``dicemath pegs ...`` and ``dicemath fives ...``: rows, turn, solve, advise, build-table,
-show (and race).
+show and race (the exact two-player race on a reduced board; Fives without ``--open``:
+simulated races).
 
 Every query has ``--json`` with stable keys; plain output is a readable table. ``solve``
 uses the compiled full-board kernels (:mod:`dicemath.games.pegs_fives.fullboard`);
@@ -87,12 +88,20 @@ def register(subparsers) -> None:
                                           "a board such as 0,0,3,0,0,0,1,0,0,0,0,0 (the start of a turn), or 'start'")
         show.set_defaults(func=run_show)
 
+        race = commands.add_parser(
+            "race", help="the exact two-player race on a reduced board: playing to win vs solo-optimal play"
+                         + (" (without --open: simulated races, advisor vs greedy)" if rules is FIVES else ""))
+        race.add_argument("--open", type=int_list, default=None, required=rules is not FIVES,
+                          help="open rows of both boards, e.g. 8,9,10 (at most 5: 7,776 boards a side)")
+        race.add_argument("--boards", type=int_list, nargs=2, default=None, metavar=("MINE", "THEIRS"),
+                          help="also give the mover's value at this pair under race play: two boards of 12 "
+                               "steps (closed rows at the goal) or of the open rows' steps only")
         if rules is FIVES:
-            race = commands.add_parser("race", help="simulate two-player races: advisor vs greedy")
-            race.add_argument("--games", type=int, default=200, help="number of races (default 200)")
-            race.add_argument("--seed", type=int, default=0)
-            add_json_flag(race)
-            race.set_defaults(func=run_race)
+            race.add_argument("--games", type=int, default=200, help="without --open: number of simulated races "
+                                                                     "(default 200)")
+            race.add_argument("--seed", type=int, default=0, help="without --open: the simulation's seed")
+        add_json_flag(race)
+        race.set_defaults(func=run_race)
 
 
 def run_rows(args) -> int:
@@ -283,7 +292,67 @@ def run_turn(args) -> int:
     return 0
 
 
+def race_boards(rules: Rules, open_rows, boards) -> tuple | None:
+    """The pair of ``race --boards``: each board as 12 steps, or as the open rows' steps only
+    (in increasing row order; every other row at the goal).
+
+    Raises:
+        DicemathError: a board of another length.
+    """
+    if boards is None:
+        return None
+    rows = sorted(set(open_rows))
+    pair = []
+    for name, board in zip(("MINE", "THEIRS"), boards):
+        if len(board) == len(rows) and len(board) != rules.rows:
+            full = [rules.goal] * rules.rows
+            for row, step in zip(rows, board):
+                full[row - 1] = step
+            board = full
+        elif len(board) != rules.rows:
+            raise DicemathError(f"--boards {name} has {len(board)} entries: give {rules.rows} steps or one per open "
+                                f"row ({len(rows)})")
+        pair.append(tuple(board))
+    return tuple(pair)
+
+
 def run_race(args) -> int:
+    rules = args.rules
+    if args.open is None:
+        if args.boards is not None:
+            raise DicemathError("--boards needs --open (the exact race on a reduced board)")
+        return _run_simulated_race(args)
+    from dicemath.games.pegs_fives.race_solver import check_race_rows, exact_race_result
+
+    rows = check_race_rows(rules, args.open)
+    result = exact_race_result(rules, rows, boards=race_boards(rules, rows, args.boards))
+
+    def render(r: dict) -> str:
+        lines = [f"{r['game']} race, open rows {r['open_rows']} ({r['boards_per_side']:,} boards a side; "
+                 f"float64, compiled kernel)",
+                 f"value: {r['value']}; the first mover's value from the empty pair:",
+                 text_table(["first mover", "second mover", "value"],
+                            [[name.split("_vs_")[0], name.split("_vs_")[1], f"{r[name]:.6f}"]
+                             for name in ("solo_vs_solo", "race_vs_solo", "solo_vs_race", "race_vs_race")])]
+        d = r["differing_decisions"]
+        lines.append(f"playing to win differs from solo-optimal play on {d['share_of_choices']:.2%} of the turn-start "
+                     f"choices (chance {d['chance_per_turn_start']:.2%} per turn start, averaged over pairs), in "
+                     f"{d['pairs_with_a_difference']:,} of {d['pairs']:,} pairs")
+        for e in d["examples"][:3]:
+            lines.append(f"  e.g. mover {','.join(map(str, e['mover']))} vs {','.join(map(str, e['opponent']))}, "
+                         f"throw {e['throw']}: row {e['race_row']} ({e['race_value']:.4f}) rather than solo's row "
+                         f"{e['solo_row']} ({e['solo_value']:.4f})")
+        if "board_value" in r:
+            lines.append(f"mover {','.join(map(str, r['boards']['mover']))} vs "
+                         f"{','.join(map(str, r['boards']['opponent']))} (both playing to win): {r['board_value']:.6f}")
+        return "\n".join(lines)
+
+    emit(result, args.json, render)
+    return 0
+
+
+def _run_simulated_race(args) -> int:
+    """``fives race`` without ``--open``: simulated races, advisor vs greedy (:mod:`.races`)."""
     from dicemath.games.pegs_fives.races import race_result
 
     result = race_result(FIVES, games=args.games, seed=args.seed)

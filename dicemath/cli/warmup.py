@@ -22,6 +22,7 @@ STEPS = (
     ("backgammon-cube", "the backgammon bear-off and cube kernels (numba) and their first tables",
      ["backgammon", "cube", "2,2,0,0,0,0", "--versus", "0,0,1,1,1,0", "--json"]),
     ("bohnduell", "the BohnDuell solver (numba)", ["bohnduell", "solve", "--stock", "6", "--json"]),
+    ("race", "the Pegs/Fives two-player race kernel (numba)", ["pegs", "race", "--open", "12", "--json"]),
 )
 """``(name, what is compiled or built, the query that does it)``, in order."""
 

@@ -10,8 +10,9 @@ for a number), :mod:`.state` (boards, the rules engine and :class:`State`), :mod
 (the one exact within-turn recursion, :class:`TurnValue`), :mod:`.rows` (one row alone,
 exact), :mod:`.solver` (exact optimal play on reduced boards), :mod:`.advisor` (the fitted
 full-board advisor), :mod:`.fullboard` (compiled kernels, tables, exact advice),
-:mod:`.races` (Fives races and rest points), :mod:`.analysis`, :mod:`.report`; the
-command line is :mod:`dicemath.cli.pegs_fives`.
+:mod:`.races` (Fives races and rest points, simulated), :mod:`.race_solver` (the exact
+two-player race on reduced boards, Pegs and Fives; its kernel :mod:`._race_kernels`),
+:mod:`.analysis`, :mod:`.report`; the command line is :mod:`dicemath.cli.pegs_fives`.
 
 Example:
     >>> from dicemath.games.pegs_fives import PEGS, FIVES, row_table
@@ -22,6 +23,7 @@ Example:
 from dicemath.games.pegs_fives.advisor import Advisor, BoardValue, RowAdvice, advise_result, board_value
 from dicemath.games.pegs_fives.analysis import analyse
 from dicemath.games.pegs_fives.fullboard.advice import advise
+from dicemath.games.pegs_fives.race_solver import solve_race, solve_race_compiled
 from dicemath.games.pegs_fives.races import last_turn_rest, race_stats
 from dicemath.games.pegs_fives.rows import RowTable, row_table, row_tables, rows_result
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules, preset
@@ -42,5 +44,5 @@ __all__ = [
     "RowAdvice", "RowTable", "Rules", "State", "TurnValue", "advise", "advise_result", "analyse", "board_value",
     "choice_state", "greedy_policy", "initial_state", "last_turn_rest", "legal_rows", "play_game", "play_turn",
     "preset", "race_stats", "read_board", "reduced_board", "row_table", "row_tables", "rows_result",
-    "solve_greedy", "solve_reduced", "turn_distribution", "turn_outcome",
+    "solve_greedy", "solve_race", "solve_race_compiled", "solve_reduced", "turn_distribution", "turn_outcome",
 ]

@@ -103,10 +103,15 @@ class RestAware:
 
 
 def play_race(rules: Rules, makers: Sequence[PolicyMaker], rng: random.Random, *, first: int = 0,
-              max_turns: int = 100_000) -> tuple[int, tuple[int, ...], int]:
-    """Play one round; return (winner index, rest points per player, turns of the winner)."""
+              max_turns: int = 100_000,
+              start: Sequence[Sequence[int]] | None = None) -> tuple[int, tuple[int, ...], int]:
+    """Play one round; return (winner index, rest points per player, turns of the winner).
+
+    ``start``: every player's board at the start (default: every row at 0), e.g. a reduced
+    board (:func:`.state.reduced_board`)."""
     players = len(makers)
-    boards = [(0,) * rules.rows for _ in range(players)]
+    boards = [(0,) * rules.rows for _ in range(players)] if start is None else \
+        [check_board(board, rules) for board in start]
     turns = [0] * players
     current = first
     for _ in range(max_turns):

@@ -1,0 +1,957 @@
+"""The exact two-player race on reduced boards, Pegs and Fives.
+
+Two players race on the same reduced board (the rows ``open_rows`` open, every other row
+complete, PEGS-1 / FIVES-1). A position is the pair ``(a, b)``: the mover's board ``a`` at
+the start of his turn and the opponent's board ``b``. Its value ``V(a, b)`` is seen from
+the mover:
+
+* Pegs (``scoring="first_out"``): the mover's probability of winning (PEGS-2: whoever
+  first has all pegs in wins, at once);
+* Fives (``scoring="rest_points"``): the expected rest points at the end of the round of
+  the opponent minus those of the mover (FIVES-6: the round ends the moment a player
+  completes every number; the other scores missing marks x number). Zero-sum, which is
+  what a two-player session rewards (FIVES-7).
+
+A turn is the single-player turn of the rules (PEGS-3..9, FIVES-2..5). It ends on a board
+``a'``; if ``a'`` is complete the mover has won (Pegs: 1; Fives: the opponent's rest points
+``R(b)``), otherwise the opponent moves and the mover's value is ``1 - V(b, a')`` (Pegs) or
+``-V(b, a')`` (Fives). A cycle that gives all dice back with a fresh budget (PEGS-8,
+FIVES-4/5) is the start of a new turn of the same player without the opponent having
+moved: it is worth ``V(a'', b)``, a pair with more progress. So with
+
+    X = the mover's value of his turn ending on ``a`` itself (an overthrow, PEGS-6; no
+        legal row on the first choice throw, PEGS-4 / FIVES-2), i.e. ``1 - V(b, a)`` or
+        ``-V(b, a)``,
+
+every option after the turn's first choice throw is ``stay * X + rest`` (``stay`` the chance
+of ending on ``a``, ``rest`` the value of every other ending, from pairs solved before), and
+
+    V(a, b) = sum_throws p * best_option(stay * X + rest)   (no legal row: X)  =: F_ab(X),
+
+convex, piecewise linear and nondecreasing in ``X``, with slope at most 1 (the chance that the
+chosen options end the turn on ``a``; below 1 unless they never leave it). The same holds for
+the mirror ``V(b, a) = F_ba(Y)`` with ``Y`` from ``V(a, b)``: the two unknowns of a pair are
+monotone piecewise-linear in each other, and ``u = V(a, b)`` is the one root of
+``u = F_ab(m(F_ba(m(u))))`` (``m(v) = 1 - v`` or ``-v``), a map of slope below 1. Each pair is
+solved exactly by Newton's method on the active pieces inside a bracket (bisection when a
+step leaves it): with Fractions the last step lands on the root exactly. Pairs are solved
+from the most progress down (decreasing total of both boards; a pair and its mirror
+together), so every other value a turn reaches is final.
+
+The mover's choices inside a turn follow his *policy*:
+
+* ``"race"``: maximise his race value against the opponent he faces: a best response to a
+  solo-optimal opponent, and with both playing to win the game's optimum (zero-sum: neither
+  can gain by deviating);
+* ``"solo"``: solo-optimal play, minimising his own expected number of turns
+  (:class:`SoloOptimal`, from :func:`.solver.solve_reduced`), whatever the opponent's board.
+
+:func:`solve_race` is the plain-Python reference (Fractions with ``exact=True``, else
+float64; meant for 1..3 open rows); :func:`solve_race_compiled` the numba kernel
+(:mod:`._race_kernels`, float64) for up to :data:`RACE_MAX_ROWS` open rows;
+:func:`exact_race_result` the JSON object of ``dicemath pegs race`` / ``dicemath fives race``
+(``--open``).
+
+Example:
+    One open row (row 1) in Pegs: the first mover's chance to win with both playing to win,
+    exact.
+
+    >>> from dicemath.games.pegs_fives.rules import PEGS
+    >>> s = solve_race(PEGS, [1], exact=True)
+    >>> 0.5 < float(s.start_value) < 0.7
+    True
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from dicemath.core.errors import DicemathError, InvalidRulesError
+from dicemath.games.pegs_fives.rules import Rules
+from dicemath.games.pegs_fives.solver import reduced_boards, solve_reduced
+from dicemath.games.pegs_fives.state import (
+    BoardTuple, InvalidBoardError, check_board, check_open_rows, grouped_choice_throws, rest_points)
+from dicemath.games.pegs_fives.turn import TurnValue, open_rows_of
+
+RACE_MAX_ROWS = 5
+"""The most open rows a race is solved for (``5``: 7,776 boards a side, 7,776^2 pairs)."""
+
+REFERENCE_MAX_ROWS = 3
+"""The most open rows the plain-Python reference solver accepts (10-20 s a solve at 3 in
+float64; Fractions are for 1 and 2 rows: a minute for two Pegs rows)."""
+
+POLICIES = ("race", "solo")
+"""A player's policy: ``"race"`` maximises his race value, ``"solo"`` minimises his own
+expected turns (solo-optimal play)."""
+
+MATCHUPS = ("solo_vs_solo", "race_vs_solo", "solo_vs_race", "race_vs_race")
+"""The four pairings of ``race`` figures, the first mover's policy first."""
+
+TIE = 1e-12
+"""Relative tolerance of float64 comparisons: options closer than this count as equal."""
+
+
+class RaceTooLargeError(DicemathError):
+    """More open rows than the race solvers take."""
+
+
+def check_race_rows(rules: Rules, open_rows: Sequence[int], limit: int = RACE_MAX_ROWS) -> tuple[int, ...]:
+    """Validate the open rows of a race: sorted and distinct, at most ``limit`` of them.
+
+    Raises:
+        InvalidBoardError: a row that does not exist, or no row.
+        RaceTooLargeError: more than ``limit`` open rows.
+
+    Example:
+        >>> from dicemath.games.pegs_fives.rules import PEGS
+        >>> check_race_rows(PEGS, [8, 3])
+        (3, 8)
+    """
+    rows = check_open_rows(open_rows, rules)
+    if len(rows) > limit:
+        raise RaceTooLargeError(
+            f"the exact race is solved for at most {limit} open rows ({(rules.goal + 1) ** limit:,} boards a "
+            f"side, {(rules.goal + 1) ** (2 * limit):,} pairs); got {len(rows)}: {list(rows)}")
+    return rows
+
+
+def check_policy(policy: str) -> str:
+    """Return ``policy`` if it is one of :data:`POLICIES`.
+
+    Raises:
+        DicemathError: another name.
+    """
+    if policy not in POLICIES:
+        raise DicemathError(f"a race policy is one of {POLICIES}, got {policy!r}")
+    return policy
+
+
+def win_value(rules: Rules, opponent: Sequence[int]):
+    """The mover's value when his board completes: 1 (PEGS-2, he wins) or the opponent's rest
+    points (FIVES-6, the mover scores 0)."""
+    return 1 if rules.scoring == "first_out" else rest_points(opponent, rules.goal)
+
+
+def mirror(rules: Rules, value):
+    """The mover's value of a pair from the opponent's value of its mirror: ``1 - v``
+    (probabilities of winning, PEGS-2) or ``-v`` (rest-point differences, FIVES-6)."""
+    return 1 - value if rules.scoring == "first_out" else -value
+
+
+def _complete(board: Sequence[int], goal: int) -> bool:
+    return all(s >= goal for s in board)
+
+
+class SoloOptimal:
+    """Solo-optimal play as a policy (:data:`.state.Policy`): after a choice throw, the row
+    that minimises the player's own expected number of turns, ``stay * E(board) + rest``
+    (:meth:`.turn.TurnValue.option` on the expected turns ``E``), later choices optimal.
+    Among equal options (exactly equal with Fractions, within :data:`TIE` relatively in
+    float64) the most hits, then the highest row: the order of the compiled kernels.
+
+    Args:
+        rules: the game.
+        values: ``E(board)``, expected turns to finish (0 for a complete board), exact for
+            every board the policy is asked about and beyond.
+        exact: Fraction arithmetic (True) or float64.
+
+    Example:
+        >>> from dicemath.games.pegs_fives.rules import PEGS
+        >>> from dicemath.games.pegs_fives.solver import solve_reduced
+        >>> s = solve_reduced(PEGS, [1, 2], exact=True)
+        >>> solo = SoloOptimal(PEGS, s.values.__getitem__, exact=True)
+        >>> board = s.start
+        >>> solo(board, ((1, 1), (2, 3)), 6, 3) == s.best_row(board, (1, 2, 2, 2, 5, 6))
+        True
+    """
+
+    def __init__(self, rules: Rules, values: Callable[[BoardTuple], Fraction | float], *, exact: bool):
+        self.rules = rules
+        self.values = values
+        self.exact = exact
+        self.model = TurnValue(rules, values, exact=exact)
+        self._chosen: dict = {}
+
+    def __call__(self, board: BoardTuple, legal, dice: int, throws) -> int:
+        key = (board, legal, dice, throws)
+        row = self._chosen.get(key)
+        if row is None:
+            row = self._chosen[key] = self._choose(board, legal, dice, throws)
+        return row
+
+    def _choose(self, board, legal, dice, throws) -> int:
+        after = None if throws is None else throws - 1
+        here = self.values(board)
+        best, best_value = None, None
+        for row, hits in sorted(legal, key=lambda rh: (-rh[1], -rh[0])):
+            stay, rest = self.model.option(board, row, hits, dice, after)
+            value = stay * here + rest
+            if best is None or value < best_value - (0 if self.exact else TIE * (1 + abs(best_value))):
+                best, best_value = row, value
+        return best
+
+
+class _RaceTurn(TurnValue):
+    """The within-turn model of a mover against a fixed opponent board: :class:`.turn.TurnValue`
+    on the negated race value (it minimises), a fresh start (PEGS-8, FIVES-4/5) worth the
+    pair it starts (``restart``) instead of the solo identity ``V - 1``."""
+
+    def __init__(self, rules: Rules, end: Callable, restart: Callable, *, exact: bool, chooser=None):
+        super().__init__(rules, lambda board: -end(board), exact=exact, chooser=chooser)
+        self._restart = restart
+
+    def choice(self, board: BoardTuple, dice: int, throws: int | None):
+        if dice == self.rules.dice and throws == self.rules.throws:
+            return -self._restart(board)
+        return self.lookahead(board, dice, throws)
+
+    def race_option(self, board: BoardTuple, row: int, hits: int, dice: int, throws_after: int | None):
+        """``(stay, rest)`` of an option in race value (``stay``: the turn ends on ``board``)."""
+        stay, rest = self.option(board, row, hits, dice, throws_after)
+        return stay, -rest
+
+
+@dataclass
+class Decision:
+    """A turn-start choice where playing to win differs from solo-optimal play.
+
+    Attributes:
+        mover, opponent: the pair (boards at the start of the mover's turn).
+        legal: the choice throw's legal rows with their hits (a representative throw in
+            ``throw``).
+        race_row, solo_row: the row that maximises the race value; the solo-optimal row.
+        race_value, solo_value: the mover's race value after each (the rest of the turn and
+            the game played to win).
+        probability: the chance of such a choice throw.
+    """
+
+    mover: BoardTuple
+    opponent: BoardTuple
+    legal: tuple
+    throw: tuple[int, ...]
+    race_row: int
+    solo_row: int
+    race_value: float
+    solo_value: float
+    probability: float
+
+    @property
+    def loss(self) -> float:
+        """What the solo-optimal row gives up (race value)."""
+        return float(self.race_value) - float(self.solo_value)
+
+
+@dataclass
+class DecisionStats:
+    """How often the race choice differs from the solo-optimal one: every live pair's
+    turn-start choice throw (all six dice), both playing to win.
+
+    Attributes:
+        choice: the chance of a throw with two or more legal rows (a real choice), summed
+            over pairs.
+        differing: the chance of a throw where the solo-optimal row is worth less than the
+            race row (race value), summed over pairs.
+        pairs, pairs_differing: live pairs, and those with at least one such throw.
+        examples: the largest differences (:class:`Decision`): the largest of each kind of
+            choice (legal rows, race row, solo row) first, largest first.
+
+    Chances rather than counts of throws: they do not depend on how throws are grouped.
+    """
+
+    choice: float = 0.0
+    differing: float = 0.0
+    pairs: int = 0
+    pairs_differing: int = 0
+    examples: list = field(default_factory=list)
+
+    def as_json(self, rules: Rules) -> dict:
+        """The ``differing_decisions`` object of ``race --json``."""
+        from dicemath.core.dice import throw_text
+
+        pairs = self.pairs or 1
+        return {
+            "share_of_choices": self.differing / self.choice if self.choice else 0.0,
+            "chance_per_turn_start": self.differing / pairs,
+            "choice_chance_per_turn_start": self.choice / pairs,
+            "pairs": self.pairs, "pairs_with_a_difference": self.pairs_differing,
+            "examples": [{"mover": list(d.mover), "opponent": list(d.opponent), "throw": throw_text(d.throw),
+                          "legal": [list(x) for x in d.legal], "race_row": d.race_row, "solo_row": d.solo_row,
+                          "race_value": float(d.race_value), "solo_value": float(d.solo_value),
+                          "loss": d.loss, "probability": float(d.probability)} for d in self.examples],
+            "counted": "the turn's first choice throw (six dice) at every live pair, both playing to win: "
+                       "share_of_choices = P(the solo-optimal row is worth less) / P(two or more legal rows), "
+                       "chances averaged over pairs (each pair once, not weighted by how often play reaches it)",
+        }
+
+
+@dataclass
+class RaceSolution:
+    """Every pair's value of a solved race (plain-Python reference, :func:`solve_race`).
+
+    Attributes:
+        rules: the game.
+        open_rows: the open rows.
+        first, second: the policies of the first and the second mover (:data:`POLICIES`).
+        exact: Fractions (True) or float64.
+        values: ``{1: {(a, b): value}, 2: {...}}``: player 1 (resp. 2) to move on ``a``
+            against ``b`` (one shared dict when both play the same policy).
+        decisions: :class:`DecisionStats` when both play ``"race"``, else None.
+    """
+
+    rules: Rules
+    open_rows: tuple[int, ...]
+    first: str
+    second: str
+    exact: bool
+    values: dict
+    decisions: DecisionStats | None = None
+    turns: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def start(self) -> BoardTuple:
+        """The board with every open row at 0."""
+        return tuple(0 if r in self.open_rows else self.rules.goal for r in range(1, self.rules.rows + 1))
+
+    @property
+    def start_value(self):
+        """The first mover's value from the empty pair."""
+        return self.values[1][(self.start, self.start)]
+
+    def value(self, mover: Sequence[int], opponent: Sequence[int], player: int = 1):
+        """The value of ``player`` (1: first, 2: second) to move on ``mover`` against ``opponent``.
+
+        Raises:
+            InvalidBoardError: a bad board, a board with rows open outside the race's, or a
+                complete board (the race is over).
+        """
+        return self.values[player][check_pair(self.rules, self.open_rows, mover, opponent)]
+
+
+class RacePlay:
+    """A solved race's policy for one player, as a policy maker of :mod:`.races`
+    (``maker(own_board, opponent_board) -> Policy``): after every choice throw of his turn the
+    row that maximises his race value (``"race"``), or :class:`SoloOptimal`'s row (``"solo"``).
+    Either way the turn ending on the board the cycle starts from is worth the mirror of the
+    opponent's value there (module docstring); a fresh start (PEGS-8) is a turn start.
+
+    Args:
+        solution: a :class:`RaceSolution` (plain Python; small boards).
+        player: 1 (the first mover's policy) or 2.
+
+    Example:
+        >>> import random
+        >>> from dicemath.games.pegs_fives.rules import FIVES
+        >>> from dicemath.games.pegs_fives.races import play_race
+        >>> s = solve_race(FIVES, [12], exact=False)
+        >>> winner, rest, turns = play_race(FIVES, [RacePlay(s, 1), RacePlay(s, 2)], random.Random(1),
+        ...                                 start=[s.start, s.start])
+        >>> winner in (0, 1) and min(rest) == 0
+        True
+    """
+
+    def __init__(self, solution: RaceSolution, player: int = 1):
+        if player not in (1, 2):
+            raise DicemathError(f"player is 1 or 2, got {player!r}")
+        self.solution = solution
+        self.player = player
+        self.policy = solution.first if player == 1 else solution.second
+
+    def __call__(self, own: BoardTuple, opponent: BoardTuple):
+        solution = self.solution
+        rules = solution.rules
+        model = solution.turns[(self.player, tuple(opponent))]
+        other = solution.values[3 - self.player]
+        if self.policy == "solo":
+            return model.chooser
+
+        def choose(board, legal, dice, throws):
+            after = None if throws is None else throws - 1
+            here = mirror(rules, other[(tuple(opponent), tuple(board))])
+            scored = []
+            for row, hits in legal:
+                stay, rest = model.race_option(tuple(board), row, hits, dice, after)
+                scored.append((stay * here + rest, row))
+            return max(scored)[1]
+
+        return choose
+
+
+def check_pair(rules: Rules, open_rows: Sequence[int], mover: Sequence[int],
+               opponent: Sequence[int]) -> tuple[BoardTuple, BoardTuple]:
+    """Validate a pair of boards of a race on ``open_rows``.
+
+    Raises:
+        InvalidBoardError: a bad board, a row open outside ``open_rows``, or a complete board.
+    """
+    boards = []
+    for name, board in (("mover's", mover), ("opponent's", opponent)):
+        b = check_board(board, rules)
+        outside = [r for r, s in enumerate(b, 1) if s < rules.goal and r not in open_rows]
+        if outside:
+            raise InvalidBoardError(f"the {name} board has rows {outside} open, but the race has only rows "
+                                    f"{list(open_rows)} open")
+        if _complete(b, rules.goal):
+            raise InvalidBoardError(f"the {name} board is complete: the race is over")
+        boards.append(b)
+    return boards[0], boards[1]
+
+
+def _bounds(rules: Rules, a: BoardTuple, b: BoardTuple):
+    """A bracket strictly around ``V(a, b)``."""
+    if rules.scoring == "first_out":
+        return -1, 2
+    return -rest_points(a, rules.goal) - 1, rest_points(b, rules.goal) + 1
+
+
+def _evaluate(groups, X):
+    """``F(X)`` and its slope: ``groups`` of ``(p, [(stay, rest), ...])`` (empty: no legal row)."""
+    total = slope = X - X
+    for p, options in groups:
+        if not options:
+            total += p * X
+            slope += p
+            continue
+        best, best_stay = None, None
+        for stay, rest in options:
+            v = stay * X + rest
+            if best is None or v > best or (v == best and stay > best_stay):
+                best, best_stay = v, stay
+        total += p * best
+        slope += p * best_stay
+    return total, slope
+
+
+def solve_pair(rules: Rules, groups_a, groups_b, bounds, exact: bool, guess=None):
+    """Solve one pair and its mirror: ``u = F_a(m(w))``, ``w = F_b(m(u))`` (module docstring).
+
+    Args:
+        groups_a, groups_b: each side's choice throws as ``(p, [(stay, rest), ...])``, the
+            options the mover considers (one for a fixed policy, none for no legal row).
+        bounds: ``(lo, hi)`` with ``lo < u < hi`` strictly.
+        exact: Fractions (the last Newton step lands on the root) or float64.
+        guess: a starting value inside ``bounds``.
+
+    Returns:
+        ``(u, w)``.
+
+    Raises:
+        RuntimeError: no convergence (a policy that never leaves the pair on both sides).
+    """
+    lo, hi = bounds
+    u = guess if guess is not None and lo < guess < hi else (lo + hi) / (Fraction(2) if exact else 2.0)
+    if exact:
+        u = Fraction(u)
+    for _ in range(500):
+        w, sb = _evaluate(groups_b, mirror(rules, u))
+        h, sa = _evaluate(groups_a, mirror(rules, w))
+        phi = u - h
+        if phi == 0:
+            return u, w
+        if phi < 0:
+            lo = u
+        else:
+            hi = u
+        slope = sa * sb
+        new = (h - slope * u) / (1 - slope) if slope < 1 else None
+        if new is None or not lo <= new <= hi:
+            new = (lo + hi) / 2
+        if not exact and abs(new - u) <= 1e-15 * (1 + abs(u)):
+            return new, _evaluate(groups_b, mirror(rules, new))[0]
+        u = new
+    raise RuntimeError("the race equations of a pair did not converge")
+
+
+def solve_race(rules: Rules, open_rows: Sequence[int], *, first: str = "race", second: str = "race",
+               exact: bool | None = None, examples: int = 10) -> RaceSolution:
+    """Solve the two-player race on a reduced board exactly, in plain Python (the reference).
+
+    Args:
+        rules: :data:`~.rules.PEGS` or :data:`~.rules.FIVES` (or a variant).
+        open_rows: the rows open on both boards (at most :data:`REFERENCE_MAX_ROWS`).
+        first, second: the first and the second mover's policy (:data:`POLICIES`).
+        exact: Fractions (True) or float64 (False); default exact up to 2 open rows.
+        examples: differing decisions kept as examples (race vs race).
+
+    Returns:
+        A :class:`RaceSolution` with the value of every live pair for both players.
+
+    Raises:
+        InvalidBoardError: bad rows. RaceTooLargeError: more than :data:`REFERENCE_MAX_ROWS`.
+        DicemathError: an unknown policy.
+
+    Example:
+        Fives with only the 1s open: whoever moves first finishes first more often, so the
+        first mover gains rest points on average.
+
+        >>> from dicemath.games.pegs_fives.rules import FIVES
+        >>> s = solve_race(FIVES, [1], exact=True)
+        >>> s.start_value > 0
+        True
+    """
+    rows = check_race_rows(rules, open_rows, REFERENCE_MAX_ROWS)
+    policies = (check_policy(first), check_policy(second))
+    if exact is None:
+        exact = len(rows) <= 2
+    goal = rules.goal
+    boards = [b for b in reduced_boards(rules, rows) if not _complete(b, goal)]
+    solo_values = solve_reduced(rules, rows, exact=exact).values
+    solo = SoloOptimal(rules, solo_values.__getitem__, exact=exact)
+    symmetric = policies[0] == policies[1]
+    table1: dict = {}
+    values = {1: table1, 2: table1 if symmetric else {}}
+    turns: dict = {}
+
+    def turn(player: int, opponent: BoardTuple) -> _RaceTurn:
+        model = turns.get((player, opponent))
+        if model is None:
+            own, other = values[player], values[3 - player]
+            win = win_value(rules, opponent)
+
+            def end(board):
+                return win if _complete(board, goal) else mirror(rules, other[(opponent, board)])
+
+            def restart(board):
+                return win if _complete(board, goal) else own[(board, opponent)]
+
+            model = turns[(player, opponent)] = _RaceTurn(
+                rules, end, restart, exact=exact, chooser=solo if policies[player - 1] == "solo" else None)
+        return model
+
+    after = None if rules.throws is None else rules.throws - 1
+    total = 6 ** rules.dice
+
+    def side(player: int, a: BoardTuple, b: BoardTuple):
+        """Each choice throw of a turn from ``a``: (p, options considered, legal, all options)."""
+        model = turn(player, b)
+        result = []
+        for weight, legal in grouped_choice_throws(rules.dice, open_rows_of(a, goal)):
+            p = Fraction(weight, total) if exact else weight / total
+            options = {row: model.race_option(a, row, h, rules.dice, after) for row, h in legal}
+            if policies[player - 1] == "solo" and legal:
+                considered = [options[solo(a, legal, rules.dice, rules.throws)]]
+            else:
+                considered = list(options.values())
+            result.append((p, considered, legal, options))
+        return result
+
+    stats = DecisionStats() if policies == ("race", "race") else None
+    found: list[Decision] = []
+    by_total: dict[int, list] = {}
+    for i, a in enumerate(boards):
+        for b in boards[i:]:
+            by_total.setdefault(sum(a) + sum(b), []).append((a, b))
+    for level in sorted(by_total, reverse=True):
+        for a, b in by_total[level]:
+            systems = [(a, b)] if symmetric or a == b else [(a, b), (b, a)]
+            for x, y in systems:
+                sides = (side(1, x, y), side(2, y, x))
+                u, w = solve_pair(rules, [s[:2] for s in sides[0]], [s[:2] for s in sides[1]],
+                                  _bounds(rules, x, y), exact)
+                values[1][(x, y)] = u
+                values[2][(y, x)] = w
+                if stats is not None:
+                    movers = [(x, y, sides[0], mirror(rules, w))]
+                    if x != y:
+                        movers.append((y, x, sides[1], mirror(rules, u)))
+                    for mover, opponent, groups, X in movers:
+                        _count(rules, stats, found, solo, mover, opponent, groups, X, exact)
+    if stats is not None:
+        found.sort(key=lambda d: -d.loss)
+        stats.examples = _varied(found, examples)
+    return RaceSolution(rules, rows, policies[0], policies[1], exact, values, stats, turns)
+
+
+def _count(rules: Rules, stats: DecisionStats, found: list, solo: SoloOptimal, mover, opponent, groups, X,
+           exact: bool) -> None:
+    """Add one mover's turn-start choices to ``stats`` (race play: ``X`` solved)."""
+    stats.pairs += 1
+    differs = False
+    for p, _, legal, options in groups:
+        if len(legal) < 2:
+            continue
+        stats.choice += float(p)
+        ordered = sorted(legal, key=lambda rh: (-rh[1], -rh[0]))
+        scored = [(options[row][0] * X + options[row][1], row) for row, _ in ordered]
+        best_value, race_row = scored[0]
+        for v, row in scored[1:]:
+            if v > best_value:
+                best_value, race_row = v, row
+        solo_row = solo(mover, legal, rules.dice, rules.throws)
+        solo_value = options[solo_row][0] * X + options[solo_row][1]
+        if solo_value < best_value - (0 if exact else TIE * (1 + abs(best_value))):
+            differs = True
+            stats.differing += float(p)
+            found.append(Decision(mover, opponent, legal, _throw_of(legal, open_rows_of(mover, rules.goal)), race_row,
+                                  solo_row, best_value, solo_value, float(p)))
+    stats.pairs_differing += differs
+
+
+def _throw_of(legal, open_rows: Sequence[int], dice: int = 6) -> tuple[int, ...]:
+    """A throw (sorted) whose hits on ``open_rows`` are exactly ``legal`` (the first found)."""
+    from dicemath.core.dice import multiset_counts
+    from dicemath.games.pegs_fives.hits import hits_from_counts
+
+    rows = dict(legal)
+    for counts, _ in multiset_counts(dice):
+        if all(hits_from_counts(r, counts) == rows.get(r, 0) for r in open_rows):
+            return tuple(face for face in range(1, 7) for _ in range(counts[face - 1]))
+    return ()
+
+
+# ---------------------------------------------------------------------------------------------
+# The compiled solver (numba, float64)
+# ---------------------------------------------------------------------------------------------
+
+def _terminals(rules: Rules, row: int, step: int, cycle) -> dict:
+    """Exact distribution of how a cycle for ``row`` begun at ``step`` ends, from the moment
+    ``cycle`` (a :class:`.state.Cycle`): ``("over",)`` (PEGS-6), ``("end", c)`` (the turn ends
+    with the row ``c`` steps on), ``("fresh", c)`` (all dice and a fresh budget, PEGS-8 /
+    FIVES-4/5) or ``("choice", dice, throws)`` (PEGS-7: a choice throw with the row in)."""
+    from dicemath.games.pegs_fives.state import after_hits, hit_weights, miss
+
+    gained = cycle.board[row - 1] - step
+    if cycle.over:
+        return {("over",) if cycle.event == "overthrow" else ("end", gained): Fraction(1)}
+    if cycle.row is None:
+        if cycle.dice == rules.dice and cycle.throws == rules.throws:
+            return {("fresh", gained): Fraction(1)}
+        return {("choice", cycle.dice, cycle.throws): Fraction(1)}
+    result: dict = {}
+    after = None if cycle.throws is None else cycle.throws - 1          # PEGS-5 / FIVES-3: throw on
+    for hits, weight in enumerate(hit_weights(cycle.dice, row)):
+        if not weight:
+            continue
+        if hits == 0:
+            following = miss(cycle.board, row, cycle.count, cycle.dice, after)
+        else:
+            following = after_hits(rules, cycle.board, row, cycle.count + hits,
+                                   cycle.dice - hits * rules.dice_per_hit[row - 1], after)
+        p = Fraction(weight, 6 ** cycle.dice)
+        for key, q in _terminals(rules, row, step, following).items():
+            result[key] = result.get(key, 0) + p * q
+    return result
+
+
+def _option_terminals(rules: Rules, row: int, step: int, hits: int, dice: int, throws_after) -> dict:
+    """:func:`_terminals` of naming ``row`` at ``step`` with ``hits`` hits on a choice throw of
+    ``dice`` dice (``throws_after`` left after it), another row kept open."""
+    from dicemath.games.pegs_fives.state import after_hits
+
+    board = [rules.goal] * rules.rows
+    board[row - 1] = step
+    board[(row % rules.rows)] = 0                                       # another row open: never 'done'
+    return _terminals(rules, row, step, after_hits(rules, tuple(board), row, hits,
+                                                   dice - hits * rules.dice_per_hit[row - 1], throws_after))
+
+
+_KERNEL_TABLES: dict = {}
+
+
+def kernel_tables(rules: Rules, rows: tuple[int, ...]) -> dict:
+    """The constant arrays of :mod:`._race_kernels` for ``rules`` and open ``rows`` (cached).
+
+    Keys: ``layout`` (:class:`.fullboard.layout.BoardLayout`), ``digits`` (``[board, j]``),
+    ``complete``, ``RP`` (FIVES-6 rest points of every board), ``strides``, ``per_hit``,
+    ``coef`` and ``reach`` (the cycle terminals, :mod:`._race_kernels`), ``T`` (throw budgets:
+    ``rules.throws``, 1 without a limit), the choice-throw groups of 1..6 dice
+    (:func:`.fullboard.pegs_kernel.throw_groups`).
+    """
+    key = (rules, rows)
+    if key in _KERNEL_TABLES:
+        return _KERNEL_TABLES[key]
+    from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
+    from dicemath.games.pegs_fives.fullboard.pegs_kernel import throw_groups
+
+    layout = BoardLayout(rules, rows)
+    goal, dice, k, N = rules.goal, rules.dice, layout.k, layout.size
+    T = rules.throws or 1
+    index = np.arange(N)
+    digits = np.stack([(index // s) % layout.base for s in layout.strides], axis=1).astype(np.int64)
+    complete = (digits >= goal).all(axis=1)
+    RP = ((goal - digits) * np.array(rows)).sum(axis=1).astype(np.float64)
+    coef = np.zeros((k, goal + 1, dice + 1, T, dice + 1, 2 * goal + T))
+    for j, row in enumerate(rows):
+        per_hit = rules.dice_per_hit[row - 1]
+        for need in range(1, goal + 1):
+            for d in range(1, dice + 1):
+                for t in range(1, T + 1):
+                    after = t - 1 if rules.throws is not None else None
+                    for h in range(1, d // per_hit + 1):
+                        for terminal, p in _option_terminals(rules, row, goal - need, h, d, after).items():
+                            if terminal[0] == "over":
+                                column = 0
+                            elif terminal[0] == "end":
+                                column = terminal[1]
+                            elif terminal[0] == "fresh":
+                                column = goal + terminal[1]
+                            else:
+                                assert terminal[1] == d - per_hit * need and 1 <= terminal[2] < T
+                                column = 2 * goal + terminal[2]
+                            coef[j, need, d, t - 1, h, column] += float(p)
+    reach = np.zeros((k, goal + 1, dice + 1, T, T), dtype=np.bool_)
+    for t2 in range(1, T):
+        reach[..., t2] = (coef[..., 2 * goal + t2] != 0).any(axis=-1)
+    for ta in range(T):                          # a PEGS-7 throw has at most the throws left after the choice throw
+        if reach[..., ta, ta + 1:].any() or (T > 3 and reach.any()):
+            raise InvalidRulesError(f"the race kernel compiles PEGS-7 choice throws for at most 3 throws (PEGS-3), "
+                                    f"got throws={rules.throws}")
+    groups = throw_groups(rules, rows)
+    tables = {"layout": layout, "digits": digits, "complete": complete, "RP": RP,
+              "strides": np.array(layout.strides, np.int64),
+              "per_hit": np.array([rules.dice_per_hit[r - 1] for r in rows], np.int64), "coef": coef,
+              "reach": reach, "goal": goal, "dice": dice, "T": T, "HM": dice + 1, "group_start": groups["group_start"],
+              "group_p": groups["group_p"], "entry_start": groups["entry_start"], "entry_j": groups["entry_row"],
+              "entry_h": groups["entry_hits"],
+              "entry_idx": (groups["entry_row"] * (dice + 1) + groups["entry_hits"]).astype(np.int64)}
+    _KERNEL_TABLES[key] = tables
+    return tables
+
+
+_SOLO_TABLES: dict = {}
+
+
+def _constants(t: dict, solo: np.ndarray) -> tuple:
+    """The tuple ``K`` of :mod:`._race_kernels` (``K_FIELDS``) from :func:`kernel_tables`."""
+    from dicemath.games.pegs_fives import _race_kernels
+
+    values = dict(t, solo=solo)
+    return tuple(values[name] for name in _race_kernels.K_FIELDS)
+
+
+def solo_choice_table(rules: Rules, rows: tuple[int, ...]) -> np.ndarray:
+    """``solo[x, t - 1, g]``: the solo-optimal entry on throw group ``g`` at every choice throw
+    of board ``x`` (:class:`SoloOptimal`'s rule), from the compiled expected-turns table
+    (:func:`.fullboard.driver.solve_table`, float64). Cached."""
+    key = (rules, rows)
+    if key not in _SOLO_TABLES:
+        from dicemath.games.pegs_fives import _race_kernels
+        from dicemath.games.pegs_fives.fullboard.driver import solve_table
+
+        t = kernel_tables(rules, rows)
+        E = np.ascontiguousarray(solve_table(rules, rows), dtype=np.float64)
+        N = E.shape[0]
+        solo = np.full((N, t["T"], len(t["group_p"])), -1, dtype=np.int32)
+        CE = np.zeros((N, t["dice"] + 1, t["T"] + 1))
+        _race_kernels.solo_tables(E, _constants(t, solo), CE)
+        _SOLO_TABLES[key] = solo
+    return _SOLO_TABLES[key]
+
+
+def _varied(found: list, count: int) -> list:
+    """Up to ``count`` of the decisions ``found`` (largest loss first): first the largest of
+    each kind of choice (legal rows, race row, solo row), then the rest in order."""
+    kinds, first, rest = set(), [], []
+    for decision in found:
+        kind = (decision.legal, decision.race_row, decision.solo_row)
+        (rest if kind in kinds else first).append(decision)
+        kinds.add(kind)
+    return (first + rest)[:count]
+
+
+@dataclass
+class RaceTables:
+    """Every pair's value of a race solved by the compiled kernel (float64).
+
+    Attributes:
+        rules, open_rows, first, second: as :class:`RaceSolution`.
+        layout: board index <-> board (:class:`.fullboard.layout.BoardLayout`).
+        V1, V2: ``N x N`` float64: ``V1[a, b]`` the first mover's policy to move on board
+            index ``a`` against ``b``; ``V2`` the second's (the same array when both play one
+            policy). Pairs with a complete board are NaN.
+        decisions: :class:`DecisionStats` when both play ``"race"``.
+        seconds: the kernel's wall time; newton_steps: Newton steps over all pairs.
+    """
+
+    rules: Rules
+    open_rows: tuple[int, ...]
+    first: str
+    second: str
+    layout: object
+    V1: np.ndarray = field(repr=False)
+    V2: np.ndarray = field(repr=False)
+    decisions: DecisionStats | None
+    seconds: float
+    newton_steps: int
+
+    @property
+    def pairs(self) -> int:
+        """Live ordered pairs solved for each player (both boards incomplete)."""
+        live = self.layout.size - 1
+        return live * live * (1 if self.V1 is self.V2 else 2)
+
+    @property
+    def start_value(self) -> float:
+        """The first mover's value from the empty pair."""
+        return float(self.V1[0, 0])
+
+    def value(self, mover: Sequence[int], opponent: Sequence[int], player: int = 1) -> float:
+        """As :meth:`RaceSolution.value` (float64)."""
+        a, b = check_pair(self.rules, self.open_rows, mover, opponent)
+        table = self.V1 if player == 1 else self.V2
+        return float(table[self.layout.index(a), self.layout.index(b)])
+
+    def as_dict(self) -> dict:
+        """``{1: {(a, b): value}, 2: ...}`` over live pairs (for comparisons; small boards)."""
+        boards = [self.layout.board(i) for i in range(self.layout.size)]
+        live = [i for i in range(self.layout.size) if not _complete(boards[i], self.rules.goal)]
+        out = {}
+        for player, table in ((1, self.V1), (2, self.V2)):
+            out[player] = {(boards[a], boards[b]): float(table[a, b]) for a in live for b in live}
+        return out
+
+
+def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = "race", second: str = "race",
+                        examples: int = 10) -> RaceTables:
+    """Solve the two-player race on a reduced board with the compiled kernel (float64).
+
+    Args:
+        rules: :data:`~.rules.PEGS` or :data:`~.rules.FIVES` (the structures the compiled
+            expected-turns kernels implement, :func:`.fullboard.driver.kernel_for`).
+        open_rows: at most :data:`RACE_MAX_ROWS` open rows.
+        first, second: the policies (:data:`POLICIES`).
+        examples: differing decisions kept (race vs race).
+
+    Raises:
+        InvalidBoardError, RaceTooLargeError, DicemathError: as :func:`solve_race`;
+        InvalidRulesError: rules no compiled kernel implements.
+
+    Example:
+        >>> from dicemath.games.pegs_fives.rules import FIVES
+        >>> tables = solve_race_compiled(FIVES, [1])
+        >>> abs(tables.start_value - float(solve_race(FIVES, [1]).start_value)) < 1e-12
+        True
+    """
+    from dicemath.games.pegs_fives import _race_kernels
+    from dicemath.games.pegs_fives.fullboard.driver import kernel_for
+
+    rows = check_race_rows(rules, open_rows)
+    policies = (check_policy(first), check_policy(second))
+    kernel_for(rules, rows)                                  # InvalidRulesError for rules no kernel implements
+    t = kernel_tables(rules, rows)
+    solo = solo_choice_table(rules, rows)
+    N = t["layout"].size
+    symmetric = policies[0] == policies[1]
+    V1 = np.full((N, N), np.nan)
+    V2 = V1 if symmetric else np.full((N, N), np.nan)
+    V1T = np.full((N, N), np.nan)
+    V2T = V1T if symmetric else np.full((N, N), np.nan)
+    k, dice, T, goal = len(rows), t["dice"], t["T"], t["goal"]
+    size = 1 << _race_kernels.CACHE_BITS
+    work_space = (np.zeros((dice + 4, k * t["HM"])), np.zeros((dice + 4, k * t["HM"])), np.zeros((dice + 4, k, T)),
+                  np.zeros((dice + 4, 2, goal + 1)), np.full(size, -1, dtype=np.int64), np.zeros(size),
+                  _race_kernels.CACHE_BITS)
+    stats = np.zeros(4)
+    count = max(64, 16 * examples) if symmetric and policies[0] == "race" else 0      # thinned out below
+    ex_loss = np.full(max(count, 1), -1.0)
+    ex_info = np.zeros((max(count, 1), 6), dtype=np.int64)
+    ex_value = np.zeros((max(count, 1), 2))
+    work = np.zeros(2, dtype=np.int64)
+    start = time.perf_counter()
+    _race_kernels.solve_pairs((V1, V2, V1T, V2T), policies[0] == "race", policies[1] == "race", symmetric,
+                              rules.scoring == "first_out", _constants(t, solo), work_space, stats, ex_loss, ex_info,
+                              ex_value, work, N - 1, 0)
+    seconds = time.perf_counter() - start
+    decisions = None
+    if symmetric and policies[0] == "race":
+        decisions = DecisionStats(float(stats[0]), float(stats[1]), int(stats[2]), int(stats[3]))
+        layout = t["layout"]
+        found, seen = [], set()
+        for i in np.argsort(-ex_loss, kind="stable"):
+            if ex_loss[i] <= 0:
+                continue
+            x, y, g, race_e, solo_e = (int(v) for v in ex_info[i, :5])
+            mover = layout.board(x)
+            legal = tuple(sorted((rows[int(t["entry_j"][e])], int(t["entry_h"][e]))
+                                 for e in range(t["entry_start"][g], t["entry_start"][g + 1])
+                                 if mover[rows[int(t["entry_j"][e])] - 1] < rules.goal))
+            if (x, y, legal) in seen:                 # the same choice, the throws split by a complete row's hits
+                continue
+            seen.add((x, y, legal))
+            open_rows = open_rows_of(mover, rules.goal)
+            chance = sum(w for w, group in grouped_choice_throws(rules.dice, open_rows) if group == legal)
+            found.append(Decision(mover, layout.board(y), legal, _throw_of(legal, open_rows),
+                                  rows[int(t["entry_j"][race_e])], rows[int(t["entry_j"][solo_e])],
+                                  float(ex_value[i, 0]), float(ex_value[i, 1]), chance / 6 ** rules.dice))
+        decisions.examples = _varied(found, examples)
+    return RaceTables(rules, rows, policies[0], policies[1], t["layout"], V1, V2, decisions, seconds,
+                      int(work[0]))
+
+
+# ---------------------------------------------------------------------------------------------
+# The figures (``dicemath pegs race`` / ``dicemath fives race``)
+# ---------------------------------------------------------------------------------------------
+
+def value_text(rules: Rules) -> str:
+    """What a race value is, in words (PEGS-2 / FIVES-6)."""
+    if rules.scoring == "first_out":
+        return "the mover's probability of winning (PEGS-2: the first with all pegs in wins)"
+    return ("the expected rest points of the opponent minus the mover's at the end of the round "
+            "(FIVES-6: the round ends when one player completes every number)")
+
+
+def _figures(rules: Rules, rows: tuple[int, ...], examples: int) -> dict:
+    """The four matchups from the empty pair (three kernel runs) and the differing decisions."""
+    result: dict = {}
+    seconds: dict = {}
+    newton: dict = {}
+    pairs = 0
+    for first, second in (("solo", "solo"), ("race", "solo"), ("race", "race")):
+        tables = solve_race_compiled(rules, rows, first=first, second=second, examples=examples)
+        name = f"{first}_vs_{second}"
+        result[name] = tables.start_value
+        if first != second:
+            result["solo_vs_race"] = float(tables.V2[0, 0])
+        seconds[name] = tables.seconds
+        newton[name] = tables.newton_steps
+        pairs += tables.pairs
+        if tables.decisions is not None:
+            result["differing_decisions"] = tables.decisions.as_json(rules)
+        del tables
+    result["kernel_seconds"] = seconds
+    result["pairs_solved"] = pairs
+    result["pairs_per_second"] = pairs / sum(seconds.values()) if sum(seconds.values()) else None
+    result["newton_steps"] = newton
+    return result
+
+
+def exact_race_result(rules: Rules, open_rows: Sequence[int], *, boards: tuple | None = None, examples: int = 10,
+                use_cache: bool = True) -> dict:
+    """The JSON object of ``dicemath pegs race`` / ``dicemath fives race --open ROWS``.
+
+    Keys: ``solo_vs_solo``, ``race_vs_solo``, ``solo_vs_race``, ``race_vs_race`` (the first
+    mover's value from the empty pair; the first named is the first mover's policy),
+    ``differing_decisions`` (:meth:`DecisionStats.as_json`), ``value`` (what the numbers
+    are), ``exact`` (False: float64 from the compiled kernel), ``boards_per_side``,
+    ``kernel_seconds`` / ``pairs_solved`` / ``pairs_per_second`` (when the figures were
+    computed; they are cached, :func:`dicemath.core.cache.cached_object`), and with
+    ``boards = (mine, theirs)`` ``board_value``: the mover's value at that pair under race
+    play by both.
+
+    Raises:
+        InvalidBoardError: bad rows or boards. RaceTooLargeError: more than
+        :data:`RACE_MAX_ROWS` open rows. InvalidRulesError: rules no kernel implements.
+    """
+    from dicemath.core.cache import cached_arrays, cached_object
+
+    rows = check_race_rows(rules, open_rows)
+    pair = check_pair(rules, rows, *boards) if boards is not None else None
+    figures = cached_object("pegs-fives-race-figures", (rules, rows, examples),
+                            lambda: _figures(rules, rows, examples), use_cache=use_cache)
+    result = {"game": rules.name, "open_rows": list(rows), "boards_per_side": (rules.goal + 1) ** len(rows),
+              "value": value_text(rules), "exact": False,
+              "arithmetic": "float64, compiled kernel (dicemath.games.pegs_fives._race_kernels)", **figures}
+    if pair is not None:
+        def build() -> dict:
+            tables = solve_race_compiled(rules, rows, examples=0)
+            return {"V": tables.V1}
+
+        table = cached_arrays("pegs-fives-race-table", (rules, rows), build, use_cache=use_cache)["V"]
+        layout = kernel_tables(rules, rows)["layout"]
+        result["boards"] = {"mover": list(pair[0]), "opponent": list(pair[1])}
+        result["board_value"] = float(table[layout.index(pair[0]), layout.index(pair[1])])
+    return result
