@@ -1,4 +1,4 @@
-"""A new player's first hour, measured (issue 24): per game, the time from a fresh process
+"""A new player's first hour, measured: per game, the time from a fresh process
 to the first answer of a typical query, cold and warm; the size and drawing time of the
 picture of a typical position; and the latency of one advice request to ``dicemath serve``.
 

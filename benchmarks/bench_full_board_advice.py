@@ -2,7 +2,7 @@
 target under 50 ms) and from a full table (``--table DIR``; target under 5 ms).
 
 Run: ``python benchmarks/bench_full_board_advice.py [--game fives] [--table DIR] [--queries 300]``.
-Times :func:`dicemath.games.pegs_fives.fullboard.advice.exact_advise_result` (what
+Times :func:`dicemath.games.pegs_fives.fullboard.advice.advise_throw` (what
 ``dicemath fives advise --json`` computes) on random boards with at least 9 open rows (no
 on-demand solve) and random choice throws with a legal row; prints the first query (loading
 the model or opening the table) and the mean and 95th percentile of warm queries, with the
@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from dicemath.games.pegs_fives.fullboard.advice import exact_advise_result
+from dicemath.games.pegs_fives.fullboard.advice import advise_throw
 from dicemath.games.pegs_fives.rules import preset
 from dicemath.games.pegs_fives.state import legal_rows
 
@@ -41,15 +41,15 @@ def queries(rules, count: int, seed: int = 1) -> list[tuple[tuple[int, ...], tup
 def latency(rules, pairs, table: str | None) -> tuple[float, float, float, bool]:
     """(first query ms, mean warm ms, 95th percentile warm ms, exact) over ``pairs``."""
     start = time.perf_counter()
-    result = exact_advise_result(rules, *pairs[0], table=table)
+    result = advise_throw(rules, *pairs[0], table=table)
     first = time.perf_counter() - start
     times = []
     for board, throw in pairs[1:]:
         start = time.perf_counter()
-        exact_advise_result(rules, board, throw, table=table)
+        advise_throw(rules, board, throw, table=table)
         times.append(time.perf_counter() - start)
     times = np.array(times) * 1e3
-    return first * 1e3, float(times.mean()), float(np.percentile(times, 95)), result["exact"]
+    return first * 1e3, float(times.mean()), float(np.percentile(times, 95)), result.exact
 
 
 def main() -> None:

@@ -90,13 +90,17 @@ def _bohnduell_invariant(state):
     assert total == 2 * state.rules.stock, state
 
 
+ADVICE_ENVELOPE = frozenset({"game", "state", "unit", "exact", "source", "best", "options", "options[].action",
+                             "options[].value"})
+"""The keys of every game's ``advise --json`` (:meth:`dicemath.core.advice.Advice.as_dict`)."""
+
 _PEGS_FIVES_QUERIES = (
     frozenset({"game", "goal", "rows", "rows[].row", "rows[].expected_turns", "rows[].expected_turns_exact",
                "rows[].expected_turns_from", "rows[].median_turns", "rows[].p_within_one_turn",
                "rows[].p_within_one_turn_exact", "rows[].p_within_one_turn_from", "rows[].turn_distribution"}),
-    frozenset({"game", "board", "roll", "board_value", "exact", "source", "greedy_choice", "ranking",
-               "recommendation", "options", "options[].row", "options[].hits", "options[].expected_turns",
-               "options[].expected_turns_including_this", "options[].p_no_progress"}),
+    ADVICE_ENVELOPE | {"board", "roll", "board_value", "greedy_choice", "ranking", "recommendation", "estimator",
+                       "options[].row", "options[].hits", "options[].expected_turns",
+                       "options[].expected_turns_including_this", "options[].p_no_progress"},
     frozenset({"game", "open_rows", "boards", "exact", "solver", "expected_turns", "expected_turns_exact",
                "greedy_expected_turns", "greedy_expected_turns_exact"}),
     frozenset({"game", "board", "roll", "rows", "rows[].row", "rows[].outcomes"}),

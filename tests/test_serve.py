@@ -71,7 +71,7 @@ def check_answer(answer: dict, expected: dict) -> None:
 
 @pytest.mark.parametrize("game", ["pegs", "fives"])
 def test_pegs_and_fives_advice_is_the_clis(server, game):
-    from dicemath.games.pegs_fives.fullboard.advice import exact_advise_result
+    from dicemath.games.pegs_fives.fullboard.advice import advise_throw
     from dicemath.games.pegs_fives.rules import FIVES, PEGS
     from dicemath.games.pegs_fives.state import choice_throw_dice
 
@@ -80,20 +80,20 @@ def test_pegs_and_fives_advice_is_the_clis(server, game):
     status, answer = post(server, "/api/advise", {"game": game, "board": PEGS_BOARD, "roll": PEGS_ROLL,
                                                   "throws": ""})
     assert status == 200
-    expected = exact_advise_result(rules, board, roll, dice=choice_throw_dice(rules, roll))
+    expected = advise_throw(rules, board, roll, dice=choice_throw_dice(rules, roll)).as_dict()
     assert answer["exact"] and answer["recommendation"] == expected["recommendation"]
     check_answer(answer, expected)
 
 
 def test_pegs_with_throws_left_and_a_throw_without_a_row(server):
-    from dicemath.games.pegs_fives.fullboard.advice import exact_advise_result
+    from dicemath.games.pegs_fives.fullboard.advice import advise_throw
     from dicemath.games.pegs_fives.rules import PEGS
 
     board = [5] * 10 + [3, 4]
     status, answer = post(server, "/api/advise", {"game": "pegs", "board": ",".join(map(str, board)),
                                                   "roll": "6,5,5", "throws": 2})
     assert status == 200
-    check_answer(answer, exact_advise_result(PEGS, board, [6, 5, 5], dice=3, throws=2))
+    check_answer(answer, advise_throw(PEGS, board, [6, 5, 5], dice=3, throws=2).as_dict())
     status, answer = post(server, "/api/advise", {"game": "pegs", "board": PEGS_BOARD, "roll": "3,3,3,3,3,3"})
     assert status == 200 and answer["options"] == [] and answer["recommendation"] is None
 
@@ -335,7 +335,7 @@ def browser(tmp_path):
 
 
 def test_pegs_advice_in_a_phone_sized_browser(server, browser):
-    from dicemath.games.pegs_fives.fullboard.advice import exact_advise_result
+    from dicemath.games.pegs_fives.fullboard.advice import advise_throw
     from dicemath.games.pegs_fives.rules import PEGS
 
     browser.command("POST", "/url", {"url": server.url})
@@ -345,8 +345,8 @@ def test_pegs_advice_in_a_phone_sized_browser(server, browser):
     browser.type_into("#pegs-roll", PEGS_ROLL)
     browser.click("#advise")
     browser.wait("return !document.getElementById('summary').hidden")
-    expected = exact_advise_result(PEGS, [int(s) for s in PEGS_BOARD.split(",")],
-                                   [int(s) for s in PEGS_ROLL.split(",")])
+    expected = advise_throw(PEGS, [int(s) for s in PEGS_BOARD.split(",")],
+                                   [int(s) for s in PEGS_ROLL.split(",")]).as_dict()
     assert browser.run("return document.getElementById('recommendation').textContent") == \
         f"Row {expected['recommendation']}"
     assert browser.run("return document.getElementById('exactness').textContent") == "exact"
@@ -367,7 +367,7 @@ def test_pegs_advice_in_a_phone_sized_browser(server, browser):
                  ".some((t) => t.textContent.startsWith('row 12: at step 3 of 5'))")
     assert browser.run("return document.getElementById('pegs-board').value") == "5,5,5,5,5,5,5,5,5,4,2,3"
     browser.wait("return !document.getElementById('advise').disabled")
-    after = exact_advise_result(PEGS, [5] * 9 + [4, 2, 3], [int(s) for s in PEGS_ROLL.split(",")])
+    after = advise_throw(PEGS, [5] * 9 + [4, 2, 3], [int(s) for s in PEGS_ROLL.split(",")]).as_dict()
     assert browser.run("return document.getElementById('recommendation').textContent") == \
         f"Row {after['recommendation']}"
 

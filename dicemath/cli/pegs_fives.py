@@ -13,8 +13,8 @@ from __future__ import annotations
 import time
 
 from dicemath.cli.support import (
-    add_json_flag, add_rules_command, add_show_command, add_svg_option, emit, fraction_text, int_list, is_start,
-    show_state, text_table, write_svg)
+    add_json_flag, add_rules_command, add_show_command, add_state_argument, add_svg_option, emit, fraction_text,
+    int_list, is_start, show_state, text_table, write_svg)
 from dicemath.core.errors import DicemathError, InvalidStateError
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
 
@@ -47,9 +47,12 @@ def register(subparsers) -> None:
         add_json_flag(solve)
         solve.set_defaults(func=run_solve)
 
-        advise = commands.add_parser("advise", help="rank the legal rows after a choice throw")
-        advise.add_argument("--board", type=int_list, required=True, help="12 comma-separated steps/marks")
-        advise.add_argument("--roll", type=int_list, required=True, help="the choice throw, e.g. 3,3,3,5,6,2")
+        advise = commands.add_parser("advise", help="rank the legal rows after a choice throw: give the state "
+                                                    "(its text form) or --board and --roll")
+        add_state_argument(advise, f"{rules.name} | board 0,0,3,0,0,0,1,0,0,0,0,0 | turns 0 | dice 6 throws 2 | row - "
+                                   "count 0 | roll 6-5-3-3-3-2")
+        advise.add_argument("--board", type=int_list, default=None, help="12 comma-separated steps/marks")
+        advise.add_argument("--roll", type=int_list, default=None, help="the choice throw, e.g. 3,3,3,5,6,2")
         advise.add_argument("--throws", type=int, default=None,
                             help="throws left before this throw (Pegs; default 3). In Pegs a roll of "
                                  "fewer than 6 dice is a choice throw with the dice left (PEGS-7)")
@@ -186,14 +189,34 @@ def run_solve(args) -> int:
     return 0
 
 
-def run_advise(args) -> int:
-    from dicemath.games.pegs_fives.fullboard.advice import estimate_advisor, exact_advise_result
-    from dicemath.games.pegs_fives.state import choice_throw_dice
+def advice_of(rules: Rules, args):
+    """The :class:`~dicemath.core.advice.Advice` of ``advise``: from ``STATE``, or from
+    ``--board``/``--roll`` (and ``--throws``), which build the same state.
 
+    Raises:
+        DicemathError: neither or both forms, or a state of another game.
+    """
+    from dicemath.games.pegs_fives.fullboard.advice import advise, advise_throw
+    from dicemath.games.pegs_fives.state import State, choice_throw_dice
+
+    if args.state is not None:
+        if args.board is not None or args.roll is not None or args.throws is not None:
+            raise InvalidStateError("STATE says everything: give no --board, --roll or --throws with it")
+        state = State.from_str(args.state)
+        if state.rules.name != rules.name:
+            raise InvalidStateError(f"a {state.rules.name} state given to '{rules.name} advise'")
+        return advise(state, table=args.table)
+    if args.board is None or args.roll is None:
+        raise DicemathError("give the state's text form, or --board and --roll")
+    return advise_throw(rules, args.board, args.roll, table=args.table, dice=choice_throw_dice(rules, args.roll),
+                        throws=args.throws)
+
+
+def run_advise(args) -> int:
     rules = args.rules
-    dice = choice_throw_dice(rules, args.roll)
-    result = exact_advise_result(rules, args.board, args.roll, table=args.table, dice=dice, throws=args.throws)
-    write_svg(args.svg, lambda: _advice_picture(rules, args.board, args.roll, dice, args.throws, args.table), result)
+    advice = advice_of(rules, args)
+    result = advice.as_dict()
+    write_svg(args.svg, lambda: advice_picture(advice, rules), result)
 
     def render(r: dict) -> str:
         estimate = "" if r["exact"] else "est. "
@@ -201,11 +224,10 @@ def run_advise(args) -> int:
                 f"({'exact' if r['exact'] else 'estimated'} board value {r['board_value']:.2f} turns)")
         if not r["options"]:
             return head + f"\nNo legal row for {r['roll']}: the turn ends."
-        rank = {row: i + 1 for i, row in enumerate(r["ranking"])}
-        table = [[o["row"], o["hits"], f"{o['expected_turns']:.3f}", f"{o['p_no_progress']:.3f}", rank[o["row"]]]
-                 for o in r["options"]]
+        table = [[o["row"], o["hits"], f"{o['expected_turns']:.3f}", f"{o['p_no_progress']:.3f}", rank]
+                 for rank, o in enumerate(r["options"], 1)]
         note = ("exact: optimal play, from " + ("the table" if r["source"] == "table" else "a solve of this board")
-                if r["exact"] else f"estimates from the {estimate_advisor(rules).estimator} model "
+                if r["exact"] else f"estimates from the {r['estimator']} model "
                 f"(no exact table covers this board; `dicemath {r['game']} build-table` builds one)")
         return (head + "\n"
                 + text_table(["row", "hits", f"{estimate}E[turns after this]", f"{estimate}P(no progress)", "rank"],
@@ -216,18 +238,13 @@ def run_advise(args) -> int:
     return 0
 
 
-def _advice_picture(rules: Rules, board, roll, dice: int, throws: int | None, table) -> str:
-    """The board after the choice throw ``roll``, each legal row's value drawn beside it."""
-    from dataclasses import replace
-
+def advice_picture(advice, rules: Rules) -> str:
+    """The picture of an advice's state, each legal row's value drawn beside it."""
     from dicemath.games.pegs_fives.drawing import draw
-    from dicemath.games.pegs_fives.fullboard.advice import advise
-    from dicemath.games.pegs_fives.state import initial_state
+    from dicemath.games.pegs_fives.state import State
 
-    start = initial_state(rules, board)
-    start = replace(start, dice=dice, throws=start.throws if throws is None else throws)
-    state = start.apply(tuple(roll))
-    return draw(state, advise(state, table=table) if state.current_player() == 0 else None)
+    state = State.from_str(advice.state)
+    return draw(state, advice if state.current_player() == 0 else None)
 
 
 def build_table_result(rules: Rules, open_rows=None, *, out=None, scheduler=None, workers=None, dtype=None,

@@ -67,6 +67,13 @@ def text_table(headers: list[str], rows: list[list[Any]]) -> str:
     return "\n".join(lines)
 
 
+def add_state_argument(parser: argparse.ArgumentParser, example: str) -> None:
+    """Add the optional positional ``STATE`` of ``dicemath GAME advise STATE``: the state's text
+    form (``str(state)``, as ``show`` prints it), which the game's ``State.from_str`` reads."""
+    parser.add_argument("state", nargs="?", default=None, metavar="STATE",
+                        help=f"the state's text form, as 'show' prints it, e.g. {example!r}")
+
+
 def add_rules_command(commands, game: str) -> None:
     """Add ``dicemath GAME rules``: print the game's rules from the shipped ``docs/rules.md``."""
     rules = commands.add_parser("rules", help="print the rules of the game (numbered as the code cites them)")

@@ -143,7 +143,7 @@ ANNOUNCE_AFTER = 2.0
 ANNOUNCE_BYTES = 100e6
 """A build expected to write more than this says so before it starts."""
 
-COSTS = PACKAGE_ROOT / "dicemath" / "data" / "table_costs.json"
+COSTS = PACKAGE_ROOT / "data" / "table_costs.json"
 """What the first-use builds cost when measured (``benchmarks/bench_first_hour.py
 --record-costs``): ``{"machine": ..., "tables": {name: {params: {"seconds", "bytes"}}}}``."""
 

@@ -149,8 +149,8 @@ def _choice(request: dict, name: str, choices, default: str | None = None, *, re
 # -- one function per game: the command line's result function, plus the picture ------------
 
 def _pegs_fives(request: dict) -> dict:
-    from dicemath.cli.pegs_fives import _advice_picture
-    from dicemath.games.pegs_fives.fullboard.advice import exact_advise_result
+    from dicemath.cli.pegs_fives import advice_picture
+    from dicemath.games.pegs_fives.fullboard.advice import advise_throw
     from dicemath.games.pegs_fives.rules import FIVES, PEGS
     from dicemath.games.pegs_fives.state import choice_throw_dice
 
@@ -159,8 +159,9 @@ def _pegs_fives(request: dict) -> dict:
     roll = _int_list(request, "roll", required=True)
     throws = _int(request, "throws")
     dice = choice_throw_dice(rules, roll)
-    result = exact_advise_result(rules, board, roll, dice=dice, throws=throws)
-    result["svg"] = _advice_picture(rules, board, roll, dice, throws, None)
+    advice = advise_throw(rules, board, roll, dice=dice, throws=throws)
+    result = advice.as_dict()
+    result["svg"] = advice_picture(advice, rules)
     return result
 
 

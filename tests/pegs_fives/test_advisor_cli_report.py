@@ -8,7 +8,8 @@ import random
 import pytest
 
 from dicemath.cli import main
-from dicemath.games.pegs_fives.advisor import Advisor, BoardValue, FITTED_WEIGHTS, advise_result, fit_board_value
+from dicemath.games.pegs_fives.advisor import Advisor, BoardValue, FITTED_WEIGHTS, fit_board_value
+from dicemath.games.pegs_fives.fullboard.advice import advise_throw
 from dicemath.games.pegs_fives.races import RestAware, fixed, play_race, race_stats
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.games.pegs_fives.solver import solve_reduced
@@ -44,17 +45,20 @@ def test_advisor_gap_to_optimal_is_small_on_a_reduced_board(rules):
     assert best <= adv < best * 1.05
 
 
-def test_advise_result_lists_every_legal_row():
+def test_advice_lists_every_legal_row_best_first():
     board = (0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 0, 0)
-    result = advise_result(PEGS, board, (3, 3, 3, 5, 6, 2))
-    assert [o["row"] for o in result["options"]] == [2, 3, 5, 6, 7, 8, 9, 11]
-    assert result["recommendation"] == result["ranking"][0]
+    result = advise_throw(PEGS, board, (3, 3, 3, 5, 6, 2)).as_dict()
+    assert sorted(o["row"] for o in result["options"]) == [2, 3, 5, 6, 7, 8, 9, 11]
+    assert [o["row"] for o in result["options"]] == result["ranking"]
+    values = [o["value"] for o in result["options"]]
+    assert values == sorted(values)
+    assert result["recommendation"] == result["ranking"][0] == int(result["best"])
     assert result["greedy_choice"] == 3
     assert all(o["expected_turns"] >= 0 for o in result["options"])
 
 
 def test_overthrow_is_certain_for_row_3_at_step_3():
-    result = advise_result(PEGS, (0, 0, 3) + (0,) * 9, (3, 3, 3, 5, 6, 2))
+    result = advise_throw(PEGS, (0, 0, 3) + (0,) * 9, (3, 3, 3, 5, 6, 2)).as_dict()
     three = next(o for o in result["options"] if o["row"] == 3)
     assert three["p_no_progress"] == 1.0
     assert result["recommendation"] != 3
@@ -118,10 +122,13 @@ def test_report_sections_quick(tmp_path):
     assert "Expected turns per row" in text and "races" in text.lower()
     assert (tmp_path / "pegs_turn_distributions.png").exists()
     assert len(written) == 3
-    for name in ("pegs", "fives"):
-        text = (tmp_path / f"{name}.md").read_text()
-        assert [p.name for p in linked_pictures(text, tmp_path)] == [f"{name}_first_throw.svg"]
-        assert "the advisor's row 12 framed" in text
+    from dicemath.games.pegs_fives.report import FIRST_THROW
+
+    for rules in (PEGS, FIVES):
+        text = (tmp_path / f"{rules.name}.md").read_text()
+        assert [p.name for p in linked_pictures(text, tmp_path)] == [f"{rules.name}_first_throw.svg"]
+        best = advise_throw(rules, (0,) * 12, FIRST_THROW).best.action      # the same answer as the command's
+        assert f"the best row {best} framed" in text
 
 
 def test_notebook_runs(run_notebook):
@@ -170,5 +177,5 @@ def test_cli_advise_mid_turn_choice_throw_with_the_dice_left(capsys):
     assert main(["pegs", "advise", "--board", "0,0,5,0,0,0,1,0,0,0,0,0", "--roll", "3,4,6", "--throws", "1",
                  "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert [o["row"] for o in result["options"]] == [4, 6, 7, 9, 10]
+    assert sorted(o["row"] for o in result["options"]) == [4, 6, 7, 9, 10]
     assert main(["fives", "advise", "--board", "0,0,5,0,0,0,1,0,0,0,0,0", "--roll", "3,4,6"]) == 2

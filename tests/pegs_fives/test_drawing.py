@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from dicemath.core.errors import IllegalMoveError
-from dicemath.games.pegs_fives.advisor import RowAdvice
+from dicemath.core.advice import Advice, Option
 from dicemath.games.pegs_fives.drawing import draw
 from dicemath.games.pegs_fives.fullboard.advice import advise
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
@@ -71,16 +71,23 @@ def test_exact_advice_marks_the_best_row_and_writes_every_option():
     advice = advise(state)                       # three open rows: an exact solve
     root = ET.fromstring(draw(state, advice))
     (best,) = classed(root, "advised")
-    assert best.find(f"{SVG}title").text.startswith(f"row {advice[0].row},")
-    assert len(classed(root, "option")) == len(advice) - 1 == 2
+    assert best.find(f"{SVG}title").text.startswith(f"row {advice.best.action},")
+    assert len(classed(root, "option")) == len(advice.options) - 1 == 2
     shown = " ".join(words(root))
-    assert all(f"{a.expected_turns:.2f} turns" in shown for a in advice)
+    assert all(f"{a.value:.2f} turns" in shown for a in advice.options)
     assert "Turns still needed after this turn (exact, optimal play)" in words(root)
+
+
+def rows_advice(state, *rows):
+    """Estimated advice with the given ``(row, hits, turns)`` options, best first."""
+    return Advice(game=state.rules.name, state=str(state), unit="turns", higher_is_better=False, exact=False,
+                  source="estimate", options=tuple(Option(row, str(row), turns, {"hits": hits, "p_no_progress": 0.0})
+                                                   for row, hits, turns in rows))
 
 
 def test_estimated_advice_says_so():
     state = initial_state(FIVES).apply((1, 2, 3, 4, 5, 6))
-    advice = [RowAdvice(7, 3, 40.2, 0.0), RowAdvice(1, 1, 41.0, 0.0)]
+    advice = rows_advice(state, (7, 3, 40.2), (1, 1, 41.0))
     root = ET.fromstring(draw(state, advice))
     (best,) = classed(root, "advised")
     assert "best: 40.20 turns (3 hits)" in words(best)
@@ -90,9 +97,9 @@ def test_estimated_advice_says_so():
 def test_advice_for_a_row_that_cannot_be_named_is_an_error():
     state = initial_state(PEGS, BOARD).apply((6, 6, 5, 5, 1, 2))
     with pytest.raises(IllegalMoveError, match="advice for row 1"):
-        draw(state, [RowAdvice(1, 1, 3.0, 0.0)])
+        draw(state, rows_advice(state, (1, 1, 3.0)))
     with pytest.raises(IllegalMoveError, match="advice for row 12"):
-        draw(initial_state(PEGS, BOARD), [RowAdvice(12, 1, 3.0, 0.0)])
+        draw(initial_state(PEGS, BOARD), rows_advice(initial_state(PEGS, BOARD), (12, 1, 3.0)))
 
 
 def test_the_end_of_the_game_and_of_a_single_turn():

@@ -13,7 +13,7 @@ from dicemath.games.pegs_fives.distilled import DistilledValue, ModelUnavailable
 from dicemath.games.pegs_fives.full_board_report import compute, first_throws_by_row, policy_rows, render
 from dicemath.games.pegs_fives.fullboard import storage
 from dicemath.cli import main
-from dicemath.games.pegs_fives.fullboard.advice import estimate_advisor, exact_advise_result
+from dicemath.games.pegs_fives.fullboard.advice import advise_throw, estimate_advisor
 from dicemath.games.pegs_fives.fullboard.driver import build_table, solve_table
 from dicemath.games.pegs_fives.fullboard.guides import (
     build_guide, compare_tables, distilled_slab_values, fitted_slab_values, guide_values, layout_boards)
@@ -103,7 +103,7 @@ def test_lookahead_on_a_guide_is_evaluated_exactly(model, tmp_path):
 def test_advise_without_a_table_uses_the_distilled_model(capsys, tmp_path, monkeypatch, model):
     monkeypatch.setenv("DICEMATH_CACHE_DIR", str(tmp_path))
     board = (0,) * 12
-    result = exact_advise_result(FIVES, board, (1, 2, 3, 4, 5, 6))
+    result = advise_throw(FIVES, board, (1, 2, 3, 4, 5, 6)).as_dict()
     assert result["exact"] is False and result["source"] == "estimate"
     assert estimate_advisor(FIVES).estimator == estimate_advisor(PEGS).estimator == "distilled"
     assert estimate_advisor(PEGS.variant(goal=4)).estimator == "fitted"

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from dicemath.cli import main
-from dicemath.games.pegs_fives.fullboard.advice import exact_advise_result
+from dicemath.games.pegs_fives.fullboard.advice import advise_throw
 from dicemath.games.pegs_fives.rules import FIVES
 from dicemath.games.pegs_fives.solver import solve_greedy, solve_reduced
 from dicemath.games.pegs_fives.turn import TurnValue
@@ -67,7 +67,7 @@ def test_advise_from_a_built_table_equals_the_reference_solve(capsys, tmp_path, 
 
 def test_advise_on_a_small_board_without_a_table_solves_it(empty_cache):
     board = (5, 5, 5, 5, 5, 0, 0, 5, 5, 5, 5, 5)
-    result = exact_advise_result(FIVES, board, (1, 2, 3, 4, 6, 6))
+    result = advise_throw(FIVES, board, (1, 2, 3, 4, 6, 6)).as_dict()
     assert result["exact"] is True and result["source"] == "solve"
     assert result["board_value"] == pytest.approx(float(solve_reduced(FIVES, (6, 7), exact=False).values[board]),
                                                   abs=1e-9)

@@ -20,9 +20,9 @@ Example:
     3.517
 """
 
-from dicemath.games.pegs_fives.advisor import Advisor, BoardValue, RowAdvice, advise_result, board_value
+from dicemath.games.pegs_fives.advisor import Advisor, BoardValue, RowAdvice, board_value
 from dicemath.games.pegs_fives.analysis import analyse
-from dicemath.games.pegs_fives.fullboard.advice import advise
+from dicemath.games.pegs_fives.fullboard.advice import advise, advise_throw
 from dicemath.games.pegs_fives.race_solver import solve_race, solve_race_compiled
 from dicemath.games.pegs_fives.races import last_turn_rest, race_stats
 from dicemath.games.pegs_fives.rows import RowTable, row_table, row_tables, rows_result
@@ -41,7 +41,7 @@ register_picture(_State, _drawing.draw)
 
 __all__ = [
     "FIVES", "PEGS", "Advisor", "BoardValue", "InvalidBoardError", "InvalidRollError", "ReducedSolution",
-    "RowAdvice", "RowTable", "Rules", "State", "TurnValue", "advise", "advise_result", "analyse", "board_value",
+    "RowAdvice", "RowTable", "Rules", "State", "TurnValue", "advise", "advise_throw", "analyse", "board_value",
     "choice_state", "greedy_policy", "initial_state", "last_turn_rest", "legal_rows", "play_game", "play_turn",
     "preset", "race_stats", "read_board", "reduced_board", "row_table", "row_tables", "rows_result",
     "solve_greedy", "solve_race", "solve_race_compiled", "solve_reduced", "turn_distribution", "turn_outcome",

@@ -1,4 +1,4 @@
-"""The full-board row advisor (item 5 of the issue): "which row should I pick?"
+"""The fitted full-board row advisor: "which row should I pick?"
 
 The 12-row board has 6**12 (Pegs) boards -- too many to solve exactly -- so the advisor
 combines an **exact one-turn lookahead** with a **fitted board value**:
@@ -215,14 +215,12 @@ class RowAdvice:
         expected_turns: turns still needed after this turn ends (optimal play when
             ``exact``, else an estimate).
         p_no_progress: chance the turn ends on this same board (an overthrow).
-        exact: ``expected_turns`` is exact (float64) rather than an estimate.
     """
 
     row: int
     hits: int
     expected_turns: float
     p_no_progress: float
-    exact: bool = False
 
 
 def ranked(options: Iterable[RowAdvice]) -> list[RowAdvice]:
@@ -245,6 +243,13 @@ class Advisor:
         >>> [a.row for a in adv.rank((5,) * 11 + (0,), (6, 6, 6, 6, 1, 1))]
         [12]
     """
+
+    exact = False
+    """Its values are estimates (an exact advisor says True)."""
+    source = "estimate"
+    """Where its values come from, for the output."""
+    estimator = "fitted"
+    """The board value it looks ahead to (``"fitted"``, or ``"distilled"``: the shipped model)."""
 
     def __init__(self, rules: Rules, value=None):
         self.rules = rules
@@ -289,23 +294,3 @@ class Advisor:
         if len(legal) == 1:
             return legal[0][0]
         return self._rank(board, legal, dice, throws)[0].row
-
-
-def advise_result(rules: Rules, board: Sequence[int], throw: Sequence[int], *, advisor: Advisor | None = None,
-                  dice: int | None = None, throws: int | None = None) -> dict:
-    """The JSON object of ``dicemath pegs advise``: keys ``board``, ``roll``, ``options``, ``recommendation``."""
-    advisor = advisor or Advisor(rules)
-    options = advisor.rank(board, throw, dice=dice, throws=throws)
-    greedy = max(options, key=lambda a: (a.hits, a.row)).row if options else None
-    return {
-        "game": rules.name,
-        "board": list(board),
-        "roll": sorted(throw),
-        "board_value": advisor.value(tuple(board)),
-        "options": [{"row": a.row, "hits": a.hits, "expected_turns": a.expected_turns,
-                     "expected_turns_including_this": a.expected_turns + 1,
-                     "p_no_progress": a.p_no_progress} for a in sorted(options, key=lambda a: a.row)],
-        "ranking": [a.row for a in options],
-        "recommendation": options[0].row if options else None,
-        "greedy_choice": greedy,
-    }

@@ -40,11 +40,12 @@ from collections.abc import Callable, Mapping
 from dicemath.analysis.engine import GameAnalysis
 from dicemath.analysis.records import InvalidRecordError, Record, build_rules, check_keys, read_record, whole_number
 from dicemath.analysis.values import Valued, ValueSource
+from dicemath.core.advice import Advice
 from dicemath.core.dice import throw_text
 from dicemath.core.errors import IllegalMoveError
 from dicemath.games.pegs_fives.advisor import RowAdvice, ranked
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
-from dicemath.games.pegs_fives.fullboard.advice import advisor_for, estimate_advisor
+from dicemath.games.pegs_fives.fullboard.advice import advisor_for, estimate_advisor, row_advice
 from dicemath.games.pegs_fives.state import (
     BoardTuple, State, check_board, choice_state, initial_state, legal_rows, read_board)
 from dicemath.games.pegs_fives.turn import TurnValue, open_rows_of
@@ -55,20 +56,21 @@ ANALYSIS_SOLVE_ROWS = 6
 analysed within a second)."""
 
 
-def exact_board_values(rules: Rules, open_rows: tuple[int, ...]) -> Callable[[BoardTuple], float] | None:
-    """Exact ``E(board)`` for every board whose open rows lie within ``open_rows``, or None.
+def exact_board_values(rules: Rules, open_rows: tuple[int, ...]) -> tuple[Callable[[BoardTuple], float], str] | None:
+    """Exact ``E(board)`` for every board whose open rows lie within ``open_rows``, and its
+    source (``"table"`` or ``"solve"``), or None.
 
     Args:
         rules: the game.
         open_rows: the rows open on the board to value.
 
     Returns:
-        A function of boards (float64 expected turns at the start of a turn, optimal play),
-        or None when no exact source covers these rows.
+        A function of boards (float64 expected turns at the start of a turn, optimal play)
+        and where its values come from, or None when no exact source covers these rows.
     """
     board = tuple(0 if r in open_rows else rules.goal for r in range(1, rules.rows + 1))
     advisor = advisor_for(rules, board, solve_max_rows=ANALYSIS_SOLVE_ROWS)
-    return advisor.value if getattr(advisor, "exact", False) else None
+    return (advisor.value, advisor.source) if advisor.exact else None
 
 
 class TurnValues(ValueSource):
@@ -80,7 +82,7 @@ class TurnValues(ValueSource):
 
     def __init__(self, rules: Rules):
         self.rules = rules
-        self.models: dict[tuple[int, ...], tuple[TurnValue, bool]] = {}
+        self.models: dict[tuple[int, ...], tuple[TurnValue, str]] = {}
         estimator = estimate_advisor(rules).estimator
         self.description = ("exact optimal values from a full-board table where one is built, else "
                             f"from a compiled solve once at most {ANALYSIS_SOLVE_ROWS} rows are open; "
@@ -88,15 +90,21 @@ class TurnValues(ValueSource):
 
     def turn_value(self, board: BoardTuple) -> tuple[TurnValue, bool]:
         """The within-turn model over the best board values for ``board``, and whether exact."""
+        model, source = self.turn_model(board)
+        return model, source != "estimate"
+
+    def turn_model(self, board: BoardTuple) -> tuple[TurnValue, str]:
+        """The within-turn model over the best board values for ``board``, and their source
+        (``"table"``, ``"solve"`` or ``"estimate"``)."""
         rows = open_rows_of(board, self.rules.goal)
         found = self.models.get(rows)
         if found is None:
-            found = next(((model, True) for covered, (model, exact) in self.models.items()
-                          if exact and set(rows) <= set(covered)), None)
+            found = next(((model, source) for covered, (model, source) in self.models.items()
+                          if source != "estimate" and set(rows) <= set(covered)), None)
             if found is None:
-                values = exact_board_values(self.rules, rows)
-                found = (self.estimate, False) if values is None else \
-                    (TurnValue(self.rules, values, exact=False), True)
+                exact = exact_board_values(self.rules, rows)
+                found = (self.estimate, "estimate") if exact is None else \
+                    (TurnValue(self.rules, exact[0], exact=False), exact[1])
             self.models[rows] = found
         return found
 
@@ -128,24 +136,23 @@ class TurnValues(ValueSource):
         model, exact = self.turn_value(state.board)
         return Valued((state.turns + 1 + float(model.lookahead(state.board, state.dice, state.throws)),), exact)
 
-    def options(self, state: State) -> list[RowAdvice]:
-        """Every legal row after the choice throw of ``state``, in the order of the rows, with
-        its turns still needed after this turn and its chance of no progress."""
-        model, exact = self.turn_value(state.board)
-        here = model.value(state.board)
-        options = []
+    def advice(self, state: State) -> Advice:
+        """Every legal row after the choice throw of ``state``, best first, with its turns still
+        needed after this turn, from the same values as :meth:`value`
+        (:func:`~dicemath.games.pegs_fives.fullboard.advice.row_advice`)."""
+        model, source = self.turn_model(state.board)
+        here = float(model.value(state.board))
+        rows = []
         for row, hits in legal_rows(state.board, state.roll, self.rules.goal):
             stay, rest = model.option(state.board, row, hits, state.dice, state.throws)
-            options.append(RowAdvice(row, hits, float(stay * here + rest), float(stay), exact))
-        return options
-
-    def advice(self, state: State) -> list[RowAdvice]:
-        """:meth:`options` best first, as the row advisor ranks them."""
-        return ranked(self.options(state))
+            rows.append(RowAdvice(row, hits, float(stay * here + rest), float(stay)))
+        return row_advice(self.rules, str(state), state.board, state.roll, ranked(rows), board_value=here,
+                          exact=source != "estimate", source=source,
+                          estimator=estimate_advisor(self.rules).estimator)
 
     def action_values(self, state: State) -> dict[int, Valued]:
-        return {option.row: Valued((state.turns + 1 + option.expected_turns,), option.exact)
-                for option in self.options(state)}
+        advice = self.advice(state)
+        return {option.action: Valued((state.turns + 1 + option.value,), advice.exact) for option in advice.options}
 
 
 class PegsFivesAnalysis(GameAnalysis):

@@ -20,11 +20,9 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from dicemath.core import svg
+from dicemath.core.advice import Advice, Option
 from dicemath.core.errors import IllegalMoveError
-from dicemath.games.pegs_fives.advisor import RowAdvice
 from dicemath.games.pegs_fives.state import State, rest_points
 from dicemath.games.pegs_fives.view import count, is_pegs, status, title
 
@@ -40,13 +38,13 @@ DIE_SIZE = 30
 """Side of a die."""
 
 
-def draw(state: State, advice: Sequence[RowAdvice] | None = None) -> str:
+def draw(state: State, advice: Advice | None = None) -> str:
     """The picture of a Pegs or Fives state as SVG text (see the module docstring).
 
     Args:
         state: the state.
-        advice: the options of the choice throw, best first, as
-            :func:`dicemath.games.pegs_fives.fullboard.advice.advise` returns them.
+        advice: the advice for the choice throw of ``state``
+            (:func:`dicemath.games.pegs_fives.fullboard.advice.advise`).
 
     Returns:
         A standalone SVG document.
@@ -59,16 +57,17 @@ def draw(state: State, advice: Sequence[RowAdvice] | None = None) -> str:
         >>> from dicemath.games.pegs_fives.state import initial_state
         >>> from dicemath.games.pegs_fives.rules import FIVES
         >>> state = initial_state(FIVES).apply((1, 2, 3, 4, 5, 6))
-        >>> picture = draw(state, [RowAdvice(7, 3, 40.2, 0.0), RowAdvice(1, 1, 41.0, 0.0)])
+        >>> from dicemath.games.pegs_fives.fullboard.advice import advise
+        >>> picture = draw(state, advise(state))
         >>> picture.count('class="die"'), picture.count('class="advised"')
         (6, 1)
     """
     rules = state.rules
-    advice = list(advice or ())
+    options = advice.options if advice is not None else ()
     legal = state.legal_actions()
-    for option in advice:
-        if option.row not in legal:
-            raise IllegalMoveError(f"advice for row {option.row}, but the rows that can be named in {state} "
+    for option in options:
+        if option.action not in legal:
+            raise IllegalMoveError(f"advice for row {option.action}, but the rows that can be named in {state} "
                                    f"are {list(legal)}")
     pegs = is_pegs(state)
     top = svg.HEADING_HEIGHT + 22
@@ -84,15 +83,16 @@ def draw(state: State, advice: Sequence[RowAdvice] | None = None) -> str:
     parts.append(svg.text(8, top - 8, "row" if pegs else "number", size=12, fill=svg.GREY))
     parts += [svg.text(_x(step), top - 8, str(step), size=12, text_anchor="middle", fill=svg.GREY)
               for step in range(1, rules.goal + 1)]
-    by_row = {option.row: option for option in advice}
+    by_row = {option.action: option for option in options}
+    exact = advice is not None and advice.exact
     for row, step in enumerate(state.board, 1):
         y = top + (row - 1) * ROW_HEIGHT
         pending = state.count if row == state.row else 0
         parts.append(_row(row, y, step, pending, rules.goal, pegs, holes_right, width))
         if row in by_row:
-            parts.append(_option(by_row[row], y, holes_right, width, best=by_row[row] is advice[0]))
+            parts.append(_option(by_row[row], exact, y, holes_right, width, best=by_row[row] is options[0]))
     bottom = top + rules.rows * ROW_HEIGHT + 22
-    footer = _footer(state, advice)
+    footer = _footer(state, bool(options), exact)
     if footer:
         parts.append(svg.text(12, bottom, footer, fill=svg.GREY))
     return svg.Drawing(width, bottom + 14, title(state)).add(*parts).to_svg()
@@ -139,23 +139,23 @@ def _row(row: int, y: float, step: int, pending: int, goal: int, pegs: bool, rig
     return svg.group(*parts, title=f"{'row' if pegs else 'number'} {row}: {what}")
 
 
-def _option(option: RowAdvice, y: float, left: float, width: float, *, best: bool) -> str:
-    """The value of naming ``option.row`` written beside its row; the best one framed."""
-    hits = count(option.hits, "hit")
-    words = f"{'best: ' if best else ''}{option.expected_turns:.2f} turns ({hits})"
-    tip = (f"row {option.row}, {hits}: {option.expected_turns:.3f} turns still needed after this turn"
-           f"{'' if option.exact else ' (estimate)'}, chance of no progress {option.p_no_progress:.1%}")
+def _option(option: Option, exact: bool, y: float, left: float, width: float, *, best: bool) -> str:
+    """The value of naming the row of ``option`` written beside it; the best one framed."""
+    hits = count(option.extras["hits"], "hit")
+    words = f"{'best: ' if best else ''}{option.value:.2f} turns ({hits})"
+    tip = (f"row {option.action}, {hits}: {option.value:.3f} turns still needed after this turn"
+           f"{'' if exact else ' (estimate)'}, chance of no progress {option.extras['p_no_progress']:.1%}")
     parts = [svg.text(left + 8, y + ROW_HEIGHT / 2 + 5, words, font_weight="bold" if best else None)]
     if best:
         parts.insert(0, svg.rect(2, y, width - 4, ROW_HEIGHT, fill="none", stroke=svg.BLUE, stroke_width=3, rx=5))
     return svg.group(*parts, class_="advised" if best else "option", title=tip)
 
 
-def _footer(state: State, advice: Sequence[RowAdvice]) -> str:
+def _footer(state: State, advised: bool, exact: bool) -> str:
     """The line under the rows: what the advice values are, and Fives' rest points."""
     notes = []
-    if advice:
-        kind = "exact, optimal play" if all(option.exact for option in advice) else "estimates"
+    if advised:
+        kind = "exact, optimal play" if exact else "estimates"
         notes.append(f"Turns still needed after this turn ({kind})")
     if state.rules.scoring == "rest_points":
         notes.append(f"rest points now {rest_points(state.board, state.rules.goal)}")

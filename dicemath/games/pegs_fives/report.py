@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from dicemath.core.stats import mean_confidence_interval
 from dicemath.core.dice import throw_text
 from dicemath.core.svg import picture
-from dicemath.games.pegs_fives.advisor import FEATURES, Advisor, RowAdvice, advise_result
+from dicemath.core.advice import Advice
+from dicemath.games.pegs_fives.advisor import FEATURES, Advisor
+from dicemath.games.pegs_fives.fullboard.advice import advise_throw
 from dicemath.games.pegs_fives.races import last_turn_rest, race_result
 from dicemath.games.pegs_fives.rows import RowTable, row_tables
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
@@ -110,9 +112,10 @@ class PegsFivesReport:
         policies: exact expected turns on reduced boards, one row per board.
         games: simulated games per policy; simulations: their results.
         weights: the advisor's board-value weights, by :data:`.advisor.FEATURES`.
-        examples: ``advise_result`` of every :data:`EXAMPLES` decision.
+        examples: the JSON of ``advise`` for every :data:`EXAMPLES` decision (the best source:
+            exact where a table or a solve covers the board, else the shipped model).
         opening, opening_advice: the empty board after :data:`FIRST_THROW` and the
-            advisor's rows for it, best first (the picture).
+            advice for it (the picture).
         races: :func:`.races.race_result` (Fives only, else None) and its race count.
         late: the rest-points example (Fives only, else None).
     """
@@ -125,7 +128,7 @@ class PegsFivesReport:
     weights: tuple[float, ...]
     examples: tuple[dict, ...]
     opening: State
-    opening_advice: tuple[RowAdvice, ...]
+    opening_advice: Advice
     races: dict | None
     late: LateRace | None
 
@@ -147,18 +150,18 @@ def _compute(rules: Rules, context: ReportContext) -> PegsFivesReport:
     simulations = tuple(Simulation(label, *simulate(rules, policy, games, seed=2026))
                         for label, policy in (("advisor", advisor.policy), ("safe greedy", SafeGreedy(rules.goal)),
                                               ("greedy", greedy_policy)))
-    examples = tuple(advise_result(rules, board, throw, advisor=advisor) for board, throw in EXAMPLES)
+    examples = tuple(advise_throw(rules, board, throw).as_dict() for board, throw in EXAMPLES)
     races = late = None
     if rules.scoring == "rest_points":
         races = race_result(rules, games=20 if quick else 300, seed=7)
         board, throw = LATE_RACE
-        advice = advise_result(rules, board, throw, advisor=advisor)
+        advice = advise_throw(rules, board, throw).as_dict()
         late = LateRace(board, throw, last_turn_rest(rules, board, throw),
                         {o["row"]: o["expected_turns"] for o in advice["options"]}, advice["recommendation"])
     opening = initial_state(rules).apply(FIRST_THROW)
     return PegsFivesReport(rules, tuple(row_tables(rules)), policy_rows(rules, subsets, advisor), games,
                            simulations, advisor.value.weights, examples, opening,
-                           tuple(advisor.rank(opening.board, FIRST_THROW)), races, late)
+                           advise_throw(rules, opening.board, FIRST_THROW), races, late)
 
 
 def compute_pegs(context: ReportContext) -> PegsFivesReport:
@@ -171,6 +174,11 @@ def compute_fives(context: ReportContext) -> PegsFivesReport:
     return _compute(FIVES, context)
 
 
+def _kind(result: dict) -> str:
+    """What an advice's values are: exact, or the named model's estimates."""
+    return "exact" if result["exact"] else f"estimates from the {result['estimator']} model"
+
+
 def explain(result: dict) -> str:
     """One sentence on why the advisor's row beats greedy's (from the advice numbers)."""
     options = {o["row"]: o for o in result["options"]}
@@ -178,7 +186,7 @@ def explain(result: dict) -> str:
     if best["row"] == greedy["row"]:
         return "Both agree: the most hits is also the best use of this throw."
     saved = greedy["expected_turns"] - best["expected_turns"]
-    text = f"The advisor's row saves {saved:.2f} expected turns over greedy's"
+    text = f"The advised row saves {saved:.2f} expected turns over greedy's"
     if greedy["p_no_progress"] > 0.5:
         return text + (f": greedy's {greedy['hits']} hits would overthrow row {greedy['row']} "
                        f"(no progress with probability {greedy['p_no_progress']:.2f}, PEGS-6).")
@@ -314,13 +322,16 @@ def render(report: PegsFivesReport, context: ReportContext) -> str:
              markdown_table(["feature", "weight"], [[f, f"{w:.4f}"] for f, w in zip(FEATURES, report.weights)]),
              "", "## Example decisions", "",
              f"The empty board after the first throw {throw_text(FIRST_THROW)}: beside each row that can be named, "
-             "the advisor's expected turns still needed after this turn (estimates); its row is framed.", "",
+             f"the expected turns still needed after this turn ({_kind(report.opening_advice.as_dict())}), as "
+             f"`dicemath {rules.name} advise` gives them; the best row is framed. The examples below come from the "
+             "same advice.", "",
              context.save_picture(picture(report.opening, report.opening_advice), f"{rules.name}_first_throw.svg",
-                                  f"the empty board after the first throw {throw_text(FIRST_THROW)}, the advisor's "
-                                  f"row {report.opening_advice[0].row} framed"), ""]
+                                  f"the empty board after the first throw {throw_text(FIRST_THROW)}, the best "
+                                  f"row {report.opening_advice.best.action} framed"), ""]
     for result in report.examples:
-        parts += [f"Board `{board_text(result['board'])}`, throw `{result['roll']}`: advisor names "
-                  f"**row {result['recommendation']}**, greedy row {result['greedy_choice']}. " + explain(result),
+        parts += [f"Board `{board_text(result['board'])}`, throw `{result['roll']}` ({_kind(result)}): the advice "
+                  f"names **row {result['recommendation']}**, greedy row {result['greedy_choice']}. "
+                  + explain(result),
                   "", markdown_table(["row", "hits", "E[turns after this turn]", "P(no progress)"],
                                      [[o["row"], o["hits"], f"{o['expected_turns']:.3f}",
                                        f"{o['p_no_progress']:.3f}"] for o in result["options"]]), ""]

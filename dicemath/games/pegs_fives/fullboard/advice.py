@@ -20,19 +20,21 @@ and the board value is ``E(board)`` at the start of a turn; float64.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from dicemath.games.pegs_fives.advisor import Advisor, RowAdvice, advise_result, ranked
+from dicemath.core.advice import Advice, Option
+from dicemath.games.pegs_fives.advisor import Advisor, RowAdvice, ranked
 from dicemath.games.pegs_fives.distilled import DistilledValue, ModelUnavailableError
 from dicemath.games.pegs_fives.fullboard import storage
 from dicemath.games.pegs_fives.fullboard.driver import game_of, kernel_for, solve_table
 from dicemath.games.pegs_fives.fullboard.layout import FULL_ROWS
 from dicemath.games.pegs_fives.rules import Rules
-from dicemath.core.errors import InvalidStateError
-from dicemath.games.pegs_fives.state import State, check_board, check_roll
+from dicemath.core.errors import IllegalMoveError, InvalidStateError
+from dicemath.games.pegs_fives.state import BoardTuple, State, check_board, check_roll, initial_state
 from dicemath.games.pegs_fives.turn import open_rows_of
 
 SOLVE_MAX_ROWS = 8
@@ -51,6 +53,7 @@ class ExactAdvisor:
     """
 
     exact = True
+    estimator = None
 
     def __init__(self, rules: Rules, rows: tuple[int, ...], values: np.ndarray, source: str):
         self.rules = rules
@@ -76,7 +79,7 @@ class ExactAdvisor:
         index = self.kernel.layout.index(check_board(board, rules))
         here = float(self.values[index])
         options = self.kernel.option_values(self.values, index, check_roll(throw, dice), dice, throws)
-        return ranked(RowAdvice(row, hits, stay * here + rest, stay, exact=True) for row, hits, stay, rest in options)
+        return ranked(RowAdvice(row, hits, stay * here + rest, stay) for row, hits, stay, rest in options)
 
 
 def estimate_advisor(rules: Rules) -> Advisor:
@@ -138,7 +141,7 @@ def advisor_for(rules: Rules, board: Sequence[int], table: Path | str | None = N
             them (a caller that values many boards within a second asks for fewer).
 
     Returns:
-        An :class:`ExactAdvisor`, or :func:`estimate_advisor` (attribute ``exact`` absent).
+        An :class:`ExactAdvisor`, or :func:`estimate_advisor` (``exact`` False).
 
     Raises:
         TableError, InvalidRulesError: ``table`` is unusable for these rules.
@@ -161,32 +164,27 @@ def advisor_for(rules: Rules, board: Sequence[int], table: Path | str | None = N
     return estimate_advisor(rules)
 
 
-def exact_advise_result(rules: Rules, board: Sequence[int], throw: Sequence[int], *, table: Path | str | None = None,
-                        dice: int | None = None, throws: int | None = None) -> dict:
-    """The JSON object of ``advise``: the keys of :func:`..advisor.advise_result` plus
-    ``exact`` (True when every value is exact) and ``source`` (``"table"``, ``"solve"``,
-    ``"estimate"`` -- from :func:`estimate_advisor` --, or ``"complete"`` for a finished
-    board: no options, value 0)."""
-    advisor = advisor_for(rules, board, table)
-    result = advise_result(rules, board, throw, advisor=advisor, dice=dice, throws=throws)
-    complete = not open_rows_of(tuple(board), rules.goal)
-    exact = getattr(advisor, "exact", False)
-    result["exact"] = exact or complete
-    result["source"] = advisor.source if exact else ("complete" if complete else "estimate")
-    return result
+UNIT = "expected turns after this turn"
+"""What the values of Pegs and Fives advice measure: the turns still needed after this turn
+ends (fewer is better)."""
 
 
-def advise(state: State, *, table: Path | str | None = None) -> list[RowAdvice]:
+def advise(state: State, *, table: Path | str | None = None) -> Advice:
     """Every legal row after the choice throw of ``state``, best first (fewest expected
     turns still needed after this turn, then more hits, then the higher row).
 
-    The values come from the best source for the board (:func:`advisor_for`): exact
-    (``RowAdvice.exact``) from a table or a compiled solve, else the fitted advisor's
-    estimates.
+    The values come from the best source for the board (:func:`advisor_for`): exact from a
+    table or a compiled solve, else the distilled model's estimates (``exact`` False).
 
     Args:
         state: a state where a row is to be named (``state.current_player() == 0``).
         table: a table directory to answer from (it must cover the board).
+
+    Returns:
+        The :class:`~dicemath.core.advice.Advice` (unit :data:`UNIT`): per option the row,
+        its ``hits``, ``expected_turns``, ``expected_turns_including_this`` and
+        ``p_no_progress``; extras ``board``, ``roll``, ``board_value``, ``ranking``,
+        ``recommendation``, ``greedy_choice`` and, for estimates, ``estimator``.
 
     Raises:
         InvalidStateError: nobody decides in ``state`` (a throw is next, or the game is over).
@@ -195,11 +193,71 @@ def advise(state: State, *, table: Path | str | None = None) -> list[RowAdvice]:
         >>> from dicemath.games.pegs_fives.rules import PEGS
         >>> from dicemath.games.pegs_fives.state import initial_state
         >>> state = initial_state(PEGS, [5] * 10 + [4, 4]).apply((6, 6, 5, 5, 5, 6))
-        >>> [(a.row, a.exact) for a in advise(state)]
-        [(12, True), (11, True)]
+        >>> advice = advise(state)
+        >>> [o.action for o in advice.options], advice.exact, advice.source
+        ([12, 11], True, 'solve')
     """
     if state.current_player() != 0:
         raise InvalidStateError(f"no row is to be named in {state}: advice needs a choice throw")
-    advisor = advisor_for(state.rules, state.board, table)
     throws = None if state.throws is None else state.throws + 1
-    return advisor.rank(state.board, state.roll, dice=state.dice, throws=throws)
+    return _advice(state.rules, state.board, state.roll, state.dice, throws, table, str(state))
+
+
+def advise_throw(rules: Rules, board: Sequence[int], throw: Sequence[int], *, table: Path | str | None = None,
+                 dice: int | None = None, throws: int | None = None) -> Advice:
+    """The advice of :func:`advise` for a board and a choice throw as a player names them.
+
+    Also answers a throw that allows no row (no options: the turn ends, PEGS-4 / FIVES-2)
+    and a finished board; the advice's ``state`` is then the state before the throw.
+
+    Args:
+        rules: the game.
+        board: the board at the choice throw.
+        throw: the choice throw.
+        table: a table directory to answer from (it must cover the board).
+        dice, throws: dice in hand and throws left before the throw (default: the start of
+            a cycle, all dice and the full budget).
+
+    Raises:
+        InvalidBoardError, InvalidRollError, IllegalMoveError: bad input.
+
+    Example:
+        >>> from dicemath.games.pegs_fives.rules import PEGS
+        >>> advise_throw(PEGS, [5] * 10 + [4, 4], (6, 6, 5, 5, 5, 6)).best.action
+        12
+    """
+    b = check_board(board, rules)
+    dice = rules.dice if dice is None else dice
+    faces = check_roll(throw, dice)
+    if throws is not None and rules.throws is not None and not 1 <= throws <= rules.throws:
+        raise IllegalMoveError(f"throws left must be 1..{rules.throws}, got {throws!r}")
+    start = replace(initial_state(rules, b), dice=dice, throws=rules.throws if throws is None else throws)
+    state = start.apply(faces) if open_rows_of(b, rules.goal) else start
+    text = str(state if state.current_player() == 0 else start)
+    return _advice(rules, b, faces, dice, throws, table, text)
+
+
+def _advice(rules: Rules, board: BoardTuple, roll: tuple[int, ...], dice: int, throws: int | None,
+            table: Path | str | None, text: str) -> Advice:
+    advisor = advisor_for(rules, board, table)
+    return row_advice(rules, text, board, roll, advisor.rank(board, roll, dice=dice, throws=throws),
+                      board_value=advisor.value(board), exact=advisor.exact, source=advisor.source,
+                      estimator=advisor.estimator)
+
+
+def row_advice(rules: Rules, text: str, board: BoardTuple, roll: Sequence[int], rows: Sequence[RowAdvice], *,
+               board_value: float, exact: bool, source: str, estimator: str | None = None) -> Advice:
+    """The :class:`~dicemath.core.advice.Advice` of ranked rows (best first, see
+    :func:`advise` for its keys); a finished board is exact, source ``"complete"``."""
+    complete = not open_rows_of(board, rules.goal)
+    extras = {"board": list(board), "roll": sorted(roll), "board_value": board_value,
+              "ranking": [a.row for a in rows], "recommendation": rows[0].row if rows else None,
+              "greedy_choice": max(rows, key=lambda a: (a.hits, a.row)).row if rows else None}
+    if not (exact or complete):
+        extras["estimator"] = estimator
+    options = tuple(Option(a.row, str(a.row), a.expected_turns,
+                           {"row": a.row, "hits": a.hits, "expected_turns": a.expected_turns,
+                            "expected_turns_including_this": a.expected_turns + 1,
+                            "p_no_progress": a.p_no_progress}) for a in rows)
+    return Advice(game=rules.name, state=text, unit=UNIT, higher_is_better=False, exact=exact or complete,
+                  source="complete" if complete else source, options=options, extras=extras)
