@@ -5,10 +5,11 @@ Commands:
 - ``solve --cups 4 --stock 10 [--capture every] [--json]``: the value of the game from
   the start (``value``: final pot difference A - B under best play, A moving first,
   BOHN-7) and ``first_moves`` (each legal first move of A with its value for A).
-- ``advise <position> [--depth 6] [--table-stock 12] [--json]``: every legal move with its
-  value (final pot difference from the mover's view), exact when the position after the
-  move lies in the exact table, searched by alpha-beta otherwise (the ``method`` says
-  which). ``<position>`` is the text form of
+- ``advise STATE [--depth 6] [--table-stock 12] [--json]``: every legal move with its
+  value (final pot difference from the mover's view; the JSON envelope of
+  :class:`~dicemath.core.advice.Advice`), exact when the position after the move lies in
+  the exact table, searched by alpha-beta otherwise (each option's ``method`` says which).
+  ``STATE`` is the text form of
   :class:`~dicemath.games.bohnduell.state.State`, e.g.
   ``38:0,0,1,1:0/40:0,0,0,0:0/B``, or ``start`` (with ``--stock``, ``--cups``, ``--capture``).
 - ``show <position>``: the board diagram and the legal moves (``--svg FILE``: the picture),
@@ -22,7 +23,8 @@ import time
 from dicemath.cli.support import (
     add_json_flag, add_rules_command, add_show_command, add_svg_option, emit, show_state, text_table, write_svg)
 from dicemath.games.bohnduell.rules import Rules
-from dicemath.games.bohnduell.search import advise
+from dicemath.core.advice import Advice
+from dicemath.games.bohnduell.search import SearchAdvisor
 from dicemath.games.bohnduell.solver_dense import load_dense
 from dicemath.games.bohnduell.state import PLAYER_NAMES, State, initial_state, parse_position
 
@@ -41,7 +43,8 @@ def register(subparsers) -> None:
     solve.set_defaults(func=run_solve)
 
     advise = commands.add_parser("advise", help="value of every legal move in a position")
-    advise.add_argument("position", help="e.g. 38:0,0,1,1:0/40:0,0,0,0:0/B, or 'start'")
+    advise.add_argument("state", metavar="STATE", help="the position's text form, e.g. 38:0,0,1,1:0/40:0,0,0,0:0/B, "
+                                                        "or 'start' (with --cups, --stock, --capture)")
     _variant_flags(advise, stock_default=40)
     advise.add_argument("--depth", type=int, default=6, help="alpha-beta depth in plies (default 6)")
     advise.add_argument("--table-stock", type=int, default=12,
@@ -94,32 +97,16 @@ def solve_result(cups: int = 4, stock: int = 10, capture: str = "last", reachabl
     return result
 
 
-def position_advice(position: State, depth: int = 6, table_stock: int = 12) -> list:
-    """Every legal move's value, best first (none when the game is over)."""
-    return [] if position.is_over() else advise(position, depth=depth, table_stock=table_stock)
-
-
-def advise_result(position: State, depth: int = 6, table_stock: int = 12, advice=None) -> dict:
-    """The JSON object of ``advise``: each move with value (mover's view) and method.
+def position_advice(position: State, depth: int = 6, table_stock: int = 12) -> Advice:
+    """The :class:`~dicemath.core.advice.Advice` of ``advise``: every legal move's value, best
+    first (none when the game is over), from :class:`~dicemath.games.bohnduell.search.SearchAdvisor`.
 
     Example:
-        >>> r = advise_result(State.from_str("1:1,0,0,0:1/0:3,2,0,0:2/A"), table_stock=8)
-        >>> [(m["move"], m["value"], m["method"]) for m in r["moves"]]
-        [('H1', 3, 'exact'), ('S1', 1, 'exact')]
+        >>> r = position_advice(State.from_str("1:1,0,0,0:1/0:3,2,0,0:2/A"), table_stock=8).as_dict()
+        >>> [(m["action"], m["value"], m["method"]) for m in r["options"]], r["exact"]
+        ([('H1', 3, 'exact'), ('S1', 1, 'exact')], True)
     """
-    if advice is None:
-        advice = position_advice(position, depth, table_stock)
-    mover = PLAYER_NAMES[position.to_move]
-    moves = [{"move": str(a.move), "value": a.value if a.exact else round(a.value, 3),
-              "method": "exact" if a.exact else f"searched (depth {depth})"} for a in advice]
-    return {
-        "position": str(position), "to_move": mover,
-        "value_view": f"final pot difference {mover} - {PLAYER_NAMES[1 - position.to_move]} "
-                      "after the move and best play",
-        "best": moves[0]["move"] if moves else None,
-        "moves": moves, "game_over": position.is_over(), "pots": list(position.pots),
-        "table_stock": table_stock, "depth": depth,
-    }
+    return SearchAdvisor(position.rules, depth=depth, table_stock=table_stock).advise(position)
 
 
 def _render_solve(r: dict) -> str:
@@ -132,17 +119,17 @@ def _render_solve(r: dict) -> str:
 
 def _render_advise(r: dict) -> str:
     if r["game_over"]:
-        return f"{r['position']}: game over, pots {r['pots']}"
-    rows = [[m["move"], m["value"] if m["method"] == "exact" else f"est. {m['value']}", m["method"]]
-            for m in r["moves"]]
-    exact = all(m["method"] == "exact" for m in r["moves"])
-    best = r["moves"][0]
-    note = ("exact: perfect play from the solved table" if exact else
+        return f"{r['state']}: game over, pots {r['pots']}"
+    rows = [[m["move"], m["value"] if m["method"] == "exact" else f"est. {m['value']:.3f}", m["method"]]
+            for m in r["options"]]
+    best = r["options"][0]
+    note = ("exact: perfect play from the solved table" if r["exact"] else
             f"values marked est. are estimates: an alpha-beta search {r['depth']} plies deep on a fitted evaluation")
-    return (f"{r['position']}: {r['to_move']} to move; value = {r['value_view']}\n"
+    shown = best["value"] if best["method"] == "exact" else f"{best['value']:.3f}"
+    return (f"{r['state']}: {r['to_move']} to move; value = {r['value_view']}\n"
             + text_table(["move", "value", "method"], rows)
             + f"\nrecommendation: {r['best']} ({'exact' if best['method'] == 'exact' else 'estimated'} value "
-              f"{best['value']})\n{note}")
+              f"{shown})\n{note}")
 
 
 def run_solve(args) -> int:
@@ -153,10 +140,10 @@ def run_solve(args) -> int:
 def run_advise(args) -> int:
     from dicemath.games.bohnduell.drawing import draw
 
-    position = parse_position(args.position, args.cups, args.stock, args.capture)
+    position = parse_position(args.state, args.cups, args.stock, args.capture)
     advice = position_advice(position, args.depth, args.table_stock)
-    result = advise_result(position, args.depth, args.table_stock, advice)
-    write_svg(args.svg, lambda: draw(position, advice or None), result)
+    result = advice.as_dict()
+    write_svg(args.svg, lambda: draw(position, advice if advice.options else None), result)
     emit(result, args.json, _render_advise)
     return 0
 

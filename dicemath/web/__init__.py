@@ -166,7 +166,7 @@ def _pegs_fives(request: dict) -> dict:
 
 
 def _bohnduell(request: dict) -> dict:
-    from dicemath.cli.bohnduell import advise_result, parse_position, position_advice
+    from dicemath.cli.bohnduell import parse_position, position_advice
     from dicemath.games.bohnduell.drawing import draw
 
     position = parse_position(_text(request, "position", required=True, positional=True),
@@ -174,8 +174,8 @@ def _bohnduell(request: dict) -> dict:
                               _choice(request, "capture", ("last", "every"), "last"))
     depth, table_stock = _int(request, "depth", 6), _int(request, "table_stock", 12)
     advice = position_advice(position, depth, table_stock)
-    result = advise_result(position, depth, table_stock, advice)
-    result["svg"] = draw(position, advice or None)
+    result = advice.as_dict()
+    result["svg"] = draw(position, advice if advice.options else None)
     return result
 
 

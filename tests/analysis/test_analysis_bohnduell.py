@@ -9,7 +9,7 @@ import pytest
 
 from dicemath.analysis import InvalidRecordError, analyse, replay
 from dicemath.analysis.play import record_game
-from dicemath.cli.bohnduell import advise_result
+from dicemath.cli.bohnduell import position_advice
 from dicemath.core.errors import IllegalMoveError, InvalidStateError
 from dicemath.games.bohnduell import DictSolver, Rules, State, initial_state, load_dense
 from dicemath.games.bohnduell.players import ExactPlayer, greedy_player, random_player
@@ -57,9 +57,9 @@ def test_search_values_are_advises():
     position = "30:1,2,0,3:2/31:0,1,3,0:3/A"
     entry = {"position": position, "choice": "S1", "depth": 3, "table_stock": 8}
     cost = analyse({"game": "bohnduell", "decisions": [entry]}).decisions[0]
-    advice = advise_result(State.from_str(position), depth=3, table_stock=8)
+    advice = position_advice(State.from_str(position), depth=3, table_stock=8).as_dict()
     assert not cost.exact
-    assert cost.values == pytest.approx({m["move"]: m["value"] for m in advice["moves"]}, abs=1e-3)
+    assert cost.values == pytest.approx({m["move"]: m["value"] for m in advice["options"]}, abs=1e-3)
     assert cost.best == advice["best"] or cost.loss == 0
 
 

@@ -38,12 +38,12 @@ def test_solve_every_variant(capsys):
 
 def test_advise_exact_and_searched(capsys):
     result = run_json(capsys, "bohnduell", "advise", "1:1,0,0,0:1/0:3,2,0,0:2/A", "--json")
-    assert [(m["move"], m["value"], m["method"]) for m in result["moves"]] == [
+    assert [(m["move"], m["value"], m["method"]) for m in result["options"]] == [
         ("H1", 3, "exact"), ("S1", 1, "exact")]
     result = run_json(capsys, "bohnduell", "advise", "start", "--depth", "2", "--table-stock", "6", "--json")
-    assert result["position"] == str(initial_state(Rules()))
-    assert [m["move"] for m in result["moves"]] != [] and all(m["method"].startswith("searched")
-                                                               for m in result["moves"])
+    assert result["state"] == str(initial_state(Rules()))
+    assert [m["move"] for m in result["options"]] != [] and all(m["method"].startswith("searched")
+                                                               for m in result["options"])
     assert main(["bohnduell", "advise", "start", "--stock", "5"]) == 0
     assert "exact" in capsys.readouterr().out
 

@@ -7,7 +7,8 @@ import pytest
 from dicemath.core.errors import IllegalMoveError, InvalidStateError
 from dicemath.games.bohnduell.drawing import draw
 from dicemath.games.bohnduell.rules import Rules
-from dicemath.games.bohnduell.search import MoveValue, advise
+from dicemath.core.advice import Advice, Option
+from dicemath.games.bohnduell.search import advise
 from dicemath.games.bohnduell.state import Move, State, initial_state
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -63,14 +64,21 @@ def test_the_best_sow_is_marked_on_the_board_and_in_the_caption():
     advice = advise(state, depth=3, table_stock=0)
     root = ET.fromstring(draw(state, advice))
     ring, caption = classed(root, "advised")
-    assert ring.find(f"{SVG}title").text == f"best: sow {advice[0].move.count} from the stock"
-    assert words(caption)[0].startswith(f"Best: sow {advice[0].move.count} (S{advice[0].move.count}): ")
-    assert len(classed(root, "option")) == min(len(advice), 4) - 1
+    best = advice.best.action
+    assert ring.find(f"{SVG}title").text == f"best: sow {best.count} from the stock"
+    assert words(caption)[0].startswith(f"Best: sow {best.count} (S{best.count}): ")
+    assert len(classed(root, "option")) == min(len(advice.options), 4) - 1
+
+
+def one_move(state, text, value):
+    """Advice holding one exact move."""
+    return Advice(game="bohnduell", state=str(state), unit="pots", higher_is_better=True, exact=True,
+                  source="table", options=(Option(Move.from_str(text), text, value, {"method": "exact"}),))
 
 
 def test_the_best_harvest_is_ringed():
     state = State.from_str("3:0,2,1,5:20/0:1,0,0,4:12/B")
-    root = ET.fromstring(draw(state, [MoveValue(Move.from_str("H4"), -3, True)]))
+    root = ET.fromstring(draw(state, one_move(state, "H4", -3)))
     ring, caption = classed(root, "advised")
     assert ring.find(f"{SVG}title").text == "best: harvest cup 4"
     assert words(caption) == ["Best: harvest cup 4 (H4): -3 (exact)"]
@@ -78,9 +86,10 @@ def test_the_best_harvest_is_ringed():
 
 def test_advice_must_be_a_legal_move_of_a_game_in_progress():
     with pytest.raises(IllegalMoveError, match="H2"):
-        draw(initial_state(Rules(stock=6)), [MoveValue(Move.from_str("H2"), 1, True)])
+        draw(initial_state(Rules(stock=6)), one_move(initial_state(Rules(stock=6)), "H2", 1))
     with pytest.raises(InvalidStateError, match="game is over"):
-        draw(State.from_str("0:0,0,0,0:2/0:0,0,0,0:4/A"), [MoveValue(Move.from_str("P"), 0, True)])
+        over = State.from_str("0:0,0,0,0:2/0:0,0,0,0:4/A")
+        draw(over, one_move(over, "P", 0))
 
 
 def test_repr_svg_is_the_drawing():

@@ -22,19 +22,20 @@ def test_full_depth_search_is_exact(capture):
     advisor = SearchAdvisor(rules, depth=200, table_stock=0)
     exact = DictSolver(rules).move_values(start)
     advice = advisor.advise(start)
-    assert {a.move: a.value for a in advice} == exact
-    assert not any(a.exact for a in advice)
+    assert {a.action: a.value for a in advice.options} == exact
+    assert not advice.exact and not any(a.extras["method"] == "exact" for a in advice.options)
     # deeper in the game too
     position = start
     for move in ("S1", "S2", "S1", "S3"):
         position = position.apply(move)
-    assert {a.move: a.value for a in advisor.advise(position)} == DictSolver(rules).move_values(position)
+    assert {a.action: a.value for a in advisor.advise(position).options} == DictSolver(rules).move_values(position)
 
 
 def test_table_values_are_marked_exact():
     position = State.from_str("1:1,0,0,0:1/0:3,2,0,0:2/A")
     advice = SearchAdvisor(position.rules, depth=1, table_stock=8).advise(position)
-    assert [(str(a.move), a.value, a.exact) for a in advice] == [("H1", 3, True), ("S1", 1, True)]
+    assert [(a.text, a.value, a.extras["method"]) for a in advice.options] == [("H1", 3, "exact"), ("S1", 1, "exact")]
+    assert advice.exact and advice.source == "table"
 
 
 def test_greedy_takes_the_capture():
@@ -84,8 +85,8 @@ def test_depth_limited_search_equals_core_alpha_beta(depth):
     for move in ("S2", "S4", "S1", "S3", "S1"):
         position = position.apply(move)
         table = {}
-        for advice in advisor.advise(position):
-            child = position.apply(advice.move)
+        for advice in advisor.advise(position).options:
+            child = position.apply(advice.action)
             if child.current_player() < 0:
                 expected = child.returns()[position.to_move]
             else:

@@ -35,7 +35,7 @@ Example:
 
 from dicemath.games.bohnduell.analysis import analyse
 from dicemath.games.bohnduell.rules import CAPTURE_EVERY, STANDARD, Rules
-from dicemath.games.bohnduell.search import MoveValue, SearchAdvisor, advise
+from dicemath.games.bohnduell.search import SearchAdvisor, advise
 from dicemath.games.bohnduell.solver_dense import DenseTable, load_dense, solve_dense
 from dicemath.games.bohnduell.solver_dict import DictSolver
 from dicemath.games.bohnduell.state import Move, State, initial_state
@@ -46,5 +46,5 @@ from dicemath.games.bohnduell.state import State as _State
 
 register_picture(_State, _drawing.draw)
 
-__all__ = ["CAPTURE_EVERY", "STANDARD", "DenseTable", "DictSolver", "Move", "MoveValue", "Rules",
+__all__ = ["CAPTURE_EVERY", "STANDARD", "DenseTable", "DictSolver", "Move", "Rules",
            "SearchAdvisor", "State", "advise", "analyse", "initial_state", "load_dense", "solve_dense"]

@@ -31,7 +31,8 @@ from dicemath.analysis.engine import GameAnalysis
 from dicemath.analysis.records import InvalidRecordError, check_keys
 from dicemath.analysis.values import Valued, ValueSource
 from dicemath.games.bohnduell.rules import Rules
-from dicemath.games.bohnduell.search import MoveValue, SearchAdvisor
+from dicemath.core.advice import Advice
+from dicemath.games.bohnduell.search import SearchAdvisor
 from dicemath.games.bohnduell.state import PLAYER_NAMES, State, initial_state
 
 
@@ -65,12 +66,13 @@ class SearchValues(ValueSource):
         future = exact if exact is not None else self.advisor.search(me, opp, self.depth)
         return Valued(_both(state.to_move, float(base + future)), exact is not None)
 
-    def advice(self, state: State) -> list[MoveValue]:
+    def advice(self, state: State) -> Advice:
         """Every legal move with its value, best first, as ``advise`` gives them."""
         return self.advisor.advise(state)
 
     def action_values(self, state: State) -> dict:
-        return {a.move: Valued(_both(state.to_move, float(a.value)), a.exact) for a in self.advice(state)}
+        return {o.action: Valued(_both(state.to_move, float(o.value)), o.extras["method"] == "exact")
+                for o in self.advice(state).options}
 
 
 class BohnDuellAnalysis(GameAnalysis):

@@ -18,12 +18,10 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from dicemath.core import svg
 from dicemath.core.errors import IllegalMoveError, InvalidStateError
 from dicemath.games.bohnduell import sides
-from dicemath.games.bohnduell.search import MoveValue
+from dicemath.core.advice import Advice, Option
 from dicemath.games.bohnduell.state import HARVEST, PLAYER_NAMES, SOW, Move, State
 
 END_WIDTH = 96
@@ -34,12 +32,12 @@ SHOWN = 4
 """Moves listed in the advice caption."""
 
 
-def draw(state: State, advice: Sequence[MoveValue] | None = None) -> str:
+def draw(state: State, advice: Advice | None = None) -> str:
     """The picture of a BohnDuell state as SVG text (see the module docstring).
 
     Args:
         state: the state.
-        advice: the mover's moves, best first, as :func:`.search.advise` returns them.
+        advice: the advice for the mover (:func:`.search.advise`).
 
     Returns:
         A standalone SVG document.
@@ -51,16 +49,17 @@ def draw(state: State, advice: Sequence[MoveValue] | None = None) -> str:
     Example:
         >>> from dicemath.games.bohnduell.state import initial_state, Move
         >>> from dicemath.games.bohnduell.rules import Rules
-        >>> picture = draw(initial_state(Rules(stock=6)), [MoveValue(Move.from_str("S4"), 1, True)])
+        >>> from dicemath.games.bohnduell.search import advise
+        >>> picture = draw(initial_state(Rules(stock=6)), advise(initial_state(Rules(stock=6)), table_stock=6))
         >>> picture.count('class="advised"')
         2
     """
-    advice = list(advice or ())
+    advice = list(advice.options) if advice is not None else []
     if advice and state.is_over():
         raise InvalidStateError(f"advice for {state}, where the game is over")
     for option in advice:
-        if option.move not in state.legal_actions():
-            raise IllegalMoveError(f"advice for {option.move}, which is not legal in {state}")
+        if option.action not in state.legal_actions():
+            raise IllegalMoveError(f"advice for {option.action}, which is not legal in {state}")
     n = state.rules.cups
     cup = min(64, 480 // n)
     width = 2 * 12 + 2 * END_WIDTH + n * cup
@@ -73,7 +72,7 @@ def draw(state: State, advice: Sequence[MoveValue] | None = None) -> str:
     for player, y in rows.items():
         parts += _row(state, player, y, cup, width)
     if advice:
-        parts += _best_marks(state, advice[0].move, rows[state.to_move], cup, width)
+        parts += _best_marks(state, advice[0].action, rows[state.to_move], cup, width)
     y = rows[0] + 74
     parts.append(svg.text(12, y, "Each player sows from his stock towards his pot (arrows).", size=12,
                           fill=svg.GREY))
@@ -173,11 +172,12 @@ def _move_words(move: Move) -> str:
     return f"pass ({move})"
 
 
-def _option(option: MoveValue, best: bool, x: float, y: float, width: float) -> str:
+def _option(option: Option, best: bool, x: float, y: float, width: float) -> str:
     """One line of the advice caption: a move and its value (final pot difference, mover's view)."""
     value = option.value
     shown = f"{int(value):+d}" if float(value).is_integer() else f"{value:+.2f}"
-    words = f"{_move_words(option.move)}: {shown}{' (exact)' if option.exact else ' (estimate)'}"
+    exact = option.extras["method"] == "exact"
+    words = f"{_move_words(option.action)}: {shown}{' (exact)' if exact else ' (estimate)'}"
     if best:
         mark = svg.rect(x - 6, y - 17, width - 2 * x + 12, 24, rx=4, fill="none", stroke=svg.BLUE, stroke_width=3)
         return svg.group(mark, svg.text(x, y, f"Best: {words}", font_weight="bold"), class_="advised",

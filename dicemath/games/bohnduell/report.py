@@ -21,7 +21,8 @@ from pathlib import Path
 from dicemath.games.bohnduell.players import SearchPlayer, greedy_player, match, random_player
 from dicemath.games.bohnduell.rules import STANDARD
 from dicemath.core.svg import picture
-from dicemath.games.bohnduell.search import MoveValue, SearchAdvisor
+from dicemath.core.advice import Advice
+from dicemath.games.bohnduell.search import SearchAdvisor
 from dicemath.games.bohnduell.solver_dense import solve_dense
 from dicemath.games.bohnduell.state import State, initial_state
 from dicemath.reporting.context import ReportContext, markdown_table
@@ -68,7 +69,7 @@ class BohnReport:
     line: tuple[str, ...]
     final_diagram: str
     line_start: State
-    first_moves: tuple[MoveValue, ...]
+    first_moves: Advice
     overfill: tuple
     strength: dict | None
     live_games: int
@@ -107,7 +108,7 @@ def compute(context: ReportContext) -> BohnReport:
             for name, baseline in (("advisor vs random", random_player), ("advisor vs greedy", greedy_player))}
     return BohnReport(data.get("produced_by", "computed live"), data.get("machine", "this machine"), stocks,
                       line_stock, table.position_value(start), tuple(str(m) for m, _ in line),
-                      (line[-1][1] if line else start).diagram(), start, tuple(search.advise(start)), overfill,
+                      (line[-1][1] if line else start).diagram(), start, search.advise(start), overfill,
                       advisor_strength(), games, live)
 
 
@@ -233,7 +234,7 @@ def render(report: BohnReport, context: ReportContext) -> str:
               "perfect play); the best move framed:", "",
               context.save_picture(picture(report.line_start, report.first_moves), "bohnduell_start.svg",
                                    f"the start of the {report.line_stock}-bean game, A's best first move "
-                                   f"{report.first_moves[0].move} framed"), "",
+                                   f"{report.first_moves.best.action} framed"), "",
               "Final position:", "", "```", report.final_diagram, "```", ""]
 
     parts += ["## \"Never overfill a cup\"", "",

@@ -16,22 +16,21 @@ The tests check the search against the core's generic search
 Example:
     >>> from dicemath.games.bohnduell.rules import Rules
     >>> advice = advise(initial_state(Rules()), depth=2, table_stock=6)
-    >>> [a.move.kind for a in advice][:1], advice[0].exact
-    (['sow'], False)
+    >>> advice.best.action.kind, advice.exact, advice.source
+    ('sow', False, 'search (depth 2) with exact tables of 6 beans a side')
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
+from dicemath.core.advice import Advice, Option
 from dicemath.core.cache import cached_object
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.solver_dense import DenseTable, load_dense
 from dicemath.games.bohnduell.solver_dict import Key, successors
-from dicemath.games.bohnduell.state import Move, Side, State, initial_state
+from dicemath.games.bohnduell.state import PLAYER_NAMES, Move, Side, State, initial_state
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -69,19 +68,9 @@ def fit_evaluation(table: DenseTable, samples: int = 50_000, seed: int = 0) -> n
     return weights
 
 
-@dataclass(frozen=True)
-class MoveValue:
-    """One move with its value: final pot difference from the mover's view.
-
-    Attributes:
-        move: the move.
-        value: current pot difference + gain + best play afterwards (float when searched).
-        exact: True when the position after the move is in the exact table.
-    """
-
-    move: Move
-    value: float
-    exact: bool
+UNIT = "final pot difference"
+"""What BohnDuell advice values measure: the mover's pot minus the other's at the end, after
+the move and best play from both (BOHN-7; higher is better)."""
 
 
 class SearchAdvisor:
@@ -154,11 +143,12 @@ class SearchAdvisor:
         self.tt[key] = (depth, best, flag)
         return best
 
-    def advise(self, position: State, depth: int | None = None) -> list[MoveValue]:
+    def advise(self, position: State, depth: int | None = None) -> Advice:
         """Every legal move with its value (mover's view final pot difference), best first.
 
-        A move whose successor lies in the exact table gets the exact value; the others a
-        searched value to ``depth`` plies.
+        A move whose successor lies in the exact table gets the exact value (option extra
+        ``method`` ``"exact"``); the others a searched value to ``depth`` plies. The advice
+        is exact when every option is. A finished game has no options.
         """
         depth = self.depth if depth is None else depth
         me, opp = position.mover_sides
@@ -166,19 +156,32 @@ class SearchAdvisor:
         if len(self.tt) > 2_000_000:
             self.tt.clear()
         result = []
-        for move, gain, (o2, m2) in successors(me, opp, self.every):
+        for move, gain, (o2, m2) in ([] if position.is_over() else successors(me, opp, self.every)):
             exact = self.exact_value(o2, m2)
             value = exact if exact is not None else self.search(o2, m2, depth - 1)
-            result.append(MoveValue(move, base + gain - value, exact is not None))
-        result.sort(key=lambda a: (-a.value, a.move))
-        return result
+            result.append((base + gain - value, move, exact is not None))
+        result.sort(key=lambda a: (-a[0], a[1]))
+        mover, other = PLAYER_NAMES[position.to_move], PLAYER_NAMES[1 - position.to_move]
+        options = tuple(Option(move, position.action_text(move), value,
+                               {"move": str(move), "method": "exact" if exact else f"searched (depth {depth})"})
+                        for value, move, exact in result)
+        stock = self.table.stock if self.table is not None else 0
+        exact = all(o.extras["method"] == "exact" for o in options)
+        source = "table" if exact else (f"search (depth {depth})" + (f" with exact tables of {stock} beans a side"
+                                                                      if stock else ""))
+        return Advice(game="bohnduell", state=str(position), unit=UNIT, higher_is_better=True, exact=exact,
+                      source=source, options=options,
+                      extras={"to_move": mover, "value_view": f"final pot difference {mover} - {other} after the "
+                                                              "move and best play",
+                              "game_over": position.is_over(), "pots": list(position.pots), "table_stock": stock,
+                              "depth": depth})
 
     def best_move(self, position: State) -> Move:
         """The move with the highest value (ties: the first in move order)."""
-        return self.advise(position)[0].move
+        return self.advise(position).best.action
 
 
-def advise(state: State, *, depth: int = 4, table_stock: int = 12) -> list[MoveValue]:
+def advise(state: State, *, depth: int = 4, table_stock: int = 12) -> Advice:
     """Every legal move of ``state`` with its value, best first (a :class:`SearchAdvisor`).
 
     Args:
@@ -187,8 +190,9 @@ def advise(state: State, *, depth: int = 4, table_stock: int = 12) -> list[MoveV
         table_stock: exact tables for sides of at most this many beans (0: none).
 
     Returns:
-        :class:`MoveValue` per legal move: final pot difference from the mover's view after
-        the move and best play, exact where the position after the move is in the table.
+        The :class:`~dicemath.core.advice.Advice`: per legal move the final pot difference
+        from the mover's view after the move and best play, exact (``method``) where the
+        position after the move is in the table.
 
     Raises:
         InvalidStateError: the game is over (nobody decides).
