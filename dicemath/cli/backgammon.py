@@ -11,7 +11,8 @@ from __future__ import annotations
 from dicemath.cli.backgammon_cube import add_cube_command
 from dicemath.cli.backgammon_hint import add_hint_command
 from dicemath.cli.support import (
-    add_json_flag, add_rules_command, add_show_command, emit, int_list, is_start, show_state, text_table)
+    add_json_flag, add_rules_command, add_show_command, add_state_argument, add_svg_option, emit, int_list, is_start,
+    show_state, text_table, write_svg)
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon import bearoff as bo
 from dicemath.games.backgammon.bearoff_database import exact_probabilities
@@ -23,7 +24,7 @@ from dicemath.games.backgammon.rules import PRESETS, STANDARD, rules_named
 
 
 def register(subparsers) -> None:
-    """Add ``dicemath backgammon rules|bearoff|build-bearoff|moves|show|cube|hint``."""
+    """Add ``dicemath backgammon rules|bearoff|build-bearoff|moves|show|advise|cube|hint``."""
     parser = subparsers.add_parser("backgammon", help="Backgammon: bear-off tables, legal moves, cube")
     commands = parser.add_subparsers(dest="backgammon_command", metavar="QUERY", required=True)
     add_rules_command(commands, "backgammon")
@@ -64,6 +65,15 @@ def register(subparsers) -> None:
                                       "4O, ... or none; then 'playtive' for those rules), a Position ID or XGID "
                                       "(the player on roll before his roll), or 'start'")
     show.set_defaults(func=run_show)
+
+    advise = commands.add_parser("advise", help="every legal action of a decision valued, best first: the plays "
+                                                "of a roll, or double/roll, or take/pass")
+    add_state_argument(advise, "4HPwATDgc/ABMA X play 3-1 cube 1")
+    advise.add_argument("--ply", type=int, default=0, choices=range(4),
+                        help="the evaluator's look-ahead (contact positions need gnubg; default 0)")
+    add_svg_option(advise)
+    add_json_flag(advise)
+    advise.set_defaults(func=run_advise)
 
     add_cube_command(commands)
     add_hint_command(commands)
@@ -203,6 +213,30 @@ def read_show_state(text: str):
         return State.from_str(text)
     position = Position.from_str(text)
     return State(position, STANDARD, OVER if position.is_over() else MAY_DOUBLE)
+
+
+def run_advise(args) -> int:
+    """``dicemath backgammon advise STATE``: the :class:`~dicemath.core.advice.Advice` of a decision."""
+    from dicemath.games.backgammon.advice import advise
+    from dicemath.games.backgammon.drawing import draw
+    from dicemath.games.backgammon.state import State
+
+    if args.state is None:
+        raise InvalidStateError("give the state's text form, e.g. '4HPwATDgc/ABMA X play 3-1 cube 1'")
+    state = State.from_str(args.state)
+    advice = advise(state, ply=args.ply)
+    result = advice.as_dict()
+    write_svg(args.svg, lambda: draw(state, advice), result)
+
+    def render(r: dict) -> str:
+        best = r["options"][0]["value"] if r["options"] else 0.0
+        rows = [[i, o["action"], f"{o['value']:+.4f}", f"{o['value'] - best:+.4f}", f"{o['probabilities']['win']:.3f}",
+                 o["source"]] for i, o in enumerate(r["options"], 1)]
+        return (f"{r['state']}: {r['unit']} ({'exact' if r['exact'] else 'estimates'}; source: {r['source']})\n"
+                + text_table(["#", "action", "value", "diff", "win", "source"], rows))
+
+    emit(result, args.json, render)
+    return 0
 
 
 def run_show(args) -> int:

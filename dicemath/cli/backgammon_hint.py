@@ -48,6 +48,7 @@ def _render(result: dict) -> str:
 def hint_picture(position_id: str, dice, rules_name: str, result: dict) -> str:
     """The position with the dice to play, the ranked plays of ``result`` (a
     :func:`hint_result`) drawn on it."""
+    from dicemath.games.backgammon.advice import play_advice
     from dicemath.games.backgammon.drawing import draw
     from dicemath.games.backgammon.evaluate import OUTPUTS
     from dicemath.games.backgammon.hint import MoveValue
@@ -55,9 +56,9 @@ def hint_picture(position_id: str, dice, rules_name: str, result: dict) -> str:
     from dicemath.games.backgammon.state import PLAY, State
 
     state = State(Position.from_str(position_id), rules_named(rules_name), PLAY, tuple(dice))
-    advice = [MoveValue(m["move"], m["equity"], tuple(m["probabilities"][k] for k in OUTPUTS), m["ply"],
-                        m["source"], m["position_id"]) for m in result["moves"]]
-    return draw(state, advice)
+    moves = [MoveValue(m["move"], m["equity"], tuple(m["probabilities"][k] for k in OUTPUTS), m["ply"],
+                       m["source"], m["position_id"]) for m in result["moves"]]
+    return draw(state, play_advice(state, moves))
 
 
 def run_hint(args) -> int:

@@ -16,7 +16,7 @@ def test_quick_report_builds(tmp_path):
     text = render(report, context)
     assert [p.name for p in linked_pictures(text, tmp_path)] == ["backgammon_cube_decision.svg"]
     assert "cube centred: **double**" in text and "O should **take**" in text
-    assert [a.move for a in report.decision_advice] == ["double", "roll"]
+    assert [a.text for a in report.decision_advice.options] == ["double", "roll"]
     for heading in ("## Take points and gammons", "## Market window",
                     "## Janowski's model against exact bear-off equities",
                     "## Race doubling rules against exact decisions"):

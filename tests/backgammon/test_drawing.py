@@ -4,6 +4,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from dicemath.core.advice import Advice, Option
 from dicemath.core.errors import IllegalMoveError, InvalidStateError
 from dicemath.games.backgammon.drawing import draw
 from dicemath.games.backgammon.hint import MoveValue
@@ -26,6 +27,12 @@ def words(root):
 
 def value(move, equity, source="gnubg-0ply"):
     return MoveValue(move, equity, NO_PROBABILITIES, 0, source, "-")
+
+
+def ranked(state, *values):
+    """Advice holding ``values`` (:class:`MoveValue`), in the order given."""
+    return Advice(game="backgammon", state=str(state), unit="equity", higher_is_better=True, exact=False,
+                  source="test", options=tuple(Option(v.move, v.move, v.equity, v.as_dict()) for v in values))
 
 
 def test_the_starting_position_has_fifteen_checkers_a_side_on_24_points():
@@ -60,7 +67,8 @@ def test_bar_tall_stacks_borne_off_and_an_owned_cube():
 
 def test_a_play_shows_its_dice_and_the_best_play_in_a_caption():
     state = initial_state().apply((3, 1))
-    advice = [value("8/5 6/5", 0.162), value("24/21 6/5", 0.01), value("13/10 6/5", -0.01), value("24/20", -0.1)]
+    advice = ranked(state, value("8/5 6/5", 0.162), value("24/21 6/5", 0.01), value("13/10 6/5", -0.01),
+                    value("24/20", -0.1))
     root = ET.fromstring(draw(state, advice))
     assert len(classed(root, "die")) == 2 and "X to play 3-1" in words(root)
     (best,) = classed(root, "advised")
@@ -71,19 +79,20 @@ def test_a_play_shows_its_dice_and_the_best_play_in_a_caption():
 
 def test_the_best_cube_action():
     state = State.from_str("AgAAGAAAAAAAAA X may-double cube 1")
-    root = ET.fromstring(draw(state, [value("double", 0.889, "exact"), value("roll", 0.444, "exact")]))
+    root = ET.fromstring(draw(state, ranked(state, value("double", 0.889, "exact"), value("roll", 0.444, "exact"))))
     assert len(classed(root, "off x")) == 13 and len(classed(root, "off o")) == 14
     assert words(classed(root, "advised")[0]) == ["Best action: double, equity +0.889 per cube unit (exact)"]
-    taker = ET.fromstring(draw(state.apply("double"), [value("take", -0.889, "exact"), value("pass", -1, "exact")]))
+    doubled = state.apply("double")
+    taker = ET.fromstring(draw(doubled, ranked(doubled, value("take", -0.889, "exact"), value("pass", -1, "exact"))))
     assert "X doubles to 2: O takes or passes?" in words(taker)
     assert words(classed(taker, "advised")[0])[0].startswith("Best action: take")
 
 
 def test_advice_must_be_legal_where_someone_decides():
     with pytest.raises(IllegalMoveError):
-        draw(initial_state().apply((3, 1)), [value("double", 0.3)])
+        draw(initial_state().apply((3, 1)), ranked(initial_state(), value("double", 0.3)))
     with pytest.raises(InvalidStateError, match="nobody decides"):
-        draw(initial_state(), [value("8/5 6/5", 0.1)])
+        draw(initial_state(), ranked(initial_state(), value("8/5 6/5", 0.1)))
 
 
 def test_the_end_of_a_game():

@@ -112,12 +112,14 @@ def test_advise_ranks_the_cube_actions_by_the_exact_tables():
     board, versus = (2, 1, 0, 0, 0, 0), (0, 1, 1, 0, 0, 0)
     exact = exact_equities(board, versus, max_cube=64)
     state = _bear_off(board, versus)
-    roll = next(a for a in advise(state) if a.move == "roll")
-    assert roll.equity == pytest.approx(float(exact["no_double"]["centred"]), abs=1e-12)
+    roll = advise(state).option("roll")
+    assert roll.value == pytest.approx(float(exact["no_double"]["centred"]), abs=1e-12)
     answers = advise(state.apply("double"))
-    assert {a.move for a in answers} == {"take", "pass"} and answers[0].equity >= answers[1].equity
-    assert [a.source for a in answers] == ["exact", "exact"]
+    assert {a.text for a in answers.options} == {"take", "pass"}
+    assert answers.options[0].value >= answers.options[1].value
+    assert answers.exact and [a.extras["source"] for a in answers.options] == ["exact", "exact"]
     plays = advise(state.apply("roll").apply((2, 1)))
-    assert plays[0].equity == max(p.equity for p in plays)
+    assert plays.best.value == max(p.value for p in plays.options)
+    assert {p.action for p in plays.options} == set(state.apply("roll").apply((2, 1)).legal_actions())
     with pytest.raises(InvalidStateError):
         advise(state.apply("roll"))

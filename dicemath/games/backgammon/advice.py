@@ -14,16 +14,19 @@ actions by the evaluator (:mod:`~dicemath.games.backgammon.evaluate`), best firs
 Example:
     >>> from dicemath.games.backgammon.state import State
     >>> state = State.from_str("AgAAGAAAAAAAAA X may-double cube 1")   # (0,2,0..) on roll vs (0,1,0..)
-    >>> [(a.move, round(a.equity, 6)) for a in advise(state)]
+    >>> [(a.text, round(a.value, 6)) for a in advise(state).options]
     [('double', 0.888889), ('roll', 0.444444)]
-    >>> [(a.move, round(a.equity, 6)) for a in advise(state.apply("double"))]
+    >>> [(a.text, round(a.value, 6)) for a in advise(state.apply("double")).options]
     [('take', -0.888889), ('pass', -1.0)]
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
+from dicemath.core.advice import Advice, Option
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon.cube import ACTIONS, DOUBLE_PASS, DOUBLE_TAKE, takes
 from dicemath.games.backgammon.cube_advice import cube_advice
@@ -32,7 +35,14 @@ from dicemath.games.backgammon.hint import MoveValue, hint
 from dicemath.games.backgammon.state import DOUBLE, DOUBLED, MAY_DOUBLE, PASS, PLAY, ROLL_ON, TAKE, State
 
 
-def advise(state: State, *, ply: int = 0) -> list[MoveValue]:
+PLAY_UNIT = "cubeless money equity after the play"
+"""What the values of a play's advice measure (the mover's view; higher is better)."""
+
+CUBE_UNIT = "cubeful money equity per cube unit"
+"""What the values of a cube action's advice measure (the decider's view; higher is better)."""
+
+
+def advise(state: State, *, ply: int = 0) -> Advice:
     """Every legal action of the deciding player with its value, best first (module docstring).
 
     Args:
@@ -41,20 +51,30 @@ def advise(state: State, *, ply: int = 0) -> list[MoveValue]:
             ``gnubg`` package).
 
     Returns:
-        One :class:`~dicemath.games.backgammon.hint.MoveValue` per legal action.
+        The :class:`~dicemath.core.advice.Advice`; each option's extras are its
+        :meth:`~dicemath.games.backgammon.hint.MoveValue.as_dict` (``move``, ``equity``, the
+        five ``probabilities``, ``ply``, ``source``, ``position_id``). Exact when every
+        value comes from an exact database.
 
     Raises:
         InvalidStateError: nobody decides in ``state`` (chance, or the game is over), or a bad ply.
         GnubgUnavailableError: a position needs gnubg and it is not installed.
     """
     if state.phase == PLAY:
-        return hint(state.position, state.dice, state.rules, ply)
+        return play_advice(state, hint(state.position, state.dice, state.rules, ply))
     if state.phase not in (MAY_DOUBLE, DOUBLED):
         raise InvalidStateError(f"nobody decides in {state}: advice needs a player's decision")
     return cube_options(state, cube_advice(state.position, state.cube_value, state.relative_owner, state.rules, ply))
 
 
-def cube_options(state: State, cube: dict) -> list[MoveValue]:
+def play_advice(state: State, moves: Sequence[MoveValue]) -> Advice:
+    """The :class:`~dicemath.core.advice.Advice` of the plays of ``state`` ranked by
+    :func:`~dicemath.games.backgammon.hint.hint` (``moves``, best first)."""
+    actions = {state.action_text(action): action for action in state.legal_actions()}
+    return _advice(state, PLAY_UNIT, [(actions[m.move], m) for m in moves])
+
+
+def cube_options(state: State, cube: dict) -> Advice:
     """The cube actions of ``state`` valued by ``cube``, the
     :func:`~dicemath.games.backgammon.cube_advice.cube_advice` of its position and cube,
     best first: ``"double"`` (worth the opponent's better answer) and ``"roll"`` in the
@@ -70,5 +90,13 @@ def cube_options(state: State, cube: dict) -> list[MoveValue]:
         values = {TAKE: -double_take, PASS: -double_pass}
         order = (TAKE, PASS) if takes(double_take, double_pass) else (PASS, TAKE)
         probabilities = flip(probabilities)
-    return [MoveValue(action, float(values[action]), tuple(float(p) for p in probabilities), cube["ply"],
-                      cube["source"], cube["position_id"]) for action in order]
+    return _advice(state, CUBE_UNIT,
+                   [(action, MoveValue(action, float(values[action]), tuple(float(p) for p in probabilities),
+                                       cube["ply"], cube["source"], cube["position_id"])) for action in order])
+
+
+def _advice(state: State, unit: str, ranked: Sequence[tuple[object, MoveValue]]) -> Advice:
+    sources = sorted({m.source for _, m in ranked})
+    return Advice(game="backgammon", state=str(state), unit=unit, higher_is_better=True,
+                  exact=bool(ranked) and sources == ["exact"], source=", ".join(sources) or "none",
+                  options=tuple(Option(action, m.move, m.equity, m.as_dict()) for action, m in ranked))

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from dicemath.core.advice import Advice
 from dicemath.analysis.engine import GameAnalysis
 from dicemath.analysis.records import InvalidRecordError, build_rules, check_keys
 from dicemath.analysis.values import Valued, ValueSource
@@ -52,7 +53,6 @@ from dicemath.core.game import TERMINAL
 from dicemath.games.backgammon.advice import advise
 from dicemath.games.backgammon.cube import check_cube
 from dicemath.games.backgammon.evaluate import check_ply, evaluate
-from dicemath.games.backgammon.hint import MoveValue
 from dicemath.games.backgammon.moves import check_roll
 from dicemath.games.backgammon.position import CHECKERS, Position
 from dicemath.games.backgammon.rules import Rules, rules_named
@@ -99,16 +99,15 @@ class EquityValues(ValueSource):
             return self.position_value(state.position)
         return max(self.action_values(state).values(), key=lambda v: v.values[player])
 
-    def advice(self, state: State) -> list[MoveValue]:
+    def advice(self, state: State) -> Advice:
         """Every legal action with its value, best first: :func:`~dicemath.games.backgammon.advice.advise`."""
         return advise(state, ply=self.ply)
 
     def action_values(self, state: State) -> dict:
         """The value of each legal action, as :meth:`advice` gives it."""
-        ranked = {advice.move: advice for advice in self.advice(state)}
         decider = state.current_player()
-        return {action: Valued(_seats(decider, ranked[text].equity), ranked[text].source == "exact")
-                for action, text in ((a, state.action_text(a)) for a in state.legal_actions())}
+        return {option.action: Valued(_seats(decider, option.value), option.extras["source"] == "exact")
+                for option in self.advice(state).options}
 
 
 class BackgammonAnalysis(GameAnalysis):

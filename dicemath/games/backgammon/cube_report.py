@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dicemath.core.advice import Advice
 from dicemath.games.backgammon.cube import (
     CUBE_STATES,
     DEFAULT_EFFICIENCY,
@@ -25,7 +26,6 @@ from dicemath.games.backgammon.cube import (
 )
 from dicemath.core.svg import picture
 from dicemath.games.backgammon.advice import advise
-from dicemath.games.backgammon.hint import MoveValue
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.rules import STANDARD
 from dicemath.games.backgammon.state import DOUBLE, MAY_DOUBLE, State
@@ -102,8 +102,8 @@ class CubeReport:
     centred: np.ndarray
     agreement: tuple[dict, ...]
     decision: State
-    decision_advice: tuple[MoveValue, ...]
-    answer_advice: tuple[MoveValue, ...]
+    decision_advice: Advice
+    answer_advice: Advice
 
     @property
     def steps(self) -> int:
@@ -131,7 +131,7 @@ def compute(context: ReportContext) -> CubeReport:
                       keeler_spencer_points(steps // 2), CubeModel(CubelessProbabilities(0.5)).market_window(x),
                       fits, fit_janowski_by_pips(table, "centred"), table.cubeless[1:, 1:].ravel(),
                       table.no_double[0, 1:, 1:].ravel(), tuple(agreement_table(checkers, efficiency=fits[0]["x"])),
-                      decision, tuple(advise(decision)), tuple(advise(decision.apply(DOUBLE))))
+                      decision, advise(decision), advise(decision.apply(DOUBLE)))
 
 
 def limit_conclusion(report: CubeReport) -> str:
@@ -167,13 +167,13 @@ def shape_conclusion(report: CubeReport) -> str:
 
 def decision_sentence(report: CubeReport) -> str:
     """The picture's cube decision in words: X's best action and O's answer, read off the advice."""
-    best, other = report.decision_advice
-    answer, refused = report.answer_advice
+    best, other = report.decision_advice.options
+    answer, refused = report.answer_advice.options
     mine, theirs = CUBE_EXAMPLE
     return (f"X ({','.join(map(str, mine))}) on roll against O ({','.join(map(str, theirs))}), cube centred: "
-            f"**{best.move}** (equity {best.equity:+.3f} per cube against {other.equity:+.3f} for {other.move}, "
-            f"{best.source}); after a double O should **{answer.move}** ({answer.equity:+.3f} for O against "
-            f"{refused.equity:+.3f} if he chose {refused.move}).")
+            f"**{best.text}** (equity {best.value:+.3f} per cube against {other.value:+.3f} for {other.text}, "
+            f"{best.extras['source']}); after a double O should **{answer.text}** ({answer.value:+.3f} for O "
+            f"against {refused.value:+.3f} if he chose {refused.text}).")
 
 
 def agreement_conclusion(report: CubeReport) -> str:
@@ -265,7 +265,7 @@ def render(report: CubeReport, context: ReportContext) -> str:
         + decision_sentence(report),
         "",
         context.save_picture(picture(report.decision, report.decision_advice), "backgammon_cube_decision.svg",
-                             f"a cube decision: {report.decision_advice[0].move}"),
+                             f"a cube decision: {report.decision_advice.best.text}"),
         "",
         "## Janowski's model against exact bear-off equities",
         "",

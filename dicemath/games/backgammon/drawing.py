@@ -19,11 +19,9 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from dicemath.core import svg
+from dicemath.core.advice import Advice, Option
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.backgammon.hint import MoveValue
 from dicemath.games.backgammon.position import CHECKERS
 from dicemath.games.backgammon.state import PLAY, PLAYER_NAMES, State
 from dicemath.games.backgammon.view import cube_text, status
@@ -53,13 +51,12 @@ SHOWN = 3
 """Actions listed in the advice caption."""
 
 
-def draw(state: State, advice: Sequence[MoveValue] | None = None, *, verdict: str | None = None) -> str:
+def draw(state: State, advice: Advice | None = None, *, verdict: str | None = None) -> str:
     """The picture of a Backgammon state as SVG text (see the module docstring).
 
     Args:
         state: the state.
-        advice: the deciding player's actions, best first, as :func:`.advice.advise`
-            returns them.
+        advice: the advice for the deciding player (:func:`.advice.advise`).
         verdict: the cube decision in words, written in bold under the cube's line (the
             doubler's decision and the answer, as :data:`.cube.VERDICTS` says them).
 
@@ -73,17 +70,19 @@ def draw(state: State, advice: Sequence[MoveValue] | None = None, *, verdict: st
     Example:
         >>> from dicemath.games.backgammon.state import State
         >>> state = State.from_str("4HPwATDgc/ABMA X play 3-1 cube 1")
+        >>> from dicemath.games.backgammon.advice import play_advice
+        >>> from dicemath.games.backgammon.hint import MoveValue
         >>> best = MoveValue("8/5 6/5", 0.16, (0.54, 0.15, 0.01, 0.12, 0.005), 0, "gnubg-0ply", "-")
-        >>> 'class="advised"><title>best play' in draw(state, [best])
+        >>> 'class="advised"><title>best play' in draw(state, play_advice(state, [best]))
         True
         >>> '>Double, pass</text>' in draw(State.from_str("AgAAGAAAAAAAAA X may-double cube 1"), verdict="Double, pass")
         True
     """
-    advice = list(advice or ())
+    advice = list(advice.options) if advice is not None else []
     if advice and state.current_player() < 0:
         raise InvalidStateError(f"advice for {state}, where nobody decides")
     for option in advice:
-        state.parse_action(option.move)
+        state.parse_action(option.text)
     position = state.position
     sides = (position.on_roll, position.opponent) if position.player == 0 else (position.opponent, position.on_roll)
     top = svg.HEADING_HEIGHT + 66
@@ -207,14 +206,14 @@ def _side_line(sides, player: int, y: float, on_roll: int) -> str:
     return svg.group(svg.circle(20, y - 5, 8, fill=fill, stroke=svg.INK), svg.text(34, y, words), class_="side")
 
 
-def _option(state: State, option: MoveValue, best: MoveValue, x: float, y: float) -> str:
+def _option(state: State, option: Option, best: Option, x: float, y: float) -> str:
     """One line of the advice caption: the best action framed, the others with their loss."""
     kind = "play" if state.phase == PLAY else "action"
     unit = "" if state.phase == PLAY else " per cube unit"
     if option is best:
-        words = f"Best {kind}: {option.move}, equity {option.equity:+.3f}{unit} ({option.source})"
+        words = f"Best {kind}: {option.text}, equity {option.value:+.3f}{unit} ({option.extras['source']})"
         mark = svg.rect(x - 6, y - 17, WIDTH - 2 * x + 12, 24, rx=4, fill="none", stroke=svg.BLUE, stroke_width=3)
         return svg.group(mark, svg.text(x, y, words, font_weight="bold"), class_="advised",
                          title=f"best {kind} for {PLAYER_NAMES[state.current_player()]}")
-    words = f"{option.move}, equity {option.equity:+.3f} ({option.equity - best.equity:+.3f})"
+    words = f"{option.text}, equity {option.value:+.3f} ({option.value - best.value:+.3f})"
     return svg.group(svg.text(x, y, words), class_="option")

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dicemath.core.advice import Advice
 from dicemath.core.svg import picture
 from dicemath.games.backgammon import bearoff as bo
 from dicemath.games.backgammon.advice import advise
-from dicemath.games.backgammon.hint import MoveValue
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.race import AVERAGE_PIPS_PER_ROLL, ApproximationError, approximation_error, pip_count
 from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD
@@ -96,7 +96,7 @@ class BearoffReport:
     databases: tuple[dict, ...]
     scaling: tuple[float, float, str] | None
     play: State
-    play_advice: tuple[MoveValue, ...]
+    play_advice: Advice
 
 
 def compute(context: ReportContext) -> BearoffReport:
@@ -134,7 +134,7 @@ def compute(context: ReportContext) -> BearoffReport:
     return BearoffReport(tuple(rows), int(legal.sum()), (float(diff[legal].mean()), float(diff[legal].max()),
                                                          float(diff[legal].min())),
                          costliest, two_sided, approximation, distributions, bo.pip_counts()[legal], diff[legal],
-                         databases, scaling, play, tuple(advise(play)))
+                         databases, scaling, play, advise(play))
 
 
 def database_summary(root=None) -> tuple[tuple[dict, ...], tuple[float, float, str] | None]:
@@ -175,13 +175,13 @@ def two_sided_conclusion(report: BearoffReport) -> str:
 
 def play_sentence(report: BearoffReport) -> str:
     """The picture's position in words and what its best play gains, read off the advice."""
-    best, *others = report.play_advice
+    best, *others = report.play_advice.options
     mine, theirs, roll = PLAY_EXAMPLE
     text = (f"X ({board_text(mine)}) to play {roll[0]}-{roll[1]} against O ({board_text(theirs)}), no cube: every "
-            f"play with its exact cubeless equity for X from the two-sided table, the best, {best.move}, framed")
+            f"play with its exact cubeless equity for X from the two-sided table, the best, {best.text}, framed")
     if not others:
         return text + "."
-    return text + f"; it is worth {best.equity - others[0].equity:.3f} more than the next best, {others[0].move}."
+    return text + f"; it is worth {best.value - others[0].value:.3f} more than the next best, {others[0].text}."
 
 
 def _figure(report: BearoffReport):
@@ -220,7 +220,7 @@ def render(report: BearoffReport, context: ReportContext) -> str:
         play_sentence(report), "",
         context.save_picture(picture(report.play, report.play_advice), "backgammon_bearoff_play.svg",
                              f"X to play {report.play.dice[0]}-{report.play.dice[1]}: best "
-                             f"{report.play_advice[0].move}"),
+                             f"{report.play_advice.best.text}"),
         "", "## The one-sided approximation", "",
         "P(on roll wins) ~= sum_n P(N_x = n) P(N_y >= n) with independent one-sided roll counts, "
         "against the exact two-sided table:", "",
