@@ -24,7 +24,7 @@ from dicemath.cli.support import (
     add_json_flag, add_rules_command, add_show_command, add_svg_option, emit, show_state, text_table, write_svg)
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.core.advice import Advice
-from dicemath.games.bohnduell.search import SearchAdvisor
+from dicemath.games.bohnduell.search import DEPTH, TABLE_STOCK, SearchAdvisor
 from dicemath.games.bohnduell.solver_dense import load_dense
 from dicemath.games.bohnduell.state import PLAYER_NAMES, State, initial_state, parse_position
 
@@ -46,9 +46,9 @@ def register(subparsers) -> None:
     advise.add_argument("state", metavar="STATE", help="the position's text form, e.g. 38:0,0,1,1:0/40:0,0,0,0:0/B, "
                                                         "or 'start' (with --cups, --stock, --capture)")
     _variant_flags(advise, stock_default=40)
-    advise.add_argument("--depth", type=int, default=6, help="alpha-beta depth in plies (default 6)")
-    advise.add_argument("--table-stock", type=int, default=12,
-                        help="exact table for sides of at most this many beans (default 12)")
+    advise.add_argument("--depth", type=int, default=DEPTH, help=f"alpha-beta depth in plies (default {DEPTH})")
+    advise.add_argument("--table-stock", type=int, default=TABLE_STOCK,
+                        help=f"exact table for sides of at most this many beans (default {TABLE_STOCK})")
     add_svg_option(advise)
     add_json_flag(advise)
     advise.set_defaults(func=run_advise)
@@ -97,7 +97,7 @@ def solve_result(cups: int = 4, stock: int = 10, capture: str = "last", reachabl
     return result
 
 
-def position_advice(position: State, depth: int = 6, table_stock: int = 12) -> Advice:
+def position_advice(position: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> Advice:
     """The :class:`~dicemath.core.advice.Advice` of ``advise``: every legal move's value, best
     first (none when the game is over), from :class:`~dicemath.games.bohnduell.search.SearchAdvisor`.
 

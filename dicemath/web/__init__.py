@@ -167,12 +167,13 @@ def _pegs_fives(request: dict) -> dict:
 
 def _bohnduell(request: dict) -> dict:
     from dicemath.cli.bohnduell import parse_position, position_advice
+    from dicemath.games.bohnduell.search import DEPTH, TABLE_STOCK
     from dicemath.games.bohnduell.drawing import draw
 
     position = parse_position(_text(request, "position", required=True, positional=True),
                               _int(request, "cups", 4), _int(request, "stock", 40),
                               _choice(request, "capture", ("last", "every"), "last"))
-    depth, table_stock = _int(request, "depth", 6), _int(request, "table_stock", 12)
+    depth, table_stock = _int(request, "depth", DEPTH), _int(request, "table_stock", TABLE_STOCK)
     advice = position_advice(position, depth, table_stock)
     result = advice.as_dict()
     result["svg"] = draw(position, advice if advice.options else None)

@@ -68,6 +68,12 @@ def fit_evaluation(table: DenseTable, samples: int = 50_000, seed: int = 0) -> n
     return weights
 
 
+DEPTH = 6
+"""The default search depth in plies beyond the move (every door: ``advise``, the command, the page)."""
+
+TABLE_STOCK = 12
+"""The default exact tables: sides of at most this many beans."""
+
 UNIT = "final pot difference"
 """What BohnDuell advice values measure: the mover's pot minus the other's at the end, after
 the move and best play from both (BOHN-7; higher is better)."""
@@ -82,7 +88,7 @@ class SearchAdvisor:
         table_stock: per-side bean bound of the exact table (0: no table).
     """
 
-    def __init__(self, rules: Rules, depth: int = 4, table_stock: int = 12):
+    def __init__(self, rules: Rules, depth: int = DEPTH, table_stock: int = TABLE_STOCK):
         self.rules = rules
         self.every = rules.every
         self.depth = depth
@@ -181,7 +187,7 @@ class SearchAdvisor:
         return self.advise(position).best.action
 
 
-def advise(state: State, *, depth: int = 4, table_stock: int = 12) -> Advice:
+def advise(state: State, *, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> Advice:
     """Every legal move of ``state`` with its value, best first (a :class:`SearchAdvisor`).
 
     Args:
