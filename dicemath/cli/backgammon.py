@@ -18,7 +18,7 @@ from dicemath.games.backgammon import bearoff as bo
 from dicemath.games.backgammon.bearoff_database import exact_probabilities
 from dicemath.games.backgammon.moves import legal_moves
 from dicemath.games.backgammon.position import Position
-from dicemath.games.backgammon.position_id import xgid_position_field
+from dicemath.games.backgammon.position import xgid_position_field
 from dicemath.games.backgammon.race import effective_pip_count, one_sided_win_probability, pip_count
 from dicemath.games.backgammon.rules import PRESETS, STANDARD, rules_named
 

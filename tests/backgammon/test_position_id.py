@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.backgammon.diagram import diagram
+from dicemath.games.backgammon.position import diagram
 from dicemath.games.backgammon.position import Position
-from dicemath.games.backgammon.position_id import (decode_position_id, encode_position_id, position_from_xgid,
+from dicemath.games.backgammon.position import (decode_position_id, encode_position_id, position_from_xgid,
                                                    position_key, xgid_position_field)
 
 from .gnubg_driver import tool

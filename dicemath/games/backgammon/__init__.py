@@ -10,13 +10,13 @@ Modules:
 * :mod:`.rules`: ``STANDARD`` and ``PLAYTIVE`` (at most 5 own checkers per point, BG-4).
 * :mod:`.plays`: the rules that move checkers (BG-3..BG-6), written once for the engine and
   the compiled kernels (:mod:`._play_kernels`).
-* :mod:`.position`, :mod:`.moves`, :mod:`.state`: positions, legal plays and notation, the
-  game as a :class:`~dicemath.core.game.GameState` (BG-1..BG-8).
-* :mod:`.position_id`, :mod:`.diagram`: GNU Backgammon Position IDs, XGID position fields, text board.
+* :mod:`.position`, :mod:`.moves`, :mod:`.state`: positions and their text forms (GNU
+  Backgammon Position IDs, XGID position fields, the text board), legal plays and notation,
+  the game as a :class:`~dicemath.core.game.GameState` (BG-1..BG-8).
 * :mod:`.bearoff`, :mod:`.bearoff_database`: dense index of home boards, every legal play,
   exact one- and two-sided tables, the complete two-sided database.
 * :mod:`.race`: pip counts and the one-sided approximation.
-* :mod:`.cube`: the cube decision (BG-8) and its models; :mod:`.cubeful_bearoff`,
+* :mod:`.cube_rules`, :mod:`.cube`: the cube's rules and decision (BG-7, BG-8), and its models; :mod:`.cubeful_bearoff`,
   :mod:`.race_cube`, :mod:`.cube_advice`: exact cubeful bear-offs, race rules, cube advice
   for any position.
 * :mod:`.evaluate`: any position's cubeless probabilities from the best source (exact tables,

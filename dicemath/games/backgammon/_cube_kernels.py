@@ -1,8 +1,8 @@
-"""The cube decision of :mod:`~dicemath.games.backgammon.cube` compiled with numba, and the
+"""The cube decision of :mod:`~dicemath.games.backgammon.cube_rules` compiled with numba, and the
 loops that use it: cube actions of whole arrays, and the exact cubeful bear-off tables.
 
 Imported on first use only (numba is loaded then). The decision is not written here:
-:func:`cube_decision` is :func:`~.cube.cube_decision` compiled as it stands
+:func:`cube_decision` is :func:`~.cube_rules.cube_decision` compiled as it stands
 (:func:`~dicemath.core.jit.compile_functions`).
 """
 
@@ -12,11 +12,12 @@ import numba
 import numpy as np
 
 from dicemath.core.jit import announce_compiles, compile_functions
-from dicemath.games.backgammon import cube
+from dicemath.games.backgammon import cube_rules
 
 announce_compiles()
 
-cube_decision = compile_functions(cube, ("takes", "cube_decision"), inline=("takes", "cube_decision"))["cube_decision"]
+cube_decision = compile_functions(cube_rules, ("takes", "cube_decision"),
+                                  inline=("takes", "cube_decision"))["cube_decision"]
 
 
 @numba.njit(cache=True)

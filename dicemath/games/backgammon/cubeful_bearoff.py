@@ -106,7 +106,7 @@ for ``n`` boards a side with an unbounded cube and ``393 n**2`` with the BG-8 ca
 layers): measured for 8 checkers 1.4 GB / 25 s CPU unbounded and 3.5 GB / 68 s capped.
 Within 20 GiB the formula allows 10 checkers unbounded (8.1 GB) and 9 capped (9.8 GB);
 queries stop at 8 so that a first query stays about a minute. Beyond, the cube code uses
-Janowski's model at the exact cubeless chances (:func:`model_position_equities`)."""
+Janowski's model at the exact cubeless chances (:func:`.race_cube.model_position_equities`)."""
 
 _CENTRED, _OWNED, _OPPONENT = 0, 1, 2
 
@@ -369,51 +369,6 @@ def position_equities(position, versus, max_cube: int | None = MAX_CUBE) -> dict
         raise InvalidStateError(
             f"cubeful bear-off equities cover at most {MAX_TABLE_CHECKERS} checkers a side, got {size}")
     return cubeful_table(max(size, 6), max_cube).equities(position, versus)
-
-
-def model_position_equities(position, versus, efficiency: float | None = None, tables=None) -> dict:
-    """Cube advice beyond the cubeful tables: Janowski's model at the exact cubeless chances.
-
-    The cubeless probabilities (win, and with the 15-checker database the gammon races,
-    BG-7) are exact, from the largest two-sided database built
-    (:func:`~.bearoff_database.exact_probabilities`); the cubeful equities and actions are
-    Janowski's model (:mod:`~.cube`) at cube efficiency ``efficiency`` (default
-    :data:`~.race_cube.BEAROFF_EFFICIENCY`, fitted to the exact 6x6 cubeful table): an
-    estimate, marked ``"exact": False``.
-
-    Args:
-        position: home board of the player on roll; versus: his opponent's.
-        efficiency: Janowski x in [0, 1].
-        tables: folder of the databases (default: :func:`~.bearoff_database.default_root`).
-
-    Returns:
-        The keys of :meth:`CubefulBearoffTable.equities` (equities per unit cube,
-        ``max_cube`` None: the model has no cap) plus ``win_gammon``, ``lose_gammon``,
-        ``table`` (the exact table used), ``exact`` (False) and ``method``.
-
-    Raises:
-        InvalidStateError: bad or empty boards, or no exact table covering both boards.
-    """
-    from dicemath.games.backgammon.bearoff_database import exact_probabilities
-    from dicemath.games.backgammon.cube import CubelessProbabilities, CubeModel
-    from dicemath.games.backgammon.race_cube import BEAROFF_EFFICIENCY
-
-    position, versus = check_board(position), check_board(versus)
-    if sum(position) == 0 or sum(versus) == 0:
-        raise InvalidStateError("both home boards need at least one checker")
-    x = BEAROFF_EFFICIENCY if efficiency is None else efficiency
-    exact = exact_probabilities(position, versus, tables)
-    model = CubeModel(CubelessProbabilities(exact["win_probability"], exact["win_gammon"],
-                                            lose_gammon=exact["lose_gammon"]))
-    result = {"position": list(position), "versus": list(versus)}
-    actions = {name: model.action(name, x) for name in CUBE_STATES}
-    result.update({name: actions[name][1] for name in CUBE_STATES})
-    result["no_double"] = {name: model.equity(name, x) for name in CUBE_STATES}
-    result["action"] = {name: actions[name][0] for name in CUBE_STATES}
-    result.update({"win_probability": exact["win_probability"], "win_gammon": exact["win_gammon"],
-                   "lose_gammon": exact["lose_gammon"], "max_cube": None, "table": exact["table"],
-                   "exact": False, "method": f"Janowski model, cube efficiency {x:.2f}, at the exact cubeless chances"})
-    return result
 
 
 # ----------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Pictures of Backgammon states (SVG), with the best play or cube action when advice is given.
 
-The board is drawn from X's side, as the text :func:`.diagram.diagram`: points 13..24 along
+The board is drawn from X's side, as the text :func:`.position.diagram`: points 13..24 along
 the top, 12..1 along the bottom, X's home board (points 1..6) bottom right, O's top right.
 Every checker is drawn (stacks taller than five close up and show their count), X's orange
 and O's blue; then the bar (BG-5), each side's borne-off checkers in the tray on the right

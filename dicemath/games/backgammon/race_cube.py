@@ -46,11 +46,14 @@ from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon.bearoff import check_board, positions_up_to
 from dicemath.games.backgammon.cube import (
     ACTIONS,
+    CUBE_STATES,
     DEFAULT_EFFICIENCY,
     DOUBLE_PASS,
     DOUBLE_TAKE,
     NO_DOUBLE,
     TOO_GOOD,
+    CubelessProbabilities,
+    CubeModel,
     cube_action,
     janowski_equity,
     takes,
@@ -286,3 +289,46 @@ def agreement_table(checkers: int = 6, efficiency: float | None = None,
             "taker_cost": float(np.mean(taker_loss[mask])),
         })
     return rows
+
+
+def model_position_equities(position, versus, efficiency: float | None = None, tables=None) -> dict:
+    """Cube advice beyond the cubeful tables: Janowski's model at the exact cubeless chances.
+
+    The cubeless probabilities (win, and with the 15-checker database the gammon races,
+    BG-7) are exact, from the largest two-sided database built
+    (:func:`~.bearoff_database.exact_probabilities`); the cubeful equities and actions are
+    Janowski's model (:mod:`~.cube`) at cube efficiency ``efficiency`` (default
+    :data:`BEAROFF_EFFICIENCY`, fitted to the exact 6x6 cubeful table): an
+    estimate, marked ``"exact": False``.
+
+    Args:
+        position: home board of the player on roll; versus: his opponent's.
+        efficiency: Janowski x in [0, 1].
+        tables: folder of the databases (default: :func:`~.bearoff_database.default_root`).
+
+    Returns:
+        The keys of :meth:`.cubeful_bearoff.CubefulBearoffTable.equities` (equities per unit cube,
+        ``max_cube`` None: the model has no cap) plus ``win_gammon``, ``lose_gammon``,
+        ``table`` (the exact table used), ``exact`` (False) and ``method``.
+
+    Raises:
+        InvalidStateError: bad or empty boards, or no exact table covering both boards.
+    """
+    from dicemath.games.backgammon.bearoff_database import exact_probabilities
+
+    position, versus = check_board(position), check_board(versus)
+    if sum(position) == 0 or sum(versus) == 0:
+        raise InvalidStateError("both home boards need at least one checker")
+    x = BEAROFF_EFFICIENCY if efficiency is None else efficiency
+    exact = exact_probabilities(position, versus, tables)
+    model = CubeModel(CubelessProbabilities(exact["win_probability"], exact["win_gammon"],
+                                            lose_gammon=exact["lose_gammon"]))
+    result = {"position": list(position), "versus": list(versus)}
+    actions = {name: model.action(name, x) for name in CUBE_STATES}
+    result.update({name: actions[name][1] for name in CUBE_STATES})
+    result["no_double"] = {name: model.equity(name, x) for name in CUBE_STATES}
+    result["action"] = {name: actions[name][0] for name in CUBE_STATES}
+    result.update({"win_probability": exact["win_probability"], "win_gammon": exact["win_gammon"],
+                   "lose_gammon": exact["lose_gammon"], "max_cube": None, "table": exact["table"],
+                   "exact": False, "method": f"Janowski model, cube efficiency {x:.2f}, at the exact cubeless chances"})
+    return result

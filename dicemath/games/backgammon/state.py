@@ -311,7 +311,7 @@ class State:
             raise InvalidStateError(f"cannot read state {text!r}: {error}") from None
 
     def _repr_markdown_(self) -> str:
-        from dicemath.games.backgammon.diagram import diagram
+        from dicemath.games.backgammon.position import diagram
 
         return f"`{self}`\n\n```\n{diagram(self.position)}\n```"
 

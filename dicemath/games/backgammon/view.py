@@ -2,7 +2,7 @@
 
 :func:`view` is what ``dicemath backgammon show`` prints: whose turn it is and what he does
 (:func:`status`: the opening throw, BG-2; a cube decision, BG-8; a roll or the play of the
-dice; or how the game ended, BG-7), the board diagram of :func:`.diagram.diagram` (bar,
+dice; or how the game ended, BG-7), the board diagram of :func:`.position.diagram` (bar,
 borne-off checkers, pip counts, the Position ID) and the cube (:func:`cube_text`). The
 picture (:func:`.drawing.draw`) draws the same state with the same words.
 
@@ -15,7 +15,7 @@ Example:
 
 from __future__ import annotations
 
-from dicemath.games.backgammon.diagram import diagram
+from dicemath.games.backgammon.position import diagram
 from dicemath.games.backgammon.position import game_result
 from dicemath.games.backgammon.state import (
     DOUBLED, MAY_DOUBLE, OPENING, OVER, PASSED, PLAY, PLAYER_NAMES, ROLL, State)
