@@ -1,4 +1,4 @@
-"""Seeded games between policies for every game, written as records to ``reports/records/``.
+"""Seeded games between policies for every game, written as records to ``dicemath/data/records/`` (shipped in the package).
 
 Each pairing plays ``--games`` games (two-player pairings swap seats every game) and writes
 one whole-game record per game (``docs/analyse.md``), the seats named after their policies;
@@ -45,7 +45,7 @@ from dicemath.games.pitjesbak.round_solver import round_policy
 from dicemath.games.pitjesbak.simulate import stop_on_rank
 from dicemath.games.pitjesbak.throws import classify
 
-OUT = Path(__file__).resolve().parent.parent / "reports" / "records"
+OUT = Path(__file__).resolve().parent.parent / "dicemath" / "data" / "records"
 
 
 def random_choice(state, rng):

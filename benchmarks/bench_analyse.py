@@ -1,6 +1,6 @@
 """Benchmark ``dicemath analyse``: decisions analysed per second and seconds per whole game.
 
-Analyses the seeded whole-game records of ``reports/records/`` (written by
+Analyses the seeded whole-game records of ``dicemath/data/records/`` (written by
 ``analyses/analyse_records.py``), game by game. Every game is analysed with a fresh value
 source (the in-memory memos of the previous game dropped; tables cached on disk stay on
 disk), so a game's time includes everything one ``dicemath analyse`` call does after the
@@ -24,7 +24,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-RECORDS = Path(__file__).resolve().parent.parent / "reports" / "records"
+RECORDS = Path(__file__).resolve().parent.parent / "dicemath" / "data" / "records"
 
 
 def measure(game: str, settings: dict | None = None) -> dict:

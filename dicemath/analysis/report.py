@@ -1,6 +1,6 @@
 """The ``analyse`` report section: where the policies of the committed records lose.
 
-:func:`compute` analyses every record in ``reports/records/`` (seeded games between
+:func:`compute` analyses every record in ``dicemath/data/records/`` (seeded games between
 policies, written by ``analyses/analyse_records.py``) and groups the decisions by game,
 by the policy that made them (the record's seat names) and by each grouping of the
 game's adapter (Pitjesbak: role and throw number, and the score; Pegs, Fives, BohnDuell
@@ -25,8 +25,9 @@ from dicemath.analysis.pictures import decision_pictures
 from dicemath.core.numbers import number_text
 from dicemath.reporting.context import ReportContext, markdown_table
 
-RECORDS = Path(__file__).resolve().parent.parent.parent / "reports" / "records"
-"""The committed records the section analyses."""
+RECORDS = Path(__file__).resolve().parent.parent / "data" / "records"
+"""The committed records the section analyses (shipped in the package, so that an installed
+copy reports on them too)."""
 
 GAME_ORDER = ("pegs", "fives", "pitjesbak", "bohnduell", "backgammon")
 
@@ -268,10 +269,10 @@ def figure(report: AnalyseReport):
 def render(report: AnalyseReport, context: ReportContext) -> str:
     """Markdown of the section; the figure and the pictures saved through ``context``."""
     if not report.records:
-        return (f"No records to analyse in `{RECORDS.relative_to(RECORDS.parent.parent)}`: run "
+        return (f"No records to analyse in `{RECORDS.relative_to(RECORDS.parent.parent.parent)}`: run "
                 "`python analyses/analyse_records.py` to write them.")
     parts = [
-        f"Every decision of {report.records} seeded games (the records in `reports/records/`, written by "
+        f"Every decision of {report.records} seeded games (the records in `dicemath/data/records/`, written by "
         "`analyses/analyse_records.py`) analysed by `dicemath analyse`: the loss of a decision is the value "
         "of the best action minus the value of the one chosen, for the player who chose (see "
         "`docs/analyse.md`). Losses are in each game's unit, so policies compare within a game only.",
