@@ -376,3 +376,60 @@ def test_pegs_advice_in_a_phone_sized_browser(server, browser):
     browser.click("#advise")
     message = browser.wait("const e = document.getElementById('error'); return !e.hidden && e.textContent")
     assert message == "argument --board: expected comma-separated whole numbers, got '5,5,x'"
+
+
+def _ask(browser, server, game: str, fields: dict[str, str]) -> None:
+    """Open the page, pick ``game``, fill ``fields`` (element id -> text) and ask."""
+    browser.command("POST", "/url", {"url": server.url})
+    browser.click(f"label[for=game-{game}]")
+    for element, text in fields.items():
+        browser.type_into(f"#{element}", text)
+    browser.click("#advise")
+    browser.wait("return !document.getElementById('summary').hidden")
+
+
+def _shown(browser) -> tuple[str, str, int, int]:
+    """The headline, the exact/estimate badge, the rows of the values table, the pictures."""
+    return (browser.run("return document.getElementById('recommendation').textContent"),
+            browser.run("return document.getElementById('exactness').textContent"),
+            browser.run("return document.querySelectorAll('#values tbody tr').length"),
+            browser.run("return document.querySelectorAll('#picture svg').length"))
+
+
+def test_fives_advice_in_the_browser(server, browser):
+    from dicemath.games.pegs_fives.fullboard.advice import advise_throw
+    from dicemath.games.pegs_fives.rules import FIVES
+
+    board, roll = "5,5,5,5,5,5,5,5,5,4,2,0", "6,6,5,5,2,1"
+    _ask(browser, server, "fives", {"pegs-board": board, "pegs-roll": roll})
+    advice = advise_throw(FIVES, [int(s) for s in board.split(",")], [int(s) for s in roll.split(",")])
+    assert _shown(browser) == (f"Number {advice.best.action}", "exact" if advice.exact else "estimate",
+                               len(advice.options), 1)
+
+
+def test_pitjesbak_advice_in_the_browser(server, browser):
+    from dicemath.games.pitjesbak.advice import advise_situation
+
+    _ask(browser, server, "pitjesbak", {"pit-my-stripes": "3", "pit-their-stripes": "5", "pit-current": "6-6-2"})
+    role = browser.run("return document.getElementById('pit-role').value")
+    used = int(browser.run("return document.getElementById('pit-throw-number').value"))
+    advice = advise_situation(3, False, 5, False, role=role, throw_number=used, current=(6, 6, 2))
+    assert _shown(browser) == ("Stop" if advice.decision == "stop" else "Throw again", "exact", 2, 1)
+
+
+def test_backgammon_play_in_the_browser(server, browser):
+    from dicemath.games.backgammon.hint import hint
+    from dicemath.games.backgammon.position import Position
+
+    _ask(browser, server, "backgammon", {"bg-position": "AgAAGAAAAAAAAA", "bg-dice": "3,1"})
+    moves = hint(Position.from_str("AgAAGAAAAAAAAA"), (3, 1))       # a bear-off: exact, no gnubg needed
+    assert _shown(browser) == (f"Play {moves[0].move}", "exact", len(moves), 1)
+
+
+def test_bohnduell_advice_in_the_browser(server, browser):
+    from dicemath.cli.bohnduell import parse_position, position_advice
+
+    _ask(browser, server, "bohnduell", {"bohn-stock": "8", "bohn-table-stock": "8", "bohn-depth": "4"})
+    advice = position_advice(parse_position("start", 4, 8, "last"), 4, 8)
+    assert _shown(browser) == (f"{advice.extras['to_move']} plays {advice.best.text}",
+                               "exact" if advice.exact else "estimate", len(advice.options), 1)
