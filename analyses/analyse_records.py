@@ -2,7 +2,7 @@
 
 Each pairing plays ``--games`` games (two-player pairings swap seats every game) and writes
 one whole-game record per game (``docs/analyse.md``), the seats named after their policies;
-the ``analyse`` report section (:mod:`dicemath.analysis.report`) reads these files and
+the ``analyse`` report section (:mod:`dicemath.reporting.sections.analyse`) reads these files and
 measures where each policy loses. Policies:
 
 * Pitjesbak (9 stripes): ``optimal`` (game-optimal, :func:`~dicemath.games.pitjesbak.advice.game_policy`)

@@ -1,10 +1,10 @@
 """dicemath's backgammon advice against GNU Backgammon's own decisions, at 0 and 2 ply.
 
-Cube: :func:`dicemath.games.backgammon.gnubg_agreement.compare_cube` on the recorded gnubg
+Cube: :func:`dicemath.studies.backgammon_gnubg_agreement.compare_cube` on the recorded gnubg
 1.07 decisions of 600 self-play positions (``tests/backgammon/data/gnubg_cube_decisions.json``).
-Moves: :func:`~dicemath.games.backgammon.gnubg_agreement.compare_top_play` against
+Moves: :func:`~dicemath.studies.backgammon_gnubg_agreement.compare_top_play` against
 ``gnubg.find_best_move`` on ``--positions`` self-play positions. Writes
-``dicemath/games/backgammon/data/gnubg_agreement.json`` (read by the report).
+``dicemath/studies/data/gnubg_agreement.json`` (read by the report).
 
 Usage::
 
@@ -19,11 +19,12 @@ import os
 import time
 from pathlib import Path
 
-from dicemath.games.backgammon.gnubg_agreement import CLASSES, compare_cube, compare_top_play
+from dicemath.studies import DATA as STUDY_DATA
+from dicemath.studies.backgammon_gnubg_agreement import CLASSES, compare_cube, compare_top_play
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "backgammon" / "data"
-OUT = ROOT / "dicemath" / "games" / "backgammon" / "data" / "gnubg_agreement.json"
+OUT = STUDY_DATA / "gnubg_agreement.json"
 
 
 def main() -> None:

@@ -2,7 +2,7 @@
 
 Three steps, each resumable:
 
-``run``: plays games ``0 .. --games - 1`` in chunks (:func:`dicemath.games.backgammon.playtive.run_chunk`,
+``run``: plays games ``0 .. --games - 1`` in chunks (:func:`dicemath.studies.backgammon_playtive.run_chunk`,
 both presets from the same dice) and saves each chunk under ``analyses/data/backgammon_playtive/``;
 chunks already there are skipped, so an interrupted run continues and a larger ``--games``
 extends a finished one. Prints games per second.
@@ -11,7 +11,7 @@ extends a finished one. Prints games per second.
 (default 2), and the opening rolls at 0 and 2 ply.
 
 ``summarize``: reads every chunk and the confirmation and writes the findings to
-``dicemath/games/backgammon/data/playtive_study.json`` (read by the report) and the sampled
+``dicemath/studies/data/playtive_study.json`` (read by the report) and the sampled
 standard-game positions to ``tests/backgammon/data/selfplay_positions.json``.
 
 Usage::
@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from dicemath.core.progress import progress
-from dicemath.games.backgammon import playtive
+from dicemath.studies import backgammon_playtive as playtive
 
 ROOT = Path(__file__).resolve().parent.parent
 CHUNKS = ROOT / "analyses" / "data" / "backgammon_playtive"

@@ -1,6 +1,6 @@
 """Solve the 4-cup BohnDuell game from the start for every stock, both capture rules.
 
-Writes ``dicemath/games/bohnduell/data/solved_stocks.json`` (rewritten after every solved
+Writes ``dicemath/studies/data/bohnduell_solved_stocks.json`` (rewritten after every solved
 stock, so an interrupted run keeps what it finished). Each stock is solved in a fresh
 subprocess by the dense solver (:func:`dicemath.games.bohnduell.solver_dense.solve_dense`)
 so its peak memory (``ru_maxrss``) is its own. A stock is skipped when the previous one
@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "dicemath" / "games" / "bohnduell" / "data" / "solved_stocks.json"
+OUT = Path(__file__).resolve().parent.parent / "dicemath" / "studies" / "data" / "bohnduell_solved_stocks.json"
 
 
 def solve_one(stock: int, capture: str, cups: int = 4, overfill_upto: int = 16, reach_upto: int = 23) -> dict:

@@ -4,7 +4,7 @@ Plays ``--games`` games (seats alternating) of the alpha-beta advisor
 (:class:`dicemath.games.bohnduell.search.SearchAdvisor`, exact 12-bean tables, fitted horizon
 evaluation) against the random and the greedy-by-immediate-gain players, and greedy
 against random for scale; prints score and pot margin with 95% intervals and writes
-``dicemath/games/bohnduell/data/advisor_strength.json``. Last, ``--games / 5`` games of a
+``dicemath/studies/data/bohnduell_advisor_strength.json``. Last, ``--games / 5`` games of a
 14-bean game against perfect play (the exact table), with the advisor limited to 8-bean
 tables, show how far from perfect its search is (perfect play scores a mean margin of 0
 over both seats, since the game value is the same magnitude from either seat).
@@ -27,7 +27,7 @@ from dicemath.games.bohnduell.search import SearchAdvisor
 from dicemath.games.bohnduell.state import initial_state
 from dicemath.games.bohnduell.solver_dense import solve_dense
 
-OUT = Path(__file__).resolve().parent.parent / "dicemath" / "games" / "bohnduell" / "data" / "advisor_strength.json"
+OUT = Path(__file__).resolve().parent.parent / "dicemath" / "studies" / "data" / "bohnduell_advisor_strength.json"
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
 """Full-board Pegs/Fives analyses (issue 10, items 4 and 6): build, evaluate, commit the numbers.
 
 Builds (or resumes) the optimal table in ``--table DIR`` and writes what it measures to
-``dicemath/games/pegs_fives/data/full_board_results.json`` (:mod:`...fullboard.results`),
+``dicemath/studies/data/full_board_results.json`` (:mod:`dicemath.studies.full_board_results`),
 which the report section ``full_board`` and ``notebooks/full_board.ipynb`` read, and the
 training sample to ``analyses/data``: ``all`` is the one resumable command that leaves in the
 repository everything a later step needs (the table itself never goes into git). Steps:
@@ -12,9 +12,11 @@ repository everything a later step needs (the table itself never goes into git).
 * ``optimal`` -- the optimum from the empty board, the optimal rows of every first throw,
   the distribution of the number of turns by simulation of optimal play (an estimate);
 * ``sample`` -- draw the distilled model's training sample from the table and commit it as
-  ``analyses/data/<game>_distill_sample.npz`` (tens of MB; :func:`...fullboard.distill.table_sample`);
+  ``analyses/data/<game>_distill_sample.npz`` (tens of MB;
+  :func:`dicemath.studies.full_board_distill.table_sample`);
 * ``distill`` -- train the compact model on the committed sample (no table needed;
-  :mod:`...fullboard.distill`) and ship it in ``dicemath/games/pegs_fives/data/<game>_distilled.npz``;
+  :mod:`dicemath.studies.full_board_distill`) and ship it in
+  ``dicemath/games/pegs_fives/data/<game>_distilled.npz``;
 * ``model`` -- the distilled model's error over every board against the table (evaluated
   slab by slab, no guide table written);
 * ``traps POLICY`` -- whether a fixed policy (``greedy``, ``safe_greedy``) can lose a game
@@ -73,17 +75,17 @@ from dicemath.games.pegs_fives.advisor import board_value
 from dicemath.games.pegs_fives.distilled import DistilledValue, model_path
 from dicemath.games.pegs_fives.fullboard import storage
 from dicemath.games.pegs_fives.fullboard.advice import ExactAdvisor
-from dicemath.games.pegs_fives.fullboard.distill import Sample, distill, table_sample
 from dicemath.games.pegs_fives.fullboard.driver import build_table, kernel_for
 from dicemath.games.pegs_fives.fullboard.guides import (
     build_guide, compare_estimate, compare_tables, distilled_slab_values, fitted_slab_values)
 from dicemath.games.pegs_fives.fullboard.layout import FULL_ROWS, BoardLayout
-from dicemath.games.pegs_fives.fullboard.results import RESULTS, first_throw_table, read_results, update_results
 from dicemath.core.stats import wilson_interval
 from dicemath.games.pegs_fives.fullboard.simulate import simulate_games, table_policy, unfinished_games
 from dicemath.games.pegs_fives.rules import PRESETS
 from dicemath.games.pegs_fives.state import SafeGreedy, greedy_policy
 from dicemath.games.pegs_fives.turn import stays_forever
+from dicemath.studies.full_board_distill import Sample, distill, table_sample
+from dicemath.studies.full_board_results import RESULTS, first_throw_table, read_results, update_results
 
 POLICIES = ("greedy", "safe_greedy", "fitted", "distilled")
 """What ``evaluate`` measures: kernel policies, and lookaheads named by their guide."""

@@ -35,7 +35,7 @@ from dicemath.games.backgammon import gnubg_engine
 from dicemath.games.backgammon.evaluate import classify, evaluate, evaluate_many
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD
-from dicemath.games.backgammon.selfplay import self_play_game
+from dicemath.studies.backgammon_selfplay import self_play_game
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "backgammon" / "data" / "selfplay_positions.json"
 

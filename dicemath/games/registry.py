@@ -52,37 +52,39 @@ class GameEntry:
 
 
 _PEGS_FIVES = "dicemath.games.pegs_fives"
+SECTIONS_PACKAGE = "dicemath.reporting.sections"
+"""The package of the report sections (one module per game or section; a name, not an import)."""
+
+
+def _report(name: str, title: str, module: str) -> ReportEntry:
+    """A section whose ``compute`` and ``render`` are in ``module``."""
+    return ReportEntry(name, title, f"{module}:compute", f"{module}:render")
+
 
 GAMES: tuple[GameEntry, ...] = (
     GameEntry("pegs", _PEGS_FIVES, ("1. Pegs", "Dice and hits"), f"{_PEGS_FIVES}.analysis:PEGS_ANALYSIS",
               "dicemath.cli.pegs_fives",
               (ReportEntry("pegs", "Pegs: expected turns per row, optimal rows, the row advisor",
-                           f"{_PEGS_FIVES}.report:compute_pegs", f"{_PEGS_FIVES}.report:render"),)),
+                           f"{SECTIONS_PACKAGE}.pegs_fives:compute_pegs", f"{SECTIONS_PACKAGE}.pegs_fives:render"),)),
     GameEntry("fives", _PEGS_FIVES, ("2. Fives", "Dice and hits"), f"{_PEGS_FIVES}.analysis:FIVES_ANALYSIS",
               "dicemath.cli.pegs_fives",
               (ReportEntry("fives", "Fives: expected turns per number, the advisor, races and rest points",
-                           f"{_PEGS_FIVES}.report:compute_fives", f"{_PEGS_FIVES}.report:render"),
-               ReportEntry("full_board", "Pegs and Fives on the full board: the exact optimum and every policy "
-                           "measured", f"{_PEGS_FIVES}.full_board_report:compute",
-                           f"{_PEGS_FIVES}.full_board_report:render"))),
+                           f"{SECTIONS_PACKAGE}.pegs_fives:compute_fives", f"{SECTIONS_PACKAGE}.pegs_fives:render"),
+               _report("full_board", "Pegs and Fives on the full board: the exact optimum and every policy "
+                       "measured", f"{SECTIONS_PACKAGE}.full_board"))),
     GameEntry("pitjesbak", "dicemath.games.pitjesbak", ("3. Pitjesbak",),
               "dicemath.games.pitjesbak.analysis:ANALYSIS", "dicemath.cli.pitjesbak",
-              (ReportEntry("pitjesbak", "Pitjesbak: when to stop, and who wins",
-                           "dicemath.games.pitjesbak.report:compute", "dicemath.games.pitjesbak.report:render"),)),
+              (_report("pitjesbak", "Pitjesbak: when to stop, and who wins", "dicemath.games.pitjesbak.report"),)),
     GameEntry("backgammon", "dicemath.games.backgammon", ("4. Backgammon",),
               "dicemath.games.backgammon.analysis:ANALYSIS", "dicemath.cli.backgammon",
-              (ReportEntry("backgammon_bearoff", "Backgammon: exact bear-off",
-                           "dicemath.games.backgammon.report:compute", "dicemath.games.backgammon.report:render"),
-               ReportEntry("backgammon_cube", "Backgammon: the doubling cube",
-                           "dicemath.games.backgammon.cube_report:compute",
-                           "dicemath.games.backgammon.cube_report:render"),
-               ReportEntry("backgammon_playtive", "Backgammon: the Playtive rule measured by self-play",
-                           "dicemath.games.backgammon.playtive_report:compute",
-                           "dicemath.games.backgammon.playtive_report:render"))),
+              (_report("backgammon_bearoff", "Backgammon: exact bear-off", f"{SECTIONS_PACKAGE}.backgammon_bearoff"),
+               _report("backgammon_cube", "Backgammon: the doubling cube", f"{SECTIONS_PACKAGE}.backgammon_cube"),
+               _report("backgammon_playtive", "Backgammon: the Playtive rule measured by self-play",
+                       f"{SECTIONS_PACKAGE}.backgammon_playtive"))),
     GameEntry("bohnduell", "dicemath.games.bohnduell", ("5. BohnDuell",),
               "dicemath.games.bohnduell.analysis:ANALYSIS", "dicemath.cli.bohnduell",
-              (ReportEntry("bohnduell", "BohnDuell: solved small games and a 40-bean advisor",
-                           "dicemath.games.bohnduell.report:compute", "dicemath.games.bohnduell.report:render"),)),
+              (_report("bohnduell", "BohnDuell: solved small games and a 40-bean advisor",
+                       f"{SECTIONS_PACKAGE}.bohnduell"),)),
 )
 """Every game, in the order of docs/rules.md."""
 

@@ -4,9 +4,11 @@ A section *computes, then renders*: ``compute(context)`` returns the section's n
 (a data object, no prose), ``render(data, context)`` writes the Markdown and saves the
 figures through ``context.save_figure`` and the pictures of positions (SVG) through
 ``context.save_picture``; every sentence that states a conclusion is read
-off the data. :data:`SECTIONS` lists them: the dice section, each game's
-sections from the game registry (:mod:`dicemath.games.registry`), and the analysed games. :func:`write_reports` writes each section to
-``<out>/<name>.md`` and an index ``<out>/README.md``.
+off the data. The sections' code lives together in :mod:`dicemath.reporting.sections`
+(one module per game or section). :data:`SECTIONS` lists them: the dice section, each
+game's sections from the game registry (:mod:`dicemath.games.registry`), and the analysed
+games. :func:`write_reports` writes each section to ``<out>/<name>.md`` and an index
+``<out>/README.md``.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from dicemath.games.registry import GAMES
+from dicemath.games.registry import GAMES, SECTIONS_PACKAGE
 from dicemath.reporting.context import ReportContext
 
 
@@ -51,11 +53,11 @@ class Section:
 
 
 SECTIONS: tuple[Section, ...] = (
-    Section("dice", "Dice: hits for every number",
-            compute="dicemath.reporting.dice:compute", render="dicemath.reporting.dice:render"),
+    Section("dice", "Dice: hits for every number", compute=f"{SECTIONS_PACKAGE}.dice:compute",
+            render=f"{SECTIONS_PACKAGE}.dice:render"),
     *(Section(r.name, r.title, compute=r.compute, render=r.render) for g in GAMES for r in g.reports),
     Section("analyse", "Analysed games: where each policy loses",
-            compute="dicemath.analysis.report:compute", render="dicemath.analysis.report:render"),
+            compute=f"{SECTIONS_PACKAGE}.analyse:compute", render=f"{SECTIONS_PACKAGE}.analyse:render"),
 )
 
 

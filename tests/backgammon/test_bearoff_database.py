@@ -325,7 +325,7 @@ def test_cli_answers_from_the_largest_database(root, capsys, monkeypatch, tmp_pa
 
 
 def test_report_lists_the_databases(root, tmp_path):
-    from dicemath.games.backgammon.report import database_lines, database_summary
+    from dicemath.reporting.sections.backgammon_bearoff import database_lines, database_summary
 
     text = "\n".join(database_lines(*database_summary(root)))
     assert "`two-sided-9`" in text and "| complete |" in text and "25,050,025" in text
@@ -360,6 +360,6 @@ def test_backgammon_modules_do_not_import_numba():
               "    return real(name, globals, *args, **kwargs)\n"
               "builtins.__import__ = spy\n"
               "import dicemath.games.backgammon, dicemath.cli.backgammon\n"
-              "import dicemath.games.backgammon.bearoff_database, dicemath.games.backgammon.report\n")
+              "import dicemath.games.backgammon.bearoff_database, dicemath.reporting.sections.backgammon_bearoff\n")
     completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert completed.returncode == 0, completed.stdout + completed.stderr

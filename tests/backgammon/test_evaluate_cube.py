@@ -13,7 +13,7 @@ from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon import gnubg_engine
 from dicemath.games.backgammon.cube_advice import cube_advice, efficiency, janowski_states
 from dicemath.games.backgammon.cubeful_bearoff import exact_equities
-from dicemath.games.backgammon.gnubg_agreement import GNUBG_ACTIONS, compare_cube
+from dicemath.studies.backgammon_gnubg_agreement import GNUBG_ACTIONS, compare_cube
 from dicemath.games.backgammon.position import Position
 
 DATA = Path(__file__).resolve().parent / "data"

@@ -11,7 +11,7 @@ import pytest
 from dicemath.cli import main
 from dicemath.core.errors import InvalidDiceError, InvalidStateError
 from dicemath.games.backgammon import gnubg_engine
-from dicemath.games.backgammon.gnubg_agreement import compare_top_play
+from dicemath.studies.backgammon_gnubg_agreement import compare_top_play
 from dicemath.games.backgammon.hint import hint
 from dicemath.games.backgammon.moves import legal_moves
 from dicemath.games.backgammon.position import Position

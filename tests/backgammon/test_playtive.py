@@ -1,15 +1,16 @@
-"""The Playtive study (``dicemath.games.backgammon.playtive``), its report and notebook."""
+"""The Playtive study (``dicemath.studies.backgammon_playtive``), its report and notebook."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from dicemath.games.backgammon import gnubg_engine, playtive
-from dicemath.games.backgammon.playtive_report import compute, render
+from dicemath.games.backgammon import gnubg_engine
 from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD
-from dicemath.games.backgammon.selfplay import self_play_game
 from dicemath.reporting.context import ReportContext
+from dicemath.reporting.sections.backgammon_playtive import compute, render
+from dicemath.studies import backgammon_playtive as playtive
+from dicemath.studies.backgammon_selfplay import self_play_game
 
 needs_gnubg = pytest.mark.skipif(not gnubg_engine.available(), reason="the gnubg package is not installed")
 

@@ -10,7 +10,7 @@ import pytest
 
 from dicemath.games.pegs_fives.advisor import Advisor, board_value
 from dicemath.games.pegs_fives.distilled import DistilledValue, ModelUnavailableError, model_path
-from dicemath.games.pegs_fives.full_board_report import compute, first_throws_by_row, policy_rows, render
+from dicemath.reporting.sections.full_board import compute, first_throws_by_row, policy_rows, render
 from dicemath.games.pegs_fives.fullboard import storage
 from dicemath.cli import main
 from dicemath.games.pegs_fives.fullboard.advice import advise_throw, estimate_advisor
@@ -18,7 +18,7 @@ from dicemath.games.pegs_fives.fullboard.driver import build_table, solve_table
 from dicemath.games.pegs_fives.fullboard.guides import (
     build_guide, compare_tables, distilled_slab_values, fitted_slab_values, guide_values, layout_boards)
 from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
-from dicemath.games.pegs_fives.fullboard.results import read_results
+from dicemath.studies.full_board_results import read_results
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.games.pegs_fives.solver import solve_reduced
 from dicemath.reporting.context import ReportContext
@@ -129,7 +129,7 @@ def _synthetic_results() -> dict:
 
 
 def test_report_section_renders_conclusions_from_the_data(tmp_path, monkeypatch):
-    from dicemath.games.pegs_fives import full_board_report
+    from dicemath.reporting.sections import full_board as full_board_report
 
     path = tmp_path / "results.json"
     path.write_text(json.dumps(_synthetic_results()))
@@ -170,7 +170,7 @@ def test_compare_tables_leaves_out_and_counts_boards_a_policy_never_finishes_fro
 
 
 def test_report_section_shows_a_policy_that_never_finishes(tmp_path, monkeypatch):
-    from dicemath.games.pegs_fives import full_board_report
+    from dicemath.reporting.sections import full_board as full_board_report
 
     results = _synthetic_results()
     results["games"]["pegs"] = {**results["games"]["fives"], "policy_greedy": {
@@ -194,7 +194,7 @@ def test_report_section_shows_a_policy_that_never_finishes(tmp_path, monkeypatch
 def test_a_model_trains_from_a_saved_sample_without_a_table(tmp_path):
     from dicemath.games.pegs_fives.advisor import board_value
     from dicemath.games.pegs_fives.distilled import endgame_offsets
-    from dicemath.games.pegs_fives.fullboard.distill import Sample, coverage_boards, distill
+    from dicemath.studies.full_board_distill import Sample, coverage_boards, distill
 
     layout = BoardLayout(PEGS, tuple(range(1, 13)))
     boards = coverage_boards(PEGS, 3000, 5, np.random.default_rng(1))

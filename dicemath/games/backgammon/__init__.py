@@ -21,10 +21,11 @@ Modules:
   for any position.
 * :mod:`.evaluate`: any position's cubeless probabilities from the best source (exact tables,
   race model, GNU Backgammon's nets via the optional ``gnubg`` package, :mod:`.gnubg_engine`);
-  :mod:`.hint`: every play of a roll ranked; :mod:`.advice`: :func:`advise`;
-  :mod:`.selfplay`, :mod:`.playtive`: the Playtive rule (BG-4) measured by self-play.
+  :mod:`.hint`: every play of a roll ranked; :mod:`.advice`: :func:`advise`.
 * :mod:`.analysis`: the cost of every play and cube action of a played game (:func:`analyse`).
-* Reports: :mod:`.report`, :mod:`.cube_report`, :mod:`.playtive_report`.
+
+The studies (self-play, the Playtive rule measured, agreement with GNU Backgammon) are in
+:mod:`dicemath.studies`; the report sections in :mod:`dicemath.reporting.sections`.
 
 Example:
     >>> from dicemath.games.backgammon import Position, initial_state, legal_moves

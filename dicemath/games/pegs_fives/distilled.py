@@ -10,12 +10,12 @@ installation can ship instead (a few MB in ``data/``) and evaluates with numpy a
 * **the rest by a small neural network** (a multilayer perceptron): the board as one-hot
   progress per row (``rows x (goal + 1)`` inputs), two hidden layers with ReLU, one
   output; trained by least squares on boards sampled from the exact table
-  (:mod:`.fullboard.distill`).
+  (:mod:`dicemath.studies.full_board_distill`).
 
 Its values are estimates (float32 arithmetic, returned as float64); the advisor scores
 every legal row with them one turn ahead (:class:`.advisor.Advisor`), which is the
 ``lookahead`` policy of the kernels evaluated exactly in the analyses. The measured errors
-and that policy's exact value are in ``data/full_board_results.json``.
+and that policy's exact value are in ``dicemath/studies/data/full_board_results.json``.
 """
 
 from __future__ import annotations

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
 
 from dicemath.games.bohnduell.players import SearchPlayer, greedy_player, match, random_player
 from dicemath.games.bohnduell.rules import STANDARD
@@ -26,8 +25,8 @@ from dicemath.games.bohnduell.search import SearchAdvisor
 from dicemath.games.bohnduell.solver_dense import solve_dense
 from dicemath.games.bohnduell.state import State, initial_state
 from dicemath.reporting.context import ReportContext, markdown_table
+from dicemath.studies import DATA
 
-DATA = Path(__file__).resolve().parent / "data"
 CAPTURES = ("last", "every")
 CUPS = 4
 """All games of the section use 4 cups (BOHN-1)."""
@@ -35,13 +34,13 @@ CUPS = 4
 
 def solved_stocks() -> dict:
     """The committed results of ``analyses/bohnduell_solve_stocks.py`` (empty if absent)."""
-    path = DATA / "solved_stocks.json"
+    path = DATA / "bohnduell_solved_stocks.json"
     return json.loads(path.read_text()) if path.exists() else {"results": {}}
 
 
 def advisor_strength() -> dict | None:
     """The committed results of ``analyses/bohnduell_strength.py`` (None if absent)."""
-    path = DATA / "advisor_strength.json"
+    path = DATA / "bohnduell_advisor_strength.json"
     return json.loads(path.read_text()) if path.exists() else None
 
 
@@ -51,7 +50,7 @@ class BohnReport:
 
     Attributes:
         source, machine: how the solved stocks were produced (or "computed live").
-        stocks: ``capture -> {stock: row}``, a row as in ``solved_stocks.json`` (value,
+        stocks: ``capture -> {stock: row}``, a row as in ``bohnduell_solved_stocks.json`` (value,
             first moves, counts, times, overfill statistics).
         line_stock, line_value, line, final_diagram: a perfectly played game.
         line_start, first_moves: its start and every first move's exact value, best first

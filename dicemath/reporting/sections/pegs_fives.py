@@ -3,8 +3,9 @@
 :func:`compute_pegs` / :func:`compute_fives` compute what a section shows and return it as
 a :class:`PegsFivesReport` (numbers, no prose); :func:`render` writes the Markdown and the
 figure from it, every conclusion read off the numbers. Every number is computed by the
-library: exact per-row tables (:mod:`.rows`), exact reduced solves (:mod:`.solver`),
-simulated whole games and races (seeded, with 95% confidence intervals).
+library: exact per-row tables (:mod:`dicemath.games.pegs_fives.rows`), exact reduced
+solves (:mod:`dicemath.games.pegs_fives.solver`), simulated whole games and races (seeded,
+with 95% confidence intervals).
 ``context.quick`` shrinks the simulations and solves.
 """
 
@@ -111,12 +112,12 @@ class PegsFivesReport:
         tables: the exact single-row tables.
         policies: exact expected turns on reduced boards, one row per board.
         games: simulated games per policy; simulations: their results.
-        weights: the advisor's board-value weights, by :data:`.advisor.FEATURES`.
+        weights: the advisor's board-value weights, by :data:`dicemath.games.pegs_fives.advisor.FEATURES`.
         examples: the JSON of ``advise`` for every :data:`EXAMPLES` decision (the best source:
             exact where a table or a solve covers the board, else the shipped model).
         opening, opening_advice: the empty board after :data:`FIRST_THROW` and the
             advice for it (the picture).
-        races: :func:`.races.race_result` (Fives only, else None) and its race count.
+        races: :func:`dicemath.games.pegs_fives.races.race_result` (Fives only, else None) and its race count.
         late: the rest-points example (Fives only, else None).
     """
 

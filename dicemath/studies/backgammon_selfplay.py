@@ -2,7 +2,7 @@
 
 A game starts with the opening throw (BG-2: two different dice, the higher die's owner
 plays both), then each turn rolls two dice and plays the legal play whose resulting
-position is best by :func:`~.evaluate.evaluate_many` at the chosen ply (cubeless money
+position is best by :func:`~dicemath.games.backgammon.evaluate.evaluate_many` at the chosen ply (cubeless money
 equity, gammons and backgammons counted, BG-7). No cube is used.
 
 :func:`self_play_game` plays one game under one preset. Under ``playtive`` it also finds the

@@ -1,8 +1,8 @@
 """Report section ``full_board``: Pegs and Fives solved on the full 12-row board.
 
 Computes nothing heavy: it reads the committed results of
-``analyses/pegs_fives_full_board.py`` (:mod:`.fullboard.results`), so it renders in a
-second on a fresh clone without the 8.7 GB tables. A game whose results are not committed
+``analyses/pegs_fives_full_board.py`` (:mod:`dicemath.studies.full_board_results`), so it
+renders in a second on a fresh clone without the 8.7 GB tables. A game whose results are not committed
 yet shows "not yet built". Every conclusion is read off the numbers.
 """
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicemath.games.pegs_fives.fullboard.results import read_results
+from dicemath.studies.full_board_results import read_results
 from dicemath.reporting.context import ReportContext, markdown_table
 
 GAMES = ("fives", "pegs")

@@ -77,7 +77,7 @@ class BearoffReport:
         approximation: the one-sided approximation's error, one entry per checker count.
         distributions: the one-sided roll distributions of :data:`FIGURE_BOARDS`.
         pips, costs: pip count and playtive cost of every legal board (the scatter plot).
-        databases: :func:`~.bearoff_database.available_databases` where the report is made.
+        databases: :func:`~dicemath.games.backgammon.bearoff_database.available_databases` where the report is made.
         scaling: ``(scale, minutes, name)``: the 15-checker build's cost scaled from the
             largest complete database (None when none, or the largest is the 15-checker one).
         play, play_advice: the position of :data:`PLAY_EXAMPLE` (cubeless, X to play) and

@@ -31,8 +31,9 @@ from pathlib import Path
 from dicemath.core.dice import multiset_counts
 from dicemath.games.pegs_fives.advisor import Advisor
 from dicemath.games.pegs_fives.rules import Rules
+from dicemath.studies import DATA
 
-RESULTS = Path(__file__).resolve().parent.parent / "data" / "full_board_results.json"
+RESULTS = DATA / "full_board_results.json"
 
 
 def read_results(path: Path = RESULTS) -> dict:
@@ -58,8 +59,8 @@ def first_throw_table(rules: Rules, advisor: Advisor, board: Sequence[int] | Non
     """Every choice throw of all the dice on ``board`` (default: the empty board, the first
     throw of the game) with its probability and every legal row ranked by ``advisor``.
 
-    With a table's values as the advisor's board value (:class:`.simulate.TableValue`) the
-    ranking is optimal play and the numbers are exact expected turns still needed after
+    With a table's values as the advisor's board value
+    (:class:`dicemath.games.pegs_fives.fullboard.simulate.TableValue`) the ranking is optimal play and the numbers are exact expected turns still needed after
     this turn (float64).
 
     Returns:

@@ -1,10 +1,10 @@
 """dicemath's cube and move advice side by side with GNU Backgammon's own decisions.
 
-* :func:`compare_cube`: :func:`~.cube_advice.cube_advice` against GNU Backgammon's cube
+* :func:`compare_cube`: :func:`~dicemath.games.backgammon.cube_advice.cube_advice` against GNU Backgammon's cube
   decisions of the same positions at the same ply (recorded from the gnubg 1.07 program,
   ``tests/backgammon/make_gnubg_cube_cases.py``: the ``gnubg`` package has no cube
   decision). Every disagreement gets a class (:data:`CLASSES`).
-* :func:`compare_top_play`: the first play of :func:`~.hint.hint` (standard rules, every
+* :func:`compare_top_play`: the first play of :func:`~dicemath.games.backgammon.hint.hint` (standard rules, every
   position evaluated by gnubg's nets) against ``gnubg.find_best_move`` at the same ply with
   the same move filter.
 
@@ -104,7 +104,7 @@ def compare_cube(cases: list[dict], ply: int) -> dict:
 
 def gnubg_top_play(position: Position, dice, ply: int) -> tuple[tuple, float]:
     """``gnubg.find_best_moves``' first play ``(move tuple, score)`` with BG-8's money cube
-    and :data:`~.gnubg_engine.NORMAL_FILTER`; ``((), nan)`` when the roll cannot be played."""
+    and :data:`~dicemath.games.backgammon.gnubg_engine.NORMAL_FILTER`; ``((), nan)`` when the roll cannot be played."""
     gnubg = gnubg_engine.engine("the comparison with gnubg.find_best_move")
     found = gnubg.find_best_moves(gnubg_engine.board(position), gnubg_engine.money_cube_info(),
                                   gnubg_engine.eval_context(ply), tuple(dice), gnubg_engine.move_filters(ply))
@@ -129,7 +129,7 @@ def _reaches(position: Position, steps: tuple, dice, move: MoveValue) -> bool:
 
 
 def compare_top_play(positions: list[dict], ply: int) -> dict:
-    """Compare the top play of :func:`~.hint.hint` with ``gnubg.find_best_move``.
+    """Compare the top play of :func:`~dicemath.games.backgammon.hint.hint` with ``gnubg.find_best_move``.
 
     Args:
         positions: ``{"position_id", "dice"}`` entries (the player on roll to move).

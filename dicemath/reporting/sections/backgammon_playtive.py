@@ -1,10 +1,10 @@
 """Report section ``backgammon_playtive``: BG-4's 5-checker limit measured by self-play, and
 the evaluator behind it checked against GNU Backgammon.
 
-:func:`compute` reads the committed findings (``data/playtive_study.json`` from
-``analyses/backgammon_playtive.py``; ``data/gnubg_agreement.json`` from
-``analyses/backgammon_gnubg_agreement.py``) and works out what the opening rolls' changes
-are due to, into a :class:`PlaytiveReport`; :func:`render` writes the Markdown and the
+:func:`compute` reads the committed findings of :mod:`dicemath.studies`
+(``data/playtive_study.json`` from ``analyses/backgammon_playtive.py``;
+``data/gnubg_agreement.json`` from ``analyses/backgammon_gnubg_agreement.py``) and works
+out what the opening rolls' changes are due to, into a :class:`PlaytiveReport`; :func:`render` writes the Markdown and the
 figure, every conclusion read off the numbers. It builds in a moment; ``context.quick``
 changes nothing.
 """
@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
 
 from dicemath.games.backgammon.moves import apply_notation
-from dicemath.games.backgammon.playtive import DATA_FILE, load_findings
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.rules import PLAYTIVE
 from dicemath.reporting.context import ReportContext, markdown_table
+from dicemath.studies import DATA
+from dicemath.studies.backgammon_playtive import DATA_FILE, load_findings
 
-AGREEMENT_FILE = Path(__file__).resolve().parent / "data" / "gnubg_agreement.json"
+AGREEMENT_FILE = DATA / "gnubg_agreement.json"
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class PlaytiveReport:
     """The numbers of the Playtive section.
 
     Attributes:
-        findings: the committed study (:func:`~.playtive.load_findings`).
+        findings: the committed study (:func:`~dicemath.studies.backgammon_playtive.load_findings`).
         openings: the opening rolls whose best play changes, at 0 ply and at the
             confirmation's ply.
         agreement: the committed comparison with GNU Backgammon (None when absent).

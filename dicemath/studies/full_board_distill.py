@@ -1,4 +1,4 @@
-"""Distil the exact full-board table into the compact :class:`..distilled.DistilledValue`.
+"""Distil the exact full-board table into the compact :class:`dicemath.games.pegs_fives.distilled.DistilledValue`.
 
 ``analyses/pegs_fives_full_board.py sample`` draws the training sample from the optimal full
 table (:func:`table_sample`; committed, tens of MB) and ``... distill`` trains the model on
@@ -7,8 +7,9 @@ it (:func:`distill`), so that training needs no table; numpy only (float32 train
 1. **end game**: every board with at most ``endgame_rows`` open rows is copied from the
    table (:func:`endgame_values`);
 2. **samples** for the network, every other board: boards visited at choice throws in
-   whole games played optimally from the empty board (:mod:`.simulate`; they weight the
-   opening and middle game as play meets them), each with one board a cycle ahead (a row
+   whole games played optimally from the empty board
+   (:mod:`dicemath.games.pegs_fives.fullboard.simulate`; they weight the opening and
+   middle game as play meets them), each with one board a cycle ahead (a row
    advanced, the boards the advisor's lookahead reads), plus *coverage* boards
    (:func:`coverage_boards`: every number of open rows equally, progress spread from empty
    to nearly full); targets are the table's exact values;
@@ -37,7 +38,7 @@ from dicemath.games.pegs_fives.rules import Rules
 
 
 def endgame_values(layout: BoardLayout, values: np.ndarray, endgame_rows: int) -> np.ndarray:
-    """The end-game table of :func:`..distilled.endgame_offsets` read from a full table
+    """The end-game table of :func:`dicemath.games.pegs_fives.distilled.endgame_offsets` read from a full table
     (float32)."""
     rules = layout.rules
     goal, rows = rules.goal, rules.rows
@@ -90,7 +91,7 @@ def train_network(boards: np.ndarray, targets: np.ndarray, goal: int, *, hidden:
                   epochs: int = 24, rate: float = 2e-3, decay: float = 0.88, batch: int = 2048, seed: int = 0,
                   check: tuple[np.ndarray, np.ndarray] | None = None,
                   log: Callable[[str], None] = print) -> tuple[np.ndarray, ...]:
-    """Fit the network of :class:`..distilled.DistilledValue` to ``targets`` (least squares,
+    """Fit the network of :class:`dicemath.games.pegs_fives.distilled.DistilledValue` to ``targets`` (least squares,
     Adam, He initialisation; float32).
 
     Args:
@@ -151,8 +152,8 @@ class Sample:
     that a model can be trained again on a machine without the table.
 
     Attributes:
-        boards: full-board indices (uint32; :class:`.layout.BoardLayout` of every row),
-            the last ``held_out`` of them kept out of training.
+        boards: full-board indices (uint32;
+            :class:`dicemath.games.pegs_fives.fullboard.layout.BoardLayout` of every row), the last ``held_out`` of them kept out of training.
         targets: their exact values (float32).
         held_out: boards for measuring the model, not for training.
         endgame_rows: boards with at most this many open rows are stored exactly.

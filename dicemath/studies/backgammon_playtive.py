@@ -1,7 +1,7 @@
 """The Playtive rule measured: BG-4's 5-checker limit by paired self-play.
 
 Game ``i`` of the study is played twice from the same dice seed, once under ``playtive``
-and once under the standard rules (:mod:`.selfplay`; both sides play the evaluator's best
+and once under the standard rules (:mod:`.backgammon_selfplay`; both sides play the evaluator's best
 legal play). The two games see the same dice until they part, so the differences between
 the presets are measured on pairs, with smaller errors than two independent samples.
 
@@ -25,7 +25,8 @@ import numpy as np
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD
 from dicemath.games.backgammon.moves import roll_results
-from dicemath.games.backgammon.selfplay import self_play_game
+from dicemath.studies import DATA
+from dicemath.studies.backgammon_selfplay import self_play_game
 
 SEED = 20_240_412
 """Base seed of the study: game ``i`` uses ``numpy.random.default_rng([SEED, i])``."""
@@ -177,7 +178,7 @@ def confirm_positions(samples, ply: int) -> dict:
     """The binding check of sampled playtive positions at ``ply`` and at 0 ply.
 
     For each position and roll: the standard and the playtive plays are ranked together
-    by :func:`~.hint.rank_results` (gnubg's pruning; every position as one of the playtive
+    by :func:`~dicemath.games.backgammon.hint.rank_results` (gnubg's pruning; every position as one of the playtive
     game); the limit binds if the first standard play is not a playtive play. Positions in
     which every standard play is also a playtive play cannot bind and are only counted.
 
@@ -226,7 +227,7 @@ def confirm_positions(samples, ply: int) -> dict:
     return found
 
 
-DATA_FILE = Path(__file__).resolve().parent / "data" / "playtive_study.json"
+DATA_FILE = DATA / "playtive_study.json"
 """The committed findings that the report reads (written by ``analyses/backgammon_playtive.py``)."""
 
 

@@ -58,7 +58,7 @@ def take_point_rows(gammon_rates=(0.0, 0.1, 0.2, 0.3), efficiency: float = DEFAU
 
 def fit_rows(table) -> list[dict]:
     """Janowski efficiency fitted per cube state, then per race length (cube centred):
-    :func:`~.cubeful_bearoff.fit_janowski` results, ``pip_range`` None for all positions."""
+    :func:`~dicemath.games.backgammon.cubeful_bearoff.fit_janowski` results, ``pip_range`` None for all positions."""
     from dicemath.games.backgammon.cubeful_bearoff import fit_janowski
 
     rows = [fit_janowski(table, cube) for cube in CUBE_STATES]
@@ -82,10 +82,11 @@ class CubeReport:
         limit: Keeler-Spencer doubling and take points extrapolated to the continuous limit
             from half the grid and the grid.
         window: the market window of the model at :attr:`efficiency` without gammons.
-        fits: :func:`fit_rows` of the table; ``linear``: :func:`~.cubeful_bearoff.fit_janowski_by_pips`.
+        fits: :func:`fit_rows` of the table; ``linear``:
+            :func:`~dicemath.games.backgammon.cubeful_bearoff.fit_janowski_by_pips`.
         cubeless, centred: every position's exact cubeless chance and centred-cube equity
             without doubling (the figure's points).
-        agreement: :func:`~.race_cube.agreement_table` at the fitted centred x.
+        agreement: :func:`~dicemath.games.backgammon.race_cube.agreement_table` at the fitted centred x.
         decision, decision_advice, answer_advice: the cube decision of :data:`CUBE_EXAMPLE`
             (X may double), X's actions and O's answers to a double, best first.
     """

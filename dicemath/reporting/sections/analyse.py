@@ -5,7 +5,7 @@ policies, written by ``analyses/analyse_records.py``) and groups the decisions b
 by the policy that made them (the record's seat names) and by each grouping of the
 game's adapter (Pitjesbak: role and throw number, and the score; Pegs, Fives, BohnDuell
 and Backgammon: the stage of the game), and draws for each game the costliest decision of
-its best policy that lost anything (:mod:`.pictures`); :func:`render` writes the tables, a
+its best policy that lost anything (:mod:`dicemath.analysis.pictures`); :func:`render` writes the tables, a
 figure, the pictures, and sentences read off the numbers. Losses are in each game's unit, so policies are compared
 within a game only. Where a loss is an estimate (values of the fitted Pegs/Fives board
 value or of the BohnDuell search) the table also gives the mean over the exact decisions
@@ -25,7 +25,7 @@ from dicemath.analysis.pictures import decision_pictures
 from dicemath.core.numbers import number_text
 from dicemath.reporting.context import ReportContext, markdown_table
 
-RECORDS = Path(__file__).resolve().parent.parent / "data" / "records"
+RECORDS = Path(__file__).resolve().parents[2] / "data" / "records"
 """The committed records the section analyses (shipped in the package, so that an installed
 copy reports on them too)."""
 
@@ -89,7 +89,7 @@ class CostliestDecision:
         game, policy, unit: the game, the policy that decided, the unit of the loss.
         record: the file name of the record it was made in.
         decision: the decision.
-        picture: its SVG picture, the choice played against the best (:mod:`.pictures`).
+        picture: its SVG picture, the choice played against the best (:mod:`dicemath.analysis.pictures`).
     """
 
     game: str
