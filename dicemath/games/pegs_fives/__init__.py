@@ -12,7 +12,10 @@ exact), :mod:`.solver` (exact optimal play on reduced boards), :mod:`.advisor` (
 full-board advisor), :mod:`.fullboard` (compiled kernels, tables, exact advice),
 :mod:`.races` (Fives races and rest points, simulated), :mod:`.race_solver` (the exact
 two-player race on reduced boards, Pegs and Fives; its kernel :mod:`._race_kernels`),
-:mod:`.analysis`, :mod:`.report`; the command line is :mod:`dicemath.cli.pegs_fives`.
+:mod:`.race_advice` (race-aware row advice on the full board),
+:mod:`.analysis`; the command line is :mod:`dicemath.cli.pegs_fives`. The report sections
+are :mod:`dicemath.reporting.sections.pegs_fives` and ``.full_board``; the full-board results
+and the distillation study are in :mod:`dicemath.studies`.
 
 Example:
     >>> from dicemath.games.pegs_fives import PEGS, FIVES, row_table
@@ -23,6 +26,7 @@ Example:
 from dicemath.games.pegs_fives.advisor import Advisor, BoardValue, RowAdvice, board_value
 from dicemath.games.pegs_fives.analysis import analyse
 from dicemath.games.pegs_fives.fullboard.advice import advise, advise_throw
+from dicemath.games.pegs_fives.race_advice import race_advice
 from dicemath.games.pegs_fives.race_solver import solve_race, solve_race_compiled
 from dicemath.games.pegs_fives.races import last_turn_rest, race_stats
 from dicemath.games.pegs_fives.rows import RowTable, row_table, row_tables, rows_result
@@ -43,6 +47,6 @@ __all__ = [
     "FIVES", "PEGS", "Advisor", "BoardValue", "InvalidBoardError", "InvalidRollError", "ReducedSolution",
     "RowAdvice", "RowTable", "Rules", "State", "TurnValue", "advise", "advise_throw", "analyse", "board_value",
     "choice_state", "greedy_policy", "initial_state", "last_turn_rest", "legal_rows", "play_game", "play_turn",
-    "preset", "race_stats", "read_board", "reduced_board", "row_table", "row_tables", "rows_result",
+    "preset", "race_advice", "race_stats", "read_board", "reduced_board", "row_table", "row_tables", "rows_result",
     "solve_greedy", "solve_race", "solve_race_compiled", "solve_reduced", "turn_distribution", "turn_outcome",
 ]

@@ -120,12 +120,16 @@ def check_race_rows(rules: Rules, open_rows: Sequence[int], limit: int = RACE_MA
     return rows
 
 
-def check_policy(policy: str) -> str:
-    """Return ``policy`` if it is one of :data:`POLICIES`.
+def check_policy(policy):
+    """Return ``policy`` if it is one of :data:`POLICIES`, or a fixed policy maker (a callable
+    ``maker(opponent_board) -> Policy`` whose choices the plain-Python solver evaluates
+    exactly, :func:`solve_race`).
 
     Raises:
         DicemathError: another name.
     """
+    if callable(policy):
+        return policy
     if policy not in POLICIES:
         raise DicemathError(f"a race policy is one of {POLICIES}, got {policy!r}")
     return policy
@@ -473,7 +477,9 @@ def solve_race(rules: Rules, open_rows: Sequence[int], *, first: str = "race", s
     Args:
         rules: :data:`~.rules.PEGS` or :data:`~.rules.FIVES` (or a variant).
         open_rows: the rows open on both boards (at most :data:`REFERENCE_MAX_ROWS`).
-        first, second: the first and the second mover's policy (:data:`POLICIES`).
+        first, second: the first and the second mover's policy (:data:`POLICIES`), or a fixed
+            policy maker ``maker(opponent_board) -> Policy`` (every choice of the player's
+            turns against that opponent board; evaluated exactly).
         exact: Fractions (True) or float64 (False); default exact up to 2 open rows.
         examples: differing decisions kept as examples (race vs race).
 
@@ -518,8 +524,9 @@ def solve_race(rules: Rules, open_rows: Sequence[int], *, first: str = "race", s
             def restart(board):
                 return win if _complete(board, goal) else own[(board, opponent)]
 
-            model = turns[(player, opponent)] = _RaceTurn(
-                rules, end, restart, exact=exact, chooser=solo if policies[player - 1] == "solo" else None)
+            policy = policies[player - 1]
+            chooser = solo if policy == "solo" else policy(opponent) if callable(policy) else None
+            model = turns[(player, opponent)] = _RaceTurn(rules, end, restart, exact=exact, chooser=chooser)
         return model
 
     after = None if rules.throws is None else rules.throws - 1
@@ -532,8 +539,8 @@ def solve_race(rules: Rules, open_rows: Sequence[int], *, first: str = "race", s
         for weight, legal in grouped_choice_throws(rules.dice, open_rows_of(a, goal)):
             p = Fraction(weight, total) if exact else weight / total
             options = {row: model.race_option(a, row, h, rules.dice, after) for row, h in legal}
-            if policies[player - 1] == "solo" and legal:
-                considered = [options[solo(a, legal, rules.dice, rules.throws)]]
+            if model.chooser is not None and legal:
+                considered = [options[model.chooser(a, legal, rules.dice, rules.throws)]]
             else:
                 considered = list(options.values())
             result.append((p, considered, legal, options))

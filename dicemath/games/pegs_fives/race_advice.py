@@ -1,0 +1,601 @@
+"""Race-aware row advice on the full board, Pegs and Fives: playing to win against the
+boards on the table.
+
+Solo advice (:mod:`.fullboard.advice`) minimises the player's own expected number of turns.
+The games reward something else: Pegs is won by whoever first has every peg in (PEGS-2);
+a Fives round ends the moment one player completes every number and everybody else scores
+rest points (FIVES-6), the lowest total over the rounds winning (FIVES-7). The exact race
+(:mod:`.race_solver`) is solved on reduced boards of up to five open rows; the full pair
+space (about 10^18 pairs) is not. :func:`race_advice` approximates it:
+
+1. **Turn counts.** ``N(x)``, the number of turns a player still needs from board ``x`` at
+   the start of his turn under solo-optimal play, is modelled by a *discrete Weibull
+   hazard*: ``P(N > n) = exp(-(n / lam) ** k)`` for ``n = 0, 1, ...``; the shape ``k`` is a
+   fitted function of the expected turns ``mu = E(x)`` (:data:`SHAPE`; ``k = 1`` is the
+   geometric law of a lone row, larger ``k`` the tighter spread of many rows) and ``lam``
+   is solved so that ``E[N] = mu`` exactly. ``E(x)`` comes from the same source as the solo
+   advice (:func:`.fullboard.advice.advisor_for`: a table, a compiled solve, or the shipped
+   distilled model).
+2. **Fives rest points.** The expected rest points ``Q_x(j)`` of board ``x`` after ``j`` more
+   turns (0 once complete) are modelled as ``R(x) * (E[(N - j)^+] / E(x)) ** BETA``: they
+   fall with the expected work left (:data:`BETA`, fitted).
+3. **The race.** Players are independent (each plays solo-optimally, as the opponents are
+   assumed to): with the opponents' laws fixed, a mover's board ``x'`` at the end of his turn
+   (the opponents move next) wins with ``P(N(x') < N_j for every opponent j)`` (PEGS-2:
+   after the mover's turn every opponent moves before he does), a fresh start inside the
+   turn (all dice back, PEGS-8, FIVES-4/5: the same player moves on) with
+   ``P(N(x'') <= N_j for every j)``. In Fives the value is the expected rest-point
+   difference: the opponents' mean rest points when the mover ends the round, minus the
+   mover's expected rest points when an opponent ends it (FIVES-6; with one opponent
+   exactly the zero-sum difference of :mod:`.race_solver`).
+4. **The choice.** Every legal row after the throw is scored by the exact within-turn model
+   (:class:`.turn.TurnValue`, overthrows PEGS-6, PEGS-7 choice throws and fresh dice
+   included) on those leaf values, later choices of the turn maximising them as well.
+
+Values are estimates (``exact: False``), except for two players on a board pair whose open
+rows together number at most :data:`EXACT_MAX_ROWS`: the exact race
+(:func:`.race_solver.solve_race_compiled`, both playing to win thereafter) gives the values
+(``exact: True``). With two or more opponents the opponents are taken as independent
+solo-optimal players (the stated approximation): Pegs' value is the chance of finishing
+before all of them, Fives' the difference above.
+
+Example:
+    >>> from dicemath.games.pegs_fives.rules import PEGS
+    >>> r = race_advice(PEGS, [0] * 12, (1, 1, 2, 3, 5, 6), [[5] * 11 + [0]])
+    >>> r["objective"], r["exact"], r["race_best"] in [o["row"] for o in r["options"]]
+    ('win', False, True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import numpy as np
+
+from dicemath.core.errors import DicemathError, IllegalMoveError
+from dicemath.games.pegs_fives.rules import Rules
+from dicemath.games.pegs_fives.state import (
+    BoardTuple, InvalidBoardError, check_board, check_roll, legal_rows, rest_points)
+from dicemath.games.pegs_fives.turn import open_rows_of
+
+EXACT_MAX_ROWS = 5
+"""Two-player boards whose open rows together number at most this many are answered by the
+exact race solver (its compiled tables are cached on disk; a 5-row table is built once, in
+minutes)."""
+
+SHAPE = {
+    "pegs": (1.0, 0.39, 1.0),
+    "fives": (1.0, 0.44, 1.0),
+}
+"""Weibull shape ``k(mu) = max(1, a + b * (mu - 1) ** c)`` per game: ``(a, b, c)``, fitted to
+solo-optimal turn counts (``analyses/pegs_fives_race.py fit``)."""
+
+BETA = 1.0
+"""Exponent of the Fives rest-point decline (module docstring, point 2)."""
+
+GRID_STEP = 0.02
+"""Spacing of the expected-turns grid on which the turn-count laws are tabulated."""
+
+GRID_MAX = 80.0
+"""The largest expected turns tabulated (larger values are clipped to it)."""
+
+HORIZON = 512
+"""Turns tabulated per law (``P(N > n)`` for ``n < HORIZON``; the tail beyond is dropped)."""
+
+
+class OpponentError(InvalidBoardError):
+    """An opponent's board that cannot be raced against (none given, or a bad board)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# The turn-count law
+# ---------------------------------------------------------------------------------------------
+
+def shape_of(rules: Rules, mu):
+    """The Weibull shape ``k`` for expected turns ``mu`` (:data:`SHAPE`)."""
+    a, b, c = SHAPE.get(rules.name, SHAPE["pegs"])
+    return np.maximum(1.0, a + b * np.maximum(np.asarray(mu, dtype=np.float64) - 1.0, 0.0) ** c)
+
+
+def weibull_survival(mu, k, horizon: int = HORIZON) -> np.ndarray:
+    """``S[i, n] = P(N > n)`` of the discrete Weibull law with mean ``mu[i]`` and shape ``k[i]``
+    (``n = 0 .. horizon - 1``; ``S[i, 0] = 1``); ``mu >= 1``. The scale is solved by Newton's
+    method on its logarithm (the mean is increasing in it)."""
+    mu = np.atleast_1d(np.asarray(mu, dtype=np.float64))
+    k = np.broadcast_to(np.asarray(k, dtype=np.float64), mu.shape)
+    n = np.arange(horizon, dtype=np.float64)
+    lam = np.maximum(mu - 0.5, 1e-3) / np.array([math.gamma(1 + 1 / x) for x in k])
+    target = mu
+    for _ in range(60):
+        z = (n[None, :] / lam[:, None]) ** k[:, None]
+        s = np.exp(-z)
+        mean = s.sum(axis=1)
+        slope = (s * z * k[:, None]).sum(axis=1)          # d mean / d log(lam)
+        step = np.where(slope > 0, (target - mean) / np.maximum(slope, 1e-300), 0.0)
+        step = np.clip(step, -1.0, 1.0)
+        lam = lam * np.exp(step)
+        if np.all(np.abs(target - mean) < 1e-11 * target):
+            break
+    s = np.exp(-(n[None, :] / lam[:, None]) ** k[:, None])
+    s[:, 0] = 1.0
+    return s
+
+
+@dataclass(frozen=True, eq=False)
+class TurnLaws:
+    """The turn-count laws of one game tabulated on a grid of expected turns.
+
+    Attributes:
+        rules: the game.
+        mu: the grid (``1, 1 + GRID_STEP, ..., GRID_MAX``).
+        survival: ``[i, n] = P(N > n)`` for expected turns ``mu[i]``.
+        pmf: ``[i, n] = P(N = n)`` (``pmf[:, 0] = 0``).
+        rest: ``[i, j] = (E[(N - j)^+] / mu[i]) ** BETA``: the share of the rest points left
+            after ``j`` turns (Fives, module docstring).
+    """
+
+    rules: Rules
+    mu: np.ndarray
+    survival: np.ndarray
+    pmf: np.ndarray
+    rest: np.ndarray
+
+    def position(self, mu: float) -> tuple[int, float]:
+        """Grid row ``i`` and weight ``w`` with ``mu = (1 - w) mu[i] + w mu[i + 1]`` (clipped)."""
+        x = (min(max(mu, 1.0), GRID_MAX) - 1.0) / GRID_STEP
+        i = min(int(x), len(self.mu) - 2)
+        return i, x - i
+
+    def row(self, table: np.ndarray, mu: float) -> np.ndarray:
+        """``table``'s row interpolated at ``mu``."""
+        i, w = self.position(mu)
+        return (1 - w) * table[i] + w * table[i + 1]
+
+
+@lru_cache(maxsize=4)
+def turn_laws(rules: Rules) -> TurnLaws:
+    """The :class:`TurnLaws` of ``rules`` (computed once per process, about 0.5 s)."""
+    mu = 1.0 + GRID_STEP * np.arange(int(round((GRID_MAX - 1.0) / GRID_STEP)) + 1)
+    survival = weibull_survival(mu, shape_of(rules, mu))
+    pmf = np.zeros_like(survival)
+    pmf[:, 1:] = survival[:, :-1] - survival[:, 1:]
+    left = np.cumsum(survival[:, ::-1], axis=1)[:, ::-1]   # E[(N - j)^+] = sum_{n >= j} P(N > n)
+    rest = np.clip(left / mu[:, None], 0.0, 1.0) ** BETA
+    return TurnLaws(rules, mu, survival, pmf, rest)
+
+
+# ---------------------------------------------------------------------------------------------
+# The race against fixed opponents
+# ---------------------------------------------------------------------------------------------
+
+class RaceLeaves:
+    """The mover's race value of his boards against fixed opponents (module docstring, 3).
+
+    Args:
+        rules: the game.
+        opponents: each opponent's expected turns ``E`` and rest points ``R`` (FIVES-6),
+            ``[(E, R), ...]``, all incomplete.
+
+    ``end(mu, rp)``: the value of the mover's turn ending on a board with expected turns
+    ``mu`` and rest points ``rp`` (the opponents move next); ``fresh(mu, rp)``: of a fresh
+    start on such a board (the mover moves on); ``complete()``: of a finished board.
+    """
+
+    def __init__(self, rules: Rules, opponents: Sequence[tuple[float, float]]):
+        self.rules = rules
+        laws = self.laws = turn_laws(rules)
+        self.pegs = rules.scoring == "first_out"
+        survivals = [laws.row(laws.survival, e) for e, _ in opponents]
+        alive = np.prod(survivals, axis=0)                             # P(every opponent needs more than n)
+        shifted = np.concatenate([[1.0], alive[:-1]])                  # ... more than n - 1
+        if self.pegs:
+            self._end = laws.pmf @ alive
+            self._fresh = laws.pmf @ shifted
+            self._complete = 1.0
+            return
+        # Fives: F(m) = P(all opponents unfinished after m turns) * mean_j E[R_j(m) | unfinished]
+        F = np.zeros_like(alive)
+        for (e, r), s in zip(opponents, survivals):
+            q = r * laws.row(laws.rest, e)
+            ratio = np.divide(q, s, out=np.zeros_like(q), where=s > 1e-300)
+            F += alive * ratio / len(opponents)
+        F_fresh = np.concatenate([[float(np.mean([r for _, r in opponents]))], F[:-1]])
+        ends = shifted - alive                                         # P(the first opponent out at n)
+        rest_end = np.zeros_like(laws.rest)                            # mover's rest share after n - 1 turns
+        rest_end[:, 1:] = laws.rest[:, :-1]
+        self._end = laws.pmf @ F
+        self._fresh = laws.pmf @ F_fresh
+        self._own_end = rest_end @ ends
+        self._own_fresh = laws.rest @ ends
+        self._complete = float(np.mean([r for _, r in opponents]))
+
+    def _at(self, table: np.ndarray, mu: float) -> float:
+        i, w = self.laws.position(mu)
+        return (1 - w) * table[i] + w * table[i + 1]
+
+    def complete(self) -> float:
+        return self._complete
+
+    def end(self, mu: float, rp: float) -> float:
+        if self.pegs:
+            return self._at(self._end, mu)
+        return self._at(self._end, mu) - rp * self._at(self._own_end, mu)
+
+    def fresh(self, mu: float, rp: float) -> float:
+        if self.pegs:
+            return self._at(self._fresh, mu)
+        return self._at(self._fresh, mu) - rp * self._at(self._own_fresh, mu)
+
+
+def race_value(rules: Rules, mover: tuple[float, float], opponents: Sequence[tuple[float, float]]) -> float:
+    """The approximate race value of the mover to move: ``mover`` and each opponent given
+    as ``(E, R)`` (expected turns, rest points; the mover's board incomplete).
+
+    Example:
+        >>> from dicemath.games.pegs_fives.rules import PEGS
+        >>> 0.45 < race_value(PEGS, (24.1, 0), [(24.1, 0)]) < 0.6
+        True
+    """
+    return float(RaceLeaves(rules, opponents).fresh(*mover))
+
+
+# ---------------------------------------------------------------------------------------------
+# Advice
+# ---------------------------------------------------------------------------------------------
+
+def _check_opponents(rules: Rules, opponents) -> list[BoardTuple]:
+    if opponents is None:
+        raise OpponentError("race advice needs at least one opponent's board")
+    boards = list(opponents)
+    if boards and isinstance(boards[0], (int, np.integer)) and not isinstance(boards[0], bool):
+        boards = [boards]                                   # one board given flat
+    if not boards:
+        raise OpponentError("race advice needs at least one opponent's board")
+    checked = []
+    for i, board in enumerate(boards, 1):
+        try:
+            b = check_board(board, rules)
+        except (InvalidBoardError, TypeError) as error:
+            raise OpponentError(f"opponent {i}'s board is invalid: {error}") from None
+        if not open_rows_of(b, rules.goal):
+            raise OpponentError(f"opponent {i}'s board {list(b)} is complete: the round is already over")
+        checked.append(b)
+    return checked
+
+
+def _solo(rules: Rules, board: BoardTuple, table):
+    from dicemath.games.pegs_fives.fullboard.advice import advisor_for
+
+    return advisor_for(rules, board, table)
+
+
+class _Leaves:
+    """End / restart values of the mover's boards for :class:`.race_solver._RaceTurn`."""
+
+    def __init__(self, rules: Rules, value, leaves: RaceLeaves):
+        self.rules, self.value, self.leaves = rules, value, leaves
+        self.memo: dict = {}
+
+    def _of(self, board: BoardTuple, kind: int) -> float:
+        key = (board, kind)
+        v = self.memo.get(key)
+        if v is None:
+            if not open_rows_of(board, self.rules.goal):
+                v = self.leaves.complete()
+            else:
+                mu = float(self.value(board))
+                rp = float(rest_points(board, self.rules.goal))
+                v = self.leaves.end(mu, rp) if kind == 0 else self.leaves.fresh(mu, rp)
+            self.memo[key] = v
+        return v
+
+    def end(self, board: BoardTuple) -> float:
+        return self._of(board, 0)
+
+    def restart(self, board: BoardTuple) -> float:
+        return self._of(board, 1)
+
+
+def race_turn_model(rules: Rules, value, opponents: Sequence[tuple[float, float]]):
+    """The within-turn model (:class:`.race_solver._RaceTurn`) of a mover whose boards are
+    valued by ``value`` (expected turns) against opponents ``[(E, R), ...]``: its
+    ``race_option(board, row, hits, dice, throws_after)`` is ``(stay, rest)`` in race value,
+    and :meth:`end` of the board itself is the value of a turn ending where it began."""
+    from dicemath.games.pegs_fives.race_solver import _RaceTurn
+
+    leaves = _Leaves(rules, value, RaceLeaves(rules, opponents))
+    model = _RaceTurn(rules, leaves.end, leaves.restart, exact=False)
+    model.end = leaves.end
+    return model
+
+
+def _exact_model(rules: Rules, board: BoardTuple, opponent: BoardTuple, rows: tuple[int, ...]):
+    """The exact race's within-turn model (both playing to win), or None."""
+    from dicemath.core.cache import cached_arrays
+    from dicemath.games.pegs_fives.race_solver import (
+        _RaceTurn, kernel_tables, mirror, solve_race_compiled, win_value)
+
+    def build() -> dict:
+        return {"V": solve_race_compiled(rules, rows, examples=0).V1}
+
+    table = cached_arrays("pegs-fives-race-table", (rules, rows), build)["V"]
+    layout = kernel_tables(rules, rows)["layout"]
+    o = layout.index(opponent)
+    win = win_value(rules, opponent)
+    goal = rules.goal
+
+    def end(x):
+        return win if not open_rows_of(x, goal) else mirror(rules, float(table[o, layout.index(x)]))
+
+    def restart(x):
+        return win if not open_rows_of(x, goal) else float(table[layout.index(x), o])
+
+    model = _RaceTurn(rules, end, restart, exact=False)
+    model.end = end
+    return model, float(table[layout.index(board), o])
+
+
+OBJECTIVES = ("win", "rest_points")
+"""What race advice maximises: ``"win"``, the chance of finishing first (PEGS-2; in Fives the
+chance of ending the round), or ``"rest_points"``, the expected rest-point difference (FIVES-6;
+Fives only)."""
+
+
+def check_objective(rules: Rules, objective: str | None) -> str:
+    """``objective`` checked for ``rules`` (None: the game's own, ``"win"`` for Pegs,
+    ``"rest_points"`` for Fives).
+
+    Raises:
+        DicemathError: an unknown objective, or rest points in a game that scores none.
+    """
+    if objective is None:
+        return "win" if rules.scoring == "first_out" else "rest_points"
+    if objective not in OBJECTIVES:
+        raise DicemathError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    if objective == "rest_points" and rules.scoring == "first_out":
+        raise DicemathError(f"{rules.name} scores no rest points (PEGS-2: the first out wins): the objective is win")
+    return objective
+
+
+def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], opponents, *,
+                dice: int | None = None, throws: int | None = None, table=None, objective: str | None = None,
+                exact_max_rows: int = EXACT_MAX_ROWS) -> dict:
+    """Every legal row after a choice throw, valued for the race against ``opponents``.
+
+    Args:
+        rules: :data:`~.rules.PEGS` or :data:`~.rules.FIVES`.
+        board: the mover's board (PEGS-1 / FIVES-1).
+        throw: the choice throw.
+        opponents: one opponent's board, or a list of boards (three or more players).
+        dice, throws: dice in hand and throws left before the throw (default: all dice, the
+            full budget; fewer dice: a PEGS-7 choice throw).
+        table: a table directory for the solo values (as :func:`.fullboard.advice.advisor_for`).
+        objective: ``"win"`` or ``"rest_points"`` (:data:`OBJECTIVES`; default the game's own).
+        exact_max_rows: use the exact race solver for one opponent when the two boards' open
+            rows together number at most this many (0: never).
+
+    Returns:
+        A JSON-ready dict with the keys
+
+        * ``game``, ``board``, ``roll``, ``opponents`` (lists of steps);
+        * ``objective``: ``"win"`` (PEGS-2; Fives: ending the round first) or ``"rest_points"``
+          (Fives, FIVES-6);
+        * ``value``: what ``race_value`` measures, in words;
+        * ``exact``: True when every ``race_value`` is exact (the exact race solver, both
+          players playing to win thereafter), False for the approximation;
+        * ``method``: ``"exact_race"`` or ``"turn_count_model"``; ``approximation``: the
+          assumptions in words;
+        * ``race_value_now``: the mover's race value at the start of this turn (before the throw);
+        * ``board_expected_turns``, ``opponent_expected_turns`` (one per opponent);
+        * ``options``: per legal row, by row: ``row``, ``hits``, ``race_value`` (higher is
+          better), ``expected_turns`` (the solo advice: turns still needed after this turn,
+          fewer is better), ``solo_exact`` (whether that solo value is exact), ``exact``;
+        * ``race_ranking`` (rows, best first for the race), ``race_best`` and ``solo_best``
+          (None without a legal row), ``differs`` (whether they differ).
+
+    Raises:
+        InvalidBoardError, InvalidRollError, IllegalMoveError: a bad board, throw or budget.
+        OpponentError: no opponent, an invalid opponent board, or a complete one.
+        DicemathError: a bad objective (:func:`check_objective`).
+        InvalidBoardError: the mover's board is complete (nothing to decide).
+
+    Example:
+        Fives, the opponent one mark from the end: the mover takes the 12s, which cut his
+        rest points most (FIVES-6).
+
+        >>> from dicemath.games.pegs_fives.rules import FIVES
+        >>> r = race_advice(FIVES, [3] * 12, (6, 6, 6, 6, 2, 1), [[5] * 11 + [4]])
+        >>> r["race_best"], r["objective"]
+        (12, 'rest_points')
+    """
+    b = check_board(board, rules)
+    objective = check_objective(rules, objective)
+    race_rules = replace(rules, scoring="first_out" if objective == "win" else "rest_points")
+    if not open_rows_of(b, rules.goal):
+        raise InvalidBoardError(f"the mover's board {list(b)} is complete: nothing to decide")
+    others = _check_opponents(rules, opponents)
+    dice = rules.dice if dice is None else dice
+    if isinstance(dice, bool) or not isinstance(dice, int) or not 1 <= dice <= rules.dice:
+        raise IllegalMoveError(f"dice in hand must be 1..{rules.dice}, got {dice!r}")
+    faces = check_roll(throw, dice)
+    if throws is None:
+        throws = rules.throws
+    elif rules.throws is None:
+        raise IllegalMoveError(f"{rules.name} has no throw limit (FIVES-3): no throws left to give")
+    elif not 1 <= throws <= rules.throws:
+        raise IllegalMoveError(f"throws left must be 1..{rules.throws}, got {throws!r}")
+    legal = legal_rows(b, faces, rules.goal)
+
+    solo = _solo(rules, b, table)
+    solo_rows = solo.rank(b, faces, dice=dice, throws=throws) if legal else []
+    solo_exact = bool(getattr(solo, "exact", False))
+    opponent_e = [float(_solo(rules, o, table).value(o)) for o in others]
+    opponent_r = [float(rest_points(o, rules.goal)) for o in others]
+
+    rows_union = tuple(sorted(set(open_rows_of(b, rules.goal)).union(*(open_rows_of(o, rules.goal) for o in others))))
+    exact = len(others) == 1 and 0 < len(rows_union) <= min(exact_max_rows, EXACT_MAX_ROWS)
+    if exact:
+        model, now = _exact_model(race_rules, b, others[0], rows_union)
+    else:
+        model = race_turn_model(race_rules, solo.value, list(zip(opponent_e, opponent_r)))
+        now = model._restart(b)
+    here = model.end(b)
+    after = None if throws is None else throws - 1
+    options = []
+    for row, hits in legal:
+        stay, rest = model.race_option(b, row, hits, dice, after)
+        options.append((float(stay * here + rest), row, hits))
+    ranking = sorted(options, key=lambda o: (-o[0], -o[2], -o[1]))
+    solo_by_row = {a.row: a.expected_turns for a in solo_rows}
+    pegs = objective == "win"
+    return {
+        "game": rules.name,
+        "board": list(b),
+        "roll": sorted(faces),
+        "opponents": [list(o) for o in others],
+        "objective": "win" if pegs else "rest_points",
+        "value": ("the mover's probability of finishing first (PEGS-2, FIVES-6)" if pegs else
+                  "expected rest points of the opponents (mean, in rounds the mover ends) minus the mover's "
+                  "(FIVES-6)"),
+        "exact": exact,
+        "method": "exact_race" if exact else "turn_count_model",
+        "approximation": None if exact else (
+            "each player's remaining turns follow a discrete Weibull law around his expected turns under "
+            "solo-optimal play; opponents independent and solo-optimal" + ("" if pegs else
+            "; rest points fall with the expected work left")),
+        "race_value_now": float(now),
+        "board_expected_turns": float(solo.value(b)),
+        "opponent_expected_turns": opponent_e,
+        "options": [{"row": row, "hits": hits, "race_value": value, "expected_turns": solo_by_row.get(row),
+                     "solo_exact": solo_exact, "exact": exact} for value, row, hits in sorted(options, key=lambda o: o[1])],
+        "race_ranking": [row for _, row, _ in ranking],
+        "race_best": ranking[0][1] if ranking else None,
+        "solo_best": solo_rows[0].row if solo_rows else None,
+        "differs": bool(ranking) and ranking[0][1] != solo_rows[0].row,
+    }
+
+
+class RacePolicy:
+    """The approximate race policy as a policy maker (:mod:`.races`):
+    ``maker(own_board, opponent_board) -> Policy`` choosing every row by the turn-count model
+    against that opponent (one opponent), the boards valued by ``value`` (expected turns).
+
+    Args:
+        rules: the game.
+        value: expected turns of a board (e.g. an exact reduced table, or the distilled model).
+    """
+
+    def __init__(self, rules: Rules, value):
+        self.rules = rules
+        self.value = value
+        self._models: dict = {}
+
+    def model(self, opponent: BoardTuple):
+        m = self._models.get(opponent)
+        if m is None:
+            if not open_rows_of(opponent, self.rules.goal):
+                raise DicemathError("the opponent's board is complete")
+            m = self._models[opponent] = race_turn_model(
+                self.rules, self.value, [(float(self.value(opponent)), float(rest_points(opponent, self.rules.goal)))])
+            m._chosen = {}
+        return m
+
+    def choose(self, opponent: BoardTuple, board: BoardTuple, legal, dice: int, throws) -> int:
+        """The row the policy names (most hits, then the higher row, among equals)."""
+        if len(legal) == 1:
+            return legal[0][0]
+        model = self.model(tuple(opponent))
+        key = (board, legal, dice, throws)
+        row = model._chosen.get(key)
+        if row is None:
+            after = None if throws is None else throws - 1
+            here = model.end(board)
+            best = None
+            for r, h in sorted(legal, key=lambda rh: (-rh[1], -rh[0])):
+                stay, rest = model.race_option(board, r, h, dice, after)
+                v = stay * here + rest
+                if best is None or v > best + 1e-12 * (1 + abs(best)):
+                    best, row = v, r
+            model._chosen[key] = row
+        return row
+
+    def __call__(self, own: BoardTuple, opponent: BoardTuple):
+        return lambda board, legal, dice, throws: self.choose(opponent, board, legal, dice, throws)
+
+
+def decision_agreement(rules: Rules, open_rows: Sequence[int], *, pairs: int | None = None, seed: int = 0) -> dict:
+    """How often the approximate race choice equals the exact one on a reduced board.
+
+    At every turn start of the pairs (all, or ``pairs`` drawn with ``seed``) of the two-player
+    race on ``open_rows``, for every choice throw with two or more legal rows, the row of
+    :class:`RacePolicy` (the turn-count model on the exact solo values) is compared with the
+    exact best response to a solo-optimal opponent (:func:`.race_solver.solve_race_compiled`,
+    ``race`` against ``solo``), the opponent the model assumes.
+
+    Returns:
+        ``open_rows``, ``pairs``, ``choices`` (throw groups compared), ``agreement`` (the
+        chance-weighted share of those choices where the rows agree; a row worth the same as
+        the best, within 1e-12, counts as agreeing), ``mean_loss`` (the exact race value the
+        approximate row gives up per such choice, chance-weighted), ``max_loss``.
+    """
+    from dicemath.games.pegs_fives.race_solver import (
+        _RaceTurn, check_race_rows, kernel_tables, mirror, solve_race_compiled, win_value)
+    from dicemath.games.pegs_fives.solver import solve_reduced
+    from dicemath.games.pegs_fives.state import grouped_choice_throws
+
+    rows = check_race_rows(rules, open_rows)
+    tables = solve_race_compiled(rules, rows, first="race", second="solo", examples=0)
+    layout = kernel_tables(rules, rows)["layout"]
+    solo = solve_reduced(rules, rows, exact=False).values
+    policy = RacePolicy(rules, solo.__getitem__)
+    goal = rules.goal
+    live = [layout.board(i) for i in range(layout.size) if open_rows_of(layout.board(i), goal)]
+    all_pairs = [(a, b) for a in live for b in live]
+    if pairs is not None and pairs < len(all_pairs):
+        pick = np.random.default_rng(seed).choice(len(all_pairs), pairs, replace=False)
+        all_pairs = [all_pairs[i] for i in sorted(pick)]
+    from dicemath.games.pegs_fives.race_solver import SoloOptimal
+
+    solo_policy = SoloOptimal(rules, solo.__getitem__, exact=False)
+    weight = agree = loss = worst = solo_agree = solo_loss = 0.0
+    count = 0
+    total = 6 ** rules.dice
+    for a, b in all_pairs:
+        ib = layout.index(b)
+        win = win_value(rules, b)
+
+        def end(x, ib=ib, win=win):
+            return win if not open_rows_of(x, goal) else mirror(rules, float(tables.V2[ib, layout.index(x)]))
+
+        def restart(x, ib=ib, win=win):
+            return win if not open_rows_of(x, goal) else float(tables.V1[layout.index(x), ib])
+
+        model = _RaceTurn(rules, end, restart, exact=False)
+        here = end(a)
+        after = None if rules.throws is None else rules.throws - 1
+        for w, legal in grouped_choice_throws(rules.dice, open_rows_of(a, goal)):
+            if len(legal) < 2:
+                continue
+            p = w / total
+            values = {}
+            for row, h in legal:
+                stay, rest = model.race_option(a, row, h, rules.dice, after)
+                values[row] = stay * here + rest
+            best = max(values.values())
+            chosen = policy.choose(b, a, legal, rules.dice, rules.throws)
+            gap = best - values[chosen]
+            weight += p
+            count += 1
+            agree += p * (gap <= 1e-12 * (1 + abs(best)))
+            loss += p * gap
+            worst = max(worst, gap)
+            solo_gap = best - values[solo_policy(a, legal, rules.dice, rules.throws)]
+            solo_agree += p * (solo_gap <= 1e-12 * (1 + abs(best)))
+            solo_loss += p * solo_gap
+    return {"open_rows": list(rows), "pairs": len(all_pairs), "choices": count,
+            "agreement": agree / weight if weight else 1.0, "mean_loss": loss / weight if weight else 0.0,
+            "max_loss": worst, "solo_agreement": solo_agree / weight if weight else 1.0,
+            "solo_mean_loss": solo_loss / weight if weight else 0.0}
