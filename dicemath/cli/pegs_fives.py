@@ -58,6 +58,14 @@ def register(subparsers) -> None:
                                  "fewer than 6 dice is a choice throw with the dice left (PEGS-7)")
         advise.add_argument("--table", default=None, metavar="DIR",
                             help="answer from this table (default: the table built by build-table, if any)")
+        advise.add_argument("--opponent", type=int_list, action="append", default=None, metavar="BOARD",
+                            help="play to win against this opponent's board (12 steps); give it once per "
+                                 "opponent (three or more players: opponents taken as independent)")
+        advise.add_argument("--objective", choices=("win", "rest-points") if rules is FIVES else ("win",),
+                            default=None,
+                            help="with --opponent: maximise the chance to finish first (win)"
+                                 + (" or the expected rest-point difference (rest-points, the default; FIVES-6)"
+                                    if rules is FIVES else " (PEGS-2, the default)"))
         add_svg_option(advise)
         add_json_flag(advise)
         advise.set_defaults(func=run_advise)
@@ -191,31 +199,53 @@ def run_solve(args) -> int:
 
 def advice_of(rules: Rules, args):
     """The :class:`~dicemath.core.advice.Advice` of ``advise``: from ``STATE``, or from
-    ``--board``/``--roll`` (and ``--throws``), which build the same state.
+    ``--board``/``--roll`` (and ``--throws``), which build the same state; with
+    ``--opponent``, race advice against those boards
+    (:func:`~dicemath.games.pegs_fives.race_advice.race_advice`).
 
     Raises:
-        DicemathError: neither or both forms, or a state of another game.
+        DicemathError: neither or both forms, a state of another game, ``--objective``
+            without ``--opponent``, or a bad opponent board.
     """
     from dicemath.games.pegs_fives.fullboard.advice import advise, advise_throw
     from dicemath.games.pegs_fives.state import State, choice_throw_dice
 
+    if args.objective is not None and args.opponent is None:
+        raise DicemathError("--objective needs --opponent (advice without opponents minimises your own turns)")
     if args.state is not None:
         if args.board is not None or args.roll is not None or args.throws is not None:
             raise InvalidStateError("STATE says everything: give no --board, --roll or --throws with it")
         state = State.from_str(args.state)
         if state.rules.name != rules.name:
             raise InvalidStateError(f"a {state.rules.name} state given to '{rules.name} advise'")
-        return advise(state, table=args.table)
-    if args.board is None or args.roll is None:
-        raise DicemathError("give the state's text form, or --board and --roll")
-    return advise_throw(rules, args.board, args.roll, table=args.table, dice=choice_throw_dice(rules, args.roll),
-                        throws=args.throws)
+        if args.opponent is None:
+            return advise(state, table=args.table)
+        if state.current_player() != 0:
+            raise InvalidStateError(f"no row is to be named in {state}: advice needs a choice throw")
+        board, roll, dice = state.board, state.roll, state.dice
+        throws = None if state.throws is None else state.throws + 1
+    else:
+        if args.board is None or args.roll is None:
+            raise DicemathError("give the state's text form, or --board and --roll")
+        board, roll, dice, throws = args.board, args.roll, choice_throw_dice(rules, args.roll), args.throws
+        if args.opponent is None:
+            return advise_throw(rules, board, roll, table=args.table, dice=dice, throws=throws)
+    from dicemath.games.pegs_fives.race_advice import race_advice
+
+    objective = None if args.objective is None else args.objective.replace("-", "_")
+    return race_advice(rules, board, roll, args.opponent, dice=dice, throws=throws, table=args.table,
+                       objective=objective)
 
 
 def run_advise(args) -> int:
     rules = args.rules
     advice = advice_of(rules, args)
     result = advice.as_dict()
+    if args.opponent is not None:
+        if args.svg:
+            raise DicemathError("--svg draws solo advice; give it without --opponent")
+        emit(result, args.json, _render_race_advice)
+        return 0
     write_svg(args.svg, lambda: advice_picture(advice, rules), result)
 
     def render(r: dict) -> str:
@@ -236,6 +266,26 @@ def run_advise(args) -> int:
 
     emit(result, args.json, render)
     return 0
+
+
+def _render_race_advice(r: dict) -> str:
+    """Plain text of race advice: every row with its race value and the solo value beside it."""
+    win = r["objective"] == "win"
+    head = (f"{r['game']} board {','.join(map(str, r['board']))}, roll {r['roll']}, against "
+            + "; ".join(",".join(map(str, o)) for o in r["opponents"])
+            + f": {'P(you finish first)' if win else 'expected rest points, theirs minus yours'}"
+            + ("" if r["exact"] else " (estimates)"))
+    if not r["options"]:
+        return head + f"\nNo legal row for {r['roll']}: the turn ends."
+    label = "P(finish first)" if win else "rest-point diff."
+    table = [[o["row"], o["hits"], f"{o['race_value']:.4f}" if win else f"{o['race_value']:+.2f}",
+              "-" if o["expected_turns"] is None else f"{o['expected_turns']:.3f}", rank]
+             for rank, o in enumerate(r["options"], 1)]
+    note = ("exact: the two-player race solved on these open rows, both playing to win" if r["exact"]
+            else f"estimates: {r['approximation']}")
+    return (head + "\n" + text_table(["row", "hits", label, "solo E[turns after]", "rank"], table)
+            + f"\nto win: row {r['race_best']}; solo-optimal: row {r['solo_best']}"
+            + (" (the same)" if not r["differs"] else "") + f"\n{note}")
 
 
 def advice_picture(advice, rules: Rules) -> str:

@@ -4,6 +4,8 @@ full-board games against the Python advisor."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -40,34 +42,34 @@ def test_the_approximation_mostly_makes_the_exact_race_choice(rules, rows, thres
 def test_the_exact_solver_answers_small_board_pairs():
     board = [5, 5, 3, 5, 5, 5, 5, 2, 5, 5, 5, 5]
     opponent = [5, 5, 4, 5, 5, 5, 5, 4, 5, 5, 5, 5]
-    r = race_advice(PEGS, board, (3, 4, 4, 1, 1, 2), opponent)
+    r = race_advice(PEGS, board, (3, 4, 4, 1, 1, 2), opponent).as_dict()
     assert r["exact"] is True and r["method"] == "exact_race"
-    assert all(o["exact"] for o in r["options"])
+    assert all(o["race_value"] == o["value"] for o in r["options"])
     from dicemath.games.pegs_fives.race_solver import exact_race_result
     value = exact_race_result(PEGS, [3, 8], boards=(board, opponent))["board_value"]
     assert r["race_value_now"] == pytest.approx(value, abs=1e-12)
     assert 0 <= min(o["race_value"] for o in r["options"]) <= max(o["race_value"] for o in r["options"]) <= 1
-    approx = race_advice(PEGS, board, (3, 4, 4, 1, 1, 2), opponent, exact_max_rows=0)
+    approx = race_advice(PEGS, board, (3, 4, 4, 1, 1, 2), opponent, exact_max_rows=0).as_dict()
     assert approx["exact"] is False
     assert approx["race_value_now"] == pytest.approx(value, abs=0.08)
 
 
 def test_full_board_advice_keys_and_values():
-    r = race_advice(PEGS, FULL, THROW, [3, 4, 5, 2, 1, 0, 2, 3, 4, 1, 0, 2])
+    r = race_advice(PEGS, FULL, THROW, [3, 4, 5, 2, 1, 0, 2, 3, 4, 1, 0, 2]).as_dict()
     assert r["exact"] is False and r["objective"] == "win"
-    assert {o["row"] for o in r["options"]} == set(r["race_ranking"])
-    assert r["race_best"] == r["race_ranking"][0] and r["solo_best"] in r["race_ranking"]
+    ranking = [o["row"] for o in r["options"]]                       # best first for the race
+    assert r["race_best"] == ranking[0] == int(r["best"]) and r["solo_best"] in ranking
     for o in r["options"]:
-        assert set(o) == {"row", "hits", "race_value", "expected_turns", "solo_exact", "exact"}
+        assert set(o) == {"action", "value", "row", "hits", "race_value", "expected_turns", "solo_exact"}
         assert 0 <= o["race_value"] <= 1 and o["expected_turns"] > 0
-    f = race_advice(FIVES, FULL, THROW, [[3, 4, 5, 2, 1, 0, 2, 3, 4, 1, 0, 2]])
+    f = race_advice(FIVES, FULL, THROW, [[3, 4, 5, 2, 1, 0, 2, 3, 4, 1, 0, 2]]).as_dict()
     assert f["objective"] == "rest_points" and f["exact"] is False
 
 
 def test_far_behind_in_fives_the_mover_saves_rest_points():
     """The opponent one mark from the end: the mover's rest points after this turn are what
     counts (FIVES-6), so twelves beat a faster row."""
-    r = race_advice(FIVES, [3] * 12, (6, 6, 6, 6, 2, 1), [[5] * 11 + [4]])
+    r = race_advice(FIVES, [3] * 12, (6, 6, 6, 6, 2, 1), [[5] * 11 + [4]]).as_dict()
     values = {o["row"]: o["race_value"] for o in r["options"]}
     assert r["race_best"] == 12 and values[12] > values[2]
 
@@ -91,13 +93,13 @@ def test_bad_mover_input_raises():
 
 
 def test_more_opponents_never_raise_the_chance_to_win():
-    one = race_advice(PEGS, FULL, THROW, [[3, 4, 5, 2, 1, 0, 2, 3, 4, 1, 0, 2]])
-    two = race_advice(PEGS, FULL, THROW, [[3, 4, 5, 2, 1, 0, 2, 3, 4, 1, 0, 2], [2] * 12])
+    one = race_advice(PEGS, FULL, THROW, [[3, 4, 5, 2, 1, 0, 2, 3, 4, 1, 0, 2]]).as_dict()
+    two = race_advice(PEGS, FULL, THROW, [[3, 4, 5, 2, 1, 0, 2, 3, 4, 1, 0, 2], [2] * 12]).as_dict()
     by_row = {o["row"]: o["race_value"] for o in one["options"]}
     assert two["race_value_now"] <= one["race_value_now"]
     for o in two["options"]:
         assert o["race_value"] <= by_row[o["row"]] + 1e-12
-    same = race_advice(PEGS, FULL, THROW, [[3, 4, 5, 2, 1, 0, 2, 3, 4, 1, 0, 2]] * 2)
+    same = race_advice(PEGS, FULL, THROW, [[3, 4, 5, 2, 1, 0, 2, 3, 4, 1, 0, 2]] * 2).as_dict()
     assert same["race_value_now"] < one["race_value_now"]
 
 
@@ -119,3 +121,41 @@ def test_compiled_games_choose_as_the_python_advisors(rules):
     winner_turns = np.where(out[:, 0] == 0, out[:, 3], out[:, 4])
     low, high = {"pegs": (19, 24), "fives": (15, 19)}[rules.name]
     assert low < winner_turns.mean() < high
+
+
+def test_the_command_plays_to_win_against_the_boards_given(capsys):
+    from dicemath.cli import main
+
+    board, roll, opponent = "3,3,3,3,3,3,3,3,3,3,3,3", "6,6,6,6,2,1", "5,5,5,5,5,5,5,5,5,5,5,4"
+    assert main(["fives", "advise", "--board", board, "--roll", roll, "--opponent", opponent, "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    expected = race_advice(FIVES, [3] * 12, (6, 6, 6, 6, 2, 1), [[5] * 11 + [4]]).as_dict()
+    assert answer["best"] == expected["best"] and answer["unit"] == "expected rest-point difference"
+    assert [o["value"] for o in answer["options"]] == pytest.approx([o["value"] for o in expected["options"]])
+    assert all(o["expected_turns"] > 0 for o in answer["options"])          # the solo value beside it
+    assert main(["fives", "advise", "--board", board, "--roll", roll, "--opponent", opponent,
+                 "--objective", "win", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["unit"] == "win probability"
+    state = "pegs | board 0,0,3,0,0,0,1,0,0,0,0,0 | turns 0 | dice 6 throws 2 | row - count 0 | roll 6-5-3-3-3-2"
+    assert main(["pegs", "advise", state, "--opponent", "5,5,5,5,5,5,5,5,4,4,4,0", "--json"]) == 0
+    by_state = json.loads(capsys.readouterr().out)
+    assert by_state["best"] == race_advice(PEGS, [0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 0, 0], (3, 3, 3, 5, 6, 2),
+                                           [[5] * 8 + [4, 4, 4, 0]]).best.text
+
+
+@pytest.mark.parametrize("argv", [
+    ["pegs", "advise", "--board", "0,0,3,0,0,0,1,0,0,0,0,0", "--roll", "3,3,3,5,6,2", "--opponent", "5,5,5"],
+    ["pegs", "advise", "--board", "0,0,3,0,0,0,1,0,0,0,0,0", "--roll", "3,3,3,5,6,2", "--opponent", "5," * 11 + "5"],
+    ["pegs", "advise", "--board", "0,0,3,0,0,0,1,0,0,0,0,0", "--roll", "3,3,3,5,6,2", "--objective", "win"],
+    ["pegs", "advise", "--board", "0,0,3,0,0,0,1,0,0,0,0,0", "--roll", "3,3,3,5,6,2", "--opponent",
+     "0,0,0,0,0,0,0,0,0,0,0,0", "--objective", "rest-points"],
+], ids=["short-board", "complete-board", "objective-alone", "pegs-rest-points"])
+def test_bad_opponent_input_is_a_clear_error(argv, capsys):
+    from dicemath.cli import main
+
+    try:
+        code = main(argv)
+    except SystemExit as stop:                     # argparse's own refusal (a choice Pegs lacks)
+        code = stop.code
+    assert code == 2
+    assert "Traceback" not in capsys.readouterr().err

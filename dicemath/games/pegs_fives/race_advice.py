@@ -42,7 +42,7 @@ before all of them, Fives' the difference above.
 Example:
     >>> from dicemath.games.pegs_fives.rules import PEGS
     >>> r = race_advice(PEGS, [0] * 12, (1, 1, 2, 3, 5, 6), [[5] * 11 + [0]])
-    >>> r["objective"], r["exact"], r["race_best"] in [o["row"] for o in r["options"]]
+    >>> r.extras["objective"], r.exact, r.best.action == r.extras["race_best"]
     ('win', False, True)
 """
 
@@ -55,10 +55,11 @@ from functools import lru_cache
 
 import numpy as np
 
+from dicemath.core.advice import Advice, Option
 from dicemath.core.errors import DicemathError, IllegalMoveError
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.state import (
-    BoardTuple, InvalidBoardError, check_board, check_roll, legal_rows, rest_points)
+    BoardTuple, InvalidBoardError, check_board, check_roll, initial_state, legal_rows, rest_points)
 from dicemath.games.pegs_fives.turn import open_rows_of
 
 EXACT_MAX_ROWS = 5
@@ -344,6 +345,10 @@ chance of ending the round), or ``"rest_points"``, the expected rest-point diffe
 Fives only)."""
 
 
+UNITS = {"win": "win probability", "rest_points": "expected rest-point difference"}
+"""The unit of race advice per objective (higher is better)."""
+
+
 def check_objective(rules: Rules, objective: str | None) -> str:
     """``objective`` checked for ``rules`` (None: the game's own, ``"win"`` for Pegs,
     ``"rest_points"`` for Fives).
@@ -378,23 +383,22 @@ def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], oppone
             rows together number at most this many (0: never).
 
     Returns:
-        A JSON-ready dict with the keys
+        The :class:`~dicemath.core.advice.Advice` (unit :data:`UNITS` of the objective, higher
+        is better; source ``"exact race"`` or ``"turn-count model"``): ``exact`` when every value
+        is exact (the exact race solver, both players playing to win thereafter), False for the
+        approximation. Per option, best first for the race: ``row``, ``hits``, ``race_value``,
+        ``expected_turns`` (the solo advice beside it: turns still needed after this turn, fewer
+        is better) and ``solo_exact`` (whether that solo value is exact). Extras:
 
-        * ``game``, ``board``, ``roll``, ``opponents`` (lists of steps);
+        * ``board``, ``roll``, ``opponents`` (lists of steps);
         * ``objective``: ``"win"`` (PEGS-2; Fives: ending the round first) or ``"rest_points"``
-          (Fives, FIVES-6);
-        * ``value``: what ``race_value`` measures, in words;
-        * ``exact``: True when every ``race_value`` is exact (the exact race solver, both
-          players playing to win thereafter), False for the approximation;
+          (Fives, FIVES-6); ``value``: what ``race_value`` measures, in words;
         * ``method``: ``"exact_race"`` or ``"turn_count_model"``; ``approximation``: the
           assumptions in words;
         * ``race_value_now``: the mover's race value at the start of this turn (before the throw);
         * ``board_expected_turns``, ``opponent_expected_turns`` (one per opponent);
-        * ``options``: per legal row, by row: ``row``, ``hits``, ``race_value`` (higher is
-          better), ``expected_turns`` (the solo advice: turns still needed after this turn,
-          fewer is better), ``solo_exact`` (whether that solo value is exact), ``exact``;
-        * ``race_ranking`` (rows, best first for the race), ``race_best`` and ``solo_best``
-          (None without a legal row), ``differs`` (whether they differ).
+        * ``race_best`` and ``solo_best`` (None without a legal row), ``differs`` (whether
+          they differ).
 
     Raises:
         InvalidBoardError, InvalidRollError, IllegalMoveError: a bad board, throw or budget.
@@ -408,7 +412,7 @@ def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], oppone
 
         >>> from dicemath.games.pegs_fives.rules import FIVES
         >>> r = race_advice(FIVES, [3] * 12, (6, 6, 6, 6, 2, 1), [[5] * 11 + [4]])
-        >>> r["race_best"], r["objective"]
+        >>> r.best.action, r.extras["objective"]
         (12, 'rest_points')
     """
     b = check_board(board, rules)
@@ -449,33 +453,35 @@ def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], oppone
         stay, rest = model.race_option(b, row, hits, dice, after)
         options.append((float(stay * here + rest), row, hits))
     ranking = sorted(options, key=lambda o: (-o[0], -o[2], -o[1]))
-    solo_by_row = {a.row: a.expected_turns for a in solo_rows}
     pegs = objective == "win"
-    return {
-        "game": rules.name,
-        "board": list(b),
-        "roll": sorted(faces),
-        "opponents": [list(o) for o in others],
-        "objective": "win" if pegs else "rest_points",
-        "value": ("the mover's probability of finishing first (PEGS-2, FIVES-6)" if pegs else
-                  "expected rest points of the opponents (mean, in rounds the mover ends) minus the mover's "
-                  "(FIVES-6)"),
-        "exact": exact,
-        "method": "exact_race" if exact else "turn_count_model",
-        "approximation": None if exact else (
-            "each player's remaining turns follow a discrete Weibull law around his expected turns under "
-            "solo-optimal play; opponents independent and solo-optimal" + ("" if pegs else
-            "; rest points fall with the expected work left")),
-        "race_value_now": float(now),
-        "board_expected_turns": float(solo.value(b)),
-        "opponent_expected_turns": opponent_e,
-        "options": [{"row": row, "hits": hits, "race_value": value, "expected_turns": solo_by_row.get(row),
-                     "solo_exact": solo_exact, "exact": exact} for value, row, hits in sorted(options, key=lambda o: o[1])],
-        "race_ranking": [row for _, row, _ in ranking],
-        "race_best": ranking[0][1] if ranking else None,
-        "solo_best": solo_rows[0].row if solo_rows else None,
-        "differs": bool(ranking) and ranking[0][1] != solo_rows[0].row,
-    }
+    start = replace(initial_state(rules, b), dice=dice, throws=throws)
+    chosen = start.apply(faces)
+    text = str(chosen if chosen.current_player() == 0 else start)
+    solo_by_row = {a.row: a.expected_turns for a in solo_rows}
+    options = tuple(Option(row, str(row), value, {"row": row, "hits": hits, "race_value": value,
+                                                  "expected_turns": solo_by_row.get(row), "solo_exact": solo_exact})
+                    for value, row, hits in ranking)
+    return Advice(
+        game=rules.name, state=text, unit=UNITS[objective], higher_is_better=True, exact=exact,
+        source="exact race" if exact else "turn-count model", options=options,
+        extras={
+            "board": list(b), "roll": sorted(faces), "opponents": [list(o) for o in others],
+            "objective": objective,
+            "value": ("the mover's probability of finishing first (PEGS-2, FIVES-6)" if pegs else
+                      "expected rest points of the opponents (mean, in rounds the mover ends) minus the mover's "
+                      "(FIVES-6)"),
+            "method": "exact_race" if exact else "turn_count_model",
+            "approximation": None if exact else (
+                "each player's remaining turns follow a discrete Weibull law around his expected turns under "
+                "solo-optimal play; opponents independent and solo-optimal" + ("" if pegs else
+                "; rest points fall with the expected work left")),
+            "race_value_now": float(now),
+            "board_expected_turns": float(solo.value(b)),
+            "opponent_expected_turns": opponent_e,
+            "race_best": ranking[0][1] if ranking else None,
+            "solo_best": solo_rows[0].row if solo_rows else None,
+            "differs": bool(ranking) and ranking[0][1] != solo_rows[0].row,
+        })
 
 
 class RacePolicy:
