@@ -46,7 +46,7 @@ def main() -> None:
                   f"{time.perf_counter() - start:.2f} s")
         if "--three" in sys.argv:
             from dicemath.games.pitjesbak.rules import Rules
-            from dicemath.games.pitjesbak.table_game import solve_table
+            from dicemath.games.pitjesbak.table_solver import solve_table
             start = time.perf_counter()
             three = solve_table(Rules(players=3, stripes=2), use_cache=False)
             print(f"three-player solve, 2 stripes, cap {three.cap}: {time.perf_counter() - start:.1f} s; "

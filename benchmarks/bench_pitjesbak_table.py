@@ -5,8 +5,8 @@
   also allocates the knowledge slots);
 * the game solves of :func:`solve_table` for 3 and 4 players from 9 stripes (cold: no cache);
 * advice at a table of eight (:func:`table_advice`, an estimate) in a new process with an
-  empty dicemath cache: the first question (it solves the two-player table and builds the
-  round's knowledge states) and a second one at another state;
+  empty dicemath cache: the first question (it builds the round's knowledge states, loads the
+  compiled kernels and solves one round) and a second one at another state;
 * ``--quick`` skips the four-player game solve (a minute or two).
 
 Timings taken while the machine is busy are larger; the load average is printed beside them.
@@ -56,7 +56,7 @@ def round_rates(seconds: float = 1.0) -> dict:
 
 def game_times(players_list) -> dict:
     from dicemath.games.pitjesbak.rules import Rules
-    from dicemath.games.pitjesbak.table_game import solve_table, state_count
+    from dicemath.games.pitjesbak.table_solver import solve_table, state_count
 
     out = {}
     for players in players_list:

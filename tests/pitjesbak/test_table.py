@@ -1,7 +1,8 @@
 """Pitjesbak at a table of n players (:mod:`dicemath.games.pitjesbak.table_round`,
-:mod:`dicemath.games.pitjesbak.table_game`): the round induction against the exact round
-solver and against a brute-force enumeration of the joint throws, the game values against the
-two-player solver and the former three-player one, simulation of the computed policy, and bad tables."""
+:mod:`dicemath.games.pitjesbak.table_solver`, :mod:`dicemath.games.pitjesbak.table_game`): the
+round induction against the exact round solver and against a brute-force enumeration of the
+joint throws, the game values against the two-player solver and the former three-player one,
+simulation of the computed policy, and bad tables."""
 
 from __future__ import annotations
 
@@ -18,15 +19,14 @@ from dicemath.games.pitjesbak.round_solver import solve_round
 from dicemath.games.pitjesbak.rules import PIPS, Rules
 from dicemath.games.pitjesbak.simulate import simulate_game
 from dicemath.games.pitjesbak.state import next_start, round_order
-from dicemath.games.pitjesbak.table_game import (
+from dicemath.games.pitjesbak.table_game import table_advice, table_policy
+from dicemath.games.pitjesbak.table_solver import (
     TableSolution,
     _all_states,
     solve_table,
     state_count,
     state_index,
     state_of,
-    table_advice,
-    table_policy,
     two_player_table,
 )
 from dicemath.games.pitjesbak.table_round import solve_table_round

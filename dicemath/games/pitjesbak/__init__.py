@@ -11,11 +11,12 @@ in the :mod:`dicemath.core.game` vocabulary, PIT-4..8), :mod:`.simulate` (seeded
 and games), :mod:`.round_solver` (N players, each maximising P(win the round), exact),
 :mod:`.game_solver` (two players, P(win the game), rigorous bounds), :mod:`.table_round` (a round at
 a table of 2..8 players, each maximising his own value of the round's end, by knowledge
-states), :mod:`.table_game` (game-optimal play at a table of n players, value iteration on
-the vector of win probabilities: 2 to 4 players from 9 stripes, more with few stripes;
-advice at any table), :mod:`.table_estimate` (labelled estimates for 5 to 8 players),
+states), :mod:`.table_solver` (game-optimal play at a table of n players, value iteration on
+the vector of win probabilities: 2 to 4 players from 9 stripes, more with few stripes),
+:mod:`.table_estimate` (labelled estimates for 5 to 8 players), :mod:`.table_game` (the
+solution each table uses; advice at any table),
 :mod:`.table_compare` (what game-optimal play gains over round-optimal play), :mod:`.advice`
-(stop or throw again, one advice type for every table; policy cards),
+(stop or throw again, one advice type for every table, :mod:`.advice_type`; policy cards),
 :mod:`.report`; its command line is :mod:`dicemath.cli.pitjesbak`.
 The solvers run on the core's algorithms: optimal stopping and bounded value iteration
 (:mod:`dicemath.core.mdp`); their tests check them against the core's expectimax
@@ -57,7 +58,8 @@ from dicemath.games.pitjesbak.round_solver import RoundSolution, round_policy, s
 from dicemath.games.pitjesbak.rules import PIPS, STANDARD, Rules
 from dicemath.games.pitjesbak.simulate import simulate_game, simulate_round
 from dicemath.games.pitjesbak.state import State, initial_state
-from dicemath.games.pitjesbak.table_game import TableSolution, solve_table, table_advice, table_policy
+from dicemath.games.pitjesbak.table_game import table_advice, table_policy
+from dicemath.games.pitjesbak.table_solver import TableSolution, solve_table
 from dicemath.games.pitjesbak.table_round import TableRound, solve_table_round
 from dicemath.games.pitjesbak.throws import (
     ThrowClass,

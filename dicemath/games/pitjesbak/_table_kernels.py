@@ -1,7 +1,7 @@
 """The compiled loops of the n-player round and game solvers (numba).
 
-Imported on first use only (numba is loaded then), by :mod:`.table_round` and
-:mod:`.table_game`; the data layout (knowledge slots, atoms, state indices) is described
+Imported on first use only (numba is loaded then), by :mod:`.table_round`,
+:mod:`.table_solver` and :mod:`.table_compare`; the data layout (knowledge slots, atoms, state indices) is described
 there. Every function here is plain arithmetic on arrays; nothing here knows the rules
 beyond what the arrays say.
 
@@ -425,13 +425,21 @@ def _index(stripes, flags, order, count, cap, s0):
 
 
 @numba.njit(cache=True)
-def game_atoms(n, stripes, flags, atom_rows, atom_T, atom_P, atom_O, atom_wipe, V, cap, s0,
-               sub_values, sub_offset, sub_cap, atoms, new_stripes, new_flags, order):
+def game_atoms(n, fixed, stripes, flags, atom_rows, atom_T, atom_P, atom_O, atom_wipe, U, cap, s0, sub_values,
+               sub_offset, sub_cap, fsub_values, fsub_offset, fsub_cap, fsub_count, exact_upto, strength, delta,
+               luce_cap, atoms, new_stripes, new_flags, order, work):
     """The value vector of every atom (end of a round) of one state (PIT-5..PIT-8).
 
-    ``V`` holds the ``n``-player values (in the frame of each state's start player);
-    ``sub_values[sub_offset[k]:]`` the ``k``-player values (``k < n``, after an elimination)
-    with cap ``sub_cap[k]``.
+    Where the next state is read:
+
+    * more than ``exact_upto`` players still in: estimated by the Luce model
+      ``strength``/``delta`` (stripes above ``luce_cap`` read as it; :func:`_luce`);
+    * all ``n`` players: ``U[p, index]`` (cap ``cap``), ``p`` the new turn position of the
+      player at ``fixed`` (``fixed = -1``: nobody keeps to a policy of his own, ``p = 0``);
+    * fewer, the player at ``fixed`` out by 1-1-1 or ``fixed = -1``: the ``k``-player values
+      ``sub_values[sub_offset[k]:]`` (cap ``sub_cap[k]``);
+    * fewer, with him still in: ``fsub_values[fsub_offset[k]:]`` (cap ``fsub_cap[k]``,
+      ``fsub_count[k]`` states for each of his positions).
     """
     for a in range(atom_rows.shape[0]):
         row = atom_rows[a]
@@ -469,20 +477,31 @@ def game_atoms(n, stripes, flags, atom_rows, atom_T, atom_P, atom_O, atom_wipe, 
                 continue
             new_flags[w] = 1
             count = 0
+            where = -1
             for step in range(1, n + 1):             # next start: left of this one (PIT-8)
                 pos = step % n
                 if not (O >> pos) & 1:
+                    if pos == fixed:
+                        where = count
                     order[count] = pos
                     count += 1
-            if count == n:
+            if count > exact_upto:
+                _luce(new_stripes, new_flags, order, count, luce_cap, strength, delta, work, share, atoms, row)
+            elif count == n:
                 index = _index(new_stripes, new_flags, order, count, cap, s0)
+                p = where if where >= 0 else 0
                 for k in range(n):
-                    atoms[row, order[k]] += share * V[index, k]
-            else:
+                    atoms[row, order[k]] += share * U[p, index, k]
+            elif where < 0:
                 index = _index(new_stripes, new_flags, order, count, sub_cap[count], s0)
                 base = sub_offset[count] + index * count
                 for k in range(count):
                     atoms[row, order[k]] += share * sub_values[base + k]
+            else:
+                index = _index(new_stripes, new_flags, order, count, fsub_cap[count], s0)
+                base = fsub_offset[count] + (where * fsub_count[count] + index) * count
+                for k in range(count):
+                    atoms[row, order[k]] += share * fsub_values[base + k]
 
 
 @numba.njit(cache=True)
@@ -511,15 +530,21 @@ def sweep_states(states, n, V, cap, s0, atom_rows, atom_T, atom_P, atom_O, atom_
     new_stripes = np.empty(n, dtype=np.int64)
     new_flags = np.empty(n, dtype=np.int64)
     order = np.empty(n, dtype=np.int64)
+    work = np.empty(n)
     atoms = np.zeros((atom_count, n))
     W = np.zeros((slots, n))
     out = np.empty(n)
+    U = V.reshape((1, V.shape[0], n))
+    no_values = np.zeros(1)
+    no_tables = np.ones(9, dtype=np.int64)
+    no_delta = np.zeros((9, 8))
     change = 0.0
     for i in range(states.shape[0]):
         s = states[i]
         _digits(s, n, cap, s0, stripes, flags)
-        game_atoms(n, stripes, flags, atom_rows, atom_T, atom_P, atom_O, atom_wipe, V, cap, s0, sub_values,
-                   sub_offset, sub_cap, atoms, new_stripes, new_flags, order)
+        game_atoms(n, -1, stripes, flags, atom_rows, atom_T, atom_P, atom_O, atom_wipe, U, cap, s0, sub_values,
+                   sub_offset, sub_cap, no_values, no_tables, no_tables, no_tables, n, no_values, no_delta, 1, atoms,
+                   new_stripes, new_flags, order, work)
         round_backward(n, flags, atoms, W, NL, R, powR, slot_off, node_ptr, node_L, node_b, node_code,
                        mass_lp, below_mass, above_mass, mass_apen, level_type, best_pen, demote, nb_count,
                        nb_code, nb_index, item_level, item_pen, item_mass, item_start, suf_mass, out)
@@ -532,14 +557,18 @@ def sweep_states(states, n, V, cap, s0, atom_rows, atom_T, atom_P, atom_O, atom_
 
 
 @numba.njit(cache=True)
-def state_atoms(n, stripes, flags, atom_rows, atom_T, atom_P, atom_O, atom_wipe, V, cap, s0, sub_values, sub_offset,
-                sub_cap, atoms):
-    """:func:`game_atoms` of one state, for a caller outside the kernels."""
+def state_atoms(n, stripes, flags, atom_rows, atom_T, atom_P, atom_O, atom_wipe, U, cap, s0, sub_values, sub_offset,
+                sub_cap, exact_upto, strength, delta, luce_cap, atoms):
+    """:func:`game_atoms` of one state (nobody on a policy of his own), for a caller outside the
+    kernels."""
     new_stripes = np.empty(n, dtype=np.int64)
     new_flags = np.empty(n, dtype=np.int64)
     order = np.empty(n, dtype=np.int64)
-    game_atoms(n, stripes, flags, atom_rows, atom_T, atom_P, atom_O, atom_wipe, V, cap, s0, sub_values, sub_offset,
-               sub_cap, atoms, new_stripes, new_flags, order)
+    work = np.empty(n)
+    no_tables = np.ones(9, dtype=np.int64)
+    game_atoms(n, -1, stripes, flags, atom_rows, atom_T, atom_P, atom_O, atom_wipe, U, cap, s0, sub_values,
+               sub_offset, sub_cap, np.zeros(1), no_tables, no_tables, no_tables, exact_upto, strength, delta, luce_cap,
+               atoms, new_stripes, new_flags, order, work)
 
 
 @numba.njit(cache=True)
@@ -562,65 +591,6 @@ def _luce(stripes, flags, order, count, cap, strength, delta, out_order, share, 
         total += out_order[k]
     for k in range(count):
         atoms[row, order[k]] += share * out_order[k] / total
-
-
-@numba.njit(cache=True)
-def estimate_atoms(n, stripes, flags, atom_rows, atom_T, atom_P, atom_O, atom_wipe, exact_upto, s0, sub_values,
-                   sub_offset, sub_cap, cap, strength, delta, atoms):
-    """:func:`game_atoms` with estimated values: tables of up to ``exact_upto`` players read
-    the exact subgame values, larger ones the Luce model ``strength``/``delta``."""
-    new_stripes = np.empty(n, dtype=np.int64)
-    new_flags = np.empty(n, dtype=np.int64)
-    order = np.empty(n, dtype=np.int64)
-    work = np.empty(n)
-    for a in range(atom_rows.shape[0]):
-        row = atom_rows[a]
-        T = atom_T[a]
-        P = atom_P[a]
-        O = atom_O[a]
-        for c in range(n):
-            atoms[row, c] = 0.0
-        alive = 0
-        last_alive = -1
-        for pos in range(n):
-            if not (O >> pos) & 1:
-                alive += 1
-                last_alive = pos
-        if alive == 1:
-            atoms[row, last_alive] = 1.0
-            continue
-        holders = 0
-        for pos in range(n):
-            holders += (T >> pos) & 1
-        share = 1.0 / holders
-        wipe = atom_wipe[a] if holders == 1 else 1
-        for w in range(n):
-            if not (T >> w) & 1:
-                continue
-            for pos in range(n):
-                new_stripes[pos] = stripes[pos] + ((P >> pos) & 1)
-                new_flags[pos] = flags[pos]
-            left = stripes[w] - wipe
-            if left < 0:
-                left = 0
-            new_stripes[w] = left + ((P >> w) & 1)
-            if new_stripes[w] == 0:
-                atoms[row, w] += share
-                continue
-            new_flags[w] = 1
-            count = 0
-            for step in range(1, n + 1):
-                pos = step % n
-                if not (O >> pos) & 1:
-                    order[count] = pos
-                    count += 1
-            if count <= exact_upto:
-                index = _index(new_stripes, new_flags, order, count, sub_cap[count], s0)
-                base = sub_offset[count] + index * count
-                for k in range(count):
-                    atoms[row, order[k]] += share * sub_values[base + k]
-            else:
-                _luce(new_stripes, new_flags, order, count, cap, strength, delta, work, share, atoms, row)
 
 
 # -- one player on fixed (round-optimal) decisions, the others maximising (table_compare) ---------
@@ -901,76 +871,6 @@ def round_backward_fixed(n, fixed, flags, atoms, W, atoms_ro, W_ro, NL, R, powR,
 
 
 @numba.njit(cache=True)
-def fixed_atoms(n, fixed, stripes, flags, atom_rows, atom_T, atom_P, atom_O, atom_wipe, U, count_n, cap, s0,
-                sub_values, sub_offset, sub_cap, fsub_values, fsub_offset, fsub_cap, fsub_count, atoms, new_stripes,
-                new_flags, order):
-    """:func:`game_atoms` when the player at position ``fixed`` keeps to his own policy: the
-    next states' values are those with him at his new position, ``U[position, index]``
-    (``count_n`` states a position), or with fewer players ``fsub_values`` (``k`` players:
-    from ``fsub_offset[k]``, ``fsub_count[k]`` states a position, cap ``fsub_cap[k]``); once he
-    is out (PIT-6) the game goes on between maximisers (``sub_values``, as
-    :func:`game_atoms`)."""
-    for a in range(atom_rows.shape[0]):
-        row = atom_rows[a]
-        T = atom_T[a]
-        P = atom_P[a]
-        O = atom_O[a]
-        for c in range(n):
-            atoms[row, c] = 0.0
-        alive = 0
-        last_alive = -1
-        for pos in range(n):
-            if not (O >> pos) & 1:
-                alive += 1
-                last_alive = pos
-        if alive == 1:
-            atoms[row, last_alive] = 1.0
-            continue
-        holders = 0
-        for pos in range(n):
-            holders += (T >> pos) & 1
-        share = 1.0 / holders
-        wipe = atom_wipe[a] if holders == 1 else 1
-        for w in range(n):
-            if not (T >> w) & 1:
-                continue
-            for pos in range(n):
-                new_stripes[pos] = stripes[pos] + ((P >> pos) & 1)
-                new_flags[pos] = flags[pos]
-            left = stripes[w] - wipe
-            if left < 0:
-                left = 0
-            new_stripes[w] = left + ((P >> w) & 1)
-            if new_stripes[w] == 0:
-                atoms[row, w] += share
-                continue
-            new_flags[w] = 1
-            count = 0
-            where = -1
-            for step in range(1, n + 1):
-                pos = step % n
-                if not (O >> pos) & 1:
-                    if pos == fixed:
-                        where = count
-                    order[count] = pos
-                    count += 1
-            if count == n:
-                index = _index(new_stripes, new_flags, order, count, cap, s0)
-                for k in range(n):
-                    atoms[row, order[k]] += share * U[where, index, k]
-            elif where < 0:
-                index = _index(new_stripes, new_flags, order, count, sub_cap[count], s0)
-                base = sub_offset[count] + index * count
-                for k in range(count):
-                    atoms[row, order[k]] += share * sub_values[base + k]
-            else:
-                index = _index(new_stripes, new_flags, order, count, fsub_cap[count], s0)
-                base = fsub_offset[count] + (where * fsub_count[count] + index) * count
-                for k in range(count):
-                    atoms[row, order[k]] += share * fsub_values[base + k]
-
-
-@numba.njit(cache=True)
 def sweep_fixed(states, n, U, cap, s0, atom_rows, atom_T, atom_P, atom_O, atom_wipe, sub_values, sub_offset,
                 sub_cap, fsub_values, fsub_offset, fsub_cap, fsub_count, atoms_ro, W_ro, slots, atom_count, NL, R,
                 powR, slot_off, node_ptr, node_L, node_b, node_code, mass_lp, below_mass, above_mass, mass_apen,
@@ -984,10 +884,12 @@ def sweep_fixed(states, n, U, cap, s0, atom_rows, atom_T, atom_P, atom_O, atom_w
     new_stripes = np.empty(n, dtype=np.int64)
     new_flags = np.empty(n, dtype=np.int64)
     order = np.empty(n, dtype=np.int64)
+    work = np.empty(n)
     atoms = np.zeros((atom_count, n))
     W = np.zeros((slots, n))
     out = np.empty(n)
-    count_n = U.shape[1]
+    no_values = np.zeros(1)
+    no_delta = np.zeros((9, 8))
     change = 0.0
     for i in range(states.shape[0]):
         s = states[i]
@@ -996,9 +898,9 @@ def sweep_fixed(states, n, U, cap, s0, atom_rows, atom_T, atom_P, atom_O, atom_w
         for k in range(n):
             combo += flags[k] << k
         for fixed in range(n):
-            fixed_atoms(n, fixed, stripes, flags, atom_rows, atom_T, atom_P, atom_O, atom_wipe, U, count_n, cap, s0,
-                        sub_values, sub_offset, sub_cap, fsub_values, fsub_offset, fsub_cap, fsub_count, atoms,
-                        new_stripes, new_flags, order)
+            game_atoms(n, fixed, stripes, flags, atom_rows, atom_T, atom_P, atom_O, atom_wipe, U, cap, s0, sub_values,
+                       sub_offset, sub_cap, fsub_values, fsub_offset, fsub_cap, fsub_count, n, no_values, no_delta, 1,
+                       atoms, new_stripes, new_flags, order, work)
             round_backward_fixed(n, fixed, flags, atoms, W, atoms_ro, W_ro[combo], NL, R, powR, slot_off, node_ptr,
                                  node_L, node_b, node_code, mass_lp, below_mass, above_mass, mass_apen, level_type,
                                  best_pen, demote, nb_count, nb_code, nb_index, item_level, item_pen, item_mass,

@@ -1,10 +1,10 @@
 """Stop or throw again? Game-optimal advice and a human policy card, at any table.
 
-One advice type, :class:`Advice`: the probability of winning the whole game (PIT-1) if the
+One advice type, :class:`Advice` (defined in :mod:`.advice_type`): the probability of winning the whole game (PIT-1) if the
 player stops and if he throws again, every player playing game-optimally from here on, and
 whether those numbers are exact (float64 solutions) or estimates. Two players: the game
 solution of :mod:`dicemath.games.pitjesbak.game_solver` (rigorous bounds); three and four
-players: :mod:`.table_game`; five to eight: the labelled estimates of :mod:`.table_estimate`
+players: :mod:`.table_solver`; five to eight: the labelled estimates of :mod:`.table_estimate`
 (:func:`.table_game.table_advice` answers every table).
 
 :func:`advise` takes a state of the rules engine (the game vocabulary);
@@ -22,6 +22,7 @@ import numpy as np
 
 from dicemath.core.dice import throw_text
 from dicemath.core.errors import InvalidStateError
+from dicemath.games.pitjesbak.advice_type import Advice
 from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
 from dicemath.games.pitjesbak.rules import MAX_THROWS, STANDARD, Rules
 from dicemath.games.pitjesbak.state import STOP, THROW, State, initial_state
@@ -29,47 +30,6 @@ from dicemath.games.pitjesbak.throws import check_throw, class_space, class_tabl
 from dicemath.reporting.context import markdown_table
 
 ROLES = ("start", "follower")
-
-
-@dataclass(frozen=True)
-class Advice:
-    """The advice for one decision (any table).
-
-    Attributes:
-        decision: ``"stop"`` or ``"throw"`` (ties: stop; ``"stop"`` when no throw is left).
-        stop_probability: P(I win the game) if I stop now (this throw counts).
-        throw_probability: P(I win the game) if I throw again (None when no throw is left).
-        situation: the inputs, for display.
-        exact: True for a full solve (float64 value iteration), False for an estimate
-            (:mod:`.table_estimate`, five to eight players).
-        stop_values, throw_values: every player's P(win the game) in turn order (the start
-            player first) under each choice (``throw_values`` None when no throw is left).
-    """
-
-    decision: str
-    stop_probability: float
-    throw_probability: float | None
-    situation: dict
-    exact: bool = True
-    stop_values: tuple[float, ...] | None = None
-    throw_values: tuple[float, ...] | None = None
-
-    def as_dict(self) -> dict:
-        """JSON-ready form with stable keys: decision, stop_win_probability,
-        throw_win_probability, exact, stop_values, throw_values and the situation's keys."""
-        return {"decision": self.decision, "stop_win_probability": self.stop_probability,
-                "throw_win_probability": self.throw_probability, "exact": self.exact,
-                "stop_values": None if self.stop_values is None else list(self.stop_values),
-                "throw_values": None if self.throw_values is None else list(self.throw_values), **self.situation}
-
-    def __str__(self) -> str:
-        again = "no throw left" if self.throw_probability is None else f"{self.throw_probability:.4f}"
-        label = "" if self.exact else " (estimates)"
-        return (f"{self.decision.upper()}: P(win game) if you stop {self.stop_probability:.4f}, "
-                f"if you throw again {again}{label}")
-
-    def _repr_markdown_(self) -> str:
-        return f"**{self.decision}** — {self}"
 
 
 def advise(state: State, *, solution=None) -> Advice:
@@ -556,7 +516,7 @@ def table_policy_card(stripes: Sequence[int] | None = None, wiped: Sequence[bool
     Raises:
         InvalidRulesError: fewer than 2 or more than 8 players.
         InvalidStateError: a state the rules cannot produce (see
-            :meth:`.table_game.TableSolution.check`).
+            :meth:`.table_solver.TableValues.check`).
 
     Example:
         >>> from dicemath.games.pitjesbak.table_game import solve_table

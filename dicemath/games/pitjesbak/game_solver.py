@@ -29,7 +29,7 @@ sweep propagates almost everything. The sweeps are the core's
 :func:`~dicemath.core.mdp.bounded_value_iteration`; this module supplies ``T``. Float64 numpy; classes are the 42 throw classes of
 :func:`~dicemath.games.pitjesbak.throws.class_space`.
 
-Three or more players: see :mod:`dicemath.games.pitjesbak.table_game` (values are vectors
+Three or more players: see :mod:`dicemath.games.pitjesbak.table_solver` (values are vectors
 because Pitjesbak with more than two players is not zero-sum, and the bound sandwich used
 here does not carry over).
 

@@ -9,7 +9,7 @@ round-maximising comparison of the two-player solver, rounds with more than 4 pl
 four-player solves (four players are then estimated) and the exact round-maximiser tables
 beyond two players are skipped, and the simulations are short (:data:`QUICK_GAMES`).
 
-Tables of n players (:mod:`.table_game`, :mod:`.table_estimate`, :mod:`.table_compare`):
+Tables of n players (:mod:`.table_solver`, :mod:`.table_estimate`, :mod:`.table_compare`):
 the stop thresholds by turn position and table size (the policy card's, a plot), the first
 start player's advantage (exact for 2 to 4 players, estimated beyond), and what game-optimal
 play gains over round-optimal play (exact for 2 to 4 players, simulated for 3 to 8, with 95%
@@ -226,7 +226,7 @@ def table_rows(rules: Rules, *, quick: bool = False):
 def _simulated(rules: Rules, players: int, games: int) -> dict:
     from dicemath.games.pitjesbak.table_compare import simulated_loss
     from dicemath.games.pitjesbak.table_estimate import estimate_table
-    from dicemath.games.pitjesbak.table_game import SOLVED_PLAYERS, solve_table
+    from dicemath.games.pitjesbak.table_solver import SOLVED_PLAYERS, solve_table
 
     table_rules = rules.with_players(players)
 
@@ -242,7 +242,7 @@ def gain_rows(rules: Rules, *, quick: bool = False) -> tuple[GainRow, ...]:
     (:func:`.table_compare.solve_round_maximiser`), simulated from three players
     (:func:`.table_compare.simulated_loss`, cached)."""
     from dicemath.games.pitjesbak.table_compare import solve_round_maximiser
-    from dicemath.games.pitjesbak.table_game import DEFAULT_CAP_EXTRA, two_player_cap
+    from dicemath.games.pitjesbak.table_solver import DEFAULT_CAP_EXTRA, two_player_cap
 
     games = QUICK_GAMES if quick else SIMULATED_GAMES
     rows = []
@@ -425,7 +425,7 @@ def _tables_section(report: PitjesbakReport, context: ReportContext) -> list[str
     parts = ["", "## Tables of 2 to 8 players", "",
              "Every player maximises his own probability of winning the game (with more than two players the game "
              "is not zero-sum). Exact (float64 value iteration to 1e-12, stripe counts above 11 clipped; "
-             "`dicemath.games.pitjesbak.table_game`; two players from the two-player solver): "
+             "`dicemath.games.pitjesbak.table_solver`; two players from the two-player solver): "
              + ", ".join(map(str, exact_sizes)) + " players. "
              + ("Estimated: " + ", ".join(map(str, estimated)) + " players (the round is solved exactly, the game "
                 "values after it are estimated by a Luce model fitted to the exact four-player table, "

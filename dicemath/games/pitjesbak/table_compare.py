@@ -10,13 +10,13 @@ stripes. How much he gives up is measured two ways.
 play and the others play game-optimally *against him*: each maximises his own probability of
 winning the game, knowing how the round-maximiser plays (as the two-player comparison of
 :func:`.game_solver.solve_game` does). Value iteration on the vector of win probabilities
-over the states of :mod:`.table_game`, one value vector per state and per turn position of
+over the states of :mod:`.table_solver`, one value vector per state and per turn position of
 the round-maximiser (after a round the start moves on, PIT-8, and so does his position);
-once he is out by 1-1-1 (PIT-6) the others play on game-optimally (:mod:`.table_game`'s
+once he is out by 1-1-1 (PIT-6) the others play on game-optimally (:mod:`.table_solver`'s
 subgames); with fewer players left and him still in, the smaller tables of this module. A
 round is the backward induction of :mod:`.table_round` with his decisions taken from the
 round-optimal round at the same flags (:func:`._table_kernels.round_backward_fixed`). Same
-cap and clipping as :mod:`.table_game`. With two players it reproduces the two-player
+cap and clipping as :mod:`.table_solver`. With two players it reproduces the two-player
 solver's comparison (rigorous bounds) to 2e-16 (tested to 1e-9). From 9 stripes, to 1e-10
 (Gauss-Seidel from the game-optimal values): two players (cap 17) 7 sweeps, 0.1 s; three
 players 7 sweeps, 2.4 s; four players 8 sweeps, 222 s on the shared machine (each state is
@@ -52,14 +52,13 @@ from dicemath.core.cache import cached_arrays
 from dicemath.core.errors import InvalidRulesError
 from dicemath.core.mdp import sweep_to_convergence
 from dicemath.games.pitjesbak.rules import STANDARD, Rules
-from dicemath.games.pitjesbak.table_game import (
+from dicemath.games.pitjesbak.table_solver import (
     SOLVED_PLAYERS,
     TableSolution,
     _all_states,
     _check_table,
-    _sub_arrays,
+    flat_tables,
     solve_table,
-    state_count,
     state_index,
 )
 from dicemath.games.pitjesbak.table_round import round_graph, round_win_atoms, solve_table_round
@@ -72,7 +71,7 @@ class RoundMaximiserSolution:
 
     Attributes:
         rules: the rules (``rules.players`` = n).
-        cap: stripe counts above are clipped to it (as :mod:`.table_game`).
+        cap: stripe counts above are clipped to it (as :mod:`.table_solver`).
         values: ``(n, N, n)``: ``values[p, state_index(...), k]`` = P(turn position k wins)
             when the round-maximiser sits at turn position ``p``.
         optimal: the game-optimal table (every player maximises P(win the game)).
@@ -99,7 +98,7 @@ class RoundMaximiserSolution:
         position ``position`` (0 = the start player).
 
         Raises:
-            InvalidStateError: see :meth:`.table_game.TableSolution.check`.
+            InvalidStateError: see :meth:`.table_solver.TableValues.check`.
         """
         stripes, wiped = self.optimal.check(stripes, wiped)
         return tuple(float(v) for v in self.values[position, state_index(stripes, wiped, self.cap,
@@ -163,19 +162,8 @@ def solve_round_maximiser(rules: Rules | None = None, *, cap: int | None = None,
         start = time.perf_counter()
         graph = round_graph(n, rules)
         a = graph.arrays
-        sub_values, sub_offset, sub_cap = _sub_arrays(optimal)
-        parts = [np.zeros(0)]
-        f_offset = np.zeros(n + 1, dtype=np.int64)
-        f_cap = np.ones(n + 1, dtype=np.int64)
-        f_count = np.ones(n + 1, dtype=np.int64)
-        total = 0
-        for k in range(2, n):
-            sub = subgames[k]
-            f_offset[k], f_cap[k], f_count[k] = total, sub.cap, sub.values.shape[1]
-            flat = np.ascontiguousarray(sub.values).ravel()
-            parts.append(flat)
-            total += flat.size
-        f_values = np.concatenate(parts)
+        sub_values, sub_offset, sub_cap, _ = flat_tables(optimal.subgames)
+        f_values, f_offset, f_cap, f_count = flat_tables(subgames)
         values = np.ascontiguousarray(np.repeat(optimal.values[None], n, axis=0))
         _, totals = _all_states(n, cap, rules.stripes)
         order = np.argsort(totals, kind="stable")
@@ -206,7 +194,7 @@ Z95 = 1.959963984540054
 
 def simulated_loss(reference, *, games: int, seed: int = 0) -> dict:
     """The first start player's loss of P(win the game) from playing round-optimally while the
-    others keep to ``reference`` (a :class:`.table_game.TableSolution` or an estimate of
+    others keep to ``reference`` (a :class:`.table_solver.TableSolution` or an estimate of
     :mod:`.table_estimate`), by simulation (see the module text).
 
     Returns:

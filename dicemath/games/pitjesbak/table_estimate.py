@@ -1,7 +1,7 @@
 """Estimated game-optimal play at tables too large to solve: 5 to 8 players (PIT-1..PIT-8).
 
-**Where it is exact.** :func:`.table_game.solve_table` solves any table whose work fits
-:data:`.table_game.MAX_WORK`: 2 to 4 players from 9 stripes, 5 players from at most 3
+**Where it is exact.** :func:`.table_solver.solve_table` solves any table whose work fits
+:data:`.table_solver.MAX_WORK`: 2 to 4 players from 9 stripes, 5 players from at most 3
 stripes (cap stripes + 1) ... Those answers are exact (float64). Beyond, this module
 *estimates*, and says so (``exact`` is False).
 
@@ -64,17 +64,17 @@ import numpy as np
 
 from dicemath.core.cache import cached_arrays
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.pitjesbak.rules import STANDARD, Rules, check_players, check_stripes
-from dicemath.games.pitjesbak.table_game import (
+from dicemath.games.pitjesbak.rules import STANDARD, Rules, check_players
+from dicemath.games.pitjesbak.table_solver import (
     DEFAULT_CAP_EXTRA,
     TableSolution,
-    _sub_arrays,
+    TableValues,
     solve_table,
     state_count,
     two_player_cap,
     two_player_table,
 )
-from dicemath.games.pitjesbak.table_round import TableRound, round_graph, solve_table_round
+from dicemath.games.pitjesbak.table_round import TableRound, solve_table_round
 
 FIT_PLAYERS = 4
 """The exact table the strengths are fitted to."""
@@ -179,7 +179,7 @@ def fit_strengths(rules: Rules | None = None, *, cap: int | None = None, players
                   use_cache: bool = True, fresh: bool = False) -> Strengths:
     """Fit the Luce strengths to the exact ``players``-player table (default
     :data:`FIT_PLAYERS`) of ``rules`` (stripes, die values; solved by
-    :func:`.table_game.solve_table` or read from the cache).
+    :func:`.table_solver.solve_table` or read from the cache).
 
     Example:
         >>> fitted = fit_strengths(Rules(stripes=1), cap=2, use_cache=False)
@@ -205,9 +205,9 @@ def fit_strengths(rules: Rules | None = None, *, cap: int | None = None, players
 
 
 @dataclass(frozen=True, eq=False)
-class EstimateSolution:
+class EstimateSolution(TableValues):
     """Estimated game values and advice at a table of ``players`` (see the module text);
-    used like a :class:`.table_game.TableSolution` (``exact`` is False).
+    used like a :class:`.table_solver.TableSolution` (``exact`` is False).
 
     Attributes:
         rules: the rules (players, starting stripes, die values).
@@ -223,11 +223,6 @@ class EstimateSolution:
     _rounds: OrderedDict = field(default_factory=OrderedDict, repr=False)
 
     @property
-    def players(self) -> int:
-        """n."""
-        return self.rules.players
-
-    @property
     def exact(self) -> bool:
         """False: an estimate."""
         return False
@@ -237,64 +232,14 @@ class EstimateSolution:
         """No stripe count is refused: counts above the model's cap are read as the cap."""
         return 10 ** 6
 
-    def table_for(self, players: int):
-        """The table answering for ``players`` players still in (exact up to ``exact_upto``)."""
-        if players == self.players:
-            return self
-        if players in self.subgames:
-            return self.subgames[players]
+    def _smaller(self, players: int):
         if self.exact_upto < players < self.players:
             return EstimateSolution(self.rules.with_players(players), self.strengths, self.subgames, self.exact_upto)
-        raise InvalidStateError(f"no {players}-player table under this {self.players}-player estimate")
+        return super()._smaller(players)
 
-    def check(self, stripes: Sequence[int], wiped: Sequence[bool]):
-        """Validate a state (as :meth:`.table_game.TableSolution.check`, without a cap)."""
-        stripes, wiped = tuple(stripes), tuple(bool(w) for w in wiped)
-        n = self.players
-        if len(stripes) != n or len(wiped) != n:
-            raise InvalidStateError(f"this table has {n} players: need {n} stripe counts and flags, "
-                                    f"got {len(stripes)} and {len(wiped)}")
-        for pos, a in enumerate(stripes):
-            check_stripes(a, f"stripes of position {pos}")
-            if a == 0:
-                raise InvalidStateError(f"position {pos} has no stripes left: the game is over (PIT-1)")
-            if not wiped[pos] and a < self.rules.stripes:
-                raise InvalidStateError(f"position {pos} has never wiped a stripe, so has at least the starting "
-                                        f"{self.rules.stripes} stripes (PIT-1, PIT-6), got {a}")
-        return stripes, wiped
-
-    def atoms(self, stripes: Sequence[int], wiped: Sequence[bool]) -> np.ndarray:
-        """Estimated value vectors of every end of a round at a state."""
-        from dicemath.games.pitjesbak._table_kernels import estimate_atoms
-
-        stripes, wiped = self.check(stripes, wiped)
-        graph = round_graph(self.players, self.rules)
-        a = graph.arrays
-        shell = TableSolution(self.rules.with_players(self.exact_upto + 1), 1, np.zeros((0, 1)), 0, 0.0, 0.0,
-                              self.subgames)
-        sub_values, sub_offset, sub_cap = _sub_arrays(shell)
-        offset = np.zeros(9, dtype=np.int64)
-        caps = np.ones(9, dtype=np.int64)
-        offset[:sub_offset.size] = sub_offset
-        caps[:sub_cap.size] = sub_cap
-        atoms = np.zeros((graph.atom_rows, self.players))
+    def _next_values(self) -> tuple:
         s = self.strengths
-        estimate_atoms(self.players, np.array(stripes, dtype=np.int64), np.array(wiped, dtype=np.int64),
-                       a["atom_rows"], a["atom_T"], a["atom_P"], a["atom_O"], a["atom_wipe"], self.exact_upto,
-                       self.rules.stripes, sub_values, offset, caps, s.cap, s.strength, s.delta(), atoms)
-        return atoms
-
-    def round_at(self, stripes: Sequence[int], wiped: Sequence[bool]) -> TableRound:
-        """The round at a state solved exactly against the estimated values after it (the last
-        one asked is kept)."""
-        key = (tuple(stripes), tuple(bool(w) for w in wiped))
-        cached = self._rounds.get(key)
-        if cached is not None:
-            return cached
-        solved = solve_table_round(self.rules, key[1], atoms=self.atoms(*key))
-        self._rounds.clear()
-        self._rounds[key] = solved
-        return solved
+        return np.zeros((1, 1, self.players)), 1, self.exact_upto, s.strength, s.delta(), s.cap
 
     def value(self, stripes: Sequence[int], wiped: Sequence[bool]) -> tuple[float, ...]:
         """Estimated P(each turn position wins) at the start of a round: the round played out

@@ -1,438 +1,42 @@
-"""Game-optimal Pitjesbak at a table of n players, by value iteration (PIT-1..PIT-8).
+"""Game-optimal play at a table of 2 to 8 players: the solution to use, the advice and a
+simulator policy (PIT-1..PIT-8).
 
-Solved here: any table whose solve fits :data:`MAX_WORK` (2 to 4 players from 9 stripes;
-5 players from at most 3 stripes ...); larger tables get estimates
-(:mod:`.table_estimate`).
-
-Every player maximises his own probability of winning the game (PIT-1). With more than two
-players the game is not zero-sum, so a state's value is a *vector*: ``values[s, k]`` is the
-probability that turn position ``k`` (0 = this round's start player) wins. A state between
-rounds is the stripes and has-wiped flags of the players still in, in turn order from the
-start player (PIT-4); after a round the start moves one seat to the left, skipping players
-out by 1-1-1 (PIT-8), so the next state is seen from the next start player.
-
-**Bellman operator.** Given the values of the states a round can lead to, a round is solved
-by backward induction over the seats in turn order (:mod:`.table_round`: each player sees the
-best counting throw so far, who holds it, who pays a 2-2-3 penalty, who is out and the
-limit). The round's *atoms* (its possible ends) get their value vectors here: the round
-winner wipes 1, 2 or 3 stripes (PIT-5; one after a fair roll-off), every counting 2-2-3 adds
-one (PIT-7, settled together), a winner at zero stripes wins the game, a flagged 1-1-1 wins at
-once and an unflagged one puts its player out (PIT-6), and a player left alone wins (PIT-8).
-After an elimination the game goes on with fewer players: those values come from the
-smaller tables (two players: the exact two-player solution of :mod:`.game_solver`, with
-its cap ``max(cap + 4, stripes + 8)``; three players: this module).
-
-**Value iteration** (Gauss-Seidel, states in order of their total stripes, so that most
-rounds lead to states already updated in the sweep) until a sweep changes no value by
-``tol`` (default 1e-12). Ties between stopping and throwing again: stop.
-
-**The stripe cap.** 2-2-3 penalties can push stripes without bound. Stripe counts above
-``cap`` (default ``stripes + 2``) are *clipped* to the cap (the
-monotone sandwich of the two-player solver needs zero-sum values and does not carry over).
-The cap's effect is *measured* by solving again with ``cap + 1`` (:func:`cap_effect`: the
-largest change over the states with at most the starting stripes). From 9 stripes, cap 11
-against cap 12: 2 players 1.9e-8, 3 players 9.8e-8 (2.7e-8 at the opening), 4 players
-2.4e-7 (9.7e-8 at the opening).
-
-**States.** Only states the rules can produce are stored: a player who never wiped a stripe
-has the starting stripes plus his penalties (PIT-1, PIT-6, PIT-7), so each position has
-``2 cap - stripes + 1`` (stripes, flag) values (:func:`state_index`): 14 with 9 stripes and
-cap 11, 38,416 states for four players.
-
-Float64 throughout (the values are not exact fractions). Measured agreement (tests in
-``tests/pitjesbak/test_table.py``):
-
-* 2 players: equal to the two-player solver :func:`.game_solver.solve_game` (rigorous
-  bounds) to 2e-15 on every state with at most the starting stripes with the same cap 17
-  (2e-13 with cap 13, 1.9e-8 with the default cap 11, the cap's effect); P(first start
-  player wins) 0.5095710116;
-* 3 players: equal to the former three-player solver ``game_solver3`` (which enumerated the
-  42**3 joint throws; this module replaced it) to 9e-15 on all its states from 9 stripes with
-  cap 11 and 4e-15 with 1 and 2 stripes (its values for 1 and 2 stripes are kept in
-  ``tests/pitjesbak/data/game_solver3_values.npz``); P(win) by turn position 0.341291,
-  0.332149, 0.326560;
-* 4 players from 9 stripes: 0.256698, 0.251134, 0.247200, 0.244968.
-
-Time on the project's shared two-core machine (load 4, so about half a core): 3 players
-from 9 stripes 1.7 s (10 sweeps; the joint-throw solver took 746 s), 4 players 72 s (11 sweeps,
-cap 12: 122 s). A round of four costs 5,382 knowledge states, about 0.13 ms compiled.
+Two players: the two-player solver :func:`.game_solver.solve_game` (rigorous bounds); three
+and four: the table solver :func:`.table_solver.solve_table` (float64 value iteration); five
+to eight: the labelled estimate :func:`.table_estimate.estimate_table` (``exact`` False).
+:func:`table_advice` answers one stop-or-throw question with an :class:`.advice_type.Advice`,
+:func:`table_policy` plays the same decisions in the simulator (:mod:`.simulate`).
+:func:`solve_table` and :class:`.table_solver.TableSolution` are here too, for callers of the
+table as a whole.
 
 Example:
     >>> solution = solve_table(Rules(players=3, stripes=1), cap=2, use_cache=False)
-    >>> [round(p, 4) for p in solution.value((1, 1, 1), (False, False, False))]
-    [0.4294, 0.2746, 0.2961]
+    >>> table_advice((1, 1, 1), (False, False, False), 0, dice=(6, 6, 2), throws=1, rules=Rules(stripes=1),
+    ...              solution=solution).decision
+    'stop'
 """
 
 from __future__ import annotations
 
-import time
-from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
-import numpy as np
-
-from dicemath.core.cache import cached_arrays
-from dicemath.core.errors import InvalidRulesError, InvalidStateError
-from dicemath.core.mdp import sweep_to_convergence
-from dicemath.games.pitjesbak.advice import Advice
-from dicemath.games.pitjesbak.game_solver import solve_game
+from dicemath.core.errors import InvalidStateError
+from dicemath.games.pitjesbak.advice_type import Advice
+from dicemath.games.pitjesbak.game_solver import DEFAULT_EXTRA
 from dicemath.games.pitjesbak.rules import STANDARD, Rules, check_stripes
 from dicemath.games.pitjesbak.state import STOP, THROW, State
-from dicemath.games.pitjesbak.table_round import TableRound, round_graph, solve_table_round
+from dicemath.games.pitjesbak.table_estimate import estimate_table
+from dicemath.games.pitjesbak.table_solver import (
+    DEFAULT_CAP_EXTRA,
+    SOLVED_PLAYERS,
+    TableSolution,
+    TableValues,
+    solve_table,
+    two_player_table,
+)
 
-DEFAULT_CAP_EXTRA = 2
-"""Default cap: the starting stripes plus this many."""
+__all__ = ["TableSolution", "default_solution", "solve_table", "table_advice", "table_policy"]
 
-SOLVED_PLAYERS = (2, 3, 4)
-"""Tables :func:`solve_table` solves by default at any number of stripes."""
-
-MAX_WORK = 400_000_000
-"""Largest solve :func:`solve_table` accepts: states times knowledge states of a round (four
-players from 9 stripes with cap 11 is 38,416 x 5,382 = 2.1e8; cap 12 is 3.5e8)."""
-
-ROUND_MEMORY = 128 * 2 ** 20
-"""Bytes of solved rounds a :class:`TableSolution` keeps for repeated questions (about 390
-rounds of four players)."""
-
-
-def _radix(cap: int, start: int) -> int:
-    return 2 * cap - start + 1
-
-
-def state_count(players: int, cap: int, start: int) -> int:
-    """Number of states of a ``players``-player table with stripes up to ``cap`` that the rules
-    can produce from ``start`` stripes each: ``(2 cap - start + 1)**n`` (see :func:`state_index`)."""
-    return _radix(cap, start) ** players
-
-
-def state_index(stripes: Sequence[int], wiped: Sequence[bool], cap: int, start: int) -> int:
-    """Dense index of a state (turn order from the start player; stripes clipped to the cap).
-
-    A player who never wiped a stripe has the starting ``start`` stripes plus his 2-2-3
-    penalties (PIT-1, PIT-6, PIT-7), so a position's digit is ``a - 1`` (has wiped, 1..cap) or
-    ``cap + a - start`` (never wiped, start..cap), base ``2 cap - start + 1``, the start
-    player's digit first. Only states the rules can produce are stored: with 9 stripes and
-    cap 11 that is 14 digits a position instead of 22 (38,416 states for four players instead
-    of 234,256).
-    """
-    index = 0
-    for a, f in zip(stripes, wiped):
-        a = min(a, cap)
-        index = index * _radix(cap, start) + (a - 1 if f else cap + a - start)
-    return index
-
-
-def state_of(index: int, players: int, cap: int, start: int) -> tuple[tuple[int, ...], tuple[bool, ...]]:
-    """``(stripes, wiped)`` of a dense index (:func:`state_index`)."""
-    stripes, wiped = [], []
-    radix = _radix(cap, start)
-    for _ in range(players):
-        digit = index % radix
-        index //= radix
-        stripes.append(digit + 1 if digit < cap else digit - cap + start)
-        wiped.append(digit < cap)
-    return tuple(reversed(stripes)), tuple(reversed(wiped))
-
-
-def _all_states(players: int, cap: int, start: int) -> tuple[np.ndarray, np.ndarray]:
-    """Stripes of every state (``(N, n)``) and their totals."""
-    radix = _radix(cap, start)
-    rest = np.arange(state_count(players, cap, start), dtype=np.int64)
-    stripes = np.empty((rest.size, players), dtype=np.int64)
-    for pos in range(players - 1, -1, -1):
-        digit = rest % radix
-        stripes[:, pos] = np.where(digit < cap, digit + 1, digit - cap + start)
-        rest //= radix
-    return stripes, stripes.sum(axis=1)
-
-
-@dataclass(frozen=True, eq=False)
-class TableSolution:
-    """Game values of Pitjesbak at a table of ``n`` players (float64).
-
-    Attributes:
-        rules: the rules (``rules.players`` = n, ``rules.stripes`` the starting stripes).
-        cap: stripe counts above are clipped to it.
-        values: ``(N, n)``: ``values[state_index(..., cap, rules.stripes), k]`` = P(turn
-            position k wins).
-        sweeps: value-iteration sweeps; residual: the last sweep's largest change.
-        seconds: time the solve took (when this process or the cache measured it).
-        subgames: the tables with fewer players (after an elimination), by player count.
-        source: ``"table_game"`` (this module) or ``"game_solver"`` (two players, exact bounds).
-    """
-
-    rules: Rules
-    cap: int
-    values: np.ndarray
-    sweeps: int
-    residual: float
-    seconds: float
-    subgames: dict = field(default_factory=dict, repr=False)
-    source: str = "table_game"
-    _rounds: OrderedDict = field(default_factory=OrderedDict, repr=False)
-
-    @property
-    def players(self) -> int:
-        """n."""
-        return self.rules.players
-
-    @property
-    def exact(self) -> bool:
-        """True: a full solve (float64 value iteration to ``tol``; not an estimate)."""
-        return True
-
-    def check(self, stripes: Sequence[int], wiped: Sequence[bool]) -> tuple[tuple[int, ...], tuple[bool, ...]]:
-        """Validate a state of this table; return it as tuples.
-
-        Raises:
-            InvalidStateError: another number of players, a stripe count that is not a whole
-                number 1..cap, a player who never wiped with fewer than the starting stripes.
-        """
-        stripes, wiped = tuple(stripes), tuple(bool(w) for w in wiped)
-        n = self.players
-        if len(stripes) != n or len(wiped) != n:
-            raise InvalidStateError(f"this table has {n} players: need {n} stripe counts and flags, "
-                                    f"got {len(stripes)} and {len(wiped)}")
-        for pos, a in enumerate(stripes):
-            check_stripes(a, f"stripes of position {pos}")
-            if a == 0:
-                raise InvalidStateError(f"position {pos} has no stripes left: the game is over (PIT-1)")
-            if a > self.cap:
-                raise InvalidStateError(f"stripes of position {pos} ({a}) exceed this solution's cap {self.cap}; "
-                                        f"solve with cap >= {a}")
-            if not wiped[pos] and a < self.rules.stripes:
-                raise InvalidStateError(f"position {pos} has never wiped a stripe, so has at least the starting "
-                                        f"{self.rules.stripes} stripes (PIT-1, PIT-6), got {a}")
-        return stripes, wiped
-
-    def value(self, stripes: Sequence[int], wiped: Sequence[bool]) -> tuple[float, ...]:
-        """P(each turn position wins the game) at the start of a round, the start player first.
-
-        Raises:
-            InvalidStateError: see :meth:`check`.
-        """
-        stripes, wiped = self.check(stripes, wiped)
-        return tuple(float(v) for v in self.values[state_index(stripes, wiped, self.cap, self.rules.stripes)])
-
-    @property
-    def opening(self) -> tuple[tuple[int, ...], tuple[bool, ...]]:
-        """The state at the start of a game (PIT-1)."""
-        return (self.rules.stripes,) * self.players, (False,) * self.players
-
-    @property
-    def opening_values(self) -> tuple[float, ...]:
-        """P(win) of the first start player, the next, ... at the opening."""
-        return self.value(*self.opening)
-
-    def win_probabilities(self, state: State) -> tuple[float, ...]:
-        """P(each seat wins the game) at an engine state at the start of a round (or a finished
-        game), by seat (0 for a player who is out).
-
-        Raises:
-            InvalidStateError: a state in the middle of a round, or whose table of players
-                still in is not this solution's or one of its subgames'.
-        """
-        seats = state.rules.players
-        if state.winner >= 0:
-            return tuple(1.0 if seat == state.winner else 0.0 for seat in range(seats))
-        if state.turn or state.results or state.current is not None or state.rolloff or state.throws:
-            raise InvalidStateError("win_probabilities needs a state at the start of a round; "
-                                    "use table_advice for a decision in the middle of one")
-        table = self.table_for(len(state.order))
-        values = table.value([state.stripes[s] for s in state.order], [state.wiped[s] for s in state.order])
-        out = [0.0] * seats
-        for pos, seat in enumerate(state.order):
-            out[seat] = values[pos]
-        return tuple(out)
-
-    def table_for(self, players: int) -> TableSolution:
-        """This solution (``players`` = n) or the subgame table with fewer players."""
-        if players == self.players:
-            return self
-        if players in self.subgames:
-            return self.subgames[players]
-        raise InvalidStateError(f"no {players}-player table under this {self.players}-player solution")
-
-    def atoms(self, stripes: Sequence[int], wiped: Sequence[bool]) -> np.ndarray:
-        """The value vector of every end of a round at a state (the atoms of
-        :class:`.table_round.RoundGraph`)."""
-        stripes, wiped = self.check(stripes, wiped)
-        from dicemath.games.pitjesbak._table_kernels import state_atoms
-
-        graph = round_graph(self.players, self.rules)
-        a = graph.arrays
-        sub_values, sub_offset, sub_cap = _sub_arrays(self)
-        atoms = np.zeros((graph.atom_rows, self.players))
-        state_atoms(self.players, np.array(stripes, dtype=np.int64), np.array(wiped, dtype=np.int64),
-                    a["atom_rows"], a["atom_T"], a["atom_P"], a["atom_O"], a["atom_wipe"], self.values, self.cap,
-                    self.rules.stripes, sub_values, sub_offset, sub_cap, atoms)
-        return atoms
-
-    def round_at(self, stripes: Sequence[int], wiped: Sequence[bool]) -> TableRound:
-        """The game-optimal round at a state: a :class:`.table_round.TableRound` whose values
-        are P(win the game) (the last few asked are kept: up to :data:`ROUND_MEMORY` bytes)."""
-        key = (tuple(stripes), tuple(bool(w) for w in wiped))
-        cached = self._rounds.get(key)
-        if cached is not None:
-            self._rounds.move_to_end(key)
-            return cached
-        solved = solve_table_round(self.rules, key[1], atoms=self.atoms(*key))
-        self._rounds[key] = solved
-        while len(self._rounds) > max(1, ROUND_MEMORY // solved.W.nbytes):
-            self._rounds.popitem(last=False)
-        return solved
-
-    def _repr_markdown_(self) -> str:
-        values = ", ".join(f"{v:.6f}" for v in self.opening_values)
-        return (f"**Pitjesbak, {self.players} players**, {self.rules.stripes} stripes, cap {self.cap}: "
-                f"P(win) by turn position from the first start player = {values} "
-                f"({self.sweeps} sweeps, residual {self.residual:.1e}, {self.seconds:.0f} s)")
-
-
-def _sub_arrays(solution: TableSolution):
-    """The subgame values flattened for the kernels: (values, offset by player count, cap by
-    player count)."""
-    n = solution.players
-    parts = [np.zeros(0)]
-    offset = np.zeros(n + 1, dtype=np.int64)
-    caps = np.ones(n + 1, dtype=np.int64)
-    total = 0
-    for k in range(2, n):
-        sub = solution.subgames[k]
-        offset[k] = total
-        caps[k] = sub.cap
-        flat = np.ascontiguousarray(sub.values).ravel()
-        parts.append(flat)
-        total += flat.size
-    return np.concatenate(parts), offset, caps
-
-
-def two_player_table(rules: Rules, cap: int, *, use_cache: bool = True) -> TableSolution:
-    """The two-player solution of :func:`.game_solver.solve_game` (rigorous bounds, midpoint
-    values) as a :class:`TableSolution` (the subgame after an elimination at three players)."""
-    rules = rules.with_players(2)
-    start = time.perf_counter()
-    game = solve_game(rules, cap=cap, compare=False, use_cache=use_cache)
-    space = game.space
-    count = state_count(2, cap, rules.stripes)
-    values = np.empty((count, 2))
-    for index in range(count):
-        (a, b), (fa, fb) = state_of(index, 2, cap, rules.stripes)
-        v = float(game.values[space.index(a, fa, b, fb)])
-        values[index] = (v, 1.0 - v)
-    return TableSolution(rules, cap, values, game.sweeps, float(np.max(game.high - game.low)),
-                         time.perf_counter() - start, {}, "game_solver")
-
-
-def two_player_cap(rules: Rules, cap: int) -> int:
-    """The cap of the two-player table a larger table falls back on after eliminations:
-    ``max(cap + 4, stripes + 8)`` (the two-player solver's default, or more)."""
-    return max(cap + 4, rules.stripes + 8)
-
-
-def _check_table(rules: Rules, cap: int | None) -> int:
-    cap = cap if cap is not None else rules.stripes + DEFAULT_CAP_EXTRA
-    if isinstance(cap, bool) or not isinstance(cap, int) or cap < rules.stripes:
-        raise InvalidStateError(f"cap must be a whole number >= the starting stripes {rules.stripes}, got {cap!r}")
-    count = state_count(rules.players, cap, rules.stripes)
-    work = count * sum(round_graph(rules.players, rules).nodes)
-    if work > MAX_WORK:
-        raise InvalidRulesError(f"{rules.players} players from {rules.stripes} stripes with cap {cap}: {count:,} "
-                                f"states of {sum(round_graph(rules.players, rules).nodes):,} knowledge states a "
-                                f"round, above what this solver takes (MAX_WORK = {MAX_WORK:.0e}); use fewer "
-                                "stripes")
-    return cap
-
-
-def solve_table(rules: Rules | None = None, *, cap: int | None = None, tol: float = 1e-12,
-                max_sweeps: int = 100, use_cache: bool = True) -> TableSolution:
-    """Solve Pitjesbak at a table of ``rules.players`` players: every player maximises his own
-    probability of winning the game (PIT-1..PIT-8).
-
-    Args:
-        rules: the rules (players 2..8, stripes, die values); default 2 players, 9 stripes.
-        cap: stripe counts above are clipped (default ``stripes + 2``); its effect is measured
-            by :func:`cap_effect` (cap + 1).
-        tol: stop when a sweep changes no value by this much (Gauss-Seidel value iteration).
-        max_sweeps: safety limit.
-        use_cache: keep the values in the on-disk cache (:mod:`dicemath.core.cache`, name
-            ``pitjesbak-table``; the subgames are cached on their own).
-
-    Returns:
-        The :class:`TableSolution`; its subgames (fewer players) are solved first.
-
-    Raises:
-        InvalidRulesError: players outside 2..8, or a table beyond :data:`MAX_WORK`.
-        InvalidStateError: a cap below the starting stripes.
-    """
-    rules = rules or STANDARD
-    cap = _check_table(rules, cap)
-    n = rules.players
-    subgames: dict[int, TableSolution] = {}
-    if n >= 3:
-        subgames[2] = two_player_table(rules, two_player_cap(rules, cap), use_cache=use_cache)
-    for k in range(3, n):
-        sub = solve_table(rules.with_players(k), cap=cap, tol=tol, max_sweeps=max_sweeps, use_cache=use_cache)
-        subgames[k] = sub
-        for j, deeper in sub.subgames.items():
-            subgames.setdefault(j, deeper)
-    shell = TableSolution(rules, cap, np.zeros((0, n)), 0, 0.0, 0.0, subgames)
-
-    def build() -> dict[str, np.ndarray]:
-        start = time.perf_counter()
-        values, sweeps, residual = _iterate(shell, tol=tol, max_sweeps=max_sweeps)
-        return {"values": values, "sweeps": np.array(sweeps), "residual": np.array(residual),
-                "seconds": np.array(time.perf_counter() - start)}
-
-    arrays = cached_arrays("pitjesbak-table", (rules, cap, tol, max_sweeps), build, use_cache=use_cache)
-    return TableSolution(rules, cap, arrays["values"], int(arrays["sweeps"]), float(arrays["residual"]),
-                         float(arrays["seconds"]), subgames)
-
-
-def _iterate(shell: TableSolution, *, tol: float, max_sweeps: int):
-    """Gauss-Seidel value iteration of the table's Bellman operator (see the module text)."""
-    from dicemath.games.pitjesbak._table_kernels import sweep_states
-
-    n, cap, rules = shell.players, shell.cap, shell.rules
-    graph = round_graph(n, rules)
-    a = graph.arrays
-    sub_values, sub_offset, sub_cap = _sub_arrays(shell)
-    values = np.full((state_count(n, cap, rules.stripes), n), 1.0 / n)
-    _, totals = _all_states(n, cap, rules.stripes)
-    order = np.argsort(totals, kind="stable")
-    bounds = np.searchsorted(totals[order], np.arange(n, n * cap + 2))
-    blocks = [order[lo:hi] for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
-    args = (a["atom_rows"], a["atom_T"], a["atom_P"], a["atom_O"], a["atom_wipe"], sub_values, sub_offset, sub_cap,
-            graph.slots, graph.atom_rows) + graph.kernel_args()
-
-    def update(block: np.ndarray) -> float:
-        return sweep_states(block, n, values, cap, rules.stripes, *args)
-
-    sweeps, residual = sweep_to_convergence(blocks, update, tolerance=tol, max_sweeps=max_sweeps,
-                                            desc=f"pitjesbak {n} players")
-    return values, sweeps, residual
-
-
-def cap_effect(rules: Rules | None = None, *, cap: int | None = None, use_cache: bool = True) -> float:
-    """How much the cap moves the answers: the largest difference, over the states with every
-    stripe count at most the starting stripes, between the solutions with ``cap`` and ``cap + 1``
-    (both solved, or read from the cache)."""
-    rules = rules or STANDARD
-    cap = _check_table(rules, cap)
-    low = solve_table(rules, cap=cap, use_cache=use_cache)
-    high = solve_table(rules, cap=cap + 1, use_cache=use_cache)
-    stripes, _ = _all_states(rules.players, cap, rules.stripes)
-    keep = np.flatnonzero((stripes <= rules.stripes).all(axis=1))
-    worst = 0.0
-    for index in keep:
-        state = state_of(int(index), rules.players, cap, rules.stripes)
-        other = state_index(*state, cap + 1, rules.stripes)
-        worst = max(worst, float(np.max(np.abs(low.values[index] - high.values[other]))))
-    return worst
-
-
-# -- advice -------------------------------------------------------------------------------------
 
 def default_solution(rules: Rules, stripes: Sequence[int] = ()):
     """The solution :func:`table_advice` uses for a table of ``rules.players`` (holding these
@@ -441,19 +45,15 @@ def default_solution(rules: Rules, stripes: Sequence[int] = ()):
     five to eight, the labelled estimate :func:`.table_estimate.estimate_table` (all cached)."""
     n = rules.players
     if n == 2:
-        from dicemath.games.pitjesbak.game_solver import DEFAULT_EXTRA
-
         return two_player_table(rules, max((rules.stripes + DEFAULT_EXTRA, *stripes)))
     if n <= SOLVED_PLAYERS[-1]:
         return solve_table(rules, cap=max((rules.stripes + DEFAULT_CAP_EXTRA, *stripes)))
-    from dicemath.games.pitjesbak.table_estimate import estimate_table
-
     return estimate_table(rules)
 
 
 def table_advice(stripes: Sequence[int], wiped: Sequence[bool], position: int, *, before: Sequence = (),
                  limit: int | None = None, dice: Sequence[int], throws: int, rules: Rules | None = None,
-                 solution: TableSolution | None = None) -> Advice:
+                 solution: TableValues | None = None) -> Advice:
     """Game-optimal advice at a table: the probability of winning the game if I stop and if I
     throw again (PIT-4..PIT-8).
 
@@ -504,7 +104,7 @@ def table_advice(stripes: Sequence[int], wiped: Sequence[bool], position: int, *
                   throw_values=None if again is None else tuple(float(v) for v in again))
 
 
-def table_policy(solution: TableSolution):
+def table_policy(solution: TableValues):
     """The game-optimal decisions as a simulator policy (:mod:`.simulate`), for every table the
     solution covers (its players and, after eliminations, its subgames). Stripe counts above a
     table's cap are clipped to it, as the solver does."""

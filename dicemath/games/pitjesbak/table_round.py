@@ -1,7 +1,7 @@
 """One Pitjesbak round at a table of 2 to 8 players, by backward induction (PIT-4..PIT-8).
 
 Every player maximises his own component of a *value vector* of the round's end: the
-probability each player wins the game (:mod:`.table_game`), or of winning the round
+probability each player wins the game (:mod:`.table_solver`), or of winning the round
 (:func:`round_win_atoms`, the objective of :mod:`.round_solver`). Players act in turn order
 from the start player (turn *positions* 0..n-1).
 
@@ -231,8 +231,13 @@ def round_graph(players: int, rules: Rules | None = None) -> RoundGraph:
         counts.append(count)
     slot_off[n] = total
     feasible_atoms = _feasible_codes(n, R, allowed)
-    type_codes = [np.unique(np.concatenate([feasible_atoms[b + 1] for b in range(NL) if level_type[b] == t]
-                                           or [np.zeros(0, np.int64)])) for t in range(len(TYPES))]
+    type_codes = []
+    for t in range(len(TYPES)):                          # the union over the levels of each type
+        seen = np.zeros(R ** n, dtype=bool)
+        for b in range(NL):
+            if level_type[b] == t:
+                seen[feasible_atoms[b + 1]] = True
+        type_codes.append(np.flatnonzero(seen).astype(np.int64))
     atom_code = np.concatenate(type_codes)
     atom_type = np.concatenate([np.full(c.size, t, dtype=np.int64) for t, c in enumerate(type_codes)])
     digs = (atom_code[:, None] // powR[None, :n]) % R
@@ -282,11 +287,14 @@ def _feasible_codes(j: int, R: int, allowed: np.ndarray) -> list[np.ndarray]:
     codes = np.arange(R ** j, dtype=np.int64)
     digits = (codes[:, None] // (R ** np.arange(j, dtype=np.int64))[None, :]) % R
     holders = ((digits == BEST) | (digits == BEST_PENALTY)).any(axis=1)
-    out = []
+    out, done = [], {}
     for row in range(allowed.shape[0]):
-        ok = allowed[row][digits].all(axis=1)
-        ok &= holders if row > 0 else ~holders
-        out.append(codes[ok])
+        key = (allowed[row].tobytes(), row > 0)           # most levels allow the same digits
+        if key not in done:
+            ok = allowed[row][digits].all(axis=1)
+            ok &= holders if row > 0 else ~holders
+            done[key] = codes[ok]
+        out.append(done[key])
     return out
 
 
