@@ -155,13 +155,14 @@ GAMES = (
                         "start_after_throw_1", "start_after_throw_2"})),
             (("pitjesbak", "advise", "--my-stripes", "9", "--their-stripes", "9", "--role", "start",
               "--throw-number", "1", "--current", "2-3-4"),
-             frozenset({"decision", "stop_win_probability", "throw_win_probability", "exact", "stop_values",
-                        "throw_values", "my_stripes", "my_wiped", "their_stripes", "their_wiped", "role",
-                        "throw_number", "current"})),
+             ADVICE_ENVELOPE | {"options[].win_values", "decision", "stop_win_probability",
+                                "throw_win_probability", "stop_values", "throw_values", "my_stripes", "my_wiped",
+                                "their_stripes", "their_wiped", "role", "throw_number", "current"}),
             (("pitjesbak", "advise", "--stripes-left", "4,9,1,3,6", "--wiped", "1,0,1,1,1", "--position", "2",
               "--before", "5-5-5,6-6-2", "--limit", "2", "--throw", "6-6-2", "--throws-used", "1"),
-             frozenset({"decision", "stop_win_probability", "throw_win_probability", "exact", "stop_values",
-                        "throw_values", "stripes", "wiped", "position", "before", "limit", "dice", "throws"})),
+             ADVICE_ENVELOPE | {"options[].win_values", "decision", "stop_win_probability",
+                                "throw_win_probability", "stop_values", "throw_values", "stripes", "wiped", "position",
+                                "before", "limit", "dice", "throws"}),
             (("pitjesbak", "show", "start"),
              frozenset({"game", "state", "diagram", "to_act", "legal_moves", "players", "die_values", "round",
                         "stripes", "wiped", "alive", "start", "order", "limit", "throws", "current", "results",
@@ -358,3 +359,50 @@ def _follow(game, path):
     for text in path:
         state = state.apply(state.parse_action(text))
     return state
+
+
+def _decision_states(start, rng: random.Random, count: int, max_steps: int = 400) -> list:
+    """Up to ``count`` distinct decision states met along random games from ``start``."""
+    found = []
+    state = start
+    for _ in range(max_steps):
+        player = state.current_player()
+        if player == TERMINAL:
+            state = start
+            continue
+        if player == CHANCE:
+            outcomes, weights = zip(*state.chance_outcomes())
+            state = state.apply(rng.choices(outcomes, weights=[float(w) for w in weights])[0])
+            continue
+        if state not in found:
+            found.append(state)
+            if len(found) == count:
+                break
+        state = state.apply(rng.choice(list(state.legal_actions())))
+    return found
+
+
+@ENTRIES
+def test_advise_gives_the_one_advice_type_at_every_decision(game, capsys):
+    """``advise(state)`` answers random decisions of the standard game with the core's
+    Advice: one option per legal action, best first, the JSON envelope; and
+    ``dicemath GAME advise STATE --json`` gives the same answer."""
+    from dicemath.core.advice import Advice
+
+    module = game.module
+    assert callable(module.analyse)
+    rng = random.Random(11)
+    for state in _decision_states(module.initial_state(game.standard), rng, 3):
+        advice = module.advise(state)
+        assert isinstance(advice, Advice) and advice.game == game.name and advice.state == str(state)
+        assert sorted(map(str, (o.action for o in advice.options))) == sorted(map(str, state.legal_actions()))
+        assert all(o.text == state.action_text(o.action) for o in advice.options)
+        values = [float(o.value) for o in advice.options]
+        sign = 1 if advice.higher_is_better else -1
+        assert all(sign * (a - b) >= -1e-9 for a, b in zip(values, values[1:])), values
+        envelope = advice.as_dict()
+        assert _key_paths(envelope) >= ADVICE_ENVELOPE and envelope["best"] == advice.best.text
+        assert main([game.name, "advise", str(state), "--json"]) == 0
+        answer = json.loads(capsys.readouterr().out)
+        assert answer["best"] == envelope["best"] and answer["exact"] == envelope["exact"]
+        assert [o["action"] for o in answer["options"]] == [o["action"] for o in envelope["options"]]

@@ -112,7 +112,7 @@ def test_bohnduell_advice_is_the_clis(server):
 
 
 def test_pitjesbak_advice_is_the_clis(server):
-    from dicemath.games.pitjesbak.advice import advise_situation
+    from dicemath.games.pitjesbak.advice import advise_situation, decision_advice, situation_state
     from dicemath.games.pitjesbak.rules import Rules
 
     status, answer = post(server, "/api/advise", {
@@ -120,8 +120,9 @@ def test_pitjesbak_advice_is_the_clis(server):
         "role": "follower", "throw_number": "1", "current": "1-2-3", "best": "1-1-2", "limit": "2",
         "stripes": "2", "die_values": "traditional"})
     assert status == 200
-    expected = advise_situation(2, True, 2, False, role="follower", throw_number=1, current=(1, 2, 3),
-                                best=(1, 1, 2), limit=2, rules=Rules(stripes=2)).as_dict()
+    decision = advise_situation(2, True, 2, False, role="follower", throw_number=1, current=(1, 2, 3),
+                                best=(1, 1, 2), limit=2, rules=Rules(stripes=2))
+    expected = decision_advice(situation_state(decision, Rules(stripes=2)), decision).as_dict()
     picture = answer["svg"]
     assert "Seat 0: stop, or throw again? (throw 1 of 2)" in picture and 'class="advised"' in picture
     check_answer(answer, expected)

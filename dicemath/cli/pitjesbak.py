@@ -9,8 +9,8 @@ from __future__ import annotations
 import time
 
 from dicemath.cli.support import (
-    add_json_flag, add_rules_command, add_show_command, add_svg_option, emit, fraction_text, int_list, is_start,
-    show_state, text_table, write_svg)
+    add_json_flag, add_rules_command, add_show_command, add_state_argument, add_svg_option, emit, fraction_text,
+    int_list, is_start, show_state, text_table, write_svg)
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.pitjesbak.rules import DIE_VALUE_VARIANTS, Rules
 
@@ -58,8 +58,10 @@ def register(subparsers) -> None:
         description="Stop or throw again? P(win the game) if you stop and if you throw again, every player "
                     "game-optimal from here (exact for 2..4 players, estimates for 5..8). Describe the table "
                     "(--stripes-left, --wiped, --position, --before, --limit, --throw, --throws-used), or give a "
-                    "state's text form (--state), or use the two-player options (--my-stripes ... --role ...).")
+                    "state's text form (STATE), or use the two-player options (--my-stripes ... --role ...).")
     _rules_args(advise)
+    add_state_argument(advise, "[0:9 1:9] round 0 start 0 order 0,1 turn 0 limit 0 throws 1 current 456 results - "
+                               "rolloff - winner - | last winner - limit 0 results - | 2 players 9 stripes traditional")
     table = advise.add_argument_group("any table (turn order from this round's start player)")
     table.add_argument("--stripes-left", type=int_list, default=None, metavar="A,B,...",
                        help="every player's stripes in turn order from this round's start player, e.g. 4,9,1,3,6 "
@@ -71,8 +73,6 @@ def register(subparsers) -> None:
     table.add_argument("--before", default=None, metavar="T,T,...",
                        help="the counting throws of the players before me in turn order, 'out' for one put out by "
                             "1-1-1 this round, e.g. 5-5-5,6-6-2")
-    table.add_argument("--state", default=None,
-                       help="instead: a state's text form where a player decides (see 'dicemath pitjesbak show')")
     two = advise.add_argument_group("two players (a shorter form of the same question)")
     two.add_argument("--my-stripes", type=int)
     two.add_argument("--my-wiped", action="store_true", help="I have wiped a stripe before")
@@ -268,51 +268,63 @@ def _throws(text: str | None) -> list:
 
 
 def run_advise(args) -> int:
-    from dicemath.games.pitjesbak.table_game import table_advice
-    from dicemath.games.pitjesbak.throws import parse_throw
-
+    """``pitjesbak advise``: the core :class:`~dicemath.core.advice.Advice` of the decision,
+    from a state's text form, a table, or the two-player form (each builds the same state)."""
     rules = _rules(args)
     two, table = _given(args, TWO_PLAYER_OPTIONS), _given(args, TABLE_OPTIONS)
     if args.state is not None:
         if two or table or args.current is not None or args.throw_number is not None or args.limit is not None:
-            raise InvalidStateError("--state says everything: give no other situation options with it")
-        return _advise_state(args)
-    if table and two:
+            raise InvalidStateError("STATE says everything: give no other situation options with it")
+        state, decision = _state_decision(args.state)
+        render = _render_table_advice if "stripes" in decision.situation else _render_two_advice
+    elif table and two:
         raise InvalidStateError(f"use either the table options ({', '.join(table)}) or the two-player ones "
                                 f"({', '.join(two)}), not both")
-    if args.current is None or args.throw_number is None:
+    elif args.current is None or args.throw_number is None:
         raise InvalidStateError("give your throw (--throw) and the throws you have used (--throws-used)")
-    if not table:
-        return _advise_two(args, rules)
+    elif not table:
+        state, decision = _two_decision(args, rules)
+        render = _render_two_advice
+    else:
+        state, decision = _table_decision(args, rules)
+        render = _render_table_advice
+    from dicemath.games.pitjesbak.advice import decision_advice
+
+    advice = decision_advice(state, decision)
+    result = advice.as_dict()
+    write_svg(args.svg, lambda: _drawn(state, advice), result)
+    emit(result, args.json, render)
+    return 0
+
+
+def _state_decision(text: str):
+    from dicemath.games.pitjesbak.advice import decide
+    from dicemath.games.pitjesbak.state import State
+
+    state = State.from_str(text)
+    return state, decide(state)
+
+
+def _table_decision(args, rules: Rules):
+    from dicemath.games.pitjesbak.advice import table_situation_state
+    from dicemath.games.pitjesbak.table_game import table_advice
+    from dicemath.games.pitjesbak.throws import parse_throw
+
     if args.stripes_left is None or args.position is None:
         raise InvalidStateError("a table needs --stripes-left (every player's stripes in turn order) and your "
                                 "--position (0 = the start player)")
     stripes = args.stripes_left
     wiped = _flags(args.wiped, len(stripes))
     before, dice = _throws(args.before), parse_throw(args.current)
-    advice = table_advice(stripes, wiped, args.position, before=before, limit=args.limit, dice=dice,
-                          throws=args.throw_number, rules=rules)
-    result = advice.as_dict()
-    write_svg(args.svg, lambda: _table_picture(advice, rules.with_players(len(stripes)), stripes, wiped, args.position,
-                                               before, args.limit, dice, args.throw_number), result)
-    emit(result, args.json, _render_table_advice)
-    return 0
+    decision = table_advice(stripes, wiped, args.position, before=before, limit=args.limit, dice=dice,
+                            throws=args.throw_number, rules=rules)
+    state = table_situation_state(rules.with_players(len(stripes)), stripes, wiped, args.position, before, args.limit,
+                                  dice, args.throw_number)
+    return state, decision
 
 
-def _advise_state(args) -> int:
-    from dicemath.games.pitjesbak.advice import table_state_advice
-    from dicemath.games.pitjesbak.state import State
-
-    state = State.from_str(args.state)
-    advice = table_state_advice(state)
-    result = advice.as_dict()
-    write_svg(args.svg, lambda: _drawn(state, advice), result)
-    emit(result, args.json, _render_table_advice)
-    return 0
-
-
-def _advise_two(args, rules: Rules) -> int:
-    from dicemath.games.pitjesbak.advice import advise_situation
+def _two_decision(args, rules: Rules):
+    from dicemath.games.pitjesbak.advice import advise_situation, situation_state
     from dicemath.games.pitjesbak.throws import parse_throw
 
     missing = [f"--{name.replace('_', '-')}" for name in ("my_stripes", "their_stripes", "role")
@@ -320,13 +332,16 @@ def _advise_two(args, rules: Rules) -> int:
     if missing:
         raise InvalidStateError(f"the two-player form needs {', '.join(missing)} (or describe the table with "
                                 "--stripes-left and --position)")
-    advice = advise_situation(args.my_stripes, args.my_wiped, args.their_stripes, args.their_wiped,
-                              role=args.role, throw_number=args.throw_number, current=parse_throw(args.current),
-                              best=parse_throw(args.best) if args.best else None, limit=args.limit, rules=rules)
-    result = advice.as_dict()
-    write_svg(args.svg, lambda: _picture(advice, rules), result)
-    emit(result, args.json, lambda _: str(advice))
-    return 0
+    decision = advise_situation(args.my_stripes, args.my_wiped, args.their_stripes, args.their_wiped,
+                                role=args.role, throw_number=args.throw_number, current=parse_throw(args.current),
+                                best=parse_throw(args.best) if args.best else None, limit=args.limit, rules=rules)
+    return situation_state(decision, rules), decision
+
+
+def _render_two_advice(r: dict) -> str:
+    again = "no throw left" if r["throw_win_probability"] is None else f"{r['throw_win_probability']:.4f}"
+    return (f"{r['decision'].upper()}: P(win game) if you stop {r['stop_win_probability']:.4f}, "
+            f"if you throw again {again}{'' if r['exact'] else ' (estimates)'}")
 
 
 def _render_table_advice(r: dict) -> str:
@@ -348,23 +363,10 @@ def _render_table_advice(r: dict) -> str:
     return "\n".join(lines)
 
 
-def _table_picture(advice, rules, stripes, wiped, position, before, limit, dice, throws) -> str:
-    from dicemath.games.pitjesbak.advice import table_situation_state
-
-    return _drawn(table_situation_state(rules, stripes, wiped, position, before, limit, dice, throws), advice)
-
-
 def _drawn(state, advice) -> str:
     from dicemath.games.pitjesbak.drawing import draw
 
     return draw(state, advice)
-
-
-def _picture(advice, rules) -> str:
-    from dicemath.games.pitjesbak.advice import situation_state
-    from dicemath.games.pitjesbak.drawing import draw
-
-    return draw(situation_state(advice, rules), advice)
 
 
 def run_card(args) -> int:

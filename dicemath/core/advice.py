@@ -36,6 +36,10 @@ from typing import Any
 from dicemath.core.numbers import number_text
 
 
+ENVELOPE = ("game", "state", "unit", "exact", "source", "best", "options")
+"""The keys every advice's JSON starts with (:meth:`Advice.as_dict`)."""
+
+
 @dataclass(frozen=True)
 class Option:
     """One legal action of a decision and its value.
@@ -75,7 +79,7 @@ class Advice:
         detail: the game's own richer object (e.g. Pitjesbak's thresholds), or None.
 
     Raises:
-        ValueError: options not in order, best first.
+        ValueError: options not in order, best first; extras that reuse a key of the envelope.
     """
 
     game: str
@@ -90,6 +94,9 @@ class Advice:
 
     def __post_init__(self):
         object.__setattr__(self, "options", tuple(self.options))
+        clash = set(self.extras) & set(ENVELOPE)
+        if clash:
+            raise ValueError(f"extras may not reuse the envelope's keys: {sorted(clash)}")
         sign = 1 if self.higher_is_better else -1
         for first, second in zip(self.options, self.options[1:]):
             if sign * (second.value - first.value) > 1e-12 * max(1.0, abs(first.value)):

@@ -74,7 +74,7 @@ GAMES: tuple[GameEntry, ...] = (
                        "measured", f"{SECTIONS_PACKAGE}.full_board"))),
     GameEntry("pitjesbak", "dicemath.games.pitjesbak", ("3. Pitjesbak",),
               "dicemath.games.pitjesbak.analysis:ANALYSIS", "dicemath.cli.pitjesbak",
-              (_report("pitjesbak", "Pitjesbak: when to stop, and who wins", "dicemath.games.pitjesbak.report"),)),
+              (_report("pitjesbak", "Pitjesbak: when to stop, and who wins", f"{SECTIONS_PACKAGE}.pitjesbak"),)),
     GameEntry("backgammon", "dicemath.games.backgammon", ("4. Backgammon",),
               "dicemath.games.backgammon.analysis:ANALYSIS", "dicemath.cli.backgammon",
               (_report("backgammon_bearoff", "Backgammon: exact bear-off", f"{SECTIONS_PACKAGE}.backgammon_bearoff"),

@@ -181,7 +181,7 @@ def _bohnduell(request: dict) -> dict:
 
 
 def _pitjesbak(request: dict) -> dict:
-    from dicemath.games.pitjesbak.advice import ROLES, advise_situation, situation_state
+    from dicemath.games.pitjesbak.advice import ROLES, advise_situation, decision_advice, situation_state
     from dicemath.games.pitjesbak.drawing import draw
     from dicemath.games.pitjesbak.rules import DIE_VALUE_VARIANTS, Rules
     from dicemath.games.pitjesbak.throws import parse_throw
@@ -196,8 +196,10 @@ def _pitjesbak(request: dict) -> dict:
         throw_number=_int(request, "throw_number", required=True),
         current=parse_throw(_text(request, "current", required=True)),
         best=parse_throw(best) if best else None, limit=_int(request, "limit"), rules=rules)
-    result = advice.as_dict()
-    result["svg"] = draw(situation_state(advice, rules), advice)
+    state = situation_state(advice, rules)
+    answer = decision_advice(state, advice)
+    result = answer.as_dict()
+    result["svg"] = draw(state, answer)
     return result
 
 

@@ -1,4 +1,4 @@
-"""Advice and the policy card: consistency with the solver, symmetry, invalid input."""
+"""StopOrThrow and the policy card: consistency with the solver, symmetry, invalid input."""
 
 import pytest
 
@@ -97,11 +97,11 @@ def test_advice_on_engine_states_equals_the_situation(game):
     """advise(state) reads the situation off a rules-engine state: the same advice."""
     from dicemath.games.pitjesbak.state import initial_state
     start = initial_state(game.rules, stripes=(4, 6), wiped=(True, False)).apply((2, 3, 4))
-    assert advise(start, solution=game) == advise_situation(4, True, 6, False, role="start", throw_number=1,
+    assert advise(start, solution=game).detail == advise_situation(4, True, 6, False, role="start", throw_number=1,
                                                             current=(2, 3, 4), solution=game)
     follower = start.apply("throw").apply((1, 1, 2)).apply("stop").apply((1, 2, 3))
     assert follower.current_player() == 1 and follower.limit == 2
-    assert advise(follower, solution=game) == advise_situation(6, False, 4, True, role="follower", throw_number=1,
+    assert advise(follower, solution=game).detail == advise_situation(6, False, 4, True, role="follower", throw_number=1,
                                                                current=(1, 2, 3), best=(1, 1, 2), limit=2,
                                                                solution=game)
     with pytest.raises(InvalidStateError):
@@ -111,7 +111,7 @@ def test_advice_on_engine_states_equals_the_situation(game):
 def test_one_advice_type_for_every_table(game):
     """Two players: the vectors in turn order and ``exact``; at a table of three, advise(state)
     is :func:`table_advice` of the same situation."""
-    from dicemath.games.pitjesbak.advice import Advice
+    from dicemath.games.pitjesbak.advice import StopOrThrow
     from dicemath.games.pitjesbak.rules import Rules
     from dicemath.games.pitjesbak.state import initial_state
     from dicemath.games.pitjesbak.table_game import solve_table, table_advice
@@ -123,9 +123,9 @@ def test_one_advice_type_for_every_table(game):
                                   "stop_values", "throw_values"}
     solution = solve_table(Rules(players=3, stripes=2), cap=4)
     state = initial_state(solution.rules, stripes=(2, 3, 2), wiped=(True, False, True)).apply((5, 5, 3))
-    advice = advise(state, solution=solution)
-    assert isinstance(advice, Advice) and advice.exact
+    advice = advise(state, solution=solution).detail
+    assert isinstance(advice, StopOrThrow) and advice.exact
     assert advice == table_advice((2, 3, 2), (True, False, True), 0, dice=(5, 5, 3), throws=1,
                                   rules=solution.rules, solution=solution)
     assert "(estimates)" not in str(advice)
-    assert "(estimates)" in str(Advice("stop", 0.3, 0.2, {}, exact=False))
+    assert "(estimates)" in str(StopOrThrow("stop", 0.3, 0.2, {}, exact=False))

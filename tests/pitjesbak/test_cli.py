@@ -123,7 +123,7 @@ def test_advice_from_a_state_text(capsys):
     state = state.apply((5, 5, 5)).apply("throw").apply((5, 5, 5)).apply("stop")      # limit 2
     state = state.apply((6, 6, 2)).apply("throw").apply((6, 6, 2)).apply((6, 6, 2))   # position 2 after one throw
     assert state.turn == 2 and state.throws == 1
-    from_state = json.loads(run(capsys, "advise", "--state", str(state), "--json")[1])
+    from_state = json.loads(run(capsys, "advise", str(state), "--json")[1])
     assert from_state == json.loads(run(capsys, "advise", *FIVE, "--json")[1])
 
 
@@ -152,8 +152,8 @@ def test_advice_from_a_state_text(capsys):
      "not both"),
     (("--stripes-left", "3,2,9", "--position", "0"), "--throw"),
     (("--stripes-left", "3,2,9", "--throw", "6-5-4", "--throws-used", "1"), "--position"),
-    (("--state", "[0:9 1:9] round 0 start 0 order 0,1 turn 0 limit 0 throws 0 current - results - rolloff - "
-                 "winner - | last winner - limit 0 results - | 2 players 9 stripes traditional"), "decides"),
+    (("[0:9 1:9] round 0 start 0 order 0,1 turn 0 limit 0 throws 0 current - results - rolloff - "
+      "winner - | last winner - limit 0 results - | 2 players 9 stripes traditional",), "decides"),
 ])
 def test_bad_tables_exit_2(capsys, argv, words):
     from dicemath.cli import main

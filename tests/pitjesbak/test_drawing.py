@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.pitjesbak.advice import Advice, advise
+from dicemath.games.pitjesbak.advice import StopOrThrow, advise, decision_advice
 from dicemath.games.pitjesbak.drawing import draw
 from dicemath.games.pitjesbak.game_solver import solve_game
 from dicemath.games.pitjesbak.rules import Rules
@@ -71,8 +71,9 @@ def test_a_player_out_and_the_winner():
 def test_advice_marks_the_recommended_action_with_both_chances():
     solution = solve_game(Rules(stripes=2), use_cache=False, compare=False)
     state = initial_state(solution.rules).apply((2, 3, 4))
-    advice = advise(state, solution=solution)
-    root = ET.fromstring(draw(state, advice))
+    answer = advise(state, solution=solution)
+    advice = answer.detail
+    root = ET.fromstring(draw(state, answer))
     (chosen,) = classed(root, "advised")
     (other,) = classed(root, "option")
     name = {"stop": "Stop", "throw": "Throw again"}[advice.decision]
@@ -84,17 +85,17 @@ def test_advice_marks_the_recommended_action_with_both_chances():
 
 def test_advice_with_no_throw_left_and_advice_where_nobody_decides():
     state = initial_state().apply((6, 5, 4))
-    root = ET.fromstring(draw(state, Advice("stop", 0.7, None, {})))
+    root = ET.fromstring(draw(state, decision_advice(state, StopOrThrow("stop", 0.7, None, {}))))
     assert "Throw again: no throw left" in words(root)
     with pytest.raises(InvalidStateError, match="nobody decides"):
-        draw(initial_state(), Advice("stop", 0.7, None, {}))
+        draw(initial_state(), decision_advice(state, StopOrThrow("stop", 0.7, None, {})))
 
 
 def test_estimates_say_so():
     state = initial_state().apply((6, 5, 4))
-    shown = " ".join(words(ET.fromstring(draw(state, Advice("stop", 0.61, 0.48, {}, exact=False)))))
+    shown = " ".join(words(ET.fromstring(draw(state, decision_advice(state, StopOrThrow("stop", 0.61, 0.48, {}, exact=False))))))
     assert "Estimated chance to win the game" in shown and "Stop: ~61.0%" in shown
-    exact = " ".join(words(ET.fromstring(draw(state, Advice("stop", 0.61, 0.48, {})))))
+    exact = " ".join(words(ET.fromstring(draw(state, decision_advice(state, StopOrThrow("stop", 0.61, 0.48, {}))))))
     assert "Estimated" not in exact and "Stop: 61.0%" in exact
 
 

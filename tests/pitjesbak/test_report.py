@@ -1,6 +1,6 @@
 """The report section (quick) and the notebook."""
 
-from dicemath.games.pitjesbak.report import (
+from dicemath.reporting.sections.pitjesbak import (
     GainRow,
     RoundRow,
     TableRow,

@@ -16,8 +16,9 @@ the vector of win probabilities: 2 to 4 players from 9 stripes, more with few st
 :mod:`.table_estimate` (labelled estimates for 5 to 8 players), :mod:`.table_game` (the
 solution each table uses; advice at any table),
 :mod:`.table_compare` (what game-optimal play gains over round-optimal play), :mod:`.advice`
-(stop or throw again, one advice type for every table, :mod:`.advice_type`; policy cards),
-:mod:`.report`; its command line is :mod:`dicemath.cli.pitjesbak`.
+(stop or throw again at every table, the core's Advice with the :class:`StopOrThrow` of
+:mod:`.advice_type` behind it; policy cards); its command line is :mod:`dicemath.cli.pitjesbak`,
+its report section :mod:`dicemath.reporting.sections.pitjesbak`.
 The solvers run on the core's algorithms: optimal stopping and bounded value iteration
 (:mod:`dicemath.core.mdp`); their tests check them against the core's expectimax
 (:mod:`dicemath.core.search`) over :class:`State`.
@@ -44,7 +45,7 @@ Example:
 """
 
 from dicemath.games.pitjesbak.advice import (
-    Advice,
+    StopOrThrow,
     PolicyCard,
     TableCard,
     advise,
@@ -79,7 +80,7 @@ register_picture(_State, _drawing.draw)
 __all__ = [
     "PIPS",
     "STANDARD",
-    "Advice",
+    "StopOrThrow",
     "GameSolution",
     "PolicyCard",
     "RoundSolution",

@@ -1,14 +1,18 @@
 """Stop or throw again? Game-optimal advice and a human policy card, at any table.
 
-One advice type, :class:`Advice` (defined in :mod:`.advice_type`): the probability of winning the whole game (PIT-1) if the
-player stops and if he throws again, every player playing game-optimally from here on, and
-whether those numbers are exact (float64 solutions) or estimates. Two players: the game
+:func:`advise` answers with the core's :class:`~dicemath.core.advice.Advice` (options
+``stop`` and ``throw``); behind it stands a :class:`StopOrThrow` (:mod:`.advice_type`,
+:func:`decide`): the probability of winning the whole game (PIT-1) if the player stops and
+if he throws again, every player playing game-optimally from here on, and whether those
+numbers are exact (float64 solutions) or estimates. Two players: the game
 solution of :mod:`dicemath.games.pitjesbak.game_solver` (rigorous bounds); three and four
 players: :mod:`.table_solver`; five to eight: the labelled estimates of :mod:`.table_estimate`
 (:func:`.table_game.table_advice` answers every table).
 
 :func:`advise` takes a state of the rules engine (the game vocabulary);
-:func:`advise_situation` takes a two-player situation as a player describes it at the table.
+:func:`advise_situation` takes a two-player situation as a player describes it at the table
+(a :class:`StopOrThrow`; :func:`decision_advice` with :func:`situation_state` makes it an
+Advice).
 The policy cards: :func:`policy_card` (two players, :class:`PolicyCard`) and
 :func:`table_policy_card` (any table, thresholds by turn position, :class:`TableCard`).
 """
@@ -20,9 +24,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dicemath.core.advice import Advice, Option
 from dicemath.core.dice import throw_text
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.pitjesbak.advice_type import Advice
+from dicemath.games.pitjesbak.advice_type import StopOrThrow
 from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
 from dicemath.games.pitjesbak.rules import MAX_THROWS, STANDARD, Rules
 from dicemath.games.pitjesbak.state import STOP, THROW, State, initial_state
@@ -32,17 +37,21 @@ from dicemath.reporting.context import markdown_table
 ROLES = ("start", "follower")
 
 
+UNIT = "win probability"
+"""What Pitjesbak advice values measure: the chance to win the whole game (PIT-1)."""
+
+
 def advise(state: State, *, solution=None) -> Advice:
     """Game-optimal advice at a decision: stop, or throw again? (PIT-4..PIT-8)
 
     Args:
         state: a state where a player decides (``state.current_player() >= 0``).
-        solution: two players: a solved game (default :func:`solve_game` of ``state.rules``,
-            cached); more: a table solution for :func:`.table_game.table_advice` (default as
-            there: exact up to four players, an estimate beyond).
+        solution: as :func:`decide`.
 
     Returns:
-        The :class:`Advice` for the player to act.
+        The :class:`~dicemath.core.advice.Advice` (:func:`decision_advice` of
+        :func:`decide`): ``stop`` and, when a throw is left, ``throw``, each valued by the
+        chance to win the game; the :class:`StopOrThrow` as its ``detail``.
 
     Raises:
         InvalidStateError: not a decision.
@@ -50,8 +59,46 @@ def advise(state: State, *, solution=None) -> Advice:
     Example:
         >>> small = solve_game(Rules(stripes=3), use_cache=False, compare=False)
         >>> state = initial_state(small.rules).apply((6, 5, 4))
-        >>> advise(state, solution=small).decision
+        >>> advise(state, solution=small).best.action
         'stop'
+    """
+    return decision_advice(state, decide(state, solution=solution))
+
+
+def decision_advice(state: State, decision: StopOrThrow) -> Advice:
+    """The :class:`~dicemath.core.advice.Advice` of a stop-or-throw answer at ``state`` (the
+    state it was asked at, or the state a situation describes): options best first, their
+    values the chances to win the game, each with every player's chances (``win_values``,
+    in turn order); extras the keys of :meth:`StopOrThrow.as_dict` (the start player's
+    counting throw of a two-player situation, ``best`` there, as ``to_beat``)."""
+    values = {STOP: (decision.stop_probability, decision.stop_values)}
+    if decision.throw_probability is not None:
+        values[THROW] = (decision.throw_probability, decision.throw_values)
+    order = sorted(values, key=lambda action: action != decision.decision)
+    options = tuple(Option(action, state.action_text(action), values[action][0],
+                           {"win_values": None if values[action][1] is None else list(values[action][1])})
+                    for action in order)
+    players = len(decision.stop_values) if decision.stop_values is not None else state.rules.players
+    source = ("two-player game solution" if players == 2 else "table solution") if decision.exact else \
+        "table estimate (fitted strengths)"
+    extras = {("to_beat" if key == "best" else key): value for key, value in decision.as_dict().items()
+              if key != "exact"}
+    return Advice(game="pitjesbak", state=str(state), unit=UNIT, higher_is_better=True, exact=decision.exact,
+                  source=source, options=options, extras=extras, detail=decision)
+
+
+def decide(state: State, *, solution=None) -> StopOrThrow:
+    """The stop-or-throw answer at a decision of ``state`` (the :class:`StopOrThrow` behind
+    :func:`advise`).
+
+    Args:
+        state: a state where a player decides (``state.current_player() >= 0``).
+        solution: two players: a solved game (default :func:`solve_game` of ``state.rules``,
+            cached); more: a table solution for :func:`.table_game.table_advice` (default as
+            there: exact up to four players, an estimate beyond).
+
+    Raises:
+        InvalidStateError: not a decision.
     """
     if state.current_player() < 0:
         raise InvalidStateError(f"no player decides in {state}: advice needs a decision")
@@ -67,7 +114,7 @@ def advise(state: State, *, solution=None) -> Advice:
 def advise_situation(my_stripes: int, my_wiped: bool, their_stripes: int, their_wiped: bool, *,
                      role: str, throw_number: int, current: Sequence[int], best: Sequence[int] | None = None,
                      limit: int | None = None, rules: Rules | None = None,
-                     solution: GameSolution | None = None) -> Advice:
+                     solution: GameSolution | None = None) -> StopOrThrow:
     """:func:`advise` for a situation described at the table, without building a state.
 
     Args:
@@ -82,7 +129,7 @@ def advise_situation(my_stripes: int, my_wiped: bool, their_stripes: int, their_
         solution: a solved game (default :func:`solve_game` of ``rules``, cached).
 
     Returns:
-        The :class:`Advice`; when no throw is left the decision is ``"stop"`` (it counts).
+        The :class:`StopOrThrow`; when no throw is left the decision is ``"stop"`` (it counts).
 
     Raises:
         InvalidStateError: a role other than start/follower, a throw number outside the
@@ -114,7 +161,7 @@ def advise_situation(my_stripes: int, my_wiped: bool, their_stripes: int, their_
                    dice=dice, best=best, cap=cap, rules=rules or STANDARD, solution=solution)
 
 
-def table_state_advice(state: State, *, solution=None) -> Advice:
+def table_state_advice(state: State, *, solution=None) -> StopOrThrow:
     """:func:`.table_game.table_advice` at an engine state where a player decides: the
     players of this round in its turn order (a game of five with one player out since an
     earlier round is a table of four; one out this round is still in the round, his result
@@ -154,7 +201,7 @@ def table_situation_state(rules: Rules, stripes: Sequence[int], wiped: Sequence[
     return state
 
 
-def situation_state(advice: Advice, rules: Rules) -> State:
+def situation_state(advice: StopOrThrow, rules: Rules) -> State:
     """The two-player state an :func:`advise_situation` answer describes, for its picture:
     the asking player is seat 0, the other seat 1 (PIT-4: the start player throws first; a
     follower sees the start player's counting throw)."""
@@ -171,7 +218,7 @@ def situation_state(advice: Advice, rules: Rules) -> State:
 
 def _advice(my_stripes: int, my_wiped: bool, their_stripes: int, their_wiped: bool, *, role: str,
             throw_number: int, dice: tuple[int, int, int], best: tuple[int, int, int] | None, cap: int,
-            rules: Rules, solution: GameSolution | None) -> Advice:
+            rules: Rules, solution: GameSolution | None) -> StopOrThrow:
     """The advice from the round tables of the game solution (both forms of :func:`advise`)."""
     solution = solution or solve_game(rules)
     space = class_space(rules)
@@ -199,7 +246,7 @@ def _advice(my_stripes: int, my_wiped: bool, their_stripes: int, their_wiped: bo
     def vector(p: float | None) -> tuple[float, float] | None:
         return None if p is None else ((p, 1.0 - p) if mine == 0 else (1.0 - p, p))
 
-    return Advice(decision, stop, again, situation, stop_values=vector(stop), throw_values=vector(again))
+    return StopOrThrow(decision, stop, again, situation, stop_values=vector(stop), throw_values=vector(again))
 
 
 def _check_throw_number(throw_number: int, cap: int) -> None:

@@ -1,6 +1,7 @@
-"""The answer to one stop-or-throw question at any Pitjesbak table (PIT-4..PIT-8).
+"""The answer to one stop-or-throw question at any Pitjesbak table (PIT-4..PIT-8): the
+game's own detail behind the core :class:`~dicemath.core.advice.Advice` of ``advise``.
 
-:class:`Advice` stands in a module of its own so that the solvers that answer with it
+:class:`StopOrThrow` stands in a module of its own so that the solvers that answer with it
 (:mod:`.table_game`) and the advice functions and policy cards (:mod:`.advice`, which
 re-exports it) do not import each other.
 """
@@ -11,8 +12,8 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
-class Advice:
-    """The advice for one decision (any table).
+class StopOrThrow:
+    """The answer to one stop-or-throw decision (any table).
 
     Attributes:
         decision: ``"stop"`` or ``"throw"`` (ties: stop; ``"stop"`` when no throw is left).

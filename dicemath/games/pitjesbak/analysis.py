@@ -33,8 +33,9 @@ from functools import lru_cache
 from dicemath.analysis.engine import GameAnalysis
 from dicemath.analysis.records import InvalidRecordError, check_keys, flag, whole_number
 from dicemath.analysis.values import Valued, ValueSource
+from dicemath.core.advice import Advice
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.pitjesbak.advice import ROLES, Advice, advise
+from dicemath.games.pitjesbak.advice import ROLES, advise
 from dicemath.games.pitjesbak.game_solver import RoundTables, solve_game
 from dicemath.games.pitjesbak.rules import MAX_THROWS, Rules, check_stripes
 from dicemath.games.pitjesbak.state import State, initial_state

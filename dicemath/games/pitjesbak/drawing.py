@@ -5,7 +5,7 @@ has won a round (PIT-6: then 1-1-1 wins the game) or is out, and its dice: the t
 waiting for the player's decision, or the counting throw of a player who has finished
 (PIT-4) with its class (PIT-2, PIT-3; 2-2-3 adds a stripe, PIT-7). Above them: whose turn
 it is, the throw number and the limit of throws this round (PIT-4). With advice
-(:class:`.advice.Advice`, at any table: :func:`.advice.advise`, :func:`.table_game.table_advice`)
+(:class:`.advice.StopOrThrow`, at any table: :func:`.advice.advise`, :func:`.table_game.table_advice`)
 the two choices are drawn with their chances of winning the game and the recommended one is
 framed; estimates (five to eight players) say so. The words are the text view's (:mod:`.view`).
 
@@ -19,8 +19,9 @@ Example:
 from __future__ import annotations
 
 from dicemath.core import svg
+from dicemath.core.advice import Advice
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.pitjesbak.advice import Advice
+from dicemath.games.pitjesbak.advice_type import StopOrThrow
 from dicemath.games.pitjesbak.state import STOP, THROW, State
 from dicemath.games.pitjesbak.view import badges, dice_of, limit_text, status, title
 
@@ -39,7 +40,8 @@ def draw(state: State, advice: Advice | None = None) -> str:
 
     Args:
         state: the state.
-        advice: the advice for the player deciding in ``state`` (:func:`.advice.advise`).
+        advice: the advice for the player deciding in ``state`` (:func:`.advice.advise`; its
+            ``detail`` is drawn).
 
     Returns:
         A standalone SVG document.
@@ -50,12 +52,14 @@ def draw(state: State, advice: Advice | None = None) -> str:
     Example:
         >>> from dicemath.games.pitjesbak.state import initial_state
         >>> state = initial_state().apply((6, 5, 4))
-        >>> picture = draw(state, Advice("stop", 0.61, 0.48, {}))
+        >>> from dicemath.games.pitjesbak.advice import decision_advice
+        >>> picture = draw(state, decision_advice(state, StopOrThrow("stop", 0.61, 0.48, {})))
         >>> 'class="advised"><title>Stop' in picture
         True
     """
     if advice is not None and state.current_player() < 0:
         raise InvalidStateError(f"advice for {state}, where nobody decides")
+    decision = None if advice is None else advice.detail
     top = svg.HEADING_HEIGHT + 18
     parts = [svg.text(12, top, status(state)), svg.text(12, top + 22, limit_text(state), fill=svg.GREY)]
     most = max(max(state.stripes), state.rules.stripes)
@@ -65,8 +69,8 @@ def draw(state: State, advice: Advice | None = None) -> str:
     for seat in range(state.rules.players):
         parts.append(_seat(state, seat, top + seat * SEAT_HEIGHT, dice_left, width))
     bottom = top + state.rules.players * SEAT_HEIGHT
-    if advice is not None:
-        parts.append(_advice(advice, bottom + 8))
+    if decision is not None:
+        parts.append(_advice(decision, bottom + 8))
         bottom += 84
     return svg.Drawing(width, bottom + 12, title(state)).add(*parts).to_svg()
 
@@ -104,7 +108,7 @@ def _seat(state: State, seat: int, y: float, dice_left: float, width: float) -> 
     return svg.group(*parts, title=f"seat {seat}: {count} stripes, {marks or 'in the game'}")
 
 
-def _advice(advice: Advice, y: float) -> str:
+def _advice(advice: StopOrThrow, y: float) -> str:
     """The two choices with their chances of winning the game; the advised one framed."""
     choices = ((STOP, "Stop", advice.stop_probability), (THROW, "Throw again", advice.throw_probability))
     heading = ("Chance to win the game (game-optimal play from here):" if advice.exact else

@@ -4,7 +4,7 @@ simulator policy (PIT-1..PIT-8).
 Two players: the two-player solver :func:`.game_solver.solve_game` (rigorous bounds); three
 and four: the table solver :func:`.table_solver.solve_table` (float64 value iteration); five
 to eight: the labelled estimate :func:`.table_estimate.estimate_table` (``exact`` False).
-:func:`table_advice` answers one stop-or-throw question with an :class:`.advice_type.Advice`,
+:func:`table_advice` answers one stop-or-throw question with an :class:`.advice_type.StopOrThrow`,
 :func:`table_policy` plays the same decisions in the simulator (:mod:`.simulate`).
 :func:`solve_table` and :class:`.table_solver.TableSolution` are here too, for callers of the
 table as a whole.
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.pitjesbak.advice_type import Advice
+from dicemath.games.pitjesbak.advice_type import StopOrThrow
 from dicemath.games.pitjesbak.game_solver import DEFAULT_EXTRA
 from dicemath.games.pitjesbak.rules import STANDARD, Rules, check_stripes
 from dicemath.games.pitjesbak.state import STOP, THROW, State
@@ -53,7 +53,7 @@ def default_solution(rules: Rules, stripes: Sequence[int] = ()):
 
 def table_advice(stripes: Sequence[int], wiped: Sequence[bool], position: int, *, before: Sequence = (),
                  limit: int | None = None, dice: Sequence[int], throws: int, rules: Rules | None = None,
-                 solution: TableValues | None = None) -> Advice:
+                 solution: TableValues | None = None) -> StopOrThrow:
     """Game-optimal advice at a table: the probability of winning the game if I stop and if I
     throw again (PIT-4..PIT-8).
 
@@ -72,7 +72,7 @@ def table_advice(stripes: Sequence[int], wiped: Sequence[bool], position: int, *
             ``exact=False``); its subgames answer for fewer players.
 
     Returns:
-        The :class:`.advice.Advice` (with every player's values in turn order).
+        The :class:`.advice.StopOrThrow` (with every player's values in turn order).
 
     Raises:
         InvalidRulesError: fewer than 2 or more than 8 players (PIT-1).
@@ -99,7 +99,7 @@ def table_advice(stripes: Sequence[int], wiped: Sequence[bool], position: int, *
     situation = {"stripes": list(stripes), "wiped": list(wiped), "position": position,
                  "before": [None if t is None else "-".join(map(str, sorted(t, reverse=True))) for t in before],
                  "limit": limit, "dice": "-".join(map(str, sorted(dice, reverse=True))), "throws": throws}
-    return Advice(decision, mine_stop, mine_again, situation, exact=table.exact,
+    return StopOrThrow(decision, mine_stop, mine_again, situation, exact=table.exact,
                   stop_values=tuple(float(v) for v in stop),
                   throw_values=None if again is None else tuple(float(v) for v in again))
 

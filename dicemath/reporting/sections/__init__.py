@@ -5,7 +5,7 @@ section is where is read from the game registry, :mod:`dicemath.games.registry`)
 * :mod:`.dice`: hits for every number (section ``dice``);
 * :mod:`.pegs_fives`: sections ``pegs`` and ``fives``; :mod:`.full_board`: the full-board
   results of Pegs and Fives (``full_board``);
-* ``pitjesbak``: still in :mod:`dicemath.games.pitjesbak.report`;
+* :mod:`.pitjesbak`: section ``pitjesbak``;
 * :mod:`.backgammon_bearoff`, :mod:`.backgammon_cube`, :mod:`.backgammon_playtive`: the
   three Backgammon sections;
 * :mod:`.bohnduell`: section ``bohnduell``;

@@ -9,7 +9,7 @@ round-maximising comparison of the two-player solver, rounds with more than 4 pl
 four-player solves (four players are then estimated) and the exact round-maximiser tables
 beyond two players are skipped, and the simulations are short (:data:`QUICK_GAMES`).
 
-Tables of n players (:mod:`.table_solver`, :mod:`.table_estimate`, :mod:`.table_compare`):
+Tables of n players (:mod:`dicemath.games.pitjesbak.table_solver`, :mod:`dicemath.games.pitjesbak.table_estimate`, :mod:`dicemath.games.pitjesbak.table_compare`):
 the stop thresholds by turn position and table size (the policy card's, a plot), the first
 start player's advantage (exact for 2 to 4 players, estimated beyond), and what game-optimal
 play gains over round-optimal play (exact for 2 to 4 players, simulated for 3 to 8, with 95%
@@ -22,12 +22,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dicemath.core.advice import Advice
 from dicemath.core.dice import throw_text
 from dicemath.core.svg import picture
 from dicemath.core.cache import cached_object
 from dicemath.games.pitjesbak.advice import (
     WEAK_BEST,
-    Advice,
     PolicyCard,
     advise,
     policy_card,
@@ -78,11 +78,11 @@ class TableRow:
 
     Attributes:
         players: n.
-        exact: True for a solved table, False for the estimate (:mod:`.table_estimate`).
+        exact: True for a solved table, False for the estimate (:mod:`dicemath.games.pitjesbak.table_estimate`).
         win_probabilities: P(win the game) by turn position of the first round.
         thresholds: by turn position, the weakest throw he stops on facing
-            :data:`.advice.WEAK_BEST` (the start player: no best yet) after the first of three
-            throws and with one of three left (:class:`.advice.TableCard`).
+            :data:`dicemath.games.pitjesbak.advice.WEAK_BEST` (the start player: no best yet) after the first of three
+            throws and with one of three left (:class:`dicemath.games.pitjesbak.advice.TableCard`).
     """
 
     players: int
@@ -98,13 +98,13 @@ class TableRow:
 
 @dataclass(frozen=True)
 class GainRow:
-    """What round-optimal play costs at a table of n (see :mod:`.table_compare`).
+    """What round-optimal play costs at a table of n (see :mod:`dicemath.games.pitjesbak.table_compare`).
 
     Attributes:
         players: n.
         exact_losses: by turn position of the first round, the exact loss of P(win the game)
             of a round-maximiser against game-optimal play by the others (None: not solved).
-        simulated: :func:`.table_compare.simulated_loss` of the first start player (None:
+        simulated: :func:`dicemath.games.pitjesbak.table_compare.simulated_loss` of the first start player (None:
             not simulated).
     """
 
@@ -239,8 +239,8 @@ def _simulated(rules: Rules, players: int, games: int) -> dict:
 
 def gain_rows(rules: Rules, *, quick: bool = False) -> tuple[GainRow, ...]:
     """What round-optimal play costs at each table size: exact where solved
-    (:func:`.table_compare.solve_round_maximiser`), simulated from three players
-    (:func:`.table_compare.simulated_loss`, cached)."""
+    (:func:`dicemath.games.pitjesbak.table_compare.solve_round_maximiser`), simulated from three players
+    (:func:`dicemath.games.pitjesbak.table_compare.simulated_loss`, cached)."""
     from dicemath.games.pitjesbak.table_compare import solve_round_maximiser
     from dicemath.games.pitjesbak.table_solver import DEFAULT_CAP_EXTRA, two_player_cap
 
@@ -509,12 +509,12 @@ def render(report: PitjesbakReport, context: ReportContext) -> str:
               f"{(1 - value) - rso:.6f}"],
              ["both maximise round wins", f"{rvr:.6f}", ""]], align="lrr")]
     a, fa, b, fb = LATE_STATE
-    advice = report.opening_advice
+    advice = report.opening_advice.detail
     parts += ["", "## Policy card (opening position)", "",
               f"The start player's first throw of the game is {throw_text(FIRST_THROW)}: the picture gives his "
               "chance to win the game if he stops and if he throws again (both players game-optimal from there); "
               f"the advice is to **{advice.decision}**.", "",
-              context.save_picture(picture(report.opening, advice), "pitjesbak_first_throw.svg",
+              context.save_picture(picture(report.opening, report.opening_advice), "pitjesbak_first_throw.svg",
                                    f"the start player's first throw {throw_text(FIRST_THROW)}: {advice.decision}"),
               "", report.opening_card.markdown(), "",
               f"### Late in the game: {a} v {b} stripes, {'both have' if fa and fb else 'not both'} wiped", "",
