@@ -4,7 +4,7 @@ advisor ``pegs advise`` / ``fives advise`` use without a table), seeded, for the
 figures of ``analyses/pegs_fives_race.py``.
 
 Imported on demand (numba). The rules enter through tables built from the engine
-(:func:`.race_solver._option_terminals`, the cycle terminals of :func:`.state.after_hits`
+(:func:`.race_solver.cycle_coefficients`, the cycle terminals of :func:`.state.after_hits`
 and :func:`.state.miss`) and :func:`.fullboard.pegs_kernel.throw_groups`; the game itself is
 played by :func:`_play_turn`, a transcription of :func:`.state.after_hits` / :func:`.state.miss`
 (PEGS-3..9, FIVES-2..5) with thrown dice. A board is 12 digits (base ``goal + 1``).
@@ -491,29 +491,12 @@ def simulation_tables(rules):
     from dicemath.games.pegs_fives.distilled import DistilledValue
     from dicemath.games.pegs_fives.fullboard.pegs_kernel import throw_groups
     from dicemath.games.pegs_fives.race_advice import GRID_MAX, GRID_STEP, turn_laws
-    from dicemath.games.pegs_fives.race_solver import _option_terminals
+    from dicemath.games.pegs_fives.race_solver import cycle_coefficients
 
     goal, dice = rules.goal, rules.dice
     T = rules.throws or 1
     rows = tuple(range(1, rules.rows + 1))
-    coef = np.zeros((len(rows), goal + 1, dice + 1, T, dice + 1, 2 * goal + T))
-    for j, row in enumerate(rows):
-        per = rules.dice_per_hit[row - 1]
-        for need in range(1, goal + 1):
-            for d in range(1, dice + 1):
-                for t in range(1, T + 1):
-                    after = t - 1 if rules.throws is not None else None
-                    for h in range(1, d // per + 1):
-                        for terminal, p in _option_terminals(rules, row, goal - need, h, d, after).items():
-                            if terminal[0] == "over":
-                                column = 0
-                            elif terminal[0] == "end":
-                                column = terminal[1]
-                            elif terminal[0] == "fresh":
-                                column = goal + terminal[1]
-                            else:
-                                column = 2 * goal + terminal[2]
-                            coef[j, need, d, t - 1, h, column] += float(p)
+    coef = cycle_coefficients(rules, rows)
     groups = throw_groups(rules, rows)
     per_hit = np.array([rules.dice_per_hit[r - 1] for r in rows], np.int64)
     C = (coef, per_hit, groups["group_start"], groups["group_p"], groups["entry_start"], groups["entry_row"],

@@ -59,7 +59,7 @@ from dicemath.core.advice import Advice, Option
 from dicemath.core.errors import DicemathError, IllegalMoveError
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.state import (
-    BoardTuple, InvalidBoardError, check_board, check_roll, initial_state, legal_rows, rest_points)
+    BoardTuple, InvalidBoardError, check_board, check_roll, check_throws_left, initial_state, legal_rows, rest_points)
 from dicemath.games.pegs_fives.turn import open_rows_of
 
 EXACT_MAX_ROWS = 5
@@ -425,12 +425,7 @@ def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], oppone
     if isinstance(dice, bool) or not isinstance(dice, int) or not 1 <= dice <= rules.dice:
         raise IllegalMoveError(f"dice in hand must be 1..{rules.dice}, got {dice!r}")
     faces = check_roll(throw, dice)
-    if throws is None:
-        throws = rules.throws
-    elif rules.throws is None:
-        raise IllegalMoveError(f"{rules.name} has no throw limit (FIVES-3): no throws left to give")
-    elif not 1 <= throws <= rules.throws:
-        raise IllegalMoveError(f"throws left must be 1..{rules.throws}, got {throws!r}")
+    throws = check_throws_left(rules, throws)
     legal = legal_rows(b, faces, rules.goal)
 
     solo = _solo(rules, b, table)

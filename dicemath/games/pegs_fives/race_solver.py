@@ -656,6 +656,37 @@ def _option_terminals(rules: Rules, row: int, step: int, hits: int, dice: int, t
                                                    dice - hits * rules.dice_per_hit[row - 1], throws_after))
 
 
+def cycle_coefficients(rules: Rules, rows: tuple[int, ...]) -> np.ndarray:
+    """The cycle terminals of every open row as one array (:mod:`._race_kernels` and the
+    simulator): ``coef[j, need, dice, throws - 1, hits, column]`` is the chance that a cycle of
+    row ``rows[j]`` with ``need`` steps to go, begun by naming it for ``hits`` hits with ``dice``
+    in hand and ``throws`` left, ends in ``column``: 0 an overthrow (PEGS-6), ``c`` the turn's
+    end ``c`` steps on, ``goal + c`` a fresh start ``c`` steps on (PEGS-8, FIVES-4/5),
+    ``2 goal + t`` a PEGS-7 choice throw with ``t`` throws left."""
+    goal, dice, k = rules.goal, rules.dice, len(rows)
+    T = rules.throws or 1
+    coef = np.zeros((k, goal + 1, dice + 1, T, dice + 1, 2 * goal + T))
+    for j, row in enumerate(rows):
+        per_hit = rules.dice_per_hit[row - 1]
+        for need in range(1, goal + 1):
+            for d in range(1, dice + 1):
+                for t in range(1, T + 1):
+                    after = t - 1 if rules.throws is not None else None
+                    for h in range(1, d // per_hit + 1):
+                        for terminal, p in _option_terminals(rules, row, goal - need, h, d, after).items():
+                            if terminal[0] == "over":
+                                column = 0
+                            elif terminal[0] == "end":
+                                column = terminal[1]
+                            elif terminal[0] == "fresh":
+                                column = goal + terminal[1]
+                            else:
+                                assert terminal[1] == d - per_hit * need and 1 <= terminal[2] < T
+                                column = 2 * goal + terminal[2]
+                            coef[j, need, d, t - 1, h, column] += float(p)
+    return coef
+
+
 _KERNEL_TABLES: dict = {}
 
 
@@ -681,25 +712,7 @@ def kernel_tables(rules: Rules, rows: tuple[int, ...]) -> dict:
     digits = np.stack([(index // s) % layout.base for s in layout.strides], axis=1).astype(np.int64)
     complete = (digits >= goal).all(axis=1)
     RP = ((goal - digits) * np.array(rows)).sum(axis=1).astype(np.float64)
-    coef = np.zeros((k, goal + 1, dice + 1, T, dice + 1, 2 * goal + T))
-    for j, row in enumerate(rows):
-        per_hit = rules.dice_per_hit[row - 1]
-        for need in range(1, goal + 1):
-            for d in range(1, dice + 1):
-                for t in range(1, T + 1):
-                    after = t - 1 if rules.throws is not None else None
-                    for h in range(1, d // per_hit + 1):
-                        for terminal, p in _option_terminals(rules, row, goal - need, h, d, after).items():
-                            if terminal[0] == "over":
-                                column = 0
-                            elif terminal[0] == "end":
-                                column = terminal[1]
-                            elif terminal[0] == "fresh":
-                                column = goal + terminal[1]
-                            else:
-                                assert terminal[1] == d - per_hit * need and 1 <= terminal[2] < T
-                                column = 2 * goal + terminal[2]
-                            coef[j, need, d, t - 1, h, column] += float(p)
+    coef = cycle_coefficients(rules, rows)
     reach = np.zeros((k, goal + 1, dice + 1, T, T), dtype=np.bool_)
     for t2 in range(1, T):
         reach[..., t2] = (coef[..., 2 * goal + t2] != 0).any(axis=-1)

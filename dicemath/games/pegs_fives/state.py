@@ -551,6 +551,23 @@ def choice_throw_dice(rules: Rules, faces: Sequence[int]) -> int:
     return len(faces) if fewer else rules.dice
 
 
+def check_throws_left(rules: Rules, throws: int | None) -> int | None:
+    """Throws left before a throw: ``throws``, or the full budget when None (PEGS-3; Fives has
+    no limit, FIVES-3: None).
+
+    Raises:
+        IllegalMoveError: a number outside ``1..rules.throws``, or any number in a game
+            without a throw limit.
+    """
+    if throws is None:
+        return rules.throws
+    if rules.throws is None:
+        raise IllegalMoveError(f"{rules.name} has no throw limit (FIVES-3): no throws left to give")
+    if isinstance(throws, bool) or not isinstance(throws, int) or not 1 <= throws <= rules.throws:
+        raise IllegalMoveError(f"throws left must be 1..{rules.throws}, got {throws!r}")
+    return throws
+
+
 def choice_state(rules: Rules, board: Sequence[int], faces: Sequence[int], throws: int | None = None) -> State:
     """The state after the choice throw ``faces`` on ``board``, a row to be named.
 
@@ -567,12 +584,7 @@ def choice_state(rules: Rules, board: Sequence[int], faces: Sequence[int], throw
     b = check_board(board, rules)
     dice = choice_throw_dice(rules, faces)
     faces = check_roll(faces, dice)
-    if throws is None:
-        throws = rules.throws
-    elif rules.throws is None:
-        raise IllegalMoveError(f"{rules.name} has no throw limit (FIVES-3): no throws left to give")
-    elif not 1 <= throws <= rules.throws:
-        raise IllegalMoveError(f"throws left must be 1..{rules.throws}, got {throws!r}")
+    throws = check_throws_left(rules, throws)
     if not legal_rows(b, faces, rules.goal):
         raise IllegalMoveError(f"no row can be named after {throw_text(faces)}: the turn ends, nothing to decide")
     return State(rules, b, dice, None if throws is None else throws - 1, roll=faces)

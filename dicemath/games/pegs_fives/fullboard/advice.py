@@ -33,8 +33,9 @@ from dicemath.games.pegs_fives.fullboard import storage
 from dicemath.games.pegs_fives.fullboard.driver import game_of, kernel_for, solve_table
 from dicemath.games.pegs_fives.fullboard.layout import FULL_ROWS
 from dicemath.games.pegs_fives.rules import Rules
-from dicemath.core.errors import IllegalMoveError, InvalidStateError
-from dicemath.games.pegs_fives.state import BoardTuple, State, check_board, check_roll, initial_state
+from dicemath.core.errors import InvalidStateError
+from dicemath.games.pegs_fives.state import (
+    BoardTuple, State, check_board, check_roll, check_throws_left, initial_state)
 from dicemath.games.pegs_fives.turn import open_rows_of
 
 SOLVE_MAX_ROWS = 8
@@ -229,9 +230,8 @@ def advise_throw(rules: Rules, board: Sequence[int], throw: Sequence[int], *, ta
     b = check_board(board, rules)
     dice = rules.dice if dice is None else dice
     faces = check_roll(throw, dice)
-    if throws is not None and rules.throws is not None and not 1 <= throws <= rules.throws:
-        raise IllegalMoveError(f"throws left must be 1..{rules.throws}, got {throws!r}")
-    start = replace(initial_state(rules, b), dice=dice, throws=rules.throws if throws is None else throws)
+    throws = check_throws_left(rules, throws)
+    start = replace(initial_state(rules, b), dice=dice, throws=throws)
     state = start.apply(faces) if open_rows_of(b, rules.goal) else start
     text = str(state if state.current_player() == 0 else start)
     return _advice(rules, b, faces, dice, throws, table, text)
