@@ -1,14 +1,14 @@
 """Figures of an analysis: the value over a whole game, the losses of a decision list.
 
 matplotlib is imported when a figure is drawn (``import dicemath`` does not load it); the
-figure's text is sized by :func:`~dicemath.reporting.figures.readable`.
+figure's text is sized by :func:`~dicemath.core.figures.readable`.
 """
 
 from __future__ import annotations
 
 from dicemath.analysis.result import Analysis
 from dicemath.core.numbers import number_text
-from dicemath.reporting.figures import readable
+from dicemath.core.figures import readable
 
 
 def analysis_figure(analysis: Analysis, threshold: float | None = None):

@@ -206,7 +206,7 @@ class Analysis:
         return result
 
     def _repr_markdown_(self) -> str:
-        from dicemath.reporting.context import markdown_table
+        from dicemath.core.markdown import markdown_table
 
         rows = [[d.index, d.choice, d.best, number_text(d.loss), "exact" if d.exact else "estimate"]
                 for d in self.decisions]

@@ -11,7 +11,7 @@ from dicemath.analysis import analyse
 from dicemath.analysis.plot import analysis_figure
 from dicemath.core.svg import Drawing
 from dicemath.reporting.context import ReportContext
-from dicemath.reporting.figures import TEXT_SIZE, TITLE_SIZE, readable
+from dicemath.core.figures import TEXT_SIZE, TITLE_SIZE, readable
 
 from ..conftest import REPO, linked_pictures
 

@@ -32,7 +32,7 @@ from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
 from dicemath.games.pitjesbak.rules import MAX_THROWS, STANDARD, Rules
 from dicemath.games.pitjesbak.state import STOP, THROW, State, initial_state
 from dicemath.games.pitjesbak.throws import check_throw, class_space, class_table, classify
-from dicemath.reporting.context import markdown_table
+from dicemath.core.markdown import markdown_table
 
 ROLES = ("start", "follower")
 

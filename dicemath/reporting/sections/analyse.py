@@ -23,7 +23,8 @@ from pathlib import Path
 from dicemath.analysis import DecisionCost, adapter, analyse, read_record
 from dicemath.analysis.pictures import decision_pictures
 from dicemath.core.numbers import number_text
-from dicemath.reporting.context import ReportContext, markdown_table
+from dicemath.core.markdown import markdown_table
+from dicemath.reporting.context import ReportContext
 
 RECORDS = Path(__file__).resolve().parents[2] / "data" / "records"
 """The committed records the section analyses (shipped in the package, so that an installed

@@ -21,7 +21,8 @@ from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.race import AVERAGE_PIPS_PER_ROLL, ApproximationError, approximation_error, pip_count
 from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD
 from dicemath.games.backgammon.state import PLAY, State
-from dicemath.reporting.context import ReportContext, markdown_table
+from dicemath.core.markdown import markdown_table
+from dicemath.reporting.context import ReportContext
 
 COMMON_BOARDS = {
     "1 checker on the 6-point": (0, 0, 0, 0, 0, 1),

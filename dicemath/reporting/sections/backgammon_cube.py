@@ -29,7 +29,8 @@ from dicemath.games.backgammon.advice import advise
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.rules import STANDARD
 from dicemath.games.backgammon.state import DOUBLE, MAY_DOUBLE, State
-from dicemath.reporting.context import ReportContext, markdown_table
+from dicemath.core.markdown import markdown_table
+from dicemath.reporting.context import ReportContext
 
 KEELER_SPENCER_POINTS = (0.8, 0.2)
 """Keeler & Spencer's doubling and take points of the continuous game (1975)."""

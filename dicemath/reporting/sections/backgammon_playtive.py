@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from dicemath.games.backgammon.moves import apply_notation
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.rules import PLAYTIVE
-from dicemath.reporting.context import ReportContext, markdown_table
+from dicemath.core.markdown import markdown_table
+from dicemath.reporting.context import ReportContext
 from dicemath.studies import DATA
 from dicemath.studies.backgammon_playtive import DATA_FILE, load_findings
 

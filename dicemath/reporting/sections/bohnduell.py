@@ -24,7 +24,8 @@ from dicemath.core.advice import Advice
 from dicemath.games.bohnduell.search import SearchAdvisor
 from dicemath.games.bohnduell.solver_dense import solve_dense
 from dicemath.games.bohnduell.state import State, initial_state
-from dicemath.reporting.context import ReportContext, markdown_table
+from dicemath.core.markdown import markdown_table
+from dicemath.reporting.context import ReportContext
 from dicemath.studies import DATA
 
 CAPTURES = ("last", "every")

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from dicemath.games.pegs_fives.hits import PAIR_TARGETS, TARGETS, hit_distribution
-from dicemath.reporting.context import ReportContext, markdown_table
+from dicemath.core.markdown import markdown_table
+from dicemath.reporting.context import ReportContext
 
 DICE_COUNTS = tuple(range(1, 7))
 """The numbers of dice in the tables."""

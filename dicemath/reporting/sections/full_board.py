@@ -13,7 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from dicemath.studies.full_board_results import read_results
-from dicemath.reporting.context import ReportContext, markdown_table
+from dicemath.core.markdown import markdown_table
+from dicemath.reporting.context import ReportContext
 
 GAMES = ("fives", "pegs")
 """The games of the section, in order."""

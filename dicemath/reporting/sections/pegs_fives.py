@@ -26,7 +26,8 @@ from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
 from dicemath.games.pegs_fives.solver import solve_greedy, solve_reduced
 from dicemath.games.pegs_fives.state import (
     SafeGreedy, State, board_text, greedy_policy, initial_state, play_game, rest_points)
-from dicemath.reporting.context import ReportContext, markdown_table
+from dicemath.core.markdown import markdown_table
+from dicemath.reporting.context import ReportContext
 
 EXAMPLES = (
     ((0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 0, 0), (3, 3, 3, 5, 6, 2)),

@@ -39,7 +39,8 @@ from dicemath.games.pitjesbak.round_solver import solve_round
 from dicemath.games.pitjesbak.rules import STANDARD, Rules
 from dicemath.games.pitjesbak.state import State, initial_state
 from dicemath.games.pitjesbak.throws import THROW_TOTAL, ClassRow, class_space, class_table, classify
-from dicemath.reporting.context import ReportContext, markdown_table
+from dicemath.core.markdown import markdown_table
+from dicemath.reporting.context import ReportContext
 
 LATE_STATE = (2, True, 2, True)
 """The late-game situation of the second policy card: 2 v 2 stripes, both have wiped."""
