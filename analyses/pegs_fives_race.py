@@ -1,4 +1,4 @@
-"""Race-aware advice for Pegs and Fives, measured: write ``dicemath/games/pegs_fives/data/race_results.json``.
+"""Race-aware advice for Pegs and Fives, measured: write ``dicemath/studies/data/race_results.json``.
 
 Steps (each records its figures under ``games.<game>.<step>``; a recorded step is rerun only
 with ``--force``):
@@ -19,11 +19,19 @@ with ``--force``):
   Fives: the mean rest points of the solo player minus the race player's, each with a 95%
   interval (normal approximation). Estimates.
 
+The agreement of ``exact`` on boards of four and five open rows runs in plain Python over
+every pair (1.7 and 60 million pairs): ``--agreement-pairs N`` draws ``N`` pairs (seeded) on
+boards of ``--agreement-sample-rows`` or more open rows instead, ``--skip-agreement-rows K``
+leaves out boards of ``K`` or more; both are recorded with the figures (``trimmed``,
+``agreement_skipped``). The report section ``playing_to_win``
+(:mod:`dicemath.reporting.sections.playing_to_win`) reads the results.
+
 Usage::
 
     python analyses/pegs_fives_race.py fives simulate --games 100000
     python analyses/pegs_fives_race.py pegs simulate --games 20000
-    python analyses/pegs_fives_race.py pegs exact
+    python analyses/pegs_fives_race.py pegs exact --agreement-pairs 2000
+    python analyses/pegs_fives_race.py fives exact --agreement-pairs 2000
 """
 
 from __future__ import annotations
@@ -39,8 +47,9 @@ from pathlib import Path
 import numpy as np
 
 from dicemath.games.pegs_fives.rules import PRESETS
+from dicemath.studies import DATA
 
-RESULTS = Path(__file__).resolve().parents[1] / "dicemath" / "games" / "pegs_fives" / "data" / "race_results.json"
+RESULTS = DATA / "race_results.json"
 
 Z95 = 1.959963984540054
 
@@ -84,7 +93,8 @@ def run_simulate(rules, games: int, seed: int) -> dict:
     return result
 
 
-def run_exact(rules, row_sets, *, agreement_sets=()) -> dict:
+def run_exact(rules, row_sets, *, agreement_sets=(), agreement_pairs: int | None = None,
+              agreement_sample_rows: int = 4, agreement_seed: int = 0) -> dict:
     """The approximate policy evaluated exactly on reduced boards (module docstring)."""
     from dicemath.games.pegs_fives.race_advice import RacePolicy, decision_agreement
     from dicemath.games.pegs_fives.race_solver import solve_race, solve_race_compiled
@@ -114,7 +124,16 @@ def run_exact(rules, row_sets, *, agreement_sets=()) -> dict:
         entry["approx_gain_second"] = entry["solo_vs_solo"] - entry["solo_vs_approx"]
         entry["race_gain_second"] = entry["solo_vs_solo"] - entry["solo_vs_race"]
         rows_out.append(entry)
-    agreement = [decision_agreement(rules, rows) for rows in agreement_sets]
+    agreement = []
+    for rows in agreement_sets:
+        start = time.process_time()
+        sample = agreement_pairs if agreement_pairs and len(rows) >= agreement_sample_rows else None
+        entry = decision_agreement(rules, rows, pairs=sample, seed=agreement_seed)
+        entry["cpu_seconds"] = time.process_time() - start
+        if sample is not None:
+            entry["trimmed"] = (f"{entry['pairs']:,} pairs drawn (seed {agreement_seed}) of "
+                                f"{((rules.goal + 1) ** len(rows) - 1) ** 2:,} live pairs")
+        agreement.append(entry)
     total = {k: float(np.mean([e[k] for e in rows_out])) for k in
              ("approx_gain_first", "race_gain_first", "approx_gives_up_first", "approx_gain_second",
               "race_gain_second")}
@@ -132,6 +151,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--sets", type=int, default=12, help="2-row sets in 'exact' (seeded selection)")
+    parser.add_argument("--agreement-pairs", type=int, default=None,
+                        help="'exact': agreement on boards of --agreement-sample-rows or more open rows over this "
+                             "many seeded pairs instead of every pair (recorded as 'trimmed')")
+    parser.add_argument("--agreement-sample-rows", type=int, default=4)
+    parser.add_argument("--skip-agreement-rows", type=int, default=None,
+                        help="'exact': leave out agreement boards with this many open rows or more (recorded)")
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--force", action="store_true")
     args = parser.parse_args()
@@ -148,7 +173,13 @@ def main() -> None:
         singles = [(r,) for r in range(1, 13)]
         triples = [(2, 7, 12), (3, 8, 11)]
         agreement = [(3, 8), (7, 12), (1, 6), (2, 7, 12), (4, 9, 11, 12), (1, 6, 8, 11, 12)]
-        result = run_exact(rules, singles + chosen + triples, agreement_sets=agreement)
+        skipped = [rows for rows in agreement if args.skip_agreement_rows and len(rows) >= args.skip_agreement_rows]
+        result = run_exact(rules, singles + chosen + triples,
+                           agreement_sets=[rows for rows in agreement if rows not in skipped],
+                           agreement_pairs=args.agreement_pairs, agreement_sample_rows=args.agreement_sample_rows)
+        if skipped:
+            result["agreement_skipped"] = {"open_rows": [list(rows) for rows in skipped],
+                                           "why": "left out for time (--skip-agreement-rows)"}
     _record(args.results, args.game, args.step, result)
     print(json.dumps(result, indent=1)[:3000])
 

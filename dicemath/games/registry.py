@@ -71,7 +71,9 @@ GAMES: tuple[GameEntry, ...] = (
               (ReportEntry("fives", "Fives: expected turns per number, the advisor, races and rest points",
                            f"{SECTIONS_PACKAGE}.pegs_fives:compute_fives", f"{SECTIONS_PACKAGE}.pegs_fives:render"),
                _report("full_board", "Pegs and Fives on the full board: the exact optimum and every policy "
-                       "measured", f"{SECTIONS_PACKAGE}.full_board"))),
+                       "measured", f"{SECTIONS_PACKAGE}.full_board"),
+               _report("playing_to_win", "Playing to win: Pegs and Fives against the opponent on the table",
+                       f"{SECTIONS_PACKAGE}.playing_to_win"))),
     GameEntry("pitjesbak", "dicemath.games.pitjesbak", ("3. Pitjesbak",),
               "dicemath.games.pitjesbak.analysis:ANALYSIS", "dicemath.cli.pitjesbak",
               (_report("pitjesbak", "Pitjesbak: when to stop, and who wins", f"{SECTIONS_PACKAGE}.pitjesbak"),)),

@@ -4,7 +4,9 @@ section is where is read from the game registry, :mod:`dicemath.games.registry`)
 
 * :mod:`.dice`: hits for every number (section ``dice``);
 * :mod:`.pegs_fives`: sections ``pegs`` and ``fives``; :mod:`.full_board`: the full-board
-  results of Pegs and Fives (``full_board``);
+  results of Pegs and Fives (``full_board``); :mod:`.playing_to_win`: race-aware play
+  against the opponent, exact on reduced boards and simulated on the full board
+  (``playing_to_win``);
 * :mod:`.pitjesbak`: section ``pitjesbak``;
 * :mod:`.backgammon_bearoff`, :mod:`.backgammon_cube`, :mod:`.backgammon_playtive`: the
   three Backgammon sections;
