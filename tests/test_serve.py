@@ -1,7 +1,7 @@
 """``dicemath serve``: the page's JSON API answers what the command line answers, and the
 page works in a real browser at a phone's size.
 
-The API tests start :func:`dicemath.web.make_server` on a free port in a thread and post one
+The API tests start :func:`dicemath.cli.page.make_server` on a free port in a thread and post one
 question per game on small positions (instant solves); each answer must equal the command
 line's result function's JSON, plus the picture. The browser test drives Debian's headless
 Chromium through chromedriver's W3C WebDriver protocol (plain HTTP, the protocol Selenium
@@ -27,7 +27,7 @@ import pytest
 from dicemath.cli import build_parser
 from dicemath.cli.support import _default
 from dicemath.games.backgammon import gnubg_engine
-from dicemath.web import make_server
+from dicemath.cli.page import make_server
 
 PEGS_BOARD = "5,5,5,5,5,5,5,5,5,4,2,0"
 """Three open rows: the exact solve is instant."""
@@ -196,7 +196,7 @@ def test_bad_requests_are_400_or_404(server):
 
 
 def test_a_bug_is_a_500_without_a_traceback(server, monkeypatch, capsys):
-    import dicemath.web as web
+    import dicemath.cli.page as web
 
     def broken(request):
         raise RuntimeError("a bug")

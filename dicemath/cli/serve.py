@@ -1,7 +1,7 @@
 """``dicemath serve``: the page to ask from at the table, served on this machine.
 
 ``dicemath serve [--port 8000] [--host 127.0.0.1]`` starts the local web server of
-:mod:`dicemath.web` and prints the page's address. The page needs no network beyond it:
+:mod:`dicemath.cli.page` and prints the page's address. The page needs no network beyond it:
 pick a game, type the position and the throw as the command line's ``advise`` takes them,
 and read the advice, its values, whether they are exact, and the picture of the position.
 ``--host 0.0.0.0`` lets a phone on the same network open the page (anyone on that network
@@ -32,7 +32,7 @@ def run_serve(args) -> int:
         DicemathError: the address cannot be used (a port in use, outside 0..65535, an
             address that is not this machine's).
     """
-    from dicemath.web import make_server
+    from dicemath.cli.page import make_server
 
     try:
         server = make_server(args.host, args.port)
