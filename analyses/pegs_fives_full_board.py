@@ -109,7 +109,7 @@ def run_verify(rules, table: storage.Table, results: Path, boards: int = 20_000,
     the agreement (a table built by an earlier revision of the code stays trusted)."""
     layout = table.layout
     kernel = kernel_for(rules, layout.rows)
-    scratch = np.memmap(table.directory / storage.VALUES, dtype=table.manifest.dtype, mode="c")
+    scratch = np.load(table.store.path(storage.VALUES), mmap_mode="c")           # copy on write
     chosen = np.unique(np.random.default_rng(seed).integers(0, layout.last, boards))
     kernel.solve(scratch, chosen)
     difference = np.abs(scratch[chosen].astype(np.float64) - np.asarray(table.values[chosen], dtype=np.float64))
@@ -123,10 +123,10 @@ def run_optimal(rules, table: storage.Table, results: Path, games: int, seed: in
     layout = table.layout
     game = rules.name
     update_results(game, "board", {"rows": list(layout.rows), "boards": layout.size}, results)
-    record = {"expected_turns": table.value(layout.board(0)), "dtype": table.manifest.dtype,
-              "build_cpu_seconds": round(sum(table.manifest.slab_seconds.values()), 1)}
-    if table.manifest.wall_seconds:
-        record["build_wall_seconds"] = round(table.manifest.wall_seconds, 1)
+    record = {"expected_turns": table.value(layout.board(0)), "dtype": table.dtype,
+              "build_cpu_seconds": round(table.cpu_seconds, 1)}
+    if table.wall_seconds:
+        record["build_wall_seconds"] = round(table.wall_seconds, 1)
     update_results(game, "optimal", record, results)
     advisor = ExactAdvisor(rules, layout.rows, table.values, "table")
     update_results(game, "first_throws", first_throw_table(rules, advisor, layout.board(0)), results)
@@ -218,11 +218,11 @@ def run_evaluate(rules, layout: BoardLayout, table: storage.Table | None, policy
             kernel_policy = "lookahead"
         start = time.perf_counter()
         build_table(rules, layout.rows, out=directory, policy=kernel_policy, guide=guide_dir,
-                    dtype=None if table is None else table.manifest.dtype)
+                    dtype=None if table is None else table.dtype)
         record["sweep_seconds"] = round(time.perf_counter() - start, 1)
         record.update(_load())
     evaluated = storage.open_table(directory, rules)
-    record["sweep_cpu_seconds"] = round(sum(evaluated.manifest.slab_seconds.values()), 1)
+    record["sweep_cpu_seconds"] = round(evaluated.cpu_seconds, 1)
     empty = evaluated.value(layout.board(0))
     record["expected_turns"] = empty if np.isfinite(empty) else None      # None: the policy never finishes
     guide = storage.open_table(guide_dir, rules) if guide_dir is not None else None

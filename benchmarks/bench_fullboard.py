@@ -137,15 +137,15 @@ def reduced_builds(rules, max_rows: int, folder: Path) -> float:
         start = time.perf_counter()
         build_table(rules, rows, out=out)
         wall = time.perf_counter() - start
-        manifest = storage.read_manifest(out)
-        cpu = sum(manifest.slab_seconds.values())
+        table = storage.open_table(out, rules)
+        cpu, slabs = table.cpu_seconds, table.slab_count
         size = BoardLayout(rules, rows).size
         per_board = cpu / size * 1e9
-        disk = (out / storage.VALUES).stat().st_size
-        tasks = len(manifest.slab_seconds)
+        disk = table.store.path(storage.VALUES).stat().st_size
         print(f"  {k:2d} rows {size:>12,} boards: wall {wall:8.2f} s ({CORES} cores), cpu {cpu:8.2f} s, "
-              f"{per_board:6.0f} ns/board/core, {tasks} tasks of {len(manifest.done) // tasks} slabs "
-              f"({cpu / tasks:.3f} cpu s/task), {manifest.dtype} {disk / 2**20:.1f} MiB  [{load()}]")
+              f"{per_board:6.0f} ns/board/core, {slabs} slabs ({cpu / slabs:.3f} cpu s/slab), "
+              f"{table.dtype} {disk / 2**20:.1f} MiB  [{load()}]")
+        table.close()
     return per_board
 
 
@@ -222,12 +222,12 @@ def main() -> None:
         start = time.perf_counter()
         directory = build_table(rules, FULL_ROWS, out=args.full)
         wall = time.perf_counter() - start
-        manifest = storage.read_manifest(directory)
-        cpu = sum(manifest.slab_seconds.values())
-        tasks = len(manifest.slab_seconds)
+        table = storage.open_table(directory, rules)
+        cpu, slabs = table.cpu_seconds, table.slab_count
         print(f"full board MEASURED: wall {wall / 60:.1f} min (this run), cpu {cpu / 60:.1f} min over "
-              f"{tasks} tasks ({cpu / tasks:.2f} cpu s/task), {cpu / full * 1e9:.0f} ns/board/core, "
-              f"disk {(directory / storage.VALUES).stat().st_size / 2**30:.2f} GiB  [{load()}]")
+              f"{slabs} slabs ({cpu / slabs:.2f} cpu s/slab), {cpu / full * 1e9:.0f} ns/board/core, "
+              f"disk {table.store.path(storage.VALUES).stat().st_size / 2**30:.2f} GiB  [{load()}]")
+        table.close()
         first, warm = advice_latency(rules, directory)
         print(f"advice from the full table: first query {first:.1f} ms, then {warm:.3f} ms per query")
     print(f"peak resident memory: {peak_rss_gib():.2f} GiB (memory-mapped table pages included)")

@@ -309,11 +309,10 @@ def build_table_result(rules: Rules, open_rows=None, *, out=None, scheduler=None
                             scheduler=scheduler, workers=workers, dtype=dtype, policy=policy, guide=guide)
     table = open_table(directory, rules)
     try:
-        seconds = [float(x) for x in table.manifest.slab_seconds.values()]
         return {"game": rules.name, "open_rows": list(table.layout.rows), "directory": str(directory),
-                "policy": policy, "boards": table.layout.size, "dtype": table.manifest.dtype,
-                "bytes": table.values.nbytes, "slabs": table.manifest.slab_count,
-                "seconds": time.perf_counter() - start, "slab_compute_seconds": sum(seconds),
+                "policy": policy, "boards": table.layout.size, "dtype": table.dtype,
+                "bytes": table.values.nbytes, "slabs": table.slab_count,
+                "seconds": time.perf_counter() - start, "slab_compute_seconds": table.cpu_seconds,
                 "expected_turns": float(table.values[0])}
     finally:
         table.close()

@@ -262,16 +262,15 @@ def _size(path: Path) -> int:
 
 
 def _folder_seconds(path: Path) -> float | None:
-    """The build time a table folder's manifest records (wall, else summed compute)."""
-    for manifest in sorted(path.rglob("manifest.json"))[:1]:
+    """The build time a table store in ``path`` records (wall seconds of its runs)."""
+    from dicemath.core.table_store import MANIFEST, TableError, read_manifest
+
+    for manifest in sorted(path.rglob(MANIFEST))[:1]:
         try:
-            data = json.loads(manifest.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            found = read_manifest(manifest.parent)
+        except (OSError, TableError):
             return None
-        if data.get("wall_seconds"):
-            return float(data["wall_seconds"])
-        if isinstance(data.get("slab_seconds"), dict):
-            return float(sum(data["slab_seconds"].values()))
+        return found.wall_seconds if found is not None and found.runs else None
     return None
 
 

@@ -49,14 +49,16 @@ def test_the_cache_lists_and_clears_what_it_holds(tmp_path, monkeypatch, capsys)
 
     from dicemath.cli import main
     from dicemath.core.cache import cache_entries, cached_arrays, clear_cache
+    from dicemath.core.table_store import TableStore
 
     monkeypatch.setenv("DICEMATH_CACHE_DIR", str(tmp_path))
     cached_arrays("demo-table", (1, 2), lambda: {"a": np.arange(1000)})
     cached_arrays("other-table", 3, lambda: {"b": np.arange(10)})
     folder = tmp_path / "fullboard" / "fives-rows3-9-optimal-x"
-    folder.mkdir(parents=True)
-    (folder / "manifest.json").write_text(json_module.dumps({"wall_seconds": 3.5}))
-    (folder / "values.bin").write_bytes(b"\0" * 4096)
+    store = TableStore.create(folder, "fullboard", {"rows": [3, 9]}, {"values": ("float64", (1024,))}, 1)
+    store.array("values", writable=True)[:] = 1.0            # written: not sparse on disk
+    store.mark_done(0, 2.0)
+    store.record_run(3.5, 1)
     entries = {e.name: e for e in cache_entries()}
     assert set(entries) == {"demo-table", "other-table", "fives-rows3-9-optimal-x"}
     assert entries["demo-table"].params == "(1, 2)" and entries["demo-table"].bytes > 8000

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from dicemath.core.errors import InvalidRulesError
+from dicemath.core.table_store import MANIFEST, TableStore
 from dicemath.games.pegs_fives.fullboard import storage
 from dicemath.games.pegs_fives.fullboard.driver import (
     BuildInterrupted, build_table, kernel_for, solve_sequential, solve_table)
@@ -57,22 +58,24 @@ def test_interrupted_build_resumes_to_the_uninterrupted_table(tmp_path, rules, d
     with pytest.raises(BuildInterrupted):
         build_table(rules, rows, out=tmp_path / "parts", dtype=dtype, stop_after=7,
                     on_slab=lambda slabs, s: first.extend(slabs))
-    manifest = storage.read_manifest(tmp_path / "parts")
-    assert sorted(manifest.done) == sorted(first) and not manifest.complete
+    store = TableStore.open(tmp_path / "parts", storage.KIND, complete=False)
+    assert sorted(store.done()) == sorted(first) and not store.manifest.complete
     with pytest.raises(storage.TableError, match="unfinished"):
         storage.open_table(tmp_path / "parts")
     resumed = []
     build_table(rules, rows, out=tmp_path / "parts", dtype=dtype, on_slab=lambda slabs, s: resumed.extend(slabs))
-    assert sorted(resumed + first) == list(range(manifest.slab_count))
+    assert sorted(resumed + first) == list(range(store.manifest.chunks))
     assert np.array_equal(stored(whole, rules), stored(tmp_path / "parts", rules))
     assert np.array_equal(stored(whole, rules), sequential(rules, rows, dtype=np.dtype(dtype)))
 
 
 def test_table_files_and_manifest(tmp_path):
     directory = build_table(FIVES, (6, 7), out=tmp_path / "t")
-    manifest = json.loads((directory / storage.MANIFEST).read_text())
-    assert manifest["rows"] == [6, 7] and manifest["dtype"] == "float64" and manifest["policy"] == "optimal"
-    assert (directory / storage.VALUES).stat().st_size == 36 * 8
+    manifest = json.loads((directory / MANIFEST).read_text())
+    spec = manifest["spec"]
+    assert manifest["kind"] == storage.KIND and manifest["complete"] and manifest["chunks"] == 6 ** spec["top"]
+    assert spec["rows"] == [6, 7] and spec["dtype"] == "float64" and spec["policy"] == "optimal"
+    assert np.load(directory / f"{storage.VALUES}.npy", mmap_mode="r").shape == (36,)
     table = storage.open_table(directory, FIVES)
     assert table.value((5,) * 5 + (0, 0) + (5,) * 5) == pytest.approx(sequential(FIVES, (6, 7))[0], abs=0)
     table.close()

@@ -6,9 +6,9 @@ Modules (imported on demand; ``import dicemath`` loads none of them, nor numba, 
 * :mod:`.fives_kernel` -- the compiled Fives kernel (FIVES-1..5, numba); :mod:`.pegs_kernel`
   -- the compiled Pegs kernel (PEGS-1..9, C compiled at install: ``_pegs_c.c``), same
   interface;
-* :mod:`.driver` -- kernel dispatch, in-memory solves, resumable builds on disk;
-* :mod:`.graph` -- the sweep as a Dask graph of slab tasks (local threads or a cluster);
-* :mod:`.storage` -- table directories: values file, manifest, versioning;
+* :mod:`.driver` -- kernel dispatch, in-memory solves, resumable builds on disk (a Dask
+  graph of slab tasks on local threads or a cluster);
+* :mod:`.storage` -- full-board tables in the core table store: spec, versioning, queries;
 * :mod:`.advice` -- row advice from a table or a compiled solve, estimates otherwise.
 
 Example:

@@ -27,13 +27,14 @@ from pathlib import Path
 import numpy as np
 
 from dicemath.core.advice import Advice, Option
+from dicemath.core.errors import InvalidStateError
+from dicemath.core.table_store import read_manifest
 from dicemath.games.pegs_fives.advisor import Advisor, RowAdvice, ranked
 from dicemath.games.pegs_fives.distilled import DistilledValue, ModelUnavailableError
 from dicemath.games.pegs_fives.fullboard import storage
 from dicemath.games.pegs_fives.fullboard.driver import game_of, kernel_for, solve_table
 from dicemath.games.pegs_fives.fullboard.layout import FULL_ROWS
 from dicemath.games.pegs_fives.rules import Rules
-from dicemath.core.errors import InvalidStateError
 from dicemath.games.pegs_fives.state import (
     BoardTuple, State, check_board, check_roll, check_throws_left, initial_state)
 from dicemath.games.pegs_fives.turn import open_rows_of
@@ -113,15 +114,15 @@ def _open(directory: Path, rules: Rules) -> storage.Table:
         table = _OPEN_TABLES[directory] = storage.open_table(directory, rules)
     elif table.rules != rules:
         storage.open_table(directory, rules)            # raises: the table is for other rules
-    if table.manifest.policy != "optimal":
-        raise storage.TableError(f"the table in {directory} holds the values of policy {table.manifest.policy!r}, "
+    if table.policy != "optimal":
+        raise storage.TableError(f"the table in {directory} holds the values of policy {table.policy!r}, "
                                  "not of optimal play")
     return table
 
 
 def _default_table(rules: Rules, rows: tuple[int, ...]) -> storage.Table | None:
     directory = storage.default_table_dir(game_of(rules), rules, rows)
-    manifest = storage.read_manifest(directory)
+    manifest = read_manifest(directory)
     return _open(directory, rules) if manifest is not None and manifest.complete else None
 
 

@@ -7,10 +7,19 @@
   total first (every transition that makes progress raises the total).
 * :func:`solve_table` solves a table in memory (float64), slab by slab on threads (the
   kernels release the GIL).
-* :func:`build_table` writes a table to disk slab by slab (:mod:`.storage`): a graph of slab
-  tasks (:mod:`.graph`) on Dask's local threaded scheduler or a ``dask.distributed``
-  cluster, a progress bar with ETA, and a manifest so that an interrupted build resumes
-  from the last finished slab.
+* :func:`build_table` writes a table to disk slab by slab (:mod:`.storage`, the core table
+  store): a graph of slab tasks (:func:`slab_graph`) on Dask's local threaded scheduler or
+  a ``dask.distributed`` cluster (:func:`dicemath.core.table_store.run_graph`), a progress
+  bar with ETA, and a finished mark per slab so that an interrupted build resumes from the
+  last finished slab.
+
+The slab graph: slab ``t`` (the values of the top axes, :class:`.layout.SlabPlan`) reads only
+slabs whose top digits are componentwise at least ``t``'s; it depends on the slabs one top
+digit higher, which depend on theirs, so the graph orders the whole sweep. A task solves a
+group of slabs with the same top total (mutually independent; 16 for the Fives kernel's
+lanes, one otherwise), and groups of the same top total run in parallel. On a cluster every
+worker maps the table file itself, so **workers must share the table's filesystem**; each
+task writes its slabs to disk before it reports back.
 
 Memory: a build holds the memory map of the table (the operating system pages it; 8.7 GB
 for the full board in float32) and, per worker thread, the kernel's scratch space (and,
@@ -30,6 +39,7 @@ import numpy as np
 
 from dicemath.core.errors import DicemathError
 from dicemath.core.progress import progress
+from dicemath.core.table_store import TableStore, run_graph
 from dicemath.games.pegs_fives.fullboard import storage
 from dicemath.games.pegs_fives.fullboard.layout import FULL_ROWS, BoardLayout, SlabPlan
 from dicemath.games.pegs_fives.rules import Rules
@@ -159,7 +169,6 @@ class SlabJob:
         top: top axes per slab.
         directory: the table directory (values memory-mapped per task), or None for
             in-memory arrays passed to :meth:`run` (local threads only).
-        dtype: the stored dtype.
         guide: the guide table's directory for a lookahead (file jobs).
     """
 
@@ -168,7 +177,6 @@ class SlabJob:
     policy: str
     top: int
     directory: str | None = None
-    dtype: str = "float64"
     guide: str | None = None
 
     def run(self, slabs: tuple[int, ...], values: np.ndarray | None = None,
@@ -185,16 +193,11 @@ class SlabJob:
         if self.directory is None:
             solve_slabs(kernel, plan, values, slabs, self.policy, guide)
         else:
-            guide_map = storage.open_table(Path(self.guide)) if self.guide else None
-            try:
-                with storage.MappedValues(Path(self.directory), self.dtype, writable=True) as mapped:
-                    solve_slabs(kernel, plan, mapped.array, slabs, self.policy,
-                                guide_map.values if guide_map else None)
-                    for slab in slabs:
-                        mapped.flush(slab * plan.slab_size, (slab + 1) * plan.slab_size)
-            finally:
-                if guide_map is not None:
-                    guide_map.close()
+            guide_table = storage.open_table(Path(self.guide)) if self.guide else None
+            values = np.load(Path(self.directory) / f"{storage.VALUES}.npy", mmap_mode="r+")
+            solve_slabs(kernel, plan, values, slabs, self.policy, guide_table.values if guide_table else None)
+            for slab in slabs:
+                TableStore.flush(values, slab * plan.slab_size, (slab + 1) * plan.slab_size)
         return slabs, time.thread_time() - start
 
 
@@ -216,6 +219,24 @@ def run_slabs_task(job: SlabJob, slabs: tuple[int, ...], arrays: InMemory, *fini
     return job.run(slabs, arrays.values, arrays.guide)
 
 
+def group_key(slabs: tuple[int, ...]) -> str:
+    """The task key of a slab group."""
+    return "slabs-" + "-".join(map(str, slabs))
+
+
+def slab_graph(job: SlabJob, plan: SlabPlan, lanes: int, done: set[int], arrays: InMemory) -> dict:
+    """The Dask task graph of every slab not in ``done`` (a finished slab is no dependency),
+    in groups of at most ``lanes`` slabs, each waiting for the groups that hold its
+    successor slabs."""
+    groups = plan.groups(lanes, done)
+    home = {slab: group_key(group) for group in groups for slab in group}
+    graph = {}
+    for group in groups:
+        waits = sorted({home[s] for slab in group for s in plan.successors(slab) if s not in done})
+        graph[group_key(group)] = (run_slabs_task, job, group, arrays, *waits)
+    return graph
+
+
 def solve_table(rules: Rules, rows: Sequence[int], *, policy: str = "optimal", guide: np.ndarray | None = None,
                 workers: int | None = None) -> np.ndarray:
     """Solve a whole table in memory (float64) and return it.
@@ -233,10 +254,9 @@ def solve_table(rules: Rules, rows: Sequence[int], *, policy: str = "optimal", g
     guide = guide_for(E, guide)                 # once, not per slab task
     if layout.size <= 6 ** 6 or workers == 1:
         return solve_sequential(kernel, E, policy=policy, guide=guide)
-    from dicemath.games.pegs_fives.fullboard.graph import run_slabs
-
     job = SlabJob(rules, layout.rows, policy, default_top(layout, lanes_of(kernel)))
-    run_slabs(job, layout.slabs(job.top), lanes_of(kernel), done=set(), workers=workers, arrays=InMemory(E, guide))
+    graph = slab_graph(job, layout.slabs(job.top), lanes_of(kernel), set(), InMemory(E, guide))
+    run_graph(graph, list(graph), workers=worker_count(workers))
     return E
 
 
@@ -284,50 +304,39 @@ def build_table(rules: Rules, rows: Sequence[int] = FULL_ROWS, *, out: Path | st
     top = default_top(layout, lanes_of(kernel)) if top is None else top
     plan = layout.slabs(top)
     directory = Path(out) if out is not None else storage.default_table_dir(game, rules, layout.rows, policy)
-    wanted = storage.Manifest(game, storage.rules_dict(rules), list(layout.rows), policy,
-                              dtype or default_dtype(layout), top, storage.source_digest(game),
-                              None if guide is None else str(Path(guide).resolve()))
-    manifest = storage.read_manifest(directory)
-    if manifest is not None and not manifest.same_table(wanted):
-        raise storage.TableError(f"{directory} holds another table ({manifest.rules['name']} rows {manifest.rows}, "
-                                 f"policy {manifest.policy}, {manifest.dtype}, code {manifest.digest}); "
-                                 "choose another directory or delete it")
-    if manifest is None:
-        directory.mkdir(parents=True, exist_ok=True)
-        storage.create_values(directory, layout.size, wanted.dtype)
-        manifest = wanted
-        storage.write_manifest(directory, manifest)
-    if manifest.complete:
+    spec = storage.table_spec(game, rules, layout.rows, policy, dtype or default_dtype(layout), top,
+                              guide=None if guide is None else str(Path(guide).resolve()))
+    store = storage.create_table(directory, spec)
+    done = set(store.done())
+    if len(done) == plan.count:
+        if not store.manifest.complete:
+            store.record_run(0.0, 0)
         return directory
-    job = SlabJob(rules, layout.rows, policy, top, str(directory.resolve()), manifest.dtype, manifest.guide)
+    job = SlabJob(rules, layout.rows, policy, top, str(directory.resolve()), spec["guide"])
+    graph = slab_graph(job, plan, lanes_of(kernel), done, InMemory())
     bar = progress(desc=f"{rules.name} table {_rows_label(layout)}", total=layout.size, unit="board")
-    bar.update(len(manifest.done) * plan.slab_size)
-    finished = 0
-    last = time.perf_counter()
+    bar.update(len(done) * plan.slab_size)
+    finished, tasks = [], [0]
+    start = time.perf_counter()
 
-    def record(slabs: tuple[int, ...], seconds: float) -> None:
-        nonlocal finished, last
-        now = time.perf_counter()
-        manifest.wall_seconds = round(manifest.wall_seconds + now - last, 3)
-        last = now
-        manifest.done.extend(slabs)
-        manifest.slab_seconds[",".join(map(str, slabs))] = round(seconds, 4)
-        storage.write_manifest(directory, manifest)
+    def record(key: str, result: tuple[tuple[int, ...], float]) -> None:
+        slabs, seconds = result
+        for slab in slabs:                      # on disk: the task flushed them
+            store.mark_done(slab, seconds / len(slabs))
+        finished.extend(slabs)
+        tasks[0] += 1
         bar.update(len(slabs) * plan.slab_size)
-        finished += 1
         if on_slab is not None:
             on_slab(slabs, seconds)
-        if stop_after is not None and finished >= stop_after and not manifest.complete:
-            raise BuildInterrupted(f"stopped after {finished} tasks; {len(manifest.done)} of "
+        if stop_after is not None and tasks[0] >= stop_after and len(done) + len(finished) < plan.count:
+            raise BuildInterrupted(f"stopped after {tasks[0]} tasks; {len(done) + len(finished)} of "
                                    f"{plan.count} slabs done in {directory}")
 
-    from dicemath.games.pegs_fives.fullboard.graph import run_slabs
-
     try:
-        run_slabs(job, plan, lanes_of(kernel), done=set(manifest.done), workers=workers, scheduler=scheduler,
-                  on_done=record)
+        run_graph(graph, list(graph), scheduler=scheduler, workers=worker_count(workers), on_done=record)
     finally:
         bar.close()
+        store.record_run(time.perf_counter() - start, len(finished), scheduler=str(scheduler or "threads"))
     return directory
 
 

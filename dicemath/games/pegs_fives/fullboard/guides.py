@@ -21,6 +21,7 @@ guide tables are stored as float32 (the kernel reads them as float64).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -28,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from dicemath.core.progress import progress
+from dicemath.core.table_store import TableStore
 from dicemath.games.pegs_fives.advisor import BoardValue, single_row_values
 from dicemath.games.pegs_fives.distilled import DistilledValue, one_hot
 from dicemath.games.pegs_fives.fullboard import storage
@@ -146,11 +148,10 @@ def distilled_slab_values(model: DistilledValue, split: SlabSplit) -> Callable[[
     return values
 
 
-def guide_manifest(rules: Rules, rows: tuple[int, ...], name: str, digest: str, top: int) -> storage.Manifest:
-    """The manifest of a guide table: policy ``guide-<name>``, float32, ``digest`` names the
+def guide_spec(rules: Rules, rows: tuple[int, ...], name: str, digest: str, top: int) -> dict:
+    """The spec of a guide table: policy ``guide-<name>``, float32, ``digest`` names the
     values' source (e.g. the model file's digest)."""
-    return storage.Manifest(game_of(rules), storage.rules_dict(rules), list(rows), f"guide-{name}", "float32",
-                            top, digest)
+    return storage.table_spec(game_of(rules), rules, rows, f"guide-{name}", "float32", top, digest)
 
 
 def guide_top(layout: BoardLayout) -> int:
@@ -172,7 +173,7 @@ def build_guide(rules: Rules, rows: tuple[int, ...], out: Path | str,
         name, digest: the guide's name and the digest of its source (in the manifest; a
             directory holding another guide is refused).
         workers: threads (numpy releases the GIL in its array operations).
-        batch: slabs between two manifest writes (the resume points).
+        batch: slabs written back to disk together (then marked finished: the resume points).
 
     Raises:
         TableError: ``out`` holds another table.
@@ -180,40 +181,38 @@ def build_guide(rules: Rules, rows: tuple[int, ...], out: Path | str,
     layout = BoardLayout(rules, tuple(rows))
     top = guide_top(layout)
     out = Path(out)
-    wanted = guide_manifest(rules, layout.rows, name, digest, top)
-    manifest = storage.read_manifest(out)
-    if manifest is not None and not manifest.same_table(wanted):
-        raise storage.TableError(f"{out} holds another table (policy {manifest.policy}, digest {manifest.digest})")
-    if manifest is None:
-        out.mkdir(parents=True, exist_ok=True)
-        storage.create_values(out, layout.size, "float32")
-        manifest = wanted
-        storage.write_manifest(out, manifest)
+    store = storage.create_table(out, guide_spec(rules, layout.rows, name, digest, top))
     split = SlabSplit(layout, top)
     plan = split.plan
-    todo = sorted(set(range(plan.count)) - set(manifest.done))
+    todo = sorted(set(range(plan.count)) - set(store.done()))
     if not todo:
+        if not store.manifest.complete:
+            store.record_run(0.0, 0)
         return out
     values = slab_values(split)
     bar = progress(desc=f"guide {name}", total=plan.count, unit="chunk")
     bar.update(plan.count - len(todo))
+    mapped = store.array(storage.VALUES, writable=True)
 
     def fill(slab: int) -> int:
         start = slab * plan.slab_size
-        mapped.array[start:start + plan.slab_size] = values(slab)
+        mapped[start:start + plan.slab_size] = values(slab)
         return slab
 
+    start, finished = time.perf_counter(), 0
     try:
-        with storage.MappedValues(out, "float32", writable=True) as mapped, ThreadPoolExecutor(workers) as pool:
+        with ThreadPoolExecutor(workers) as pool:
             for first in range(0, len(todo), batch):
                 chunk = todo[first:first + batch]
-                finished = list(pool.map(fill, chunk))
-                mapped.flush(chunk[0] * plan.slab_size, (chunk[-1] + 1) * plan.slab_size)
-                manifest.done.extend(finished)
-                storage.write_manifest(out, manifest)
-                bar.update(len(finished))
+                done = list(pool.map(fill, chunk))
+                TableStore.flush(mapped, chunk[0] * plan.slab_size, (chunk[-1] + 1) * plan.slab_size)
+                for slab in done:
+                    store.mark_done(slab)
+                finished += len(done)
+                bar.update(len(done))
     finally:
         bar.close()
+        store.record_run(time.perf_counter() - start, finished)
     return out
 
 

@@ -1,29 +1,20 @@
-"""Value tables on disk: one raw array file plus a JSON manifest per table.
+"""Full-board value tables on disk, in the core table store (:mod:`dicemath.core.table_store`).
 
-A table directory holds
+A table folder holds one array, ``values``: the values ``E`` of every board in the layout
+order of :class:`.layout.BoardLayout` (float32 or float64), built slab by slab, one chunk
+of the store per slab of the :class:`.layout.SlabPlan`; a finished slab is marked done, so
+an interrupted build resumes at the first unfinished slab.
 
-* ``values.bin`` -- the values ``E`` of every board in the layout order of
-  :class:`.layout.BoardLayout` (float32 or float64, native byte order), written in place
-  slab by slab through a memory map;
-* ``manifest.json`` -- what the table is (game rules, open rows, policy, dtype, slab plan,
-  the digest of the code that computes it) and which slabs are finished. It is rewritten
-  atomically after every finished slab, so an interrupted build resumes from the last
-  finished slab.
-
-A table is versioned by its rules, open rows, policy and a digest of the kernel and driver
-sources only (:func:`source_digest`), so that editing a report or the advice code does not
-invalidate an hours-long build. Its default home is ``<cache dir>/fullboard/<key>``
-(:func:`dicemath.core.cache.cache_dir`).
+A table is versioned by its spec (:func:`table_spec`): rules, open rows, policy, dtype,
+slab plan, guide, and a digest of the kernel and driver sources only (:func:`source_digest`),
+so that editing a report or the advice code does not invalidate an hours-long build. Its
+default home is ``<cache dir>/fullboard/<key>`` (:func:`dicemath.core.cache.cache_dir`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
-import mmap
-import os
-import tempfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -31,15 +22,17 @@ from pathlib import Path
 import numpy as np
 
 from dicemath.core.cache import cache_dir
-from dicemath.core.errors import DicemathError, InvalidRulesError
+from dicemath.core.errors import InvalidRulesError
+from dicemath.core.table_store import TableError, TableStore
+from dicemath.core.table_store import source_digest as digest_of
 from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
 from dicemath.games.pegs_fives.rules import Rules
 
-FORMAT = 1
-"""Version of the directory format."""
+KIND = "fullboard"
+"""The store kind of full-board tables."""
 
-VALUES = "values.bin"
-MANIFEST = "manifest.json"
+VALUES = "values"
+"""The store array holding the values."""
 
 KERNEL_SOURCES = {"fives": ("fives_kernel.py",), "pegs": ("pegs_kernel.py", "_pegs_c.c", "_pegs_c_solver.h")}
 """The kernel modules of each game structure (see :func:`.driver.game_of`)."""
@@ -47,24 +40,14 @@ KERNEL_SOURCES = {"fives": ("fives_kernel.py",), "pegs": ("pegs_kernel.py", "_pe
 DRIVER_SOURCES = ("layout.py", "driver.py")
 """Modules besides the kernel whose code decides the values of a table."""
 
-
-class TableError(DicemathError):
-    """A table directory that is missing, unfinished, corrupt or built for something else."""
+__all__ = ["KIND", "VALUES", "Table", "TableError", "create_table", "default_table_dir", "open_table",
+           "rules_dict", "source_digest", "table_key", "table_spec"]
 
 
 @lru_cache(maxsize=None)
 def source_digest(game: str) -> str:
-    """A digest of the sources that compute a ``game`` table (kernel, layout, driver).
-
-    A missing kernel module (the Pegs kernel before it is merged) digests as absent.
-    """
-    folder = Path(__file__).resolve().parent
-    digest = hashlib.sha256()
-    for name in KERNEL_SOURCES[game] + DRIVER_SOURCES:
-        path = folder / name
-        digest.update(name.encode())
-        digest.update(path.read_bytes() if path.exists() else b"<absent>")
-    return digest.hexdigest()[:16]
+    """A digest of the sources that compute a ``game`` table (kernel, layout, driver)."""
+    return digest_of(Path(__file__).resolve().parent, KERNEL_SOURCES[game] + DRIVER_SOURCES)
 
 
 def rules_dict(rules: Rules) -> dict:
@@ -72,53 +55,34 @@ def rules_dict(rules: Rules) -> dict:
     return dataclasses.asdict(rules)
 
 
-@dataclass
-class Manifest:
-    """What a table directory holds (the JSON of ``manifest.json``).
+def table_spec(game: str, rules: Rules, rows: tuple[int, ...], policy: str, dtype: str, top: int,
+               digest: str | None = None, guide: str | None = None) -> dict:
+    """What decides a table's values (the store's spec).
 
-    Attributes:
+    Args:
         game: the kernel's game structure (``"fives"`` or ``"pegs"``).
-        rules: the rule fields (:func:`rules_dict`).
-        rows: the open rows of the layout.
-        policy: the policy the values belong to (``"optimal"``, ``"greedy"``, ...).
+        rules, rows: the game and the open rows of the layout.
+        policy: the policy the values belong to (``"optimal"``, ``"greedy"``, ...,
+            ``"guide-<name>"`` for a guide).
         dtype: ``"float32"`` or ``"float64"``.
         top: top axes per slab (:class:`.layout.SlabPlan`).
-        digest: :func:`source_digest` of the code that built it.
+        digest: the code's digest (default :func:`source_digest` of ``game``; a guide names
+            its model's).
         guide: for a lookahead table, the guide table's directory.
-        done: finished slabs.
-        slab_seconds: compute time of each finished task, by its slabs (``"3,7,12"``;
-            thread time, one core).
-        wall_seconds: wall-clock time of the build so far, summed over its runs (from
-            each run's start to its last finished task).
     """
+    return {"game": game, "rules": rules_dict(rules), "rows": list(rows), "policy": policy, "dtype": dtype,
+            "top": top, "digest": digest or source_digest(game), "guide": guide}
 
-    game: str
-    rules: dict
-    rows: list[int]
-    policy: str
-    dtype: str
-    top: int
-    digest: str
-    guide: str | None = None
-    done: list[int] = field(default_factory=list)
-    slab_seconds: dict = field(default_factory=dict)
-    format: int = FORMAT
-    wall_seconds: float = 0.0
 
-    def same_table(self, other: Manifest) -> bool:
-        """True when ``other`` describes the same values (ignoring progress)."""
-        keys = ("game", "rules", "rows", "policy", "dtype", "top", "digest", "guide", "format")
-        return all(getattr(self, k) == getattr(other, k) for k in keys)
+def create_table(directory: Path, spec: dict) -> TableStore:
+    """Create the store of the table ``spec`` in ``directory``, or resume the one there.
 
-    @property
-    def slab_count(self) -> int:
-        """Number of slabs of the plan."""
-        return (self.rules["goal"] + 1) ** self.top
-
-    @property
-    def complete(self) -> bool:
-        """Every slab finished."""
-        return len(self.done) == self.slab_count
+    Raises:
+        TableError: ``directory`` holds another table.
+    """
+    layout = BoardLayout(Rules(**spec["rules"]), tuple(spec["rows"]))
+    slabs = (layout.rules.goal + 1) ** spec["top"]
+    return TableStore.create(directory, KIND, spec, {VALUES: (spec["dtype"], (layout.size,))}, slabs)
 
 
 def table_key(game: str, rules: Rules, rows: tuple[int, ...], policy: str) -> str:
@@ -133,101 +97,56 @@ def default_table_dir(game: str, rules: Rules, rows: tuple[int, ...], policy: st
     return cache_dir() / "fullboard" / table_key(game, rules, rows, policy)
 
 
-def read_manifest(directory: Path) -> Manifest | None:
-    """The manifest of ``directory``, or None when it has none.
-
-    Raises:
-        TableError: the manifest cannot be read.
-    """
-    path = Path(directory) / MANIFEST
-    if not path.exists():
-        return None
-    try:
-        data = json.loads(path.read_text())
-        return Manifest(**data)
-    except (ValueError, TypeError) as error:
-        raise TableError(f"{path} is not a table manifest: {error}") from None
-
-
-def write_manifest(directory: Path, manifest: Manifest) -> None:
-    """Write the manifest atomically (temporary file, fsync, rename)."""
-    directory = Path(directory)
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=MANIFEST, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w") as stream:
-            json.dump(dataclasses.asdict(manifest), stream, indent=1)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, directory / MANIFEST)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
-
-
-def create_values(directory: Path, size: int, dtype: str) -> None:
-    """Create ``values.bin`` for ``size`` boards (zero-filled, sparse on disk)."""
-    path = Path(directory) / VALUES
-    with open(path, "wb") as stream:
-        stream.truncate(size * np.dtype(dtype).itemsize)
-
-
-class MappedValues:
-    """A memory map of ``values.bin`` as a numpy array; a context manager.
-
-    Args:
-        directory: the table directory.
-        dtype: the stored dtype.
-        writable: map read-write (builds) or read-only (queries).
-    """
-
-    def __init__(self, directory: Path, dtype: str, *, writable: bool = False):
-        path = Path(directory) / VALUES
-        self._file = open(path, "r+b" if writable else "rb")
-        self._map = mmap.mmap(self._file.fileno(), 0, access=mmap.ACCESS_WRITE if writable else mmap.ACCESS_READ)
-        self.array = np.frombuffer(self._map, dtype=dtype)
-
-    def flush(self, start: int, stop: int) -> None:
-        """Write boards ``start .. stop - 1`` to disk."""
-        item = self.array.itemsize
-        first = (start * item) // mmap.PAGESIZE * mmap.PAGESIZE
-        self._map.flush(first, stop * item - first)
-
-    def close(self) -> None:
-        """Close the file and unmap it; while an array still uses the map, the map is released
-        with the last such array instead."""
-        self.array = None
-        try:
-            self._map.close()
-        except BufferError:
-            pass
-        self._file.close()
-
-    def __enter__(self) -> MappedValues:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-
 @dataclass
 class Table:
     """A finished table opened for queries.
 
     Attributes:
-        directory: where it lives.
-        manifest: its manifest.
+        store: its store (folder, manifest, finished slabs).
         layout: its board layout.
         rules: its rules.
         values: the read-only memory-mapped values (float32 or float64).
     """
 
-    directory: Path
-    manifest: Manifest
+    store: TableStore
     layout: BoardLayout
     rules: Rules
-    values: np.ndarray
-    _mapping: MappedValues = field(repr=False)
+    values: np.ndarray | None = field(repr=False)
+
+    @property
+    def directory(self) -> Path:
+        """Where the table lives."""
+        return self.store.directory
+
+    @property
+    def spec(self) -> dict:
+        """What the values are (:func:`table_spec`)."""
+        return self.store.manifest.spec
+
+    @property
+    def policy(self) -> str:
+        """The policy the values belong to."""
+        return self.spec["policy"]
+
+    @property
+    def dtype(self) -> str:
+        """The stored dtype."""
+        return self.spec["dtype"]
+
+    @property
+    def slab_count(self) -> int:
+        """Slabs of the build."""
+        return self.store.manifest.chunks
+
+    @property
+    def cpu_seconds(self) -> float:
+        """Compute seconds of the build, summed over its slabs (one core each)."""
+        return float(sum(self.store.done().values()))
+
+    @property
+    def wall_seconds(self) -> float:
+        """Wall-clock seconds of the build, summed over its runs."""
+        return self.store.manifest.wall_seconds
 
     def value(self, board) -> float:
         """Expected turns of a whole board (a tuple of ``rules.rows`` entries) under the
@@ -235,9 +154,8 @@ class Table:
         return float(self.values[self.layout.index(board)])
 
     def close(self) -> None:
-        """Release the memory map (``values`` is no longer usable)."""
+        """Drop the memory map (``values`` is no longer usable)."""
         self.values = None
-        self._mapping.close()
 
 
 def open_table(directory: Path, rules: Rules | None = None) -> Table:
@@ -248,25 +166,14 @@ def open_table(directory: Path, rules: Rules | None = None) -> Table:
         rules: if given, the rules the caller needs; a table for other rules is refused.
 
     Raises:
-        TableError: no table there, or an unfinished one.
+        TableError: no table there, an unfinished one, or another kind of table.
         InvalidRulesError: the table was built for other rules.
     """
-    directory = Path(directory)
-    manifest = read_manifest(directory)
-    if manifest is None:
-        raise TableError(f"no table in {directory} (no {MANIFEST})")
-    if not manifest.complete:
-        raise TableError(f"the table in {directory} is unfinished ({len(manifest.done)} of "
-                         f"{manifest.slab_count} slabs); run build-table again to resume it")
-    table_rules = Rules(**manifest.rules)
+    store = TableStore.open(directory, KIND)
+    spec = store.manifest.spec
+    table_rules = Rules(**spec["rules"])
     if rules is not None and table_rules != rules:
-        differ = [k for k, v in rules_dict(rules).items() if manifest.rules.get(k) != v]
+        differ = [k for k, v in rules_dict(rules).items() if spec["rules"].get(k) != v]
         raise InvalidRulesError(f"the table in {directory} was built for other rules "
                                 f"(differing fields: {', '.join(differ)})")
-    layout = BoardLayout(table_rules, tuple(manifest.rows))
-    size = (directory / VALUES).stat().st_size if (directory / VALUES).exists() else -1
-    if size != layout.size * np.dtype(manifest.dtype).itemsize:
-        raise TableError(f"{directory / VALUES} has {size} bytes, expected "
-                         f"{layout.size * np.dtype(manifest.dtype).itemsize}")
-    mapping = MappedValues(directory, manifest.dtype)
-    return Table(directory, manifest, layout, table_rules, mapping.array, mapping)
+    return Table(store, BoardLayout(table_rules, tuple(spec["rows"])), table_rules, store.array(VALUES))
