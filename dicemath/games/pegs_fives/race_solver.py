@@ -75,7 +75,7 @@ from dicemath.core.errors import DicemathError, InvalidRulesError
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.solver import reduced_boards, solve_reduced
 from dicemath.games.pegs_fives.state import (
-    BoardTuple, InvalidBoardError, check_board, check_open_rows, grouped_choice_throws, rest_points)
+    BoardTuple, InvalidBoardError, check_board, check_open_rows, cycle_terminals, grouped_choice_throws, rest_points)
 from dicemath.games.pegs_fives.turn import TurnValue, open_rows_of
 
 RACE_MAX_ROWS = 5
@@ -614,48 +614,6 @@ def _throw_of(legal, open_rows: Sequence[int], dice: int = 6) -> tuple[int, ...]
 # The compiled solver (numba, float64)
 # ---------------------------------------------------------------------------------------------
 
-def _terminals(rules: Rules, row: int, step: int, cycle) -> dict:
-    """Exact distribution of how a cycle for ``row`` begun at ``step`` ends, from the moment
-    ``cycle`` (a :class:`.state.Cycle`): ``("over",)`` (PEGS-6), ``("end", c)`` (the turn ends
-    with the row ``c`` steps on), ``("fresh", c)`` (all dice and a fresh budget, PEGS-8 /
-    FIVES-4/5) or ``("choice", dice, throws)`` (PEGS-7: a choice throw with the row in)."""
-    from dicemath.games.pegs_fives.state import after_hits, hit_weights, miss
-
-    gained = cycle.board[row - 1] - step
-    if cycle.over:
-        return {("over",) if cycle.event == "overthrow" else ("end", gained): Fraction(1)}
-    if cycle.row is None:
-        if cycle.dice == rules.dice and cycle.throws == rules.throws:
-            return {("fresh", gained): Fraction(1)}
-        return {("choice", cycle.dice, cycle.throws): Fraction(1)}
-    result: dict = {}
-    after = None if cycle.throws is None else cycle.throws - 1          # PEGS-5 / FIVES-3: throw on
-    for hits, weight in enumerate(hit_weights(cycle.dice, row)):
-        if not weight:
-            continue
-        if hits == 0:
-            following = miss(cycle.board, row, cycle.count, cycle.dice, after)
-        else:
-            following = after_hits(rules, cycle.board, row, cycle.count + hits,
-                                   cycle.dice - hits * rules.dice_per_hit[row - 1], after)
-        p = Fraction(weight, 6 ** cycle.dice)
-        for key, q in _terminals(rules, row, step, following).items():
-            result[key] = result.get(key, 0) + p * q
-    return result
-
-
-def _option_terminals(rules: Rules, row: int, step: int, hits: int, dice: int, throws_after) -> dict:
-    """:func:`_terminals` of naming ``row`` at ``step`` with ``hits`` hits on a choice throw of
-    ``dice`` dice (``throws_after`` left after it), another row kept open."""
-    from dicemath.games.pegs_fives.state import after_hits
-
-    board = [rules.goal] * rules.rows
-    board[row - 1] = step
-    board[(row % rules.rows)] = 0                                       # another row open: never 'done'
-    return _terminals(rules, row, step, after_hits(rules, tuple(board), row, hits,
-                                                   dice - hits * rules.dice_per_hit[row - 1], throws_after))
-
-
 def cycle_coefficients(rules: Rules, rows: tuple[int, ...]) -> np.ndarray:
     """The cycle terminals of every open row as one array (:mod:`._race_kernels` and the
     simulator): ``coef[j, need, dice, throws - 1, hits, column]`` is the chance that a cycle of
@@ -673,7 +631,8 @@ def cycle_coefficients(rules: Rules, rows: tuple[int, ...]) -> np.ndarray:
                 for t in range(1, T + 1):
                     after = t - 1 if rules.throws is not None else None
                     for h in range(1, d // per_hit + 1):
-                        for terminal, p in _option_terminals(rules, row, goal - need, h, d, after).items():
+                        left = d - h * per_hit
+                        for terminal, p in cycle_terminals(rules, row, goal - need, h, left, after).items():
                             if terminal[0] == "over":
                                 column = 0
                             elif terminal[0] == "end":

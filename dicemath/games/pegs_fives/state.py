@@ -264,6 +264,49 @@ def miss(board: BoardTuple, row: int, count: int, dice: int, throws: int | None)
     return Cycle(_with(board, row, board[row - 1] + count), dice, throws, None, 0, True, "miss")
 
 
+@lru_cache(maxsize=None)
+def cycle_terminals(rules: Rules, row: int, step: int, count: int, dice: int, throws: int | None) -> dict:
+    """Exact distribution of how a cycle for ``row`` begun at ``step`` ends.
+
+    The state is the moment hits are set aside (the arguments of :func:`after_hits`):
+    ``count`` hits this cycle, ``dice`` in hand, ``throws`` left (None: no limit). Returns
+    ``{terminal: Fraction}`` with terminals ``("over",)`` (PEGS-6), ``("end", c)`` (the turn
+    ends with the row ``c`` steps on), ``("fresh", c)`` (all dice and a fresh budget:
+    PEGS-8, FIVES-4/5) and ``("choice", dice, throws)`` (PEGS-7: a choice throw with the
+    row in). Another row is kept open, so the board never completes here: what follows a
+    last row going in is the caller's to value.
+    """
+    board = [rules.goal] * rules.rows
+    board[row - 1] = step
+    board[row % rules.rows] = 0                                         # another row open
+    return _terminals_from(rules, row, step, after_hits(rules, tuple(board), row, count, dice, throws))
+
+
+def _terminals_from(rules: Rules, row: int, step: int, cycle: Cycle) -> dict:
+    """:func:`cycle_terminals` from the engine's step ``cycle``."""
+    gained = cycle.board[row - 1] - step
+    if cycle.over:
+        return {("over",) if cycle.event == "overthrow" else ("end", gained): Fraction(1)}
+    if cycle.row is None:
+        if cycle.dice == rules.dice and cycle.throws == rules.throws:
+            return {("fresh", gained): Fraction(1)}
+        return {("choice", cycle.dice, cycle.throws): Fraction(1)}
+    result: dict = {}
+    after = None if cycle.throws is None else cycle.throws - 1          # PEGS-5 / FIVES-3: throw on
+    for hits, weight in enumerate(hit_weights(cycle.dice, row)):
+        if not weight:
+            continue
+        if hits == 0:
+            following = _terminals_from(rules, row, step, miss(cycle.board, row, cycle.count, cycle.dice, after))
+        else:
+            following = cycle_terminals(rules, row, step, cycle.count + hits,
+                                        cycle.dice - hits * rules.dice_per_hit[row - 1], after)
+        p = Fraction(weight, 6 ** cycle.dice)
+        for key, q in following.items():
+            result[key] = result.get(key, 0) + p * q
+    return result
+
+
 Policy = Callable[[BoardTuple, tuple[tuple[int, int], ...], int, "int | None"], int]
 """``policy(board, legal, dice, throws) -> row``: a row choice after a choice throw.
 

@@ -37,7 +37,6 @@ loop without it).
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
 
 import numpy as np
 
@@ -47,7 +46,7 @@ from dicemath.games.pegs_fives.fullboard.layout import BoardLayout, kernel_guide
 from dicemath.games.pegs_fives.hits import hits_from_counts
 from dicemath.games.pegs_fives.rules import PEGS, Rules
 from dicemath.games.pegs_fives.state import (
-    InvalidBoardError, after_hits, check_roll, grouped_choice_throws, hit_weights, miss)
+    InvalidBoardError, check_roll, cycle_terminals, grouped_choice_throws)
 
 POLICIES = ("optimal", "greedy", "safe_greedy", "lookahead")
 """The ``policy`` names :meth:`PegsKernel.solve` accepts (index = the kernel's mode)."""
@@ -84,56 +83,6 @@ def check_pegs_rules(rules: Rules) -> Rules:
     return rules
 
 
-def _one_row_board(rules: Rules, row: int, step: int) -> tuple[int, ...]:
-    """A board with ``row`` at ``step`` and one other row open (so it never completes)."""
-    board = [rules.goal] * rules.rows
-    board[row - 1] = step
-    others = [r for r in range(1, rules.rows + 1) if r != row]
-    if others:
-        board[others[0] - 1] = 0
-    return tuple(board)
-
-
-@lru_cache(maxsize=None)
-def _cycle_terminals(rules: Rules, row: int, step: int, count: int, dice: int, throws: int) -> dict:
-    """Exact terminal distribution of a cycle for ``row`` begun at ``step``.
-
-    The state is the moment hits are set aside (the arguments of
-    :func:`..state.after_hits`): ``count`` hits this cycle, ``dice`` in hand, ``throws``
-    left. Returns ``{terminal: Fraction}`` with terminals ``("over",)`` (PEGS-6),
-    ``("end", c)`` (the turn ends with the row at ``step + c``), ``("fresh", c)`` (PEGS-8:
-    all dice and a fresh budget at ``step + c``) and ``("choice", dice, throws)`` (PEGS-7:
-    a choice throw with the row in). Another row is kept open, so the board never
-    completes here; the kernel zeroes what follows a last row going in.
-    """
-    board = _one_row_board(rules, row, step)
-    return _terminals(rules, row, step, after_hits(rules, board, row, count, dice, throws))
-
-
-def _terminals(rules: Rules, row: int, step: int, cycle) -> dict:
-    gained = cycle.board[row - 1] - step
-    if cycle.over:
-        return {("over",) if cycle.event == "overthrow" else ("end", gained): Fraction(1)}
-    if cycle.row is None:
-        if cycle.dice == rules.dice and cycle.throws == rules.throws:
-            return {("fresh", gained): Fraction(1)}
-        return {("choice", cycle.dice, cycle.throws): Fraction(1)}
-    result: dict = {}
-    after = cycle.throws - 1                                     # PEGS-5: throw on
-    for k, w in enumerate(hit_weights(cycle.dice, row)):
-        if not w:
-            continue
-        if k == 0:
-            sub = _terminals(rules, row, step, miss(cycle.board, row, cycle.count, cycle.dice, after))
-        else:
-            sub = _cycle_terminals(rules, row, step, cycle.count + k,
-                                   cycle.dice - k * rules.dice_per_hit[row - 1], after)
-        p = Fraction(w, 6 ** cycle.dice)
-        for key, q in sub.items():
-            result[key] = result.get(key, 0) + p * q
-    return result
-
-
 def option_table(rules: Rules, j: int, need: int, dice: int, throws_after: int, last: bool) -> int:
     """Row of :func:`cycle_tables` for row position ``j`` with ``need`` steps to go, ``dice``
     before the choice throw and ``throws_after`` left after it; ``last``: no other row open."""
@@ -163,7 +112,7 @@ def cycle_tables(rules: Rules, rows: tuple[int, ...]) -> np.ndarray:
                     for h in range(1, d0 // per_hit + 1):
                         coefficients = [Fraction(0)] * (steps + 4)
                         fresh_in = Fraction(0)
-                        for key, p in _cycle_terminals(rules, row, goal - need, h, d0 - h * per_hit, ta).items():
+                        for key, p in cycle_terminals(rules, row, goal - need, h, d0 - h * per_hit, ta).items():
                             if key[0] == "over":
                                 coefficients[0] += p
                             elif key[0] == "choice":
