@@ -37,6 +37,7 @@ import os
 import tempfile
 import uuid
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,8 +62,9 @@ def source_digest(folder: Path, names: Iterable[str]) -> str:
     digest = hashlib.sha256()
     for name in names:
         path = Path(folder) / name
-        digest.update(name.encode())
-        digest.update(path.read_bytes() if path.exists() else b"<absent>")
+        content = path.read_bytes() if path.exists() else None
+        digest.update(f"{name}\0{'absent' if content is None else len(content)}\0".encode())
+        digest.update(content or b"")
     return digest.hexdigest()[:16]
 
 
@@ -156,7 +158,11 @@ class TableStore:
         directory = Path(directory)
         spec = json.loads(json.dumps(spec))            # as it reads back from the manifest
         found = read_manifest(directory)
+        wanted = {name: {"dtype": np.dtype(dtype).name, "shape": list(shape)} for name, (dtype, shape) in arrays.items()}
         if found is not None:
+            if found.describes(kind, spec) and (found.arrays != wanted or found.chunks != chunks):
+                raise TableError(f"{directory} holds this table with other arrays or chunks (a damaged manifest?); "
+                                 "delete it")
             if not found.describes(kind, spec):
                 differ = sorted(k for k in set(spec) | set(found.spec) if spec.get(k) != found.spec.get(k))
                 raise TableError(f"{directory} holds another table ({found.kind}; differing: "
@@ -167,8 +173,7 @@ class TableStore:
         for name, (dtype, shape) in arrays.items():
             array = np.lib.format.open_memmap(directory / f"{name}.npy", mode="w+", dtype=dtype, shape=tuple(shape))
             del array                                  # sparse: every entry is written by its chunk
-        manifest = Manifest(kind, spec, {name: {"dtype": np.dtype(dtype).name, "shape": list(shape)}
-                                         for name, (dtype, shape) in arrays.items()}, int(chunks))
+        manifest = Manifest(kind, spec, wanted, int(chunks))
         _write_manifest(directory, manifest)
         return cls(directory, manifest)
 
@@ -253,15 +258,17 @@ def run_graph(graph: dict, keys: list, *, scheduler=None, workers: int | None = 
 
     Args:
         graph: the Dask graph (``key -> (function, *arguments)``, dependencies as keys).
-        keys: the keys to compute.
+        keys: the keys to compute (on a cluster, :func:`on_done` sees only these: pass
+            every key of the graph to hear of every task).
         scheduler: None or ``"threads"`` for Dask's local threaded scheduler, ``"synchronous"``
             for one thread, a ``dask.distributed`` scheduler address (``"tcp://host:8786"``)
             or a ``distributed.Client``. A cluster's workers must share the table folder.
         workers: local threads (default: every core).
         on_done: called in this process with ``(key, result)`` as each task finishes; an
             exception it raises stops the run.
-        on_stop: called at the end of the run, also an interrupted one, in this process and
-            (on a cluster) in every worker (e.g. to write back buffered chunks).
+        on_stop: called at the end of the run, also an interrupted one, once no task runs
+            any more: in this process, or on a cluster in every worker (e.g. to write back
+            the chunks a process buffered).
     """
     if scheduler not in (None, "threads", "synchronous"):
         return _run_distributed(graph, keys, scheduler, on_done, on_stop)
@@ -273,13 +280,15 @@ def run_graph(graph: dict, keys: list, *, scheduler=None, workers: int | None = 
         if on_done is not None and key in graph:
             on_done(key, result)
 
+    pool = ThreadPoolExecutor(workers or os.cpu_count() or 1)
     try:
         with Callback(posttask=posttask):
             if scheduler == "synchronous":
                 dask.get(graph, keys)
             else:
-                dask.threaded.get(graph, keys, num_workers=workers or os.cpu_count() or 1)
+                dask.threaded.get(graph, keys, pool=pool)
     finally:
+        pool.shutdown(wait=True)            # after a failure too: no task still writes when on_stop runs
         stopped = [on_stop()] if on_stop is not None else []
     return stopped
 
@@ -299,7 +308,7 @@ def _run_distributed(graph: dict, keys: list, scheduler, on_done, on_stop) -> li
             client.cancel(futures)
             raise
         finally:
-            stopped = sorted(client.run(on_stop).values()) if on_stop is not None else []
+            stopped = [value for _, value in sorted(client.run(on_stop).items())] if on_stop is not None else []
     finally:
         if client is not scheduler:
             client.close()
