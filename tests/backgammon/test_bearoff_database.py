@@ -6,6 +6,7 @@
 * exact Fractions for the gammon races (with "all checkers" = 3, so the recursion is
   small) and for the first chunks of the real 15-checker build (win and gammon tables);
 * the same build on two Dask worker processes, and an interrupted build resumed;
+* a folder of the format before the table store refused;
 * GNU Backgammon's ``makebearoff -t 6x8`` (in ``test_gnubg.py``).
 """
 
@@ -21,6 +22,7 @@ import numpy as np
 import pytest
 
 from dicemath.core.errors import InvalidStateError
+from dicemath.core.table_store import TableError, TableStore
 from dicemath.games.backgammon import bearoff as bo
 from dicemath.games.backgammon import bearoff_database as db
 from dicemath.games.backgammon.cube import CubelessProbabilities
@@ -41,7 +43,7 @@ def root(tmp_path_factory):
 def win_matrix(database, checkers: int) -> np.ndarray:
     """P[x, y] (dense indices, boards of at most ``checkers``) read from a database."""
     count = bo.positions_count(checkers)
-    rank = db._axes(database.checkers, database.meta["full"])[0].rank[:count]
+    rank = db._axes(database.checkers, database.full)[0].rank[:count]
     return np.asarray(database.tables[db.WIN])[np.ix_(rank, rank)].T / db.SCALE
 
 
@@ -203,9 +205,9 @@ def test_first_chunks_of_the_fifteen_checker_build_match_fractions(tmp_path):
     boards of 1..3 checkers against boards of all 15."""
     last = max(chunk.index for chunk in db.chunk_plan(15) if chunk.diagonal <= 26)
     db.build_database(15, tmp_path, show_progress=False, max_chunks=last + 1)
-    folder = db.table_folder(15, tmp_path)
+    store = TableStore.open(db.table_folder(15, tmp_path), db.KIND, complete=False)
     boards, fulls = db._axes(15, 15)
-    tables = {name: np.load(folder / f"{name}.npy", mmap_mode="r") for name in db.TABLES}
+    tables = {name: store.array(name) for name in db.TABLES}
 
     def stored(name, on_roll, other):
         rows = fulls if name == db.GAMMON_FINISH else boards
@@ -239,10 +241,11 @@ def test_interrupted_build_resumed_equals_uninterrupted(tmp_path):
     assert not first.complete and first.chunks_run == 30
     with pytest.raises(InvalidStateError):
         db.open_database(7, tmp_path / "parts")
-    folder = first.folder
-    done = db._done(folder)
+    store = TableStore.open(first.folder, db.KIND, complete=False)
+    done = store.done()
+    assert sorted(done) == [chunk.index for chunk in db.chunk_plan(7, 100_000)[:30]]
     axis = db._axes(7, db.MAX_CHECKERS)[0]
-    table = np.load(folder / "win.npy", mmap_mode="r+")
+    table = store.array("win", writable=True)
     for chunk in db.chunk_plan(7, 100_000):
         if chunk.index not in done:
             for _, on_roll_pips, other_pips in chunk.blocks:
@@ -250,13 +253,36 @@ def test_interrupted_build_resumed_equals_uninterrupted(tmp_path):
                       axis.starts[on_roll_pips]:axis.starts[on_roll_pips + 1]] = 12345
     table.flush()
     del table
-    second = db.build_database(7, tmp_path / "parts", show_progress=False)
+    second = db.build_database(7, tmp_path / "parts", show_progress=False)   # the first run fixed chunk_pairs
     assert second.complete and second.chunks_run == whole.chunks_total - 30
     assert _files(whole.folder) == _files(second.folder)
-    assert len(db.open_database(7, tmp_path / "parts").meta["runs"]) == 2
+    runs = db.open_database(7, tmp_path / "parts").manifest.runs
+    assert [run["chunks"] for run in runs] == [30, whole.chunks_total - 30]
+    assert all(run["peak_memory"] for run in runs)
     shutil.rmtree(second.folder)  # built again in the same process: fresh files, fresh maps
     db.build_database(7, tmp_path / "parts", show_progress=False, chunk_pairs=100_000)
     assert _files(whole.folder) == _files(second.folder)
+
+
+def test_folders_of_another_table_or_the_old_format_are_refused(tmp_path):
+    """A folder holding another table is not resumed; one written before the table store
+    (``meta.json``, no manifest) is neither read nor resumed: the message says to rebuild."""
+    built = db.build_database(2, tmp_path, show_progress=False)
+    with pytest.raises(TableError, match="another table"):
+        db.build_database(2, tmp_path, show_progress=False, full=2)
+    old = db.table_folder(3, tmp_path)
+    shutil.copytree(built.folder, old)
+    (old / "manifest.json").rename(old / "meta.json")
+    for call in (lambda: db.build_database(3, tmp_path, show_progress=False), lambda: db.largest_database(tmp_path),
+                 lambda: db.available_databases(tmp_path),
+                 lambda: db.exact_probabilities((0, 0, 0, 0, 0, 1), (0, 0, 0, 0, 0, 1), tmp_path)):
+        with pytest.raises(TableError, match="older dicemath.*build it again"):
+            call()
+    with pytest.raises(InvalidStateError, match="older dicemath"):
+        db.open_database(3, tmp_path)
+    assert not (old / "manifest.json").exists()
+    shutil.rmtree(old)
+    assert db.largest_database(tmp_path).name == "two-sided-2"
 
 
 @pytest.mark.slow

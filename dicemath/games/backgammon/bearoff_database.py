@@ -31,8 +31,8 @@ integer arithmetic with round-half-up at every step, so a build gives the same b
 any number of workers. Error: each ply adds at most half a unit (1.2e-10) to the error of
 the values it reads; a bear-off lasts at most 180 plies (every turn removes a pip), so
 every stored value is within 180 * 2**-33 = 2.1e-8 of the exact probability (in practice
-about 1e-9; the tests compare with the float64 tables). Files are ``.npy`` arrays read
-with ``numpy.load(mmap_mode="r")``: a query reads one 4-byte value and never loads a table.
+about 1e-9; the tests compare with the float64 tables). The tables are ``.npy`` files
+memory-mapped read-only: a query reads one 4-byte value and never loads a table.
 
 Layout: every table is a matrix ``array[other board, board on roll]`` whose rows and
 columns are sorted by pip count (ties in dense-index order, :mod:`~.bearoff`). To fill the
@@ -45,15 +45,22 @@ Dependency order and chunks: a play lowers the pip count, so ``P(a, b)`` needs o
 of smaller pip total ``pip(a) + pip(b)``. The pairs are cut into blocks ``(pip(a),
 pip(b))``; the blocks of one total ("diagonal") are independent and are grouped into
 chunks of about ``chunk_pairs`` pairs; every chunk of a diagonal depends on the chunks of
-the diagonal before. That is the Dask graph (:func:`build_database`): the threaded local
-scheduler by default (the numba kernel releases the GIL), or a ``dask.distributed``
-cluster (its workers must see the same folder). A finished chunk writes a marker file
-after its values; an interrupted build resumes at the first chunk without one.
+the diagonal before. That is the Dask graph (:func:`build_database`) run by
+:func:`~dicemath.core.table_store.run_graph`: the threaded local scheduler by default (the
+numba kernel releases the GIL), or a ``dask.distributed`` cluster (its workers must see the
+same folder). A worker writes its tables back at most every :data:`FLUSH_SECONDS` and only
+then marks the chunks finished meanwhile done; an interrupted build resumes at the first
+chunk not marked done.
 
-Files of a table for ``N`` checkers: ``ROOT/two-sided-N/`` with ``meta.json``, ``win.npy``
-(``C(N+6,6)**2 * 4`` bytes: 11.8 GB for 15), ``gammon_finish.npy`` and ``gammon_save.npy``
-(15 only, 3.4 GB each) and ``done/``. ``ROOT`` is ``$DICEMATH_BEAROFF_DIR`` if set, else
-the ``bearoff`` folder of the dicemath cache (:func:`~dicemath.core.cache.cache_dir`).
+Files: the database for ``N`` checkers is the table store folder ``ROOT/two-sided-N/``
+(:mod:`dicemath.core.table_store`, kind ``"bearoff"``): ``manifest.json`` (its spec: rules,
+``checkers``, ``full``, ``chunk_pairs``, :data:`SCALE` and the digest of the block kernel's
+source, :data:`KERNEL_SOURCE`; the build's runs with each worker's peak memory),
+``win.npy`` (``C(N+6,6)**2 * 4`` bytes: 11.8 GB for 15), ``gammon_finish.npy`` and
+``gammon_save.npy`` (15 only, 3.4 GB each) and ``done/``. A folder of the format before
+the table store (``meta.json``) is refused, never read: build it again. ``ROOT`` is
+``$DICEMATH_BEAROFF_DIR`` if set, else the ``bearoff`` folder of the dicemath cache
+(:func:`~dicemath.core.cache.cache_dir`).
 
 Example:
     >>> import tempfile
@@ -66,11 +73,9 @@ Example:
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 import time
-import uuid
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -81,6 +86,8 @@ from dicemath.core.cache import cache_dir
 from dicemath.core.dice import TWO_DICE_ROLLS
 from dicemath.core.errors import InvalidStateError
 from dicemath.core.progress import progress
+from dicemath.core.table_store import (MANIFEST, Manifest, TableError, TableStore, read_manifest, run_graph,
+                                       source_digest)
 from dicemath.games.backgammon.bearoff import (
     MAX_CHECKERS,
     ROLL_WEIGHTS,
@@ -93,9 +100,6 @@ from dicemath.games.backgammon.bearoff import (
     positions_count,
 )
 from dicemath.games.backgammon.rules import STANDARD
-
-FORMAT_VERSION = 1
-"""Version of the on-disk format; a table of another version is not used."""
 
 SCALE = 2 ** 32 - 1
 """Stored value ``u`` means probability ``u / SCALE``."""
@@ -253,42 +257,58 @@ def build_work(checkers: int, full: int = MAX_CHECKERS) -> dict[str, int]:
 # Building
 # ----------------------------------------------------------------------------------------
 
-def _read_meta(folder: Path) -> dict | None:
-    path = folder / "meta.json"
-    return json.loads(path.read_text()) if path.exists() else None
+KIND = "bearoff"
+"""The :class:`~dicemath.core.table_store.Manifest` kind of a database folder."""
+
+KERNEL_SOURCE = "_bearoff_kernels.py"
+"""The module whose source digest is part of a database's spec: the block kernel that
+computes the values (editing lookups or documentation keeps a build valid)."""
 
 
-def _write_meta(folder: Path, meta: dict) -> None:
-    temporary = folder / "meta.json.tmp"
-    temporary.write_text(json.dumps(meta, indent=1))
-    os.replace(temporary, folder / "meta.json")
+def _spec(checkers: int, chunk_pairs: int, full: int) -> dict:
+    """Everything that decides a database's values (its :class:`~dicemath.core.table_store.Manifest` spec)."""
+    return {"rules": STANDARD.name, "checkers": checkers, "full": full, "chunk_pairs": chunk_pairs,
+            "scale": SCALE, "digest": source_digest(Path(__file__).parent, [KERNEL_SOURCE])}
+
+
+def _refuse_old_format(folder: Path) -> None:
+    """Raise :class:`TableError` for a folder written before the table store (a ``meta.json``):
+    its files are never read, nor resumed."""
+    if (folder / "meta.json").exists() and not (folder / MANIFEST).exists():
+        raise TableError(f"{folder} holds a bear-off database built by an older dicemath (meta.json, no "
+                         f"{MANIFEST}); it is not read: delete the folder and build it again")
+
+
+def _open_store(folder: Path, *, complete: bool = True) -> TableStore:
+    """The database store in ``folder`` (:meth:`TableStore.open`), old format refused."""
+    _refuse_old_format(folder)
+    return TableStore.open(folder, KIND, complete=complete)
 
 
 @lru_cache(maxsize=4)
-def _writable(folder: str, build_id: str) -> tuple[dict, dict[str, np.memmap]]:
-    """Meta data and the tables of a build folder, memory-mapped for writing (kept per
+def _writable(folder: str, build_id: str) -> tuple[TableStore, dict[str, np.memmap]]:
+    """The store of a build folder and its tables memory-mapped for writing (kept per
     process and build: a folder deleted and built again gets a new ``build_id``)."""
-    path = Path(folder)
-    meta = _read_meta(path)
-    if meta is None or meta.get("build_id") != build_id:
+    store = TableStore.open(folder, KIND, complete=False)
+    if store.manifest.build_id != build_id:
         raise InvalidStateError(f"{folder} no longer holds build {build_id}")
-    return meta, {name: np.load(path / f"{name}.npy", mmap_mode="r+") for name in meta["tables"]}
+    return store, {name: store.array(name, writable=True) for name in store.manifest.arrays}
 
 
 FLUSH_SECONDS = 30.0
-"""A worker writes its tables back to disk, and then the markers of the chunks it finished
-meanwhile, at most this often (and at the end of a run); ``$DICEMATH_BEAROFF_FLUSH_SECONDS``
+"""A worker writes its tables back to disk, and then marks the chunks it finished
+meanwhile done, at most this often (and at the end of a run); ``$DICEMATH_BEAROFF_FLUSH_SECONDS``
 overrides it."""
 
-_PENDING: dict = {"markers": [], "tables": [], "since": time.monotonic()}
+_PENDING: dict = {"chunks": [], "tables": [], "since": time.monotonic()}
 _PENDING_LOCK = threading.Lock()
 
 
 def _flush_pending(force: bool = True) -> None:
-    """Write this process's finished chunks to disk, then their markers.
+    """Write this process's finished chunks to disk, then mark them done.
 
-    A marker therefore always stands for values on disk, even after a machine crash; a
-    killed worker loses at most :data:`FLUSH_SECONDS` of work (its chunks are redone).
+    A done marker therefore always stands for values on disk, even after a machine crash;
+    a killed worker loses at most :data:`FLUSH_SECONDS` of work (its chunks are redone).
     """
     with _PENDING_LOCK:
         interval = float(os.environ.get("DICEMATH_BEAROFF_FLUSH_SECONDS", FLUSH_SECONDS))
@@ -296,47 +316,73 @@ def _flush_pending(force: bool = True) -> None:
             return
         for table in _PENDING["tables"]:
             table.flush()
-        for marker in _PENDING["markers"]:
-            marker.touch()
-        _PENDING.update(markers=[], tables=[], since=time.monotonic())
+        for store, index, seconds in _PENDING["chunks"]:
+            store.mark_done(index, seconds)
+        _PENDING.update(chunks=[], tables=[], since=time.monotonic())
 
 
 def run_chunk(folder: str, build_id: str, index: int, _after=None) -> int:
     """Compute chunk ``index`` of the build in ``folder`` (a Dask task).
 
-    Its marker is written by :func:`_flush_pending` once the values are on disk: within
+    It is marked done by :func:`_flush_pending` once its values are on disk: within
     :data:`FLUSH_SECONDS`, or at the end of the run.
 
     Args:
         folder: the table folder (shared by every worker).
-        build_id: the build's id (from its ``meta.json``).
+        build_id: the build's id (its manifest's ``build_id``).
         index: the chunk's position in :func:`chunk_plan`.
         _after: results of the chunks it depends on (unused: they only order the graph).
 
     Returns:
         The number of pairs computed.
     """
-    meta, tables = _writable(str(folder), build_id)
-    layout = _layout(meta["checkers"], meta["full"])
-    chunk = chunk_plan(meta["checkers"], meta["chunk_pairs"], meta["full"])[index]
+    start = time.perf_counter()
+    store, tables = _writable(str(folder), build_id)
+    spec = store.manifest.spec
+    layout = _layout(spec["checkers"], spec["full"])
+    chunk = chunk_plan(spec["checkers"], spec["chunk_pairs"], spec["full"])[index]
     kernel = _kernels().database_block_kernel
     moves = move_table(STANDARD)
     weights = ROLL_WEIGHTS.astype(np.int64)
     for name, on_roll_pips, other_pips in chunk.blocks:
-        spec = layout[name]
-        a0, a1 = spec.on_roll.starts[on_roll_pips], spec.on_roll.starts[on_roll_pips + 1]
-        b0, b1 = spec.other.starts[other_pips], spec.other.starts[other_pips + 1]
+        table = layout[name]
+        a0, a1 = table.on_roll.starts[on_roll_pips], table.on_roll.starts[on_roll_pips + 1]
+        b0, b1 = table.other.starts[other_pips], table.other.starts[other_pips + 1]
         out = np.empty((a1 - a0, b1 - b0), dtype=np.uint32)
-        kernel(out, tables[spec.reads].view(np.ndarray), spec.on_roll.boards[a0:a1], spec.other.boards[b0:b1],
-               b0, moves.starts, spec.succ_rows, weights, SCALE)
+        kernel(out, tables[table.reads].view(np.ndarray), table.on_roll.boards[a0:a1], table.other.boards[b0:b1],
+               b0, moves.starts, table.succ_rows, weights, SCALE)
         tables[name][b0:b1, a0:a1] = out.T
     with _PENDING_LOCK:
-        _PENDING["markers"].append(Path(folder) / "done" / f"{index:06d}")
+        _PENDING["chunks"].append((store, index, time.perf_counter() - start))
         _PENDING["tables"].extend(table for table in tables.values()
                                   if not any(table is seen for seen in _PENDING["tables"]))
     _flush_pending(force=False)
     _note_memory()
     return chunk.pairs
+
+
+_PEAK_ANONYMOUS = [0]
+
+
+def _note_memory() -> None:
+    """Remember this process's largest anonymous resident memory (Linux ``RssAnon``): what
+    a worker needs besides the memory-mapped table pages, which the kernel may evict."""
+    try:
+        with open("/proc/self/status") as status:
+            line = next(line for line in status if line.startswith("RssAnon:"))
+    except (OSError, StopIteration):
+        return
+    _PEAK_ANONYMOUS[0] = max(_PEAK_ANONYMOUS[0], int(line.split()[1]) * 1024)
+
+
+def _stop_worker() -> int:
+    """End of a run in one process (``on_stop`` of :func:`~dicemath.core.table_store.run_graph`):
+    write back and mark done its finished chunks, forget the tables it mapped for writing,
+    and return its largest anonymous resident memory since the last run (bytes)."""
+    _flush_pending()
+    _writable.cache_clear()
+    peak, _PEAK_ANONYMOUS[0] = _PEAK_ANONYMOUS[0], 0
+    return peak
 
 
 @dataclass(frozen=True)
@@ -350,8 +396,8 @@ class BuildSummary:
         pairs_run: table entries computed by this call.
         seconds: wall-clock seconds of this call (graph run only).
         peak_memory: peak anonymous resident memory of each worker process (bytes): its own
-            memory, without the pages of the memory-mapped tables (written back after every
-            chunk, so the kernel can drop them).
+            memory, without the pages of the memory-mapped tables (written back at every
+            flush, so the kernel can drop them).
         complete: whether every chunk is now done.
         chunks_total: chunks in the plan.
     """
@@ -364,34 +410,6 @@ class BuildSummary:
     complete: bool
     chunks_total: int
     peak_memory: tuple[int, ...] = ()
-
-
-def _prepare(folder: Path, checkers: int, chunk_pairs: int, full: int) -> dict:
-    """Create (or check, when resuming) the folder, meta data and table files."""
-    meta = _read_meta(folder)
-    layout = _layout(checkers, full)
-    if meta is not None:
-        expected = {"format": FORMAT_VERSION, "checkers": checkers, "full": full, "rules": STANDARD.name}
-        found = {key: meta.get(key) for key in expected}
-        if found != expected:
-            raise InvalidStateError(f"{folder} holds another database ({found}); expected {expected}")
-        return meta
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "done").mkdir(exist_ok=True)
-    for spec in layout.values():
-        shape = (len(spec.other.boards), len(spec.on_roll.boards))
-        array = np.lib.format.open_memmap(folder / f"{spec.name}.npy", mode="w+", dtype=np.uint32, shape=shape)
-        del array  # sparse file of the right size; every entry is written by its chunk
-    meta = {"format": FORMAT_VERSION, "checkers": checkers, "full": full, "rules": STANDARD.name,
-            "chunk_pairs": chunk_pairs, "chunks": len(chunk_plan(checkers, chunk_pairs, full)),
-            "tables": list(layout), "scale": SCALE, "complete": False, "build_id": uuid.uuid4().hex,
-            "build_seconds": 0.0, "runs": []}
-    _write_meta(folder, meta)
-    return meta
-
-
-def _done(folder: Path) -> set[int]:
-    return {int(p.name) for p in (folder / "done").iterdir() if p.name.isdigit()}
 
 
 def build_database(checkers: int, root: str | Path | None = None, *, scheduler: str | None = None,
@@ -416,117 +434,50 @@ def build_database(checkers: int, root: str | Path | None = None, *, scheduler: 
         A :class:`BuildSummary`.
 
     Raises:
-        InvalidStateError: ``checkers`` outside 1..15, or ``root`` already holding a
-            different table under that name.
+        InvalidStateError: ``checkers`` outside 1..15.
+        TableError: the folder holds another table (other rules, size or kernel code) or a
+            database of the format before the table store.
     """
     if not isinstance(checkers, (int, np.integer)) or not 1 <= checkers <= MAX_CHECKERS:
         raise InvalidStateError(f"the database covers 1..{MAX_CHECKERS} checkers a side, got {checkers!r}")
     checkers = int(checkers)
     folder = table_folder(checkers, root)
-    meta = _prepare(folder, checkers, int(chunk_pairs), full)
-    plan = chunk_plan(checkers, meta["chunk_pairs"], full)
-    done = _done(folder)
+    _refuse_old_format(folder)
+    found = read_manifest(folder)
+    if found is not None and found.kind == KIND:          # resuming: the first run chose the chunks
+        chunk_pairs = found.spec.get("chunk_pairs", chunk_pairs)
+    plan = chunk_plan(checkers, int(chunk_pairs), full)
+    store = TableStore.create(folder, KIND, _spec(checkers, int(chunk_pairs), full),
+                              {table.name: (np.uint32, (len(table.other.boards), len(table.on_roll.boards)))
+                               for table in _layout(checkers, full).values()}, len(plan))
+    done = store.done()
     todo = [chunk for chunk in plan if chunk.index not in done]
     if max_chunks is not None:
         todo = todo[:max_chunks]
+    graph, previous, current, diagonal = {}, [], [], None
+    for chunk in todo:       # each chunk waits for the missing chunks of the nearest earlier diagonal
+        if chunk.diagonal != diagonal:
+            previous, current, diagonal = current or previous, [], chunk.diagonal
+        graph[f"bearoff-chunk-{chunk.index}"] = (run_chunk, str(folder), store.manifest.build_id, chunk.index,
+                                                 previous)
+        current.append(f"bearoff-chunk-{chunk.index}")
+    bar = progress(total=sum(c.pairs for c in todo), desc=f"bear-off {folder.name}", unit="pair") \
+        if show_progress and todo else None
     start, peaks = time.perf_counter(), []
     try:
         if todo:
-            peaks = _run_graph(folder, meta["build_id"], todo, scheduler, show_progress)
+            peaks = run_graph(graph, list(graph), scheduler=scheduler, on_stop=_stop_worker,
+                              on_done=None if bar is None else lambda key, pairs: bar.update(pairs))
     finally:  # an interrupted run is recorded too (its finished chunks count)
+        if bar is not None:
+            bar.close()
         seconds = time.perf_counter() - start
-        finished = _done(folder)
-        meta = _read_meta(folder)
-        meta["build_seconds"] += seconds
+        finished = store.done()
         run = [chunk for chunk in todo if chunk.index in finished]
-        meta["runs"].append({"chunks": len(run), "pairs": sum(c.pairs for c in run), "seconds": seconds,
-                             "scheduler": str(scheduler or "threads"), "peak_memory": peaks})
-        meta["complete"] = len(finished) == len(plan)
-        _write_meta(folder, meta)
-    return BuildSummary(folder, checkers, len(run), sum(c.pairs for c in run), seconds, meta["complete"],
+        store.record_run(seconds, len(run), scheduler=str(scheduler or "threads"),
+                         pairs=sum(c.pairs for c in run), peak_memory=peaks)
+    return BuildSummary(folder, checkers, len(run), sum(c.pairs for c in run), seconds, store.manifest.complete,
                         len(plan), tuple(peaks))
-
-
-def _graph(folder: Path, build_id: str, todo: list[Chunk]) -> list:
-    """Dask delayed tasks of the missing chunks; each waits for the missing chunks of the
-    nearest earlier diagonal (which wait for theirs, and so on)."""
-    from dask import delayed
-
-    task = delayed(run_chunk, pure=False)
-    tasks, previous, current, diagonal = [], [], [], None
-    for chunk in todo:
-        if chunk.diagonal != diagonal:
-            previous = current or previous
-            current, diagonal = [], chunk.diagonal
-        item = task(str(folder), build_id, chunk.index, previous, dask_key_name=f"bearoff-chunk-{chunk.index}")
-        current.append(item)
-        tasks.append(item)
-    return tasks
-
-
-_PEAK_ANONYMOUS = [0]
-
-
-def _note_memory() -> None:
-    """Remember this process's largest anonymous resident memory (Linux ``RssAnon``): what
-    a worker needs besides the memory-mapped table pages, which the kernel may evict."""
-    try:
-        with open("/proc/self/status") as status:
-            line = next(line for line in status if line.startswith("RssAnon:"))
-    except (OSError, StopIteration):
-        return
-    _PEAK_ANONYMOUS[0] = max(_PEAK_ANONYMOUS[0], int(line.split()[1]) * 1024)
-
-
-def _peak_memory() -> int:
-    """Largest anonymous resident memory noted in this process since the last call (bytes),
-    forgetting the tables it mapped for writing."""
-    _writable.cache_clear()
-    peak, _PEAK_ANONYMOUS[0] = _PEAK_ANONYMOUS[0], 0
-    return peak
-
-
-def _run_graph(folder: Path, build_id: str, todo: list[Chunk], scheduler, show_progress: bool) -> list[int]:
-    """Run the chunks; return the peak anonymous memory of every worker process (bytes)."""
-    import dask
-
-    tasks = _graph(folder, build_id, todo)
-    pairs = {f"bearoff-chunk-{chunk.index}": chunk.pairs for chunk in todo}
-    bar = progress(total=sum(pairs.values()), desc=f"bear-off {folder.name}", unit="pair") if show_progress else None
-    if scheduler in (None, "threads", "synchronous"):
-        from dask.callbacks import Callback
-
-        class _Bar(Callback):
-            def _posttask(self, key, result, dsk, state, worker_id):
-                if bar is not None and key in pairs:
-                    bar.update(pairs[key])
-
-        try:
-            with _Bar():
-                dask.compute(*tasks, scheduler="sync" if scheduler == "synchronous" else "threads")
-        finally:
-            _flush_pending()
-        peaks = [_peak_memory()]
-    else:
-        from distributed import Client, as_completed
-
-        client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
-        try:
-            futures = client.compute(tasks)
-            try:
-                for future in as_completed(futures):
-                    future.result()
-                    if bar is not None:
-                        bar.update(pairs.get(future.key, 0))
-            finally:
-                client.run(_flush_pending)
-            peaks = sorted(client.run(_peak_memory).values())
-        finally:
-            if client is not scheduler:
-                client.close()
-    if bar is not None:
-        bar.close()
-    return peaks
 
 
 # ----------------------------------------------------------------------------------------
@@ -540,18 +491,30 @@ class BearoffDatabase:
     Attributes:
         folder: its folder.
         checkers: boards of at most this many checkers a side.
-        meta: the build's meta data (``build_seconds``, ``runs``, ...).
+        manifest: the table store's manifest (``spec``, ``runs``, ``wall_seconds``, ...).
+        tables: table name -> read-only memory map.
     """
 
     folder: Path
     checkers: int
-    meta: dict = field(repr=False)
+    manifest: Manifest = field(repr=False)
     tables: dict = field(repr=False)
+
+    @classmethod
+    def from_store(cls, store: TableStore) -> BearoffDatabase:
+        """The database of a finished store."""
+        tables = {name: store.array(name) for name in store.manifest.arrays}
+        return cls(store.directory, int(store.manifest.spec["checkers"]), store.manifest, tables)
 
     @property
     def name(self) -> str:
         """``"two-sided-N"``."""
         return self.folder.name
+
+    @property
+    def full(self) -> int:
+        """Checkers meaning "none borne off" (15, smaller in tests)."""
+        return int(self.manifest.spec["full"])
 
     @property
     def has_gammons(self) -> bool:
@@ -579,7 +542,7 @@ class BearoffDatabase:
             InvalidStateError: a bad board or one with more checkers than the table.
         """
         x, y = self._indices(board, versus)
-        rank = _axes(self.checkers, self.meta["full"])[0].rank
+        rank = _axes(self.checkers, self.full)[0].rank
         return float(self.tables[WIN][rank[y], rank[x]]) / SCALE
 
     def gammon_probabilities(self, board, versus) -> dict[str, float]:
@@ -593,7 +556,7 @@ class BearoffDatabase:
         result = {"win_gammon": 0.0, "lose_gammon": 0.0}
         if not self.has_gammons:
             return result
-        boards, fulls = (axis.rank for axis in _axes(self.checkers, self.meta["full"]))
+        boards, fulls = (axis.rank for axis in _axes(self.checkers, self.full))
         if fulls[y] >= 0:
             result["win_gammon"] = float(self.tables[GAMMON_FINISH][fulls[y], boards[x]]) / SCALE
         if fulls[x] >= 0 and y != 0:
@@ -605,45 +568,52 @@ def open_database(checkers: int, root: str | Path | None = None) -> BearoffDatab
     """Open the finished database for ``checkers`` under ``root``, memory-mapped read-only.
 
     Raises:
-        InvalidStateError: no finished database of that size (missing, unfinished or of
-            another format).
+        InvalidStateError: no finished database of that size (missing, unfinished, of
+            another kind or of the format before the table store).
     """
     folder = table_folder(checkers, root)
-    meta = _read_meta(folder)
-    if meta is None or meta.get("format") != FORMAT_VERSION or not meta.get("complete"):
-        raise InvalidStateError(f"no finished bear-off database in {folder}; "
-                                f"build it with: dicemath backgammon build-bearoff --checkers {checkers}")
-    tables = {name: np.load(folder / f"{name}.npy", mmap_mode="r") for name in meta["tables"]}
-    return BearoffDatabase(folder, int(meta["checkers"]), meta, tables)
+    try:
+        return BearoffDatabase.from_store(_open_store(folder))
+    except TableError as error:
+        raise InvalidStateError(f"no finished bear-off database in {folder} ({error}); "
+                                f"build it with: dicemath backgammon build-bearoff --checkers {checkers}") from None
+
+
+def _stores(root: str | Path | None, sizes) -> list[TableStore]:
+    """The database stores (finished or not) under ``root`` for the checker counts ``sizes``,
+    in that order; a folder with no table is skipped, one of the old format refused."""
+    base = Path(root if root is not None else default_root())
+    folders = [table_folder(checkers, base) for checkers in sizes]
+    return [_open_store(folder, complete=False) for folder in folders
+            if (folder / MANIFEST).exists() or (folder / "meta.json").exists()]
 
 
 def available_databases(root: str | Path | None = None) -> list[dict]:
     """Every database folder under ``root``: ``{"name", "checkers", "complete", "chunks_done",
     "chunks", "build_seconds", "runs", "bytes", "folder"}``, smallest first (``runs``: the
-    meta data of each build run, with its ``peak_memory`` per worker)."""
-    base = Path(root if root is not None else default_root())
-    found = []
-    for checkers in range(1, MAX_CHECKERS + 1):
-        folder = table_folder(checkers, base)
-        meta = _read_meta(folder) if folder.is_dir() else None
-        if meta is None or meta.get("format") != FORMAT_VERSION:
-            continue
-        found.append({"name": folder.name, "checkers": checkers, "complete": bool(meta.get("complete")),
-                      "chunks_done": len(_done(folder)), "chunks": meta["chunks"],
-                      "build_seconds": meta.get("build_seconds", 0.0), "runs": meta.get("runs", []),
-                      "bytes": sum((folder / f"{name}.npy").stat().st_size for name in meta["tables"]),
-                      "folder": str(folder)})
-    return found
+    manifest's build runs, each with its ``peak_memory`` per worker).
+
+    Raises:
+        TableError: a folder of the format before the table store (rebuild it), or a
+            damaged one.
+    """
+    return [{"name": store.directory.name, "checkers": int(store.manifest.spec["checkers"]),
+             "complete": store.manifest.complete, "chunks_done": len(store.done()), "chunks": store.manifest.chunks,
+             "build_seconds": store.manifest.wall_seconds, "runs": store.manifest.runs,
+             "bytes": sum(store.path(name).stat().st_size for name in store.manifest.arrays),
+             "folder": str(store.directory)}
+            for store in _stores(root, range(1, MAX_CHECKERS + 1))]
 
 
 def largest_database(root: str | Path | None = None) -> BearoffDatabase | None:
-    """The finished database with the most checkers under ``root``, or None."""
-    base = Path(root if root is not None else default_root())
-    for checkers in range(MAX_CHECKERS, 0, -1):
-        meta = _read_meta(table_folder(checkers, base))
-        if meta is not None and meta.get("format") == FORMAT_VERSION and meta.get("complete"):
-            return open_database(checkers, base)
-    return None
+    """The finished database with the most checkers under ``root``, or None.
+
+    Raises:
+        TableError: a folder of the format before the table store (rebuild it).
+    """
+    finished = (store for store in _stores(root, range(MAX_CHECKERS, 0, -1)) if store.manifest.complete)
+    store = next(finished, None)
+    return None if store is None else BearoffDatabase.from_store(store)
 
 
 IN_MEMORY_LIMIT = 8
@@ -666,6 +636,7 @@ def exact_probabilities(board, versus, root: str | Path | None = None) -> dict:
     Raises:
         InvalidStateError: a bad board, or no exact table covering both boards (the message
             says how to build one).
+        TableError: a database folder of the format before the table store (rebuild it).
     """
     board, versus = check_board(board), check_board(versus)
     size = max(sum(board), sum(versus))
