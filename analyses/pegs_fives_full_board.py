@@ -1,4 +1,4 @@
-"""Full-board Pegs/Fives analyses (issue 10, items 4 and 6): build, evaluate, commit the numbers.
+"""Full-board Pegs/Fives analyses: build, evaluate, commit the numbers.
 
 Builds (or resumes) the optimal table in ``--table DIR`` and writes what it measures to
 ``dicemath/studies/data/full_board_results.json`` (:mod:`dicemath.studies.full_board_results`),

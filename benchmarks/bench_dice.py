@@ -1,6 +1,6 @@
 """Time to compute all 72 exact hit distributions (n = 1..6 dice, targets 1..12).
 
-Target (issue 2): under 50 ms in total after import. Run: ``python benchmarks/bench_dice.py``.
+Target: under 50 ms in total after import. Run: ``python benchmarks/bench_dice.py``.
 """
 
 import time

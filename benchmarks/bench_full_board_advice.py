@@ -1,4 +1,4 @@
-"""Latency of ``advise`` on the full board (issue 10): from the distilled model (no table;
+"""Latency of ``advise`` on the full board: from the distilled model (no table;
 target under 50 ms) and from a full table (``--table DIR``; target under 5 ms).
 
 Run: ``python benchmarks/bench_full_board_advice.py [--game fives] [--table DIR] [--queries 300]``.

@@ -1,4 +1,4 @@
-"""Timings of the full-board solver (issue 10): kernel speed, reduced-board builds, the full
+"""Timings of the full-board solver: kernel speed, reduced-board builds, the full
 board (measured or extrapolated), memory, disk, float32 vs float64, advice latency.
 
 Run: ``python benchmarks/bench_fullboard.py [--game fives|pegs] [--max-rows 10]

@@ -1,4 +1,4 @@
-"""Benchmark: Pitjesbak at a table of n players (issue 23).
+"""Benchmark: Pitjesbak at a table of n players.
 
 * round solves per second by number of players (:func:`solve_table_round`, each player
   maximising his own value; the compiled induction alone, and through the public call which

@@ -1,5 +1,5 @@
 """The distilled model, guide tables, exact policy evaluation of a lookahead, and the
-``full_board`` report section (issue 10, items 4 and 6)."""
+``full_board`` report section."""
 
 from __future__ import annotations
 

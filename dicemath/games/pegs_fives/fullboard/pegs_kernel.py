@@ -2,7 +2,7 @@
 
 :class:`PegsKernel` writes ``E[b]``, the expected number of turns to finish from board
 ``b`` at the start of a turn, for a set of mutually independent boards whose successors
-are final (layout and interface: the full-board solver's design, issue 10). float64
+are final (the layout of :mod:`.layout`, the interface :mod:`.driver` calls). float64
 arithmetic; ``E`` may be stored as float64 or float32.
 
 One turn from board ``b`` (PEGS-3): a choice throw of 6 dice, a legal row (PEGS-4), then
