@@ -1,13 +1,15 @@
 """Where a Pegs board's work goes, and what each policy mode of the kernel costs.
 
-Run: ``python benchmarks/bench_pegs_policies.py [--samples 200] [--rows 1,...,7]``. Prints
+Run: ``python benchmarks/bench_pegs_policies.py [--samples 200] [--rows 1,...,7]
+[--policies optimal,lookahead] [--dtype float32]``. Prints
 
 * the option evaluations one board of the full board needs (averaged over random boards):
   the turn's first choice throw (one Newton pass) and the PEGS-7 choice throws after a row
   goes in (two throws left, then one); counted from the throw groups, no timing;
 * CPU µs a board of a whole in-memory sweep of ``--rows`` for each policy the kernel
   evaluates (optimal, greedy, safe greedy, and the lookahead guided by the optimal values),
-  and the board values from the empty board (inf: the policy never finishes).
+  and the board values from the empty board (inf: the policy never finishes). Compare two
+  versions of the kernel by running this script from both checkouts (``PYTHONPATH``).
 """
 
 from __future__ import annotations
@@ -57,12 +59,12 @@ def option_counts(samples: int, seed: int = 1) -> dict[str, float]:
             "PEGS-7, two rows in": two / samples}
 
 
-def policy_costs(rows: tuple[int, ...]) -> None:
+def policy_costs(rows: tuple[int, ...], policies: tuple[str, ...] = POLICIES, dtype: str = "float64") -> None:
     kernel = PegsKernel(PEGS, rows)
-    optimal = np.zeros(kernel.size)
+    optimal = np.zeros(kernel.size, dtype=dtype)
     kernel.solve_range(optimal, 0, kernel.size - 1)
-    for policy in POLICIES:
-        values = np.zeros(kernel.size)
+    for policy in policies:
+        values = np.zeros(kernel.size, dtype=dtype)
         start = time.process_time()
         kernel.solve_range(values, 0, kernel.size - 1, policy=policy,
                            guide=optimal if policy == "lookahead" else None)
@@ -74,13 +76,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--rows", default="1,2,3,4,5,6,7")
+    parser.add_argument("--policies", default=",".join(POLICIES), help="comma-separated kernel policies")
+    parser.add_argument("--dtype", default="float64", choices=("float64", "float32"), help="stored dtype")
     args = parser.parse_args()
     print(f"option evaluations of one full board (mean over {args.samples} random boards):")
     for name, count in option_counts(args.samples).items():
         print(f"  {name:32s} {count:8.0f}")
     rows = tuple(int(r) for r in args.rows.split(","))
-    print(f"policy sweeps on rows {args.rows}, one thread, CPU time:")
-    policy_costs(rows)
+    print(f"policy sweeps on rows {args.rows}, {args.dtype}, one thread, CPU time:")
+    policy_costs(rows, tuple(args.policies.split(",")), args.dtype)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #if defined(__AVX512F__)
 #include <immintrin.h>
 #endif
@@ -73,16 +74,23 @@ typedef struct {
 } Memo;
 
 static CacheEntry *cache_new(void) {
-    CacheEntry *entry = (CacheEntry *)malloc(sizeof(CacheEntry) << CACHE_BITS);
+    size_t bytes = sizeof(CacheEntry) << CACHE_BITS;                   /* a multiple of 2 MiB */
+    CacheEntry *entry = (CacheEntry *)aligned_alloc((size_t)1 << 21, bytes);
+#if defined(MADV_HUGEPAGE)
+    if (entry) madvise(entry, bytes, MADV_HUGEPAGE);                   /* fewer TLB misses */
+#endif
     if (entry)
         for (size_t i = 0; i < ((size_t)1 << CACHE_BITS); i++) entry[i].key = -1;
     return entry;
 }
 
-static inline CacheEntry *memo_entry(const Memo *m, int64_t b, int d) {
-    uint64_t h = ((uint64_t)(b * 8 + d) * 0x9E3779B97F4A7C15ull) >> (64 - CACHE_BITS);
-    return &m->entry[h];
+/* The slot of (b, d): the low bits, so that the entries of nearby boards, asked for together
+ * in a sweep, share cache lines and pages. */
+static inline size_t memo_index(int64_t b, int d) {
+    return (size_t)((uint64_t)(b * 8 + d) & (((uint64_t)1 << CACHE_BITS) - 1));
 }
+
+static inline CacheEntry *memo_entry(const Memo *m, int64_t b, int d) { return &m->entry[memo_index(b, d)]; }
 
 /* What a Newton pass keeps per vector of 8 throws (see pass_newton). */
 typedef struct { double s[MAXG / 8], r[MAXG / 8], gap[MAXG / 8], at[MAXG / 8]; } NewtonStore;
@@ -185,15 +193,17 @@ static int pass_newton(const Geo *G, int d, const int *rows, int n, const Row *V
 }
 
 /* Choose by key, then sum p * the chosen option's value in each of nv value tables (no
- * option: x_i). Ties in the key go to the larger tie-break h * 16 + j (more hits, then the
+ * option: x_i); with kmin, also sum p * the best key (no option: xk) into *kmin, which is
+ * pass_min over the keys at x = xk. Ties in the key go to the larger tie-break h * 16 + j (more hits, then the
  * higher row); with unique keys (no two options of a throw equal, as the fixed policies'
  * keys, which hold the tie-break) a plain minimum. */
 static void pass_key(const Geo *G, int d, const int *rows, int n, const Row *K, int unique, int nv,
-                     const Row *const *Vs, const double *xs, double *out) {
+                     const Row *const *Vs, const double *xs, double *out, double xk, double *kmin) {
     const uint8_t *H = G->H[d];
     const double *P = G->P[d];
     int np = G->npad[d];
     __m512d acc[3], big = _mm512_set1_pd(BIG), sixteens = _mm512_set_pd(112, 96, 80, 64, 48, 32, 16, 0);
+    __m512d ak = _mm512_setzero_pd(), vxk = _mm512_set1_pd(xk);
     for (int v = 0; v < nv; v++) acc[v] = _mm512_setzero_pd();
     for (int g = 0; g < np; g += 8) {
         __m512d bk = big, btb = _mm512_set1_pd(-1.0), bv[3];
@@ -216,8 +226,13 @@ static void pass_key(const Geo *G, int d, const int *rows, int n, const Row *K, 
         __m512d p = _mm512_loadu_pd(P + g);
         __mmask8 real = _mm512_cmp_pd_mask(p, _mm512_setzero_pd(), _CMP_NEQ_OQ);   /* padding: 0 * inf */
         for (int v = 0; v < nv; v++) acc[v] = _mm512_mask3_fmadd_pd(p, bv[v], acc[v], real);
+        if (kmin) {                             /* the best key, as pass_min sums it */
+            bk = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(bk, big, _CMP_GE_OQ), bk, vxk);
+            ak = _mm512_fmadd_pd(p, bk, ak);
+        }
     }
     for (int v = 0; v < nv; v++) out[v] = hsum(acc[v]);
+    if (kmin) *kmin = hsum(ak);
 }
 
 #else  /* portable scalar passes (same arithmetic order per throw; sums in throw order) */
@@ -276,11 +291,12 @@ static int pass_newton(const Geo *G, int d, const int *rows, int n, const Row *V
 }
 
 static void pass_key(const Geo *G, int d, const int *rows, int n, const Row *K, int unique, int nv,
-                     const Row *const *Vs, const double *xs, double *out) {
+                     const Row *const *Vs, const double *xs, double *out, double xk, double *kmin) {
     (void)unique;                               /* the tie-break below is exact either way */
     const uint8_t *H = G->H[d];
     const double *P = G->P[d];
     int np = G->npad[d];
+    double ak = 0.0;
     for (int v = 0; v < nv; v++) out[v] = 0.0;
     for (int g = 0; g < np; g++) {
         double bk = BIG, btb = -1.0;
@@ -290,9 +306,11 @@ static void pass_key(const Geo *G, int d, const int *rows, int n, const Row *K, 
             double key = K[j].v[h], tb = h * 16.0 + j;
             if (key < BIG && (key < bk || (key == bk && tb > btb))) { bk = key; btb = tb; bj = j; bh = h; }
         }
+        if (kmin) ak += P[g] * (bj < 0 ? xk : bk);      /* the best key, as pass_min sums it */
         if (P[g] == 0.0) continue;                  /* padding (its value may be inf) */
         for (int v = 0; v < nv; v++) out[v] += P[g] * (bj < 0 ? xs[v] : Vs[v][bj].v[bh]);
     }
+    if (kmin) *kmin = ak;
 }
 #endif
 

@@ -130,7 +130,15 @@ static double SUFFIX(one)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mod
         Row K[MAXK];
         SUFFIX(keys)(G, Gd, mode, memo, b, D, d, 0, rows, n, K);
         const Row *Vs[1] = {T};
-        pass_key(G, d, rows, n, K, mode != 3, 1, Vs, &x, &out);
+        /* mode 3: K is the guide's own one(); keep its value, asked for next */
+        CacheEntry *g = mode == 3 && memo && memo->guide ? &memo->guide[memo_index(b, d)] : NULL;
+        double gx1;
+        int keep = g && g->key >> 1 != b * 8 + d;
+        pass_key(G, d, rows, n, K, mode != 3, 1, Vs, &x, &out, (double)Gd[b], keep ? &gx1 : NULL);
+        if (keep) {
+            g->x1 = gx1;
+            g->key = (b * 8 + d) * 2;
+        }
     }
     if (kept) {
         kept->key = (b * 8 + d) * 2;
@@ -160,14 +168,27 @@ static void SUFFIX(two)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode,
     if (mode == 0) {
         pass_min2(G, d, rows, n, T2, T1, x, x2, x1);
     } else {
-        Row K[MAXK];
+        Row K2[MAXK] = {0}, K1[MAXK];          /* written for the rows hit (zeroed: the compiler cannot see it) */
         const Row *Vs[1];
-        SUFFIX(keys)(G, Gd, mode, memo, b, D, d, 1, rows, n, K);
+        if (mode == 3) {                    /* the guide's option values, two and one throws left, in one pass */
+            Memo own = {memo && memo->guide ? memo->guide : NULL, NULL};
+            SUFFIX(level_values)(G, Gd, Gd, 0, own.entry ? &own : NULL, b, D, d, rows, n, (double)Gd[b], K2, K1);
+        } else {
+            policy_keys(G, mode, D, rows, n, K2);
+        }
+        /* mode 3: K2, K1 are the guide's own two(); keep its values, asked for next */
+        CacheEntry *g = mode == 3 && memo && memo->guide ? &memo->guide[memo_index(b, d)] : NULL;
+        double gx2, gx1;
+        int keep = g && g->key != (b * 8 + d) * 2 + 1;
         Vs[0] = T2;
-        pass_key(G, d, rows, n, K, mode != 3, 1, Vs, &x, x2);
-        SUFFIX(keys)(G, Gd, mode, memo, b, D, d, 0, rows, n, K);
+        pass_key(G, d, rows, n, K2, mode != 3, 1, Vs, &x, x2, (double)Gd[b], keep ? &gx2 : NULL);
         Vs[0] = T1;
-        pass_key(G, d, rows, n, K, mode != 3, 1, Vs, &x, x1);
+        pass_key(G, d, rows, n, mode == 3 ? K1 : K2, mode != 3, 1, Vs, &x, x1, (double)Gd[b], keep ? &gx1 : NULL);
+        if (keep) {
+            g->x2 = gx2;
+            g->x1 = gx1;
+            g->key = (b * 8 + d) * 2 + 1;
+        }
     }
     if (kept) {
         kept->key = (b * 8 + d) * 2 + 1;
@@ -228,7 +249,7 @@ static void SUFFIX(solve_boards)(const Geo *G, FLOAT *E, const FLOAT *Gd, const 
             SUFFIX(keys)(G, Gd, mode, cache, b, &D, G->dice, G->throws - 1, rows, n, K);
             const Row *Vs[2] = {S, R};
             double none[2] = {1.0, 0.0}, sr[2];
-            pass_key(G, G->dice, rows, n, K, mode != 3, 2, Vs, none, sr);
+            pass_key(G, G->dice, rows, n, K, mode != 3, 2, Vs, none, sr, 0.0, NULL);
             *vectors += G->npad[G->dice] / 8;
             if (1.0 - sr[0] <= 1e-15) {
                 x = INFINITY;
