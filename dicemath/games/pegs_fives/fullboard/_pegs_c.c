@@ -235,6 +235,56 @@ static void pass_key(const Geo *G, int d, const int *rows, int n, const Row *K, 
     if (kmin) *kmin = hsum(ak);
 }
 
+/* Two selections of pass_key at once, over the same throws and rows (a PEGS-7 throw with two
+ * and with one throw left, mode 3: keys not unique, one value table each): what two calls of
+ * pass_key(..., nv = 1, ...) give, sharing the hit indices and the tie-break. */
+static void pass_key_pair(const Geo *G, int d, const int *rows, int n, const Row *Ka, const Row *Ta, const Row *Kb,
+                          const Row *Tb, double x, double xk, double *outa, double *outb, double *kmina,
+                          double *kminb) {
+    const uint8_t *H = G->H[d];
+    const double *P = G->P[d];
+    int np = G->npad[d];
+    __m512d big = _mm512_set1_pd(BIG), sixteens = _mm512_set_pd(112, 96, 80, 64, 48, 32, 16, 0);
+    __m512d vx = _mm512_set1_pd(x), vxk = _mm512_set1_pd(xk), none = _mm512_set1_pd(-1.0);
+    __m512d aa = _mm512_setzero_pd(), ab = _mm512_setzero_pd(), ka = _mm512_setzero_pd(), kb = _mm512_setzero_pd();
+    for (int g = 0; g < np; g += 8) {
+        __m512d bka = big, bkb = big, ta = none, tbb = none, va = vx, vb = vx;
+        for (int i = 0; i < n; i++) {
+            int j = rows[i];
+            __m512i idx = hit_index(H + (size_t)j * np + g);
+            __m512d tb = _mm512_add_pd(_mm512_permutexvar_pd(idx, sixteens), _mm512_set1_pd((double)j));
+            __m512d key = _mm512_permutexvar_pd(idx, _mm512_load_pd(Ka[j].v));
+            __mmask8 take = _mm512_cmp_pd_mask(key, bka, _CMP_LT_OQ) |
+                            (_mm512_cmp_pd_mask(key, big, _CMP_LT_OQ) & _mm512_cmp_pd_mask(key, bka, _CMP_EQ_OQ) &
+                             _mm512_cmp_pd_mask(tb, ta, _CMP_GT_OQ));
+            ta = _mm512_mask_blend_pd(take, ta, tb);
+            bka = _mm512_mask_blend_pd(take, bka, key);
+            va = _mm512_mask_blend_pd(take, va, _mm512_permutexvar_pd(idx, _mm512_load_pd(Ta[j].v)));
+            key = _mm512_permutexvar_pd(idx, _mm512_load_pd(Kb[j].v));
+            take = _mm512_cmp_pd_mask(key, bkb, _CMP_LT_OQ) |
+                   (_mm512_cmp_pd_mask(key, big, _CMP_LT_OQ) & _mm512_cmp_pd_mask(key, bkb, _CMP_EQ_OQ) &
+                    _mm512_cmp_pd_mask(tb, tbb, _CMP_GT_OQ));
+            tbb = _mm512_mask_blend_pd(take, tbb, tb);
+            bkb = _mm512_mask_blend_pd(take, bkb, key);
+            vb = _mm512_mask_blend_pd(take, vb, _mm512_permutexvar_pd(idx, _mm512_load_pd(Tb[j].v)));
+        }
+        __m512d p = _mm512_loadu_pd(P + g);
+        __mmask8 real = _mm512_cmp_pd_mask(p, _mm512_setzero_pd(), _CMP_NEQ_OQ);   /* padding: 0 * inf */
+        aa = _mm512_mask3_fmadd_pd(p, va, aa, real);
+        ab = _mm512_mask3_fmadd_pd(p, vb, ab, real);
+        if (kmina) {
+            ka = _mm512_fmadd_pd(p, _mm512_mask_blend_pd(_mm512_cmp_pd_mask(bka, big, _CMP_GE_OQ), bka, vxk), ka);
+            kb = _mm512_fmadd_pd(p, _mm512_mask_blend_pd(_mm512_cmp_pd_mask(bkb, big, _CMP_GE_OQ), bkb, vxk), kb);
+        }
+    }
+    *outa = hsum(aa);
+    *outb = hsum(ab);
+    if (kmina) {
+        *kmina = hsum(ka);
+        *kminb = hsum(kb);
+    }
+}
+
 #else  /* portable scalar passes (same arithmetic order per throw; sums in throw order) */
 
 static double pass_min(const Geo *G, int d, const int *rows, int n, const Row *T, double x) {
@@ -311,6 +361,13 @@ static void pass_key(const Geo *G, int d, const int *rows, int n, const Row *K, 
         for (int v = 0; v < nv; v++) out[v] += P[g] * (bj < 0 ? xs[v] : Vs[v][bj].v[bh]);
     }
     if (kmin) *kmin = ak;
+}
+static void pass_key_pair(const Geo *G, int d, const int *rows, int n, const Row *Ka, const Row *Ta, const Row *Kb,
+                          const Row *Tb, double x, double xk, double *outa, double *outb, double *kmina,
+                          double *kminb) {
+    const Row *Va[1] = {Ta}, *Vb[1] = {Tb};
+    pass_key(G, d, rows, n, Ka, 0, 1, Va, &x, outa, xk, kmina);
+    pass_key(G, d, rows, n, Kb, 0, 1, Vb, &x, outb, xk, kminb);
 }
 #endif
 

@@ -180,10 +180,15 @@ static void SUFFIX(two)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode,
         CacheEntry *g = mode == 3 && memo && memo->guide ? &memo->guide[memo_index(b, d)] : NULL;
         double gx2, gx1;
         int keep = g && g->key != (b * 8 + d) * 2 + 1;
-        Vs[0] = T2;
-        pass_key(G, d, rows, n, K2, mode != 3, 1, Vs, &x, x2, (double)Gd[b], keep ? &gx2 : NULL);
-        Vs[0] = T1;
-        pass_key(G, d, rows, n, mode == 3 ? K1 : K2, mode != 3, 1, Vs, &x, x1, (double)Gd[b], keep ? &gx1 : NULL);
+        if (mode == 3) {
+            pass_key_pair(G, d, rows, n, K2, T2, K1, T1, x, (double)Gd[b], x2, x1, keep ? &gx2 : NULL,
+                          keep ? &gx1 : NULL);
+        } else {
+            Vs[0] = T2;
+            pass_key(G, d, rows, n, K2, 1, 1, Vs, &x, x2, 0.0, NULL);
+            Vs[0] = T1;
+            pass_key(G, d, rows, n, K2, 1, 1, Vs, &x, x1, 0.0, NULL);
+        }
         if (keep) {
             g->x2 = gx2;
             g->x1 = gx1;
