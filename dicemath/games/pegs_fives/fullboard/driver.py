@@ -316,20 +316,21 @@ def build_table(rules: Rules, rows: Sequence[int] = FULL_ROWS, *, out: Path | st
     graph = slab_graph(job, plan, lanes_of(kernel), done, InMemory())
     bar = progress(desc=f"{rules.name} table {_rows_label(layout)}", total=layout.size, unit="board")
     bar.update(len(done) * plan.slab_size)
-    finished, tasks = [], [0]
+    finished, tasks = [], 0
     start = time.perf_counter()
 
     def record(key: str, result: tuple[tuple[int, ...], float]) -> None:
+        nonlocal tasks
         slabs, seconds = result
         for slab in slabs:                      # on disk: the task flushed them
             store.mark_done(slab, seconds / len(slabs))
         finished.extend(slabs)
-        tasks[0] += 1
+        tasks += 1
         bar.update(len(slabs) * plan.slab_size)
         if on_slab is not None:
             on_slab(slabs, seconds)
-        if stop_after is not None and tasks[0] >= stop_after and len(done) + len(finished) < plan.count:
-            raise BuildInterrupted(f"stopped after {tasks[0]} tasks; {len(done) + len(finished)} of "
+        if stop_after is not None and tasks >= stop_after and len(done) + len(finished) < plan.count:
+            raise BuildInterrupted(f"stopped after {tasks} tasks; {len(done) + len(finished)} of "
                                    f"{plan.count} slabs done in {directory}")
 
     try:
