@@ -160,13 +160,13 @@ class TableStore:
         found = read_manifest(directory)
         wanted = {name: {"dtype": np.dtype(dtype).name, "shape": list(shape)} for name, (dtype, shape) in arrays.items()}
         if found is not None:
-            if found.describes(kind, spec) and (found.arrays != wanted or found.chunks != chunks):
-                raise TableError(f"{directory} holds this table with other arrays or chunks (a damaged manifest?); "
-                                 "delete it")
             if not found.describes(kind, spec):
                 differ = sorted(k for k in set(spec) | set(found.spec) if spec.get(k) != found.spec.get(k))
                 raise TableError(f"{directory} holds another table ({found.kind}; differing: "
                                  f"{', '.join(differ) or 'kind or format'}); choose another folder or delete it")
+            if found.arrays != wanted or found.chunks != chunks:
+                raise TableError(f"{directory} holds this table with other arrays or chunks (a damaged manifest?); "
+                                 "delete it")
             return cls(directory, found)
         directory.mkdir(parents=True, exist_ok=True)
         (directory / DONE).mkdir(exist_ok=True)
