@@ -192,36 +192,62 @@ static int pass_newton(const Geo *G, int d, const int *rows, int n, const Row *V
     return examined;
 }
 
+/* One selection by key over the rows of one vector of 8 throws: the best key *bk and the
+ * chosen option's value in each of nv value tables (bv, preset to the no-option values).
+ * TIEBREAK: ties in the key go to the larger tie-break h * 16 + j (more hits, then the higher
+ * row). PLAIN: a plain minimum. WATCH: a plain minimum that returns the lanes where two
+ * options had equal keys (the vector is then chosen again with the tie-break: without a tie
+ * both agree). */
+enum { PLAIN, WATCH, TIEBREAK };
+static inline __mmask8 choose(const uint8_t *H, int np, int g, const int *rows, int n, const Row *K, int nv,
+                              const Row *const *Vs, int how, __m512d *bk, __m512d *bv) {
+    __m512d big = _mm512_set1_pd(BIG), sixteens = _mm512_set_pd(112, 96, 80, 64, 48, 32, 16, 0);
+    __m512d best = big, btb = _mm512_set1_pd(-1.0);
+    __mmask8 ties = 0;
+    for (int i = 0; i < n; i++) {
+        int j = rows[i];
+        __m512i idx = hit_index(H + (size_t)j * np + g);
+        __m512d key = _mm512_permutexvar_pd(idx, _mm512_load_pd(K[j].v));
+        __mmask8 take = _mm512_cmp_pd_mask(key, best, _CMP_LT_OQ);
+        if (how != PLAIN) {
+            __mmask8 equal = _mm512_mask_cmp_pd_mask(_mm512_cmp_pd_mask(key, big, _CMP_LT_OQ), key, best, _CMP_EQ_OQ);
+            if (how == TIEBREAK) {
+                __m512d tb = _mm512_add_pd(_mm512_permutexvar_pd(idx, sixteens), _mm512_set1_pd((double)j));
+                take |= equal & _mm512_cmp_pd_mask(tb, btb, _CMP_GT_OQ);
+                btb = _mm512_mask_blend_pd(take, btb, tb);
+            } else {
+                ties |= equal;
+            }
+        }
+        best = _mm512_mask_blend_pd(take, best, key);
+        for (int v = 0; v < nv; v++)
+            bv[v] = _mm512_mask_blend_pd(take, bv[v], _mm512_permutexvar_pd(idx, _mm512_load_pd(Vs[v][j].v)));
+    }
+    *bk = best;
+    return ties;
+}
+
 /* Choose by key, then sum p * the chosen option's value in each of nv value tables (no
  * option: x_i); with kmin, also sum p * the best key (no option: xk) into *kmin, which is
- * pass_min over the keys at x = xk. Ties in the key go to the larger tie-break h * 16 + j (more hits, then the
- * higher row); with unique keys (no two options of a throw equal, as the fixed policies'
- * keys, which hold the tie-break) a plain minimum. */
+ * pass_min over the keys at x = xk. Ties in the key go to the larger tie-break (see
+ * choose); with unique keys (no two options of a throw equal, as the fixed policies' keys,
+ * which hold the tie-break) a plain minimum. */
 static void pass_key(const Geo *G, int d, const int *rows, int n, const Row *K, int unique, int nv,
                      const Row *const *Vs, const double *xs, double *out, double xk, double *kmin) {
     const uint8_t *H = G->H[d];
     const double *P = G->P[d];
     int np = G->npad[d];
-    __m512d acc[3], big = _mm512_set1_pd(BIG), sixteens = _mm512_set_pd(112, 96, 80, 64, 48, 32, 16, 0);
+    __m512d acc[3], big = _mm512_set1_pd(BIG);
     __m512d ak = _mm512_setzero_pd(), vxk = _mm512_set1_pd(xk);
     for (int v = 0; v < nv; v++) acc[v] = _mm512_setzero_pd();
     for (int g = 0; g < np; g += 8) {
-        __m512d bk = big, btb = _mm512_set1_pd(-1.0), bv[3];
+        __m512d bk, bv[3];
         for (int v = 0; v < nv; v++) bv[v] = _mm512_set1_pd(xs[v]);
-        for (int i = 0; i < n; i++) {
-            int j = rows[i];
-            __m512i idx = hit_index(H + (size_t)j * np + g);
-            __m512d key = _mm512_permutexvar_pd(idx, _mm512_load_pd(K[j].v));
-            __mmask8 take = _mm512_cmp_pd_mask(key, bk, _CMP_LT_OQ);
-            if (!unique) {
-                __m512d tb = _mm512_add_pd(_mm512_permutexvar_pd(idx, sixteens), _mm512_set1_pd((double)j));
-                take |= _mm512_cmp_pd_mask(key, big, _CMP_LT_OQ) & _mm512_cmp_pd_mask(key, bk, _CMP_EQ_OQ) &
-                        _mm512_cmp_pd_mask(tb, btb, _CMP_GT_OQ);
-                btb = _mm512_mask_blend_pd(take, btb, tb);
-            }
-            bk = _mm512_mask_blend_pd(take, bk, key);
-            for (int v = 0; v < nv; v++)
-                bv[v] = _mm512_mask_blend_pd(take, bv[v], _mm512_permutexvar_pd(idx, _mm512_load_pd(Vs[v][j].v)));
+        if (unique) {
+            choose(H, np, g, rows, n, K, nv, Vs, PLAIN, &bk, bv);
+        } else if (choose(H, np, g, rows, n, K, nv, Vs, WATCH, &bk, bv)) {     /* rare: again with the tie-break */
+            for (int v = 0; v < nv; v++) bv[v] = _mm512_set1_pd(xs[v]);
+            choose(H, np, g, rows, n, K, nv, Vs, TIEBREAK, &bk, bv);
         }
         __m512d p = _mm512_loadu_pd(P + g);
         __mmask8 real = _mm512_cmp_pd_mask(p, _mm512_setzero_pd(), _CMP_NEQ_OQ);   /* padding: 0 * inf */
@@ -237,36 +263,38 @@ static void pass_key(const Geo *G, int d, const int *rows, int n, const Row *K, 
 
 /* Two selections of pass_key at once, over the same throws and rows (a PEGS-7 throw with two
  * and with one throw left, mode 3: keys not unique, one value table each): what two calls of
- * pass_key(..., nv = 1, ...) give, sharing the hit indices and the tie-break. */
+ * pass_key(..., nv = 1, ...) give, sharing the hit indices. */
 static void pass_key_pair(const Geo *G, int d, const int *rows, int n, const Row *Ka, const Row *Ta, const Row *Kb,
                           const Row *Tb, double x, double xk, double *outa, double *outb, double *kmina,
                           double *kminb) {
     const uint8_t *H = G->H[d];
     const double *P = G->P[d];
     int np = G->npad[d];
-    __m512d big = _mm512_set1_pd(BIG), sixteens = _mm512_set_pd(112, 96, 80, 64, 48, 32, 16, 0);
-    __m512d vx = _mm512_set1_pd(x), vxk = _mm512_set1_pd(xk), none = _mm512_set1_pd(-1.0);
+    __m512d big = _mm512_set1_pd(BIG), vx = _mm512_set1_pd(x), vxk = _mm512_set1_pd(xk);
     __m512d aa = _mm512_setzero_pd(), ab = _mm512_setzero_pd(), ka = _mm512_setzero_pd(), kb = _mm512_setzero_pd();
     for (int g = 0; g < np; g += 8) {
-        __m512d bka = big, bkb = big, ta = none, tbb = none, va = vx, vb = vx;
+        __m512d bka = big, bkb = big, va = vx, vb = vx;
+        __mmask8 ties = 0;
         for (int i = 0; i < n; i++) {
             int j = rows[i];
             __m512i idx = hit_index(H + (size_t)j * np + g);
-            __m512d tb = _mm512_add_pd(_mm512_permutexvar_pd(idx, sixteens), _mm512_set1_pd((double)j));
             __m512d key = _mm512_permutexvar_pd(idx, _mm512_load_pd(Ka[j].v));
-            __mmask8 take = _mm512_cmp_pd_mask(key, bka, _CMP_LT_OQ) |
-                            (_mm512_cmp_pd_mask(key, big, _CMP_LT_OQ) & _mm512_cmp_pd_mask(key, bka, _CMP_EQ_OQ) &
-                             _mm512_cmp_pd_mask(tb, ta, _CMP_GT_OQ));
-            ta = _mm512_mask_blend_pd(take, ta, tb);
+            __mmask8 real = _mm512_cmp_pd_mask(key, big, _CMP_LT_OQ);
+            __mmask8 take = _mm512_cmp_pd_mask(key, bka, _CMP_LT_OQ);
+            ties |= _mm512_mask_cmp_pd_mask(real, key, bka, _CMP_EQ_OQ);
             bka = _mm512_mask_blend_pd(take, bka, key);
             va = _mm512_mask_blend_pd(take, va, _mm512_permutexvar_pd(idx, _mm512_load_pd(Ta[j].v)));
             key = _mm512_permutexvar_pd(idx, _mm512_load_pd(Kb[j].v));
-            take = _mm512_cmp_pd_mask(key, bkb, _CMP_LT_OQ) |
-                   (_mm512_cmp_pd_mask(key, big, _CMP_LT_OQ) & _mm512_cmp_pd_mask(key, bkb, _CMP_EQ_OQ) &
-                    _mm512_cmp_pd_mask(tb, tbb, _CMP_GT_OQ));
-            tbb = _mm512_mask_blend_pd(take, tbb, tb);
+            take = _mm512_cmp_pd_mask(key, bkb, _CMP_LT_OQ);
+            ties |= _mm512_mask_cmp_pd_mask(real, key, bkb, _CMP_EQ_OQ);   /* a row hit has both keys < BIG */
             bkb = _mm512_mask_blend_pd(take, bkb, key);
             vb = _mm512_mask_blend_pd(take, vb, _mm512_permutexvar_pd(idx, _mm512_load_pd(Tb[j].v)));
+        }
+        if (ties) {                                 /* rare: choose again with the tie-break */
+            const Row *A[1] = {Ta}, *B[1] = {Tb};
+            va = vb = vx;
+            choose(H, np, g, rows, n, Ka, 1, A, TIEBREAK, &bka, &va);
+            choose(H, np, g, rows, n, Kb, 1, B, TIEBREAK, &bkb, &vb);
         }
         __m512d p = _mm512_loadu_pd(P + g);
         __mmask8 real = _mm512_cmp_pd_mask(p, _mm512_setzero_pd(), _CMP_NEQ_OQ);   /* padding: 0 * inf */
@@ -340,14 +368,20 @@ static int pass_newton(const Geo *G, int d, const int *rows, int n, const Row *V
     return examined;
 }
 
+/* The sum of 8 lanes in the order of _mm512_reduce_add_pd. */
+static inline double hsum8(const double *a) {
+    return ((a[0] + a[4]) + (a[2] + a[6])) + ((a[1] + a[5]) + (a[3] + a[7]));
+}
+
+/* Sums in 8 lanes, as the vector pass: a throw's term goes to lane g % 8, so a fixed policy
+ * that never leaves a board gets the same stay sum (terms p * 1) as with AVX-512. */
 static void pass_key(const Geo *G, int d, const int *rows, int n, const Row *K, int unique, int nv,
                      const Row *const *Vs, const double *xs, double *out, double xk, double *kmin) {
     (void)unique;                               /* the tie-break below is exact either way */
     const uint8_t *H = G->H[d];
     const double *P = G->P[d];
     int np = G->npad[d];
-    double ak = 0.0;
-    for (int v = 0; v < nv; v++) out[v] = 0.0;
+    double ak[8] = {0}, acc[3][8] = {{0}};
     for (int g = 0; g < np; g++) {
         double bk = BIG, btb = -1.0;
         int bj = -1, bh = 0;
@@ -356,11 +390,12 @@ static void pass_key(const Geo *G, int d, const int *rows, int n, const Row *K, 
             double key = K[j].v[h], tb = h * 16.0 + j;
             if (key < BIG && (key < bk || (key == bk && tb > btb))) { bk = key; btb = tb; bj = j; bh = h; }
         }
-        if (kmin) ak += P[g] * (bj < 0 ? xk : bk);      /* the best key, as pass_min sums it */
+        if (kmin) ak[g % 8] += P[g] * (bj < 0 ? xk : bk);      /* the best key, as pass_min sums it */
         if (P[g] == 0.0) continue;                  /* padding (its value may be inf) */
-        for (int v = 0; v < nv; v++) out[v] += P[g] * (bj < 0 ? xs[v] : Vs[v][bj].v[bh]);
+        for (int v = 0; v < nv; v++) acc[v][g % 8] += P[g] * (bj < 0 ? xs[v] : Vs[v][bj].v[bh]);
     }
-    if (kmin) *kmin = ak;
+    for (int v = 0; v < nv; v++) out[v] = hsum8(acc[v]);
+    if (kmin) *kmin = hsum8(ak);
 }
 static void pass_key_pair(const Geo *G, int d, const int *rows, int n, const Row *Ka, const Row *Ta, const Row *Kb,
                           const Row *Tb, double x, double xk, double *outa, double *outb, double *kmina,
@@ -374,20 +409,42 @@ static void pass_key_pair(const Geo *G, int d, const int *rows, int n, const Row
 /* ------------------------------------------------------------------------------------ */
 /* Board values, once per stored dtype (FLOAT = double or float).                        */
 
+/* The option values of the 8 hits of one row, built term by term as a value (so that it stays
+ * in a register: through a pointer every term went to memory and back). */
+#if defined(__AVX512F__)
+typedef __m512d Acc;
+static inline Acc acc_load(const double *a) { return _mm512_loadu_pd(a); }
+static inline void acc_store(Row *r, Acc t) { _mm512_store_pd(r->v, t); }
+/* The same with no hit (h = 0) valued BIG. */
+static inline void acc_store_hits(Row *r, Acc t) { _mm512_store_pd(r->v, _mm512_mask_blend_pd(1, t, _mm512_set1_pd(BIG))); }
+
 /* t + a * e for the 8 hits, where e may be infinite (a fixed policy that never finishes
  * from a board, PEGS-6): a term with probability 0 adds nothing (not 0 * inf = NaN). */
-static inline void add_term(double *t, const double *a, double e) {
-    if (__builtin_expect(isinf(e), 0)) {
-        for (int h = 0; h < HS; h++)
-            if (a[h] != 0.0) t[h] += e;
-        return;
-    }
-#if defined(__AVX512F__)
-    _mm512_store_pd(t, _mm512_fmadd_pd(_mm512_loadu_pd(a), _mm512_set1_pd(e), _mm512_load_pd(t)));
-#else
-    for (int h = 0; h < HS; h++) t[h] += a[h] * e;
-#endif
+static inline Acc acc_term(Acc t, const double *a, double e) {
+    __m512d va = _mm512_loadu_pd(a);
+    if (__builtin_expect(isinf(e), 0))
+        return _mm512_mask_add_pd(t, _mm512_cmp_pd_mask(va, _mm512_setzero_pd(), _CMP_NEQ_UQ), t, _mm512_set1_pd(e));
+    return _mm512_fmadd_pd(va, _mm512_set1_pd(e), t);
 }
+#else
+typedef Row Acc;
+static inline Acc acc_load(const double *a) {
+    Acc t;
+    memcpy(t.v, a, sizeof(t.v));
+    return t;
+}
+static inline void acc_store(Row *r, Acc t) { *r = t; }
+static inline void acc_store_hits(Row *r, Acc t) {
+    t.v[0] = BIG;
+    *r = t;
+}
+static inline Acc acc_term(Acc t, const double *a, double e) {
+    for (int h = 0; h < HS; h++)
+        if (!isinf(e)) t.v[h] += a[h] * e;
+        else if (a[h] != 0.0) t.v[h] += e;
+    return t;
+}
+#endif
 
 typedef struct {
     int s[MAXK];        /* digits */

@@ -34,13 +34,11 @@ static void SUFFIX(tables)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mo
         SUFFIX(pegs7)(G, V, Gd, mode, memo, b, D, j, need, d0 - G->per_hit[j] * need, ta, &x2, &x1);
         int64_t st = G->stride[j];
         const double *a = G->A + (size_t)tab(G, G->cls[j], need, d0, ta, last) * G->ncols * HS;
-        Row r;
-        memcpy(r.v, a + (G->steps + 3) * HS, sizeof(r.v));
-        add_term(r.v, a + (G->steps + 1) * HS, x2);
-        add_term(r.v, a + (G->steps + 2) * HS, x1);
-        for (int c = 1; c <= need; c++) add_term(r.v, a + c * HS, (double)V[b + c * st]);
-        R[j] = r;
-        memcpy(S[j].v, a, sizeof(S[j].v));
+        Acc r = acc_term(acc_term(acc_load(a + (G->steps + 3) * HS), a + (G->steps + 1) * HS, x2),
+                         a + (G->steps + 2) * HS, x1);
+        for (int c = 1; c <= need; c++) r = acc_term(r, a + c * HS, (double)V[b + c * st]);
+        acc_store(&R[j], r);
+        acc_store(&S[j], acc_load(a));
     }
 }
 
@@ -48,9 +46,7 @@ static void SUFFIX(tables)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mo
 static inline void SUFFIX(values)(const int *rows, int n, const Row *S, const Row *R, double x, Row *T) {
     for (int i = 0; i < n; i++) {
         int j = rows[i];
-        T[j] = R[j];
-        add_term(T[j].v, S[j].v, x);
-        T[j].v[0] = BIG;
+        acc_store_hits(&T[j], acc_term(acc_load(R[j].v), S[j].v, x));
     }
 }
 
@@ -71,25 +67,16 @@ static void SUFFIX(level_values)(const Geo *G, const FLOAT *V, const FLOAT *Gd, 
             SUFFIX(pegs7)(G, V, Gd, mode, memo, b, D, j, need, d0 - G->per_hit[j] * need, 1, &x2, &x1);
             a1 = G->A + (size_t)tab(G, G->cls[j], need, d0, 1, last) * G->ncols * HS;
         }
-        Row t1, t2;
-        memcpy(t1.v, a0 + (G->steps + 3) * HS, sizeof(t1.v));
-        add_term(t1.v, a0, x);
-        if (T2) {
-            memcpy(t2.v, a1 + (G->steps + 3) * HS, sizeof(t2.v));
-            add_term(t2.v, a1, x);
-            add_term(t2.v, a1 + (G->steps + 2) * HS, x1);
-        }
+        Acc t1 = acc_term(acc_load(a0 + (G->steps + 3) * HS), a0, x), t2;
+        if (T2)
+            t2 = acc_term(acc_term(acc_load(a1 + (G->steps + 3) * HS), a1, x), a1 + (G->steps + 2) * HS, x1);
         for (int c = 1; c <= need; c++) {
             double e = (double)V[b + c * st];
-            add_term(t1.v, a0 + c * HS, e);
-            if (T2) add_term(t2.v, a1 + c * HS, e);
+            t1 = acc_term(t1, a0 + c * HS, e);
+            if (T2) t2 = acc_term(t2, a1 + c * HS, e);
         }
-        t1.v[0] = BIG;
-        T1[j] = t1;
-        if (T2) {
-            t2.v[0] = BIG;
-            T2[j] = t2;
-        }
+        acc_store_hits(&T1[j], t1);
+        if (T2) acc_store_hits(&T2[j], t2);
     }
 }
 
