@@ -104,8 +104,13 @@ static inline int tab(const Geo *G, int c, int need, int d0, int ta, int last) {
 /* Passes over the throws of d dice. rows[0..n): open row positions hit by d dice.       */
 
 #if defined(__AVX512F__)
+/* The hits of 8 throws as permute indices: the 8 bytes broadcast, lane i shifted right by
+ * 8 i (the permute reads the low 3 bits; hits are below 8). A broadcast load and a shift
+ * instead of a widening move, which competes with the permutes for the same port. */
 static inline __m512i hit_index(const uint8_t *p) {
-    return _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)p));
+    int64_t bytes;
+    memcpy(&bytes, p, sizeof(bytes));
+    return _mm512_srlv_epi64(_mm512_set1_epi64(bytes), _mm512_set_epi64(56, 48, 40, 32, 24, 16, 8, 0));
 }
 static inline double hsum(__m512d v) { return _mm512_reduce_add_pd(v); }
 
@@ -210,7 +215,7 @@ static inline __mmask8 choose(const uint8_t *H, int np, int g, const int *rows, 
         __m512d key = _mm512_permutexvar_pd(idx, _mm512_load_pd(K[j].v));
         __mmask8 take = _mm512_cmp_pd_mask(key, best, _CMP_LT_OQ);
         if (how != PLAIN) {
-            __mmask8 equal = _mm512_mask_cmp_pd_mask(_mm512_cmp_pd_mask(key, big, _CMP_LT_OQ), key, best, _CMP_EQ_OQ);
+            __mmask8 equal = _mm512_cmp_pd_mask(key, best, _CMP_EQ_OQ);
             if (how == TIEBREAK) {
                 __m512d tb = _mm512_add_pd(_mm512_permutexvar_pd(idx, sixteens), _mm512_set1_pd((double)j));
                 take |= equal & _mm512_cmp_pd_mask(tb, btb, _CMP_GT_OQ);
@@ -279,14 +284,13 @@ static void pass_key_pair(const Geo *G, int d, const int *rows, int n, const Row
             int j = rows[i];
             __m512i idx = hit_index(H + (size_t)j * np + g);
             __m512d key = _mm512_permutexvar_pd(idx, _mm512_load_pd(Ka[j].v));
-            __mmask8 real = _mm512_cmp_pd_mask(key, big, _CMP_LT_OQ);
             __mmask8 take = _mm512_cmp_pd_mask(key, bka, _CMP_LT_OQ);
-            ties |= _mm512_mask_cmp_pd_mask(real, key, bka, _CMP_EQ_OQ);
+            ties |= _mm512_cmp_pd_mask(key, bka, _CMP_EQ_OQ);            /* no hit: INFINITY (see choose) */
             bka = _mm512_mask_blend_pd(take, bka, key);
             va = _mm512_mask_blend_pd(take, va, _mm512_permutexvar_pd(idx, _mm512_load_pd(Ta[j].v)));
             key = _mm512_permutexvar_pd(idx, _mm512_load_pd(Kb[j].v));
             take = _mm512_cmp_pd_mask(key, bkb, _CMP_LT_OQ);
-            ties |= _mm512_mask_cmp_pd_mask(real, key, bkb, _CMP_EQ_OQ);   /* a row hit has both keys < BIG */
+            ties |= _mm512_cmp_pd_mask(key, bkb, _CMP_EQ_OQ);
             bkb = _mm512_mask_blend_pd(take, bkb, key);
             vb = _mm512_mask_blend_pd(take, vb, _mm512_permutexvar_pd(idx, _mm512_load_pd(Tb[j].v)));
         }
@@ -415,8 +419,10 @@ static void pass_key_pair(const Geo *G, int d, const int *rows, int n, const Row
 typedef __m512d Acc;
 static inline Acc acc_load(const double *a) { return _mm512_loadu_pd(a); }
 static inline void acc_store(Row *r, Acc t) { _mm512_store_pd(r->v, t); }
-/* The same with no hit (h = 0) valued BIG. */
-static inline void acc_store_hits(Row *r, Acc t) { _mm512_store_pd(r->v, _mm512_mask_blend_pd(1, t, _mm512_set1_pd(BIG))); }
+/* The same with no hit (h = 0) valued none. */
+static inline void acc_store_hits(Row *r, Acc t, double none) {
+    _mm512_store_pd(r->v, _mm512_mask_blend_pd(1, t, _mm512_set1_pd(none)));
+}
 
 /* t + a * e for the 8 hits, where e may be infinite (a fixed policy that never finishes
  * from a board, PEGS-6): a term with probability 0 adds nothing (not 0 * inf = NaN). */
@@ -434,8 +440,8 @@ static inline Acc acc_load(const double *a) {
     return t;
 }
 static inline void acc_store(Row *r, Acc t) { *r = t; }
-static inline void acc_store_hits(Row *r, Acc t) {
-    t.v[0] = BIG;
+static inline void acc_store_hits(Row *r, Acc t, double none) {
+    t.v[0] = none;
     *r = t;
 }
 static inline Acc acc_term(Acc t, const double *a, double e) {

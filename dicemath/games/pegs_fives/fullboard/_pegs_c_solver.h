@@ -42,19 +42,21 @@ static void SUFFIX(tables)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mo
     }
 }
 
-/* Option values stay * x + rest; no hit (h = 0): BIG. */
-static inline void SUFFIX(values)(const int *rows, int n, const Row *S, const Row *R, double x, Row *T) {
+/* Option values stay * x + rest; no hit (h = 0): none (BIG; keys INFINITY, see choose). */
+static inline void SUFFIX(values)(const int *rows, int n, const Row *S, const Row *R, double x, Row *T, double none) {
     for (int i = 0; i < n; i++) {
         int j = rows[i];
-        acc_store_hits(&T[j], acc_term(acc_load(R[j].v), S[j].v, x));
+        acc_store_hits(&T[j], acc_term(acc_load(R[j].v), S[j].v, x), none);
     }
 }
 
 /* Option values at x = V[b] of a choice throw of d0 dice with no throw after it (T1) and,
  * with T2, with one throw after it: dot products of the cycle tables with x (the overthrow,
- * PEGS-6) and V at the row's next steps, plus the PEGS-7 value and the restart constant. */
+ * PEGS-6) and V at the row's next steps, plus the PEGS-7 value and the restart constant; no
+ * hit: none (as in values). */
 static void SUFFIX(level_values)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode, Memo *memo, int64_t b,
-                                 const Digits *D, int d0, const int *rows, int n, double x, Row *T2, Row *T1) {
+                                 const Digits *D, int d0, const int *rows, int n, double x, Row *T2, Row *T1,
+                                 double none) {
     int last = D->open == 1;
     for (int i = 0; i < n; i++) {
         int j = rows[i];
@@ -75,8 +77,8 @@ static void SUFFIX(level_values)(const Geo *G, const FLOAT *V, const FLOAT *Gd, 
             t1 = acc_term(t1, a0 + c * HS, e);
             if (T2) t2 = acc_term(t2, a1 + c * HS, e);
         }
-        acc_store_hits(&T1[j], t1);
-        if (T2) acc_store_hits(&T2[j], t2);
+        acc_store_hits(&T1[j], t1, none);
+        if (T2) acc_store_hits(&T2[j], t2, none);
     }
 }
 
@@ -91,12 +93,12 @@ static void SUFFIX(keys)(const Geo *G, const FLOAT *Gd, int mode, const Memo *me
     Memo own = {memo && memo->guide ? memo->guide : NULL, NULL};
     Memo *guide = own.entry ? &own : NULL;
     if (ta == 0) {
-        SUFFIX(level_values)(G, Gd, Gd, 0, guide, b, D, d0, rows, n, (double)Gd[b], NULL, K);
+        SUFFIX(level_values)(G, Gd, Gd, 0, guide, b, D, d0, rows, n, (double)Gd[b], NULL, K, INFINITY);
         return;
     }
     Row S[MAXK], R[MAXK];
     SUFFIX(tables)(G, Gd, Gd, 0, guide, b, D, d0, ta, rows, n, S, R);
-    SUFFIX(values)(rows, n, S, R, (double)Gd[b], K);
+    SUFFIX(values)(rows, n, S, R, (double)Gd[b], K, INFINITY);
 }
 
 /* A PEGS-7 choice throw of d dice with one throw left on board b. */
@@ -109,7 +111,7 @@ static double SUFFIX(one)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mod
     CacheEntry *kept = memo ? memo_entry(memo, b, d) : NULL;
     if (kept && kept->key >> 1 == b * 8 + d) return kept->x1;
     Row T[MAXK];
-    SUFFIX(level_values)(G, V, Gd, mode, memo, b, D, d, rows, n, x, NULL, T);
+    SUFFIX(level_values)(G, V, Gd, mode, memo, b, D, d, rows, n, x, NULL, T, BIG);
     double out;
     if (mode == 0) {
         out = pass_min(G, d, rows, n, T, x);
@@ -151,7 +153,7 @@ static void SUFFIX(two)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode,
         return;
     }
     Row T2[MAXK], T1[MAXK];
-    SUFFIX(level_values)(G, V, Gd, mode, memo, b, D, d, rows, n, x, T2, T1);
+    SUFFIX(level_values)(G, V, Gd, mode, memo, b, D, d, rows, n, x, T2, T1, BIG);
     if (mode == 0) {
         pass_min2(G, d, rows, n, T2, T1, x, x2, x1);
     } else {
@@ -159,7 +161,8 @@ static void SUFFIX(two)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode,
         const Row *Vs[1];
         if (mode == 3) {                    /* the guide's option values, two and one throws left, in one pass */
             Memo own = {memo && memo->guide ? memo->guide : NULL, NULL};
-            SUFFIX(level_values)(G, Gd, Gd, 0, own.entry ? &own : NULL, b, D, d, rows, n, (double)Gd[b], K2, K1);
+            SUFFIX(level_values)(G, Gd, Gd, 0, own.entry ? &own : NULL, b, D, d, rows, n, (double)Gd[b], K2, K1,
+                                 INFINITY);
         } else {
             policy_keys(G, mode, D, rows, n, K2);
         }
@@ -253,7 +256,7 @@ static void SUFFIX(solve_boards)(const Geo *G, FLOAT *E, const FLOAT *Gd, const 
             x = SUFFIX(guess)(G, E, b, &D);
             Row T[MAXK];
             NewtonStore store;
-            SUFFIX(values)(rows, n, S, R, x, T);
+            SUFFIX(values)(rows, n, S, R, x, T, BIG);
             *vectors += pass_newton(G, G->dice, rows, n, T, S, R, x, &store, 1);
             int count = G->npad[G->dice] / 8;
             for (int it = 0; it < 200; it++) {
@@ -261,14 +264,14 @@ static void SUFFIX(solve_boards)(const Geo *G, FLOAT *E, const FLOAT *Gd, const 
                 for (int v = 0; v < count; v++) { s += store.s[v]; r += store.r[v]; }
                 if (1.0 - s <= 1e-12) {            /* this policy never leaves b: go far up */
                     x = 2.0 * x + 1.0;
-                    SUFFIX(values)(rows, n, S, R, x, T);
+                    SUFFIX(values)(rows, n, S, R, x, T, BIG);
                     *vectors += pass_newton(G, G->dice, rows, n, T, S, R, x, &store, 1);
                     continue;
                 }
                 double xn = (1.0 + r) / (1.0 - s);
                 if (xn == x) break;
                 x = xn;
-                SUFFIX(values)(rows, n, S, R, x, T);
+                SUFFIX(values)(rows, n, S, R, x, T, BIG);
                 int examined = pass_newton(G, G->dice, rows, n, T, S, R, x, &store, 0);
                 *vectors += examined;
                 if (!examined) break;
