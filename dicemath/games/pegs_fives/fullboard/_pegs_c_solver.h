@@ -20,6 +20,21 @@ static inline void SUFFIX(pegs7)(const Geo *G, const FLOAT *V, const FLOAT *Gd, 
     else *x1 = SUFFIX(one)(G, V, Gd, mode, memo, b + need * G->stride[j], &in, left);
 }
 
+/* Ask the memory for the memo slots of the PEGS-7 values that the rows going in will read
+ * (pegs7 with ta throws after the choice throw of d0 dice), before they are read: the slots
+ * of boards far apart are rarely in the cache, and one row's wait no longer holds up the next. */
+static inline void SUFFIX(prefetch_pegs7)(const Geo *G, const Memo *memo, int64_t b, const Digits *D, int d0, int ta,
+                                          const int *rows, int n) {
+    if (!memo || D->open == 1 || ta < 1) return;
+    for (int i = 0; i < n; i++) {
+        int j = rows[i], need = G->goal - D->s[j], left = d0 - G->per_hit[j] * need;
+        if (left < 1) continue;
+        size_t slot = memo_index(b + need * G->stride[j], left);
+        __builtin_prefetch(&memo->entry[slot]);
+        if (memo->guide) __builtin_prefetch(&memo->guide[slot]);
+    }
+}
+
 /* Stay (P(overthrow), PEGS-6) and rest of every option (row j, h hits) of a choice throw of
  * d0 dice with ta throws after it on board b: the cycle table's dot product with V at the
  * row's next steps, the PEGS-7 choice throws that follow the row going in and the restart
@@ -27,6 +42,7 @@ static inline void SUFFIX(pegs7)(const Geo *G, const FLOAT *V, const FLOAT *Gd, 
 static void SUFFIX(tables)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode, Memo *memo, int64_t b,
                            const Digits *D, int d0, int ta, const int *rows, int n, Row *S, Row *R) {
     int last = D->open == 1;
+    SUFFIX(prefetch_pegs7)(G, memo, b, D, d0, ta, rows, n);
     for (int i = 0; i < n; i++) {
         int j = rows[i];
         int need = G->goal - D->s[j];
@@ -58,6 +74,7 @@ static void SUFFIX(level_values)(const Geo *G, const FLOAT *V, const FLOAT *Gd, 
                                  const Digits *D, int d0, const int *rows, int n, double x, Row *T2, Row *T1,
                                  double none) {
     int last = D->open == 1;
+    if (T2) SUFFIX(prefetch_pegs7)(G, memo, b, D, d0, 1, rows, n);
     for (int i = 0; i < n; i++) {
         int j = rows[i];
         int need = G->goal - D->s[j];
