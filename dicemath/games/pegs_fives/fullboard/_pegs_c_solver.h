@@ -99,6 +99,51 @@ static void SUFFIX(level_values)(const Geo *G, const FLOAT *V, const FLOAT *Gd, 
     }
 }
 
+/* level_values of V (T2, T1; the solve's mode and memo) and of the guide (K2, K1: keys, its
+ * later choices optimal, with memo->guide) for a PEGS-7 throw in the lookahead (mode 3), in
+ * one loop: the two share the rows' cycle tables. Without T2 and K2, one throw left only. */
+static void SUFFIX(level_values_guided)(const Geo *G, const FLOAT *V, const FLOAT *Gd, Memo *memo, int64_t b,
+                                        const Digits *D, int d0, const int *rows, int n, Row *T2, Row *T1, Row *K2,
+                                        Row *K1) {
+    int last = D->open == 1;
+    Memo own = {memo ? memo->guide : NULL, NULL};
+    Memo *guide = own.entry ? &own : NULL;
+    double x = (double)V[b], xg = (double)Gd[b];
+    if (T2) SUFFIX(prefetch_pegs7)(G, memo, b, D, d0, 1, rows, n);
+    for (int i = 0; i < n; i++) {
+        int j = rows[i];
+        int need = G->goal - D->s[j], left = d0 - G->per_hit[j] * need;
+        int64_t st = G->stride[j];
+        const double *a0 = G->A + (size_t)tab(G, G->cls[j], need, d0, 0, last) * G->ncols * HS;
+        Acc t1 = acc_term(acc_load(a0 + (G->steps + 3) * HS), a0, x), t2;
+        Acc k1 = acc_term(acc_load(a0 + (G->steps + 3) * HS), a0, xg), k2;
+        const double *a1 = NULL;
+        if (T2) {
+            double x1, g1, unused;
+            SUFFIX(pegs7)(G, V, Gd, 3, memo, b, D, j, need, left, 1, &unused, &x1);
+            SUFFIX(pegs7)(G, Gd, Gd, 0, guide, b, D, j, need, left, 1, &unused, &g1);
+            a1 = G->A + (size_t)tab(G, G->cls[j], need, d0, 1, last) * G->ncols * HS;
+            t2 = acc_term(acc_term(acc_load(a1 + (G->steps + 3) * HS), a1, x), a1 + (G->steps + 2) * HS, x1);
+            k2 = acc_term(acc_term(acc_load(a1 + (G->steps + 3) * HS), a1, xg), a1 + (G->steps + 2) * HS, g1);
+        }
+        for (int c = 1; c <= need; c++) {
+            double e = (double)V[b + c * st], eg = (double)Gd[b + c * st];
+            t1 = acc_term(t1, a0 + c * HS, e);
+            k1 = acc_term(k1, a0 + c * HS, eg);
+            if (T2) {
+                t2 = acc_term(t2, a1 + c * HS, e);
+                k2 = acc_term(k2, a1 + c * HS, eg);
+            }
+        }
+        acc_store_hits(&T1[j], t1, BIG);
+        acc_store_hits(&K1[j], k1, INFINITY);
+        if (T2) {
+            acc_store_hits(&T2[j], t2, BIG);
+            acc_store_hits(&K2[j], k2, INFINITY);
+        }
+    }
+}
+
 /* Keys of mode 1..3 for a choice throw of d0 dice with ta throws after it (mode 3: the
  * option values under the guide, its later choices optimal; memo->guide keeps those). */
 static void SUFFIX(keys)(const Geo *G, const FLOAT *Gd, int mode, const Memo *memo, int64_t b, const Digits *D,
@@ -128,13 +173,18 @@ static double SUFFIX(one)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mod
     CacheEntry *kept = memo ? memo_entry(memo, b, d) : NULL;
     if (kept && kept->key >> 1 == b * 8 + d) return kept->x1;
     Row T[MAXK];
-    SUFFIX(level_values)(G, V, Gd, mode, memo, b, D, d, rows, n, x, NULL, T, BIG);
     double out;
     if (mode == 0) {
+        SUFFIX(level_values)(G, V, Gd, mode, memo, b, D, d, rows, n, x, NULL, T, BIG);
         out = pass_min(G, d, rows, n, T, x);
     } else {
         Row K[MAXK];
-        SUFFIX(keys)(G, Gd, mode, memo, b, D, d, 0, rows, n, K);
+        if (mode == 3) {                    /* and the guide's option values (keys) */
+            SUFFIX(level_values_guided)(G, V, Gd, memo, b, D, d, rows, n, NULL, T, NULL, K);
+        } else {
+            SUFFIX(level_values)(G, V, Gd, mode, memo, b, D, d, rows, n, x, NULL, T, BIG);
+            SUFFIX(keys)(G, Gd, mode, memo, b, D, d, 0, rows, n, K);
+        }
         const Row *Vs[1] = {T};
         /* mode 3: K is the guide's own one(); keep its value, asked for next */
         CacheEntry *g = mode == 3 && memo && memo->guide ? &memo->guide[memo_index(b, d)] : NULL;
@@ -170,17 +220,16 @@ static void SUFFIX(two)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode,
         return;
     }
     Row T2[MAXK], T1[MAXK];
-    SUFFIX(level_values)(G, V, Gd, mode, memo, b, D, d, rows, n, x, T2, T1, BIG);
     if (mode == 0) {
+        SUFFIX(level_values)(G, V, Gd, mode, memo, b, D, d, rows, n, x, T2, T1, BIG);
         pass_min2(G, d, rows, n, T2, T1, x, x2, x1);
     } else {
         Row K2[MAXK] = {0}, K1[MAXK];          /* written for the rows hit (zeroed: the compiler cannot see it) */
         const Row *Vs[1];
-        if (mode == 3) {                    /* the guide's option values, two and one throws left, in one pass */
-            Memo own = {memo && memo->guide ? memo->guide : NULL, NULL};
-            SUFFIX(level_values)(G, Gd, Gd, 0, own.entry ? &own : NULL, b, D, d, rows, n, (double)Gd[b], K2, K1,
-                                 INFINITY);
+        if (mode == 3) {                    /* and the guide's option values, two and one throws left */
+            SUFFIX(level_values_guided)(G, V, Gd, memo, b, D, d, rows, n, T2, T1, K2, K1);
         } else {
+            SUFFIX(level_values)(G, V, Gd, mode, memo, b, D, d, rows, n, x, T2, T1, BIG);
             policy_keys(G, mode, D, rows, n, K2);
         }
         /* mode 3: K2, K1 are the guide's own two(); keep its values, asked for next */
