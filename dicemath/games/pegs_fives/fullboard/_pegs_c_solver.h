@@ -58,21 +58,51 @@ static void SUFFIX(tables)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mo
     }
 }
 
-/* Option values stay * x + rest; no hit (h = 0): none (BIG; keys INFINITY, see choose). */
-static inline void SUFFIX(values)(const int *rows, int n, const Row *S, const Row *R, double x, Row *T, double none) {
+/* tables of V (S, R; the lookahead, mode 3, with its memo) and, in the same loop (they share
+ * the rows' cycle tables), the keys K: the option values under the guide at x = Gd[b], its
+ * later choices optimal (memo->guide), no hit INFINITY (see choose). */
+static void SUFFIX(tables_guided)(const Geo *G, const FLOAT *V, const FLOAT *Gd, Memo *memo, int64_t b,
+                                  const Digits *D, int d0, int ta, const int *rows, int n, Row *S, Row *R, Row *K) {
+    int last = D->open == 1;
+    Memo own = {memo ? memo->guide : NULL, NULL};
+    Memo *guide = own.entry ? &own : NULL;
+    double xg = (double)Gd[b];
+    SUFFIX(prefetch_pegs7)(G, memo, b, D, d0, ta, rows, n);
     for (int i = 0; i < n; i++) {
         int j = rows[i];
-        acc_store_hits(&T[j], acc_term(acc_load(R[j].v), S[j].v, x), none);
+        int need = G->goal - D->s[j], left = d0 - G->per_hit[j] * need;
+        double x2, x1, g2, g1;
+        SUFFIX(pegs7)(G, V, Gd, 3, memo, b, D, j, need, left, ta, &x2, &x1);
+        SUFFIX(pegs7)(G, Gd, Gd, 0, guide, b, D, j, need, left, ta, &g2, &g1);
+        int64_t st = G->stride[j];
+        const double *a = G->A + (size_t)tab(G, G->cls[j], need, d0, ta, last) * G->ncols * HS;
+        Acc r = acc_term(acc_term(acc_load(a + (G->steps + 3) * HS), a + (G->steps + 1) * HS, x2),
+                         a + (G->steps + 2) * HS, x1);
+        Acc k = acc_term(acc_term(acc_load(a + (G->steps + 3) * HS), a + (G->steps + 1) * HS, g2),
+                         a + (G->steps + 2) * HS, g1);
+        for (int c = 1; c <= need; c++) {
+            r = acc_term(r, a + c * HS, (double)V[b + c * st]);
+            k = acc_term(k, a + c * HS, (double)Gd[b + c * st]);
+        }
+        acc_store(&R[j], r);
+        acc_store(&S[j], acc_load(a));
+        acc_store_hits(&K[j], acc_term(k, a, xg), INFINITY);
+    }
+}
+
+/* Option values stay * x + rest; no hit (h = 0): BIG. */
+static inline void SUFFIX(values)(const int *rows, int n, const Row *S, const Row *R, double x, Row *T) {
+    for (int i = 0; i < n; i++) {
+        int j = rows[i];
+        acc_store_hits(&T[j], acc_term(acc_load(R[j].v), S[j].v, x), BIG);
     }
 }
 
 /* Option values at x = V[b] of a choice throw of d0 dice with no throw after it (T1) and,
  * with T2, with one throw after it: dot products of the cycle tables with x (the overthrow,
- * PEGS-6) and V at the row's next steps, plus the PEGS-7 value and the restart constant; no
- * hit: none (as in values). */
+ * PEGS-6) and V at the row's next steps, plus the PEGS-7 value and the restart constant. */
 static void SUFFIX(level_values)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode, Memo *memo, int64_t b,
-                                 const Digits *D, int d0, const int *rows, int n, double x, Row *T2, Row *T1,
-                                 double none) {
+                                 const Digits *D, int d0, const int *rows, int n, double x, Row *T2, Row *T1) {
     int last = D->open == 1;
     if (T2) SUFFIX(prefetch_pegs7)(G, memo, b, D, d0, 1, rows, n);
     for (int i = 0; i < n; i++) {
@@ -94,8 +124,8 @@ static void SUFFIX(level_values)(const Geo *G, const FLOAT *V, const FLOAT *Gd, 
             t1 = acc_term(t1, a0 + c * HS, e);
             if (T2) t2 = acc_term(t2, a1 + c * HS, e);
         }
-        acc_store_hits(&T1[j], t1, none);
-        if (T2) acc_store_hits(&T2[j], t2, none);
+        acc_store_hits(&T1[j], t1, BIG);
+        if (T2) acc_store_hits(&T2[j], t2, BIG);
     }
 }
 
@@ -144,25 +174,6 @@ static void SUFFIX(level_values_guided)(const Geo *G, const FLOAT *V, const FLOA
     }
 }
 
-/* Keys of mode 1..3 for a choice throw of d0 dice with ta throws after it (mode 3: the
- * option values under the guide, its later choices optimal; memo->guide keeps those). */
-static void SUFFIX(keys)(const Geo *G, const FLOAT *Gd, int mode, const Memo *memo, int64_t b, const Digits *D,
-                         int d0, int ta, const int *rows, int n, Row *K) {
-    if (mode != 3) {
-        policy_keys(G, mode, D, rows, n, K);
-        return;
-    }
-    Memo own = {memo && memo->guide ? memo->guide : NULL, NULL};
-    Memo *guide = own.entry ? &own : NULL;
-    if (ta == 0) {
-        SUFFIX(level_values)(G, Gd, Gd, 0, guide, b, D, d0, rows, n, (double)Gd[b], NULL, K, INFINITY);
-        return;
-    }
-    Row S[MAXK], R[MAXK];
-    SUFFIX(tables)(G, Gd, Gd, 0, guide, b, D, d0, ta, rows, n, S, R);
-    SUFFIX(values)(rows, n, S, R, (double)Gd[b], K, INFINITY);
-}
-
 /* A PEGS-7 choice throw of d dice with one throw left on board b. */
 static double SUFFIX(one)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode, Memo *memo, int64_t b,
                           const Digits *D, int d) {
@@ -175,15 +186,15 @@ static double SUFFIX(one)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mod
     Row T[MAXK];
     double out;
     if (mode == 0) {
-        SUFFIX(level_values)(G, V, Gd, mode, memo, b, D, d, rows, n, x, NULL, T, BIG);
+        SUFFIX(level_values)(G, V, Gd, mode, memo, b, D, d, rows, n, x, NULL, T);
         out = pass_min(G, d, rows, n, T, x);
     } else {
         Row K[MAXK];
         if (mode == 3) {                    /* and the guide's option values (keys) */
             SUFFIX(level_values_guided)(G, V, Gd, memo, b, D, d, rows, n, NULL, T, NULL, K);
         } else {
-            SUFFIX(level_values)(G, V, Gd, mode, memo, b, D, d, rows, n, x, NULL, T, BIG);
-            SUFFIX(keys)(G, Gd, mode, memo, b, D, d, 0, rows, n, K);
+            SUFFIX(level_values)(G, V, Gd, mode, memo, b, D, d, rows, n, x, NULL, T);
+            policy_keys(G, mode, D, rows, n, K);
         }
         const Row *Vs[1] = {T};
         /* mode 3: K is the guide's own one(); keep its value, asked for next */
@@ -221,7 +232,7 @@ static void SUFFIX(two)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode,
     }
     Row T2[MAXK], T1[MAXK];
     if (mode == 0) {
-        SUFFIX(level_values)(G, V, Gd, mode, memo, b, D, d, rows, n, x, T2, T1, BIG);
+        SUFFIX(level_values)(G, V, Gd, mode, memo, b, D, d, rows, n, x, T2, T1);
         pass_min2(G, d, rows, n, T2, T1, x, x2, x1);
     } else {
         Row K2[MAXK] = {0}, K1[MAXK];          /* written for the rows hit (zeroed: the compiler cannot see it) */
@@ -229,7 +240,7 @@ static void SUFFIX(two)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode,
         if (mode == 3) {                    /* and the guide's option values, two and one throws left */
             SUFFIX(level_values_guided)(G, V, Gd, memo, b, D, d, rows, n, T2, T1, K2, K1);
         } else {
-            SUFFIX(level_values)(G, V, Gd, mode, memo, b, D, d, rows, n, x, T2, T1, BIG);
+            SUFFIX(level_values)(G, V, Gd, mode, memo, b, D, d, rows, n, x, T2, T1);
             policy_keys(G, mode, D, rows, n, K2);
         }
         /* mode 3: K2, K1 are the guide's own two(); keep its values, asked for next */
@@ -302,12 +313,12 @@ static void SUFFIX(solve_boards)(const Geo *G, FLOAT *E, const FLOAT *Gd, const 
         }
         int rows[MAXK];
         int n = hit_rows(G, &D, G->dice, rows);
-        Row S[MAXK], R[MAXK];
-        SUFFIX(tables)(G, E, Gd, mode, cache, b, &D, G->dice, G->throws - 1, rows, n, S, R);
+        Row S[MAXK], R[MAXK], K[MAXK];
+        if (mode == 3) SUFFIX(tables_guided)(G, E, Gd, cache, b, &D, G->dice, G->throws - 1, rows, n, S, R, K);
+        else SUFFIX(tables)(G, E, Gd, mode, cache, b, &D, G->dice, G->throws - 1, rows, n, S, R);
         double x;
         if (mode != 0) {
-            Row K[MAXK];
-            SUFFIX(keys)(G, Gd, mode, cache, b, &D, G->dice, G->throws - 1, rows, n, K);
+            if (mode != 3) policy_keys(G, mode, &D, rows, n, K);
             const Row *Vs[2] = {S, R};
             double none[2] = {1.0, 0.0}, sr[2];
             pass_key(G, G->dice, rows, n, K, mode != 3, 2, Vs, none, sr, 0.0, NULL);
@@ -322,7 +333,7 @@ static void SUFFIX(solve_boards)(const Geo *G, FLOAT *E, const FLOAT *Gd, const 
             x = SUFFIX(guess)(G, E, b, &D);
             Row T[MAXK];
             NewtonStore store;
-            SUFFIX(values)(rows, n, S, R, x, T, BIG);
+            SUFFIX(values)(rows, n, S, R, x, T);
             *vectors += pass_newton(G, G->dice, rows, n, T, S, R, x, &store, 1);
             int count = G->npad[G->dice] / 8;
             for (int it = 0; it < 200; it++) {
@@ -330,14 +341,14 @@ static void SUFFIX(solve_boards)(const Geo *G, FLOAT *E, const FLOAT *Gd, const 
                 for (int v = 0; v < count; v++) { s += store.s[v]; r += store.r[v]; }
                 if (1.0 - s <= 1e-12) {            /* this policy never leaves b: go far up */
                     x = 2.0 * x + 1.0;
-                    SUFFIX(values)(rows, n, S, R, x, T, BIG);
+                    SUFFIX(values)(rows, n, S, R, x, T);
                     *vectors += pass_newton(G, G->dice, rows, n, T, S, R, x, &store, 1);
                     continue;
                 }
                 double xn = (1.0 + r) / (1.0 - s);
                 if (xn == x) break;
                 x = xn;
-                SUFFIX(values)(rows, n, S, R, x, T, BIG);
+                SUFFIX(values)(rows, n, S, R, x, T);
                 int examined = pass_newton(G, G->dice, rows, n, T, S, R, x, &store, 0);
                 *vectors += examined;
                 if (!examined) break;
