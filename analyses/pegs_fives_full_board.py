@@ -17,8 +17,8 @@ repository everything a later step needs (the table itself never goes into git).
 * ``distill`` -- train the compact model on the committed sample (no table needed;
   :mod:`dicemath.studies.full_board_distill`) and ship it in
   ``dicemath/games/pegs_fives/data/<game>_distilled.npz``;
-* ``model`` -- the distilled model's error over every board against the table (evaluated
-  slab by slab, no guide table written);
+* ``model [fitted|distilled]`` -- a value estimate's error over every board against the table
+  (evaluated slab by slab, no guide table written; default the distilled model);
 * ``traps POLICY`` -- whether a fixed policy (``greedy``, ``safe_greedy``) can lose a game
   forever, needing no table and no sweep: seeded games from the empty board, each stopped
   after ``--max-turns``; a game still running stands on a board from which, if
@@ -176,16 +176,18 @@ def run_distill(rules, out: Path, results: Path, hidden: tuple[int, int] = (64, 
     print(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB)")
 
 
-def run_model(rules, table: storage.Table, model_file: Path, results: Path) -> None:
-    """Record the distilled model's error over every board of the table."""
-    model = DistilledValue.read(rules, model_file)
+def run_model(rules, table: storage.Table, name: str, model_file: Path, results: Path) -> None:
+    """Record the error of the value estimate ``name`` (``fitted`` or ``distilled``) over every
+    board of the table."""
+    slab_values, _ = _guide_source(rules, name, model_file)
+    estimate = board_value(rules) if name == "fitted" else DistilledValue.read(rules, model_file)
     layout = table.layout
     start = time.perf_counter()
-    stats = compare_estimate(table.values, layout, lambda split: distilled_slab_values(model, split))
-    update_results(rules.name, "model_distilled", {
+    stats = compare_estimate(table.values, layout, slab_values)
+    update_results(rules.name, f"model_{name}", {
         "boards": stats["boards"], "rms": stats["rms"], "max_abs": stats["max_abs"],
         "max_abs_board": _board_list(layout, stats["max_abs_board"]), "mean_relative": stats["mean_relative"],
-        "empty_board": model(layout.board(0)), "seconds": round(time.perf_counter() - start, 1)}, results)
+        "empty_board": float(estimate(layout.board(0))), "seconds": round(time.perf_counter() - start, 1)}, results)
 
 
 def _guide_source(rules, name: str, model_file: Path):
@@ -290,7 +292,7 @@ def _hidden(text: str) -> tuple[int, int]:
 
 def _done(results: Path, game: str, step: str, policy: str | None) -> bool:
     record = read_results(results).get("games", {}).get(game, {})
-    key = {"optimal": "turns", "model": "model_distilled", "evaluate": f"policy_{policy}",
+    key = {"optimal": "turns", "model": f"model_{policy}", "evaluate": f"policy_{policy}",
            "traps": f"traps_{policy}"}.get(step)
     return key is not None and key in record
 
@@ -357,12 +359,17 @@ def main(argv=None) -> None:
         raise SystemExit(f"{args.table} covers rows {list(table.layout.rows)}, not {list(rows)}")
     if args.step == "sample" and not full:
         raise SystemExit("the sample is drawn from the full table only")
-    steps = ["optimal", *(["sample", "distill", "model"] if full else []), *(("evaluate", p) for p in POLICIES)] \
-        if args.step == "all" else [(args.step, args.policy) if args.step == "evaluate" else args.step]
+    steps = ["optimal", *(["sample", "distill", ("model", "distilled"), ("model", "fitted")] if full else []),
+             *(("evaluate", p) for p in POLICIES)] \
+        if args.step == "all" else [(args.step, args.policy) if args.step in ("evaluate", "model") else args.step]
     for step in steps:
         step, policy = step if isinstance(step, tuple) else (step, None)
         if step == "evaluate" and policy is None:
             raise SystemExit("evaluate needs a policy: " + ", ".join(POLICIES))
+        if step == "model":
+            policy = policy or "distilled"
+            if policy not in ("fitted", "distilled"):
+                raise SystemExit("model takes a value estimate: fitted or distilled")
         if policy == "distilled" and args.step == "all" and not model_file.exists():
             print(f"evaluate distilled: skipped, no distilled {rules.name} model ({model_file}) to guide it")
             continue
@@ -381,7 +388,7 @@ def main(argv=None) -> None:
         elif step == "distill":
             run_distill(rules, model_file, args.results, _hidden(args.hidden), args.epochs)
         elif step == "model":
-            run_model(rules, table, model_file, args.results)
+            run_model(rules, table, policy, model_file, args.results)
         else:
             run_evaluate(rules, table.layout, table, policy, results=args.results, work=args.work, guides=args.guides,
                          policy_table=args.policy_table, model_file=model_file, keep=args.keep)

@@ -222,3 +222,24 @@ def test_the_model_error_without_a_guide_table_equals_the_comparison_with_one(mo
     for key in ("rms", "max_abs", "mean_relative", "max_relative"):
         assert streamed[key] == pytest.approx(stored[key], rel=1e-9)
     assert streamed["max_abs_board"] == stored["max_abs_board"]
+
+
+def test_the_model_step_records_the_fitted_value_error_over_every_board(tmp_path):
+    """``analyses/pegs_fives_full_board.py pegs model fitted`` on a reduced board against a
+    second method: the fitted value of each board by itself, against the reduced solver."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "analyses" / "pegs_fives_full_board.py"
+    spec = importlib.util.spec_from_file_location("pegs_fives_full_board", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    results = tmp_path / "results.json"
+    script.main(["pegs", "model", "fitted", "--open", "10,11,12", "--work", str(tmp_path), "--results", str(results)])
+    record = read_results(results)["games"]["pegs"]["model_fitted"]
+    exact = solve_reduced(PEGS, [10, 11, 12], exact=False)
+    value = board_value(PEGS)
+    errors = np.array([value(board) - v for board, v in exact.values.items() if v > 0])
+    assert record["boards"] == len(errors)
+    assert record["rms"] == pytest.approx(float(np.sqrt(np.mean(errors ** 2))), rel=1e-5)
+    assert record["max_abs"] == pytest.approx(float(np.abs(errors).max()), rel=1e-5)
