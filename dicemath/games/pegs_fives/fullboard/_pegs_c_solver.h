@@ -236,7 +236,6 @@ static void SUFFIX(two)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode,
         pass_min2(G, d, rows, n, T2, T1, x, x2, x1);
     } else {
         Row K2[MAXK] = {0}, K1[MAXK];          /* written for the rows hit (zeroed: the compiler cannot see it) */
-        const Row *Vs[1];
         if (mode == 3) {                    /* and the guide's option values, two and one throws left */
             SUFFIX(level_values_guided)(G, V, Gd, memo, b, D, d, rows, n, T2, T1, K2, K1);
         } else {
@@ -250,11 +249,12 @@ static void SUFFIX(two)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode,
         if (mode == 3) {
             pass_key_pair(G, d, rows, n, K2, T2, K1, T1, x, (double)Gd[b], x2, x1, keep ? &gx2 : NULL,
                           keep ? &gx1 : NULL);
-        } else {
-            Vs[0] = T2;
-            pass_key(G, d, rows, n, K2, 1, 1, Vs, &x, x2, 0.0, NULL);
-            Vs[0] = T1;
-            pass_key(G, d, rows, n, K2, 1, 1, Vs, &x, x1, 0.0, NULL);
+        } else {                            /* one selection by the policy's keys, both values */
+            const Row *Vs[2] = {T2, T1};
+            double xs[2] = {x, x}, out[2];
+            pass_key(G, d, rows, n, K2, 1, 2, Vs, xs, out, 0.0, NULL);
+            *x2 = out[0];
+            *x1 = out[1];
         }
         if (keep) {
             g->x2 = gx2;
