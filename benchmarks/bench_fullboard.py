@@ -113,6 +113,9 @@ def compare_revisions(game: str, previous: str) -> None:
         subprocess.run(["git", "worktree", "add", "--detach", str(old), previous], cwd=here, check=True,
                        capture_output=True)
         try:
+            if (old / "setup.py").exists():         # a revision with a C kernel: built in place, as an install
+                subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=old, check=True,
+                               capture_output=True)
             figures = {"this checkout": figures_of(game, here), previous: figures_of(game, old)}
             compile_seconds = {"this checkout": install_compile_seconds(here), previous: install_compile_seconds(old)}
         finally:
