@@ -199,37 +199,29 @@ static int pass_newton(const Geo *G, int d, const int *rows, int n, const Row *V
 
 /* One selection by key over the rows of one vector of 8 throws: the best key *bk and the
  * chosen option's value in each of nv value tables (bv, preset to the no-option values).
- * TIEBREAK: ties in the key go to the larger tie-break h * 16 + j (more hits, then the higher
- * row). PLAIN: a plain minimum. WATCH: a plain minimum that returns the lanes where two
- * options had equal keys (the vector is then chosen again with the tie-break: without a tie
- * both agree). */
-enum { PLAIN, WATCH, TIEBREAK };
-static inline __mmask8 choose(const uint8_t *H, int np, int g, const int *rows, int n, const Row *K, int nv,
-                              const Row *const *Vs, int how, __m512d *bk, __m512d *bv) {
-    __m512d big = _mm512_set1_pd(BIG), sixteens = _mm512_set_pd(112, 96, 80, 64, 48, 32, 16, 0);
-    __m512d best = big, btb = _mm512_set1_pd(-1.0);
-    __mmask8 ties = 0;
+ * With tiebreak, ties in the key go to the larger tie-break h * 16 + j (more hits, then the
+ * higher row): the rows come in increasing position j (hit_rows), so a later row j' > j
+ * wins a tie exactly when it has at least as many hits (16 (h' - h) + j' - j > 0 iff h' >= h,
+ * as 0 < j' - j < 16). Without, a plain minimum (keys that hold the tie-break). */
+static inline void choose(const uint8_t *H, int np, int g, const int *rows, int n, const Row *K, int nv,
+                          const Row *const *Vs, int tiebreak, __m512d *bk, __m512d *bv) {
+    __m512d best = _mm512_set1_pd(BIG);
+    __m512i seven = _mm512_set1_epi64(HS - 1), best_hits = _mm512_setzero_si512();
     for (int i = 0; i < n; i++) {
         int j = rows[i];
         __m512i idx = hit_index(H + (size_t)j * np + g);
         __m512d key = _mm512_permutexvar_pd(idx, _mm512_load_pd(K[j].v));
         __mmask8 take = _mm512_cmp_pd_mask(key, best, _CMP_LT_OQ);
-        if (how != PLAIN) {
-            __mmask8 equal = _mm512_cmp_pd_mask(key, best, _CMP_EQ_OQ);
-            if (how == TIEBREAK) {
-                __m512d tb = _mm512_add_pd(_mm512_permutexvar_pd(idx, sixteens), _mm512_set1_pd((double)j));
-                take |= equal & _mm512_cmp_pd_mask(tb, btb, _CMP_GT_OQ);
-                btb = _mm512_mask_blend_pd(take, btb, tb);
-            } else {
-                ties |= equal;
-            }
+        if (tiebreak) {                         /* no hit: key INFINITY, never equal to best (from BIG) */
+            __m512i hits = _mm512_and_si512(idx, seven);
+            take |= _mm512_cmp_pd_mask(key, best, _CMP_EQ_OQ) & _mm512_cmpge_epi64_mask(hits, best_hits);
+            best_hits = _mm512_mask_mov_epi64(best_hits, take, hits);
         }
         best = _mm512_mask_blend_pd(take, best, key);
         for (int v = 0; v < nv; v++)
             bv[v] = _mm512_mask_blend_pd(take, bv[v], _mm512_permutexvar_pd(idx, _mm512_load_pd(Vs[v][j].v)));
     }
     *bk = best;
-    return ties;
 }
 
 /* Choose by key, then sum p * the chosen option's value in each of nv value tables (no
@@ -248,12 +240,7 @@ static void pass_key(const Geo *G, int d, const int *rows, int n, const Row *K, 
     for (int g = 0; g < np; g += 8) {
         __m512d bk, bv[3];
         for (int v = 0; v < nv; v++) bv[v] = _mm512_set1_pd(xs[v]);
-        if (unique) {
-            choose(H, np, g, rows, n, K, nv, Vs, PLAIN, &bk, bv);
-        } else if (choose(H, np, g, rows, n, K, nv, Vs, WATCH, &bk, bv)) {     /* rare: again with the tie-break */
-            for (int v = 0; v < nv; v++) bv[v] = _mm512_set1_pd(xs[v]);
-            choose(H, np, g, rows, n, K, nv, Vs, TIEBREAK, &bk, bv);
-        }
+        choose(H, np, g, rows, n, K, nv, Vs, !unique, &bk, bv);
         __m512d p = _mm512_loadu_pd(P + g);
         __mmask8 real = _mm512_cmp_pd_mask(p, _mm512_setzero_pd(), _CMP_NEQ_OQ);   /* padding: 0 * inf */
         for (int v = 0; v < nv; v++) acc[v] = _mm512_mask3_fmadd_pd(p, bv[v], acc[v], real);
@@ -277,28 +264,25 @@ static void pass_key_pair(const Geo *G, int d, const int *rows, int n, const Row
     int np = G->npad[d];
     __m512d big = _mm512_set1_pd(BIG), vx = _mm512_set1_pd(x), vxk = _mm512_set1_pd(xk);
     __m512d aa = _mm512_setzero_pd(), ab = _mm512_setzero_pd(), ka = _mm512_setzero_pd(), kb = _mm512_setzero_pd();
+    __m512i seven = _mm512_set1_epi64(HS - 1);
     for (int g = 0; g < np; g += 8) {
         __m512d bka = big, bkb = big, va = vx, vb = vx;
-        __mmask8 ties = 0;
-        for (int i = 0; i < n; i++) {
+        __m512i ha = _mm512_setzero_si512(), hb = _mm512_setzero_si512();
+        for (int i = 0; i < n; i++) {           /* the tie-break of choose, for both selections */
             int j = rows[i];
-            __m512i idx = hit_index(H + (size_t)j * np + g);
+            __m512i idx = hit_index(H + (size_t)j * np + g), hits = _mm512_and_si512(idx, seven);
             __m512d key = _mm512_permutexvar_pd(idx, _mm512_load_pd(Ka[j].v));
-            __mmask8 take = _mm512_cmp_pd_mask(key, bka, _CMP_LT_OQ);
-            ties |= _mm512_cmp_pd_mask(key, bka, _CMP_EQ_OQ);            /* no hit: INFINITY (see choose) */
+            __mmask8 take = _mm512_cmp_pd_mask(key, bka, _CMP_LT_OQ) |
+                            (_mm512_cmp_pd_mask(key, bka, _CMP_EQ_OQ) & _mm512_cmpge_epi64_mask(hits, ha));
+            ha = _mm512_mask_mov_epi64(ha, take, hits);
             bka = _mm512_mask_blend_pd(take, bka, key);
             va = _mm512_mask_blend_pd(take, va, _mm512_permutexvar_pd(idx, _mm512_load_pd(Ta[j].v)));
             key = _mm512_permutexvar_pd(idx, _mm512_load_pd(Kb[j].v));
-            take = _mm512_cmp_pd_mask(key, bkb, _CMP_LT_OQ);
-            ties |= _mm512_cmp_pd_mask(key, bkb, _CMP_EQ_OQ);
+            take = _mm512_cmp_pd_mask(key, bkb, _CMP_LT_OQ) |
+                   (_mm512_cmp_pd_mask(key, bkb, _CMP_EQ_OQ) & _mm512_cmpge_epi64_mask(hits, hb));
+            hb = _mm512_mask_mov_epi64(hb, take, hits);
             bkb = _mm512_mask_blend_pd(take, bkb, key);
             vb = _mm512_mask_blend_pd(take, vb, _mm512_permutexvar_pd(idx, _mm512_load_pd(Tb[j].v)));
-        }
-        if (ties) {                                 /* rare: choose again with the tie-break */
-            const Row *A[1] = {Ta}, *B[1] = {Tb};
-            va = vb = vx;
-            choose(H, np, g, rows, n, Ka, 1, A, TIEBREAK, &bka, &va);
-            choose(H, np, g, rows, n, Kb, 1, B, TIEBREAK, &bkb, &vb);
         }
         __m512d p = _mm512_loadu_pd(P + g);
         __mmask8 real = _mm512_cmp_pd_mask(p, _mm512_setzero_pd(), _CMP_NEQ_OQ);   /* padding: 0 * inf */
