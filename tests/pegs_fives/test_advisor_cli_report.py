@@ -8,7 +8,8 @@ import random
 import pytest
 
 from dicemath.cli import main
-from dicemath.games.pegs_fives.advisor import Advisor, BoardValue, FITTED_WEIGHTS, fit_board_value
+from dicemath.games.pegs_fives.advisor import Advisor, BoardValue, FITTED_WEIGHTS, board_value, fit_board_value
+from dicemath.games.pegs_fives.distilled import DistilledValue
 from dicemath.games.pegs_fives.fullboard.advice import advise_throw
 from dicemath.games.pegs_fives.races import RestAware, fixed, play_race, race_stats
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
@@ -43,6 +44,21 @@ def test_advisor_gap_to_optimal_is_small_on_a_reduced_board(rules):
     best = solve_reduced(rules, rows, exact=False).expected_turns
     adv = solve_reduced(rules, rows, exact=False, policy=advisor.policy).expected_turns
     assert best <= adv < best * 1.05
+
+
+@pytest.mark.parametrize("rules", [PEGS, FIVES])
+def test_the_advisor_looks_ahead_to_the_distilled_model_and_plays_better_than_the_fitted_value(rules):
+    """The fitted value is retired for the presets: the default advisor uses the shipped
+    model, exactly as good as optimal play on a 3-row board, where the fitted value's
+    lookahead is not; a variant without a model keeps the fitted value."""
+    advisor = Advisor(rules)
+    assert advisor.estimator == "distilled" and advisor.value is DistilledValue.load(rules)
+    rows = [6, 7, 8]
+    best = solve_reduced(rules, rows, exact=False).expected_turns
+    distilled = solve_reduced(rules, rows, exact=False, policy=advisor.policy).expected_turns
+    fitted = solve_reduced(rules, rows, exact=False, policy=Advisor(rules, board_value(rules)).policy).expected_turns
+    assert distilled == pytest.approx(best, rel=1e-12) and fitted > best * 1.01
+    assert Advisor(rules.variant(goal=4)).estimator == "fitted"
 
 
 def test_advice_lists_every_legal_row_best_first():

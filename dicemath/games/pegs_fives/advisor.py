@@ -1,41 +1,50 @@
-"""The fitted full-board row advisor: "which row should I pick?"
+"""The full-board row advisor: "which row should I pick?"
 
-The 12-row board has 6**12 (Pegs) boards -- too many to solve exactly -- so the advisor
-combines an **exact one-turn lookahead** with a **fitted board value**:
+The 12-row board has 6**12 (Pegs) boards, whose exact values are a table of 8.7 GB that a
+player's installation does not hold, so the advisor combines an **exact one-turn lookahead**
+with an **estimated board value**:
 
 * For every legal row after a choice throw, :class:`.turn.TurnValue` computes exactly the
   expected value ``E[V(end-of-turn board)]`` when that row is played this cycle and the
   later choices of the same turn minimise it (overthrow risk, PEGS-7 / PEGS-8 restarts,
   FIVES-4/5 fresh dice all included).
-* ``V`` (:class:`BoardValue`) estimates the expected number of turns still needed from a
-  board. It is linear in features built from the *exact single-row values*
-  ``E_r(s)`` of :mod:`.rows`: their sum and its square root (turns grow less than
-  linearly with the work left, because a turn can serve several rows), the largest and
-  second largest (the slowest rows set the end game: row 12 alone takes ~17 turns), the
-  number of open rows and the missing steps. (Measured: adding the second largest and
-  the square root halved the mean gap to the optimum on reduced Pegs boards, 1.60% ->
-  0.73%, against sum/max/open/missing only.)
-  The weights are fitted by least squares (approximate dynamic programming, policy
-  evaluation) to two kinds of exact or unbiased targets:
+* ``V`` is, by default, the **distilled model** shipped for the preset games
+  (:class:`.distilled.DistilledValue`: the exact values of every board with at most four
+  open rows and a small network for the rest, distilled from the full table). Its
+  lookahead, evaluated exactly over every board, takes 0.034% (Pegs) and 0.024% (Fives)
+  more turns from the empty board than optimal play; on every reduced board with at most
+  four open rows it is optimal play.
+* For rules without a shipped model (a variant), ``V`` is the **fitted value**
+  (:class:`BoardValue`), which the distilled model replaced for the presets: its lookahead
+  takes 8.7% more turns than optimal play on the full Fives board, and its board values are
+  off by 2.0 turns (RMS) over every Pegs board, against 0.023 for the distilled model
+  (``dicemath/studies/data/full_board_results.json``).
 
-  1. the exact optimal values of every board of many reduced games (:mod:`.solver`), which
-     teach the end game;
-  2. Monte Carlo remaining turns of whole games played from the empty board by the
-     safe greedy policy (:class:`.state.SafeGreedy`), which teach the opening and middle
-     game. Further rounds of approximate policy iteration (refitting on the advisor's own
-     games, ``iterations``) are available but measured worse (with the first feature set:
-     Pegs 29.0 vs 26.3 turns, 300 games each), so the default is none.
+The fitted value ``V`` (:class:`BoardValue`) estimates the expected number of turns still
+needed from a board. It is linear in features built from the *exact single-row values*
+``E_r(s)`` of :mod:`.rows`: their sum and its square root (turns grow less than
+linearly with the work left, because a turn can serve several rows), the largest and
+second largest (the slowest rows set the end game: row 12 alone takes ~17 turns), the
+number of open rows and the missing steps. (Measured: adding the second largest and
+the square root halved the mean gap to the optimum on reduced Pegs boards, 1.60% ->
+0.73%, against sum/max/open/missing only.)
+The weights are fitted by least squares (approximate dynamic programming, policy
+evaluation) to two kinds of exact or unbiased targets:
 
-  Acting on the value of a policy with exact lookahead is a policy-improvement step, so the
-  advisor is expected to beat greedy; the benchmarks and the report measure by how much,
-  and its exact gap to the optimum on every reduced board solved.
+1. the exact optimal values of every board of many reduced games (:mod:`.solver`), which
+   teach the end game;
+2. Monte Carlo remaining turns of whole games played from the empty board by the
+   safe greedy policy (:class:`.state.SafeGreedy`), which teach the opening and middle
+   game. Further rounds of approximate policy iteration (refitting on the advisor's own
+   games, ``iterations``) are available but measured worse (with the first feature set:
+   Pegs 29.0 vs 26.3 turns, 300 games each), so the default is none.
 
 The presets' weights are stored in :data:`FITTED_WEIGHTS` (a slow test refits them); a
 variant's are fitted once and kept in the on-disk cache
 (:func:`dicemath.core.cache.cached_object`). All advisor numbers are float64.
 
-Measured (``benchmarks/bench_pegs_fives.py --all-gaps 3``): over every reduced board with
-2 or 3 open rows the advisor's expected turns exceed the optimum by 0.42% / 0.84% on
+Measured (``benchmarks/bench_pegs_fives.py --all-gaps 3``, the fitted value): over every
+reduced board with 2 or 3 open rows the lookahead's expected turns exceed the optimum by 0.42% / 0.84% on
 average in Pegs (max 2.79%) and 0.67% / 1.40% in Fives (max 3.77%); safe greedy by
 3.2% / 6.0% and 3.7% / 7.2%.
 """
@@ -52,6 +61,7 @@ import numpy as np
 
 from dicemath.core.cache import cached_object
 from dicemath.core.errors import IllegalMoveError
+from dicemath.games.pegs_fives.distilled import DistilledValue, ModelUnavailableError
 from dicemath.games.pegs_fives.rows import row_table
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.state import (
@@ -233,7 +243,8 @@ class Advisor:
 
     Args:
         rules: the game.
-        value: the board value (default: :func:`board_value`).
+        value: the board value (default: the shipped distilled model of ``rules``, else the
+            fitted :func:`board_value`; ``estimator`` says which).
 
     Example:
         >>> from dicemath.games.pegs_fives.rules import PEGS
@@ -248,12 +259,18 @@ class Advisor:
     """Its values are estimates (an exact advisor says True)."""
     source = "estimate"
     """Where its values come from, for the output."""
-    estimator = "fitted"
-    """The board value it looks ahead to (``"fitted"``, or ``"distilled"``: the shipped model)."""
+    estimator = "given"
+    """The board value it looks ahead to: ``"distilled"`` (the shipped model), ``"fitted"``
+    (:func:`board_value`, for rules without a model) or ``"given"`` (the ``value`` passed)."""
 
     def __init__(self, rules: Rules, value=None):
         self.rules = rules
-        self.value = value if value is not None else board_value(rules)
+        if value is None:
+            try:
+                value, self.estimator = DistilledValue.load(rules), "distilled"
+            except ModelUnavailableError:
+                value, self.estimator = board_value(rules), "fitted"
+        self.value = value
         self.evaluator = TurnValue(rules, self.value, exact=False)
 
     def rank(self, board: Sequence[int], throw: Sequence[int], *, dice: int | None = None,

@@ -7,8 +7,8 @@ game's adapter (Pitjesbak: role and throw number, and the score; Pegs, Fives, Bo
 and Backgammon: the stage of the game), and draws for each game the costliest decision of
 its best policy that lost anything (:mod:`dicemath.analysis.pictures`); :func:`render` writes the tables, a
 figure, the pictures, and sentences read off the numbers. Losses are in each game's unit, so policies are compared
-within a game only. Where a loss is an estimate (values of the fitted Pegs/Fives board
-value or of the BohnDuell search) the table also gives the mean over the exact decisions
+within a game only. Where a loss is an estimate (values of the Pegs/Fives board-value estimate,
+the distilled model, or of the BohnDuell search) the table also gives the mean over the exact decisions
 alone; a policy that *is* the estimate (the Pegs/Fives row advisor) loses nothing against
 it by construction, so only its exact decisions judge it.
 """

@@ -18,7 +18,7 @@ from dicemath.core.stats import mean_confidence_interval
 from dicemath.core.dice import throw_text
 from dicemath.core.svg import picture
 from dicemath.core.advice import Advice
-from dicemath.games.pegs_fives.advisor import FEATURES, Advisor
+from dicemath.games.pegs_fives.advisor import FEATURES, Advisor, board_value
 from dicemath.games.pegs_fives.fullboard.advice import advise_throw
 from dicemath.games.pegs_fives.races import last_turn_rest, race_result
 from dicemath.games.pegs_fives.rows import RowTable, row_tables
@@ -113,7 +113,9 @@ class PegsFivesReport:
         tables: the exact single-row tables.
         policies: exact expected turns on reduced boards, one row per board.
         games: simulated games per policy; simulations: their results.
-        weights: the advisor's board-value weights, by :data:`dicemath.games.pegs_fives.advisor.FEATURES`.
+        estimator: the board value the advisor looks ahead to (``"distilled"`` or ``"fitted"``).
+        weights: the fitted board value's weights, by :data:`dicemath.games.pegs_fives.advisor.FEATURES`
+            (the advisor's value for rules without a shipped model).
         examples: the JSON of ``advise`` for every :data:`EXAMPLES` decision (the best source:
             exact where a table or a solve covers the board, else the shipped model).
         opening, opening_advice: the empty board after :data:`FIRST_THROW` and the
@@ -127,6 +129,7 @@ class PegsFivesReport:
     policies: tuple[PolicyRow, ...]
     games: int
     simulations: tuple[Simulation, ...]
+    estimator: str
     weights: tuple[float, ...]
     examples: tuple[dict, ...]
     opening: State
@@ -162,7 +165,7 @@ def _compute(rules: Rules, context: ReportContext) -> PegsFivesReport:
                         {o["row"]: o["expected_turns"] for o in advice["options"]}, advice["recommendation"])
     opening = initial_state(rules).apply(FIRST_THROW)
     return PegsFivesReport(rules, tuple(row_tables(rules)), policy_rows(rules, subsets, advisor), games,
-                           simulations, advisor.value.weights, examples, opening,
+                           simulations, advisor.estimator, board_value(rules).weights, examples, opening,
                            advise_throw(rules, opening.board, FIRST_THROW), races, late)
 
 
@@ -179,6 +182,18 @@ def compute_fives(context: ReportContext) -> PegsFivesReport:
 def _kind(result: dict) -> str:
     """What an advice's values are: exact, or the named model's estimates."""
     return "exact" if result["exact"] else f"estimates from the {result['estimator']} model"
+
+
+def _value_text(report: PegsFivesReport) -> str:
+    """Which board value the advisor uses, and the fitted one's place."""
+    fitted = ("V(board) = w . features, fitted by least squares to exact optimal values of reduced boards and "
+              "to simulated remaining turns (`dicemath.games.pegs_fives.advisor`), with these weights:")
+    if report.estimator == "distilled":
+        return ("Here V is the distilled model shipped in the package (`dicemath.games.pegs_fives.distilled`): the "
+                "exact values of every board with at most four open rows, a small network distilled from the full "
+                "table for the rest (its errors and its exact policy value are in the full-board section). Rule "
+                "variants without a model use the fitted value " + fitted)
+    return "Here V is the fitted value, " + fitted
 
 
 def explain(result: dict) -> str:
@@ -318,9 +333,8 @@ def render(report: PegsFivesReport, context: ReportContext) -> str:
                              for s in report.simulations]),
              "", simulation_sentence(report.simulations), "",
              "## The advisor's board value", "",
-             "V(board) = w . features, fitted by least squares to exact optimal values of reduced boards and "
-             "to simulated remaining turns (see `dicemath.games.pegs_fives.advisor`). Each legal row is "
-             "scored exactly one turn ahead: E[V(end-of-turn board)].", "",
+             "Each legal row is scored exactly one turn ahead: E[V(end-of-turn board)], where V estimates the "
+             "expected turns still needed from a board. " + _value_text(report), "",
              markdown_table(["feature", "weight"], [[f, f"{w:.4f}"] for f, w in zip(FEATURES, report.weights)]),
              "", "## Example decisions", "",
              f"The empty board after the first throw {throw_text(FIRST_THROW)}: beside each row that can be named, "

@@ -30,7 +30,6 @@ from dicemath.core.advice import Advice, Option
 from dicemath.core.errors import InvalidStateError
 from dicemath.core.table_store import read_manifest
 from dicemath.games.pegs_fives.advisor import Advisor, RowAdvice, ranked
-from dicemath.games.pegs_fives.distilled import DistilledValue, ModelUnavailableError
 from dicemath.games.pegs_fives.fullboard import storage
 from dicemath.games.pegs_fives.fullboard.driver import game_of, kernel_for, solve_table
 from dicemath.games.pegs_fives.fullboard.layout import FULL_ROWS
@@ -88,20 +87,14 @@ def estimate_advisor(rules: Rules) -> Advisor:
     """The advisor used without an exact source: its values are estimates.
 
     The lookahead on the shipped distilled model of ``rules`` (loaded on first use), else
-    on the fitted board value. The advisor's ``estimator`` names which (``"distilled"`` or
-    ``"fitted"``)."""
+    on the fitted board value (:class:`.advisor.Advisor`'s default; its ``estimator`` names
+    which, ``"distilled"`` or ``"fitted"``)."""
     return _estimate_advisor(rules)
 
 
 @lru_cache(maxsize=8)
 def _estimate_advisor(rules: Rules) -> Advisor:
-    try:
-        advisor = Advisor(rules, DistilledValue.load(rules))
-        advisor.estimator = "distilled"
-    except ModelUnavailableError:
-        advisor = Advisor(rules)
-        advisor.estimator = "fitted"
-    return advisor
+    return Advisor(rules)
 
 
 _OPEN_TABLES: dict[Path, storage.Table] = {}
