@@ -6,7 +6,7 @@ which the report section ``full_board`` and ``notebooks/full_board.ipynb`` read,
 training sample to ``analyses/data``: ``all`` is the one resumable command that leaves in the
 repository everything a later step needs (the table itself never goes into git). Steps:
 
-* ``build`` -- the optimal table (resumable; about 100 minutes for Pegs on 2 cores);
+* ``build`` -- the optimal table (resumable; 69 minutes measured for Pegs on 2 cores);
 * ``verify`` -- recompute random boards of a finished table with this checkout's kernel
   (the table file is mapped copy-on-write, never changed) and record how many agree;
 * ``optimal`` -- the optimum from the empty board, the optimal rows of every first throw,

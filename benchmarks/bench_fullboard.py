@@ -4,7 +4,7 @@ board (measured or extrapolated), memory, disk, float32 vs float64, advice laten
 Run: ``python benchmarks/bench_fullboard.py [--game fives|pegs] [--max-rows 10]
 [--full DIR] [--previous REV]`` (prints the figures; the load average is printed beside every
 timing, since the machine may be shared). ``--full DIR`` also builds the whole 12-row table
-into DIR (resumable; minutes for Fives, about an hour for Pegs).
+into DIR (resumable; minutes for Fives, about 70 minutes for Pegs).
 
 ``--previous REV`` first prints the kernel figures of this checkout and of revision ``REV``
 side by side (each in a fresh process with empty caches, ``REV`` from a temporary ``git
