@@ -15,6 +15,8 @@ from dicemath.games.pegs_fives.races import RestAware, fixed, play_race, race_st
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.games.pegs_fives.solver import solve_reduced
 from dicemath.games.pegs_fives.state import InvalidBoardError, InvalidRollError, greedy_policy, rest_points
+from dicemath.games.pegs_fives.turn import stays_forever
+from dicemath.studies.full_board_results import read_results
 
 from ..conftest import linked_pictures
 
@@ -59,6 +61,21 @@ def test_the_advisor_looks_ahead_to_the_distilled_model_and_plays_better_than_th
     fitted = solve_reduced(rules, rows, exact=False, policy=Advisor(rules, board_value(rules)).policy).expected_turns
     assert distilled == pytest.approx(best, rel=1e-12) and fitted > best * 1.01
     assert Advisor(rules.variant(goal=4)).estimator == "fitted"
+
+
+def test_the_fitted_values_lookahead_can_stay_on_a_board_forever_and_the_distilled_models_does_not():
+    """The fitted value is not monotone: on rows 1..10 one step from the top it values every
+    board with one more row complete above the board itself, so its lookahead names a row
+    that overthrows (PEGS-6) on every throw and never finishes (the full-board evaluation
+    finds it infinite from the empty board); the shipped model's lookahead moves on."""
+    board = (4,) * 10 + (5, 5)
+    fitted = board_value(PEGS)
+    assert all(fitted(board[:i] + (5,) + board[i + 1:]) > fitted(board) for i in range(10))
+    assert stays_forever(PEGS, board, Advisor(PEGS, fitted).policy)
+    assert not stays_forever(PEGS, board, Advisor(PEGS).policy)
+    committed = read_results()["games"]["pegs"]["policy_fitted"]          # what the report shows
+    assert committed["expected_turns"] is None and list(board) in committed["trap_boards"]
+    assert all(stays_forever(PEGS, tuple(b), Advisor(PEGS, fitted).policy) for b in committed["trap_boards"])
 
 
 def test_advice_lists_every_legal_row_best_first():

@@ -52,7 +52,8 @@ def policy_rows(record: dict) -> list[dict]:
             turns = float("inf") if turns is None else turns           # the policy never finishes
             rows.append({"key": key, "label": label, "expected_turns": turns, "gap": turns / best - 1.0,
                          "mean_relative_gap": found.get("mean_relative_gap"),      # None: no table to compare
-                         "never_finishes_boards": found.get("never_finishes_boards", 0)})
+                         "never_finishes_boards": found.get("never_finishes_boards", 0),
+                         "trap_boards": found.get("trap_boards", [])})
     return rows
 
 
@@ -96,9 +97,14 @@ def _policy_section(game: str, record: dict, context: ReportContext) -> list[str
                                   f"{100 * r['mean_relative_gap']:+.2f}%"] for r in rows]))
     for r in rows:
         if r.get("never_finishes_boards"):
+            over = "" if r["mean_relative_gap"] is None else " and the mean gap is over the other boards"
             lines += ["", f"{r['label'].capitalize()} never finishes from {r['never_finishes_boards']:,} boards "
-                      "(it names a row that overshoots on every throw, PEGS-6, or reaches such a board); their "
-                      "value is infinite and the mean gap is over the other boards."]
+                      f"(it names a row that overshoots on every throw, PEGS-6, or reaches such a board); their "
+                      f"value is infinite{over}."]
+            if r["trap_boards"]:
+                lines[-1] += (" It stays forever on boards such as " +
+                              ", ".join(f"`{','.join(map(str, b))}`" for b in r["trap_boards"]) +
+                              ", proved by enumerating the throws.")
     for r in rows:
         traps = record.get(f"traps_{r['key']}")
         if traps and traps["trapped_games"] and not np.isfinite(r["expected_turns"]):
