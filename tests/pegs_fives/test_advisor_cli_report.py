@@ -14,7 +14,8 @@ from dicemath.games.pegs_fives.fullboard.advice import advise_throw
 from dicemath.games.pegs_fives.races import RestAware, fixed, play_race, race_stats
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.games.pegs_fives.solver import solve_reduced
-from dicemath.games.pegs_fives.state import InvalidBoardError, InvalidRollError, greedy_policy, rest_points
+from dicemath.games.pegs_fives.state import (
+    InvalidBoardError, InvalidRollError, greedy_policy, grouped_choice_throws, rest_points)
 from dicemath.games.pegs_fives.turn import stays_forever
 from dicemath.studies.full_board_results import read_results
 
@@ -72,10 +73,35 @@ def test_the_fitted_values_lookahead_can_stay_on_a_board_forever_and_the_distill
     fitted = board_value(PEGS)
     committed = read_results()["games"]["pegs"]["policy_fitted"]          # what the report shows
     assert committed["expected_turns"] is None and list(board) in committed["trap_boards"]
+    plain = Advisor(PEGS, fitted, escape_traps=False)               # what the kernel evaluated
     for trap in map(tuple, committed["trap_boards"]):           # the record's note says both, of each
-        assert stays_forever(PEGS, trap, Advisor(PEGS, fitted).policy)
+        assert stays_forever(PEGS, trap, plain.policy)
         assert all(fitted(trap[:i] + (5,) + trap[i + 1:]) > fitted(trap) for i in range(12) if trap[i] < 5)
     assert not stays_forever(PEGS, board, Advisor(PEGS).policy)
+
+
+def test_the_advisor_escapes_the_traps_of_the_fitted_value_by_valuing_the_board_by_its_own_equation():
+    """On a trap the advisor's start value solves ``x = 1 + E[best option at x]`` (checked
+    here by evaluating that equation directly), exceeds the fitted value, and its advice
+    leaves the board; elsewhere it is the fitted value, so the advice is unchanged."""
+    fitted = board_value(PEGS)
+    advisor, plain = Advisor(PEGS, fitted), Advisor(PEGS, fitted, escape_traps=False)
+    for trap in map(tuple, read_results()["games"]["pegs"]["policy_fitted"]["trap_boards"]):
+        x = advisor.start_value(trap)
+        best = []
+        for weight, legal in grouped_choice_throws(6, tuple(r for r in range(1, 13) if trap[r - 1] < 5)):
+            options = [advisor.evaluator.option(trap, row, h, 6, 2) for row, h in legal] or [(1.0, 0.0)]
+            best.append(weight / 6 ** 6 * min(stay * x + rest for stay, rest in options))
+        assert x == pytest.approx(1 + sum(best), rel=1e-12) and x > fitted(trap) + 0.5
+        assert not stays_forever(PEGS, trap, advisor.policy)
+        advice = advisor.rank(trap, (1, 1, 2, 3, 3, 6))
+        assert advice[0].p_no_progress < 1 and plain.rank(trap, (1, 1, 2, 3, 3, 6))[0].p_no_progress == 1
+        assert [a.expected_turns for a in advice] == sorted(a.expected_turns for a in advice)
+    rng = random.Random(3)
+    for _ in range(8):
+        board = tuple(rng.choice((3, 4, 4, 5)) for _ in range(12))
+        if board != (5,) * 12 and not stays_forever(PEGS, board, plain.policy):
+            assert advisor.start_value(board) == fitted(board)
 
 
 def test_advice_lists_every_legal_row_best_first():

@@ -176,6 +176,8 @@ def test_report_section_shows_a_policy_that_never_finishes(tmp_path, monkeypatch
     results["games"]["pegs"] = {**results["games"]["fives"], "policy_greedy": {
         "expected_turns": None, "mean_relative_gap": 0.3, "never_finishes_boards": 12345},
         "policy_safe_greedy": {"expected_turns": 25.0},                 # evaluated without the optimal table
+        "policy_fitted": {"expected_turns": None, "never_finishes_boards": 678, "trap_boards": [[4] * 10 + [5, 5]],
+                          "escape_traps": False},                 # the kernel's plain lookahead
         "traps_greedy": {"games": 2000, "trapped_games": 3, "trapped_share": 0.0015,
                          "trapped_share_95": [0.0005, 0.0044], "trap_boards": [[4] * 11 + [0]],
                          "trap_board_count": 1, "finished_mean_turns": 52.71}}
@@ -189,6 +191,9 @@ def test_report_section_shows_a_policy_that_never_finishes(tmp_path, monkeypatch
     assert "3 of 2,000 seeded games" in text and "(0.15%, 95% interval 0.05-0.44%" in text
     assert "`4,4,4,4,4,4,4,4,4,4,4,0`" in text and "took 52.7 turns" in text
     assert policy_rows(results["games"]["pegs"])[1]["expected_turns"] == float("inf")
+    fitted = text[text.index("never finishes from 678 boards"):].split("\n")[0]
+    assert "`4,4,4,4,4,4,4,4,4,4,5,5`, proved by enumerating" in fitted and "This is its plain lookahead" in fitted
+    assert text.count("This is its plain lookahead") == 1                # greedy's own record has no such flag
 
 
 def test_a_model_trains_from_a_saved_sample_without_a_table(tmp_path):

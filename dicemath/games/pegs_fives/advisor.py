@@ -18,7 +18,11 @@ with an **estimated board value**:
   (:class:`BoardValue`), which the distilled model replaced for the presets: its lookahead
   takes 8.7% more turns than optimal play on the full Fives board, and its board values are
   off by 2.0 turns (RMS) over every Pegs board, against 0.023 for the distilled model
-  (``dicemath/studies/data/full_board_results.json``).
+  (``dicemath/studies/data/full_board_results.json``). On the full Pegs board its plain
+  lookahead never finishes: on some boards it rates every board one row further as worse
+  than the board itself and overthrows (PEGS-6) forever. The advisor finds such a **trap**
+  exactly and values the board there by its own equation instead (:meth:`Advisor.start_value`),
+  so that its play always finishes.
 
 The fitted value ``V`` (:class:`BoardValue`) estimates the expected number of turns still
 needed from a board. It is linear in features built from the *exact single-row values*
@@ -61,12 +65,13 @@ import numpy as np
 
 from dicemath.core.cache import cached_object
 from dicemath.core.errors import IllegalMoveError
+from dicemath.core.mdp import DecisionOutcome, solve_self_referential
 from dicemath.games.pegs_fives.distilled import DistilledValue, ModelUnavailableError
 from dicemath.games.pegs_fives.rows import row_table
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.state import (
-    BoardTuple, SafeGreedy, check_board, check_roll, legal_rows, play_turn)
-from dicemath.games.pegs_fives.turn import TurnValue
+    BoardTuple, SafeGreedy, check_board, check_roll, grouped_choice_throws, legal_rows, play_turn)
+from dicemath.games.pegs_fives.turn import TurnValue, open_rows_of, stays_forever
 
 FEATURES = ("sum_expected", "max_expected", "second_max_expected", "open_rows", "missing_steps",
             "sqrt_sum_expected", "constant")
@@ -245,6 +250,9 @@ class Advisor:
         rules: the game.
         value: the board value (default: the shipped distilled model of ``rules``, else the
             fitted :func:`board_value`; ``estimator`` says which).
+        escape_traps: on a board where the plain lookahead on ``value`` would never move,
+            value the board by the advisor's own equation (:meth:`start_value`); False gives
+            the plain lookahead, which the full-board kernel evaluates.
 
     Example:
         >>> from dicemath.games.pegs_fives.rules import PEGS
@@ -263,7 +271,7 @@ class Advisor:
     """The board value it looks ahead to: ``"distilled"`` (the shipped model), ``"fitted"``
     (:func:`board_value`, for rules without a model) or ``"given"`` (the ``value`` passed)."""
 
-    def __init__(self, rules: Rules, value=None):
+    def __init__(self, rules: Rules, value=None, *, escape_traps: bool = True):
         self.rules = rules
         if value is None:
             try:
@@ -271,7 +279,9 @@ class Advisor:
             except ModelUnavailableError:
                 value, self.estimator = board_value(rules), "fitted"
         self.value = value
+        self.escape_traps = escape_traps
         self.evaluator = TurnValue(rules, self.value, exact=False)
+        self._start_values: dict[BoardTuple, float] = {}
 
     def rank(self, board: Sequence[int], throw: Sequence[int], *, dice: int | None = None,
              throws: int | None = None) -> list[RowAdvice]:
@@ -299,15 +309,59 @@ class Advisor:
 
     def _rank(self, board: BoardTuple, legal, dice: int, throws) -> list[RowAdvice]:
         after = None if throws is None else throws - 1
-        here = self.value(board)
-        advice = []
-        for row, h in legal:
-            stay, rest = self.evaluator.option(board, row, h, dice, after)
-            advice.append(RowAdvice(row, h, stay * here + rest, stay))
-        return ranked(advice)
+        options = [(row, h, *self.evaluator.option(board, row, h, dice, after)) for row, h in legal]
+        advice = _valued(options, self.value(board))
+        if (self.escape_traps and dice == self.rules.dice and throws == self.rules.throws
+                and advice[0].p_no_progress == 1 and min(a.p_no_progress for a in advice) < 1):
+            advice = _valued(options, self.start_value(board))
+        return advice
 
     def policy(self, board: BoardTuple, legal, dice: int, throws) -> int:
         """The advisor as a :data:`.state.Policy` (for simulation and exact evaluation)."""
         if len(legal) == 1:
             return legal[0][0]
         return self._rank(board, legal, dice, throws)[0].row
+
+    def start_value(self, board: Sequence[int]) -> float:
+        """The value the advisor gives ``board`` when a turn ends there: ``V(board)``, except
+        on a **trap** of ``V``, where ``V(board)`` contradicts the advisor's own play.
+
+        A trap is a board from which the plain lookahead on ``V`` never moves
+        (:func:`.turn.stays_forever`): ``V`` rates every board one row further as worse than
+        the board itself, so on every throw the lookahead names a row that overthrows
+        (PEGS-6) and the turn ends where it began, forever (pegs never move back, so a
+        policy never finishes exactly when it reaches such a board). There the advisor values
+        the board by its own equation, ``x = 1 + E[best option at x]`` over the turn's first
+        throw with ``V`` on every other board (:func:`dicemath.core.mdp.solve_self_referential`),
+        which exceeds ``V(board)`` and whose best options leave the board with positive
+        probability. Only the turn's first choice throw uses it (``escape_traps``); the
+        shipped models and exact tables have no traps, so their advice is unchanged.
+        """
+        b = tuple(board)
+        found = self._start_values.get(b)
+        if found is None:
+            trapped = self.escape_traps and stays_forever(self.rules, b, self._lookahead_policy)
+            found = self._start_values[b] = self._own_value(b) if trapped else self.value(b)
+        return found
+
+    def _lookahead_policy(self, board: BoardTuple, legal, dice: int, throws) -> int:
+        """The plain lookahead on ``V`` (no trap check)."""
+        after = None if throws is None else throws - 1
+        options = [(row, h, *self.evaluator.option(board, row, h, dice, after)) for row, h in legal]
+        return _valued(options, self.value(board))[0].row
+
+    def _own_value(self, board: BoardTuple) -> float:
+        rules = self.rules
+        after = None if rules.throws is None else rules.throws - 1
+        outcomes = []
+        for weight, legal in grouped_choice_throws(rules.dice, open_rows_of(board, rules.goal)):
+            tie_order = sorted(legal, key=lambda option: (-option[1], -option[0]))    # first among equals
+            outcomes.append((weight / 6 ** rules.dice,
+                             [DecisionOutcome(*self.evaluator.option(board, row, h, rules.dice, after))
+                              for row, h in tie_order]))
+        return float(solve_self_referential(1.0, outcomes, "min")[0])
+
+
+def _valued(options, here: float) -> list[RowAdvice]:
+    """``(row, hits, stay, rest)`` options as ranked advice, the board valued ``here``."""
+    return ranked(RowAdvice(row, h, stay * here + rest, stay) for row, h, stay, rest in options)

@@ -53,7 +53,8 @@ def policy_rows(record: dict) -> list[dict]:
             rows.append({"key": key, "label": label, "expected_turns": turns, "gap": turns / best - 1.0,
                          "mean_relative_gap": found.get("mean_relative_gap"),      # None: no table to compare
                          "never_finishes_boards": found.get("never_finishes_boards", 0),
-                         "trap_boards": found.get("trap_boards", [])})
+                         "trap_boards": found.get("trap_boards", []),
+                         "escape_traps": found.get("escape_traps", True)})
     return rows
 
 
@@ -105,6 +106,10 @@ def _policy_section(game: str, record: dict, context: ReportContext) -> list[str
                 lines[-1] += (" It stays forever on boards such as " +
                               ", ".join(f"`{','.join(map(str, b))}`" for b in r["trap_boards"]) +
                               ", proved by enumerating the throws.")
+                if not r["escape_traps"]:
+                    lines[-1] += (" This is its plain lookahead: the advisor itself finds such a board exactly "
+                                  "and values it there by its own equation instead (`Advisor.start_value`), "
+                                  "so that its play leaves it.")
     for r in rows:
         traps = record.get(f"traps_{r['key']}")
         if traps and traps["trapped_games"] and not np.isfinite(r["expected_turns"]):

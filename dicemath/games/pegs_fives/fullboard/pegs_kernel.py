@@ -283,7 +283,8 @@ class PegsKernel:
                 independent: the same total progress; or decreasing).
             policy: ``"optimal"``, ``"greedy"`` (:func:`..state.greedy_policy`),
                 ``"safe_greedy"`` (:class:`..state.SafeGreedy`) or ``"lookahead"``
-                (:meth:`..advisor.Advisor.rank`'s choice with ``guide`` as the value);
+                (:meth:`..advisor.Advisor.rank`'s choice with ``guide`` as the value and
+                ``escape_traps=False``: the plain lookahead, which may never finish);
                 the policy makes every choice of the turn and ``E`` gets its values.
             guide: the lookahead's value table (same layout and dtype as ``E``; its complete
                 board is not read).
