@@ -12,12 +12,13 @@ import pytest
 
 from dicemath.core.dice import multisets
 from dicemath.core.errors import IllegalMoveError, InvalidRulesError
+from dicemath.core.mdp import DecisionOutcome, solve_self_referential
 from dicemath.games.pegs_fives.advisor import Advisor, board_value
 from dicemath.games.pegs_fives.fullboard.pegs_kernel import MAX_HITS, PegsKernel, cycle_tables, option_table
 from dicemath.games.pegs_fives.rules import PEGS
 from dicemath.games.pegs_fives.solver import solve_reduced
-from dicemath.games.pegs_fives.state import InvalidBoardError, SafeGreedy, greedy_policy
-from dicemath.games.pegs_fives.turn import TurnValue
+from dicemath.games.pegs_fives.state import InvalidBoardError, SafeGreedy, greedy_policy, grouped_choice_throws
+from dicemath.games.pegs_fives.turn import TurnValue, stays_forever
 
 
 def board_of(kernel: PegsKernel, index: int) -> tuple[int, ...]:
@@ -186,6 +187,40 @@ def test_lookahead_breaks_ties_in_the_guide_as_the_advisor(rows):
     guide = guide_table(kernel, open_rows)
     expected = reference(kernel, solve_reduced(PEGS, rows, exact=False, policy=Advisor(PEGS, open_rows).policy))
     np.testing.assert_allclose(drive(kernel, "lookahead", guide), expected, rtol=0, atol=1e-9)
+
+
+def test_lookahead_escapes_a_trap_of_its_guide_as_the_advisor():
+    """On a trap of the fitted value (rows 1..8 and 10 one step from the top) the plain
+    lookahead overthrows on every throw; the kernel, like ``Advisor.start_value``, then values
+    the board by its own equation under the guide and plays from there. Checked against the
+    advisor's policy valued by the within-turn model, with the table's values on the 2**9
+    boards the turn can reach (the rest of the table is never read)."""
+    kernel = PegsKernel(PEGS, (1, 2, 3, 4, 5, 6, 7, 8, 10))
+    trap = (4,) * 8 + (5, 4, 5, 5)
+    fitted = board_value(PEGS)
+    guide = np.zeros(kernel.size, np.float32)
+    reachable = [np.array(b) for b in np.ndindex(*(2,) * 9)]
+    for steps in reachable:
+        board = list(trap)
+        for row, step in zip(kernel.rows, 4 + steps):
+            board[row - 1] = int(step)
+        guide[kernel.layout.index(board)] = fitted(board)
+    index = kernel.layout.index(trap)
+    E = guide.copy()
+    kernel.solve(E, np.array([index]), policy="lookahead", guide=guide)
+    table = lambda b: float(guide[kernel.layout.index(b)])                      # noqa: E731
+    advisor = Advisor(PEGS, table)
+    assert stays_forever(PEGS, trap, Advisor(PEGS, table, escape_traps=False).policy)
+    evaluator = TurnValue(PEGS, table, exact=False, chooser=advisor.policy)
+    outcomes = []
+    for weight, legal in grouped_choice_throws(6, tuple(r for r in kernel.rows)):
+        if not legal:
+            outcomes.append((weight / 6 ** 6, []))
+            continue
+        row = advisor.policy(trap, legal, 6, 3)
+        outcomes.append((weight / 6 ** 6, [DecisionOutcome(*evaluator.option(trap, row, dict(legal)[row], 6, 2))]))
+    expected, _ = solve_self_referential(1.0, outcomes)
+    assert float(E[index]) == pytest.approx(expected, abs=float(np.spacing(np.float32(expected))))   # float32 table
 
 
 def test_lookahead_with_the_optimal_values_as_guide_is_optimal():

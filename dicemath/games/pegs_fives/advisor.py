@@ -251,8 +251,9 @@ class Advisor:
         value: the board value (default: the shipped distilled model of ``rules``, else the
             fitted :func:`board_value`; ``estimator`` says which).
         escape_traps: on a board where the plain lookahead on ``value`` would never move,
-            value the board by the advisor's own equation (:meth:`start_value`); False gives
-            the plain lookahead, which the full-board kernel evaluates.
+            value the board by the advisor's own equation (:meth:`start_value`), as the
+            full-board kernel's lookahead does; False gives the plain lookahead (the one
+            whose full-board evaluation is recorded as never finishing).
 
     Example:
         >>> from dicemath.games.pegs_fives.rules import PEGS

@@ -19,7 +19,9 @@
  * value of every option moves by at most |x' - x|, stays being probabilities).
  *
  * Modes: 0 optimal, 1 greedy, 2 safe greedy, 3 lookahead (choose by the values under the
- * guide table, later choices of the guide optimal; evaluate with E). Ties in the key are
+ * guide table, later choices of the guide optimal; evaluate with E; on a board where every
+ * choice of the turn's first throw overthrows, the guide's value of the board is replaced by
+ * the solution of its own equation, as Advisor.start_value does). Ties in the key are
  * broken by more hits, then the higher row (the policies' tie-break).
  *
  * The table E and the guide are float64 or float32 (read through one macro-expanded copy of

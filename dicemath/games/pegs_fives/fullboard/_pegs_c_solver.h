@@ -60,9 +60,11 @@ static void SUFFIX(tables)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mo
 
 /* tables of V (S, R; the lookahead, mode 3, with its memo) and, in the same loop (they share
  * the rows' cycle tables), the keys K: the option values under the guide at x = Gd[b], its
- * later choices optimal (memo->guide), no hit INFINITY (see choose). */
+ * later choices optimal (memo->guide), no hit INFINITY (see choose); their rests (K = S x + Rg)
+ * in Rg. */
 static void SUFFIX(tables_guided)(const Geo *G, const FLOAT *V, const FLOAT *Gd, Memo *memo, int64_t b,
-                                  const Digits *D, int d0, int ta, const int *rows, int n, Row *S, Row *R, Row *K) {
+                                  const Digits *D, int d0, int ta, const int *rows, int n, Row *S, Row *R, Row *K,
+                                  Row *Rg) {
     int last = D->open == 1;
     Memo own = {memo ? memo->guide : NULL, NULL};
     Memo *guide = own.entry ? &own : NULL;
@@ -86,6 +88,7 @@ static void SUFFIX(tables_guided)(const Geo *G, const FLOAT *V, const FLOAT *Gd,
         }
         acc_store(&R[j], r);
         acc_store(&S[j], acc_load(a));
+        acc_store(&Rg[j], k);
         acc_store_hits(&K[j], acc_term(k, a, xg), INFINITY);
     }
 }
@@ -295,6 +298,34 @@ static double SUFFIX(guess)(const Geo *G, const FLOAT *V, int64_t b, const Digit
     return x >= 1.0 ? x : 1.0;
 }
 
+/* The lookahead's escape from a trap of its guide (Advisor.start_value): on a board where
+ * every option it names on the turn's first throw overthrows (PEGS-6), the guide's value x of
+ * the board is replaced by the solution of the board's own equation under the guide,
+ * x = 1 + sum_throws p * min_options (stay * x + rest) (Newton, as for optimal play), and the
+ * keys K become stay * x + rest. Returns 0 when no option of any throw can move a peg (the
+ * board is a trap for every choice). */
+static int SUFFIX(escape_keys)(const Geo *G, const int *rows, int n, const Row *S, const Row *Rg, double x,
+                               Row *K) {
+    Row T[MAXK];
+    NewtonStore store;
+    int count = G->npad[G->dice] / 8;
+    for (int it = 0; it < 400; it++) {
+        SUFFIX(values)(rows, n, S, Rg, x, T);
+        pass_newton(G, G->dice, rows, n, T, S, Rg, x, &store, 1);
+        double s = 0.0, r = 0.0;
+        for (int v = 0; v < count; v++) { s += store.s[v]; r += store.r[v]; }
+        double xn = 1.0 - s <= 1e-12 ? 2.0 * x + 1.0 : (1.0 + r) / (1.0 - s);   /* still stuck: go far up */
+        if (!(xn < 1e300)) return 0;
+        if (xn == x) break;
+        x = xn;
+    }
+    for (int i = 0; i < n; i++) {
+        int j = rows[i];
+        acc_store_hits(&K[j], acc_term(acc_load(Rg[j].v), S[j].v, x), INFINITY);
+    }
+    return 1;
+}
+
 /* E[b] for each board in order: boards[0..nb), or without boards the indices hi - 1 down
  * to hi - nb (each board's successors are final before it: boards of the same total
  * progress, or decreasing indices). Returns in *stuck the boards a fixed policy never
@@ -313,8 +344,8 @@ static void SUFFIX(solve_boards)(const Geo *G, FLOAT *E, const FLOAT *Gd, const 
         }
         int rows[MAXK];
         int n = hit_rows(G, &D, G->dice, rows);
-        Row S[MAXK], R[MAXK], K[MAXK];
-        if (mode == 3) SUFFIX(tables_guided)(G, E, Gd, cache, b, &D, G->dice, G->throws - 1, rows, n, S, R, K);
+        Row S[MAXK], R[MAXK], K[MAXK], Rg[MAXK];
+        if (mode == 3) SUFFIX(tables_guided)(G, E, Gd, cache, b, &D, G->dice, G->throws - 1, rows, n, S, R, K, Rg);
         else SUFFIX(tables)(G, E, Gd, mode, cache, b, &D, G->dice, G->throws - 1, rows, n, S, R);
         double x;
         if (mode != 0) {
@@ -323,6 +354,8 @@ static void SUFFIX(solve_boards)(const Geo *G, FLOAT *E, const FLOAT *Gd, const 
             double none[2] = {1.0, 0.0}, sr[2];
             pass_key(G, G->dice, rows, n, K, mode != 3, 2, Vs, none, sr, 0.0, NULL);
             *vectors += G->npad[G->dice] / 8;
+            if (mode == 3 && 1.0 - sr[0] <= 1e-15 && SUFFIX(escape_keys)(G, rows, n, S, Rg, (double)Gd[b], K))
+                pass_key(G, G->dice, rows, n, K, 0, 2, Vs, none, sr, 0.0, NULL);
             if (1.0 - sr[0] <= 1e-15) {
                 x = INFINITY;
                 (*stuck)++;

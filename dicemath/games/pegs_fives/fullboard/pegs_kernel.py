@@ -283,8 +283,8 @@ class PegsKernel:
                 independent: the same total progress; or decreasing).
             policy: ``"optimal"``, ``"greedy"`` (:func:`..state.greedy_policy`),
                 ``"safe_greedy"`` (:class:`..state.SafeGreedy`) or ``"lookahead"``
-                (:meth:`..advisor.Advisor.rank`'s choice with ``guide`` as the value and
-                ``escape_traps=False``: the plain lookahead, which may never finish);
+                (:meth:`..advisor.Advisor.rank`'s choice with ``guide`` as the value, its
+                escape from a trap of the guide included, :meth:`..advisor.Advisor.start_value`);
                 the policy makes every choice of the turn and ``E`` gets its values.
             guide: the lookahead's value table (same layout and dtype as ``E``; its complete
                 board is not read).
@@ -292,7 +292,8 @@ class PegsKernel:
         A fixed policy may never finish from a board (greedy naming a row that overthrows on
         every throw, PEGS-6, e.g. every open row one step from the top): that board's value is
         ``inf``, and so is every board from which the policy reaches it with positive
-        probability (counted in ``stats[2]``). Optimal play always finishes.
+        probability (counted in ``stats[2]``). Optimal play always finishes, and so does the
+        lookahead wherever an option of the first throw can move a peg (its trap escape).
 
         Raises:
             ValueError: a bad table, board index or policy name.
