@@ -308,9 +308,13 @@ class Advisor:
         legal = legal_rows(b, faces, rules.goal)
         return self._rank(b, legal, dice, throws)
 
-    def _rank(self, board: BoardTuple, legal, dice: int, throws) -> list[RowAdvice]:
+    def _options(self, board: BoardTuple, legal, dice: int, throws) -> list[tuple[int, int, float, float]]:
+        """``(row, hits, stay, rest)`` of every legal row."""
         after = None if throws is None else throws - 1
-        options = [(row, h, *self.evaluator.option(board, row, h, dice, after)) for row, h in legal]
+        return [(row, h, *self.evaluator.option(board, row, h, dice, after)) for row, h in legal]
+
+    def _rank(self, board: BoardTuple, legal, dice: int, throws) -> list[RowAdvice]:
+        options = self._options(board, legal, dice, throws)
         advice = _valued(options, self.value(board))
         if (self.escape_traps and dice == self.rules.dice and throws == self.rules.throws
                 and advice[0].p_no_progress == 1 and min(a.p_no_progress for a in advice) < 1):
@@ -347,19 +351,16 @@ class Advisor:
 
     def _lookahead_policy(self, board: BoardTuple, legal, dice: int, throws) -> int:
         """The plain lookahead on ``V`` (no trap check)."""
-        after = None if throws is None else throws - 1
-        options = [(row, h, *self.evaluator.option(board, row, h, dice, after)) for row, h in legal]
-        return _valued(options, self.value(board))[0].row
+        return _valued(self._options(board, legal, dice, throws), self.value(board))[0].row
 
     def _own_value(self, board: BoardTuple) -> float:
         rules = self.rules
-        after = None if rules.throws is None else rules.throws - 1
         outcomes = []
         for weight, legal in grouped_choice_throws(rules.dice, open_rows_of(board, rules.goal)):
             tie_order = sorted(legal, key=lambda option: (-option[1], -option[0]))    # first among equals
             outcomes.append((weight / 6 ** rules.dice,
-                             [DecisionOutcome(*self.evaluator.option(board, row, h, rules.dice, after))
-                              for row, h in tie_order]))
+                             [DecisionOutcome(stay, rest)
+                              for _, _, stay, rest in self._options(board, tie_order, rules.dice, rules.throws)]))
         return float(solve_self_referential(1.0, outcomes, "min")[0])
 
 

@@ -26,9 +26,9 @@ static inline void SUFFIX(pegs7)(const Geo *G, const FLOAT *V, const FLOAT *Gd, 
 static inline void SUFFIX(prefetch_pegs7)(const Geo *G, const Memo *memo, int64_t b, const Digits *D, int d0, int ta,
                                           const int *rows, int n) {
     if (!memo || D->open == 1 || ta < 1) return;
-    for (int i = 0; i < n; i++) {
-        int j = rows[i], need = G->goal - D->s[j], left = d0 - G->per_hit[j] * need;
-        if (left < 1) continue;
+    for (int i = 0; i < (rows ? n : G->k); i++) {       /* no rows: every open row (n unused) */
+        int j = rows ? rows[i] : i, need = G->goal - D->s[j], left = d0 - G->per_hit[j] * need;
+        if (need < 1 || left < 1) continue;
         size_t slot = memo_index(b + need * G->stride[j], left);
         __builtin_prefetch(&memo->entry[slot]);
         if (memo->guide) __builtin_prefetch(&memo->guide[slot]);
@@ -326,6 +326,45 @@ static int SUFFIX(escape_keys)(const Geo *G, const int *rows, int n, const Row *
     return 1;
 }
 
+/* Ask the memory, a cache line of boards ahead of a sweep of decreasing indices, for the
+ * table entries the boards b0 .. b0 + line - 1 will read (D: the digits of a board just above
+ * them): the boards one row step on (the turn's first throw) and, for each row that can go in
+ * with dice left (PEGS-7), the boards one step on from the board with that row in (both ends
+ * of each run of line boards: it may span two cache lines). Each is one stream of decreasing addresses per row and step, too many streams
+ * for the hardware prefetchers once the rows' strides leave the caches. */
+static void SUFFIX(prefetch_line)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int64_t b0, int line,
+                                  const Digits *D) {
+    int guided = Gd != V;
+    for (int j = 0; j < G->k; j++) {
+        if (D->s[j] >= G->goal) continue;
+        int need = G->goal - D->s[j];
+        int64_t st = G->stride[j];
+        for (int c = 1; c <= need; c++) {           /* both ends: the boards may span two lines */
+            __builtin_prefetch(&V[b0 + c * st]);
+            __builtin_prefetch(&V[b0 + line - 1 + c * st]);
+            if (guided) {
+                __builtin_prefetch(&Gd[b0 + c * st]);
+                __builtin_prefetch(&Gd[b0 + line - 1 + c * st]);
+            }
+        }
+        int left = G->dice - G->per_hit[j] * need;
+        if (left < 1 || D->open == 1) continue;
+        int64_t in = b0 + need * st;
+        for (int m = 0; m < G->k; m++) {
+            if (m == j || D->s[m] >= G->goal || G->reach_hits[left][m] == 0) continue;
+            for (int c = 1; c <= G->goal - D->s[m]; c++) {
+                int64_t at = in + c * G->stride[m];
+                __builtin_prefetch(&V[at]);
+                __builtin_prefetch(&V[at + line - 1]);
+                if (guided) {
+                    __builtin_prefetch(&Gd[at]);
+                    __builtin_prefetch(&Gd[at + line - 1]);
+                }
+            }
+        }
+    }
+}
+
 /* E[b] for each board in order: boards[0..nb), or without boards the indices hi - 1 down
  * to hi - nb (each board's successors are final before it: boards of the same total
  * progress, or decreasing indices). Returns in *stuck the boards a fixed policy never
@@ -338,6 +377,11 @@ static void SUFFIX(solve_boards)(const Geo *G, FLOAT *E, const FLOAT *Gd, const 
         int64_t b = boards ? boards[i] : hi - 1 - i;
         Digits D;
         digits_of(G, b, &D);
+        const int line = 64 / (int)sizeof(FLOAT);
+        if (!boards) {
+            if (b % line == 0 && b >= line) SUFFIX(prefetch_line)(G, E, Gd, b - line, line, &D);
+            if (b >= 1) SUFFIX(prefetch_pegs7)(G, cache, b - 1, &D, G->dice, G->throws - 1, NULL, -1);   /* the next board's */
+        }
         if (D.open == 0) {
             E[b] = 0;
             continue;
