@@ -314,7 +314,7 @@ static int SUFFIX(escape_keys)(const Geo *G, const int *rows, int n, const Row *
         pass_newton(G, G->dice, rows, n, T, S, Rg, x, &store, 1);
         double s = 0.0, r = 0.0;
         for (int v = 0; v < count; v++) { s += store.s[v]; r += store.r[v]; }
-        double xn = 1.0 - s <= 1e-12 ? 2.0 * x + 1.0 : (1.0 + r) / (1.0 - s);   /* still stuck: go far up */
+        double xn = 1.0 - s <= 1e-12 ? 2.0 * fabs(x) + 1.0 : (1.0 + r) / (1.0 - s);   /* still stuck: go far up */
         if (!(xn < 1e300)) return 0;
         if (xn == x) break;
         x = xn;
