@@ -339,8 +339,9 @@ class Advisor:
         the board by its own equation, ``x = 1 + E[best option at x]`` over the turn's first
         throw with ``V`` on every other board (:func:`dicemath.core.mdp.solve_self_referential`),
         which exceeds ``V(board)`` and whose best options leave the board with positive
-        probability. Only the turn's first choice throw uses it (``escape_traps``); the
-        shipped models and exact tables have no traps, so their advice is unchanged.
+        probability. Only the turn's first choice throw uses it (``escape_traps``). Off a trap
+        the ranking is the plain lookahead's; an exact table has no trap (its values solve
+        their own equation), so exact advice never changes.
         """
         b = tuple(board)
         found = self._start_values.get(b)

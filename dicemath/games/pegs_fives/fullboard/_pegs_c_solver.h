@@ -1,6 +1,7 @@
 /* The board values of _pegs_c.c for one stored dtype: included once with FLOAT double and
  * once with FLOAT float (SUFFIX names the copy). V is the value table, Gd the guide; memo
- * (optimal play only, else NULL) keeps PEGS-7 values across boards. */
+ * (NULL when it could not be allocated) keeps PEGS-7 values across boards, with the guide's
+ * own in memo->guide for the lookahead. */
 
 static double SUFFIX(one)(const Geo *G, const FLOAT *V, const FLOAT *Gd, int mode, Memo *memo, int64_t b,
                           const Digits *D, int d);
