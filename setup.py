@@ -1,5 +1,5 @@
-"""The compiled Pegs kernel (a C extension built at install time with the system compiler);
-everything else about the package is in pyproject.toml."""
+"""The compiled Pegs kernel and the distilled network's slab loop (C extensions built at install
+time with the system compiler); everything else about the package is in pyproject.toml."""
 
 import os
 
@@ -8,9 +8,12 @@ from setuptools import Extension, setup
 FLAGS = ["-O3", "-march=native", "-fno-math-errno"]
 """``DICEMATH_CFLAGS`` replaces these (e.g. ``-O3`` alone for a build that runs on other CPUs)."""
 
-setup(ext_modules=[Extension(
-    "dicemath.games.pegs_fives.fullboard._pegs_c",
-    sources=["dicemath/games/pegs_fives/fullboard/_pegs_c.c"],
-    depends=["dicemath/games/pegs_fives/fullboard/_pegs_c_solver.h"],
-    extra_compile_args=os.environ.get("DICEMATH_CFLAGS", " ".join(FLAGS)).split(),
-)])
+FULLBOARD = "dicemath/games/pegs_fives/fullboard"
+CFLAGS = os.environ.get("DICEMATH_CFLAGS", " ".join(FLAGS)).split()
+
+setup(ext_modules=[
+    Extension("dicemath.games.pegs_fives.fullboard._pegs_c", sources=[f"{FULLBOARD}/_pegs_c.c"],
+              depends=[f"{FULLBOARD}/_pegs_c_solver.h"], extra_compile_args=CFLAGS),
+    Extension("dicemath.games.pegs_fives.fullboard._network_c", sources=[f"{FULLBOARD}/_network_c.c"],
+              extra_compile_args=CFLAGS),
+])

@@ -9,6 +9,8 @@ Modules (imported on demand; ``import dicemath`` loads none of them, nor numba, 
 * :mod:`.driver` -- kernel dispatch, in-memory solves, resumable builds on disk (a Dask
   graph of slab tasks on local threads or a cluster);
 * :mod:`.storage` -- full-board tables in the core table store: spec, versioning, queries;
+* :mod:`.guides` -- tables evaluated from a board-value estimate (the lookahead's guides;
+  the distilled network's loop in C compiled at install: ``_network_c.c``);
 * :mod:`.advice` -- row advice from a table or a compiled solve, estimates otherwise.
 
 Example:

@@ -124,22 +124,23 @@ def distilled_slab_values(model: DistilledValue, split: SlabSplit) -> Callable[[
     :meth:`..distilled.DistilledValue.values` on them within float32 rounding (about 1e-5):
     the network's first layer is a sum over rows (one-hot input), so the lower rows' part
     is computed once and each slab adds its top rows' part; the rest runs compiled
-    (:mod:`._network_numba`); boards of the exact end game are looked up."""
-    from dicemath.games.pegs_fives.fullboard._network_numba import two_layer_network
+    (``_network_c.c``, built at install); boards of the exact end game are looked up."""
+    from dicemath.games.pegs_fives.fullboard import _network_c
 
     rules = model.rules
     goal = rules.goal
     first, bias, w2, b2, w3, b3 = model.layers
     complete = np.full((1, rules.rows), goal, dtype=np.int8)
     base = one_hot(complete, goal) @ first                   # the rows at the goal
-    low = np.ascontiguousarray(one_hot(split.lower, goal) @ first - base)
+    low = np.ascontiguousarray(one_hot(split.lower, goal) @ first - base, dtype=np.float32)
+    w2, b2, w3, b3 = (np.ascontiguousarray(a, dtype=np.float32) for a in (w2, b2, w3, b3))
     low_open = (split.lower < goal).sum(axis=1)
 
     def values(slab: int) -> np.ndarray:
         top = split.top_board(slab)
         offset = (one_hot(top[None, :], goal) @ first)[0] + bias
         out = np.empty(len(low))
-        two_layer_network(low, offset.astype(np.float32), w2, b2, w3, b3, out)
+        _network_c.network(low, offset.astype(np.float32), w2, b2, w3, b3, out)
         lookup = np.flatnonzero(low_open + int((top < goal).sum()) <= model.endgame_rows)
         if len(lookup):
             out[lookup] = model.values(split.boards(slab, lookup))
