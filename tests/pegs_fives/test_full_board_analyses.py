@@ -65,6 +65,27 @@ def test_save_and_read_round_trip_and_refuse_other_rules(model, tmp_path):
         DistilledValue.read(FIVES, tmp_path / "none.npz")
 
 
+@pytest.mark.parametrize("widths", [(128, 64), (64, 32), (40, 16), (24, 20)])
+def test_the_compiled_network_equals_the_matrix_products(widths):
+    """``_network_c.network`` (vector paths for second layers of 16, 32, 64 and 128 units,
+    scalar otherwise) against :func:`..distilled.activations` on random layers and inputs,
+    about half of the first layer's units inactive."""
+    from dicemath.games.pegs_fives.distilled import activations
+    from dicemath.games.pegs_fives.fullboard import _network_c
+
+    rng = np.random.default_rng(sum(widths))
+    units, width = widths
+    first = rng.normal(size=(500, units)).astype(np.float32)
+    offset, w2, b2 = (rng.normal(size=shape).astype(np.float32) for shape in (units, (units, width), width))
+    w3, b3 = rng.normal(size=(width, 1)).astype(np.float32), np.float32([0.5])
+    out = np.empty(len(first))
+    _network_c.network(first, offset, w2, b2, w3, b3, out)
+    reference = activations((w2, b2, w3, b3), np.maximum(first + offset, 0.0))[-1][:, 0]
+    assert np.abs(out - reference).max() < 1e-4 * max(1.0, np.abs(reference).max())
+    with pytest.raises(ValueError, match="inconsistent network shapes"):
+        _network_c.network(first, offset, w2, b2, w3, b3, out[:-1].copy())
+
+
 @pytest.mark.parametrize("rows", [(3, 4, 5, 6, 7, 8), (1, 5, 9, 10, 11, 12)])
 def test_slab_guides_equal_the_board_value_functions(model, rows):
     layout = BoardLayout(FIVES, rows)

@@ -6,9 +6,9 @@
  * A guide table evaluates it on every board of the full layout (2.2e9 boards). Per board,
  * the first layer's active units (the ReLU's positive inputs, about half) are gathered into
  * a short list first, so the second layer's products skip the inactive ones without a branch
- * per unit; the second layer's outputs stay in registers (AVX-512: one vector of 16 per 16
- * units of width, two sets of them for the even and odd active units, so that consecutive
- * products do not wait for each other). The arithmetic is float32, as the model's own
+ * per unit; the second layer's outputs stay in registers (one vector of 16 per 16 units of
+ * width with AVX-512, of 8 with AVX2; two sets of them for the even and odd
+ * active units, so that consecutive products do not wait for each other). The arithmetic is float32, as the model's own
  * (distilled.activations), in another order of summation: equal within float32 rounding.
  * The GIL is released, so the guide's threads run it in parallel.
  */
@@ -40,12 +40,11 @@ static int active_units(const float *first, const float *offset, int units, int 
         at = _mm512_add_epi32(at, step);
     }
 #endif
-    for (; j < units; j++) {
+    for (; j < units; j++) {            /* written always, kept when positive: no branch to mispredict */
         float x = first[j] + offset[j];
-        if (x > 0.0f) {
-            index[count] = j;
-            input[count++] = x;
-        }
+        index[count] = j;
+        input[count] = x;
+        count += x > 0.0f;
     }
     return count;
 }
@@ -86,6 +85,50 @@ SECOND_LAYER(1)
 SECOND_LAYER(2)
 SECOND_LAYER(4)
 SECOND_LAYER(8)
+#elif defined(__AVX2__)
+/* The same with vectors of 8 (the compiler's vector extension). */
+typedef float Vec8 __attribute__((vector_size(32)));
+typedef int32_t Mask8 __attribute__((vector_size(32)));
+
+static inline Vec8 load8(const float *p) {
+    Vec8 v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+#define SECOND_LAYER(W)                                                                         \
+    static float second_layer_##W(const int *index, const float *input, int count, const float *w2, \
+                                  int width, const float *b2, const float *w3, float b3) {      \
+        Vec8 even[W], odd[W];                                                                   \
+        for (int q = 0; q < W; q++) {                                                           \
+            even[q] = load8(b2 + 8 * q);                                                        \
+            odd[q] = (Vec8){0};                                                                 \
+        }                                                                                       \
+        int t = 0;                                                                              \
+        for (; t + 2 <= count; t += 2) {                                                        \
+            const float *r0 = w2 + (size_t)index[t] * width, *r1 = w2 + (size_t)index[t + 1] * width; \
+            float x0 = input[t], x1 = input[t + 1];                                             \
+            for (int q = 0; q < W; q++) {                                                       \
+                even[q] += x0 * load8(r0 + 8 * q);                                              \
+                odd[q] += x1 * load8(r1 + 8 * q);                                               \
+            }                                                                                   \
+        }                                                                                       \
+        if (t < count)                                                                          \
+            for (int q = 0; q < W; q++) even[q] += input[t] * load8(w2 + (size_t)index[t] * width + 8 * q); \
+        Vec8 total = {0};                                                                       \
+        for (int q = 0; q < W; q++) {                                                           \
+            Vec8 hidden = even[q] + odd[q];                                                     \
+            hidden = (Vec8)((Mask8)hidden & (hidden > 0.0f));     /* ReLU */                    \
+            total += hidden * load8(w3 + 8 * q);                                                \
+        }                                                                                       \
+        float sum = b3;                                                                         \
+        for (int k = 0; k < 8; k++) sum += total[k];                                            \
+        return sum;                                                                             \
+    }
+SECOND_LAYER(2)
+SECOND_LAYER(4)
+SECOND_LAYER(8)
+SECOND_LAYER(16)
 #endif
 
 /* The same for any width, scalar. */
@@ -113,6 +156,14 @@ static SecondLayer second_layer_for(int width) {
         case 32: return second_layer_2;
         case 64: return second_layer_4;
         case 128: return second_layer_8;
+        default: break;
+    }
+#elif defined(__AVX2__)
+    switch (width) {
+        case 16: return second_layer_2;
+        case 32: return second_layer_4;
+        case 64: return second_layer_8;
+        case 128: return second_layer_16;
         default: break;
     }
 #endif
