@@ -217,6 +217,24 @@ def test_report_section_shows_a_policy_that_never_finishes(tmp_path, monkeypatch
     assert text.count("This is its plain lookahead") == 1                # greedy's own record has no such flag
 
 
+def test_report_section_says_why_an_advisor_that_escapes_traps_finishes(tmp_path, monkeypatch):
+    from dicemath.reporting.sections import full_board as full_board_report
+
+    results = _synthetic_results()
+    plain = {"expected_turns": None, "never_finishes_boards": 678, "trap_boards": [[4] * 10 + [5, 5]]}
+    results["games"]["pegs"] = {**results["games"]["fives"], "policy_fitted": {
+        "expected_turns": 21.5, "escape_traps": True, "plain_lookahead": plain}}
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(results))
+    monkeypatch.setattr(full_board_report, "read_results", lambda: read_results(path))
+    context = ReportContext(tmp_path, quick=True)
+    text = render(compute(context), context)
+    assert "| 21.5000 | +13.16% |" in text                             # 21.5 / 19 - 1
+    line = text[text.index("finishes from every board because"):].split("\n")[0]
+    assert "never finishes from 678 boards" in line and "`4,4,4,4,4,4,4,4,4,4,5,5`" in line
+    assert "This is its plain lookahead" not in text
+
+
 def test_a_model_trains_from_a_saved_sample_without_a_table(tmp_path):
     from dicemath.games.pegs_fives.advisor import board_value
     from dicemath.games.pegs_fives.distilled import endgame_offsets

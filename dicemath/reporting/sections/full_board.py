@@ -54,7 +54,8 @@ def policy_rows(record: dict) -> list[dict]:
                          "mean_relative_gap": found.get("mean_relative_gap"),      # None: no table to compare
                          "never_finishes_boards": found.get("never_finishes_boards", 0),
                          "trap_boards": found.get("trap_boards", []),
-                         "escape_traps": found.get("escape_traps", True)})
+                         "escape_traps": found.get("escape_traps", True),
+                         "plain_lookahead": found.get("plain_lookahead")})
     return rows
 
 
@@ -110,6 +111,15 @@ def _policy_section(game: str, record: dict, context: ReportContext) -> list[str
                     lines[-1] += (" This is its plain lookahead: the advisor itself finds such a board exactly "
                                   "and values it there by its own equation instead (`Advisor.start_value`), "
                                   "so that its play leaves it.")
+        plain = r.get("plain_lookahead")
+        if plain and plain.get("never_finishes_boards") and np.isfinite(r["expected_turns"]):
+            lines += ["", f"{r['label'].capitalize()} finishes from every board because it escapes the traps of "
+                      "its value: its plain lookahead, the same ranking without that escape, never finishes from "
+                      f"{plain['never_finishes_boards']:,} boards (it names a row that overshoots on every throw, "
+                      "PEGS-6, on boards such as " +
+                      ", ".join(f"`{','.join(map(str, b))}`" for b in plain.get("trap_boards", [])) +
+                      ", proved by enumerating the throws). The advisor finds such a board exactly and values it "
+                      "there by its own equation (`Advisor.start_value`), so that its play leaves it."]
     for r in rows:
         traps = record.get(f"traps_{r['key']}")
         if traps and traps["trapped_games"] and not np.isfinite(r["expected_turns"]):
