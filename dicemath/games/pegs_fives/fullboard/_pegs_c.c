@@ -53,6 +53,7 @@ typedef struct {
     int reach_hits[7][MAXK];            /* most hits of row j with d dice (0: row never hit) */
     const double *A;                    /* [table][ncols][HS] */
     const uint8_t *H[7];                /* H[d]: [k][npad[d]] hits of each throw of d dice */
+    uint16_t hit[7][MAXG / 8];          /* hit[d][v]: bit j set when row j has a hit in vector v of d dice */
     const double *P[7];                 /* P[d]: [npad[d]] probabilities (0 for padding) */
     int npad[7];
 } Geo;
@@ -105,6 +106,19 @@ static inline int tab(const Geo *G, int c, int need, int d0, int ta, int last) {
 /* ------------------------------------------------------------------------------------ */
 /* Passes over the throws of d dice. rows[0..n): open row positions hit by d dice.       */
 
+/* rows[0..n) as a bit set. */
+static inline unsigned row_set(const int *rows, int n) {
+    unsigned set = 0;
+    for (int i = 0; i < n; i++) set |= 1u << rows[i];
+    return set;
+}
+
+/* The rows of `set` with a hit in vector g / 8 of the throws of d dice, in increasing order
+ * (j: the row), as the passes' row loops: a row with no hit in any of the 8 throws offers no
+ * option there (value BIG, key INFINITY), so it is left out, which changes no result. */
+#define FOR_HIT_ROWS(G, d, g, set, j) \
+    for (unsigned m_ = (set) & (G)->hit[d][(g) / 8], j = 0; m_ && ((j = __builtin_ctz(m_)), 1); m_ &= m_ - 1)
+
 #if defined(__AVX512F__)
 /* The hits of 8 throws as permute indices: the 8 bytes broadcast, lane i shifted right by
  * 8 i (the permute reads the low 3 bits; hits are below 8). A broadcast load and a shift
@@ -122,10 +136,10 @@ static double pass_min(const Geo *G, int d, const int *rows, int n, const Row *T
     const double *P = G->P[d];
     int np = G->npad[d];
     __m512d acc = _mm512_setzero_pd(), vx = _mm512_set1_pd(x), big = _mm512_set1_pd(BIG);
+    unsigned set = row_set(rows, n);
     for (int g = 0; g < np; g += 8) {
         __m512d best = big;
-        for (int i = 0; i < n; i++) {
-            int j = rows[i];
+        FOR_HIT_ROWS(G, d, g, set, j) {
             __m512d v = _mm512_permutexvar_pd(hit_index(H + (size_t)j * np + g), _mm512_load_pd(T[j].v));
             best = _mm512_min_pd(best, v);
         }
@@ -144,10 +158,10 @@ static void pass_min2(const Geo *G, int d, const int *rows, int n, const Row *T2
     int np = G->npad[d];
     __m512d a2 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd(), vx = _mm512_set1_pd(x),
             big = _mm512_set1_pd(BIG);
+    unsigned set = row_set(rows, n);
     for (int g = 0; g < np; g += 8) {
         __m512d b2 = big, b1 = big;
-        for (int i = 0; i < n; i++) {
-            int j = rows[i];
+        FOR_HIT_ROWS(G, d, g, set, j) {
             __m512i idx = hit_index(H + (size_t)j * np + g);
             b2 = _mm512_min_pd(b2, _mm512_permutexvar_pd(idx, _mm512_load_pd(T2[j].v)));
             b1 = _mm512_min_pd(b1, _mm512_permutexvar_pd(idx, _mm512_load_pd(T1[j].v)));
@@ -172,13 +186,13 @@ static int pass_newton(const Geo *G, int d, const int *rows, int n, const Row *V
     const double *P = G->P[d];
     int np = G->npad[d], examined = 0;
     __m512d big = _mm512_set1_pd(BIG), one = _mm512_set1_pd(1.0);
+    unsigned set = row_set(rows, n);
     for (int g = 0; g < np; g += 8) {
         int v8 = g / 8;
         if (!full && fabs(x - st->at[v8]) < st->gap[v8]) continue;
         examined++;
         __m512d best = big, second = big, bs = one, br = _mm512_setzero_pd();
-        for (int i = 0; i < n; i++) {
-            int j = rows[i];
+        FOR_HIT_ROWS(G, d, g, set, j) {
             __m512i idx = hit_index(H + (size_t)j * np + g);
             __m512d v = _mm512_permutexvar_pd(idx, _mm512_load_pd(V[j].v));
             __m512d s = _mm512_permutexvar_pd(idx, _mm512_load_pd(S[j].v));
@@ -205,12 +219,13 @@ static int pass_newton(const Geo *G, int d, const int *rows, int n, const Row *V
  * higher row): the rows come in increasing position j (hit_rows), so a later row j' > j
  * wins a tie exactly when it has at least as many hits (16 (h' - h) + j' - j > 0 iff h' >= h,
  * as 0 < j' - j < 16). Without, a plain minimum (keys that hold the tie-break). */
-static inline void choose(const uint8_t *H, int np, int g, const int *rows, int n, const Row *K, int nv,
+static inline void choose(const Geo *G, int d, int g, unsigned set, const Row *K, int nv,
                           const Row *const *Vs, int tiebreak, __m512d *bk, __m512d *bv) {
+    const uint8_t *H = G->H[d];
+    int np = G->npad[d];
     __m512d best = _mm512_set1_pd(BIG);
     __m512i seven = _mm512_set1_epi64(HS - 1), best_hits = _mm512_setzero_si512();
-    for (int i = 0; i < n; i++) {
-        int j = rows[i];
+    FOR_HIT_ROWS(G, d, g, set, j) {
         __m512i idx = hit_index(H + (size_t)j * np + g);
         __m512d key = _mm512_permutexvar_pd(idx, _mm512_load_pd(K[j].v));
         __mmask8 take = _mm512_cmp_pd_mask(key, best, _CMP_LT_OQ);
@@ -233,16 +248,16 @@ static inline void choose(const uint8_t *H, int np, int g, const int *rows, int 
  * which hold the tie-break) a plain minimum. */
 static void pass_key(const Geo *G, int d, const int *rows, int n, const Row *K, int unique, int nv,
                      const Row *const *Vs, const double *xs, double *out, double xk, double *kmin) {
-    const uint8_t *H = G->H[d];
     const double *P = G->P[d];
     int np = G->npad[d];
     __m512d acc[3], big = _mm512_set1_pd(BIG);
     __m512d ak = _mm512_setzero_pd(), vxk = _mm512_set1_pd(xk);
     for (int v = 0; v < nv; v++) acc[v] = _mm512_setzero_pd();
+    unsigned set = row_set(rows, n);
     for (int g = 0; g < np; g += 8) {
         __m512d bk, bv[3];
         for (int v = 0; v < nv; v++) bv[v] = _mm512_set1_pd(xs[v]);
-        choose(H, np, g, rows, n, K, nv, Vs, !unique, &bk, bv);
+        choose(G, d, g, set, K, nv, Vs, !unique, &bk, bv);
         __m512d p = _mm512_loadu_pd(P + g);
         __mmask8 real = _mm512_cmp_pd_mask(p, _mm512_setzero_pd(), _CMP_NEQ_OQ);   /* padding: 0 * inf */
         for (int v = 0; v < nv; v++) acc[v] = _mm512_mask3_fmadd_pd(p, bv[v], acc[v], real);
@@ -267,11 +282,11 @@ static void pass_key_pair(const Geo *G, int d, const int *rows, int n, const Row
     __m512d big = _mm512_set1_pd(BIG), vx = _mm512_set1_pd(x), vxk = _mm512_set1_pd(xk);
     __m512d aa = _mm512_setzero_pd(), ab = _mm512_setzero_pd(), ka = _mm512_setzero_pd(), kb = _mm512_setzero_pd();
     __m512i seven = _mm512_set1_epi64(HS - 1);
+    unsigned set = row_set(rows, n);
     for (int g = 0; g < np; g += 8) {
         __m512d bka = big, bkb = big, va = vx, vb = vx;
         __m512i ha = _mm512_setzero_si512(), hb = _mm512_setzero_si512();
-        for (int i = 0; i < n; i++) {           /* the tie-break of choose, for both selections */
-            int j = rows[i];
+        FOR_HIT_ROWS(G, d, g, set, j) {         /* the tie-break of choose, for both selections */
             __m512i idx = hit_index(H + (size_t)j * np + g), hits = _mm512_and_si512(idx, seven);
             __m512d key = _mm512_permutexvar_pd(idx, _mm512_load_pd(Ka[j].v));
             __mmask8 take = _mm512_cmp_pd_mask(key, bka, _CMP_LT_OQ) |
@@ -530,6 +545,13 @@ static int read_geo(Geo *G, const Buffers *B) {
         for (int j = 0; j < G->k; j++) {
             int most = d / G->per_hit[j];
             G->reach_hits[d][j] = most < HS ? most : HS - 1;
+        }
+        if (hoff > (size_t)B->H.len) goto bad;
+        for (int v = 0; v < G->npad[d] / 8; v++) {
+            G->hit[d][v] = 0;
+            for (int j = 0; j < G->k; j++)
+                for (int t = 0; t < 8; t++)
+                    if (G->H[d][(size_t)j * G->npad[d] + 8 * v + t]) G->hit[d][v] |= (uint16_t)(1u << j);
         }
     }
     if ((size_t)B->H.len != hoff || (size_t)B->F.len != poff * 8) goto bad;
