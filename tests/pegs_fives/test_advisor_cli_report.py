@@ -67,12 +67,16 @@ def test_the_advisor_looks_ahead_to_the_distilled_model_and_plays_better_than_th
 def test_the_fitted_values_lookahead_can_stay_on_a_board_forever_and_the_distilled_models_does_not():
     """The fitted value is not monotone: on rows 1..10 one step from the top it values every
     board with one more row complete above the board itself, so its lookahead names a row
-    that overthrows (PEGS-6) on every throw and never finishes (the full-board evaluation
-    finds it infinite from the empty board); the shipped model's lookahead moves on."""
+    that overthrows (PEGS-6) on every throw and never finishes (the full-board evaluation of
+    this plain lookahead finds it infinite from the empty board; the advisor's, which escapes
+    such traps, is finite); the shipped model's lookahead moves on."""
     board = (4,) * 10 + (5, 5)
     fitted = board_value(PEGS)
-    committed = read_results()["games"]["pegs"]["policy_fitted"]          # what the report shows
+    record = read_results()["games"]["pegs"]["policy_fitted"]             # what the report shows
+    committed = record["plain_lookahead"]
     assert committed["expected_turns"] is None and list(board) in committed["trap_boards"]
+    assert record["escape_traps"] and record["expected_turns"] > read_results()["games"]["pegs"]["optimal"][
+        "expected_turns"]
     plain = Advisor(PEGS, fitted, escape_traps=False)               # what the kernel evaluated
     for trap in map(tuple, committed["trap_boards"]):           # the record's note says both, of each
         assert stays_forever(PEGS, trap, plain.policy)
@@ -86,7 +90,7 @@ def test_the_advisor_escapes_the_traps_of_the_fitted_value_by_valuing_the_board_
     leaves the board; elsewhere it is the fitted value, so the advice is unchanged."""
     fitted = board_value(PEGS)
     advisor, plain = Advisor(PEGS, fitted), Advisor(PEGS, fitted, escape_traps=False)
-    for trap in map(tuple, read_results()["games"]["pegs"]["policy_fitted"]["trap_boards"]):
+    for trap in map(tuple, read_results()["games"]["pegs"]["policy_fitted"]["plain_lookahead"]["trap_boards"]):
         x = advisor.start_value(trap)
         best = []
         for weight, legal in grouped_choice_throws(6, tuple(r for r in range(1, 13) if trap[r - 1] < 5)):
