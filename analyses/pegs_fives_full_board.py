@@ -250,6 +250,9 @@ def run_evaluate(rules, layout: BoardLayout, table: storage.Table | None, policy
         infinite = sum(int(np.isinf(evaluated.values[i:i + 6 ** 8]).sum()) for i in range(0, layout.size, 6 ** 8))
         if infinite:
             record["never_finishes_boards"] = infinite
+    earlier = read_results(results).get("games", {}).get(rules.name, {}).get(f"policy_{policy}", {})
+    if "plain_lookahead" in earlier:                    # an earlier kernel's evaluation, kept with it
+        record["plain_lookahead"] = earlier["plain_lookahead"]
     update_results(rules.name, f"policy_{policy}", record, results)
     if guide is not None:
         guide.close()

@@ -287,3 +287,26 @@ def test_the_model_step_records_the_fitted_value_error_over_every_board(tmp_path
     assert record["boards"] == len(errors)
     assert record["rms"] == pytest.approx(float(np.sqrt(np.mean(errors ** 2))), rel=1e-5)
     assert record["max_abs"] == pytest.approx(float(np.abs(errors).max()), rel=1e-5)
+
+
+def test_evaluating_a_policy_again_keeps_its_plain_lookaheads_earlier_result(tmp_path):
+    """``pegs evaluate fitted`` rewrites the policy's record from the new sweep and keeps the
+    earlier kernel's evaluation without the trap escape (``plain_lookahead``) with it."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "analyses" / "pegs_fives_full_board.py"
+    spec = importlib.util.spec_from_file_location("pegs_fives_full_board", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    results = tmp_path / "results.json"
+    plain = {"expected_turns": None, "never_finishes_boards": 7}
+    results.write_text(json.dumps({"games": {"pegs": {"policy_fitted": {"expected_turns": None,
+                                                                          "plain_lookahead": plain}}}}))
+    script.main(["pegs", "evaluate", "fitted", "--open", "10,11,12", "--work", str(tmp_path / "work"),
+                 "--guides", str(tmp_path / "guides"), "--results", str(results), "--force"])
+    record = read_results(results)["games"]["pegs"]["policy_fitted"]
+    advisor = Advisor(PEGS, board_value(PEGS))
+    expected = solve_reduced(PEGS, [10, 11, 12], exact=False, policy=advisor.policy).expected_turns
+    assert record["expected_turns"] == pytest.approx(expected, rel=1e-6)      # float32 table
+    assert record["plain_lookahead"] == plain
