@@ -4,12 +4,13 @@
  *   out[i] = relu(relu(first[i] + offset) @ w2 + b2) @ w3[:, 0] + b3[0]
  *
  * A guide table evaluates it on every board of the full layout (2.2e9 boards). Per board,
- * the first layer's active units (the ReLU's positive inputs, about half) are gathered into
- * a short list first, so the second layer's products skip the inactive ones without a branch
- * per unit; the second layer's outputs stay in registers (one vector of 16 per 16 units of
- * width with AVX-512, of 8 with AVX2; two sets of them for the even and odd
- * active units, so that consecutive products do not wait for each other). The arithmetic is float32, as the model's own
- * (distilled.activations), in another order of summation: equal within float32 rounding.
+ * the first layer's active units (the ReLU's positive inputs, about three in four for the
+ * Pegs model) are gathered into a short list first, so the second layer's products skip the
+ * inactive ones without a branch per unit; the second layer's outputs stay in registers (the
+ * compiler's vectors: 16 units each with AVX-512, 8 with AVX2; two sets of them for the even
+ * and odd active units, so that consecutive products do not wait for each other). The
+ * arithmetic is float32, as the model's own (distilled.activations), in another order of
+ * summation: equal within float32 rounding.
  * The GIL is released, so the guide's threads run it in parallel.
  */
 #define PY_SSIZE_T_CLEAN
@@ -50,81 +51,61 @@ static int active_units(const float *first, const float *offset, int units, int 
 }
 
 #if defined(__AVX512F__)
-/* relu(sum over the active units of input * w2[unit] + b2) @ w3 + b3 for widths that are a
- * multiple of 16: W vectors of output, two accumulators each. */
-#define SECOND_LAYER(W)                                                                         \
-    static float second_layer_##W(const int *index, const float *input, int count, const float *w2, \
-                                  int width, const float *b2, const float *w3, float b3) {      \
-        __m512 even[W], odd[W];                                                                 \
-        for (int q = 0; q < W; q++) {                                                           \
-            even[q] = _mm512_loadu_ps(b2 + 16 * q);                                             \
-            odd[q] = _mm512_setzero_ps();                                                       \
-        }                                                                                       \
-        int t = 0;                                                                              \
-        for (; t + 2 <= count; t += 2) {                                                        \
-            const float *r0 = w2 + (size_t)index[t] * width, *r1 = w2 + (size_t)index[t + 1] * width; \
-            __m512 x0 = _mm512_set1_ps(input[t]), x1 = _mm512_set1_ps(input[t + 1]);           \
-            for (int q = 0; q < W; q++) {                                                       \
-                even[q] = _mm512_fmadd_ps(x0, _mm512_loadu_ps(r0 + 16 * q), even[q]);           \
-                odd[q] = _mm512_fmadd_ps(x1, _mm512_loadu_ps(r1 + 16 * q), odd[q]);             \
-            }                                                                                   \
-        }                                                                                       \
-        if (t < count) {                                                                        \
-            const float *r0 = w2 + (size_t)index[t] * width;                                    \
-            __m512 x0 = _mm512_set1_ps(input[t]);                                               \
-            for (int q = 0; q < W; q++) even[q] = _mm512_fmadd_ps(x0, _mm512_loadu_ps(r0 + 16 * q), even[q]); \
-        }                                                                                       \
-        __m512 total = _mm512_setzero_ps();                                                     \
-        for (int q = 0; q < W; q++) {                                                           \
-            __m512 hidden = _mm512_max_ps(_mm512_add_ps(even[q], odd[q]), _mm512_setzero_ps()); \
-            total = _mm512_fmadd_ps(hidden, _mm512_loadu_ps(w3 + 16 * q), total);               \
-        }                                                                                       \
-        return b3 + _mm512_reduce_add_ps(total);                                                \
-    }
-SECOND_LAYER(1)
-SECOND_LAYER(2)
-SECOND_LAYER(4)
-SECOND_LAYER(8)
+#define LANES 16
 #elif defined(__AVX2__)
-/* The same with vectors of 8 (the compiler's vector extension). */
-typedef float Vec8 __attribute__((vector_size(32)));
-typedef int32_t Mask8 __attribute__((vector_size(32)));
+#define LANES 8
+#endif
 
-static inline Vec8 load8(const float *p) {
-    Vec8 v;
+#if defined(LANES)
+/* The compiler's vectors of LANES floats (AVX-512 or AVX2 registers). */
+typedef float VecF __attribute__((vector_size(4 * LANES)));
+typedef int32_t VecI __attribute__((vector_size(4 * LANES)));
+
+static inline VecF load_lanes(const float *p) {
+    VecF v;
     memcpy(&v, p, sizeof(v));
     return v;
 }
 
+/* The sum of the lanes, halving (a tree, not a chain of LANES dependent adds). */
+static inline float sum_lanes(VecF v) {
+    float a[LANES];
+    memcpy(a, &v, sizeof(a));
+    for (int half = LANES / 2; half > 0; half /= 2)
+        for (int k = 0; k < half; k++) a[k] += a[k + half];
+    return a[0];
+}
+
+/* relu(sum over the active units of input * w2[unit] + b2) @ w3 + b3 for a width of W
+ * vectors: two accumulators per vector, for the even and the odd active units. */
 #define SECOND_LAYER(W)                                                                         \
     static float second_layer_##W(const int *index, const float *input, int count, const float *w2, \
                                   int width, const float *b2, const float *w3, float b3) {      \
-        Vec8 even[W], odd[W];                                                                   \
+        VecF even[W], odd[W];                                                                   \
         for (int q = 0; q < W; q++) {                                                           \
-            even[q] = load8(b2 + 8 * q);                                                        \
-            odd[q] = (Vec8){0};                                                                 \
+            even[q] = load_lanes(b2 + LANES * q);                                               \
+            odd[q] = (VecF){0};                                                                 \
         }                                                                                       \
         int t = 0;                                                                              \
         for (; t + 2 <= count; t += 2) {                                                        \
             const float *r0 = w2 + (size_t)index[t] * width, *r1 = w2 + (size_t)index[t + 1] * width; \
             float x0 = input[t], x1 = input[t + 1];                                             \
             for (int q = 0; q < W; q++) {                                                       \
-                even[q] += x0 * load8(r0 + 8 * q);                                              \
-                odd[q] += x1 * load8(r1 + 8 * q);                                               \
+                even[q] += x0 * load_lanes(r0 + LANES * q);                                     \
+                odd[q] += x1 * load_lanes(r1 + LANES * q);                                      \
             }                                                                                   \
         }                                                                                       \
         if (t < count)                                                                          \
-            for (int q = 0; q < W; q++) even[q] += input[t] * load8(w2 + (size_t)index[t] * width + 8 * q); \
-        Vec8 total = {0};                                                                       \
+            for (int q = 0; q < W; q++) even[q] += input[t] * load_lanes(w2 + (size_t)index[t] * width + LANES * q); \
+        VecF total = {0};                                                                       \
         for (int q = 0; q < W; q++) {                                                           \
-            Vec8 hidden = even[q] + odd[q];                                                     \
-            hidden = (Vec8)((Mask8)hidden & (hidden > 0.0f));     /* ReLU */                    \
-            total += hidden * load8(w3 + 8 * q);                                                \
+            VecF hidden = even[q] + odd[q];                                                     \
+            hidden = (VecF)((VecI)hidden & (hidden > 0.0f));      /* ReLU */                    \
+            total += hidden * load_lanes(w3 + LANES * q);                                       \
         }                                                                                       \
-        float sum = b3;                                                                         \
-        for (int k = 0; k < 8; k++) sum += total[k];                                            \
-        return sum;                                                                             \
+        return b3 + sum_lanes(total);                                                           \
     }
+SECOND_LAYER(1)
 SECOND_LAYER(2)
 SECOND_LAYER(4)
 SECOND_LAYER(8)
@@ -150,22 +131,16 @@ typedef float (*SecondLayer)(const int *, const float *, int, const float *, int
                              float);
 
 static SecondLayer second_layer_for(int width) {
-#if defined(__AVX512F__)
-    switch (width) {
-        case 16: return second_layer_1;
-        case 32: return second_layer_2;
-        case 64: return second_layer_4;
-        case 128: return second_layer_8;
-        default: break;
-    }
-#elif defined(__AVX2__)
-    switch (width) {
-        case 16: return second_layer_2;
-        case 32: return second_layer_4;
-        case 64: return second_layer_8;
-        case 128: return second_layer_16;
-        default: break;
-    }
+#if defined(LANES)
+    if (width % LANES == 0)
+        switch (width / LANES) {
+            case 1: return second_layer_1;
+            case 2: return second_layer_2;
+            case 4: return second_layer_4;
+            case 8: return second_layer_8;
+            case 16: return second_layer_16;
+            default: break;
+        }
 #endif
     return second_layer_any;
 }
