@@ -35,7 +35,10 @@ repository everything a later step needs (the table itself never goes into git).
   the gaps, and its ``expected_turns`` is null when the empty board is one of them. The policy table goes to ``--work`` and the
   guide to ``--guides`` (default ``/dev/shm``: memory, not disk); both are deleted once
   the numbers are recorded (disk holds one extra table at a time). The guide is compared
-  with the optimal table board by board (the model's error over all boards).
+  with the optimal table board by board (the model's error over all boards). The record
+  holds the run's times (``guide_seconds``, ``sweep_seconds``, ``wall_seconds`` for both)
+  and peak memory (``peak_resident_gb``), and keeps an earlier record's
+  ``plain_lookahead`` and ``previous_sweep``.
 
 Every step is resumable (the builds resume chunk by chunk; a recorded step is skipped
 unless ``--force``). ``--open ROWS`` runs the same steps on a reduced board (its optimal
@@ -65,6 +68,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")      # small products on thre
 
 import argparse
 import hashlib
+import resource
 import shutil
 import time
 from pathlib import Path
@@ -206,6 +210,7 @@ def run_evaluate(rules, layout: BoardLayout, table: storage.Table | None, policy
     hold the table, the expected turns alone: the sweep needs no table)."""
     record: dict = {}
     guide_dir = None
+    run_start = time.perf_counter()
     if policy == "greedy" and policy_table is not None:
         directory = policy_table
     else:
@@ -222,6 +227,8 @@ def run_evaluate(rules, layout: BoardLayout, table: storage.Table | None, policy
         build_table(rules, layout.rows, out=directory, policy=kernel_policy, guide=guide_dir,
                     dtype=None if table is None else table.dtype)
         record["sweep_seconds"] = round(time.perf_counter() - start, 1)
+        record["wall_seconds"] = round(time.perf_counter() - run_start, 1)        # guide and sweep
+        record["peak_resident_gb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6, 2)   # KiB
         record.update(_load())
     evaluated = storage.open_table(directory, rules)
     record["sweep_cpu_seconds"] = round(evaluated.cpu_seconds, 1)
@@ -251,8 +258,9 @@ def run_evaluate(rules, layout: BoardLayout, table: storage.Table | None, policy
         if infinite:
             record["never_finishes_boards"] = infinite
     earlier = read_results(results).get("games", {}).get(rules.name, {}).get(f"policy_{policy}", {})
-    if "plain_lookahead" in earlier:                    # an earlier kernel's evaluation, kept with it
-        record["plain_lookahead"] = earlier["plain_lookahead"]
+    for kept in ("plain_lookahead", "previous_sweep"):  # earlier kernels' or guides' evaluations, kept with it
+        if kept in earlier:
+            record[kept] = earlier[kept]
     update_results(rules.name, f"policy_{policy}", record, results)
     if guide is not None:
         guide.close()

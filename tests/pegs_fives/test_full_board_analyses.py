@@ -289,9 +289,10 @@ def test_the_model_step_records_the_fitted_value_error_over_every_board(tmp_path
     assert record["max_abs"] == pytest.approx(float(np.abs(errors).max()), rel=1e-5)
 
 
-def test_evaluating_a_policy_again_keeps_its_plain_lookaheads_earlier_result(tmp_path):
-    """``pegs evaluate fitted`` rewrites the policy's record from the new sweep and keeps the
-    earlier kernel's evaluation without the trap escape (``plain_lookahead``) with it."""
+def test_evaluating_a_policy_again_records_its_run_and_keeps_its_earlier_evaluations(tmp_path):
+    """``pegs evaluate fitted`` rewrites the policy's record from the new sweep (with its wall
+    time and peak memory) and keeps the earlier evaluations it holds (``plain_lookahead``, the
+    earlier kernel's without the trap escape; ``previous_sweep``) with it."""
     import importlib.util
     from pathlib import Path
 
@@ -301,12 +302,16 @@ def test_evaluating_a_policy_again_keeps_its_plain_lookaheads_earlier_result(tmp
     spec.loader.exec_module(script)
     results = tmp_path / "results.json"
     plain = {"expected_turns": None, "never_finishes_boards": 7}
+    previous = {"expected_turns": 25.0}
     results.write_text(json.dumps({"games": {"pegs": {"policy_fitted": {"expected_turns": None,
-                                                                          "plain_lookahead": plain}}}}))
+                                                                          "plain_lookahead": plain,
+                                                                          "previous_sweep": previous}}}}))
     script.main(["pegs", "evaluate", "fitted", "--open", "10,11,12", "--work", str(tmp_path / "work"),
                  "--guides", str(tmp_path / "guides"), "--results", str(results), "--force"])
     record = read_results(results)["games"]["pegs"]["policy_fitted"]
     advisor = Advisor(PEGS, board_value(PEGS))
     expected = solve_reduced(PEGS, [10, 11, 12], exact=False, policy=advisor.policy).expected_turns
     assert record["expected_turns"] == pytest.approx(expected, rel=1e-6)      # float32 table
-    assert record["plain_lookahead"] == plain
+    assert record["plain_lookahead"] == plain and record["previous_sweep"] == previous
+    assert record["guide_seconds"] + record["sweep_seconds"] <= record["wall_seconds"]
+    assert 0 < record["peak_resident_gb"] < 24
