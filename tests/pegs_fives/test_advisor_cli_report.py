@@ -7,15 +7,18 @@ import random
 
 import pytest
 
+from dicemath.analysis import analyse
 from dicemath.cli import main
 from dicemath.games.pegs_fives.advisor import Advisor, BoardValue, FITTED_WEIGHTS, board_value, fit_board_value
+from dicemath.games.pegs_fives.analysis import TurnValues
 from dicemath.games.pegs_fives.distilled import DistilledValue
+from dicemath.games.pegs_fives.fullboard import advice as advice_module
 from dicemath.games.pegs_fives.fullboard.advice import advise_throw
 from dicemath.games.pegs_fives.races import RestAware, fixed, play_race, race_stats
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.games.pegs_fives.solver import solve_reduced
 from dicemath.games.pegs_fives.state import (
-    InvalidBoardError, InvalidRollError, greedy_policy, grouped_choice_throws, rest_points)
+    InvalidBoardError, InvalidRollError, choice_state, greedy_policy, grouped_choice_throws, rest_points)
 from dicemath.games.pegs_fives.turn import stays_forever
 from dicemath.studies.full_board_results import read_results
 
@@ -32,7 +35,7 @@ def test_advisor_with_exact_values_matches_the_solver_choices():
         for legal, row in choices.items():
             if len(legal) < 2:
                 continue
-            ranked = advisor._rank(board, legal, 6, 3)
+            ranked = advisor._rank(board, legal, 6, 3).rows
             values = {a.row: a.expected_turns for a in ranked}
             assert values[ranked[0].row] <= values[row] + 1e-9
             assert abs(values[ranked[0].row] - values[row]) < 1e-9
@@ -106,6 +109,32 @@ def test_the_advisor_escapes_the_traps_of_the_fitted_value_by_valuing_the_board_
         board = tuple(rng.choice((3, 4, 4, 5)) for _ in range(12))
         if board != (5,) * 12 and not stays_forever(PEGS, board, plain.policy):
             assert advisor.start_value(board) == fitted(board)
+
+
+def test_advise_and_the_analysis_rank_a_trap_of_the_estimate_by_the_advisors_own_value(monkeypatch):
+    """With the fitted value as the estimate (as for a variant without a shipped model),
+    ``advise`` on a trap ranks by the advisor's own value of the board and shows that value
+    as ``board_value`` (each row: P(no progress) x it + the rest of the turn, from the
+    within-turn model directly); the analysis of the same decision gives the same advice,
+    so it names the row that leaves the board, not the plain lookahead's overthrow."""
+    fitted = board_value(PEGS)
+    advisor, plain = Advisor(PEGS, fitted), Advisor(PEGS, fitted, escape_traps=False)
+    monkeypatch.setattr(advice_module, "_estimate_advisor", lambda rules: advisor)
+    trap = tuple(read_results()["games"]["pegs"]["policy_fitted"]["plain_lookahead"]["trap_boards"][0])
+    throw = (1, 1, 2, 3, 3, 6)
+    advice = advise_throw(PEGS, trap, throw)
+    x = advice.extras["board_value"]
+    assert not advice.exact and x == advisor.start_value(trap) and x > fitted(trap) + 0.5
+    for option in advice.options:
+        stay, rest = advisor.evaluator.option(trap, option.action, option.extras["hits"], 6, 2)
+        assert option.value == pytest.approx(stay * x + rest, rel=1e-12)
+    assert advice.options[0].extras["p_no_progress"] < 1
+    analysed = TurnValues(PEGS).advice(choice_state(PEGS, trap, throw))
+    assert analysed.as_dict() == advice.as_dict()
+    overthrow = plain.rank(trap, throw)[0].row
+    decision = analyse({"game": "pegs", "decisions": [{"board": list(trap), "roll": list(throw),
+                                                       "choice": overthrow}]}).decisions[0]
+    assert decision.best == str(advice.best.action) != str(overthrow) and decision.loss > 0
 
 
 def test_advice_lists_every_legal_row_best_first():

@@ -23,7 +23,7 @@ Example:
     3.517
 """
 
-from dicemath.games.pegs_fives.advisor import Advisor, BoardValue, RowAdvice, board_value
+from dicemath.games.pegs_fives.advisor import Advisor, BoardValue, Ranking, RowAdvice, board_value
 from dicemath.games.pegs_fives.analysis import analyse
 from dicemath.games.pegs_fives.fullboard.advice import advise, advise_throw
 from dicemath.games.pegs_fives.race_advice import race_advice
@@ -44,7 +44,7 @@ from dicemath.games.pegs_fives.state import State as _State
 register_picture(_State, _drawing.draw)
 
 __all__ = [
-    "FIVES", "PEGS", "Advisor", "BoardValue", "InvalidBoardError", "InvalidRollError", "ReducedSolution",
+    "FIVES", "PEGS", "Advisor", "BoardValue", "InvalidBoardError", "InvalidRollError", "Ranking", "ReducedSolution",
     "RowAdvice", "RowTable", "Rules", "State", "TurnValue", "advise", "advise_throw", "analyse", "board_value",
     "choice_state", "greedy_policy", "initial_state", "last_turn_rest", "legal_rows", "play_game", "play_turn",
     "preset", "race_advice", "race_stats", "read_board", "reduced_board", "row_table", "row_tables", "rows_result",

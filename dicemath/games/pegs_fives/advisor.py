@@ -238,6 +238,22 @@ class RowAdvice:
     p_no_progress: float
 
 
+@dataclass(frozen=True)
+class Ranking:
+    """The legal rows after a choice throw, best first, and the board's own value in them.
+
+    Attributes:
+        rows: every legal row, best first (:func:`ranked`).
+        board_value: the value the ranking gives the board when the turn ends on it (an
+            overthrow): ``E(board)`` of an exact table, ``V(board)`` of an estimate, or the
+            advisor's own value on a trap of ``V`` (:meth:`Advisor.start_value`). Each row's
+            ``expected_turns`` is ``p_no_progress * board_value`` plus the rest of its turn.
+    """
+
+    rows: list[RowAdvice]
+    board_value: float
+
+
 def ranked(options: Iterable[RowAdvice]) -> list[RowAdvice]:
     """``options`` best first: fewest expected turns, then more hits, then the higher row."""
     return sorted(options, key=lambda a: (a.expected_turns, -a.hits, -a.row))
@@ -286,7 +302,14 @@ class Advisor:
 
     def rank(self, board: Sequence[int], throw: Sequence[int], *, dice: int | None = None,
              throws: int | None = None) -> list[RowAdvice]:
-        """Every legal row, best first, with its expected remaining turns.
+        """Every legal row, best first, with its expected remaining turns (the rows of
+        :meth:`ranking`)."""
+        return self.ranking(board, throw, dice=dice, throws=throws).rows
+
+    def ranking(self, board: Sequence[int], throw: Sequence[int], *, dice: int | None = None,
+                throws: int | None = None) -> Ranking:
+        """Every legal row, best first, with its expected remaining turns, and the board
+        value they use.
 
         Args:
             board: the board at this choice throw.
@@ -313,19 +336,21 @@ class Advisor:
         after = None if throws is None else throws - 1
         return [(row, h, *self.evaluator.option(board, row, h, dice, after)) for row, h in legal]
 
-    def _rank(self, board: BoardTuple, legal, dice: int, throws) -> list[RowAdvice]:
+    def _rank(self, board: BoardTuple, legal, dice: int, throws) -> Ranking:
         options = self._options(board, legal, dice, throws)
-        advice = _valued(options, self.value(board))
+        here = self.value(board)
+        advice = _valued(options, here)
         if (self.escape_traps and dice == self.rules.dice and throws == self.rules.throws
                 and advice[0].p_no_progress == 1 and min(a.p_no_progress for a in advice) < 1):
-            advice = _valued(options, self.start_value(board))
-        return advice
+            here = self.start_value(board)
+            advice = _valued(options, here)
+        return Ranking(advice, here)
 
     def policy(self, board: BoardTuple, legal, dice: int, throws) -> int:
         """The advisor as a :data:`.state.Policy` (for simulation and exact evaluation)."""
         if len(legal) == 1:
             return legal[0][0]
-        return self._rank(board, legal, dice, throws)[0].row
+        return self._rank(board, legal, dice, throws).rows[0].row
 
     def start_value(self, board: Sequence[int]) -> float:
         """The value the advisor gives ``board`` when a turn ends there: ``V(board)``, except

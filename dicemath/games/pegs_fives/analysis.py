@@ -45,7 +45,7 @@ from dicemath.core.dice import throw_text
 from dicemath.core.errors import IllegalMoveError
 from dicemath.games.pegs_fives.advisor import RowAdvice, ranked
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
-from dicemath.games.pegs_fives.fullboard.advice import advisor_for, estimate_advisor, row_advice
+from dicemath.games.pegs_fives.fullboard.advice import advisor_advice, advisor_for, estimate_advisor, row_advice
 from dicemath.games.pegs_fives.state import (
     BoardTuple, State, check_board, choice_state, initial_state, legal_rows, read_board)
 from dicemath.games.pegs_fives.turn import TurnValue, open_rows_of
@@ -139,16 +139,21 @@ class TurnValues(ValueSource):
     def advice(self, state: State) -> Advice:
         """Every legal row after the choice throw of ``state``, best first, with its turns still
         needed after this turn, from the same values as :meth:`value`
-        (:func:`~dicemath.games.pegs_fives.fullboard.advice.row_advice`)."""
+        (:func:`~dicemath.games.pegs_fives.fullboard.advice.row_advice`); with an estimate,
+        the advice of ``advise`` itself (its ranking on a trap of the estimate included,
+        :meth:`~dicemath.games.pegs_fives.advisor.Advisor.start_value`)."""
         model, source = self.turn_model(state.board)
+        if source == "estimate":
+            throws = None if state.throws is None else state.throws + 1
+            return advisor_advice(estimate_advisor(self.rules), str(state), state.board, state.roll, state.dice,
+                                  throws)
         here = float(model.value(state.board))
         rows = []
         for row, hits in legal_rows(state.board, state.roll, self.rules.goal):
             stay, rest = model.option(state.board, row, hits, state.dice, state.throws)
             rows.append(RowAdvice(row, hits, float(stay * here + rest), float(stay)))
         return row_advice(self.rules, str(state), state.board, state.roll, ranked(rows), board_value=here,
-                          exact=source != "estimate", source=source,
-                          estimator=estimate_advisor(self.rules).estimator)
+                          exact=True, source=source)
 
     def action_values(self, state: State) -> dict[int, Valued]:
         advice = self.advice(state)

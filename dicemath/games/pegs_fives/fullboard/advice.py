@@ -29,7 +29,7 @@ import numpy as np
 from dicemath.core.advice import Advice, Option
 from dicemath.core.errors import InvalidStateError
 from dicemath.core.table_store import read_manifest
-from dicemath.games.pegs_fives.advisor import Advisor, RowAdvice, ranked
+from dicemath.games.pegs_fives.advisor import Advisor, Ranking, RowAdvice, ranked
 from dicemath.games.pegs_fives.fullboard import storage
 from dicemath.games.pegs_fives.fullboard.driver import game_of, kernel_for, solve_table
 from dicemath.games.pegs_fives.fullboard.layout import FULL_ROWS
@@ -69,7 +69,12 @@ class ExactAdvisor:
     def rank(self, board: Sequence[int], throw: Sequence[int], *, dice: int | None = None,
              throws: int | None = None) -> list[RowAdvice]:
         """Every legal row, best first (fewest expected turns, then more hits, then the higher
-        row), with its exact expected turns after this turn.
+        row), with its exact expected turns after this turn (the rows of :meth:`ranking`)."""
+        return self.ranking(board, throw, dice=dice, throws=throws).rows
+
+    def ranking(self, board: Sequence[int], throw: Sequence[int], *, dice: int | None = None,
+                throws: int | None = None) -> Ranking:
+        """The legal rows of :meth:`rank` and the board value they use, ``E(board)``.
 
         Raises:
             InvalidBoardError, InvalidRollError, IllegalMoveError: bad input.
@@ -80,7 +85,8 @@ class ExactAdvisor:
         index = self.kernel.layout.index(check_board(board, rules))
         here = float(self.values[index])
         options = self.kernel.option_values(self.values, index, check_roll(throw, dice), dice, throws)
-        return ranked(RowAdvice(row, hits, stay * here + rest, stay) for row, hits, stay, rest in options)
+        return Ranking(ranked(RowAdvice(row, hits, stay * here + rest, stay) for row, hits, stay, rest in options),
+                       here)
 
 
 def estimate_advisor(rules: Rules) -> Advisor:
@@ -233,10 +239,16 @@ def advise_throw(rules: Rules, board: Sequence[int], throw: Sequence[int], *, ta
 
 def _advice(rules: Rules, board: BoardTuple, roll: tuple[int, ...], dice: int, throws: int | None,
             table: Path | str | None, text: str) -> Advice:
-    advisor = advisor_for(rules, board, table)
-    return row_advice(rules, text, board, roll, advisor.rank(board, roll, dice=dice, throws=throws),
-                      board_value=advisor.value(board), exact=advisor.exact, source=advisor.source,
-                      estimator=advisor.estimator)
+    return advisor_advice(advisor_for(rules, board, table), text, board, roll, dice, throws)
+
+
+def advisor_advice(advisor: Advisor | ExactAdvisor, text: str, board: BoardTuple, roll: Sequence[int],
+                   dice: int, throws: int | None) -> Advice:
+    """The :func:`row_advice` of ``advisor``'s ranking of a choice throw (``throws``: throws
+    left before it), its ``board_value`` the one the ranking uses."""
+    ranking = advisor.ranking(board, roll, dice=dice, throws=throws)
+    return row_advice(advisor.rules, text, board, roll, ranking.rows, board_value=ranking.board_value,
+                      exact=advisor.exact, source=advisor.source, estimator=advisor.estimator)
 
 
 def row_advice(rules: Rules, text: str, board: BoardTuple, roll: Sequence[int], rows: Sequence[RowAdvice], *,
