@@ -81,7 +81,7 @@ from dicemath.games.pegs_fives.fullboard import storage
 from dicemath.games.pegs_fives.fullboard.advice import ExactAdvisor
 from dicemath.games.pegs_fives.fullboard.driver import build_table, kernel_for
 from dicemath.games.pegs_fives.fullboard.guides import (
-    build_guide, compare_estimate, compare_tables, distilled_slab_values, fitted_slab_values)
+    build_guide, compare_estimate, compare_tables, distilled_guide_digest, distilled_slab_values, fitted_slab_values)
 from dicemath.games.pegs_fives.fullboard.layout import FULL_ROWS, BoardLayout
 from dicemath.core.stats import wilson_interval
 from dicemath.games.pegs_fives.fullboard.simulate import simulate_games, table_policy, unfinished_games
@@ -200,7 +200,7 @@ def _guide_source(rules, name: str, model_file: Path):
         value = board_value(rules)
         return (lambda split: fitted_slab_values(value, split)), hashlib.sha256(repr(value).encode()).hexdigest()[:16]
     model = DistilledValue.read(rules, model_file)
-    return (lambda split: distilled_slab_values(model, split)), model.digest
+    return (lambda split: distilled_slab_values(model, split)), distilled_guide_digest(model)
 
 
 def run_evaluate(rules, layout: BoardLayout, table: storage.Table | None, policy: str, *, results: Path, work: Path,

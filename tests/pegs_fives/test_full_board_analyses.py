@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import numpy as np
 import pytest
@@ -11,12 +12,13 @@ import pytest
 from dicemath.games.pegs_fives.advisor import Advisor, board_value
 from dicemath.games.pegs_fives.distilled import DistilledValue, ModelUnavailableError, model_path
 from dicemath.reporting.sections.full_board import compute, first_throws_by_row, policy_rows, render
-from dicemath.games.pegs_fives.fullboard import storage
+from dicemath.games.pegs_fives.fullboard import _network_c, storage
 from dicemath.cli import main
 from dicemath.games.pegs_fives.fullboard.advice import advise_throw, estimate_advisor
 from dicemath.games.pegs_fives.fullboard.driver import build_table, solve_table
 from dicemath.games.pegs_fives.fullboard.guides import (
-    build_guide, compare_tables, distilled_slab_values, fitted_slab_values, guide_values, layout_boards)
+    build_guide, compare_tables, distilled_guide_digest, distilled_slab_values, fitted_slab_values, guide_values,
+    layout_boards)
 from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
 from dicemath.studies.full_board_results import read_results
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
@@ -105,8 +107,12 @@ def test_lookahead_on_a_guide_is_evaluated_exactly(model, tmp_path):
     the model's end game is switched off so that the network guides every board."""
     network_only = DistilledValue(FIVES, 0, model.endgame[:0], model.layers)
     rows = (4, 8, 11)
-    guide_dir = build_guide(FIVES, rows, tmp_path / "guide", lambda split: distilled_slab_values(network_only, split),
-                            name="distilled", digest=network_only.digest)
+    slab_values = partial(distilled_slab_values, network_only)
+    guide_dir = build_guide(FIVES, rows, tmp_path / "guide", slab_values, name="distilled",
+                            digest=distilled_guide_digest(network_only))
+    other = next(s for s in ("avx512", "avx2", "scalar") if s != _network_c.SUMMATION)
+    with pytest.raises(storage.TableError, match="another table"):       # summed in another order
+        build_guide(FIVES, rows, guide_dir, slab_values, name="distilled", digest=f"{network_only.digest}-{other}")
     table = build_table(FIVES, rows, out=tmp_path / "policy", policy="lookahead", guide=guide_dir)
     evaluated = storage.open_table(table, FIVES)
     guide = storage.open_table(guide_dir, FIVES)

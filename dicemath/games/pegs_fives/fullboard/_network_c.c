@@ -189,4 +189,22 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_network_c",
                                     "The distilled network on a slab of boards, compiled.", -1, methods,
                                     NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__network_c(void) { return PyModule_Create(&module); }
+/* SUMMATION names the order of the float32 sums this build uses (its vector width), which
+ * the last bits of a value depend on: guides.distilled_guide_digest puts it in a guide's
+ * digest, so a guide table is never resumed by a build that sums in another order. */
+#if defined(__AVX512F__)
+#define SUMMATION "avx512"
+#elif defined(__AVX2__)
+#define SUMMATION "avx2"
+#else
+#define SUMMATION "scalar"
+#endif
+
+PyMODINIT_FUNC PyInit__network_c(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && PyModule_AddStringConstant(m, "SUMMATION", SUMMATION) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

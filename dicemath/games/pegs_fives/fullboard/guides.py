@@ -149,6 +149,16 @@ def distilled_slab_values(model: DistilledValue, split: SlabSplit) -> Callable[[
     return values
 
 
+def distilled_guide_digest(model: DistilledValue) -> str:
+    """The digest of a guide of ``model`` built by :func:`distilled_slab_values`: the model's
+    digest and the compiled loop's order of summation (``_network_c.SUMMATION``: the vector
+    width the extension was built for), since values summed in another order differ in
+    their last float32 bits (a few near-tied choices of a lookahead on them differ too)."""
+    from dicemath.games.pegs_fives.fullboard import _network_c
+
+    return f"{model.digest}-{_network_c.SUMMATION}"
+
+
 def guide_spec(rules: Rules, rows: tuple[int, ...], name: str, digest: str, top: int) -> dict:
     """The spec of a guide table: policy ``guide-<name>``, float32, ``digest`` names the
     values' source (e.g. the model file's digest)."""
