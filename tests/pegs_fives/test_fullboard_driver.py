@@ -4,15 +4,19 @@ Dask graph locally and on a ``dask.distributed`` cluster, and clear errors."""
 from __future__ import annotations
 
 import json
+import shutil
+from functools import partial
 
 import numpy as np
 import pytest
 
 from dicemath.core.errors import InvalidRulesError
 from dicemath.core.table_store import MANIFEST, TableStore
+from dicemath.games.pegs_fives.advisor import board_value
 from dicemath.games.pegs_fives.fullboard import storage
 from dicemath.games.pegs_fives.fullboard.driver import (
     BuildInterrupted, build_table, kernel_for, solve_sequential, solve_table)
+from dicemath.games.pegs_fives.fullboard.guides import build_guide, fitted_slab_values
 from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.games.pegs_fives.state import InvalidBoardError
@@ -139,6 +143,18 @@ def test_lookahead_build_on_a_guide_table(tmp_path):
     build_table(FIVES, (2, 6), out=tmp_path / "other")
     with pytest.raises(storage.TableError, match="covers rows"):
         build_table(FIVES, rows, out=tmp_path / "bad", policy="lookahead", guide=tmp_path / "other")
+
+
+def test_a_lookahead_build_resumes_on_its_guide_and_not_on_one_rebuilt_from_another_source(tmp_path):
+    rows = (2, 6, 9)
+    slab_values = partial(fitted_slab_values, board_value(FIVES))
+    guide = build_guide(FIVES, rows, tmp_path / "guide", slab_values, name="fitted", digest="first")
+    looked = build_table(FIVES, rows, out=tmp_path / "lookahead", policy="lookahead", guide=guide)
+    assert build_table(FIVES, rows, out=looked, policy="lookahead", guide=guide) == looked
+    shutil.rmtree(guide)
+    build_guide(FIVES, rows, guide, slab_values, name="fitted", digest="second")
+    with pytest.raises(storage.TableError, match="guide_digest"):
+        build_table(FIVES, rows, out=looked, policy="lookahead", guide=guide)
 
 
 def test_a_float32_guide_is_widened_exactly_and_a_float64_one_refused_for_float32(check_guide_dtypes):

@@ -6,9 +6,10 @@ of the store per slab of the :class:`.layout.SlabPlan`; a finished slab is marke
 an interrupted build resumes at the first unfinished slab.
 
 A table is versioned by its spec (:func:`table_spec`): rules, open rows, policy, dtype,
-slab plan, guide, and a digest of the kernel and driver sources only (:func:`source_digest`),
-so that editing a report or the advice code does not invalidate an hours-long build. Its
-default home is ``<cache dir>/fullboard/<key>`` (:func:`dicemath.core.cache.cache_dir`).
+slab plan, guide (its folder and its digest), and a digest of the kernel and driver sources
+only (:func:`source_digest`), so that editing a report or the advice code does not
+invalidate an hours-long build. Its default home is ``<cache dir>/fullboard/<key>``
+(:func:`dicemath.core.cache.cache_dir`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import numpy as np
 
 from dicemath.core.cache import cache_dir
 from dicemath.core.errors import InvalidRulesError
-from dicemath.core.table_store import TableError, TableStore
+from dicemath.core.table_store import TableError, TableStore, read_manifest
 from dicemath.core.table_store import source_digest as digest_of
 from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
 from dicemath.games.pegs_fives.rules import Rules
@@ -68,10 +69,16 @@ def table_spec(game: str, rules: Rules, rows: tuple[int, ...], policy: str, dtyp
         top: top axes per slab (:class:`.layout.SlabPlan`).
         digest: the code's digest (default :func:`source_digest` of ``game``; a guide names
             its model's).
-        guide: for a lookahead table, the guide table's directory.
+        guide: for a lookahead table, the guide table's directory; the spec also holds the
+            guide's own digest (``guide_digest``), so a build is never resumed on a guide
+            rebuilt there from another source.
     """
-    return {"game": game, "rules": rules_dict(rules), "rows": list(rows), "policy": policy, "dtype": dtype,
+    spec = {"game": game, "rules": rules_dict(rules), "rows": list(rows), "policy": policy, "dtype": dtype,
             "top": top, "digest": digest or source_digest(game), "guide": guide}
+    if guide is not None:
+        manifest = read_manifest(Path(guide))
+        spec["guide_digest"] = None if manifest is None else manifest.spec.get("digest")
+    return spec
 
 
 def create_table(directory: Path, spec: dict) -> TableStore:
