@@ -18,10 +18,13 @@ from functools import lru_cache
 from importlib import resources
 
 from dicemath.core.errors import DicemathError
-from dicemath.games.registry import GAMES
 
-GAME_SECTIONS = {entry.name: entry.rules_headings for entry in GAMES}
-"""For each game, the headings of ``docs/rules.md`` that state its rules, in print order."""
+
+def game_sections() -> dict[str, tuple[str, ...]]:
+    """For each game, the headings of ``docs/rules.md`` that state its rules, in print order."""
+    from dicemath.games.registry import GAMES
+
+    return {entry.name: entry.rules_headings for entry in GAMES}
 
 
 @lru_cache(maxsize=1)
@@ -49,9 +52,10 @@ def rules_text(game: str) -> str:
     Raises:
         DicemathError: an unknown game.
     """
+    known = game_sections()
     try:
-        headings = GAME_SECTIONS[game]
+        headings = known[game]
     except KeyError:
-        raise DicemathError(f"unknown game {game!r}; known: {sorted(GAME_SECTIONS)}") from None
+        raise DicemathError(f"unknown game {game!r}; known: {sorted(known)}") from None
     sections = _sections(rules_document())
     return "\n".join(sections[h].strip() + "\n" for h in headings)

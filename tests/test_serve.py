@@ -25,7 +25,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from dicemath.cli import build_parser
-from dicemath.cli.support import _default
+from dicemath.core.commands import _default
 from dicemath.games.backgammon import gnubg_engine
 from dicemath.cli.page import make_server
 
@@ -185,7 +185,7 @@ def test_bad_input_is_a_400_with_the_clis_message(server, capsys, body, argv):
 
 def test_bad_requests_are_400_or_404(server):
     assert post(server, "/api/advise", {"game": "chess"}) == (
-        400, {"error": "unknown game 'chess': choose from pegs, fives, pitjesbak, backgammon, bohnduell"})
+        400, {"error": "unknown game 'chess'; known: pegs, fives, pitjesbak, backgammon, bohnduell"})
     status, answer = post(server, "/api/advise", {"game": "pegs", "roll": PEGS_ROLL})
     assert status == 400 and answer["error"] == "the following arguments are required: --board"
     status, answer = post(server, "/api/advise", {"game": "pegs"}, content_type="text/plain")
@@ -196,12 +196,12 @@ def test_bad_requests_are_400_or_404(server):
 
 
 def test_a_bug_is_a_500_without_a_traceback(server, monkeypatch, capsys):
-    import dicemath.cli.page as web
+    from dicemath.games.registry import game
 
     def broken(request):
         raise RuntimeError("a bug")
 
-    monkeypatch.setitem(web.ADVISERS, "pegs", broken)
+    monkeypatch.setattr(game("pegs"), "page_advice", broken)
     status, answer = post(server, "/api/advise", {"game": "pegs"})
     assert status == 500 and answer == {"error": "internal error (the server's log has the details)"}
     assert "RuntimeError: a bug" in capsys.readouterr().err

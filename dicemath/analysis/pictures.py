@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from dicemath.analysis import adapter as game_adapter
+from dicemath.analysis.registered import adapter as game_adapter
 from dicemath.analysis.engine import decision_states
 from dicemath.analysis.records import Record
 from dicemath.analysis.result import Analysis, DecisionCost

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 
-from dicemath.analysis import adapter as game_adapter
+from dicemath.analysis.registered import adapter as game_adapter
 from dicemath.analysis.records import Record
 from dicemath.core.game import CHANCE, TERMINAL, GameState, sample_chance
 

@@ -1,8 +1,9 @@
 """The ``dicemath`` command: one sub-command per game, plus ``dice``, ``cache``, ``warmup``,
 ``analyse``, ``report`` and ``serve``.
 
-Every sub-command is a module of this package with ``register(subparsers)``; this module
-only lists them in :data:`COMMAND_MODULES` (the games' from :mod:`dicemath.games.registry`). Errors of input (a
+The general sub-commands are modules of this package with ``register(subparsers)``, listed in
+:data:`COMMAND_MODULES`; each game adds its own (:meth:`dicemath.core.game.Game.register_commands`,
+every game of :mod:`dicemath.games.registry`). Errors of input (a
 :class:`~dicemath.core.errors.DicemathError`) print a one-line message and exit 2.
 """
 
@@ -18,27 +19,25 @@ from dicemath._version import __version__
 from dicemath.games.registry import GAMES
 from dicemath.core.errors import DicemathError
 
-COMMAND_MODULES = (
-    "dicemath.cli.dice",
-    "dicemath.cli.cache",
-    "dicemath.cli.warmup",
-    *dict.fromkeys(entry.command for entry in GAMES),      # one sub-command module per game (pegs, fives share one)
-    "dicemath.cli.analyse",
-    "dicemath.cli.report",
-    "dicemath.cli.serve",
-)
-"""Modules whose ``register(subparsers)`` adds a sub-command, in help order."""
+COMMAND_MODULES = ("dicemath.cli.cache", "dicemath.cli.warmup")
+"""Modules whose ``register(subparsers)`` adds a sub-command before the games', in help order."""
+LATER_MODULES = ("dicemath.cli.analyse", "dicemath.cli.report", "dicemath.cli.serve")
+"""The same, after the games'."""
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every sub-command registered."""
     parser = argparse.ArgumentParser(
         prog="dicemath",
-        description="Exact probabilities and optimal strategies for Pegs, Fives, Pitjesbak, "
-                    "Backgammon and BohnDuell.")
+        description="Exact probabilities and optimal strategies for "
+                    f"{', '.join(g.title for g in GAMES[:-1])} and {GAMES[-1].title}.")
     parser.add_argument("--version", action="version", version=f"dicemath {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    for game in GAMES:
+        game.register_commands(subparsers)
+    for name in LATER_MODULES:
         importlib.import_module(name).register(subparsers)
     return parser
 

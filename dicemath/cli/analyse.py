@@ -5,7 +5,7 @@ is read from it. Options: ``--json`` (keys below), ``--plot FILE.png`` (the valu
 whole game, or the loss of each listed decision), ``--pictures DIR`` (the three costliest
 decisions drawn, the choice played against the best, as ``DIR/entry-<index>.svg``, see
 :mod:`dicemath.analysis.pictures`), ``--threshold X`` (a decision losing more than X is an
-error; default: the game's, see :data:`dicemath.analysis.GAMES`).
+error; default: the game's, its analysis's ``threshold``).
 
 JSON keys: ``game``, ``kind`` (``decisions`` or ``game``), ``unit``, ``source``,
 ``value_label``, ``seats``, ``threshold``, ``decisions`` (each ``index``, ``player``,
@@ -21,7 +21,7 @@ naming its first bad entry.
 
 from __future__ import annotations
 
-from dicemath.cli.support import add_json_flag, check_figure_path, emit, text_table
+from dicemath.core.commands import add_json_flag, check_figure_path, emit, text_table
 from dicemath.core.numbers import number_text
 
 

@@ -29,7 +29,7 @@ same pictures).
 
 from __future__ import annotations
 
-from dicemath.cli.support import add_json_flag, add_svg_option, emit, int_list, text_table, write_svg
+from dicemath.core.commands import add_json_flag, add_svg_option, emit, int_list, text_table, write_svg
 from dicemath.core.errors import DicemathError, InvalidStateError
 from dicemath.games.backgammon.cube import CUBE_OWNERS, MAX_CUBE, VERDICTS
 from dicemath.games.backgammon.rules import PRESETS, rules_named

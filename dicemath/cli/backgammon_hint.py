@@ -8,7 +8,7 @@ plays BG-4's 5-checker limit allows are listed.
 
 from __future__ import annotations
 
-from dicemath.cli.support import add_json_flag, add_svg_option, emit, text_table, write_svg
+from dicemath.core.commands import add_json_flag, add_svg_option, emit, text_table, write_svg
 from dicemath.games.backgammon.rules import PRESETS, rules_named
 
 

@@ -13,14 +13,14 @@ Commands:
   :class:`~dicemath.games.bohnduell.state.State`, e.g.
   ``38:0,0,1,1:0/40:0,0,0,0:0/B``, or ``start`` (with ``--stock``, ``--cups``, ``--capture``).
 - ``show <position>``: the board diagram and the legal moves (``--svg FILE``: the picture),
-  as every game's ``show`` (:func:`~dicemath.cli.support.show_state`).
+  as every game's ``show`` (:func:`~dicemath.core.commands.show_state`).
 """
 
 from __future__ import annotations
 
 import time
 
-from dicemath.cli.support import (
+from dicemath.core.commands import (
     add_json_flag, add_rules_command, add_show_command, add_svg_option, emit, show_state, text_table, write_svg)
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.core.advice import Advice

@@ -7,7 +7,7 @@ tables of Pegs and Fives, the bear-off database). Everything in it can be comput
 
 from __future__ import annotations
 
-from dicemath.cli.support import add_json_flag, emit, text_table
+from dicemath.core.commands import add_json_flag, emit, text_table
 from dicemath.core.cache import cache_dir, cache_entries, clear_cache
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dicemath.cli.support import add_json_flag, emit, fraction_text, text_table
+from dicemath.core.commands import add_json_flag, emit, fraction_text, text_table
 from dicemath.games.pegs_fives.hits import hit_distribution
 
 

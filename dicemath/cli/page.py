@@ -6,11 +6,14 @@ position. Everything is served from here, offline: the page (``data/page.html``,
 CSS and JavaScript inline) and a JSON API.
 
 - ``GET /``: the page.
-- ``POST /api/advise`` with a JSON object ``{"game": GAME, ...}``: the JSON object the
-  command line's ``advise`` query prints with ``--json`` (the same result functions are
-  called), plus ``"svg"``, the picture of the position (the game's ``drawing.draw``). The
-  other keys are the command-line options of that query with ``_`` for ``-``, as strings
-  or numbers; an empty string means "not given" (the option's default):
+- ``POST /api/advise`` with ``{"game": GAME, "state": TEXT}`` (any game of the registry, the
+  state in its text form, optionally ``"rules"``, a preset's name): the game's advice at that
+  state (:meth:`dicemath.core.game.Game.advise`, the envelope of ``dicemath GAME advise STATE
+  --json``) plus ``"svg"``, the picture of the position with the advice. Without ``state``,
+  the game's own fields (:meth:`~dicemath.core.game.Game.page_advice`): the JSON object the
+  command line's ``advise`` query prints with ``--json`` plus ``"svg"``; the keys are the
+  command-line options of that query with ``_`` for ``-``, as strings or numbers; an
+  empty string means "not given" (the option's default):
 
   - ``pegs``, ``fives``: ``board``, ``roll``, ``throws`` (``dicemath pegs advise``);
   - ``bohnduell``: ``position``, ``cups``, ``stock``, ``capture``, ``depth``,
@@ -24,8 +27,9 @@ CSS and JavaScript inline) and a JSON API.
     ``unbounded_cube`` (``dicemath backgammon cube``). Positions with contact need the
     optional ``gnubg`` package, as on the command line.
 
-- ``POST /api/picture`` with ``{"game": "pegs" | "fives", "board": ...}``: ``{"board",
-  "svg"}``, the board at the start of a turn (the page redraws it when a hole is tapped).
+- ``POST /api/picture`` with ``{"game": GAME, "state": TEXT}``, or for Pegs and Fives
+  ``{"game": "pegs" | "fives", "board": ...}`` (the board at the start of a turn, which the
+  page redraws when a hole is tapped): ``{"state", "board", "svg"}``.
 
 Input the rules refuse answers HTTP 400 with ``{"error": MESSAGE}``, the message the
 command line prints (a :class:`~dicemath.core.errors.DicemathError`'s text, or argparse's
@@ -51,7 +55,6 @@ Example:
 
 from __future__ import annotations
 
-import argparse
 import json
 import socket
 import sys
@@ -63,9 +66,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from dicemath.cli.support import _default as _json_default
-from dicemath.cli.support import int_list
-from dicemath.core.errors import DicemathError, InvalidStateError
+from dicemath.core.commands import _default as _json_default
+from dicemath.core.errors import DicemathError
+from dicemath.core.game import Game
+from dicemath.core.requests import RequestError, choice_field, given, text_field
+from dicemath.games.registry import game as game_named
 
 PAGE = Path(__file__).resolve().parent / "data" / "page.html"
 """The page: HTML with its CSS and JavaScript inline (no network needed)."""
@@ -73,193 +78,27 @@ PAGE = Path(__file__).resolve().parent / "data" / "page.html"
 MAX_BODY = 64 * 1024
 """The largest request body accepted, in bytes."""
 
-GAMES = ("pegs", "fives", "pitjesbak", "backgammon", "bohnduell")
-"""The games ``/api/advise`` answers, in the page's order."""
+def _game(request: dict) -> Game:
+    return game_named(text_field(request, "game", required=True, positional=True))
 
 
-class RequestError(DicemathError):
-    """A request the server cannot read: not JSON, an unknown game, a missing or unreadable field."""
-
-
-# -- reading the fields of a request, with argparse's words for what it cannot read ----------
-
-def _option(name: str) -> str:
-    return "--" + name.replace("_", "-")
-
-
-def _given(request: dict, name: str) -> Any:
-    """The value of field ``name``, or None when it is absent, null or blank."""
-    value = request.get(name)
-    if value is None or (isinstance(value, str) and value.strip() == ""):
-        return None
-    return value
-
-
-def _text(request: dict, name: str, default: str | None = None, *, required: bool = False,
-          positional: bool = False) -> str | None:
-    value = _given(request, name)
-    if value is None:
-        if required:
-            raise RequestError(f"the following arguments are required: {name if positional else _option(name)}")
-        return default
-    if isinstance(value, (dict, list, bool)):
-        raise RequestError(f"argument {name if positional else _option(name)}: expected text, got {value!r}")
-    return str(value).strip()
-
-
-def _int(request: dict, name: str, default: int | None = None, *, required: bool = False) -> int | None:
-    value = _given(request, name)
-    if value is None:
-        if required:
-            raise RequestError(f"the following arguments are required: {_option(name)}")
-        return default
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise RequestError(f"argument {_option(name)}: invalid int value: {value!r}")
-    try:
-        return int(value)
-    except ValueError:
-        raise RequestError(f"argument {_option(name)}: invalid int value: {value!r}") from None
-
-
-def _int_list(request: dict, name: str, *, required: bool = False, positional: bool = False) -> list[int] | None:
-    text = _text(request, name, required=required, positional=positional)
-    if text is None:
-        return None
-    try:
-        return int_list(text)
-    except argparse.ArgumentTypeError as error:
-        raise RequestError(f"argument {name if positional else _option(name)}: {error}") from None
-
-
-def _flag(request: dict, name: str) -> bool:
-    value = request.get(name, False)
-    if isinstance(value, str):
-        return value.strip().lower() in ("1", "true", "on", "yes")
-    return bool(value)
-
-
-def _choice(request: dict, name: str, choices, default: str | None = None, *, required: bool = False) -> str | None:
-    value = _text(request, name, default, required=required)
-    if value is not None and value not in choices:
-        shown = ", ".join(repr(c) for c in choices)
-        raise RequestError(f"argument {_option(name)}: invalid choice: {value!r} (choose from {shown})")
-    return value
-
-
-# -- one function per game: the command line's result function, plus the picture ------------
-
-def _pegs_fives(request: dict) -> dict:
-    from dicemath.cli.pegs_fives import advice_picture
-    from dicemath.games.pegs_fives.fullboard.advice import advise_throw
-    from dicemath.games.pegs_fives.rules import FIVES, PEGS
-    from dicemath.games.pegs_fives.state import choice_throw_dice
-
-    rules = PEGS if request["game"] == "pegs" else FIVES
-    board = _int_list(request, "board", required=True)
-    roll = _int_list(request, "roll", required=True)
-    throws = _int(request, "throws")
-    dice = choice_throw_dice(rules, roll)
-    advice = advise_throw(rules, board, roll, dice=dice, throws=throws)
+def _state_advice(game: Game, request: dict) -> dict:
+    """The answer to ``{"game": NAME, "state": TEXT}``: the game's advice at that state."""
+    rules_name = choice_field(request, "rules", sorted(game.presets()))
+    state = game.read_state(text_field(request, "state", required=True, positional=True),
+                            game.presets()[rules_name] if rules_name else None)
+    advice = game.advise(state)
     result = advice.as_dict()
-    result["svg"] = advice_picture(advice, rules)
+    result["svg"] = game.draw(state, advice if advice.options else None)
     return result
-
-
-def _bohnduell(request: dict) -> dict:
-    from dicemath.cli.bohnduell import parse_position, position_advice
-    from dicemath.games.bohnduell.search import DEPTH, TABLE_STOCK
-    from dicemath.games.bohnduell.drawing import draw
-
-    position = parse_position(_text(request, "position", required=True, positional=True),
-                              _int(request, "cups", 4), _int(request, "stock", 40),
-                              _choice(request, "capture", ("last", "every"), "last"))
-    depth, table_stock = _int(request, "depth", DEPTH), _int(request, "table_stock", TABLE_STOCK)
-    advice = position_advice(position, depth, table_stock)
-    result = advice.as_dict()
-    result["svg"] = draw(position, advice if advice.options else None)
-    return result
-
-
-def _pitjesbak(request: dict) -> dict:
-    from dicemath.games.pitjesbak.advice import ROLES, advise_situation, decision_advice, situation_state
-    from dicemath.games.pitjesbak.drawing import draw
-    from dicemath.games.pitjesbak.rules import DIE_VALUE_VARIANTS, Rules
-    from dicemath.games.pitjesbak.throws import parse_throw
-
-    rules = Rules(players=2, stripes=_int(request, "stripes", 9),
-                  die_values=_choice(request, "die_values", DIE_VALUE_VARIANTS, "traditional"))
-    best = _text(request, "best")
-    advice = advise_situation(
-        _int(request, "my_stripes", required=True), _flag(request, "my_wiped"),
-        _int(request, "their_stripes", required=True), _flag(request, "their_wiped"),
-        role=_choice(request, "role", ROLES, required=True),
-        throw_number=_int(request, "throw_number", required=True),
-        current=parse_throw(_text(request, "current", required=True)),
-        best=parse_throw(best) if best else None, limit=_int(request, "limit"), rules=rules)
-    state = situation_state(advice, rules)
-    answer = decision_advice(state, advice)
-    result = answer.as_dict()
-    result["svg"] = draw(state, answer)
-    return result
-
-
-def _backgammon(request: dict) -> dict:
-    query = _choice(request, "query", ("hint", "cube"), required=True)
-    return _backgammon_hint(request) if query == "hint" else _backgammon_cube(request)
-
-
-def _backgammon_hint(request: dict) -> dict:
-    from dicemath.cli.backgammon_hint import hint_picture, hint_result
-    from dicemath.games.backgammon.rules import PRESETS
-
-    position = _text(request, "position", required=True, positional=True)
-    dice = _int_list(request, "dice", required=True, positional=True)
-    rules_name = _choice(request, "rules", sorted(PRESETS), "standard")
-    result = hint_result(position, dice, rules_name, _int(request, "ply", 0))
-    result["svg"] = hint_picture(position, dice, rules_name, result)
-    return result
-
-
-def _backgammon_cube(request: dict) -> dict:
-    from dicemath.cli.backgammon_cube import _is_board, advice_picture, advice_result, bearoff_picture, position_result
-    from dicemath.games.backgammon.cube import CUBE_OWNERS, MAX_CUBE
-    from dicemath.games.backgammon.rules import PRESETS
-
-    text = _text(request, "position", required=True, positional=True)
-    if not _is_board(text):                                   # as run_cube: a Position ID or XGID
-        owner = _choice(request, "cube_owner", CUBE_OWNERS, "centred")
-        value = _int(request, "cube_value", 1 if owner == "centred" else 2)
-        rules_name = _choice(request, "rules", sorted(PRESETS), "standard")
-        result = advice_result(text, value, owner, _int(request, "ply", 0), rules_name)
-        result["svg"] = advice_picture(text, result)
-    else:                                                     # the bear-off form: two home boards
-        board = _int_list(request, "position", positional=True)
-        versus = _int_list(request, "versus")
-        if versus is None:
-            raise InvalidStateError("a bear-off position needs --versus (the opponent's home board)")
-        result = position_result(board, versus, None if _flag(request, "unbounded_cube") else MAX_CUBE)
-        result["svg"] = bearoff_picture(result)
-    return result
-
-
-ADVISERS: dict[str, Callable[[dict], dict]] = {
-    "pegs": _pegs_fives, "fives": _pegs_fives, "pitjesbak": _pitjesbak,
-    "backgammon": _backgammon, "bohnduell": _bohnduell}
-"""The function answering ``/api/advise`` for each game."""
-
-
-def _game(request: dict) -> str:
-    game = _text(request, "game", required=True, positional=True)
-    if game not in ADVISERS:
-        raise RequestError(f"unknown game {game!r}: choose from {', '.join(GAMES)}")
-    return game
 
 
 def advise(request: dict) -> dict:
     """The answer of ``POST /api/advise`` (see the module docstring).
 
     Args:
-        request: the decoded JSON object, ``{"game": ..., option: value, ...}``.
+        request: the decoded JSON object, ``{"game": ..., "state": ...}`` or ``{"game": ...,
+            option: value, ...}``.
 
     Returns:
         The command line's ``--json`` object with ``"svg"``, the picture, added.
@@ -269,25 +108,24 @@ def advise(request: dict) -> dict:
             the server cannot read (:class:`RequestError`).
     """
     game = _game(request)
-    return ADVISERS[game]({**request, "game": game})
+    if given(request, "state") is not None:
+        return _state_advice(game, request)
+    return game.page_advice({**request, "game": game.name})
 
 
 def picture(request: dict) -> dict:
-    """The answer of ``POST /api/picture``: a Pegs or Fives board at the start of a turn.
+    """The answer of ``POST /api/picture``: ``{"state", "svg"}``, the picture of a state given in
+    its text form (``state``), or of a Pegs or Fives board at the start of a turn (``board``).
 
     Raises:
-        DicemathError: another game, or a board the rules refuse.
+        DicemathError: a state or board the rules refuse.
     """
-    from dicemath.games.pegs_fives.drawing import draw
-    from dicemath.games.pegs_fives.rules import FIVES, PEGS
-    from dicemath.games.pegs_fives.state import initial_state
-
     game = _game(request)
-    if game not in ("pegs", "fives"):
-        raise RequestError(f"/api/picture draws Pegs and Fives boards, not {game}")
-    rules = PEGS if game == "pegs" else FIVES
-    state = initial_state(rules, _int_list(request, "board", required=True))
-    return {"board": list(state.board), "svg": draw(state)}
+    if given(request, "board") is not None:
+        state = game.page_picture_state(request)
+    else:
+        state = game.read_state(text_field(request, "state", required=True, positional=True))
+    return {"state": str(state), "board": list(getattr(state, "board", ())), "svg": game.draw(state)}
 
 
 ROUTES: dict[str, Callable[[dict], dict]] = {"/api/advise": advise, "/api/picture": picture}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 
-from dicemath.cli.support import (
+from dicemath.core.commands import (
     add_json_flag, add_rules_command, add_show_command, add_state_argument, add_svg_option, emit, fraction_text,
     int_list, is_start, show_state, text_table, write_svg)
 from dicemath.core.errors import DicemathError, InvalidStateError

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from dicemath.core.errors import InvalidProbabilityError
 
@@ -133,3 +133,110 @@ def check_random_play(initial: GameState, *, games: int = 20, seed: int = 0,
     for _ in range(games):
         random_playout(initial, rng, max_steps=max_steps, on_state=check)
     return visited
+
+
+class Game:
+    """A game, whole: its facts and every hook the library's doors use (OpenSpiel's game object).
+
+    One instance per game lives in its package (``dicemath/games/<game>/game.py``) and one line
+    of :mod:`dicemath.games.registry` lists it; the command line, the page, the analysis of
+    played games, the report and the conformance test iterate over the registry and import
+    no game. The facts are class attributes (as python-chess's variants); the hooks import
+    the game's heavy modules only when called, so reading the registry stays light.
+
+    Class attributes:
+        name: the game's name in commands, records and JSON (``"pegs"``).
+        title: its name for people (``"Pegs"``).
+        rules_headings: the headings of ``docs/rules.md`` that state its rules, in order.
+        warmup: ``(step, what is compiled or built, the dicemath argv that does it)`` for
+            ``dicemath warmup``.
+
+    Hooks a game gives: :meth:`presets`, :meth:`initial_state`, :meth:`read_state`,
+    :meth:`draw`, :meth:`sources`, :meth:`register_commands`, :meth:`report_sections`,
+    :meth:`analysis`; optionally :meth:`page_advice` (the page's per-game fields).
+    """
+
+    name: str = ""
+    title: str = ""
+    rules_headings: tuple[str, ...] = ()
+    warmup: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+
+    def presets(self) -> dict[str, Any]:
+        """The named rules presets, the standard game first."""
+        raise NotImplementedError
+
+    @property
+    def standard(self) -> Any:
+        """The standard rules (the first preset)."""
+        return next(iter(self.presets().values()))
+
+    def rules_type(self) -> type:
+        """The game's frozen ``Rules`` dataclass."""
+        return type(self.standard)
+
+    def initial_state(self, rules: Any = None) -> GameState:
+        """The state at the start of a game (``rules`` default: :attr:`standard`)."""
+        raise NotImplementedError
+
+    def read_state(self, text: str, rules: Any = None) -> GameState:
+        """The state whose text form (``str(state)``) is ``text``.
+
+        Raises:
+            InvalidStateError: text that is no state of the game.
+        """
+        raise NotImplementedError
+
+    def draw(self, state: Any, advice: Any = None) -> str:
+        """The SVG picture of ``state``, with ``advice`` (an :class:`~dicemath.core.advice.Advice`) drawn on it."""
+        raise NotImplementedError
+
+    def sources(self, rules: Any) -> Any:
+        """The game's :class:`~dicemath.core.sources.SourceChain` for ``rules``."""
+        raise NotImplementedError
+
+    def advise(self, state: Any, **settings: Any) -> Any:
+        """The :class:`~dicemath.core.advice.Advice` at a decision, from the first source of
+        :meth:`sources` that covers it.
+
+        Raises:
+            InvalidStateError: nobody decides at ``state``.
+        """
+        return self.sources(state.rules).advise(state, **settings)
+
+    def register_commands(self, subparsers: Any) -> None:
+        """Add the game's sub-command(s) to the ``dicemath`` argument parser."""
+        raise NotImplementedError
+
+    def report_sections(self) -> tuple[Any, ...]:
+        """The game's report sections (:class:`dicemath.reporting.Section`), in report order."""
+        return ()
+
+    def analysis(self) -> Any:
+        """The game's :class:`dicemath.analysis.GameAnalysis` (records of played games)."""
+        raise NotImplementedError
+
+    def page_advice(self, request: Any) -> dict[str, Any]:
+        """The page's answer to a request in the game's own fields (``/api/advise`` without
+        ``state``): the ``--json`` object of its advise command plus ``svg``.
+
+        Raises:
+            DicemathError: input the rules refuse.
+        """
+        from dicemath.core.errors import InvalidStateError
+
+        raise InvalidStateError(f"{self.name} takes a state in its text form: {{\"game\": {self.name!r}, "
+                                "\"state\": TEXT}")
+
+    def page_picture_state(self, request: Any) -> GameState:
+        """The state the page draws for a request in the game's own fields (``/api/picture``
+        with ``board``).
+
+        Raises:
+            DicemathError: input the rules refuse.
+        """
+        from dicemath.core.errors import InvalidStateError
+
+        raise InvalidStateError(f"{self.name} draws a state given in its text form: {{\"state\": TEXT}}")
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name}>"

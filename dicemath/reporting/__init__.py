@@ -1,121 +1,15 @@
 """Strategy reports: Markdown with matplotlib figures and drawn positions, one section per game.
 
-A section *computes, then renders*: ``compute(context)`` returns the section's numbers
-(a data object, no prose), ``render(data, context)`` writes the Markdown and saves the
-figures through ``context.save_figure`` and the pictures of positions (SVG) through
-``context.save_picture``; every sentence that states a conclusion is read
-off the data. The sections' code lives together in :mod:`dicemath.reporting.sections`
-(one module per game or section). :data:`SECTIONS` lists them: the dice section, each
-game's sections from the game registry (:mod:`dicemath.games.registry`), and the analysed
-games. :func:`write_reports` writes each section to ``<out>/<name>.md`` and an index
-``<out>/README.md``.
+A section *computes, then renders* (:class:`Section`): ``compute(context)`` returns the
+section's numbers (a data object, no prose), ``render(data, context)`` writes the Markdown
+and saves the figures through ``context.save_figure`` and the pictures of positions (SVG)
+through ``context.save_picture``; every sentence that states a conclusion is read off the
+data. Each game's sections live in its package and are listed by its
+:class:`~dicemath.core.game.Game` object; :mod:`.writer` runs them.
 """
 
-from __future__ import annotations
-
-import importlib
-import time
-from collections.abc import Sequence
-from dataclasses import dataclass
-from pathlib import Path
-
-from dicemath.games.registry import GAMES, SECTIONS_PACKAGE
 from dicemath.reporting.context import ReportContext
+from dicemath.reporting.section import Section
+from dicemath.reporting.writer import section, section_names, sections, write_reports
 
-
-def _function(path: str):
-    module, name = path.split(":")
-    return getattr(importlib.import_module(module), name)
-
-
-@dataclass(frozen=True)
-class Section:
-    """One report: its file name, title, and where its code is (``"module:function"``).
-
-    Attributes:
-        name, title: file name (without ``.md``) and heading.
-        compute: ``compute(context) -> data``.
-        render: ``render(data, context) -> Markdown``.
-    """
-
-    name: str
-    title: str
-    compute: str
-    render: str
-
-    def data(self, context: ReportContext):
-        """The section's numbers."""
-        return _function(self.compute)(context)
-
-    def build(self, context: ReportContext) -> str:
-        """The section's Markdown."""
-        return _function(self.render)(self.data(context), context)
-
-
-SECTIONS: tuple[Section, ...] = (
-    Section("dice", "Dice: hits for every number", compute=f"{SECTIONS_PACKAGE}.dice:compute",
-            render=f"{SECTIONS_PACKAGE}.dice:render"),
-    *(Section(r.name, r.title, compute=r.compute, render=r.render) for g in GAMES for r in g.reports),
-    Section("analyse", "Analysed games: where each policy loses",
-            compute=f"{SECTIONS_PACKAGE}.analyse:compute", render=f"{SECTIONS_PACKAGE}.analyse:render"),
-)
-
-
-def section(name: str) -> Section:
-    """The registered section called ``name``.
-
-    Raises:
-        ValueError: no such section.
-    """
-    for candidate in SECTIONS:
-        if candidate.name == name:
-            return candidate
-    raise ValueError(f"unknown report section {name!r}; known: {section_names()}")
-
-
-def section_names() -> list[str]:
-    """The names of every registered section, in report order."""
-    return [s.name for s in SECTIONS]
-
-
-def write_reports(out_dir: str | Path = "reports", *, only: Sequence[str] | None = None,
-                  quick: bool = False, log=print) -> list[Path]:
-    """Write every (or ``only`` the named) report section into ``out_dir``.
-
-    Args:
-        out_dir: destination folder, created if missing.
-        only: names of the sections to write (default: all of :data:`SECTIONS`).
-        quick: smaller computations (fewer simulations), for tests and previews.
-        log: where to print one progress line per section.
-
-    Returns:
-        The paths of the Markdown files written, the index last.
-
-    Raises:
-        ValueError: ``only`` names a section that does not exist.
-    """
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    chosen = list(SECTIONS)
-    if only:
-        unknown = sorted(set(only) - set(section_names()))
-        if unknown:
-            raise ValueError(f"unknown report section(s) {unknown}; known: {section_names()}")
-        chosen = [s for s in SECTIONS if s.name in only]
-    written = []
-    for number, section in enumerate(chosen, 1):
-        start = time.perf_counter()
-        log(f"[{number}/{len(chosen)}] {section.title} ...", flush=True)
-        context = ReportContext(out, quick=quick)
-        body = section.build(context)
-        path = out / f"{section.name}.md"
-        path.write_text(f"# {section.title}\n\n{body.strip()}\n", encoding="utf-8")
-        written.append(path)
-        log(f"      wrote {path} in {time.perf_counter() - start:.1f} s", flush=True)
-    index = out / "README.md"
-    lines = ["# dicemath strategy reports", "",
-             "Generated by `dicemath report`; every number here is computed by the library.", ""]
-    lines += [f"- [{s.title}]({s.name}.md)" for s in SECTIONS if (out / f"{s.name}.md").exists()]
-    index.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    written.append(index)
-    return written
+__all__ = ["ReportContext", "Section", "section", "section_names", "sections", "write_reports"]

@@ -41,7 +41,7 @@ def test_section_from_the_committed_records(tmp_path):
     assert sentence.startswith(f"{worst.policy}'s losses concentrate in")
     markdown = render(report, context)
     assert "## Where the losses concentrate" in markdown and (tmp_path / "analyse_losses.png").exists()
-    assert section("analyse").render == "dicemath.reporting.sections.analyse:render"
+    assert section("analyse").render is render
     drawn = {p.name for p in linked_pictures(markdown, tmp_path)}
     assert drawn == {f"analyse_{d.game}_costliest.svg" for d in report.costliest} and len(drawn) >= 4
     for picture in report.costliest:                # the policy losing least among those that lose

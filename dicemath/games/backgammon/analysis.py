@@ -189,6 +189,6 @@ class BackgammonAnalysis(GameAnalysis):
 
 
 ANALYSIS = BackgammonAnalysis()
-"""The adapter registered in :data:`dicemath.analysis.GAMES`."""
+"""The adapter its game object lists (:meth:`dicemath.core.game.Game.analysis`)."""
 
 analyse = ANALYSIS.analyse

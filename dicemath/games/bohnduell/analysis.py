@@ -144,6 +144,6 @@ class BohnDuellAnalysis(GameAnalysis):
 
 
 ANALYSIS = BohnDuellAnalysis()
-"""The adapter registered in :data:`dicemath.analysis.GAMES`."""
+"""The adapter its game object lists (:meth:`dicemath.core.game.Game.analysis`)."""
 
 analyse = ANALYSIS.analyse

@@ -244,10 +244,10 @@ def _whole_numbers(value, name: str) -> list[int]:
 
 
 PEGS_ANALYSIS = PegsFivesAnalysis(PEGS)
-"""The Pegs adapter registered in :data:`dicemath.analysis.GAMES`."""
+"""The Pegs adapter its game object lists (:meth:`dicemath.core.game.Game.analysis`)."""
 
 FIVES_ANALYSIS = PegsFivesAnalysis(FIVES)
-"""The Fives adapter registered in :data:`dicemath.analysis.GAMES`."""
+"""The Fives adapter its game object lists (:meth:`dicemath.core.game.Game.analysis`)."""
 
 
 def analyse(record: Record | Mapping | str):

@@ -188,6 +188,6 @@ def _throw(value) -> tuple[int, int, int]:
 
 
 ANALYSIS = PitjesbakAnalysis()
-"""The adapter registered in :data:`dicemath.analysis.GAMES`."""
+"""The adapter its game object lists (:meth:`dicemath.core.game.Game.analysis`)."""
 
 analyse = ANALYSIS.analyse

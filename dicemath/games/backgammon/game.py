@@ -1,0 +1,109 @@
+"""Backgammon with the doubling cube as a :class:`~dicemath.core.game.Game` object (docs/rules.md section 4).
+
+Example:
+    >>> BACKGAMMON_GAME.read_state(str(BACKGAMMON_GAME.initial_state())) == BACKGAMMON_GAME.initial_state()
+    True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dicemath.core.errors import InvalidStateError
+from dicemath.core.game import Game
+from dicemath.core.requests import choice_field, flag_field, int_field, int_list_field, text_field
+from dicemath.games.backgammon.rules import PRESETS, STANDARD
+from dicemath.games.backgammon.state import State, initial_state
+
+
+class BackgammonGame(Game):
+    """Backgammon with the doubling cube (the standard rules and the Playtive variant)."""
+
+    name = "backgammon"
+    title = "Backgammon"
+    rules_headings = ("4. Backgammon",)
+    warmup = (("backgammon-moves", "the backgammon move generator (numba)",
+               ("backgammon", "moves", "4HPwATDgc/ABMA", "3", "1", "--json")),
+              ("backgammon-cube", "the backgammon bear-off and cube kernels (numba) and their first tables",
+               ("backgammon", "cube", "2,2,0,0,0,0", "--versus", "0,0,1,1,1,0", "--json")))
+
+    def presets(self) -> dict[str, Any]:
+        return dict(PRESETS)
+
+    def initial_state(self, rules: Any = None) -> State:
+        return initial_state(rules or STANDARD)
+
+    def read_state(self, text: str, rules: Any = None) -> State:
+        return State.from_str(text)
+
+    def draw(self, state: Any, advice: Any = None) -> str:
+        from dicemath.games.backgammon.drawing import draw
+
+        return draw(state, advice)
+
+    def advise(self, state: Any, **settings: Any) -> Any:
+        from dicemath.games.backgammon.advice import advise
+
+        return advise(state, **settings)
+
+    def register_commands(self, subparsers: Any) -> None:
+        from dicemath.cli import backgammon
+
+        backgammon.register(subparsers)
+
+    def report_sections(self) -> tuple[Any, ...]:
+        from dicemath.reporting.section import Section
+        from dicemath.reporting.sections import backgammon_bearoff, backgammon_cube, backgammon_playtive
+
+        return (Section("backgammon_bearoff", "Backgammon: exact bear-off", backgammon_bearoff.compute,
+                        backgammon_bearoff.render),
+                Section("backgammon_cube", "Backgammon: the doubling cube", backgammon_cube.compute,
+                        backgammon_cube.render),
+                Section("backgammon_playtive", "Backgammon: the Playtive rule measured by self-play",
+                        backgammon_playtive.compute, backgammon_playtive.render))
+
+    def analysis(self) -> Any:
+        from dicemath.games.backgammon.analysis import ANALYSIS
+
+        return ANALYSIS
+
+    def page_advice(self, request: Any) -> dict[str, Any]:
+        query = choice_field(request, "query", ("hint", "cube"), required=True)
+        return self._page_hint(request) if query == "hint" else self._page_cube(request)
+
+    @staticmethod
+    def _page_hint(request: Any) -> dict[str, Any]:
+        from dicemath.cli.backgammon_hint import hint_picture, hint_result
+
+        position = text_field(request, "position", required=True, positional=True)
+        dice = int_list_field(request, "dice", required=True, positional=True)
+        rules_name = choice_field(request, "rules", sorted(PRESETS), "standard")
+        result = hint_result(position, dice, rules_name, int_field(request, "ply", 0))
+        result["svg"] = hint_picture(position, dice, rules_name, result)
+        return result
+
+    @staticmethod
+    def _page_cube(request: Any) -> dict[str, Any]:
+        from dicemath.cli.backgammon_cube import (
+            _is_board, advice_picture, advice_result, bearoff_picture, position_result)
+        from dicemath.games.backgammon.cube import CUBE_OWNERS, MAX_CUBE
+
+        text = text_field(request, "position", required=True, positional=True)
+        if not _is_board(text):                                   # a Position ID or XGID
+            owner = choice_field(request, "cube_owner", CUBE_OWNERS, "centred")
+            value = int_field(request, "cube_value", 1 if owner == "centred" else 2)
+            rules_name = choice_field(request, "rules", sorted(PRESETS), "standard")
+            result = advice_result(text, value, owner, int_field(request, "ply", 0), rules_name)
+            result["svg"] = advice_picture(text, result)
+            return result
+        board = int_list_field(request, "position", positional=True)  # the bear-off form: two home boards
+        versus = int_list_field(request, "versus")
+        if versus is None:
+            raise InvalidStateError("a bear-off position needs --versus (the opponent's home board)")
+        result = position_result(board, versus, None if flag_field(request, "unbounded_cube") else MAX_CUBE)
+        result["svg"] = bearoff_picture(result)
+        return result
+
+
+BACKGAMMON_GAME = BackgammonGame()
+"""Backgammon."""

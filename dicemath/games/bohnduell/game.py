@@ -1,0 +1,78 @@
+"""BohnDuell (Sackson's *Cups*) as a :class:`~dicemath.core.game.Game` object (docs/rules.md section 5).
+
+Example:
+    >>> BOHNDUELL_GAME.read_state(str(BOHNDUELL_GAME.initial_state())) == BOHNDUELL_GAME.initial_state()
+    True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dicemath.core.game import Game
+from dicemath.core.requests import choice_field, int_field, text_field
+from dicemath.games.bohnduell.rules import CAPTURE_EVERY, STANDARD
+from dicemath.games.bohnduell.state import State, initial_state
+
+
+class BohnDuellGame(Game):
+    """BohnDuell: a mancala without dice."""
+
+    name = "bohnduell"
+    title = "BohnDuell"
+    rules_headings = ("5. BohnDuell",)
+    warmup = (("bohnduell", "the BohnDuell solver (numba)", ("bohnduell", "solve", "--stock", "6", "--json")),)
+
+    def presets(self) -> dict[str, Any]:
+        return {"standard": STANDARD, "capture-every": CAPTURE_EVERY}
+
+    def initial_state(self, rules: Any = None) -> State:
+        return initial_state(rules or STANDARD)
+
+    def read_state(self, text: str, rules: Any = None) -> State:
+        return State.from_str(text, rules)
+
+    def draw(self, state: Any, advice: Any = None) -> str:
+        from dicemath.games.bohnduell.drawing import draw
+
+        return draw(state, advice)
+
+    def advise(self, state: Any, **settings: Any) -> Any:
+        from dicemath.games.bohnduell.search import advise
+
+        return advise(state, **settings)
+
+    def register_commands(self, subparsers: Any) -> None:
+        from dicemath.cli import bohnduell
+
+        bohnduell.register(subparsers)
+
+    def report_sections(self) -> tuple[Any, ...]:
+        from dicemath.reporting.section import Section
+        from dicemath.reporting.sections import bohnduell
+
+        return (Section("bohnduell", "BohnDuell: solved small games and a 40-bean advisor", bohnduell.compute,
+                        bohnduell.render),)
+
+    def analysis(self) -> Any:
+        from dicemath.games.bohnduell.analysis import ANALYSIS
+
+        return ANALYSIS
+
+    def page_advice(self, request: Any) -> dict[str, Any]:
+        from dicemath.cli.bohnduell import parse_position, position_advice
+        from dicemath.games.bohnduell.drawing import draw
+        from dicemath.games.bohnduell.search import DEPTH, TABLE_STOCK
+
+        position = parse_position(text_field(request, "position", required=True, positional=True),
+                                  int_field(request, "cups", 4), int_field(request, "stock", 40),
+                                  choice_field(request, "capture", ("last", "every"), "last"))
+        advice = position_advice(position, int_field(request, "depth", DEPTH),
+                                 int_field(request, "table_stock", TABLE_STOCK))
+        result = advice.as_dict()
+        result["svg"] = draw(position, advice if advice.options else None)
+        return result
+
+
+BOHNDUELL_GAME = BohnDuellGame()
+"""BohnDuell."""

@@ -1,0 +1,117 @@
+"""Pegs and Fives as :class:`~dicemath.core.game.Game` objects (docs/rules.md sections 1 and 2).
+
+Example:
+    >>> PEGS_GAME.name, FIVES_GAME.read_state(str(FIVES_GAME.initial_state())) == FIVES_GAME.initial_state()
+    ('pegs', True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dicemath.core.game import Game
+from dicemath.core.requests import int_field, int_list_field
+from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
+from dicemath.games.pegs_fives.state import State, initial_state
+
+
+class PegsFivesGame(Game):
+    """One of the two games of the shared Pegs/Fives engine; :attr:`preset` says which."""
+
+    preset: Rules = PEGS
+
+    def presets(self) -> dict[str, Any]:
+        return {self.name: self.preset}
+
+    def initial_state(self, rules: Any = None) -> State:
+        return initial_state(rules or self.preset)
+
+    def read_state(self, text: str, rules: Any = None) -> State:
+        return State.from_str(text)
+
+    def draw(self, state: Any, advice: Any = None) -> str:
+        from dicemath.games.pegs_fives.drawing import draw
+
+        return draw(state, advice)
+
+    def advise(self, state: Any, **settings: Any) -> Any:
+        from dicemath.games.pegs_fives.fullboard.advice import advise
+
+        return advise(state, **settings)
+
+    def analysis(self) -> Any:
+        from dicemath.games.pegs_fives import analysis
+
+        return analysis.PEGS_ANALYSIS if self.preset is PEGS else analysis.FIVES_ANALYSIS
+
+    def page_advice(self, request: Any) -> dict[str, Any]:
+        from dicemath.cli.pegs_fives import advice_picture
+        from dicemath.games.pegs_fives.fullboard.advice import advise_throw
+        from dicemath.games.pegs_fives.state import choice_throw_dice
+
+        board = int_list_field(request, "board", required=True)
+        roll = int_list_field(request, "roll", required=True)
+        throws = int_field(request, "throws")
+        advice = advise_throw(self.preset, board, roll, dice=choice_throw_dice(self.preset, roll), throws=throws)
+        result = advice.as_dict()
+        result["svg"] = advice_picture(advice, self.preset)
+        return result
+
+
+    def page_picture_state(self, request: Any) -> State:
+        return initial_state(self.preset, int_list_field(request, "board", required=True))
+
+
+class PegsGame(PegsFivesGame):
+    """Pegs (docs/rules.md section 1)."""
+
+    name = "pegs"
+    title = "Pegs"
+    rules_headings = ("1. Pegs", "Dice and hits")
+    preset = PEGS
+    warmup = (("race", "the Pegs/Fives two-player race kernel (numba)", ("pegs", "race", "--open", "12", "--json")),)
+
+    def register_commands(self, subparsers: Any) -> None:
+        from dicemath.cli import dice, pegs_fives
+
+        dice.register(subparsers)
+        pegs_fives.register(subparsers)
+
+    def report_sections(self) -> tuple[Any, ...]:
+        from dicemath.reporting.section import Section
+        from dicemath.reporting.sections import dice, pegs_fives
+
+        return (Section("dice", "Dice: hits for every number", dice.compute, dice.render),
+                Section("pegs", "Pegs: expected turns per row, optimal rows, the row advisor",
+                        pegs_fives.compute_pegs, pegs_fives.render))
+
+
+class FivesGame(PegsFivesGame):
+    """Fives (docs/rules.md section 2); its sub-command is registered with Pegs'."""
+
+    name = "fives"
+    title = "Fives"
+    rules_headings = ("2. Fives", "Dice and hits")
+    preset = FIVES
+    warmup = (("fives", "the Fives kernel (numba)",
+               ("fives", "advise", "--board", "5,5,5,5,5,5,5,5,5,5,3,0", "--roll", "1,2,3,4,5,6", "--json")),)
+
+    def register_commands(self, subparsers: Any) -> None:
+        return None
+
+    def report_sections(self) -> tuple[Any, ...]:
+        from dicemath.reporting.section import Section
+        from dicemath.reporting.sections import full_board, pegs_fives, playing_to_win
+
+        return (Section("fives", "Fives: expected turns per number, the advisor, races and rest points",
+                        pegs_fives.compute_fives, pegs_fives.render),
+                Section("full_board", "Pegs and Fives on the full board: the exact optimum and every policy measured",
+                        full_board.compute, full_board.render),
+                Section("playing_to_win", "Playing to win: Pegs and Fives against the opponent on the table",
+                        playing_to_win.compute, playing_to_win.render))
+
+
+PEGS_GAME = PegsGame()
+"""Pegs."""
+FIVES_GAME = FivesGame()
+"""Fives."""
