@@ -34,6 +34,7 @@ from pathlib import Path
 from dicemath.analysis.records import InvalidRecordError, Record, build_rules, read_record
 from dicemath.analysis.result import Analysis, ChanceLuck, DecisionCost
 from dicemath.analysis.values import Valued, ValueSource
+from dicemath.core.advice import Advice
 from dicemath.core.errors import DicemathError, IllegalMoveError
 from dicemath.core.game import CHANCE, TERMINAL, GameState
 
@@ -104,6 +105,26 @@ class GameAnalysis:
         """The text of an action or outcome of ``state`` (default: ``state.action_text``)."""
         return state.action_text(action)
 
+    def advice(self, state: GameState, settings: Mapping) -> Advice | None:
+        """The game's advice at a decision ``state`` (the chain of sources every door asks,
+        :meth:`dicemath.core.game.Game.advise`), which values each decision; None: the value
+        source values it (default)."""
+        return None
+
+    def decision_values(self, state: GameState, source: ValueSource,
+                        settings: Mapping) -> tuple[dict[Hashable, float], bool, str]:
+        """The mover's value after each legal action of a decision ``state``, whether they are
+        exact, and their source: the game's :meth:`advice` (so that ``analyse`` values a
+        decision exactly as ``advise`` does) or, without one, the value source's
+        :meth:`~dicemath.analysis.values.ValueSource.action_values`."""
+        advice = self.advice(state, settings)
+        if advice is not None:
+            return {o.action: float(o.value) for o in advice.options}, advice.exact, advice.source
+        mover = state.current_player()
+        values = source.action_values(state)
+        return ({a: v.values[mover] for a, v in values.items()}, all(v.exact for v in values.values()),
+                source.description)
+
     def context(self, state: GameState) -> dict:
         """Facts about a decision state to group losses by (default none)."""
         return {}
@@ -159,9 +180,10 @@ def at_entry(where: str):
 
 
 def decision_cost(adapter: GameAnalysis, state: GameState, action: Hashable, index: int,
-                  values: Mapping[Hashable, Valued]) -> DecisionCost:
-    """The cost of choosing ``action`` at the decision ``state``, given the value after each
-    legal action (:meth:`ValueSource.action_values`).
+                  values: Mapping[Hashable, float], exact: bool, source: str) -> DecisionCost:
+    """The cost of choosing ``action`` at the decision ``state``, given the mover's value after
+    each legal action, whether they are exact and where they come from
+    (:meth:`GameAnalysis.decision_values`).
 
     Raises:
         IllegalMoveError: ``action`` is not legal at ``state``.
@@ -170,17 +192,16 @@ def decision_cost(adapter: GameAnalysis, state: GameState, action: Hashable, ind
         legal = ", ".join(adapter.text(state, a) for a in values)
         raise IllegalMoveError(f"{adapter.text(state, action)} is not legal here; legal: {legal}")
     mover = state.current_player()
-    score = {a: adapter.sense * v.values[mover] for a, v in values.items()}
+    score = {a: adapter.sense * v for a, v in values.items()}
     top = max(score.values())
     loss = top - score[action]
     if loss <= TIE * max(1.0, abs(top)):
         loss, best = 0.0, action
     else:
         best = next(a for a, s in score.items() if s == top)
-    return DecisionCost(index, mover, adapter.text(state, action), adapter.text(state, best), float(loss),
-                        all(v.exact for v in values.values()),
-                        {adapter.text(state, a): float(v.values[mover]) for a, v in values.items()},
-                        adapter.context(state))
+    return DecisionCost(index, mover, adapter.text(state, action), adapter.text(state, best), float(loss), exact,
+                        {adapter.text(state, a): float(v) for a, v in values.items()}, adapter.context(state),
+                        source)
 
 
 def chance_luck(adapter: GameAnalysis, source: ValueSource, state: GameState, outcome: Hashable,
@@ -192,13 +213,15 @@ def chance_luck(adapter: GameAnalysis, source: ValueSource, state: GameState, ou
                       after.exact and expected.exact)
 
 
-def _entry_situation(adapter: GameAnalysis, rules, record: Record, entry: Mapping) -> tuple[GameState, ValueSource]:
-    """The state of a decision entry (its ``advise`` inputs) and the value source for the
-    record's settings with the entry's own on top."""
-    settings = {k: v for k, v in entry.items() if k in adapter.settings}
+def _entry_situation(adapter: GameAnalysis, rules, record: Record,
+                     entry: Mapping) -> tuple[GameState, ValueSource, dict]:
+    """The state of a decision entry (its ``advise`` inputs), the value source for the
+    record's settings with the entry's own on top, and those settings."""
+    settings = {**adapter.settings, **record.settings,
+                **{k: v for k, v in entry.items() if k in adapter.settings}}
     inputs = {k: v for k, v in entry.items() if k not in adapter.settings}
-    source = adapter.source_for(rules, {**record.settings, **settings})
-    return adapter.decision_state(inputs, rules), source
+    source = adapter.source_for(rules, settings)
+    return adapter.decision_state(inputs, rules), source, settings
 
 
 def analyse_record(record: Record, adapter: GameAnalysis) -> Analysis:
@@ -219,14 +242,14 @@ def analyse_record(record: Record, adapter: GameAnalysis) -> Analysis:
         decisions = []
         for index, entry in enumerate(record.decisions):
             with at_entry(f"decisions entry {index}"):
-                state, entry_source = _entry_situation(adapter, rules, record, entry)
+                state, entry_source, settings = _entry_situation(adapter, rules, record, entry)
                 if state.current_player() < 0:
                     raise InvalidRecordError("nobody decides in this situation")
                 decisions.append(decision_cost(adapter, state, adapter.parse(state, entry["choice"]), index,
-                                               entry_source.action_values(state)))
+                                               *adapter.decision_values(state, entry_source, settings)))
         return Analysis(kind="decisions", source=source.description, decisions=tuple(decisions), **common)
     _, start = start_state(record, adapter)
-    return _whole_game(adapter, source, start, record.moves, common)
+    return _whole_game(adapter, source, {**adapter.settings, **record.settings}, start, record.moves, common)
 
 
 def replay(adapter: GameAnalysis, state: GameState, moves) -> Iterator[tuple[int, GameState, Hashable, GameState]]:
@@ -270,7 +293,8 @@ def decision_states(record: Record, adapter: GameAnalysis,
     situations = {}
     for index in indices:
         with at_entry(f"decisions entry {index}"):
-            situations[index] = _entry_situation(adapter, rules, record, record.decisions[index])
+            state, source, _ = _entry_situation(adapter, rules, record, record.decisions[index])
+            situations[index] = (state, source)
     return situations
 
 
@@ -301,7 +325,8 @@ def final_state(record: Record, adapter: GameAnalysis) -> GameState:
     return state
 
 
-def _whole_game(adapter: GameAnalysis, source: ValueSource, start: GameState, moves, common: dict) -> Analysis:
+def _whole_game(adapter: GameAnalysis, source: ValueSource, settings: Mapping, start: GameState, moves,
+                common: dict) -> Analysis:
     with at_entry("start"):
         trajectory = [(-1, source.value(start))]
     decisions, chance = [], []
@@ -315,7 +340,8 @@ def _whole_game(adapter: GameAnalysis, source: ValueSource, start: GameState, mo
                 values = source.action_values(state)
                 valued = values[action]
                 if len(values) > 1:
-                    decisions.append(decision_cost(adapter, state, action, index, values))
+                    decisions.append(decision_cost(adapter, state, action, index,
+                                                   *adapter.decision_values(state, source, settings)))
         trajectory.append((index, valued))
         end = after
     return Analysis(kind="game", source=source.description, decisions=tuple(decisions), chance=tuple(chance),

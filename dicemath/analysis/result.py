@@ -43,6 +43,7 @@ class DecisionCost:
         exact: whether every action's value is exact.
         values: the player's value after each legal action, by action text.
         context: game facts about the decision for grouping (throw number, board stage...).
+        source: where the values come from (the ``source`` of the game's advice at that state).
     """
 
     index: int
@@ -53,6 +54,7 @@ class DecisionCost:
     exact: bool
     values: dict[str, float]
     context: dict = field(default_factory=dict)
+    source: str = ""
 
 
 @dataclass(frozen=True)
@@ -184,7 +186,7 @@ class Analysis:
             "value_label": self.value_label, "seats": list(self.seats), "threshold": limit,
             "decisions": [{"index": d.index, "player": d.player, "choice": d.choice, "best": d.best,
                            "loss": d.loss, "unit": self.unit, "exact": d.exact, "values": d.values,
-                           "context": d.context} for d in self.decisions],
+                           "context": d.context, "source": d.source} for d in self.decisions],
             "total_loss": self.total_loss, "mean_loss": self.mean_loss, "errors": self.errors(limit),
             "exact": self.exact, "rating": self.rating(limit),
         }
