@@ -1,4 +1,8 @@
-"""Shared test setup: quiet progress bars and a helper to execute notebooks.
+"""Shared test setup: a temporary cache, quiet progress bars and a helper to execute notebooks.
+
+The suite leaves no trace in the user's home: unless ``DICEMATH_CACHE_DIR`` is set, the tables
+the tests build go to one temporary folder made here (shared by the xdist workers, which
+inherit the environment) and removed when the session ends; matplotlib's cache goes there too.
 
 The default run keeps both cores busy with pytest-xdist (``-n 2 --dist loadfile`` in
 ``pyproject.toml``): each test file runs whole on one worker, so a file's module fixtures
@@ -10,12 +14,27 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("DICEMATH_PROGRESS", "0")
+
+if "DICEMATH_CACHE_DIR" not in os.environ:               # the controller (or a run without xdist) makes it
+    _SCRATCH = tempfile.mkdtemp(prefix="dicemath-tests-")
+    os.environ["DICEMATH_CACHE_DIR"] = os.path.join(_SCRATCH, "cache")
+    os.environ["DICEMATH_TEST_SCRATCH"] = _SCRATCH
+    os.environ.setdefault("MPLCONFIGDIR", os.path.join(_SCRATCH, "matplotlib"))
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Remove the temporary cache once the process that made it is done (not from a worker)."""
+    scratch = os.environ.get("DICEMATH_TEST_SCRATCH")
+    if scratch and not hasattr(session.config, "workerinput"):
+        shutil.rmtree(scratch, ignore_errors=True)
 
 REPO = Path(__file__).resolve().parent.parent
 
