@@ -177,7 +177,6 @@ class PigSolution:
         return max(self.action_values(score, other, state.turn_total).values())
 
 
-@lru_cache(maxsize=8)
 def solve(rules: Rules = STANDARD) -> PigSolution:
     """Solve ``rules``: every decision state's win probability for optimal play (see the
     module docstring).
@@ -196,6 +195,11 @@ def solve(rules: Rules = STANDARD) -> PigSolution:
         >>> round(solution.first_player_win_probability, 12)   # P = 5/6 + (1 - P)/6: 6/7
         0.857142857143
     """
+    return _solve(rules)
+
+
+@lru_cache(maxsize=8)
+def _solve(rules: Rules) -> PigSolution:
     from dicemath.games.pig._kernels import sweep_layer
 
     start = time.perf_counter()
