@@ -399,3 +399,51 @@ def bounded_value_iteration(blocks: Sequence[np.ndarray], operator: BoundsOperat
     sweeps, _ = sweep_to_convergence(blocks, update, tolerance=tolerance, max_sweeps=max_sweeps,
                                      desc=desc)
     return sweeps
+
+
+def layered_value_iteration(layers: Iterable, update: Callable[[object], float], *,
+                            tolerance: float, max_sweeps: int, desc: str | None = None) -> list[int]:
+    """Value iteration one layer at a time: :func:`sweep_to_convergence` on each layer until
+    it converges, in order.
+
+    For MDPs whose states fall into layers where a state's value depends only on states
+    of its own layer and of layers listed before it (no progress back to a later layer):
+    a layer is swept only once every layer it depends on has converged, so the sweeps go
+    where the unknowns couple and nowhere else. ``update(layer)`` recomputes the values of
+    one layer in place (Gauss-Seidel inside it, as the caller orders it) and returns the
+    largest absolute change it made.
+
+    Args:
+        layers: the layers, each after every layer its values depend on.
+        update: ``update(layer) -> largest absolute change``.
+        tolerance: a layer is done after a sweep whose largest change is below this.
+        max_sweeps: the most sweeps of any one layer.
+        desc: show a progress bar over the layers with this label.
+
+    Returns:
+        The number of sweeps each layer took, in order.
+
+    Raises:
+        RuntimeError: a layer still changed by ``tolerance`` or more after ``max_sweeps``.
+
+    Example:
+        Layer 1 is ``V = 1/2 + V/2`` (fixed point 1), layer 0 is ``V = V(layer 1) / 2``:
+
+        >>> values = {0: 0.0, 1: 0.0}
+        >>> def update(layer):
+        ...     new = 0.5 + 0.5 * values[1] if layer == 1 else 0.5 * values[1]
+        ...     change, values[layer] = abs(new - values[layer]), new
+        ...     return change
+        >>> sweeps = layered_value_iteration([1, 0], update, tolerance=1e-12, max_sweeps=100)
+        >>> len(sweeps), sweeps[1], round(values[0], 9)   # layer 0: one sweep, one to see no change
+        (2, 2, 0.5)
+    """
+    layers = list(layers)
+    counts = []
+    for layer in (progress(layers, desc=desc, total=len(layers)) if desc else layers):
+        sweeps, change = sweep_to_convergence([layer], update, tolerance=tolerance, max_sweeps=max_sweeps)
+        if change >= tolerance:
+            raise RuntimeError(f"value iteration did not converge in {max_sweeps} sweeps of layer {layer!r} "
+                               f"(last change {change:.3g})")
+        counts.append(sweeps)
+    return counts

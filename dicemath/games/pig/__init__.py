@@ -1,0 +1,39 @@
+"""Pig (docs/rules.md section 6): rules engine, optimal solution, advice, policy card.
+
+The game vocabulary (see :mod:`dicemath.games`): :class:`Rules` with the preset
+:data:`STANDARD` (goal 100), :func:`initial_state`, the state :class:`State` (actions
+``"roll"`` and ``"hold"``, die faces ``1..6`` as chance outcomes), :func:`advise` (the win
+probability of rolling and of holding), :func:`solve` (every state's win probability for
+optimal play), :func:`policy_card` (the hold thresholds) and :func:`analyse` (the cost of
+every decision of a played game, :mod:`.analysis`).
+
+Modules:
+
+- :mod:`~dicemath.games.pig.rules`: :class:`Rules` (the goal).
+- :mod:`~dicemath.games.pig.state`: :class:`State` (immutable, text form that round-trips).
+- :mod:`~dicemath.games.pig.solver`: :func:`solve`, the core's layered value iteration
+  (:func:`dicemath.core.mdp.layered_value_iteration`) over a compiled layer sweep.
+- :mod:`~dicemath.games.pig.advice`: :func:`advise`, :func:`policy_card`.
+- :mod:`~dicemath.games.pig.drawing`: the SVG picture of a state.
+- :mod:`~dicemath.games.pig.analysis`: :data:`~dicemath.games.pig.analysis.ANALYSIS`.
+- :mod:`~dicemath.games.pig.commands`: ``dicemath pig`` (``register(subparsers)``).
+- :mod:`~dicemath.games.pig.report`: the report section (``compute``, ``render``).
+
+Example:
+    >>> from dicemath.games.pig import initial_state, solve
+    >>> round(solve().value(initial_state()), 4)      # Neller and Presser (2004): 53.06%
+    0.5306
+"""
+
+from dicemath.core.svg import register_picture
+from dicemath.games.pig import drawing as _drawing
+from dicemath.games.pig.advice import PolicyCard, advise, policy_card
+from dicemath.games.pig.analysis import analyse
+from dicemath.games.pig.rules import STANDARD, Rules
+from dicemath.games.pig.solver import PigSolution, solve
+from dicemath.games.pig.state import State, initial_state
+
+register_picture(State, _drawing.draw)
+
+__all__ = ["STANDARD", "PigSolution", "PolicyCard", "Rules", "State", "advise", "analyse", "initial_state",
+           "policy_card", "solve"]
