@@ -241,6 +241,24 @@ GAMES = (
                           (("6-5",), "24/20 13/7", IllegalMoveError), (("6-5",), "23/17 24/19", IllegalMoveError)),
         bad_query=("backgammon", "moves", "notAnId", "3", "1"),
     ),
+    GameEntry(
+        name="pig", package=None, preset="STANDARD",
+        variants=(dict(goal=10), dict(goal=25)),
+        games=6,
+        invariant=None,
+        queries=(
+            (("pig", "game"), frozenset({"game", "rules", "win_probabilities", "hold_at_start",
+                                         "published", "states", "layers", "sweeps", "tolerance", "solve_seconds"})),
+            (("pig", "show", "start"),
+             frozenset({"game", "state", "diagram", "to_act", "legal_moves", "phase", "rules", "scores",
+                        "turn_total"})),
+        ),
+        bad_rules=(dict(goal=0), dict(goal="100"), dict(goal=True)),
+        bad_texts=("", "x", "0:0-0 t1 choose", "3:0-0 t0 choose"),
+        bad_actions=(((), "hold", IllegalMoveError), ((), 4, IllegalMoveError), (("roll",), "roll", IllegalMoveError)),
+        bad_action_texts=(((), "pass", IllegalMoveError),),
+        bad_query=("pig", "game", "--goal", "0"),
+    ),
 )
 
 ENTRIES = pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])

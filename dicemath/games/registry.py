@@ -5,7 +5,7 @@ package and one line here.
 
 Example:
     >>> [g.name for g in GAMES]
-    ['pegs', 'fives', 'pitjesbak', 'backgammon', 'bohnduell']
+    ['pegs', 'fives', 'pitjesbak', 'backgammon', 'bohnduell', 'pig']
     >>> game("fives").rules_headings
     ('2. Fives', 'Dice and hits')
 """
@@ -17,6 +17,7 @@ from dicemath.core.game import Game
 from dicemath.games.backgammon.game import BACKGAMMON_GAME
 from dicemath.games.bohnduell.game import BOHNDUELL_GAME
 from dicemath.games.pegs_fives.game import FIVES_GAME, PEGS_GAME
+from dicemath.games.pig.game import PIG_GAME
 from dicemath.games.pitjesbak.game import PITJESBAK_GAME
 
 GAMES: tuple[Game, ...] = (
@@ -25,6 +26,7 @@ GAMES: tuple[Game, ...] = (
     PITJESBAK_GAME,
     BACKGAMMON_GAME,
     BOHNDUELL_GAME,
+    PIG_GAME,
 )
 """Every game, in the order of docs/rules.md."""
 

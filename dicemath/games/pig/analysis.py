@@ -76,6 +76,12 @@ class PigAnalysis(GameAnalysis):
     seats = PLAYER_NAMES
     required = ("state",)
 
+    def advice(self, state: State, settings: Mapping) -> Advice:
+        """The advice of Pig's chain (:data:`~dicemath.games.pig.game.PIG_GAME`), as ``advise`` gives it."""
+        from dicemath.games.pig.game import PIG_GAME
+
+        return PIG_GAME.advise(state)
+
     def initial_state(self, rules: Rules, start: str | None = None) -> State:
         """The start of a game (player 0 rolls), or the state whose text is ``start``.
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import argparse
 
-from dicemath.cli.support import (
+from dicemath.core.commands import (
     add_json_flag,
     add_rules_command,
     add_show_command,
