@@ -16,5 +16,5 @@ setup(ext_modules=[
     Extension("dicemath.games.pegs_fives.fullboard._pegs_c", sources=[f"{FULLBOARD}/_pegs_c.c"],
               depends=[f"{FULLBOARD}/_pegs_c_passes.h", f"{FULLBOARD}/_pegs_c_solver.h"], extra_compile_args=CFLAGS),
     Extension("dicemath.games.pegs_fives.fullboard._network_c", sources=[f"{FULLBOARD}/_network_c.c"],
-              extra_compile_args=CFLAGS),
+              depends=[f"{FULLBOARD}/_network_c_path.h"], extra_compile_args=CFLAGS),
 ])
