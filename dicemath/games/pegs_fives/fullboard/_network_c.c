@@ -11,139 +11,78 @@
  * and odd active units, so that consecutive products do not wait for each other). The
  * arithmetic is float32, as the model's own (distilled.activations), in another order of
  * summation: equal within float32 rounding.
+ * The loop is compiled once per instruction set (_network_c_path.h: avx512, avx2, scalar)
+ * and the fastest path the CPU runs is chosen at import, or the one the environment variable
+ * DICEMATH_SIMD names, so one build runs on every x86-64 CPU (other CPUs and compilers build
+ * the scalar path alone).
  * The GIL is released, so the guide's threads run it in parallel.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
-#if defined(__AVX512F__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define X86_PATHS 1   /* GCC on x86-64: the AVX-512 and AVX2 paths besides the scalar one */
 #include <immintrin.h>
 #endif
 
 #define MAXUNITS 1024   /* first-layer units */
 #define MAXWIDTH 128    /* second-layer units (8 vectors of 16) */
 
-/* The active units of one board: their indices and inputs, in increasing unit order (index
- * and input hold units + 16 entries: whole vectors are written). */
-static int active_units(const float *first, const float *offset, int units, int *index, float *input) {
-    int count = 0;
-    int j = 0;
-#if defined(__AVX512F__)
-    const __m512i step = _mm512_set1_epi32(16);
-    __m512i at = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    for (; j + 16 <= units; j += 16) {
-        __m512 x = _mm512_add_ps(_mm512_loadu_ps(first + j), _mm512_loadu_ps(offset + j));
-        __mmask16 positive = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_GT_OQ);
-        _mm512_storeu_ps(input + count, _mm512_maskz_compress_ps(positive, x));   /* not compressstoreu: slow */
-        _mm512_storeu_si512(index + count, _mm512_maskz_compress_epi32(positive, at));
-        count += __builtin_popcount(positive);
-        at = _mm512_add_epi32(at, step);
-    }
-#endif
-    for (; j < units; j++) {            /* written always, kept when positive: no branch to mispredict */
-        float x = first[j] + offset[j];
-        index[count] = j;
-        input[count] = x;
-        count += x > 0.0f;
-    }
-    return count;
-}
-
-#if defined(__AVX512F__)
-#define LANES 16
-#elif defined(__AVX2__)
-#define LANES 8
-#endif
-
-#if defined(LANES)
-/* The compiler's vectors of LANES floats (AVX-512 or AVX2 registers). */
-typedef float VecF __attribute__((vector_size(4 * LANES)));
-typedef int32_t VecI __attribute__((vector_size(4 * LANES)));
-
-static inline VecF load_lanes(const float *p) {
-    VecF v;
-    memcpy(&v, p, sizeof(v));
-    return v;
-}
-
-/* The sum of the lanes, halving (a tree, not a chain of LANES dependent adds). */
-static inline float sum_lanes(VecF v) {
-    float a[LANES];
-    memcpy(a, &v, sizeof(a));
-    for (int half = LANES / 2; half > 0; half /= 2)
-        for (int k = 0; k < half; k++) a[k] += a[k + half];
-    return a[0];
-}
-
-/* relu(sum over the active units of input * w2[unit] + b2) @ w3 + b3 for a width of W
- * vectors: two accumulators per vector, for the even and the odd active units. */
-#define SECOND_LAYER(W)                                                                         \
-    static float second_layer_##W(const int *index, const float *input, int count, const float *w2, \
-                                  int width, const float *b2, const float *w3, float b3) {      \
-        VecF even[W], odd[W];                                                                   \
-        for (int q = 0; q < W; q++) {                                                           \
-            even[q] = load_lanes(b2 + LANES * q);                                               \
-            odd[q] = (VecF){0};                                                                 \
-        }                                                                                       \
-        int t = 0;                                                                              \
-        for (; t + 2 <= count; t += 2) {                                                        \
-            const float *r0 = w2 + (size_t)index[t] * width, *r1 = w2 + (size_t)index[t + 1] * width; \
-            float x0 = input[t], x1 = input[t + 1];                                             \
-            for (int q = 0; q < W; q++) {                                                       \
-                even[q] += x0 * load_lanes(r0 + LANES * q);                                     \
-                odd[q] += x1 * load_lanes(r1 + LANES * q);                                      \
-            }                                                                                   \
-        }                                                                                       \
-        if (t < count)                                                                          \
-            for (int q = 0; q < W; q++) even[q] += input[t] * load_lanes(w2 + (size_t)index[t] * width + LANES * q); \
-        VecF total = {0};                                                                       \
-        for (int q = 0; q < W; q++) {                                                           \
-            VecF hidden = even[q] + odd[q];                                                     \
-            hidden = (VecF)((VecI)hidden & (hidden > 0.0f));      /* ReLU */                    \
-            total += hidden * load_lanes(w3 + LANES * q);                                       \
-        }                                                                                       \
-        return b3 + sum_lanes(total);                                                           \
-    }
-SECOND_LAYER(1)
-SECOND_LAYER(2)
-SECOND_LAYER(4)
-SECOND_LAYER(8)
-SECOND_LAYER(16)
-#endif
-
-/* The same for any width, scalar. */
-static float second_layer_any(const int *index, const float *input, int count, const float *w2, int width,
-                              const float *b2, const float *w3, float b3) {
-    float hidden[MAXWIDTH];
-    memcpy(hidden, b2, sizeof(float) * (size_t)width);
-    for (int t = 0; t < count; t++) {
-        const float *row = w2 + (size_t)index[t] * width;
-        for (int k = 0; k < width; k++) hidden[k] += input[t] * row[k];
-    }
-    float total = b3;
-    for (int k = 0; k < width; k++)
-        if (hidden[k] > 0.0f) total += hidden[k] * w3[k];
-    return total;
-}
-
 typedef float (*SecondLayer)(const int *, const float *, int, const float *, int, const float *, const float *,
                              float);
 
-static SecondLayer second_layer_for(int width) {
-#if defined(LANES)
-    if (width % LANES == 0)
-        switch (width / LANES) {
-            case 1: return second_layer_1;
-            case 2: return second_layer_2;
-            case 4: return second_layer_4;
-            case 8: return second_layer_8;
-            case 16: return second_layer_16;
-            default: break;
-        }
+#if defined(X86_PATHS)
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,avx512cd,avx512dq,avx512vl,avx2,bmi,bmi2,f16c,fma,lzcnt,movbe,popcnt")
+#define PATH(name) name##_avx512
+#define PATH_AVX512 1
+#define LANES 16
+#include "_network_c_path.h"
+#undef LANES
+#undef PATH_AVX512
+#undef PATH
+#pragma GCC pop_options
+
+#pragma GCC push_options
+#pragma GCC target("avx2,bmi,bmi2,f16c,fma,lzcnt,movbe,popcnt")
+#define PATH(name) name##_avx2
+#define LANES 8
+#include "_network_c_path.h"
+#undef LANES
+#undef PATH
+#pragma GCC pop_options
 #endif
-    return second_layer_any;
-}
+
+#define PATH(name) name##_scalar
+#include "_network_c_path.h"
+#undef PATH
+
+/* A code path: SUMMATION, the order of the float32 sums (its vector width), which the last
+ * bits of a value depend on, is the path's name. */
+typedef struct {
+    const char *name;
+    int (*runs)(void);                  /* this CPU has the path's instructions */
+    void (*boards)(const float *, const float *, int, const float *, int, const float *, const float *, float,
+                   Py_ssize_t, double *);
+} Path;
+
+#if defined(X86_PATHS)
+static int runs_avx512(void) { return __builtin_cpu_supports("x86-64-v4"); }
+static int runs_avx2(void) { return __builtin_cpu_supports("x86-64-v3"); }
+#endif
+static int runs_scalar(void) { return 1; }
+
+static const Path paths[] = {   /* fastest first */
+#if defined(X86_PATHS)
+    {"avx512", runs_avx512, network_boards_avx512},
+    {"avx2", runs_avx2, network_boards_avx2},
+#endif
+    {"scalar", runs_scalar, network_boards_scalar},
+};
+
+static const Path *path;        /* the one in use, set once at import */
 
 /* network(first, offset, w2, b2, w3, b3, out): float32 buffers ([board, unit], [unit],
  * [unit, width], [width], [width], [1]) and float64 out [board], written. */
@@ -158,14 +97,8 @@ static PyObject *py_network(PyObject *self, PyObject *args) {
         const float *f = (const float *)first.buf, *o = (const float *)offset.buf, *a = (const float *)w2.buf,
                     *b = (const float *)b2.buf, *c = (const float *)w3.buf, last = *(const float *)b3.buf;
         double *values = (double *)out.buf;
-        SecondLayer layer = second_layer_for((int)width);
         Py_BEGIN_ALLOW_THREADS
-        int index[MAXUNITS + 16];
-        float input[MAXUNITS + 16];
-        for (Py_ssize_t i = 0; i < boards; i++) {
-            int count = active_units(f + (size_t)i * units, o, (int)units, index, input);
-            values[i] = (double)layer(index, input, count, a, (int)width, b, c, last);
-        }
+        path->boards(f, o, (int)units, a, (int)width, b, c, last, boards, values);
         Py_END_ALLOW_THREADS
     } else {
         PyErr_SetString(PyExc_ValueError, "inconsistent network shapes");
@@ -189,21 +122,36 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_network_c",
                                     "The distilled network on a slab of boards, compiled.", -1, methods,
                                     NULL, NULL, NULL, NULL};
 
-/* SUMMATION names the order of the float32 sums this build uses (its vector width), which
- * the last bits of a value depend on: guides.distilled_guide_digest puts it in a guide's
- * digest, so a guide table is never resumed by a build that sums in another order. */
-#if defined(__AVX512F__)
-#define SUMMATION "avx512"
-#elif defined(__AVX2__)
-#define SUMMATION "avx2"
-#else
-#define SUMMATION "scalar"
-#endif
-
+/* The path: DICEMATH_SIMD's if set (ImportError if this CPU or build has no such path), else
+ * the fastest this CPU runs. SUMMATION names it (guides.distilled_guide_digest puts it in a
+ * guide's digest, so a guide table is never resumed by a build that sums in another order);
+ * PATHS: the names of the paths this CPU runs, fastest first. */
 PyMODINIT_FUNC PyInit__network_c(void) {
-    PyObject *m = PyModule_Create(&module);
-    if (m != NULL && PyModule_AddStringConstant(m, "SUMMATION", SUMMATION) < 0) {
-        Py_DECREF(m);
+    const char *forced = getenv("DICEMATH_SIMD");
+    if (forced != NULL && forced[0] == '\0') forced = NULL;
+    __builtin_cpu_init();
+    const Path *chosen = NULL;
+    PyObject *names = PyList_New(0);
+    for (size_t i = 0; names != NULL && i < sizeof(paths) / sizeof(paths[0]); i++) {
+        if (!paths[i].runs()) continue;
+        if (chosen == NULL && (forced == NULL || strcmp(forced, paths[i].name) == 0)) chosen = &paths[i];
+        PyObject *name = PyUnicode_FromString(paths[i].name);
+        if (name == NULL || PyList_Append(names, name) < 0) Py_CLEAR(names);
+        Py_XDECREF(name);
+    }
+    if (names == NULL) return NULL;
+    if (chosen == NULL) {
+        PyErr_Format(PyExc_ImportError, "DICEMATH_SIMD=%s: not a code path this CPU runs (%R)", forced, names);
+        Py_DECREF(names);
+        return NULL;
+    }
+    path = chosen;
+    PyObject *m = PyModule_Create(&module), *tuple = PyList_AsTuple(names);
+    Py_DECREF(names);
+    if (m == NULL || tuple == NULL || PyModule_AddStringConstant(m, "SUMMATION", path->name) < 0 ||
+        PyModule_AddObject(m, "PATHS", tuple) < 0) {
+        Py_XDECREF(tuple);
+        Py_XDECREF(m);
         return NULL;
     }
     return m;

@@ -31,7 +31,9 @@ The arithmetic is C (``_pegs_c.c``, compiled when the package is installed: noth
 compiled at run time). It works board by board and vectorises over the throws of a choice
 throw: the best option of 8 throws is a minimum over the open rows of look-ups in each
 row's table of 8 option values (hits 0..7), one permute each with AVX-512 (a portable
-loop without it).
+loop without it). One build holds a code path per instruction set and uses the fastest the
+CPU runs, or the one the environment variable ``DICEMATH_SIMD`` names at import
+(``avx512``, ``avx2`` or ``scalar``; see :data:`SIMD`).
 """
 
 from __future__ import annotations
@@ -58,7 +60,9 @@ MAX_GOAL = 6
 """The largest ``goal`` the kernel implements (a row's values fit one table of 8 slots)."""
 
 SIMD = _pegs_c.simd()
-"""The instruction set the kernel's passes were compiled for (``"avx512"`` or ``"scalar"``)."""
+"""The kernel's code path in use, chosen at import: ``"avx512"``, ``"avx2"`` or ``"scalar"``, the
+first of ``_pegs_c.PATHS`` (the paths this CPU runs, fastest first) unless ``DICEMATH_SIMD``
+names another (an ImportError if the CPU lacks it). The paths agree within float64 rounding."""
 
 _SUPPORTED = {"dice": PEGS.dice, "throws": PEGS.throws, "overthrow": PEGS.overthrow,
               "on_complete": PEGS.on_complete, "all_dice_first": PEGS.all_dice_first,
