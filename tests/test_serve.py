@@ -185,7 +185,7 @@ def test_bad_input_is_a_400_with_the_clis_message(server, capsys, body, argv):
 
 def test_bad_requests_are_400_or_404(server):
     assert post(server, "/api/advise", {"game": "chess"}) == (
-        400, {"error": "unknown game 'chess'; known: pegs, fives, pitjesbak, backgammon, bohnduell"})
+        400, {"error": "unknown game 'chess'; known: pegs, fives, pitjesbak, backgammon, bohnduell, pig"})
     status, answer = post(server, "/api/advise", {"game": "pegs", "roll": PEGS_ROLL})
     assert status == 400 and answer["error"] == "the following arguments are required: --board"
     status, answer = post(server, "/api/advise", {"game": "pegs"}, content_type="text/plain")

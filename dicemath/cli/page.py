@@ -66,6 +66,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from dicemath.cli.page_workers import PageTimeoutError, WorkerPool
 from dicemath.core.commands import _default as _json_default
 from dicemath.core.errors import DicemathError
 from dicemath.core.game import Game
@@ -77,6 +78,17 @@ PAGE = Path(__file__).resolve().parent / "data" / "page.html"
 
 MAX_BODY = 64 * 1024
 """The largest request body accepted, in bytes."""
+
+BACKLOG = 1024
+"""Connections the listening socket holds before they are accepted (the standard library's 5
+drops connections of a crowd)."""
+
+WORKERS = 2
+"""Worker processes ``dicemath serve`` starts by default."""
+
+TIME_LIMIT = 10.0
+"""Seconds a request may wait for a worker, and again for its answer, by default; past that it
+is answered with HTTP 503 and a message naming the limit."""
 
 def _game(request: dict) -> Game:
     return game_named(text_field(request, "game", required=True, positional=True))
@@ -156,8 +168,13 @@ class AdviceHandler(BaseHTTPRequestHandler):
             return
         try:
             request = self._read_json()
-            with self.server.compute_lock:                    # one solve at a time: the solvers' caches are shared
-                result = route(request)
+            if self.server.pool is not None:
+                result = self.server.pool.answer(path, request)
+            else:
+                with self.server.compute_lock:                # one solve at a time: the solvers' caches are shared
+                    result = route(request)
+        except PageTimeoutError as error:                     # past the page's time limit: the others go on
+            self._send_json(HTTPStatus.SERVICE_UNAVAILABLE, {"error": str(error)})
         except DicemathError as error:                        # what the command line prints, exit 2
             self._send_json(HTTPStatus.BAD_REQUEST, {"error": str(error)})
         except Exception:                                     # a bug: logged here, never sent to the page
@@ -208,15 +225,26 @@ class AdviceServer(ThreadingHTTPServer):
 
     Attributes:
         quiet: True to leave requests out of the log on stderr.
-        compute_lock: held while an answer is computed (one at a time).
+        pool: the worker processes that compute the answers, each within the time limit
+            (:class:`~dicemath.cli.page_workers.WorkerPool`), or None: answers are computed in
+            the server's own threads, one at a time, with no limit.
+        compute_lock: held while an answer is computed in the server's threads.
     """
 
     daemon_threads = True
+    request_queue_size = BACKLOG
 
-    def __init__(self, address: tuple[str, int], quiet: bool = False):
+    def __init__(self, address: tuple[str, int], quiet: bool = False, pool: WorkerPool | None = None):
         self.quiet = quiet
+        self.pool = pool
         self.compute_lock = threading.Lock()
         super().__init__(address, AdviceHandler)
+
+    def server_close(self) -> None:
+        """Close the socket and stop the worker processes."""
+        super().server_close()
+        if self.pool is not None:
+            self.pool.close()
 
     @property
     def url(self) -> str:
@@ -232,7 +260,8 @@ class _AdviceServer6(AdviceServer):
     address_family = socket.AF_INET6
 
 
-def make_server(host: str = "127.0.0.1", port: int = 8000, *, quiet: bool = False) -> AdviceServer:
+def make_server(host: str = "127.0.0.1", port: int = 8000, *, quiet: bool = False, workers: int = 0,
+                time_limit: float = TIME_LIMIT) -> AdviceServer:
     """The server of the page, bound to ``host``:``port`` (port 0: any free port).
 
     Call ``serve_forever()`` on it to answer requests, ``shutdown()`` from another thread to
@@ -243,11 +272,27 @@ def make_server(host: str = "127.0.0.1", port: int = 8000, *, quiet: bool = Fals
             network interface, so that a phone on the same network can reach it).
         port: the TCP port.
         quiet: leave requests out of the log on stderr.
+        workers: worker processes that compute the answers (ready when this returns), each
+            request cut off past ``time_limit`` seconds (``dicemath serve`` starts :data:`WORKERS`); 0 computes them
+            in the server's threads, one at a time, with no limit.
+        time_limit: the seconds a request may wait for a worker, and again for its answer.
 
     Returns:
         The bound :class:`AdviceServer`.
 
     Raises:
         OSError: the address cannot be bound (in use, not this machine's).
+        ValueError: a negative number of workers or a time limit that is not positive.
+        RuntimeError: the workers did not start.
     """
-    return (_AdviceServer6 if ":" in host else AdviceServer)((host, port), quiet)
+    if workers < 0:
+        raise ValueError(f"workers must be 0 or more, got {workers}")
+    pool = WorkerPool(workers, time_limit) if workers else None
+    try:
+        if pool is not None:
+            pool.wait_ready()
+        return (_AdviceServer6 if ":" in host else AdviceServer)((host, port), quiet, pool)
+    except BaseException:
+        if pool is not None:
+            pool.close()
+        raise
