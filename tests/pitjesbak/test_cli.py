@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from dicemath.cli import pitjesbak as pit_cli
+from dicemath.games.pitjesbak import commands as pit_cli
 
 
 def run(capsys, *argv):

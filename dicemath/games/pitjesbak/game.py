@@ -42,15 +42,15 @@ class PitjesbakGame(Game):
         return advise(state, **settings)
 
     def register_commands(self, subparsers: Any) -> None:
-        from dicemath.cli import pitjesbak
+        from dicemath.games.pitjesbak import commands
 
-        pitjesbak.register(subparsers)
+        commands.register(subparsers)
 
     def report_sections(self) -> tuple[Any, ...]:
         from dicemath.reporting.section import Section
-        from dicemath.reporting.sections import pitjesbak
+        from dicemath.games.pitjesbak import report
 
-        return (Section("pitjesbak", "Pitjesbak: when to stop, and who wins", pitjesbak.compute, pitjesbak.render),)
+        return (Section("pitjesbak", "Pitjesbak: when to stop, and who wins", report.compute, report.render),)
 
     def analysis(self) -> Any:
         from dicemath.games.pitjesbak.analysis import ANALYSIS
