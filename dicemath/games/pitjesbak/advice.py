@@ -277,7 +277,15 @@ def read_situation(rules: Rules, *, current: Sequence[int] | None, throw_number:
         if stripes_left is None or position is None:
             raise InvalidStateError("a table needs --stripes-left (every player's stripes in turn order) and your "
                                     "--position (0 = the start player)")
+        from dicemath.games.pitjesbak.rules import check_stripes
+        from dicemath.games.pitjesbak.table_round import check_situation, round_graph
+
         flags = wiped_flags(wiped, len(stripes_left))
+        table_rules = rules.with_players(len(stripes_left))      # checks 2..8 players (PIT-1)
+        for pos, count in enumerate(stripes_left):
+            check_stripes(count, f"stripes of position {pos}")
+        check_situation(round_graph(len(stripes_left), table_rules), position, list(before or ()), limit,
+                        throw_number, flags)
         return table_situation_state(rules.with_players(len(stripes_left)), stripes_left, flags, position,
                                      list(before or ()), limit, current, throw_number)
     missing = [f"--{name.replace('_', '-')}" for name, value in
