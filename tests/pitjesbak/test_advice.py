@@ -129,3 +129,42 @@ def test_one_advice_type_for_every_table(game):
                                   rules=solution.rules, solution=solution)
     assert "(estimates)" not in str(advice)
     assert "(estimates)" in str(StopOrThrow("stop", 0.3, 0.2, {}, exact=False))
+
+
+def test_analyse_values_each_decision_as_advise():
+    """Random decisions (seeded) of random played games: ``analyse`` of the decision gives the
+    values, ``exact`` flag and ``source`` of ``advise`` (the chain of sources)."""
+    import random
+
+    from dicemath.core.game import CHANCE, TERMINAL, sample_chance
+    from dicemath.games.pitjesbak.analysis import ANALYSIS
+    from dicemath.games.pitjesbak.game import PITJESBAK_GAME
+
+    from dicemath.games.pitjesbak.rules import Rules
+    from dicemath.games.pitjesbak.state import initial_state
+
+    rules = Rules(stripes=3)
+    rng = random.Random(11)
+    checked = 0
+    while checked < 12:
+        state = initial_state(rules)
+        while state.current_player() != TERMINAL and checked < 12:
+            if state.current_player() == CHANCE:
+                state = state.apply(sample_chance(state, rng))
+                continue
+            if rng.random() < 0.5:
+                me, them = state.order[state.turn], state.order[1 - state.turn]
+                entry = {"my_stripes": state.stripes[me], "my_wiped": state.wiped[me],
+                         "their_stripes": state.stripes[them], "their_wiped": state.wiped[them],
+                         "role": ("start", "follower")[state.turn], "throw_number": state.throws,
+                         "current": "-".join(map(str, state.current)), "choice": "stop"}
+                if state.turn:
+                    entry.update(best="-".join(map(str, state.results[0])), limit=state.limit)
+                cost = ANALYSIS.analyse({"game": "pitjesbak", "rules": {"stripes": 3}, "decisions": [entry]}).decisions[0]
+                advice = advise(ANALYSIS.decision_state(entry, rules))
+                played = PITJESBAK_GAME.advise(state)
+                assert [(o.action, o.value) for o in played.options] == [(o.action, o.value) for o in advice.options]
+                assert cost.values == {o.action: o.value for o in advice.options}
+                assert (cost.exact, cost.source) == (advice.exact, advice.source) == (True, "two-player game solution")
+                checked += 1
+            state = state.apply(rng.choice(state.legal_actions()))

@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from dicemath.cli import pitjesbak as pit_cli
+from dicemath.games.pitjesbak import commands as pit_cli
 
 
 def run(capsys, *argv):
@@ -85,9 +85,11 @@ def test_advice_at_a_table_of_five_is_a_labelled_estimate(capsys, tmp_path):
     assert "Estimated chance to win the game" in svg and "(advised)" in svg and "Seat 4" in svg
 
 
-def test_seat_is_the_position(capsys):
+def test_position_has_one_name(capsys):
+    """The turn position is ``--position`` only (seats are the chairs, not the turn order)."""
     seat = [a if a != "--position" else "--seat" for a in FIVE]
-    assert json.loads(run(capsys, "advise", *seat, "--json")[1]) == json.loads(run(capsys, "advise", *FIVE, "--json")[1])
+    with pytest.raises(SystemExit):
+        run(capsys, "advise", *seat, "--json")
 
 
 @pytest.mark.parametrize("two, table", [
@@ -188,3 +190,18 @@ def test_bad_cards_exit_2(capsys):
     assert main(["pitjesbak", "card", "--stripes-left", "3,9", "--wiped", "1"]) == 2
     assert main(["pitjesbak", "card", "--stripes-left", "3,9", "--state", "3,1,9,0"]) == 2
     assert main(["pitjesbak", "card", "--wiped", "1,0"]) == 2
+
+
+def test_page_takes_the_tables_of_the_cli(capsys):
+    """The page reads a table with the command line's words and function: the same answer as
+    ``advise`` and as the state's text form (the generic page path)."""
+    from dicemath.games.pitjesbak.game import PITJESBAK_GAME
+
+    cli = json.loads(run(capsys, "advise", *FIVE, "--json")[1])
+    fields = {a[2:].replace("-", "_"): b for a, b in zip(FIVE[::2], FIVE[1::2])}
+    fields["throw_number"] = fields.pop("throws_used")
+    fields["current"] = fields.pop("throw")
+    page = PITJESBAK_GAME.page_advice(fields)
+    assert page.pop("svg").startswith("<svg") and page == cli
+    state = PITJESBAK_GAME.read_state(cli["state"])
+    assert PITJESBAK_GAME.advise(state).as_dict() == cli

@@ -1,6 +1,6 @@
 """The report section (quick) and the notebook."""
 
-from dicemath.reporting.sections.pitjesbak import (
+from dicemath.games.pitjesbak.report import (
     GainRow,
     RoundRow,
     TableRow,

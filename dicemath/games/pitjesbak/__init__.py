@@ -17,8 +17,8 @@ the vector of win probabilities: 2 to 4 players from 9 stripes, more with few st
 solution each table uses; advice at any table),
 :mod:`.table_compare` (what game-optimal play gains over round-optimal play), :mod:`.advice`
 (stop or throw again at every table, the core's Advice with the :class:`StopOrThrow` of
-:mod:`.advice_type` behind it; policy cards); its command line is :mod:`dicemath.cli.pitjesbak`,
-its report section :mod:`dicemath.reporting.sections.pitjesbak`.
+:mod:`.advice_type` behind it; policy cards); its command line is :mod:`.commands`,
+its report section :mod:`.report`.
 The solvers run on the core's algorithms: optimal stopping and bounded value iteration
 (:mod:`dicemath.core.mdp`); their tests check them against the core's expectimax
 (:mod:`dicemath.core.search`) over :class:`State`.

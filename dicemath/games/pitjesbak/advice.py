@@ -41,17 +41,22 @@ UNIT = "win probability"
 """What Pitjesbak advice values measure: the chance to win the whole game (PIT-1)."""
 
 
-def advise(state: State, *, solution=None) -> Advice:
-    """Game-optimal advice at a decision: stop, or throw again? (PIT-4..PIT-8)
+def advise(state: State, **settings) -> Advice:
+    """Game-optimal advice at a decision: stop, or throw again? (PIT-4..PIT-8), from the game's
+    chain of sources (:meth:`.game.PitjesbakGame.sources`: the two-player game solution, the
+    table solution for three and four players, the labelled estimate beyond), as every door
+    asks it.
 
     Args:
         state: a state where a player decides (``state.current_player() >= 0``).
-        solution: as :func:`decide`.
+        settings: the chain's settings: ``solution``, a solved game or table to answer with
+            (of the kind of the source that covers ``state``).
 
     Returns:
         The :class:`~dicemath.core.advice.Advice` (:func:`decision_advice` of
         :func:`decide`): ``stop`` and, when a throw is left, ``throw``, each valued by the
-        chance to win the game; the :class:`StopOrThrow` as its ``detail``.
+        chance to win the game; ``source`` the name of the chain's source; the
+        :class:`StopOrThrow` as its ``detail``.
 
     Raises:
         InvalidStateError: not a decision.
@@ -59,18 +64,28 @@ def advise(state: State, *, solution=None) -> Advice:
     Example:
         >>> small = solve_game(Rules(stripes=3), use_cache=False, compare=False)
         >>> state = initial_state(small.rules).apply((6, 5, 4))
-        >>> advise(state, solution=small).best.action
-        'stop'
+        >>> answer = advise(state, solution=small)
+        >>> answer.best.action, answer.exact, answer.source
+        ('stop', True, 'two-player game solution')
     """
-    return decision_advice(state, decide(state, solution=solution))
+    from dicemath.games.pitjesbak.game import PITJESBAK_GAME
+
+    if state.current_player() < 0:
+        raise InvalidStateError(f"no player decides in {state}: advice needs a decision")
+    return PITJESBAK_GAME.advise(state, **settings)
 
 
-def decision_advice(state: State, decision: StopOrThrow) -> Advice:
+def decision_advice(state: State, decision: StopOrThrow, source: str | None = None) -> Advice:
     """The :class:`~dicemath.core.advice.Advice` of a stop-or-throw answer at ``state`` (the
     state it was asked at, or the state a situation describes): options best first, their
     values the chances to win the game, each with every player's chances (``win_values``,
     in turn order); extras the keys of :meth:`StopOrThrow.as_dict` (the start player's
-    counting throw of a two-player situation, ``best`` there, as ``to_beat``)."""
+    counting throw of a two-player situation, ``best`` there, as ``to_beat``).
+
+    ``source``: the name of the chain's source that answered (default: the name of the source
+    of the decision's kind, :mod:`.game`)."""
+    from dicemath.games.pitjesbak.game import ESTIMATE, GAME_SOLUTION, GAME_SOLUTION_PLAYERS, TABLE_SOLUTION
+
     values = {STOP: (decision.stop_probability, decision.stop_values)}
     if decision.throw_probability is not None:
         values[THROW] = (decision.throw_probability, decision.throw_values)
@@ -79,8 +94,9 @@ def decision_advice(state: State, decision: StopOrThrow) -> Advice:
                            {"win_values": None if values[action][1] is None else list(values[action][1])})
                     for action in order)
     players = len(decision.stop_values) if decision.stop_values is not None else state.rules.players
-    source = ("two-player game solution" if players == 2 else "table solution") if decision.exact else \
-        "table estimate (fitted strengths)"
+    if source is None:
+        source = (GAME_SOLUTION if players == GAME_SOLUTION_PLAYERS else TABLE_SOLUTION) if decision.exact \
+            else ESTIMATE
     extras = {("to_beat" if key == "best" else key): value for key, value in decision.as_dict().items()
               if key != "exact"}
     return Advice(game="pitjesbak", state=str(state), unit=UNIT, higher_is_better=True, exact=decision.exact,
@@ -94,8 +110,8 @@ def decide(state: State, *, solution=None) -> StopOrThrow:
     Args:
         state: a state where a player decides (``state.current_player() >= 0``).
         solution: two players: a solved game (default :func:`solve_game` of ``state.rules``,
-            cached); more: a table solution for :func:`.table_game.table_advice` (default as
-            there: exact up to four players, an estimate beyond).
+            cached); more: a table solution for :func:`.table_game.table_advice` (default
+            :func:`.table_game.default_solution`, by the limits of the chain, :mod:`.game`).
 
     Raises:
         InvalidStateError: not a decision.
@@ -143,6 +159,14 @@ def advise_situation(my_stripes: int, my_wiped: bool, their_stripes: int, their_
         >>> advice.decision
         'stop'
     """
+    dice, best, cap = _check_two_player(role, current, best, limit)
+    return _advice(my_stripes, my_wiped, their_stripes, their_wiped, role=role, throw_number=throw_number,
+                   dice=dice, best=best, cap=cap, rules=rules or STANDARD, solution=solution)
+
+
+def _check_two_player(role: str, current: Sequence[int], best: Sequence[int] | None,
+                      limit: int | None) -> tuple[tuple[int, int, int], tuple[int, int, int] | None, int]:
+    """The checked throw, best throw and throws allowed of a two-player situation (PIT-4)."""
     if role not in ROLES:
         raise InvalidStateError(f"role must be one of {ROLES}, got {role!r}")
     dice = check_throw(current)
@@ -157,8 +181,7 @@ def advise_situation(my_stripes: int, my_wiped: bool, their_stripes: int, their_
         cap = limit if limit is not None else MAX_THROWS
         if not 1 <= cap <= MAX_THROWS:
             raise InvalidStateError(f"limit must be 1..{MAX_THROWS}, got {cap}")
-    return _advice(my_stripes, my_wiped, their_stripes, their_wiped, role=role, throw_number=throw_number,
-                   dice=dice, best=best, cap=cap, rules=rules or STANDARD, solution=solution)
+    return dice, best, cap
 
 
 def table_state_advice(state: State, *, solution=None) -> StopOrThrow:
@@ -199,6 +222,103 @@ def table_situation_state(rules: Rules, stripes: Sequence[int], wiped: Sequence[
                   turn=position, limit=limit or 0, throws=throws, current=check_throw(dice), results=before)
     check_state(state)
     return state
+
+
+TABLE_INPUTS = ("stripes_left", "wiped", "position", "before")
+"""The inputs of a situation at any table (turn order from this round's start player)."""
+
+TWO_PLAYER_INPUTS = ("my_stripes", "my_wiped", "their_stripes", "their_wiped", "role", "best")
+"""The inputs of the two-player form of a situation."""
+
+
+def read_situation(rules: Rules, *, current: Sequence[int] | None, throw_number: int | None,
+                   limit: int | None = None, stripes_left: Sequence[int] | None = None,
+                   wiped: Sequence[int] | None = None, position: int | None = None, before: Sequence = (),
+                   my_stripes: int | None = None, my_wiped: bool = False, their_stripes: int | None = None,
+                   their_wiped: bool = False, role: str | None = None,
+                   best: Sequence[int] | None = None) -> State:
+    """The decision state of a situation described at the table, in either form: the one
+    function the command line (``pitjesbak advise``) and the page read a situation with.
+
+    Args:
+        rules: the rules (starting stripes, die values; ``players`` is the table's).
+        current: my current throw (three dice).
+        throw_number: the throws I have used this turn, ``current`` included (1..3; PIT-4).
+        limit: the throws the start player used this round (followers; PIT-4).
+        stripes_left, wiped, position, before: any table: every player's stripes and has-wiped
+            flags (0/1) in turn order from this round's start player, my turn position (0 = the
+            start player) and the counting throws of the players before me (None for one put
+            out by 1-1-1 this round); :func:`table_situation_state`.
+        my_stripes, my_wiped, their_stripes, their_wiped, role, best: the two-player form
+            (:func:`advise_situation`; ``role`` ``"start"`` or ``"follower"``, ``best`` the
+            start player's counting throw); the asking player sits in seat 0.
+
+    Raises:
+        InvalidStateError: both forms mixed, inputs missing, a situation no game reaches.
+        InvalidDiceError: a throw that is not three dice 1..6.
+
+    Example:
+        >>> state = read_situation(Rules(stripes=3), current=(6, 5, 4), throw_number=1, stripes_left=[3, 2, 3],
+        ...                        position=0)
+        >>> len(state.order), state.turn, state.throws
+        (3, 0, 1)
+    """
+    table = [f"--{n.replace('_', '-')}" for n, v in zip(TABLE_INPUTS, (stripes_left, wiped, position, before or None))
+             if v is not None]
+    two = [f"--{n.replace('_', '-')}" for n, v in zip(TWO_PLAYER_INPUTS, (my_stripes, my_wiped or None, their_stripes,
+                                                                         their_wiped or None, role, best))
+           if v is not None]
+    if table and two:
+        raise InvalidStateError(f"use either the table options ({', '.join(table)}) or the two-player ones "
+                                f"({', '.join(two)}), not both")
+    if current is None or throw_number is None:
+        raise InvalidStateError("give your throw (--throw) and the throws you have used (--throws-used)")
+    if table:
+        if stripes_left is None or position is None:
+            raise InvalidStateError("a table needs --stripes-left (every player's stripes in turn order) and your "
+                                    "--position (0 = the start player)")
+        from dicemath.games.pitjesbak.rules import check_stripes
+        from dicemath.games.pitjesbak.table_round import check_situation, round_graph
+
+        flags = wiped_flags(wiped, len(stripes_left))
+        table_rules = rules.with_players(len(stripes_left))      # checks 2..8 players (PIT-1)
+        for pos, count in enumerate(stripes_left):
+            check_stripes(count, f"stripes of position {pos}")
+        check_situation(round_graph(len(stripes_left), table_rules), position, list(before or ()), limit,
+                        throw_number, flags)
+        return table_situation_state(rules.with_players(len(stripes_left)), stripes_left, flags, position,
+                                     list(before or ()), limit, current, throw_number)
+    missing = [f"--{name.replace('_', '-')}" for name, value in
+               (("my_stripes", my_stripes), ("their_stripes", their_stripes), ("role", role)) if value is None]
+    if missing:
+        raise InvalidStateError(f"the two-player form needs {', '.join(missing)} (or describe the table with "
+                                "--stripes-left and --position)")
+    from dicemath.games.pitjesbak.state import check_state
+
+    rules = rules.with_players(2)
+    dice, best, cap = _check_two_player(role, current, best, limit)
+    _check_throw_number(throw_number, cap)
+    stripes, flags = (my_stripes, their_stripes), (bool(my_wiped), bool(their_wiped))
+    if role == "start":
+        state = State(rules, stripes, flags, (True, True), 0, (0, 1), throws=throw_number, current=dice)
+    else:
+        if classify(best, rules).is_apen:
+            raise InvalidStateError("after a counting 1-1-1 of the start player the follower does not throw (PIT-6)")
+        state = State(rules, stripes, flags, (True, True), 1, (1, 0), turn=1, limit=cap, throws=throw_number,
+                      current=dice, results=(best,))
+    check_state(state)
+    return state
+
+
+def wiped_flags(values: Sequence[int] | None, count: int, option: str = "--wiped") -> list[bool]:
+    """Has-wiped flags from 0/1 numbers (default all 0)."""
+    if values is None:
+        return [False] * count
+    if any(v not in (0, 1) for v in values):
+        raise InvalidStateError(f"{option} takes 0 or 1 for each player, got {list(values)}")
+    if len(values) != count:
+        raise InvalidStateError(f"{option} needs one flag per player ({count}), got {len(values)}")
+    return [bool(v) for v in values]
 
 
 def situation_state(advice: StopOrThrow, rules: Rules) -> State:

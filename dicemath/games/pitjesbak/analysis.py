@@ -80,8 +80,9 @@ class GameValues(ValueSource):
         return float(min(tables.result[theirs, self._class(state.current)], tables.follower[left - 1, theirs]))
 
     def advice(self, state: State) -> Advice:
-        """Stop or throw again, with the chance to win the game after each, from the same solution."""
-        return advise(state, solution=self.solution)
+        """Stop or throw again, with the chance to win the game after each: the game's chain
+        (:func:`.advice.advise`, whose two-player source is this solution)."""
+        return advise(state)
 
     def value(self, state: State) -> Valued:
         """P(seat 0 wins), P(seat 1 wins): the returns at the end, the solution before."""
@@ -123,6 +124,12 @@ class PitjesbakAnalysis(GameAnalysis):
 
     def value_source(self, rules: Rules, settings: Mapping) -> GameValues:
         return GameValues(rules)
+
+    def advice(self, state: State, settings: Mapping) -> Advice:
+        """The chain's advice at a decision (:func:`.advice.advise`, as ``pitjesbak advise``
+        gives it): the record's settings take none of its settings, the record's rules are the
+        state's."""
+        return advise(state)
 
     def value_label(self, rules: Rules, seats: tuple[str, ...]) -> str:
         return f"P({seats[0]} wins the game)"

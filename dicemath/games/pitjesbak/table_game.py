@@ -1,9 +1,10 @@
 """Game-optimal play at a table of 2 to 8 players: the solution to use, the advice and a
 simulator policy (PIT-1..PIT-8).
 
-Two players: the two-player solver :func:`.game_solver.solve_game` (rigorous bounds); three
-and four: the table solver :func:`.table_solver.solve_table` (float64 value iteration); five
-to eight: the labelled estimate :func:`.table_estimate.estimate_table` (``exact`` False).
+Which solution answers a table is the game's chain of sources (:mod:`.game`): the
+two-player solver :func:`.game_solver.solve_game` (rigorous bounds), the table solver
+:func:`.table_solver.solve_table` (float64 value iteration) for three and four players, the
+labelled estimate :func:`.table_estimate.estimate_table` (``exact`` False) beyond.
 :func:`table_advice` answers one stop-or-throw question with an :class:`.advice_type.StopOrThrow`,
 :func:`table_policy` plays the same decisions in the simulator (:mod:`.simulate`).
 :func:`solve_table` and :class:`.table_solver.TableSolution` are here too, for callers of the
@@ -27,8 +28,6 @@ from dicemath.games.pitjesbak.rules import STANDARD, Rules, check_stripes
 from dicemath.games.pitjesbak.state import STOP, THROW, State
 from dicemath.games.pitjesbak.table_estimate import estimate_table
 from dicemath.games.pitjesbak.table_solver import (
-    DEFAULT_CAP_EXTRA,
-    SOLVED_PLAYERS,
     TableSolution,
     TableValues,
     solve_table,
@@ -40,14 +39,18 @@ __all__ = ["TableSolution", "default_solution", "solve_table", "table_advice", "
 
 def default_solution(rules: Rules, stripes: Sequence[int] = ()):
     """The solution :func:`table_advice` uses for a table of ``rules.players`` (holding these
-    stripe counts): two players, the two-player solver :func:`.game_solver.solve_game`
-    (rigorous bounds, its default cap); three and four, :func:`solve_table`;
-    five to eight, the labelled estimate :func:`.table_estimate.estimate_table` (all cached)."""
+    stripe counts, default the starting ones), by the limits of the game's chain of sources
+    (:mod:`.game`): the two-player game solution :func:`.game_solver.solve_game` (rigorous
+    bounds), the table solver :func:`solve_table` where :func:`.game.table_solvable`, else the
+    labelled estimate :func:`.table_estimate.estimate_table` (all cached)."""
+    from dicemath.games.pitjesbak.game import GAME_SOLUTION_PLAYERS, table_cap, table_solvable
+
     n = rules.players
-    if n == 2:
+    stripes = tuple(stripes) or (rules.stripes,) * n
+    if n == GAME_SOLUTION_PLAYERS:
         return two_player_table(rules, max((rules.stripes + DEFAULT_EXTRA, *stripes)))
-    if n <= SOLVED_PLAYERS[-1]:
-        return solve_table(rules, cap=max((rules.stripes + DEFAULT_CAP_EXTRA, *stripes)))
+    if table_solvable(rules, stripes):
+        return solve_table(rules, cap=table_cap(rules, stripes))
     return estimate_table(rules)
 
 
@@ -67,9 +70,8 @@ def table_advice(stripes: Sequence[int], wiped: Sequence[bool], position: int, *
         dice: my current throw (three dice).
         throws: the throws I have used, this one included.
         rules: the rules (die values, starting stripes); ``players`` is taken from ``stripes``.
-        solution: a solved table (default :func:`default_solution`: exact for two to four
-            players, cached; :func:`.table_estimate.estimate_table` for five to eight, labelled
-            ``exact=False``); its subgames answer for fewer players.
+        solution: a solved table (default :func:`default_solution`, the chain's limits); its
+            subgames answer for fewer players.
 
     Returns:
         The :class:`.advice.StopOrThrow` (with every player's values in turn order).

@@ -75,6 +75,7 @@ import numpy as np
 from dicemath.core.cache import cached_arrays
 from dicemath.core.errors import InvalidRulesError, InvalidStateError
 from dicemath.core.mdp import sweep_to_convergence
+from dicemath.games.pitjesbak.game import GAME_SOLUTION_PLAYERS, TABLE_SOLUTION_PLAYERS
 from dicemath.games.pitjesbak.game_solver import solve_game
 from dicemath.games.pitjesbak.rules import STANDARD, Rules, check_stripes
 from dicemath.games.pitjesbak.state import State
@@ -83,8 +84,8 @@ from dicemath.games.pitjesbak.table_round import TableRound, round_graph, solve_
 DEFAULT_CAP_EXTRA = 2
 """Default cap: the starting stripes plus this many."""
 
-SOLVED_PLAYERS = (2, 3, 4)
-"""Tables :func:`solve_table` solves by default at any number of stripes."""
+SOLVED_PLAYERS = (GAME_SOLUTION_PLAYERS, *TABLE_SOLUTION_PLAYERS)
+"""Tables solved exactly (the limits of the game's chain of sources, :mod:`.game`)."""
 
 MAX_WORK = 400_000_000
 """Largest solve :func:`solve_table` accepts: states times knowledge states of a round (four
@@ -357,13 +358,24 @@ def two_player_cap(rules: Rules, cap: int) -> int:
     return max(cap + 4, rules.stripes + 8)
 
 
+def table_work(rules: Rules, cap: int) -> int:
+    """The work of solving a table of ``rules.players`` with stripes capped at ``cap``: its
+    states (:func:`state_count`) times the knowledge states of a round; :func:`solve_table`
+    takes at most :data:`MAX_WORK`.
+
+    Example:
+        >>> table_work(Rules(players=3, stripes=1), 2) == state_count(3, 2, 1) * sum(round_graph(3, Rules(stripes=1)).nodes)
+        True
+    """
+    return state_count(rules.players, cap, rules.stripes) * sum(round_graph(rules.players, rules).nodes)
+
+
 def _check_table(rules: Rules, cap: int | None) -> int:
     cap = cap if cap is not None else rules.stripes + DEFAULT_CAP_EXTRA
     if isinstance(cap, bool) or not isinstance(cap, int) or cap < rules.stripes:
         raise InvalidStateError(f"cap must be a whole number >= the starting stripes {rules.stripes}, got {cap!r}")
     count = state_count(rules.players, cap, rules.stripes)
-    work = count * sum(round_graph(rules.players, rules).nodes)
-    if work > MAX_WORK:
+    if table_work(rules, cap) > MAX_WORK:
         raise InvalidRulesError(f"{rules.players} players from {rules.stripes} stripes with cap {cap}: {count:,} "
                                 f"states of {sum(round_graph(rules.players, rules).nodes):,} knowledge states a "
                                 f"round, above what this solver takes (MAX_WORK = {MAX_WORK:.0e}); use fewer "

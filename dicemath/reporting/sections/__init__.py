@@ -7,7 +7,7 @@ section is where is read from the game registry, :mod:`dicemath.games.registry`)
   results of Pegs and Fives (``full_board``); :mod:`.playing_to_win`: race-aware play
   against the opponent, exact on reduced boards and simulated on the full board
   (``playing_to_win``);
-* :mod:`.pitjesbak`: section ``pitjesbak``;
+* :mod:`dicemath.games.pitjesbak.report`: section ``pitjesbak``;
 * :mod:`.backgammon_bearoff`, :mod:`.backgammon_cube`, :mod:`.backgammon_playtive`: the
   three Backgammon sections;
 * :mod:`.bohnduell`: section ``bohnduell``;

@@ -68,8 +68,8 @@ def register(subparsers) -> None:
                             "(--stripes is the starting count, PIT-1)")
     table.add_argument("--wiped", type=int_list, default=None, metavar="0,1,...",
                        help="has-wiped flags in the same order, 1 for a player who has won a round (default none)")
-    table.add_argument("--position", "--seat", dest="position", type=int, default=None,
-                       help="my place in the turn order: 0 = the start player")
+    table.add_argument("--position", type=int, default=None,
+                       help="my turn position this round: 0 = the start player")
     table.add_argument("--before", default=None, metavar="T,T,...",
                        help="the counting throws of the players before me in turn order, 'out' for one put out by "
                             "1-1-1 this round, e.g. 5-5-5,6-6-2")
@@ -83,9 +83,10 @@ def register(subparsers) -> None:
     both = advise.add_argument_group("both forms")
     both.add_argument("--throw", "--current", dest="current", default=None, help="my current throw, e.g. 6-6-2")
     both.add_argument("--throws-used", "--throw-number", dest="throw_number", type=int, default=None,
-                      help="throws I have used, this one included")
+                      help="the throws I have used this turn, the current one included (1..3, PIT-4)")
     both.add_argument("--limit", type=int, default=None,
-                      help="the throws the start player used (followers; two players: default 3)")
+                      help="followers: the throws the start player used this round (PIT-4; two players: "
+                           "default 3)")
     add_svg_option(advise)
     add_json_flag(advise)
     advise.set_defaults(func=run_advise)
@@ -238,26 +239,6 @@ def run_game(args) -> int:
     return 0
 
 
-TWO_PLAYER_OPTIONS = ("my_stripes", "my_wiped", "their_stripes", "their_wiped", "role", "best")
-TABLE_OPTIONS = ("stripes_left", "wiped", "position", "before")
-
-
-def _given(args, names) -> list[str]:
-    """The options of ``names`` given (a flag counts when set)."""
-    return ["--" + name.replace("_", "-") for name in names if getattr(args, name) not in (None, False)]
-
-
-def _flags(values, count: int, option: str = "--wiped") -> list[bool]:
-    """Has-wiped flags from 0/1 numbers (default all 0)."""
-    if values is None:
-        return [False] * count
-    if any(v not in (0, 1) for v in values):
-        raise InvalidStateError(f"{option} takes 0 or 1 for each player, got {values}")
-    if len(values) != count:
-        raise InvalidStateError(f"{option} needs one flag per player ({count}), got {len(values)}")
-    return [bool(v) for v in values]
-
-
 def _throws(text: str | None) -> list:
     """``--before``: counting throws, ``out`` for a player put out by 1-1-1 this round."""
     from dicemath.games.pitjesbak.throws import parse_throw
@@ -267,75 +248,57 @@ def _throws(text: str | None) -> list:
     return [None if part.strip().lower() == "out" else parse_throw(part) for part in text.split(",")]
 
 
-def run_advise(args) -> int:
-    """``pitjesbak advise``: the core :class:`~dicemath.core.advice.Advice` of the decision,
-    from a state's text form, a table, or the two-player form (each builds the same state)."""
-    rules = _rules(args)
-    two, table = _given(args, TWO_PLAYER_OPTIONS), _given(args, TABLE_OPTIONS)
-    if args.state is not None:
-        if two or table or args.current is not None or args.throw_number is not None or args.limit is not None:
-            raise InvalidStateError("STATE says everything: give no other situation options with it")
-        state, decision = _state_decision(args.state)
-        render = _render_table_advice if "stripes" in decision.situation else _render_two_advice
-    elif table and two:
-        raise InvalidStateError(f"use either the table options ({', '.join(table)}) or the two-player ones "
-                                f"({', '.join(two)}), not both")
-    elif args.current is None or args.throw_number is None:
-        raise InvalidStateError("give your throw (--throw) and the throws you have used (--throws-used)")
-    elif not table:
-        state, decision = _two_decision(args, rules)
-        render = _render_two_advice
-    else:
-        state, decision = _table_decision(args, rules)
-        render = _render_table_advice
-    from dicemath.games.pitjesbak.advice import decision_advice
+def advise_state(rules: Rules, state_text: str | None = None, *, current: str | None = None,
+                 throw_number: int | None = None, limit: int | None = None, stripes_left=None, wiped=None,
+                 position: int | None = None, before: str | None = None, my_stripes: int | None = None,
+                 my_wiped: bool = False, their_stripes: int | None = None, their_wiped: bool = False,
+                 role: str | None = None, best: str | None = None):
+    """The decision state of ``pitjesbak advise``'s inputs as text (the command line's options,
+    the page's fields): a state's text form, or a situation (:func:`.advice.read_situation`).
 
-    advice = decision_advice(state, decision)
-    result = advice.as_dict()
+    Raises:
+        InvalidStateError: a state with other situation inputs; what :func:`.advice.read_situation` refuses.
+        InvalidDiceError: a throw that is not three dice 1..6.
+    """
+    from dicemath.games.pitjesbak.advice import read_situation
+    from dicemath.games.pitjesbak.state import State
+    from dicemath.games.pitjesbak.throws import parse_throw
+
+    if state_text is not None:
+        given = (current, throw_number, limit, stripes_left, wiped, position, before, my_stripes, their_stripes,
+                 role, best)
+        if any(v is not None for v in given) or my_wiped or their_wiped:
+            raise InvalidStateError("STATE says everything: give no other situation options with it")
+        return State.from_str(state_text)
+    return read_situation(rules, current=None if current is None else parse_throw(current),
+                          throw_number=throw_number, limit=limit, stripes_left=stripes_left, wiped=wiped,
+                          position=position, before=_throws(before), my_stripes=my_stripes, my_wiped=my_wiped,
+                          their_stripes=their_stripes, their_wiped=their_wiped, role=role,
+                          best=parse_throw(best) if best else None)
+
+
+def advise_result(state) -> tuple[dict, object]:
+    """JSON of ``advise`` (the chain's :class:`~dicemath.core.advice.Advice` of ``state``,
+    :meth:`~dicemath.core.advice.Advice.as_dict`) and the advice."""
+    from dicemath.games.pitjesbak.game import PITJESBAK_GAME
+
+    advice = PITJESBAK_GAME.advise(state)
+    return advice.as_dict(), advice
+
+
+def run_advise(args) -> int:
+    """``pitjesbak advise``: the advice of the chain of sources at the decision, from a state's
+    text form, a table, or the two-player form (each builds a state, :func:`advise_state`)."""
+    state = advise_state(_rules(args), args.state, current=args.current, throw_number=args.throw_number,
+                         limit=args.limit, stripes_left=args.stripes_left, wiped=args.wiped, position=args.position,
+                         before=args.before, my_stripes=args.my_stripes, my_wiped=args.my_wiped,
+                         their_stripes=args.their_stripes, their_wiped=args.their_wiped, role=args.role,
+                         best=args.best)
+    result, advice = advise_result(state)
+    render = _render_table_advice if "stripes" in result else _render_two_advice
     write_svg(args.svg, lambda: _drawn(state, advice), result)
     emit(result, args.json, render)
     return 0
-
-
-def _state_decision(text: str):
-    from dicemath.games.pitjesbak.advice import decide
-    from dicemath.games.pitjesbak.state import State
-
-    state = State.from_str(text)
-    return state, decide(state)
-
-
-def _table_decision(args, rules: Rules):
-    from dicemath.games.pitjesbak.advice import table_situation_state
-    from dicemath.games.pitjesbak.table_game import table_advice
-    from dicemath.games.pitjesbak.throws import parse_throw
-
-    if args.stripes_left is None or args.position is None:
-        raise InvalidStateError("a table needs --stripes-left (every player's stripes in turn order) and your "
-                                "--position (0 = the start player)")
-    stripes = args.stripes_left
-    wiped = _flags(args.wiped, len(stripes))
-    before, dice = _throws(args.before), parse_throw(args.current)
-    decision = table_advice(stripes, wiped, args.position, before=before, limit=args.limit, dice=dice,
-                            throws=args.throw_number, rules=rules)
-    state = table_situation_state(rules.with_players(len(stripes)), stripes, wiped, args.position, before, args.limit,
-                                  dice, args.throw_number)
-    return state, decision
-
-
-def _two_decision(args, rules: Rules):
-    from dicemath.games.pitjesbak.advice import advise_situation, situation_state
-    from dicemath.games.pitjesbak.throws import parse_throw
-
-    missing = [f"--{name.replace('_', '-')}" for name in ("my_stripes", "their_stripes", "role")
-               if getattr(args, name) is None]
-    if missing:
-        raise InvalidStateError(f"the two-player form needs {', '.join(missing)} (or describe the table with "
-                                "--stripes-left and --position)")
-    decision = advise_situation(args.my_stripes, args.my_wiped, args.their_stripes, args.their_wiped,
-                                role=args.role, throw_number=args.throw_number, current=parse_throw(args.current),
-                                best=parse_throw(args.best) if args.best else None, limit=args.limit, rules=rules)
-    return situation_state(decision, rules), decision
 
 
 def _render_two_advice(r: dict) -> str:
@@ -356,10 +319,13 @@ def _render_table_advice(r: dict) -> str:
              f"your throw {r['dice']} after {r['throws']} throw{'' if r['throws'] == 1 else 's'}",
              f"{r['decision'].upper()}: P(win the game) if you stop {r['stop_win_probability']:.4f}, "
              f"if you throw again {again} ({kind})",
+             "Stripes left by position (* has wiped): "
+             + ", ".join(f"position {pos}: {a}{'*' if f else ''}" for pos, (a, f) in enumerate(zip(r["stripes"], r["wiped"]))),
              "P(win the game) by position if you stop:          "
-             + " ".join(f"{v:.4f}" for v in r["stop_values"])]
+             + ", ".join(f"{pos}: {v:.4f}" for pos, v in enumerate(r["stop_values"]))]
     if r["throw_values"] is not None:
-        lines.append("P(win the game) by position if you throw again: " + " ".join(f"{v:.4f}" for v in r["throw_values"]))
+        lines.append("P(win the game) by position if you throw again: "
+                     + ", ".join(f"{pos}: {v:.4f}" for pos, v in enumerate(r["throw_values"])))
     return "\n".join(lines)
 
 
@@ -370,7 +336,7 @@ def _drawn(state, advice) -> str:
 
 
 def run_card(args) -> int:
-    from dicemath.games.pitjesbak.advice import policy_card, table_policy_card
+    from dicemath.games.pitjesbak.advice import policy_card, wiped_flags, table_policy_card
     from dicemath.games.pitjesbak.game_solver import solve_game
     rules = _rules(args)
     if args.stripes_left is not None or args.wiped is not None or rules.players != 2:
@@ -378,7 +344,7 @@ def run_card(args) -> int:
             raise InvalidStateError("--state is the two-player form; at a table use --stripes-left and --wiped")
         stripes = args.stripes_left
         count = len(stripes) if stripes is not None else rules.players
-        wiped = _flags(args.wiped, count) if args.wiped is not None else None
+        wiped = wiped_flags(args.wiped, count) if args.wiped is not None else None
         if args.wiped is not None and stripes is None:
             raise InvalidStateError("--wiped goes with --stripes-left")
         table_card = table_policy_card(stripes, wiped, rules=rules)
