@@ -77,7 +77,7 @@ def add_cube_command(commands) -> None:
 
 def run_cube(args) -> int:
     """Handler of ``dicemath backgammon cube``; returns the exit code."""
-    if args.position is not None and not _is_board(args.position):
+    if args.position is not None and not is_board_text(args.position):
         value = args.cube_value if args.cube_value is not None else (1 if args.cube_owner == "centred" else 2)
         result = advice_result(args.position, value, args.cube_owner, args.ply, args.rules)
         write_svg(args.svg, lambda: advice_picture(args.position, result), result)
@@ -103,8 +103,13 @@ def run_cube(args) -> int:
     return 0
 
 
-def _is_board(text: str) -> bool:
-    """Whether ``text`` is a home board written as comma-separated counts (not a Position ID)."""
+def is_board_text(text: str) -> bool:
+    """Whether ``text`` is a home board written as comma-separated counts (not a Position ID
+    or XGID), the bear-off form of ``dicemath backgammon cube``.
+
+    >>> is_board_text("2,2,0,0,0,0"), is_board_text("4HPwATDgc/ABMA")
+    (True, False)
+    """
     return "," in text and all(part.strip().lstrip("-").isdigit() for part in text.split(","))
 
 
