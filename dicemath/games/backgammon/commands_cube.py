@@ -175,15 +175,16 @@ def position_result(position, versus, max_cube: int | None = MAX_CUBE) -> dict:
     """The JSON object of the bear-off form (see module docstring).
 
     ``max_cube`` is the BG-8 cap (64, the default) or None for an unbounded cube. Beyond
-    the exact cubeful tables (more than 8 checkers a side) the equities are Janowski's
+    the exact cubeful tables (more than :data:`~.limits.MAX_CUBEFUL_CHECKERS` checkers a side) the equities are Janowski's
     model at the exact cubeless chances of the bear-off database
     (:func:`~.race_cube.model_position_equities`: keys ``exact`` false, ``method``,
     ``table``, ``win_gammon``, ``lose_gammon``).
     """
     from dicemath.games.backgammon.bearoff import check_board
-    from dicemath.games.backgammon.cubeful_bearoff import MAX_TABLE_CHECKERS, position_equities
+    from dicemath.games.backgammon.cubeful_bearoff import position_equities
+    from dicemath.games.backgammon.limits import MAX_CUBEFUL_CHECKERS
     from dicemath.games.backgammon.race_cube import model_position_equities, race_advice
-    if max(sum(check_board(position)), sum(check_board(versus))) > MAX_TABLE_CHECKERS:
+    if max(sum(check_board(position)), sum(check_board(versus))) > MAX_CUBEFUL_CHECKERS:
         result = model_position_equities(position, versus)   # exact cubeless, model cube
     else:
         result = position_equities(position, versus, max_cube)
