@@ -39,7 +39,7 @@ from dicemath.core.dice import two_dice_rolls
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon.cube import ACTIONS, MAX_CUBE, check_cube, cube_action, janowski_equity, may_double
 from dicemath.games.backgammon.cubeful_bearoff import position_equities
-from dicemath.games.backgammon.limits import EXACT_CUBE_CHECKERS, exact_bear_off
+from dicemath.games.backgammon.limits import exact_cube_bear_off
 from dicemath.games.backgammon.evaluate import (KINDS, OUTPUTS, check_ply, classify, cubeless_equity, evaluate_many,
                                                 flip, source_label)
 from dicemath.games.backgammon.moves import roll_results
@@ -108,7 +108,7 @@ def janowski_states(probabilities: np.ndarray, x: np.ndarray, states) -> np.ndar
 
 
 def _exact_fits(on_roll: np.ndarray, opponent: np.ndarray, rules: Rules) -> bool:
-    return rules == STANDARD and exact_bear_off(on_roll.tolist(), opponent.tolist(), EXACT_CUBE_CHECKERS)
+    return exact_cube_bear_off(on_roll.tolist(), opponent.tolist(), rules)
 
 
 @lru_cache(maxsize=100_000)

@@ -41,10 +41,11 @@ class BackgammonGame(Game):
 
         return draw(state, advice)
 
-    def advise(self, state: Any, **settings: Any) -> Any:
-        from dicemath.games.backgammon.advice import advise
+    def sources(self, rules: Any) -> Any:
+        """The chain of :func:`dicemath.games.backgammon.advice.sources` (move and cube decisions)."""
+        from dicemath.games.backgammon.advice import sources
 
-        return advise(state, **settings)
+        return sources(rules)
 
     def register_commands(self, subparsers: Any) -> None:
         from dicemath.games.backgammon.commands import register
