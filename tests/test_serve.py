@@ -130,8 +130,8 @@ def test_pitjesbak_advice_is_the_clis(server):
 
 @pytest.mark.skipif(not gnubg_engine.available(), reason="the gnubg package is not installed")
 def test_backgammon_hint_and_cube_are_the_clis(server):
-    from dicemath.cli.backgammon_cube import advice_result
-    from dicemath.cli.backgammon_hint import hint_result
+    from dicemath.games.backgammon.commands_cube import advice_result
+    from dicemath.games.backgammon.commands_hint import hint_result
 
     start = "4HPwATDgc/ABMA"
     status, answer = post(server, "/api/advise", {"game": "backgammon", "query": "hint", "position": start,

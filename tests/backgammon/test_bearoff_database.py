@@ -351,7 +351,7 @@ def test_cli_answers_from_the_largest_database(root, capsys, monkeypatch, tmp_pa
 
 
 def test_report_lists_the_databases(root, tmp_path):
-    from dicemath.reporting.sections.backgammon_bearoff import database_lines, database_summary
+    from dicemath.games.backgammon.report_bearoff import database_lines, database_summary
 
     text = "\n".join(database_lines(*database_summary(root)))
     assert "`two-sided-9`" in text and "| complete |" in text and "25,050,025" in text
@@ -380,12 +380,12 @@ def test_backgammon_modules_do_not_import_numba():
               "def spy(name, globals=None, *args, **kwargs):\n"
               "    importer = (globals or {}).get('__name__') or ''\n"
               "    if name.split('.')[0] in ('numba', 'dask', 'distributed') and \\\n"
-              "            importer.startswith(('dicemath.games.backgammon', 'dicemath.cli.backgammon')):\n"
+              "            importer.startswith('dicemath.games.backgammon'):\n"
               "        print(importer, 'imports', name)\n"
               "        sys.exit(1)\n"
               "    return real(name, globals, *args, **kwargs)\n"
               "builtins.__import__ = spy\n"
-              "import dicemath.games.backgammon, dicemath.cli.backgammon\n"
-              "import dicemath.games.backgammon.bearoff_database, dicemath.reporting.sections.backgammon_bearoff\n")
+              "import dicemath.games.backgammon, dicemath.games.backgammon.commands\n"
+              "import dicemath.games.backgammon.bearoff_database, dicemath.games.backgammon.report_bearoff\n")
     completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert completed.returncode == 0, completed.stdout + completed.stderr

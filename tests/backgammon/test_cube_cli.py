@@ -1,4 +1,4 @@
-"""``dicemath backgammon cube`` (dicemath.cli.backgammon_cube)."""
+"""``dicemath backgammon cube`` (:mod:`dicemath.games.backgammon.commands_cube`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from dicemath.core.errors import DicemathError
 from dicemath.games.backgammon.cube import CubeModel, CubelessProbabilities
-from dicemath.cli.backgammon_cube import add_cube_command
+from dicemath.games.backgammon.commands_cube import add_cube_command
 from dicemath.games.backgammon.cubeful_bearoff import exact_equities
 
 

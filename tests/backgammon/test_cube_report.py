@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dicemath.reporting.sections.backgammon_cube import _window_figure, compute, render, take_point_rows
+from dicemath.games.backgammon.report_cube import _window_figure, compute, render, take_point_rows
 from dicemath.reporting.context import ReportContext
 
 from ..conftest import linked_pictures

@@ -8,7 +8,7 @@ import pytest
 from dicemath.games.backgammon import gnubg_engine
 from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD
 from dicemath.reporting.context import ReportContext
-from dicemath.reporting.sections.backgammon_playtive import compute, render
+from dicemath.games.backgammon.report_playtive import compute, render
 from dicemath.studies import backgammon_playtive as playtive
 from dicemath.studies.backgammon_selfplay import self_play_game
 

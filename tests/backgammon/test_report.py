@@ -10,7 +10,7 @@ from types import ModuleType
 
 import pytest
 
-from dicemath.reporting.sections.backgammon_bearoff import compute, render
+from dicemath.games.backgammon.report_bearoff import compute, render
 from dicemath.reporting.context import ReportContext
 
 from ..conftest import REPO, linked_pictures

@@ -1,18 +1,23 @@
 """Analysis of played Backgammon: every play's and every cube action's cost in equity.
 
-Every decision is valued by :func:`~dicemath.games.backgammon.advice.advise`, the game's
-advice:
+Every decision is valued by the game's chain of sources
+(:func:`~dicemath.games.backgammon.advice.sources`, through
+:meth:`BackgammonAnalysis.advice`), exactly as ``advise`` values it: the same values,
+``exact`` flag and ``source``:
 
 * a checker play (BG-3..BG-7) by the cubeless money equity (BG-7 points per unit stake,
   gammons and backgammons counted) of :mod:`~dicemath.games.backgammon.evaluate` after it:
-  exact from the two-sided bear-off table once both sides bear off with at most 8 checkers,
-  elsewhere the one-sided race model or GNU Backgammon's nets at ``ply`` (estimates; the
-  optional ``gnubg`` package), ranked as ``dicemath backgammon hint`` ranks them (GNU
-  Backgammon's move filter above 0 ply);
+  exact from the two-sided bear-off table when both sides bear off with at most
+  :data:`~dicemath.games.backgammon.limits.EXACT_CHECKERS` checkers, elsewhere the one-sided
+  race model or GNU Backgammon's nets at ``ply`` (estimates; the optional ``gnubg``
+  package), ranked as ``dicemath backgammon hint`` ranks them (GNU Backgammon's move filter
+  above 0 ply);
 * a cube action (decision lists only, BG-8) by
   :func:`~dicemath.games.backgammon.cube_advice.cube_advice`, in equity per unit of the cube
   before the double: ``"roll"`` (no double) against ``"double"`` (worth the opponent's better
-  answer for him), ``"take"`` against ``"pass"`` for the opponent.
+  answer for him), ``"take"`` against ``"pass"`` for the opponent; exact from the cubeful
+  tables within :data:`~dicemath.games.backgammon.limits.EXACT_CUBE_CHECKERS` checkers a side
+  (standard rules), else an estimate.
 
 A whole game is a cubeless :class:`~dicemath.games.backgammon.state.State`
 (``initial_state(rules, cube=False)``): a roll to come is worth the evaluator's equity of
@@ -137,6 +142,13 @@ class BackgammonAnalysis(GameAnalysis):
         if start is None:
             return initial_state(rules, cube=False)
         return State(Position.from_str(start), rules, ROLL, cube_value=None)
+
+    def advice(self, state: State, settings: Mapping) -> Advice:
+        """The advice of the game's chain at the decision ``state`` (the record's ``ply``,
+        default 0): :meth:`dicemath.core.game.Game.advise` of the Backgammon game."""
+        from dicemath.games.backgammon.game import BACKGAMMON_GAME
+
+        return BACKGAMMON_GAME.advise(state, ply=settings.get("ply", self.settings["ply"]))
 
     def value_source(self, rules: Rules, settings: Mapping) -> EquityValues:
         return EquityValues(rules, settings["ply"])

@@ -50,6 +50,7 @@ from dicemath.core.cache import cached_arrays
 from dicemath.core.dice import TWO_DICE_ROLLS, two_dice_rolls
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon.moves import check_roll
+from dicemath.games.backgammon.limits import EXACT_CHECKERS
 from dicemath.games.backgammon.position import check_counts
 from dicemath.games.backgammon.rules import STANDARD, Rules
 
@@ -427,17 +428,19 @@ def two_sided_table(checkers: int = 6, rules: Rules = STANDARD) -> np.ndarray:
 def win_probability(board, versus, rules: Rules = STANDARD) -> float:
     """Cubeless P(the player on roll with ``board`` wins) against ``versus`` (exact DP).
 
-    Uses the smallest two-sided table covering both boards (at most 8 checkers each).
+    Uses the smallest two-sided table covering both boards (at most
+    :data:`~.limits.EXACT_CHECKERS` checkers each).
 
     Raises:
-        InvalidStateError: a bad board, or more than 8 checkers on a side.
+        InvalidStateError: a bad board, or more than :data:`~.limits.EXACT_CHECKERS` checkers on a side.
 
     >>> round(win_probability((3, 0, 0, 0, 0, 0), (0, 1, 1, 0, 0, 0)), 6)
     0.421296
     """
     x, y = check_board(board), check_board(versus)
     checkers = max(sum(x), sum(y))
-    if checkers > 8:
-        raise InvalidStateError(f"two-sided bear-off tables go up to 8 checkers per side, got {checkers}")
+    if checkers > EXACT_CHECKERS:
+        raise InvalidStateError(f"two-sided bear-off tables go up to {EXACT_CHECKERS} checkers per side, "
+                                f"got {checkers}")
     table = two_sided_table(max(checkers, 1), rules)
     return float(table[position_index(x), position_index(y)])

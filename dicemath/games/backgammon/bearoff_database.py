@@ -99,6 +99,7 @@ from dicemath.games.backgammon.bearoff import (
     position_index,
     positions_count,
 )
+from dicemath.games.backgammon.limits import EXACT_CHECKERS
 from dicemath.games.backgammon.rules import STANDARD
 
 SCALE = 2 ** 32 - 1
@@ -616,16 +617,11 @@ def largest_database(root: str | Path | None = None) -> BearoffDatabase | None:
     return None if store is None else BearoffDatabase.from_store(store)
 
 
-IN_MEMORY_LIMIT = 8
-"""Largest checker count answered without a built database (the float64 table of
-:func:`~.bearoff.two_sided_table`, built in seconds and cached)."""
-
-
 def exact_probabilities(board, versus, root: str | Path | None = None) -> dict:
     """Exact cubeless chances of the player on roll with ``board`` against ``versus``.
 
     Answers from the largest finished database under ``root`` when it covers both boards,
-    else (at most :data:`IN_MEMORY_LIMIT` checkers a side) from the float64 in-memory table.
+    else (at most :data:`~.limits.EXACT_CHECKERS` checkers a side) from the float64 in-memory table.
 
     Returns:
         ``{"win_probability", "win_gammon", "lose_gammon", "table", "exact": True,
@@ -649,7 +645,7 @@ def exact_probabilities(board, versus, root: str | Path | None = None) -> dict:
         return {"win_probability": win, "win_gammon": min(gammons["win_gammon"], win),
                 "lose_gammon": min(gammons["lose_gammon"], 1.0 - win),
                 "table": database.name, "exact": True, "error_bound": ERROR_BOUND}
-    if size <= IN_MEMORY_LIMIT:
+    if size <= EXACT_CHECKERS:
         from dicemath.games.backgammon.bearoff import win_probability
 
         return {"win_probability": win_probability(board, versus), "win_gammon": 0.0, "lose_gammon": 0.0,

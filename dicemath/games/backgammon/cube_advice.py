@@ -3,7 +3,7 @@ values 1, 2, 4, ..., 64).
 
 Three methods, the best that applies:
 
-* ``exact cubeful bear-off``: both sides bearing off with at most :data:`EXACT_CUBE_CHECKERS`
+* ``exact cubeful bear-off``: both sides bearing off with at most :data:`~.limits.EXACT_CUBE_CHECKERS`
   checkers, standard rules: the exact cubeful tables of :mod:`.cubeful_bearoff`, solved
   with the BG-8 cap (a cube of ``v`` owned is the table's cube of 2 with cap ``128 / v``).
 * ``Janowski``: 0 ply, elsewhere: the cubeless probabilities of :mod:`.evaluate` turned
@@ -39,14 +39,13 @@ from dicemath.core.dice import two_dice_rolls
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon.cube import ACTIONS, MAX_CUBE, check_cube, cube_action, janowski_equity, may_double
 from dicemath.games.backgammon.cubeful_bearoff import position_equities
+from dicemath.games.backgammon.limits import exact_cube_bear_off
 from dicemath.games.backgammon.evaluate import (KINDS, OUTPUTS, check_ply, classify, cubeless_equity, evaluate_many,
                                                 flip, source_label)
 from dicemath.games.backgammon.moves import roll_results
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.rules import STANDARD, Rules
 
-EXACT_CUBE_CHECKERS = 6
-"""Bear-offs up to this many checkers a side use the exact cubeful tables (924 boards)."""
 
 CONTACT_EFFICIENCY = 0.68
 BEAROFF_EFFICIENCY = 0.6
@@ -109,8 +108,7 @@ def janowski_states(probabilities: np.ndarray, x: np.ndarray, states) -> np.ndar
 
 
 def _exact_fits(on_roll: np.ndarray, opponent: np.ndarray, rules: Rules) -> bool:
-    return (rules == STANDARD and not on_roll[6:].any() and not opponent[6:].any()
-            and 0 < on_roll.sum() <= EXACT_CUBE_CHECKERS and 0 < opponent.sum() <= EXACT_CUBE_CHECKERS)
+    return exact_cube_bear_off(on_roll.tolist(), opponent.tolist(), rules)
 
 
 @lru_cache(maxsize=100_000)

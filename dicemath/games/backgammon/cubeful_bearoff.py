@@ -98,23 +98,16 @@ from dicemath.games.backgammon.cube import (
     cube_action,
     cube_decision,
 )
+from dicemath.games.backgammon.limits import MAX_CUBEFUL_CHECKERS
 from dicemath.games.backgammon.rules import STANDARD
-
-MAX_TABLE_CHECKERS = 8
-"""Largest cubeful table built here: 3,003 boards a side. Memory is about ``127 n**2`` bytes
-for ``n`` boards a side with an unbounded cube and ``393 n**2`` with the BG-8 cap (14 value
-layers): measured for 8 checkers 1.4 GB / 25 s CPU unbounded and 3.5 GB / 68 s capped.
-Within 20 GiB the formula allows 10 checkers unbounded (8.1 GB) and 9 capped (9.8 GB);
-queries stop at 8 so that a first query stays about a minute. Beyond, the cube code uses
-Janowski's model at the exact cubeless chances (:func:`.race_cube.model_position_equities`)."""
 
 _CENTRED, _OWNED, _OPPONENT = 0, 1, 2
 
 
 def _check_table_checkers(checkers: int) -> int:
-    if not isinstance(checkers, (int, np.integer)) or not 1 <= checkers <= MAX_TABLE_CHECKERS:
+    if not isinstance(checkers, (int, np.integer)) or not 1 <= checkers <= MAX_CUBEFUL_CHECKERS:
         raise InvalidStateError(
-            f"cubeful bear-off tables cover 1..{MAX_TABLE_CHECKERS} checkers a side, got {checkers!r}")
+            f"cubeful bear-off tables cover 1..{MAX_CUBEFUL_CHECKERS} checkers a side, got {checkers!r}")
     return int(checkers)
 
 
@@ -359,15 +352,16 @@ def position_equities(position, versus, max_cube: int | None = MAX_CUBE) -> dict
         See :meth:`CubefulBearoffTable.equities`.
 
     Raises:
-        InvalidStateError: bad boards, an empty board, or more than 8 checkers a side.
+        InvalidStateError: bad boards, an empty board, or more than
+            :data:`~.limits.MAX_CUBEFUL_CHECKERS` checkers a side.
 
     >>> position_equities([1, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0])["centred"]
     1.0
     """
     size = max(sum(check_board(position)), sum(check_board(versus)))
-    if size > MAX_TABLE_CHECKERS:
+    if size > MAX_CUBEFUL_CHECKERS:
         raise InvalidStateError(
-            f"cubeful bear-off equities cover at most {MAX_TABLE_CHECKERS} checkers a side, got {size}")
+            f"cubeful bear-off equities cover at most {MAX_CUBEFUL_CHECKERS} checkers a side, got {size}")
     return cubeful_table(max(size, 6), max_cube).equities(position, versus)
 
 

@@ -5,7 +5,7 @@ win gammon, win backgammon, lose gammon, lose backgammon; gammons include backga
 says where they come from:
 
 * ``exact``: the game is over, or both sides are bearing off (every checker home, BG-6)
-  with at most :data:`EXACT_CHECKERS` checkers each: the exact two-sided bear-off table of
+  with at most :data:`~.limits.EXACT_CHECKERS` checkers each: the exact two-sided bear-off table of
   :mod:`.bearoff` (both sides have borne off checkers, so there are no gammons).
 * ``race``: both sides bearing off, more checkers: the one-sided approximation of
   :mod:`.race` (independent bear-offs), with the gammon chances of a side that has borne
@@ -43,11 +43,9 @@ from dicemath.games.backgammon import bearoff as bo
 from dicemath.games.backgammon import gnubg_engine
 from dicemath.games.backgammon.moves import roll_results
 from dicemath.games.backgammon.position import CHECKERS, Position, game_result
+from dicemath.games.backgammon.limits import EXACT_CHECKERS
 from dicemath.games.backgammon.rules import STANDARD, Rules
 
-EXACT_CHECKERS = 8
-"""Bear-offs with at most this many checkers a side come from the exact two-sided table
-(3,003 x 3,003 boards, 72 MB, built once and cached)."""
 
 KINDS = ("exact", "race", "gnubg")
 """The kinds of source; the label of a gnubg evaluation adds its ply (``gnubg-2ply``)."""

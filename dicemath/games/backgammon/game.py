@@ -41,26 +41,27 @@ class BackgammonGame(Game):
 
         return draw(state, advice)
 
-    def advise(self, state: Any, **settings: Any) -> Any:
-        from dicemath.games.backgammon.advice import advise
+    def sources(self, rules: Any) -> Any:
+        """The chain of :func:`dicemath.games.backgammon.advice.sources` (move and cube decisions)."""
+        from dicemath.games.backgammon.advice import sources
 
-        return advise(state, **settings)
+        return sources(rules)
 
     def register_commands(self, subparsers: Any) -> None:
-        from dicemath.cli import backgammon
+        from dicemath.games.backgammon.commands import register
 
-        backgammon.register(subparsers)
+        register(subparsers)
 
     def report_sections(self) -> tuple[Any, ...]:
         from dicemath.reporting.section import Section
-        from dicemath.reporting.sections import backgammon_bearoff, backgammon_cube, backgammon_playtive
+        from dicemath.games.backgammon import report_bearoff, report_cube, report_playtive
 
-        return (Section("backgammon_bearoff", "Backgammon: exact bear-off", backgammon_bearoff.compute,
-                        backgammon_bearoff.render),
-                Section("backgammon_cube", "Backgammon: the doubling cube", backgammon_cube.compute,
-                        backgammon_cube.render),
+        return (Section("backgammon_bearoff", "Backgammon: exact bear-off", report_bearoff.compute,
+                        report_bearoff.render),
+                Section("backgammon_cube", "Backgammon: the doubling cube", report_cube.compute,
+                        report_cube.render),
                 Section("backgammon_playtive", "Backgammon: the Playtive rule measured by self-play",
-                        backgammon_playtive.compute, backgammon_playtive.render))
+                        report_playtive.compute, report_playtive.render))
 
     def analysis(self) -> Any:
         from dicemath.games.backgammon.analysis import ANALYSIS
@@ -73,7 +74,7 @@ class BackgammonGame(Game):
 
     @staticmethod
     def _page_hint(request: Any) -> dict[str, Any]:
-        from dicemath.cli.backgammon_hint import hint_picture, hint_result
+        from dicemath.games.backgammon.commands_hint import hint_picture, hint_result
 
         position = text_field(request, "position", required=True, positional=True)
         dice = int_list_field(request, "dice", required=True, positional=True)
@@ -84,12 +85,12 @@ class BackgammonGame(Game):
 
     @staticmethod
     def _page_cube(request: Any) -> dict[str, Any]:
-        from dicemath.cli.backgammon_cube import (
-            _is_board, advice_picture, advice_result, bearoff_picture, position_result)
+        from dicemath.games.backgammon.commands_cube import (
+            is_board_text, advice_picture, advice_result, bearoff_picture, position_result)
         from dicemath.games.backgammon.cube import CUBE_OWNERS, MAX_CUBE
 
         text = text_field(request, "position", required=True, positional=True)
-        if not _is_board(text):                                   # a Position ID or XGID
+        if not is_board_text(text):                                   # a Position ID or XGID
             owner = choice_field(request, "cube_owner", CUBE_OWNERS, "centred")
             value = int_field(request, "cube_value", 1 if owner == "centred" else 2)
             rules_name = choice_field(request, "rules", sorted(PRESETS), "standard")

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dicemath.games.backgammon import bearoff as bo
+from dicemath.games.backgammon.limits import EXACT_CHECKERS
 from dicemath.games.backgammon.rules import STANDARD, Rules
 
 AVERAGE_PIPS_PER_ROLL = 49 / 6
@@ -120,12 +121,13 @@ def approximation_error(checkers: int = 6, rules: Rules = STANDARD) -> Approxima
 
 
 def bear_off_win_probability(position, rules: Rules = STANDARD,
-                             exact_up_to: int = 8) -> tuple[float, str]:
+                             exact_up_to: int = EXACT_CHECKERS) -> tuple[float, str]:
     """Cubeless P(player on roll wins) of a pure bear-off :class:`~.position.Position`.
 
     Exact (two-sided table) when both sides have at most ``exact_up_to`` checkers left
-    (at most 10) or the largest bear-off database built covers both (standard rules,
-    :mod:`~.bearoff_database`), else the one-sided approximation.
+    (default :data:`~.limits.EXACT_CHECKERS`, at most 10) or the largest bear-off database
+    built covers both (standard rules, :mod:`~.bearoff_database`), else the one-sided
+    approximation.
 
     Returns:
         ``(probability, method)`` with method ``"exact"`` or ``"one-sided approximation"``.

@@ -77,7 +77,7 @@ def add_cube_command(commands) -> None:
 
 def run_cube(args) -> int:
     """Handler of ``dicemath backgammon cube``; returns the exit code."""
-    if args.position is not None and not _is_board(args.position):
+    if args.position is not None and not is_board_text(args.position):
         value = args.cube_value if args.cube_value is not None else (1 if args.cube_owner == "centred" else 2)
         result = advice_result(args.position, value, args.cube_owner, args.ply, args.rules)
         write_svg(args.svg, lambda: advice_picture(args.position, result), result)
@@ -103,8 +103,13 @@ def run_cube(args) -> int:
     return 0
 
 
-def _is_board(text: str) -> bool:
-    """Whether ``text`` is a home board written as comma-separated counts (not a Position ID)."""
+def is_board_text(text: str) -> bool:
+    """Whether ``text`` is a home board written as comma-separated counts (not a Position ID
+    or XGID), the bear-off form of ``dicemath backgammon cube``.
+
+    >>> is_board_text("2,2,0,0,0,0"), is_board_text("4HPwATDgc/ABMA")
+    (True, False)
+    """
     return "," in text and all(part.strip().lstrip("-").isdigit() for part in text.split(","))
 
 
@@ -170,15 +175,16 @@ def position_result(position, versus, max_cube: int | None = MAX_CUBE) -> dict:
     """The JSON object of the bear-off form (see module docstring).
 
     ``max_cube`` is the BG-8 cap (64, the default) or None for an unbounded cube. Beyond
-    the exact cubeful tables (more than 8 checkers a side) the equities are Janowski's
+    the exact cubeful tables (more than :data:`~.limits.MAX_CUBEFUL_CHECKERS` checkers a side) the equities are Janowski's
     model at the exact cubeless chances of the bear-off database
     (:func:`~.race_cube.model_position_equities`: keys ``exact`` false, ``method``,
     ``table``, ``win_gammon``, ``lose_gammon``).
     """
     from dicemath.games.backgammon.bearoff import check_board
-    from dicemath.games.backgammon.cubeful_bearoff import MAX_TABLE_CHECKERS, position_equities
+    from dicemath.games.backgammon.cubeful_bearoff import position_equities
+    from dicemath.games.backgammon.limits import MAX_CUBEFUL_CHECKERS
     from dicemath.games.backgammon.race_cube import model_position_equities, race_advice
-    if max(sum(check_board(position)), sum(check_board(versus))) > MAX_TABLE_CHECKERS:
+    if max(sum(check_board(position)), sum(check_board(versus))) > MAX_CUBEFUL_CHECKERS:
         result = model_position_equities(position, versus)   # exact cubeless, model cube
     else:
         result = position_equities(position, versus, max_cube)

@@ -8,8 +8,8 @@ on roll before his roll, the cube in the middle) or ``start``.
 
 from __future__ import annotations
 
-from dicemath.cli.backgammon_cube import add_cube_command
-from dicemath.cli.backgammon_hint import add_hint_command
+from dicemath.games.backgammon.commands_cube import add_cube_command
+from dicemath.games.backgammon.commands_hint import add_hint_command
 from dicemath.core.commands import (
     add_json_flag, add_rules_command, add_show_command, add_state_argument, add_svg_option, emit, int_list, is_start,
     show_state, text_table, write_svg)
