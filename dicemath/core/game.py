@@ -199,8 +199,15 @@ class Game:
         :meth:`sources` that covers it.
 
         Raises:
-            InvalidStateError: nobody decides at ``state``.
+            InvalidStateError: nobody decides at ``state`` (chance acts, or the game is over),
+                or no source covers it.
         """
+        from dicemath.core.errors import InvalidStateError
+
+        player = state.current_player()
+        if player < 0:
+            raise InvalidStateError(f"nobody decides at {state}: "
+                                    f"{'the dice are next' if player == CHANCE else 'the game is over'}")
         return self.sources(state.rules).advise(state, **settings)
 
     def register_commands(self, subparsers: Any) -> None:

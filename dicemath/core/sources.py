@@ -38,13 +38,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from dicemath.core.advice import Advice
-from dicemath.core.errors import DicemathError
+from dicemath.core.errors import InvalidStateError
 
 ARITHMETICS = ("fraction", "float64", "float32")
 """The arithmetic an exact source may compute in."""
 
 
-class NoSourceError(DicemathError):
+class NoSourceError(InvalidStateError):
     """No source of a game's chain covers the state asked about."""
 
 
