@@ -137,9 +137,9 @@ class ExactAbsorbingChain:
     """
 
     def __init__(self, transitions: Mapping[Hashable, Mapping[Hashable, Fraction]]):
-        self.transitions = {}
+        self.transitions: dict[Hashable, dict[Hashable, Fraction]] = {}
         for state, row in transitions.items():
-            clean = {}
+            clean: dict[Hashable, Fraction] = {}
             for target, p in row.items():
                 p = Fraction(p)
                 if p < 0:
@@ -157,7 +157,7 @@ class ExactAbsorbingChain:
         if not self.absorbing:
             raise InvalidProbabilityError("the chain has no absorbing state")
         self._index = {s: i for i, s in enumerate(self.transient)}
-        self._steps: dict | None = None
+        self._steps: dict[Hashable, Fraction] | None = None
 
     def _solve(self, right_sides: list[list[Fraction]]) -> list[list[Fraction]]:
         """Solve ``(I - Q) X = B`` exactly for the columns of ``B`` (rows = transient states)."""
@@ -183,7 +183,7 @@ class ExactAbsorbingChain:
                     rows[r] = [a - factor * b for a, b in zip(rows[r], rows[col])]
         return [row[size:] for row in rows]
 
-    def expected_steps(self) -> dict:
+    def expected_steps(self) -> dict[Hashable, Fraction]:
         """Exact expected steps to absorption from every state (0 for absorbing ones)."""
         if self._steps is None:
             solved = self._solve([[Fraction(1)] for _ in self.transient])
@@ -191,7 +191,7 @@ class ExactAbsorbingChain:
             self._steps.update({s: Fraction(0) for s in self.absorbing})
         return dict(self._steps)
 
-    def absorption_probabilities(self) -> dict:
+    def absorption_probabilities(self) -> dict[Hashable, dict[Hashable, Fraction]]:
         """``state -> {absorbing_state: exact probability of ending there}``."""
         right = [[self.transitions[s].get(a, Fraction(0)) for a in self.absorbing]
                  for s in self.transient]
@@ -211,7 +211,7 @@ class ExactAbsorbingChain:
         alive = {start: Fraction(1)}
         result = [Fraction(0)]
         for _ in range(steps):
-            moved: dict = {}
+            moved: dict[Hashable, Fraction] = {}
             absorbed = Fraction(0)
             for state, mass in alive.items():
                 for target, p in self.transitions[state].items():
