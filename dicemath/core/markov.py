@@ -17,13 +17,15 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from dicemath.core.errors import InvalidProbabilityError
 
 
-def _check_stochastic(matrix: np.ndarray, tolerance: float) -> np.ndarray:
+def _check_stochastic(matrix: ArrayLike, tolerance: float) -> NDArray[np.float64]:
     matrix = np.asarray(matrix, dtype=np.float64)
     if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
         raise InvalidProbabilityError(f"transition matrix must be square, got shape {matrix.shape}")
@@ -57,7 +59,8 @@ class AbsorbingChain:
         6.0
     """
 
-    def __init__(self, matrix: Sequence[Sequence[float]] | np.ndarray, *, tolerance: float = 1e-9):
+    def __init__(self, matrix: Sequence[Sequence[float]] | NDArray[np.floating[Any]], *,
+                 tolerance: float = 1e-9) -> None:
         self.matrix = _check_stochastic(np.asarray(matrix), tolerance)
         diagonal = np.diag(self.matrix)
         self.absorbing = np.flatnonzero(diagonal >= 1 - tolerance)
@@ -80,13 +83,13 @@ class AbsorbingChain:
             raise InvalidProbabilityError(f"state {state} is not a transient state of the chain")
         return int(where[0])
 
-    def expected_steps(self) -> np.ndarray:
+    def expected_steps(self) -> NDArray[np.float64]:
         """Expected steps to absorption from every state (0 for absorbing ones), float64."""
         steps = np.zeros(len(self.matrix))
         steps[self.transient] = self._steps
         return steps
 
-    def absorption_probabilities(self) -> np.ndarray:
+    def absorption_probabilities(self) -> NDArray[np.float64]:
         """``[i, k]``: probability that the chain from state i ends in ``absorbing[k]``."""
         result = np.zeros((len(self.matrix), len(self.absorbing)))
         result[self.transient] = np.linalg.solve(np.eye(len(self.transient)) - self._q, self._r)
@@ -94,7 +97,7 @@ class AbsorbingChain:
         return result
 
     def step_distribution(self, start: int, *, max_steps: int | None = None,
-                          tail: float = 1e-12) -> np.ndarray:
+                          tail: float = 1e-12) -> NDArray[np.float64]:
         """``P(T = k)`` for k = 0, 1, ... of the absorption time T from ``start`` (float64).
 
         Stops after ``max_steps`` or once the probability not yet absorbed is below ``tail``.

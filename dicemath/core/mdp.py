@@ -34,9 +34,10 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import numpy as np
+from numpy.typing import NDArray
 
 from dicemath.core.errors import InvalidProbabilityError
 from dicemath.core.progress import progress
@@ -348,11 +349,13 @@ def value_iteration(states: Sequence[State],
     return values, sweeps
 
 
-BoundsOperator = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+Indices = NDArray[np.integer[Any]]
+Bounds = NDArray[np.float64]
+BoundsOperator = Callable[[Indices, Bounds, Bounds], tuple[Bounds, Bounds]]
 
 
-def bounded_value_iteration(blocks: Sequence[np.ndarray], operator: BoundsOperator,
-                            low: np.ndarray, high: np.ndarray, *, tolerance: float,
+def bounded_value_iteration(blocks: Sequence[Indices], operator: BoundsOperator,
+                            low: Bounds, high: Bounds, *, tolerance: float,
                             max_sweeps: int, desc: str | None = None) -> int:
     """Value iteration from a lower and an upper bound at once: rigorous error bars.
 
@@ -389,7 +392,7 @@ def bounded_value_iteration(blocks: Sequence[np.ndarray], operator: BoundsOperat
         >>> bool(low[0] <= 1 <= high[0]), bool(high[0] - low[0] < 1e-11)
         (True, True)
     """
-    def update(block: np.ndarray) -> float:
+    def update(block: Indices) -> float:
         new_low, new_high = operator(block, low, high)
         change = max(float(np.max(np.abs(new_low - low[..., block]), initial=0.0)),
                      float(np.max(np.abs(new_high - high[..., block]), initial=0.0)))
