@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from dicemath.core.numbers import number_text
 
@@ -57,7 +57,7 @@ class Option:
     value: float | Fraction
     extras: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """``action`` (the text), ``value``, then the extras."""
         value = self.value if not isinstance(self.value, Fraction) else float(self.value)
         return {"action": self.text, "value": value, **self.extras}
@@ -92,14 +92,15 @@ class Advice:
     extras: Mapping[str, Any] = field(default_factory=dict, compare=False)
     detail: Any = field(default=None, compare=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "options", tuple(self.options))
         clash = set(self.extras) & set(ENVELOPE)
         if clash:
             raise ValueError(f"extras may not reuse the envelope's keys: {sorted(clash)}")
         sign = 1 if self.higher_is_better else -1
         for first, second in zip(self.options, self.options[1:]):
-            if sign * (second.value - first.value) > 1e-12 * max(1.0, abs(first.value)):
+            magnitude = cast("float | Fraction", abs(first.value))     # typeshed joins abs of the union to object
+            if sign * (second.value - first.value) > 1e-12 * max(1.0, magnitude):
                 raise ValueError(f"the options of an Advice are best first: {first.text!r} ({first.value}) before "
                                  f"{second.text!r} ({second.value})")
 
@@ -119,7 +120,7 @@ class Advice:
                 return option
         raise KeyError(f"{action!r} is not an option of this decision ({[o.text for o in self.options]})")
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The JSON envelope: ``game``, ``state``, ``unit``, ``exact``, ``source``, ``best``
         (the best action's text, or None), ``options``, then the extras."""
         return {"game": self.game, "state": self.state, "unit": self.unit, "exact": self.exact,

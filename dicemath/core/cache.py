@@ -24,13 +24,14 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
+from numpy.typing import NDArray
 
 from dicemath._version import __version__
 
@@ -65,6 +66,7 @@ def code_version(module: str | None = None) -> str:
     computed it, while an edit to another game leaves it valid.
     """
     parts = (module or "").split(".")
+    folders: tuple[str, ...]
     if len(parts) >= 3 and parts[:2] == ["dicemath", "games"]:
         folders = ("core", f"games/{parts[2]}")
     else:
@@ -72,7 +74,7 @@ def code_version(module: str | None = None) -> str:
     return f"{__version__}+{_digest_sources(folders)}"
 
 
-def _builder_module(build: Callable) -> str | None:
+def _builder_module(build: Callable[..., object]) -> str | None:
     function = getattr(build, "func", build)
     return getattr(function, "__module__", None)
 
@@ -96,8 +98,8 @@ def _atomic_write(path: Path, write: Callable[[Any], None]) -> None:
         raise
 
 
-def cached_arrays(name: str, params: Any, build: Callable[[], dict[str, np.ndarray]],
-                  *, use_cache: bool = True) -> dict[str, np.ndarray]:
+def cached_arrays(name: str, params: Any, build: Callable[[], dict[str, NDArray[Any]]],
+                  *, use_cache: bool = True) -> dict[str, NDArray[Any]]:
     """Load the arrays of table ``name`` for ``params``, building and saving them if absent.
 
     Args:
@@ -116,7 +118,9 @@ def cached_arrays(name: str, params: Any, build: Callable[[], dict[str, np.ndarr
     start = time.perf_counter()
     with _announced(name, params):
         arrays = build()
-    _atomic_write(path, lambda stream: np.savez(stream, **arrays))
+    # numpy's stubs let ``**kwds`` stand for ``allow_pickle: bool`` too: the names here are array names
+    named = cast(dict[str, Any], arrays)
+    _atomic_write(path, lambda stream: np.savez(stream, **named))
     _note(path, name, params, time.perf_counter() - start)
     return arrays
 
@@ -149,14 +153,15 @@ COSTS = PACKAGE_ROOT / "data" / "table_costs.json"
 
 
 @lru_cache(maxsize=1)
-def _costs() -> dict:
+def _costs() -> dict[str, Any]:
     try:
-        return json.loads(COSTS.read_text(encoding="utf-8"))
+        costs: dict[str, Any] = json.loads(COSTS.read_text(encoding="utf-8"))
+        return costs
     except (OSError, ValueError):
         return {}
 
 
-def expected_cost(name: str, params: Any) -> dict | None:
+def expected_cost(name: str, params: Any) -> dict[str, Any] | None:
     """The measured ``{"seconds", "bytes"}`` of building table ``name`` for ``params``
     (None when not measured), and on what machine (``"machine"``)."""
     costs = _costs()
@@ -190,7 +195,7 @@ def announcement(name: str, params: Any = None) -> tuple[str, bool]:
 
 @contextmanager
 def _announced(name: str, params: Any = None, delay: float | None = None,
-               write: Callable[[str], None] | None = None):
+               write: Callable[[str], None] | None = None) -> Iterator[None]:
     """Say once on stderr (or through ``write``) that table ``name`` is being built, with
     what it is expected to cost when measured: at once for a big one, else once the build
     has taken ``delay`` seconds. A user waiting for a first answer sees why, and that it
@@ -214,9 +219,10 @@ INDEX = "index.json"
 """The cache folder's notes on its files: ``{file name: {"name", "params", "seconds", "bytes"}}``."""
 
 
-def _read_index(folder: Path) -> dict:
+def _read_index(folder: Path) -> dict[str, dict[str, Any]]:
     try:
-        return json.loads((folder / INDEX).read_text(encoding="utf-8"))
+        index: dict[str, dict[str, Any]] = json.loads((folder / INDEX).read_text(encoding="utf-8"))
+        return index
     except (OSError, ValueError):
         return {}
 

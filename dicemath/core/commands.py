@@ -49,7 +49,7 @@ def _default(value: Any) -> Any:
     raise TypeError(f"cannot write {type(value).__name__} as JSON")
 
 
-def emit(result: dict, as_json: bool, render: Callable[[dict], str]) -> None:
+def emit(result: dict[str, Any], as_json: bool, render: Callable[[dict[str, Any]], str]) -> None:
     """Print ``result`` as JSON (``--json``) or as the human text ``render(result)``."""
     if as_json:
         json.dump(result, sys.stdout, default=_default, indent=2)
@@ -74,7 +74,7 @@ def add_state_argument(parser: argparse.ArgumentParser, example: str) -> None:
                         help=f"the state's text form, as 'show' prints it, e.g. {example!r}")
 
 
-def add_rules_command(commands, game: str) -> None:
+def add_rules_command(commands: argparse._SubParsersAction[argparse.ArgumentParser], game: str) -> None:
     """Add ``dicemath GAME rules``: print the game's rules from the shipped ``docs/rules.md``."""
     rules = commands.add_parser("rules", help="print the rules of the game (numbered as the code cites them)")
     rules.set_defaults(func=lambda args: _print_rules(game))
@@ -111,7 +111,7 @@ def add_svg_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--svg", metavar="FILE.svg", default=None, help="draw the position into this SVG file")
 
 
-def write_svg(path: str | None, draw: Callable[[], str], result: dict) -> None:
+def write_svg(path: str | None, draw: Callable[[], str], result: dict[str, Any]) -> None:
     """Write ``draw()`` to ``path`` (if given) and name the file in ``result`` (key ``svg``).
 
     Raises:
@@ -137,7 +137,8 @@ def is_start(text: str) -> bool:
     return text.strip().lower() == START
 
 
-def add_show_command(commands, forms: str) -> argparse.ArgumentParser:
+def add_show_command(commands: argparse._SubParsersAction[argparse.ArgumentParser],
+                     forms: str) -> argparse.ArgumentParser:
     """Add ``show STATE [--svg FILE] [--json]`` to a game's sub-commands; returns its parser
     (for the game's own options).
 
@@ -153,7 +154,8 @@ def add_show_command(commands, forms: str) -> argparse.ArgumentParser:
     return show
 
 
-def show_state(args, game: str, state, diagram: str, names: Sequence[str], **details: Any) -> int:
+def show_state(args: argparse.Namespace, game: str, state: Any, diagram: str, names: Sequence[str],
+               **details: Any) -> int:
     """Print the answer of ``dicemath GAME show``: the text view of ``state``, or with
     ``--json`` one object with the keys ``game``, ``state`` (its text form, which
     ``State.from_str`` reads back), ``diagram`` (the text view), ``to_act`` (the name of the
@@ -183,6 +185,7 @@ def show_state(args, game: str, state, diagram: str, names: Sequence[str], **det
     return 0
 
 
-def _render_show(result: dict) -> str:
+def _render_show(result: dict[str, Any]) -> str:
     moves = result["legal_moves"]
-    return result["diagram"] + (f"\nlegal moves: {', '.join(moves)}" if moves else "")
+    diagram: str = result["diagram"]
+    return diagram + (f"\nlegal moves: {', '.join(moves)}" if moves else "")

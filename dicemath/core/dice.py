@@ -102,7 +102,7 @@ def face_counts(faces: Sequence[int]) -> tuple[int, int, int, int, int, int]:
     counts = [0] * 6
     for face in check_faces(faces):
         counts[face - 1] += 1
-    return tuple(counts)
+    return counts[0], counts[1], counts[2], counts[3], counts[4], counts[5]
 
 
 def multinomial_weight(counts: Sequence[int]) -> int:
@@ -156,7 +156,8 @@ def throw_total(n: int) -> int:
         >>> throw_total(3)
         216
     """
-    return len(FACES) ** check_dice_count(n)
+    total: int = len(FACES) ** check_dice_count(n)        # int ** int is typed Any (a negative power is a float)
+    return total
 
 
 @lru_cache(maxsize=None)
@@ -193,7 +194,7 @@ def two_dice_rolls() -> tuple[tuple[tuple[int, int], int], ...]:
     return tuple((roll, weights[(roll[1], roll[0])]) for roll in TWO_DICE_ROLLS)
 
 
-def throw_distribution(n: int) -> Distribution:
+def throw_distribution(n: int) -> Distribution[Throw]:
     """The exact distribution of the multiset thrown with ``n`` dice (total ``6**n``)."""
     return Distribution(dict(multisets(n)))
 

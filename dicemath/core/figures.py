@@ -9,13 +9,18 @@ matplotlib's settings or backend, so a notebook keeps its own.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 TEXT_SIZE = 11
 """The smallest text of a figure, in points."""
 TITLE_SIZE = 13
 """The size of the axes' titles, in points."""
 
 
-def readable(figure):
+def readable(figure: Figure) -> Figure:
     """``figure`` with every text at least :data:`TEXT_SIZE` points and its titles
     :data:`TITLE_SIZE`, laid out again (returned for chaining).
 
@@ -34,7 +39,7 @@ def readable(figure):
     titles = {axes.title for axes in figure.axes}
     for text in figure.findobj(Text):
         smallest = TITLE_SIZE if text in titles else TEXT_SIZE
-        if text.get_fontsize() < smallest:
+        if cast(float, text.get_fontsize()) < smallest:      # matplotlib's stubs say float | str; it is points
             text.set_fontsize(smallest)
     if figure.get_layout_engine() is None:
         figure.tight_layout()

@@ -103,7 +103,7 @@ def check_state_consistency(state: GameState) -> None:
             raise InvalidProbabilityError(f"terminal state {state} has legal actions")
         state.returns()
     else:
-        actions = list(state.legal_actions())
+        actions: list[Any] = list(state.legal_actions())    # sortable, as the contract says
         if len(set(actions)) != len(actions):
             raise InvalidProbabilityError(f"duplicate legal actions in {state}")
         if actions != sorted(actions):

@@ -17,12 +17,15 @@ from __future__ import annotations
 import sys
 import threading
 import types
+from collections.abc import Callable, Collection, Iterable, Mapping
+from typing import Any
 
 import numba
 import numba.core.event
 
 
-def compile_functions(module, names, bindings=None, suffix: str = "", inline=(), cache: bool = True) -> dict:
+def compile_functions(module: types.ModuleType, names: Iterable[str], bindings: Mapping[str, Any] | None = None,
+                      suffix: str = "", inline: Collection[str] = (), cache: bool = True) -> dict[str, Any]:
     """Compile ``module``'s functions ``names`` with numba, each calling the others' twins.
 
     Args:
@@ -65,12 +68,12 @@ class _CompileAnnouncer(numba.core.event.Listener):
     """Writes one line when the outermost numba compile of a thread has run for ``delay``
     seconds (a compile loaded from numba's cache ends long before)."""
 
-    def __init__(self, delay: float, write):
+    def __init__(self, delay: float, write: Callable[[str], object]):
         self.delay = delay
         self.write = write
         self.local = threading.local()
 
-    def on_start(self, event) -> None:
+    def on_start(self, event: numba.core.event.Event) -> None:
         depth = getattr(self.local, "depth", 0)
         self.local.depth = depth + 1
         if depth == 0:
@@ -81,7 +84,7 @@ class _CompileAnnouncer(numba.core.event.Listener):
             self.local.timer.daemon = True
             self.local.timer.start()
 
-    def on_end(self, event) -> None:
+    def on_end(self, event: numba.core.event.Event) -> None:
         self.local.depth -= 1
         if self.local.depth == 0:
             self.local.timer.cancel()
@@ -90,11 +93,12 @@ class _CompileAnnouncer(numba.core.event.Listener):
 _announcer: _CompileAnnouncer | None = None
 
 
-def announce_compiles(delay: float = ANNOUNCE_AFTER, write=None) -> None:
+def announce_compiles(delay: float = ANNOUNCE_AFTER, write: Callable[[str], object] | None = None) -> None:
     """From now on, say on stderr (or through ``write``) when a numba compile has run for
     ``delay`` seconds: a user waiting for a first query sees why. Installed once per process
     (later calls change nothing); every module of numba kernels calls it on import."""
     global _announcer
     if _announcer is None:
         _announcer = _CompileAnnouncer(delay, write or (lambda line: print(line, file=sys.stderr, flush=True)))
-        numba.core.event.register("numba:compile", _announcer)
+        # numba ships py.typed but leaves register unannotated
+        numba.core.event.register("numba:compile", _announcer)  # type: ignore[no-untyped-call]

@@ -17,13 +17,15 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from dicemath.core.errors import InvalidProbabilityError
 
 
-def _check_stochastic(matrix: np.ndarray, tolerance: float) -> np.ndarray:
+def _check_stochastic(matrix: ArrayLike, tolerance: float) -> NDArray[np.float64]:
     matrix = np.asarray(matrix, dtype=np.float64)
     if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
         raise InvalidProbabilityError(f"transition matrix must be square, got shape {matrix.shape}")
@@ -57,7 +59,8 @@ class AbsorbingChain:
         6.0
     """
 
-    def __init__(self, matrix: Sequence[Sequence[float]] | np.ndarray, *, tolerance: float = 1e-9):
+    def __init__(self, matrix: Sequence[Sequence[float]] | NDArray[np.floating[Any]], *,
+                 tolerance: float = 1e-9) -> None:
         self.matrix = _check_stochastic(np.asarray(matrix), tolerance)
         diagonal = np.diag(self.matrix)
         self.absorbing = np.flatnonzero(diagonal >= 1 - tolerance)
@@ -80,13 +83,13 @@ class AbsorbingChain:
             raise InvalidProbabilityError(f"state {state} is not a transient state of the chain")
         return int(where[0])
 
-    def expected_steps(self) -> np.ndarray:
+    def expected_steps(self) -> NDArray[np.float64]:
         """Expected steps to absorption from every state (0 for absorbing ones), float64."""
         steps = np.zeros(len(self.matrix))
         steps[self.transient] = self._steps
         return steps
 
-    def absorption_probabilities(self) -> np.ndarray:
+    def absorption_probabilities(self) -> NDArray[np.float64]:
         """``[i, k]``: probability that the chain from state i ends in ``absorbing[k]``."""
         result = np.zeros((len(self.matrix), len(self.absorbing)))
         result[self.transient] = np.linalg.solve(np.eye(len(self.transient)) - self._q, self._r)
@@ -94,7 +97,7 @@ class AbsorbingChain:
         return result
 
     def step_distribution(self, start: int, *, max_steps: int | None = None,
-                          tail: float = 1e-12) -> np.ndarray:
+                          tail: float = 1e-12) -> NDArray[np.float64]:
         """``P(T = k)`` for k = 0, 1, ... of the absorption time T from ``start`` (float64).
 
         Stops after ``max_steps`` or once the probability not yet absorbed is below ``tail``.
@@ -137,9 +140,9 @@ class ExactAbsorbingChain:
     """
 
     def __init__(self, transitions: Mapping[Hashable, Mapping[Hashable, Fraction]]):
-        self.transitions = {}
+        self.transitions: dict[Hashable, dict[Hashable, Fraction]] = {}
         for state, row in transitions.items():
-            clean = {}
+            clean: dict[Hashable, Fraction] = {}
             for target, p in row.items():
                 p = Fraction(p)
                 if p < 0:
@@ -157,7 +160,7 @@ class ExactAbsorbingChain:
         if not self.absorbing:
             raise InvalidProbabilityError("the chain has no absorbing state")
         self._index = {s: i for i, s in enumerate(self.transient)}
-        self._steps: dict | None = None
+        self._steps: dict[Hashable, Fraction] | None = None
 
     def _solve(self, right_sides: list[list[Fraction]]) -> list[list[Fraction]]:
         """Solve ``(I - Q) X = B`` exactly for the columns of ``B`` (rows = transient states)."""
@@ -183,7 +186,7 @@ class ExactAbsorbingChain:
                     rows[r] = [a - factor * b for a, b in zip(rows[r], rows[col])]
         return [row[size:] for row in rows]
 
-    def expected_steps(self) -> dict:
+    def expected_steps(self) -> dict[Hashable, Fraction]:
         """Exact expected steps to absorption from every state (0 for absorbing ones)."""
         if self._steps is None:
             solved = self._solve([[Fraction(1)] for _ in self.transient])
@@ -191,7 +194,7 @@ class ExactAbsorbingChain:
             self._steps.update({s: Fraction(0) for s in self.absorbing})
         return dict(self._steps)
 
-    def absorption_probabilities(self) -> dict:
+    def absorption_probabilities(self) -> dict[Hashable, dict[Hashable, Fraction]]:
         """``state -> {absorbing_state: exact probability of ending there}``."""
         right = [[self.transitions[s].get(a, Fraction(0)) for a in self.absorbing]
                  for s in self.transient]
@@ -211,7 +214,7 @@ class ExactAbsorbingChain:
         alive = {start: Fraction(1)}
         result = [Fraction(0)]
         for _ in range(steps):
-            moved: dict = {}
+            moved: dict[Hashable, Fraction] = {}
             absorbed = Fraction(0)
             for state, mass in alive.items():
                 for target, p in self.transitions[state].items():

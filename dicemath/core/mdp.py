@@ -34,15 +34,17 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import numpy as np
+from numpy.typing import NDArray
 
 from dicemath.core.errors import InvalidProbabilityError
 from dicemath.core.progress import progress
 
 Number = TypeVar("Number", Fraction, float)
 State = TypeVar("State", bound=Hashable)
+Block = TypeVar("Block")
 
 
 @dataclass(frozen=True)
@@ -117,7 +119,7 @@ def solve_self_referential(cost: Number,
             raise InvalidProbabilityError("this policy never leaves the state: the value is infinite")
         value = (cost + rest) / (one - stay)
         improved = []
-        for (p, decisions), choice in zip(outcomes, policy):
+        for (_, decisions), choice in zip(outcomes, policy):
             if choice < 0:
                 improved.append(-1)
                 continue
@@ -146,13 +148,13 @@ class ProgressSolution(Generic[State, Number]):
             of an optimal decision (-1 where there was no decision).
     """
 
-    values: dict
-    policy: dict
+    values: dict[State, Number]
+    policy: dict[State, list[int]]
 
 
-def solve_progress_mdp(states: Iterable[State], step: Step, *, cost: Number,
+def solve_progress_mdp(states: Iterable[State], step: Step[State, Number], *, cost: Number,
                        terminal_value: Callable[[State], Number | None],
-                       objective: str = "min") -> ProgressSolution:
+                       objective: str = "min") -> ProgressSolution[State, Number]:
     """Solve every state of a progress MDP, successors first.
 
     Args:
@@ -180,8 +182,8 @@ def solve_progress_mdp(states: Iterable[State], step: Step, *, cost: Number,
         >>> solution.values["start"]
         Fraction(3, 1)
     """
-    values: dict = {}
-    policy: dict = {}
+    values: dict[State, Number] = {}
+    policy: dict[State, list[int]] = {}
     exact = isinstance(cost, Fraction)
     for state in states:
         fixed = terminal_value(state)
@@ -224,12 +226,12 @@ class Stopping(Generic[Number]):
     """
 
     stops: tuple[tuple[bool, ...], ...]
-    continue_values: tuple
+    continue_values: tuple[Number | None, ...]
     value: Number
     counting: tuple[tuple[Number, ...], ...]
 
     @property
-    def outcome(self) -> tuple:
+    def outcome(self) -> tuple[Number, ...]:
         """Probability of stopping on outcome ``o``, whichever step it is."""
         return tuple(sum(column[1:], column[0]) for column in zip(*self.counting))
 
@@ -266,8 +268,8 @@ def optimal_stopping(stop_values: Sequence[Sequence[Number]],
     if limit < 1:
         raise ValueError("optimal_stopping needs at least one step")
     zero = probabilities[0] - probabilities[0]
-    stops: list = [None] * limit
-    conts: list = [None] * limit
+    stops: list[tuple[bool, ...]] = [()] * limit          # every entry is set below
+    conts: list[Number | None] = [None] * limit
     stops[-1] = (True,) * len(probabilities)
     after = list(stop_values[-1])
     for t in range(limit - 2, -1, -1):
@@ -284,7 +286,7 @@ def optimal_stopping(stop_values: Sequence[Sequence[Number]],
     return Stopping(tuple(stops), tuple(conts), value, tuple(counting))
 
 
-def sweep_to_convergence(blocks: Iterable, update: Callable[[object], float], *,
+def sweep_to_convergence(blocks: Iterable[Block], update: Callable[[Block], float], *,
                          tolerance: float, max_sweeps: int, desc: str | None = None) -> tuple[int, float]:
     """Gauss-Seidel sweeps: ``update(block)`` for every block in order, until a sweep changes
     nothing by ``tolerance`` or more.
@@ -307,7 +309,7 @@ def sweep_to_convergence(blocks: Iterable, update: Callable[[object], float], *,
     blocks = list(blocks)
     sweeps, change = 0, float("inf")
     counter = range(1, max_sweeps + 1)
-    for sweeps in (progress(counter, desc=desc, total=max_sweeps) if desc else counter):
+    for sweeps in (progress(counter, desc=desc, total=max_sweeps) if desc else counter):  # noqa: B007 (returned)
         change = 0.0
         for block in blocks:
             change = max(change, update(block))
@@ -319,7 +321,7 @@ def sweep_to_convergence(blocks: Iterable, update: Callable[[object], float], *,
 def value_iteration(states: Sequence[State],
                     transitions: Callable[[State, Callable[[State], float]], float],
                     *, tolerance: float = 1e-13, max_iterations: int = 100_000,
-                    initial: Callable[[State], float] | None = None) -> tuple[dict, int]:
+                    initial: Callable[[State], float] | None = None) -> tuple[dict[State, float], int]:
     """Gauss-Seidel value iteration ``V(s) <- transitions(s, V)`` until the change < tolerance.
 
     For game values whose states are not ordered by progress (a penalty that sends a
@@ -347,11 +349,13 @@ def value_iteration(states: Sequence[State],
     return values, sweeps
 
 
-BoundsOperator = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+Indices = NDArray[np.integer[Any]]
+Bounds = NDArray[np.float64]
+BoundsOperator = Callable[[Indices, Bounds, Bounds], tuple[Bounds, Bounds]]
 
 
-def bounded_value_iteration(blocks: Sequence[np.ndarray], operator: BoundsOperator,
-                            low: np.ndarray, high: np.ndarray, *, tolerance: float,
+def bounded_value_iteration(blocks: Sequence[Indices], operator: BoundsOperator,
+                            low: Bounds, high: Bounds, *, tolerance: float,
                             max_sweeps: int, desc: str | None = None) -> int:
     """Value iteration from a lower and an upper bound at once: rigorous error bars.
 
@@ -388,7 +392,7 @@ def bounded_value_iteration(blocks: Sequence[np.ndarray], operator: BoundsOperat
         >>> bool(low[0] <= 1 <= high[0]), bool(high[0] - low[0] < 1e-11)
         (True, True)
     """
-    def update(block: np.ndarray) -> float:
+    def update(block: Indices) -> float:
         new_low, new_high = operator(block, low, high)
         change = max(float(np.max(np.abs(new_low - low[..., block]), initial=0.0)),
                      float(np.max(np.abs(new_high - high[..., block]), initial=0.0)))
@@ -401,7 +405,7 @@ def bounded_value_iteration(blocks: Sequence[np.ndarray], operator: BoundsOperat
     return sweeps
 
 
-def layered_value_iteration(layers: Iterable, update: Callable[[object], float], *,
+def layered_value_iteration(layers: Iterable[Block], update: Callable[[Block], float], *,
                             tolerance: float, max_sweeps: int, desc: str | None = None) -> list[int]:
     """Value iteration one layer at a time: :func:`sweep_to_convergence` on each layer until
     it converges, in order.

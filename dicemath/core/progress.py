@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable
+from typing import Any
 
 
 def progress_enabled() -> bool:
@@ -19,11 +20,12 @@ def progress_enabled() -> bool:
     return sys.stderr.isatty()
 
 
-def progress(iterable: Iterable | None = None, *, desc: str = "", total: int | None = None,
-             unit: str = "it"):
+def progress(iterable: Iterable[Any] | None = None, *, desc: str = "", total: int | None = None,
+             unit: str = "it") -> Any:
     """Wrap ``iterable`` in a progress bar (a no-op bar when bars are off).
 
-    tqdm is imported here, on first use, to keep ``import dicemath`` light.
+    tqdm is imported here, on first use, to keep ``import dicemath`` light. The bar is a
+    ``tqdm`` object, typed ``Any``: tqdm ships no type annotations (no ``py.typed``).
     """
     from tqdm.auto import tqdm
 

@@ -23,10 +23,10 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
-from typing import Any
+from typing import Any, cast
 from xml.etree import ElementTree
 
 ORANGE = "#E69F00"
@@ -64,7 +64,7 @@ def _number(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def _attributes(attributes: dict) -> str:
+def _attributes(attributes: Mapping[str, object]) -> str:
     parts = []
     for name, value in attributes.items():
         if value is None:
@@ -75,7 +75,7 @@ def _attributes(attributes: dict) -> str:
     return "".join(parts)
 
 
-def element(tag: str, attributes: dict, content: str = "", title: str | None = None) -> str:
+def element(tag: str, attributes: Mapping[str, object], content: str = "", title: str | None = None) -> str:
     """The markup of one element; ``content`` is markup (already escaped), ``title`` plain text.
 
     Example:
@@ -88,7 +88,7 @@ def element(tag: str, attributes: dict, content: str = "", title: str | None = N
     return f"<{tag}{_attributes(attributes)}>{inner}</{tag}>"
 
 
-def rect(x: float, y: float, width: float, height: float, *, title: str | None = None, **attributes) -> str:
+def rect(x: float, y: float, width: float, height: float, *, title: str | None = None, **attributes: object) -> str:
     """A rectangle with its top left corner at ``(x, y)``.
 
     Example:
@@ -98,7 +98,7 @@ def rect(x: float, y: float, width: float, height: float, *, title: str | None =
     return element("rect", {"x": x, "y": y, "width": width, "height": height, **attributes}, title=title)
 
 
-def circle(cx: float, cy: float, r: float, *, title: str | None = None, **attributes) -> str:
+def circle(cx: float, cy: float, r: float, *, title: str | None = None, **attributes: object) -> str:
     """A circle of radius ``r`` centred at ``(cx, cy)``.
 
     Example:
@@ -108,7 +108,7 @@ def circle(cx: float, cy: float, r: float, *, title: str | None = None, **attrib
     return element("circle", {"cx": cx, "cy": cy, "r": r, **attributes}, title=title)
 
 
-def line(x1: float, y1: float, x2: float, y2: float, *, title: str | None = None, **attributes) -> str:
+def line(x1: float, y1: float, x2: float, y2: float, *, title: str | None = None, **attributes: object) -> str:
     """A straight line (default stroke :data:`INK`).
 
     Example:
@@ -118,7 +118,7 @@ def line(x1: float, y1: float, x2: float, y2: float, *, title: str | None = None
     return element("line", {"x1": x1, "y1": y1, "x2": x2, "y2": y2, "stroke": INK, **attributes}, title=title)
 
 
-def polygon(points: Sequence[tuple[float, float]], *, title: str | None = None, **attributes) -> str:
+def polygon(points: Sequence[tuple[float, float]], *, title: str | None = None, **attributes: object) -> str:
     """A closed polygon through ``points``.
 
     Example:
@@ -130,7 +130,7 @@ def polygon(points: Sequence[tuple[float, float]], *, title: str | None = None, 
 
 
 def text(x: float, y: float, content: str, *, size: int = FONT_SIZE, title: str | None = None,
-         **attributes) -> str:
+         **attributes: object) -> str:
     """Text with its baseline starting at ``(x, y)`` (``text_anchor="middle"`` centres it).
 
     Raises:
@@ -146,7 +146,7 @@ def text(x: float, y: float, content: str, *, size: int = FONT_SIZE, title: str 
                    title=title)
 
 
-def group(*children: str, title: str | None = None, **attributes) -> str:
+def group(*children: str, title: str | None = None, **attributes: object) -> str:
     """A group ``<g>`` of elements (markup), e.g. to give them one tooltip or class.
 
     Example:
@@ -225,7 +225,8 @@ def document_size(document: str) -> tuple[float, float]:
         (200.0, 100.0)
     """
     root = ElementTree.fromstring(document)
-    return float(root.get("width")), float(root.get("height"))
+    # a standalone document (Drawing.to_svg) has both attributes: read as str, not str | None
+    return float(cast(str, root.get("width"))), float(cast(str, root.get("height")))
 
 
 def embed(document: str, x: float, y: float) -> str:

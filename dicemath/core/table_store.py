@@ -36,14 +36,22 @@ import mmap
 import os
 import tempfile
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
 from dicemath.core.errors import DicemathError
+
+if TYPE_CHECKING:
+    from dask.typing import Key
+    from distributed import Client
+
+Stopped = TypeVar("Stopped")
+"""What a build's ``on_stop`` returns (:func:`run_graph`)."""
 
 FORMAT = 2
 """Version of the folder format."""
@@ -85,15 +93,15 @@ class Manifest:
     """
 
     kind: str
-    spec: dict
-    arrays: dict
+    spec: dict[str, Any]
+    arrays: dict[str, dict[str, Any]]
     chunks: int
     build_id: str = field(default_factory=lambda: uuid.uuid4().hex)
-    runs: list = field(default_factory=list)
+    runs: list[dict[str, Any]] = field(default_factory=list)
     complete: bool = False
     format: int = FORMAT
 
-    def describes(self, kind: str, spec: dict) -> bool:
+    def describes(self, kind: str, spec: dict[str, Any]) -> bool:
         """True when this manifest is for the table ``kind``/``spec`` (progress aside)."""
         return self.kind == kind and self.spec == spec and self.format == FORMAT
 
@@ -142,8 +150,8 @@ class TableStore:
         self.manifest = manifest
 
     @classmethod
-    def create(cls, directory: Path | str, kind: str, spec: dict, arrays: dict[str, tuple[str, tuple[int, ...]]],
-               chunks: int) -> TableStore:
+    def create(cls, directory: Path | str, kind: str, spec: dict[str, Any],
+               arrays: dict[str, tuple[str, tuple[int, ...]]], chunks: int) -> TableStore:
         """Create the folder for a new table, or resume the same table found there.
 
         Args:
@@ -158,7 +166,8 @@ class TableStore:
         directory = Path(directory)
         spec = json.loads(json.dumps(spec))            # as it reads back from the manifest
         found = read_manifest(directory)
-        wanted = {name: {"dtype": np.dtype(dtype).name, "shape": list(shape)} for name, (dtype, shape) in arrays.items()}
+        wanted = {name: {"dtype": np.dtype(dtype).name, "shape": list(shape)}
+                  for name, (dtype, shape) in arrays.items()}
         if found is not None:
             if not found.describes(kind, spec):
                 differ = sorted(k for k in set(spec) | set(found.spec) if spec.get(k) != found.spec.get(k))
@@ -214,22 +223,23 @@ class TableStore:
             raise TableError(f"{self.path(name)} holds {array.dtype}{list(array.shape)}, "
                              f"expected {wanted['dtype']}{wanted['shape']}")
 
-    def array(self, name: str, *, writable: bool = False) -> np.memmap:
+    def array(self, name: str, *, writable: bool = False) -> np.memmap[Any, np.dtype[Any]]:
         """Array ``name`` memory-mapped (read-only unless ``writable``)."""
-        return np.load(self.path(name), mmap_mode="r+" if writable else "r")
+        mapped: np.memmap[Any, np.dtype[Any]] = np.load(self.path(name), mmap_mode="r+" if writable else "r")
+        return mapped
 
     @staticmethod
-    def flush(array: np.memmap, start: int, stop: int) -> None:
+    def flush(array: np.memmap[Any, np.dtype[Any]], start: int, stop: int) -> None:
         """Write entries ``start .. stop - 1`` of a writable 1-D ``array`` (from :meth:`array`)
         back to disk, and only those pages."""
-        mapped = array._mmap
+        mapped: mmap.mmap = array._mmap  # type: ignore[attr-defined]  # numpy's stubs omit memmap's private map
         base = array.offset - array.offset % mmap.ALLOCATIONGRANULARITY     # where numpy's map begins
         first = (array.offset - base + start * array.itemsize) // mmap.PAGESIZE * mmap.PAGESIZE
         mapped.flush(first, array.offset - base + stop * array.itemsize - first)
 
     def done(self) -> dict[int, float]:
         """Finished chunks and their compute seconds."""
-        finished = {}
+        finished: dict[int, float] = {}
         for marker in (self.directory / DONE).iterdir():
             if marker.name.isdigit():
                 text = marker.read_text().strip()
@@ -243,16 +253,16 @@ class TableStore:
         temporary.write_text(f"{seconds:.4f}\n")
         os.replace(temporary, marker)
 
-    def record_run(self, seconds: float, chunks: int, **extra) -> None:
+    def record_run(self, seconds: float, chunks: int, **extra: Any) -> None:
         """Append a build run to the manifest and note whether the table is now complete."""
         self.manifest.runs.append({"seconds": round(seconds, 3), "chunks": chunks, **extra})
         self.manifest.complete = len(self.done()) == self.manifest.chunks
         _write_manifest(self.directory, self.manifest)
 
 
-def run_graph(graph: dict, keys: list, *, scheduler=None, workers: int | None = None,
-              on_done: Callable[[str, object], None] | None = None,
-              on_stop: Callable[[], object] | None = None) -> list:
+def run_graph(graph: Mapping[Any, Any], keys: Sequence[Key], *, scheduler: str | Client | None = None,
+              workers: int | None = None, on_done: Callable[[str, object], None] | None = None,
+              on_stop: Callable[[], Stopped] | None = None) -> list[Stopped]:
     """Run a Dask task graph of a table build and report each finished task; return what
     ``on_stop`` returned in each process (empty without ``on_stop``).
 
@@ -276,13 +286,13 @@ def run_graph(graph: dict, keys: list, *, scheduler=None, workers: int | None = 
     import dask.threaded
     from dask.callbacks import Callback
 
-    def posttask(key, result, dsk, state, worker_id):
+    def posttask(key: str, result: object, dsk: object, state: object, worker_id: object) -> None:
         if on_done is not None and key in graph:
             on_done(key, result)
 
     pool = ThreadPoolExecutor(workers or os.cpu_count() or 1)
     try:
-        with Callback(posttask=posttask):
+        with Callback(posttask=posttask):  # type: ignore[no-untyped-call]  # dask leaves Callback unannotated
             if scheduler == "synchronous":
                 dask.get(graph, keys)
             else:
@@ -293,23 +303,26 @@ def run_graph(graph: dict, keys: list, *, scheduler=None, workers: int | None = 
     return stopped
 
 
-def _run_distributed(graph: dict, keys: list, scheduler, on_done, on_stop) -> list:
+def _run_distributed(graph: Mapping[Any, Any], keys: Sequence[Key], scheduler: str | Client,
+                     on_done: Callable[[str, object], None] | None,
+                     on_stop: Callable[[], Stopped] | None) -> list[Stopped]:
+    # distributed ships py.typed but leaves these calls unannotated: hence the narrow ignores
     from distributed import Client, as_completed
 
-    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)  # type: ignore[no-untyped-call]
     try:
-        futures = client.get(graph, keys, sync=False)
+        futures = client.get(graph, keys, sync=False)  # type: ignore[no-untyped-call]
         try:
-            for future in as_completed(futures):
+            for future in as_completed(futures):  # type: ignore[no-untyped-call]
                 result = future.result()
                 if on_done is not None:
                     on_done(future.key, result)
         except BaseException:
-            client.cancel(futures)
+            client.cancel(futures)  # type: ignore[no-untyped-call]
             raise
         finally:
             stopped = [value for _, value in sorted(client.run(on_stop).items())] if on_stop is not None else []
     finally:
         if client is not scheduler:
-            client.close()
+            client.close()  # type: ignore[no-untyped-call]
     return stopped
