@@ -12,15 +12,21 @@ Example:
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 NOISE = 1e-12
 """Values smaller than this in size are float noise around 0."""
 
 
-def number_text(value: float, spec: str = ".4g") -> str:
-    """``value`` formatted by ``spec`` (default 4 significant digits), 0 when it is noise.
+def number_text(value: float | Fraction, spec: str = ".4g") -> str:
+    """``value`` (a float, or an exact ``Fraction`` shown as its float) formatted by ``spec``
+    (default 4 significant digits), 0 when it is noise.
 
     Example:
         >>> number_text(0.0), number_text(2.5e-13, "+.4g"), number_text(-0.25, "+.2f")
         ('0', '+0', '-0.25')
+        >>> number_text(Fraction(3, 4))
+        '0.75'
     """
-    return format(0.0 if abs(value) < NOISE else value, spec)
+    number = float(value)
+    return format(0.0 if abs(number) < NOISE else number, spec)
