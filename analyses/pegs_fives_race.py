@@ -24,7 +24,7 @@ every pair (1.7 and 60 million pairs): ``--agreement-pairs N`` draws ``N`` pairs
 boards of ``--agreement-sample-rows`` or more open rows instead, ``--skip-agreement-rows K``
 leaves out boards of ``K`` or more; both are recorded with the figures (``trimmed``,
 ``agreement_skipped``). The report section ``playing_to_win``
-(:mod:`dicemath.reporting.sections.playing_to_win`) reads the results.
+(:mod:`dicemath.games.pegs_fives.report_playing_to_win`) reads the results.
 
 Usage::
 

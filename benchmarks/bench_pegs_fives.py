@@ -11,7 +11,7 @@ import statistics
 import time
 
 from dicemath.games.pegs_fives.advisor import Advisor
-from dicemath.reporting.sections.pegs_fives import simulate
+from dicemath.games.pegs_fives.report import simulate
 from dicemath.games.pegs_fives.rows import row_table, rows_result
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.games.pegs_fives.solver import solve_greedy, solve_reduced

@@ -214,7 +214,7 @@ def test_report_sections_quick(tmp_path):
     assert "Expected turns per row" in text and "races" in text.lower()
     assert (tmp_path / "pegs_turn_distributions.png").exists()
     assert len(written) == 3
-    from dicemath.reporting.sections.pegs_fives import FIRST_THROW
+    from dicemath.games.pegs_fives.report import FIRST_THROW
 
     for rules in (PEGS, FIVES):
         text = (tmp_path / f"{rules.name}.md").read_text()

@@ -11,7 +11,7 @@ import pytest
 
 from dicemath.games.pegs_fives.advisor import Advisor, board_value
 from dicemath.games.pegs_fives.distilled import DistilledValue, ModelUnavailableError, model_path
-from dicemath.reporting.sections.full_board import compute, first_throws_by_row, policy_rows, render
+from dicemath.games.pegs_fives.report_full_board import compute, first_throws_by_row, policy_rows, render
 from dicemath.games.pegs_fives.fullboard import _network_c, storage
 from dicemath.cli import main
 from dicemath.games.pegs_fives.fullboard.advice import advise_throw, estimate_advisor
@@ -156,7 +156,7 @@ def _synthetic_results() -> dict:
 
 
 def test_report_section_renders_conclusions_from_the_data(tmp_path, monkeypatch):
-    from dicemath.reporting.sections import full_board as full_board_report
+    from dicemath.games.pegs_fives import report_full_board as full_board_report
 
     path = tmp_path / "results.json"
     path.write_text(json.dumps(_synthetic_results()))
@@ -197,7 +197,7 @@ def test_compare_tables_leaves_out_and_counts_boards_a_policy_never_finishes_fro
 
 
 def test_report_section_shows_a_policy_that_never_finishes(tmp_path, monkeypatch):
-    from dicemath.reporting.sections import full_board as full_board_report
+    from dicemath.games.pegs_fives import report_full_board as full_board_report
 
     results = _synthetic_results()
     results["games"]["pegs"] = {**results["games"]["fives"], "policy_greedy": {
@@ -224,7 +224,7 @@ def test_report_section_shows_a_policy_that_never_finishes(tmp_path, monkeypatch
 
 
 def test_report_section_says_why_an_advisor_that_escapes_traps_finishes(tmp_path, monkeypatch):
-    from dicemath.reporting.sections import full_board as full_board_report
+    from dicemath.games.pegs_fives import report_full_board as full_board_report
 
     results = _synthetic_results()
     plain = {"expected_turns": None, "never_finishes_boards": 678, "trap_boards": [[4] * 10 + [5, 5]]}

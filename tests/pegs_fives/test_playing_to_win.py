@@ -9,7 +9,7 @@ import pytest
 
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.reporting.context import ReportContext
-from dicemath.reporting.sections import playing_to_win as section
+from dicemath.games.pegs_fives import report_playing_to_win as section
 
 from ..conftest import linked_pictures
 

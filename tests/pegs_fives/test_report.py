@@ -3,7 +3,7 @@ the numbers do."""
 
 from __future__ import annotations
 
-from dicemath.reporting.sections.pegs_fives import (
+from dicemath.games.pegs_fives.report import (
     LateRace, PolicyRow, Simulation, late_race_sentence, policies_sentence, simulation_sentence, switch_sentence)
 
 

@@ -13,9 +13,12 @@ full-board advisor), :mod:`.fullboard` (compiled kernels, tables, exact advice),
 :mod:`.races` (Fives races and rest points, simulated), :mod:`.race_solver` (the exact
 two-player race on reduced boards, Pegs and Fives; its kernel :mod:`._race_kernels`),
 :mod:`.race_advice` (race-aware row advice on the full board),
-:mod:`.analysis`; the command line is :mod:`dicemath.cli.pegs_fives`. The report sections
-are :mod:`dicemath.reporting.sections.pegs_fives` and ``.full_board``; the full-board results
-and the distillation study are in :mod:`dicemath.studies`.
+:mod:`.analysis`, :mod:`.game` (the two :class:`~dicemath.core.game.Game` objects). The
+command line is :mod:`.commands` (``dicemath pegs``, ``dicemath fives``) and
+:mod:`.dice_commands` (``dicemath dice``); the report sections are :mod:`.report_dice`,
+:mod:`.report` (``pegs``, ``fives``), :mod:`.report_full_board` and
+:mod:`.report_playing_to_win`; the full-board results and the distillation study are in
+:mod:`dicemath.studies`.
 
 Example:
     >>> from dicemath.games.pegs_fives import PEGS, FIVES, row_table

@@ -7,18 +7,18 @@ optimal play (fewer is better), built from a value ``E(board)`` of boards at the
 a turn and the exact within-turn model :class:`~dicemath.games.pegs_fives.turn.TurnValue`
 (the turn's later choices made optimally, overthrows and restarts included).
 
-``E`` is the best the library has for the board, as the row advisor finds it
-(:func:`~dicemath.games.pegs_fives.fullboard.advice.advisor_for`):
+Each decision is valued by the game's chain of sources, as ``dicemath pegs advise`` values
+it (:meth:`PegsFivesAnalysis.advice`, :func:`~dicemath.games.pegs_fives.fullboard.advice.source_chain`):
+the same values, ``exact`` flag and ``source``. The values of the other states (the plotted
+course of a game) take ``E`` from the same chain (:func:`exact_board_values`):
 
 1. exact: a finished optimal table that covers the board (the full-board table or one of
    the board's open rows, in the default location), else the compiled reduced-board solve
-   once at most :data:`ANALYSIS_SOLVE_ROWS` rows are open (the solve covers every later
-   board of the game, whose open rows can only be fewer);
+   once at most :data:`~dicemath.games.pegs_fives.fullboard.advice.SOLVE_MAX_ROWS` rows are
+   open (the solve covers every later board of the game, whose open rows can only be fewer);
 2. otherwise the estimate ``advise`` answers from
    (:func:`~dicemath.games.pegs_fives.fullboard.advice.estimate_advisor`: the distilled model
-   shipped for the game, else the fitted board value), so both doors give the same numbers.
-
-:func:`exact_board_values` is the one place that decides.
+   shipped for the game, else the fitted board value).
 
 Records (``docs/analyse.md``): a decision entry holds ``dicemath pegs advise``'s inputs
 ``board`` (12 numbers), ``roll`` (the choice throw) and, in Pegs, optionally ``throws``
@@ -45,16 +45,11 @@ from dicemath.core.dice import throw_text
 from dicemath.core.errors import IllegalMoveError
 from dicemath.games.pegs_fives.advisor import RowAdvice, ranked
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
-from dicemath.games.pegs_fives.fullboard.advice import advisor_advice, advisor_for, estimate_advisor, row_advice
+from dicemath.games.pegs_fives.fullboard.advice import (
+    SOLVE_MAX_ROWS, advisor_advice, advisor_for, estimate_advisor, row_advice)
 from dicemath.games.pegs_fives.state import (
     BoardTuple, State, check_board, choice_state, initial_state, legal_rows, read_board)
 from dicemath.games.pegs_fives.turn import TurnValue, open_rows_of
-
-ANALYSIS_SOLVE_ROWS = 6
-"""Without a table, boards with at most this many open rows are valued by a compiled solve
-(a 6-row Pegs board solves in about 0.2 s, an 8-row one in about 10 s: a whole game is
-analysed within a second)."""
-
 
 def exact_board_values(rules: Rules, open_rows: tuple[int, ...]) -> tuple[Callable[[BoardTuple], float], str] | None:
     """Exact ``E(board)`` for every board whose open rows lie within ``open_rows``, and its
@@ -69,7 +64,7 @@ def exact_board_values(rules: Rules, open_rows: tuple[int, ...]) -> tuple[Callab
         and where its values come from, or None when no exact source covers these rows.
     """
     board = tuple(0 if r in open_rows else rules.goal for r in range(1, rules.rows + 1))
-    advisor = advisor_for(rules, board, solve_max_rows=ANALYSIS_SOLVE_ROWS)
+    advisor = advisor_for(rules, board)
     return (advisor.value, advisor.source) if advisor.exact else None
 
 
@@ -85,7 +80,7 @@ class TurnValues(ValueSource):
         self.models: dict[tuple[int, ...], tuple[TurnValue, str]] = {}
         estimator = estimate_advisor(rules).estimator
         self.description = ("exact optimal values from a full-board table where one is built, else "
-                            f"from a compiled solve once at most {ANALYSIS_SOLVE_ROWS} rows are open; "
+                            f"from a compiled solve once at most {SOLVE_MAX_ROWS} rows are open; "
                             f"before that the {estimator} model's values, as `advise` gives them (an estimate)")
 
     def turn_value(self, board: BoardTuple) -> tuple[TurnValue, bool]:
@@ -185,6 +180,18 @@ class PegsFivesAnalysis(GameAnalysis):
             InvalidBoardError: a board the rules cannot hold.
         """
         return initial_state(rules, None if start is None else read_board(start, rules))
+
+    def advice(self, state: State, settings: Mapping) -> Advice:
+        """The advice of ``dicemath pegs advise`` (``fives advise``) at the decision ``state``:
+        the game object's chain of sources (:meth:`dicemath.core.game.Game.advise`); a record
+        has no settings to map (``table`` is a command-line option only).
+
+        Raises:
+            InvalidStateError: no row is to be named in ``state``.
+        """
+        from dicemath.games.pegs_fives.game import FIVES_GAME, PEGS_GAME
+
+        return (FIVES_GAME if state.rules.name == FIVES.name else PEGS_GAME).advise(state)
 
     def value_source(self, rules: Rules, settings: Mapping) -> TurnValues:
         return TurnValues(rules)

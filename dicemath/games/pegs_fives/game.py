@@ -34,10 +34,14 @@ class PegsFivesGame(Game):
 
         return draw(state, advice)
 
-    def advise(self, state: Any, **settings: Any) -> Any:
-        from dicemath.games.pegs_fives.fullboard.advice import advise
+    def sources(self, rules: Any) -> Any:
+        """The chain of a row decision of ``rules``
+        (:func:`~dicemath.games.pegs_fives.fullboard.advice.source_chain`): a table, a compiled
+        solve up to :data:`~dicemath.games.pegs_fives.fullboard.advice.SOLVE_MAX_ROWS` open rows,
+        the distilled estimate; its one setting is ``table`` (a table directory)."""
+        from dicemath.games.pegs_fives.fullboard.advice import source_chain
 
-        return advise(state, **settings)
+        return source_chain(rules)
 
     def analysis(self) -> Any:
         from dicemath.games.pegs_fives import analysis
@@ -45,7 +49,7 @@ class PegsFivesGame(Game):
         return analysis.PEGS_ANALYSIS if self.preset is PEGS else analysis.FIVES_ANALYSIS
 
     def page_advice(self, request: Any) -> dict[str, Any]:
-        from dicemath.cli.pegs_fives import advice_picture
+        from dicemath.games.pegs_fives.commands import advice_picture
         from dicemath.games.pegs_fives.fullboard.advice import advise_throw
         from dicemath.games.pegs_fives.state import choice_throw_dice
 
@@ -56,7 +60,6 @@ class PegsFivesGame(Game):
         result = advice.as_dict()
         result["svg"] = advice_picture(advice, self.preset)
         return result
-
 
     def page_picture_state(self, request: Any) -> State:
         return initial_state(self.preset, int_list_field(request, "board", required=True))
@@ -72,22 +75,22 @@ class PegsGame(PegsFivesGame):
     warmup = (("race", "the Pegs/Fives two-player race kernel (numba)", ("pegs", "race", "--open", "12", "--json")),)
 
     def register_commands(self, subparsers: Any) -> None:
-        from dicemath.cli import dice, pegs_fives
+        from dicemath.games.pegs_fives import commands, dice_commands
 
-        dice.register(subparsers)
-        pegs_fives.register(subparsers)
+        dice_commands.register(subparsers)
+        commands.register(subparsers, self.preset)
 
     def report_sections(self) -> tuple[Any, ...]:
         from dicemath.reporting.section import Section
-        from dicemath.reporting.sections import dice, pegs_fives
+        from dicemath.games.pegs_fives import report, report_dice
 
-        return (Section("dice", "Dice: hits for every number", dice.compute, dice.render),
+        return (Section("dice", "Dice: hits for every number", report_dice.compute, report_dice.render),
                 Section("pegs", "Pegs: expected turns per row, optimal rows, the row advisor",
-                        pegs_fives.compute_pegs, pegs_fives.render))
+                        report.compute_pegs, report.render))
 
 
 class FivesGame(PegsFivesGame):
-    """Fives (docs/rules.md section 2); its sub-command is registered with Pegs'."""
+    """Fives (docs/rules.md section 2)."""
 
     name = "fives"
     title = "Fives"
@@ -97,18 +100,20 @@ class FivesGame(PegsFivesGame):
                ("fives", "advise", "--board", "5,5,5,5,5,5,5,5,5,5,3,0", "--roll", "1,2,3,4,5,6", "--json")),)
 
     def register_commands(self, subparsers: Any) -> None:
-        return None
+        from dicemath.games.pegs_fives import commands
+
+        commands.register(subparsers, self.preset)
 
     def report_sections(self) -> tuple[Any, ...]:
         from dicemath.reporting.section import Section
-        from dicemath.reporting.sections import full_board, pegs_fives, playing_to_win
+        from dicemath.games.pegs_fives import report, report_full_board, report_playing_to_win
 
         return (Section("fives", "Fives: expected turns per number, the advisor, races and rest points",
-                        pegs_fives.compute_fives, pegs_fives.render),
+                        report.compute_fives, report.render),
                 Section("full_board", "Pegs and Fives on the full board: the exact optimum and every policy measured",
-                        full_board.compute, full_board.render),
+                        report_full_board.compute, report_full_board.render),
                 Section("playing_to_win", "Playing to win: Pegs and Fives against the opponent on the table",
-                        playing_to_win.compute, playing_to_win.render))
+                        report_playing_to_win.compute, report_playing_to_win.render))
 
 
 PEGS_GAME = PegsGame()

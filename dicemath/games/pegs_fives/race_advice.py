@@ -33,7 +33,7 @@ space (about 10^18 pairs) is not. :func:`race_advice` approximates it:
    included) on those leaf values, later choices of the turn maximising them as well.
 
 Values are estimates (``exact: False``), except for two players on a board pair whose open
-rows together number at most :data:`EXACT_MAX_ROWS`: the exact race
+rows together number at most :data:`~.race_solver.RACE_MAX_ROWS`: the exact race
 (:func:`.race_solver.solve_race_compiled`, both playing to win thereafter) gives the values
 (``exact: True``). With two or more opponents the opponents are taken as independent
 solo-optimal players (the stated approximation): Pegs' value is the chance of finishing
@@ -57,15 +57,11 @@ import numpy as np
 
 from dicemath.core.advice import Advice, Option
 from dicemath.core.errors import DicemathError, IllegalMoveError
+from dicemath.games.pegs_fives.race_solver import RACE_MAX_ROWS
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.state import (
     BoardTuple, InvalidBoardError, check_board, check_roll, check_throws_left, initial_state, legal_rows, rest_points)
 from dicemath.games.pegs_fives.turn import open_rows_of
-
-EXACT_MAX_ROWS = 5
-"""Two-player boards whose open rows together number at most this many are answered by the
-exact race solver (its compiled tables are cached on disk; a 5-row table is built once, in
-minutes)."""
 
 SHAPE = {
     "pegs": (1.0, 0.39, 1.0),
@@ -367,7 +363,7 @@ def check_objective(rules: Rules, objective: str | None) -> str:
 
 def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], opponents, *,
                 dice: int | None = None, throws: int | None = None, table=None, objective: str | None = None,
-                exact_max_rows: int = EXACT_MAX_ROWS) -> dict:
+                exact_max_rows: int = RACE_MAX_ROWS) -> Advice:
     """Every legal row after a choice throw, valued for the race against ``opponents``.
 
     Args:
@@ -380,7 +376,8 @@ def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], oppone
         table: a table directory for the solo values (as :func:`.fullboard.advice.advisor_for`).
         objective: ``"win"`` or ``"rest_points"`` (:data:`OBJECTIVES`; default the game's own).
         exact_max_rows: use the exact race solver for one opponent when the two boards' open
-            rows together number at most this many (0: never).
+            rows together number at most this many (0: never; at most
+            :data:`~.race_solver.RACE_MAX_ROWS`, the solver's limit).
 
     Returns:
         The :class:`~dicemath.core.advice.Advice` (unit :data:`UNITS` of the objective, higher
@@ -435,7 +432,7 @@ def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], oppone
     opponent_r = [float(rest_points(o, rules.goal)) for o in others]
 
     rows_union = tuple(sorted(set(open_rows_of(b, rules.goal)).union(*(open_rows_of(o, rules.goal) for o in others))))
-    exact = len(others) == 1 and 0 < len(rows_union) <= min(exact_max_rows, EXACT_MAX_ROWS)
+    exact = len(others) == 1 and 0 < len(rows_union) <= min(exact_max_rows, RACE_MAX_ROWS)
     if exact:
         model, now = _exact_model(race_rules, b, others[0], rows_union)
     else:

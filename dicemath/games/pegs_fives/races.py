@@ -1,4 +1,4 @@
-"""Fives two-player races and rest points (FIVES-6, item 6 of the issue).
+"""Fives two-player races and rest points (FIVES-6).
 
 Players take turns (the start player alternates from race to race, FIVES-7); the round
 ends as soon as one player has completed every number, and each other player scores rest

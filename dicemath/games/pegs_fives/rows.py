@@ -1,4 +1,4 @@
-"""Expected turns per row (item 3 of the issue): one row open, every other row in.
+"""Expected turns per row: one row open, every other row in.
 
 For a row r and a starting step s the turn-to-turn movement of the peg (the marks) is an
 absorbing Markov chain on the steps ``0..goal``; its one-turn transition probabilities are

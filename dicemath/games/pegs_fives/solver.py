@@ -1,4 +1,4 @@
-"""Exact optimal solitaire play on reduced boards (item 4 of the issue).
+"""Exact optimal solitaire play on reduced boards.
 
 A *reduced board* has only a given set of rows open (the others already in). The value
 ``V(b)`` of a board is the expected number of turns to finish from it. A turn moves the

@@ -1,20 +1,32 @@
-"""Row advice from exact values where they exist, estimates otherwise.
+"""Row advice from exact values where they exist, estimates otherwise: the one chain of
+sources of a Pegs or Fives row decision (:func:`source_chain`).
 
-Sources, in order (:func:`advisor_for`):
+Sources, in order (each limit stated once, in its ``covers``):
 
-1. a finished optimal table that covers the board: the one given (``--table DIR``), else
-   the full-board table or a table of exactly the board's open rows in the default
-   location (:func:`.storage.default_table_dir`);
-2. a board with at most :data:`SOLVE_MAX_ROWS` open rows: its reduced table solved now by
-   the compiled kernel (kept for the rest of the process);
-3. otherwise :func:`estimate_advisor`: the one-turn lookahead of
-   :class:`..advisor.Advisor` on the compact model distilled from the full table and
-   shipped in the package (:class:`..distilled.DistilledValue`), or on the fitted board
-   value of :mod:`..advisor` for rules without a shipped model. Its numbers are estimates.
+1. ``"table"``: a finished optimal table that covers the board: the one given
+   (``table=DIR``), else the full-board table or a table of exactly the board's open rows in
+   the default location (:func:`.storage.default_table_dir`);
+2. ``"solve"``: a board with at most :data:`SOLVE_MAX_ROWS` open rows: its reduced table
+   solved now by the compiled kernel (kept for the rest of the process);
+3. ``"estimate"``: the one-turn lookahead of :class:`..advisor.Advisor` on the compact model
+   distilled from the full table and shipped in the package
+   (:class:`..distilled.DistilledValue`), or on the fitted board value of :mod:`..advisor`
+   for rules without a shipped model (:func:`estimate_advisor`). Its numbers are estimates
+   (``exact`` False).
 
 With an exact source every option's value is the expected number of turns still needed
 after this turn under optimal play (:meth:`FivesKernel.option_values` and its Pegs twin)
-and the board value is ``E(board)`` at the start of a turn; float64.
+and the board value is ``E(board)`` at the start of a turn; float64. ``dicemath pegs
+advise``, the page, ``dicemath analyse`` and the report all answer from this chain.
+
+Example:
+    >>> from dicemath.games.pegs_fives.rules import PEGS
+    >>> print(source_chain(PEGS).describe())  # doctest: +NORMALIZE_WHITESPACE
+    table (exact, float64): a finished optimal table covering the board (given, or the full-board
+        table or one of the board's open rows in the default location)
+    solve (exact, float64): at most 8 open rows: the reduced board solved by the compiled kernel
+    estimate (estimate): any board: the one-turn lookahead on the shipped distilled model (else the
+        fitted board value)
 """
 
 from __future__ import annotations
@@ -28,6 +40,7 @@ import numpy as np
 
 from dicemath.core.advice import Advice, Option
 from dicemath.core.errors import InvalidStateError
+from dicemath.core.sources import Source, SourceChain
 from dicemath.core.table_store import read_manifest
 from dicemath.games.pegs_fives.advisor import Advisor, Ranking, RowAdvice, ranked
 from dicemath.games.pegs_fives.fullboard import storage
@@ -39,8 +52,8 @@ from dicemath.games.pegs_fives.state import (
 from dicemath.games.pegs_fives.turn import open_rows_of
 
 SOLVE_MAX_ROWS = 8
-"""Boards with at most this many open rows are solved on demand (``6**8`` boards, about a
-second) when no table covers them."""
+"""Boards with at most this many open rows are solved on demand (``6**8`` boards) when no
+table covers them: the limit of the ``"solve"`` source of :func:`source_chain`."""
 
 
 class ExactAdvisor:
@@ -130,38 +143,95 @@ def _solved(rules: Rules, rows: tuple[int, ...]) -> np.ndarray:
     return solve_table(rules, rows)
 
 
-def advisor_for(rules: Rules, board: Sequence[int], table: Path | str | None = None, *,
-                solve_max_rows: int = SOLVE_MAX_ROWS):
-    """The best source of advice for ``board`` (see the module docstring).
+def _table_for(rules: Rules, board: BoardTuple, table: Path | str | None) -> tuple[tuple[int, ...], np.ndarray] | None:
+    """The open rows and values of the table that answers ``board``: ``table`` (which must
+    cover it), else a finished default table of the full board or of its open rows, else None.
+
+    Raises:
+        TableError, InvalidRulesError: ``table`` is unusable for these rules.
+        InvalidBoardError: ``table`` does not cover the board.
+    """
+    if table is not None:
+        found = _open(Path(table).resolve(), rules)
+        found.layout.index(board)
+        return found.layout.rows, found.values
+    open_rows = open_rows_of(board, rules.goal)
+    if not open_rows:
+        return None
+    for rows in (FULL_ROWS[:rules.rows], open_rows):
+        found = _default_table(rules, rows)
+        if found is not None:
+            return rows, found.values
+    return None
+
+
+def _covered_by_table(state: State, *, table: Path | str | None = None, **settings) -> bool:
+    return _table_for(state.rules, state.board, table) is not None
+
+
+def _covered_by_solve(state: State, **settings) -> bool:
+    return 0 < len(open_rows_of(state.board, state.rules.goal)) <= SOLVE_MAX_ROWS
+
+
+def _table_advisor(state: State, table: Path | str | None = None) -> ExactAdvisor:
+    rows, values = _table_for(state.rules, state.board, table)
+    return ExactAdvisor(state.rules, rows, values, "table")
+
+
+def _solve_advisor(state: State) -> ExactAdvisor:
+    rows = open_rows_of(state.board, state.rules.goal)
+    return ExactAdvisor(state.rules, rows, _solved(state.rules, rows), "solve")
+
+
+def _decision_advice(advisor: Advisor | ExactAdvisor, state: State) -> Advice:
+    if state.current_player() != 0:
+        raise InvalidStateError(f"no row is to be named in {state}: advice needs a choice throw")
+    throws = None if state.throws is None else state.throws + 1
+    return advisor_advice(advisor, str(state), state.board, state.roll, state.dice, throws)
+
+
+@lru_cache(maxsize=8)
+def source_chain(rules: Rules) -> SourceChain:
+    """The chain of sources of a row decision of ``rules`` (see the module docstring).
+
+    Each source's ``covers(state, table=None)`` and ``advise(state, table=None)`` take a
+    :class:`~..state.State`; ``advise`` needs a state where a row is to be named and raises
+    InvalidStateError otherwise.
+    """
+    return SourceChain(
+        Source("table", True, "a finished optimal table covering the board (given, or the full-board table or "
+                              "one of the board's open rows in the default location)",
+               _covered_by_table, lambda state, table=None, **_: _decision_advice(_table_advisor(state, table), state)),
+        Source("solve", True, f"at most {SOLVE_MAX_ROWS} open rows: the reduced board solved by the compiled kernel",
+               _covered_by_solve, lambda state, **_: _decision_advice(_solve_advisor(state), state)),
+        Source("estimate", False, "any board: the one-turn lookahead on the shipped distilled model (else the "
+                                  "fitted board value)",
+               lambda state, **_: True, lambda state, **_: _decision_advice(estimate_advisor(state.rules), state)))
+
+
+def advisor_for(rules: Rules, board: Sequence[int], table: Path | str | None = None):
+    """The advisor of the first source of :func:`source_chain` that covers ``board`` (at the
+    start of a turn), which also values the boards after it.
 
     Args:
         rules: the game.
         board: the board (validated).
         table: a table directory to use (it must cover the board).
-        solve_max_rows: solve boards with at most this many open rows when no table covers
-            them (a caller that values many boards within a second asks for fewer).
 
     Returns:
-        An :class:`ExactAdvisor`, or :func:`estimate_advisor` (``exact`` False).
+        An :class:`ExactAdvisor` (source ``"table"`` or ``"solve"``), or
+        :func:`estimate_advisor` (``exact`` False).
 
     Raises:
         TableError, InvalidRulesError: ``table`` is unusable for these rules.
         InvalidBoardError: a bad board, or one ``table`` does not cover.
     """
-    b = check_board(board, rules)
-    open_rows = open_rows_of(b, rules.goal)
-    if table is not None:
-        found = _open(Path(table).resolve(), rules)
-        found.layout.index(b)
-        return ExactAdvisor(rules, found.layout.rows, found.values, "table")
-    if not open_rows:
-        return estimate_advisor(rules)
-    for rows in (FULL_ROWS[:rules.rows], open_rows):
-        found = _default_table(rules, rows)
-        if found is not None:
-            return ExactAdvisor(rules, rows, found.values, "table")
-    if len(open_rows) <= solve_max_rows:
-        return ExactAdvisor(rules, open_rows, _solved(rules, open_rows), "solve")
+    state = initial_state(rules, check_board(board, rules))
+    source = source_chain(rules).source_for(state, table=table)
+    if source.name == "table":
+        return _table_advisor(state, table)
+    if source.name == "solve":
+        return _solve_advisor(state)
     return estimate_advisor(rules)
 
 
@@ -174,8 +244,9 @@ def advise(state: State, *, table: Path | str | None = None) -> Advice:
     """Every legal row after the choice throw of ``state``, best first (fewest expected
     turns still needed after this turn, then more hits, then the higher row).
 
-    The values come from the best source for the board (:func:`advisor_for`): exact from a
-    table or a compiled solve, else the distilled model's estimates (``exact`` False).
+    The values come from the first source of :func:`source_chain` that covers the board:
+    exact from a table or a compiled solve, else the distilled model's estimates (``exact``
+    False).
 
     Args:
         state: a state where a row is to be named (``state.current_player() == 0``).
@@ -200,8 +271,7 @@ def advise(state: State, *, table: Path | str | None = None) -> Advice:
     """
     if state.current_player() != 0:
         raise InvalidStateError(f"no row is to be named in {state}: advice needs a choice throw")
-    throws = None if state.throws is None else state.throws + 1
-    return _advice(state.rules, state.board, state.roll, state.dice, throws, table, str(state))
+    return source_chain(state.rules).advise(state, table=table)
 
 
 def advise_throw(rules: Rules, board: Sequence[int], throw: Sequence[int], *, table: Path | str | None = None,
@@ -233,13 +303,9 @@ def advise_throw(rules: Rules, board: Sequence[int], throw: Sequence[int], *, ta
     throws = check_throws_left(rules, throws)
     start = replace(initial_state(rules, b), dice=dice, throws=throws)
     state = start.apply(faces) if open_rows_of(b, rules.goal) else start
-    text = str(state if state.current_player() == 0 else start)
-    return _advice(rules, b, faces, dice, throws, table, text)
-
-
-def _advice(rules: Rules, board: BoardTuple, roll: tuple[int, ...], dice: int, throws: int | None,
-            table: Path | str | None, text: str) -> Advice:
-    return advisor_advice(advisor_for(rules, board, table), text, board, roll, dice, throws)
+    if state.current_player() == 0:
+        return source_chain(rules).advise(state, table=table)
+    return advisor_advice(advisor_for(rules, b, table), str(start), b, faces, dice, throws)
 
 
 def advisor_advice(advisor: Advisor | ExactAdvisor, text: str, board: BoardTuple, roll: Sequence[int],

@@ -4,8 +4,9 @@ simulated races).
 
 Every query has ``--json`` with stable keys; plain output is a readable table. ``solve``
 uses the compiled full-board kernels (:mod:`dicemath.games.pegs_fives.fullboard`);
-``advise`` answers exactly from a table or a compiled solve where one covers the board and
-labels its numbers estimates otherwise.
+``advise`` answers from the game's chain of sources
+(:func:`~dicemath.games.pegs_fives.fullboard.advice.source_chain`): exactly from a table or a
+compiled solve where one covers the board, its numbers labelled estimates otherwise.
 """
 
 from __future__ import annotations
@@ -18,101 +19,109 @@ from dicemath.core.commands import (
 from dicemath.core.errors import DicemathError, InvalidStateError
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
 
-EXACT_MAX_ROWS = 4
+FRACTION_MAX_ROWS = 4
 """``solve --exact`` (Fractions, the reference solver) is offered up to this many open rows."""
 
 POLICIES = ("optimal", "greedy", "safe_greedy", "lookahead")
 """The table policies of ``build-table`` (the kernels' modes)."""
 
 
-def register(subparsers) -> None:
-    """Add the ``pegs`` and ``fives`` sub-commands."""
-    for rules, text in ((PEGS, "Pegs (popnagels): expected turns, optimal rows, the row advisor"),
-                        (FIVES, "Fives (every number five times): expected turns, optimal rows, advisor, races")):
-        game = subparsers.add_parser(rules.name, help=text)
-        game.set_defaults(rules=rules)
-        commands = game.add_subparsers(dest=f"{rules.name}_command", metavar="QUERY", required=True)
-        add_rules_command(commands, rules.name)
+HELP = {PEGS.name: "Pegs (popnagels): expected turns, optimal rows, the row advisor",
+        FIVES.name: "Fives (every number five times): expected turns, optimal rows, advisor, races"}
+"""The one-line help of each game's sub-command."""
 
-        rows = commands.add_parser("rows", help="exact expected turns to finish each row alone")
-        add_json_flag(rows)
-        rows.set_defaults(func=run_rows)
 
-        solve = commands.add_parser("solve", help="exact optimal play on a reduced board")
-        solve.add_argument("--open", type=int_list, required=True, help="open rows, e.g. 6,7,8")
-        solve.add_argument("--exact", action="store_true",
-                           help=f"exact fractions by the reference solver (up to {EXACT_MAX_ROWS} open rows)")
-        solve.add_argument("--board", type=int_list, default=None,
-                           help="also give the value of this board (12 steps; closed rows at the goal)")
-        add_json_flag(solve)
-        solve.set_defaults(func=run_solve)
+def register(subparsers, rules: Rules) -> None:
+    """Add the sub-command of ``rules``' game (``pegs`` for :data:`~.rules.PEGS`, ``fives``
+    for :data:`~.rules.FIVES`) and its queries."""
+    from dicemath.games.pegs_fives.race_solver import RACE_MAX_ROWS
 
-        advise = commands.add_parser("advise", help="rank the legal rows after a choice throw: give the state "
-                                                    "(its text form) or --board and --roll")
-        add_state_argument(advise, f"{rules.name} | board 0,0,3,0,0,0,1,0,0,0,0,0 | turns 0 | dice 6 throws 2 | row - "
-                                   "count 0 | roll 6-5-3-3-3-2")
-        advise.add_argument("--board", type=int_list, default=None, help="12 comma-separated steps/marks")
-        advise.add_argument("--roll", type=int_list, default=None, help="the choice throw, e.g. 3,3,3,5,6,2")
-        advise.add_argument("--throws", type=int, default=None,
-                            help="throws left before this throw (Pegs; default 3). In Pegs a roll of "
-                                 "fewer than 6 dice is a choice throw with the dice left (PEGS-7)")
-        advise.add_argument("--table", default=None, metavar="DIR",
-                            help="answer from this table (default: the table built by build-table, if any)")
-        advise.add_argument("--opponent", type=int_list, action="append", default=None, metavar="BOARD",
-                            help="play to win against this opponent's board (12 steps); give it once per "
-                                 "opponent (three or more players: opponents taken as independent)")
-        advise.add_argument("--objective", choices=("win", "rest-points") if rules is FIVES else ("win",),
-                            default=None,
-                            help="with --opponent: maximise the chance to finish first (win)"
-                                 + (" or the expected rest-point difference (rest-points, the default; FIVES-6)"
-                                    if rules is FIVES else " (PEGS-2, the default)"))
-        add_svg_option(advise)
-        add_json_flag(advise)
-        advise.set_defaults(func=run_advise)
+    text = HELP[rules.name]
+    game = subparsers.add_parser(rules.name, help=text)
+    game.set_defaults(rules=rules)
+    commands = game.add_subparsers(dest=f"{rules.name}_command", metavar="QUERY", required=True)
+    add_rules_command(commands, rules.name)
 
-        build = commands.add_parser("build-table", help="solve every board and store the table (resumable)")
-        build.add_argument("--open", type=int_list, default=None,
-                           help="open rows (default: the full board, 1,...,12)")
-        build.add_argument("--out", default=None, metavar="DIR", help="table directory (default: in the cache)")
-        build.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                           help="a dask.distributed scheduler, e.g. tcp://host:8786 (workers must share "
-                                "the table's filesystem); default: local threads")
-        build.add_argument("--workers", type=int, default=None, help="local threads (default: every core)")
-        build.add_argument("--dtype", choices=("float32", "float64"), default=None,
-                           help="storage (default float64 up to 6**9 boards, float32 beyond)")
-        build.add_argument("--policy", choices=POLICIES, default="optimal",
-                           help="evaluate a fixed policy instead of optimal play")
-        build.add_argument("--guide", default=None, metavar="DIR",
-                           help="the guide table of --policy lookahead")
-        add_json_flag(build)
-        build.set_defaults(func=run_build_table)
+    rows = commands.add_parser("rows", help="exact expected turns to finish each row alone")
+    add_json_flag(rows)
+    rows.set_defaults(func=run_rows)
 
-        turn = commands.add_parser("turn", help="exact end-of-turn distribution for each legal row")
-        turn.add_argument("--board", type=int_list, required=True, help="12 comma-separated steps/marks")
-        turn.add_argument("--roll", type=int_list, required=True, help="the choice throw")
-        turn.add_argument("--top", type=int, default=8, help="end boards shown per row (plain output)")
-        add_json_flag(turn)
-        turn.set_defaults(func=run_turn)
+    solve = commands.add_parser("solve", help="exact optimal play on a reduced board")
+    solve.add_argument("--open", type=int_list, required=True, help="open rows, e.g. 6,7,8")
+    solve.add_argument("--exact", action="store_true",
+                       help=f"exact fractions by the reference solver (up to {FRACTION_MAX_ROWS} open rows)")
+    solve.add_argument("--board", type=int_list, default=None,
+                       help="also give the value of this board (12 steps; closed rows at the goal)")
+    add_json_flag(solve)
+    solve.set_defaults(func=run_solve)
 
-        show = add_show_command(commands, f"a state's text form, e.g. '{rules.name} | board 0,0,3,0,0,0,1,0,0,0,0,0 "
-                                          f"| turns 0 | dice 6 throws {rules.throws or '-'} | row - count 0 | roll -', "
-                                          "a board such as 0,0,3,0,0,0,1,0,0,0,0,0 (the start of a turn), or 'start'")
-        show.set_defaults(func=run_show)
+    advise = commands.add_parser("advise", help="rank the legal rows after a choice throw: give the state "
+                                                "(its text form) or --board and --roll")
+    add_state_argument(advise, f"{rules.name} | board 0,0,3,0,0,0,1,0,0,0,0,0 | turns 0 | dice 6 throws 2 | row - "
+                               "count 0 | roll 6-5-3-3-3-2")
+    advise.add_argument("--board", type=int_list, default=None, help="12 comma-separated steps/marks")
+    advise.add_argument("--roll", type=int_list, default=None, help="the choice throw, e.g. 3,3,3,5,6,2")
+    advise.add_argument("--throws", type=int, default=None,
+                        help="throws left before this throw (Pegs; default 3). In Pegs a roll of "
+                             "fewer than 6 dice is a choice throw with the dice left (PEGS-7)")
+    advise.add_argument("--table", default=None, metavar="DIR",
+                        help="answer from this table (default: the table built by build-table, if any)")
+    advise.add_argument("--opponent", type=int_list, action="append", default=None, metavar="BOARD",
+                        help="play to win against this opponent's board (12 steps); give it once per "
+                             "opponent (three or more players: opponents taken as independent)")
+    advise.add_argument("--objective", choices=("win", "rest-points") if rules is FIVES else ("win",),
+                        default=None,
+                        help="with --opponent: maximise the chance to finish first (win)"
+                             + (" or the expected rest-point difference (rest-points, the default; FIVES-6)"
+                                if rules is FIVES else " (PEGS-2, the default)"))
+    add_svg_option(advise)
+    add_json_flag(advise)
+    advise.set_defaults(func=run_advise)
 
-        race = commands.add_parser(
-            "race", help="the exact two-player race on a reduced board: playing to win vs solo-optimal play"
-                         + (" (without --open: simulated races, advisor vs greedy)" if rules is FIVES else ""))
-        race.add_argument("--open", type=int_list, default=None, required=rules is not FIVES,
-                          help="open rows of both boards, e.g. 8,9,10 (at most 5: 7,776 boards a side)")
-        race.add_argument("--boards", type=int_list, nargs=2, default=None, metavar=("MINE", "THEIRS"),
-                          help="also give the mover's value at this pair under race play: two boards of 12 "
-                               "steps (closed rows at the goal) or of the open rows' steps only")
-        if rules is FIVES:
-            race.add_argument("--games", type=int, default=200, help="without --open: number of simulated races "
-                                                                     "(default 200)")
-            race.add_argument("--seed", type=int, default=0, help="without --open: the simulation's seed")
-        add_json_flag(race)
-        race.set_defaults(func=run_race)
+    build = commands.add_parser("build-table", help="solve every board and store the table (resumable)")
+    build.add_argument("--open", type=int_list, default=None,
+                       help="open rows (default: the full board, 1,...,12)")
+    build.add_argument("--out", default=None, metavar="DIR", help="table directory (default: in the cache)")
+    build.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                       help="a dask.distributed scheduler, e.g. tcp://host:8786 (workers must share "
+                            "the table's filesystem); default: local threads")
+    build.add_argument("--workers", type=int, default=None, help="local threads (default: every core)")
+    build.add_argument("--dtype", choices=("float32", "float64"), default=None,
+                       help="storage (default float64 up to 6**9 boards, float32 beyond)")
+    build.add_argument("--policy", choices=POLICIES, default="optimal",
+                       help="evaluate a fixed policy instead of optimal play")
+    build.add_argument("--guide", default=None, metavar="DIR",
+                       help="the guide table of --policy lookahead")
+    add_json_flag(build)
+    build.set_defaults(func=run_build_table)
+
+    turn = commands.add_parser("turn", help="exact end-of-turn distribution for each legal row")
+    turn.add_argument("--board", type=int_list, required=True, help="12 comma-separated steps/marks")
+    turn.add_argument("--roll", type=int_list, required=True, help="the choice throw")
+    turn.add_argument("--top", type=int, default=8, help="end boards shown per row (plain output)")
+    add_json_flag(turn)
+    turn.set_defaults(func=run_turn)
+
+    show = add_show_command(commands, f"a state's text form, e.g. '{rules.name} | board 0,0,3,0,0,0,1,0,0,0,0,0 "
+                                      f"| turns 0 | dice 6 throws {rules.throws or '-'} | row - count 0 | roll -', "
+                                      "a board such as 0,0,3,0,0,0,1,0,0,0,0,0 (the start of a turn), or 'start'")
+    show.set_defaults(func=run_show)
+
+    race = commands.add_parser(
+        "race", help="the exact two-player race on a reduced board: playing to win vs solo-optimal play"
+                     + (" (without --open: simulated races, advisor vs greedy)" if rules is FIVES else ""))
+    race.add_argument("--open", type=int_list, default=None, required=rules is not FIVES,
+                      help=f"open rows of both boards, e.g. 8,9,10 (at most {RACE_MAX_ROWS}: "
+                           f"{6 ** RACE_MAX_ROWS:,} boards a side)")
+    race.add_argument("--boards", type=int_list, nargs=2, default=None, metavar=("MINE", "THEIRS"),
+                      help="also give the mover's value at this pair under race play: two boards of 12 "
+                           "steps (closed rows at the goal) or of the open rows' steps only")
+    if rules is FIVES:
+        race.add_argument("--games", type=int, default=200, help="without --open: number of simulated races "
+                                                                 "(default 200)")
+        race.add_argument("--seed", type=int, default=0, help="without --open: the simulation's seed")
+    add_json_flag(race)
+    race.set_defaults(func=run_race)
 
 
 def run_rows(args) -> int:
@@ -140,14 +149,14 @@ def solve_result(rules: Rules, open_rows, exact: bool = False, board=None) -> di
     the float64 fallback for rules no compiled kernel implements).
 
     Raises:
-        DicemathError: ``exact`` with more than :data:`EXACT_MAX_ROWS` open rows.
+        DicemathError: ``exact`` with more than :data:`FRACTION_MAX_ROWS` open rows.
     """
     from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
     from dicemath.games.pegs_fives.solver import solve_greedy, solve_reduced
 
     layout = BoardLayout(rules, tuple(open_rows))
-    if exact and layout.k > EXACT_MAX_ROWS:
-        raise DicemathError(f"exact fractions are offered up to {EXACT_MAX_ROWS} open rows (the reference "
+    if exact and layout.k > FRACTION_MAX_ROWS:
+        raise DicemathError(f"exact fractions are offered up to {FRACTION_MAX_ROWS} open rows (the reference "
                             f"solver takes hours beyond); drop --exact for the compiled float64 solver")
     result = {"game": rules.name, "open_rows": list(layout.rows), "exact": exact, "boards": layout.size}
     values = None if exact else _compiled_values(rules, layout)

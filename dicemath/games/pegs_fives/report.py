@@ -1,4 +1,4 @@
-"""Report sections ``pegs`` and ``fives`` (registered in :mod:`dicemath.reporting`).
+"""Report sections ``pegs`` and ``fives`` (listed by the Pegs and Fives game objects, :mod:`.game`).
 
 :func:`compute_pegs` / :func:`compute_fives` compute what a section shows and return it as
 a :class:`PegsFivesReport` (numbers, no prose); :func:`render` writes the Markdown and the
