@@ -9,7 +9,7 @@ import pytest
 
 from dicemath.analysis import InvalidRecordError, analyse, replay
 from dicemath.analysis.play import record_game
-from dicemath.cli.bohnduell import position_advice
+from dicemath.games.bohnduell.commands import position_advice
 from dicemath.core.errors import IllegalMoveError, InvalidStateError
 from dicemath.games.bohnduell import DictSolver, Rules, State, initial_state, load_dense
 from dicemath.games.bohnduell.players import ExactPlayer, greedy_player, random_player

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dicemath.reporting.sections.bohnduell import (compute, first_player_conclusion, overfill_conclusion, render,
+from dicemath.games.bohnduell.report import (compute, first_player_conclusion, overfill_conclusion, render,
                                              solved_stocks)
 from dicemath.reporting import section_names
 from dicemath.reporting.context import ReportContext

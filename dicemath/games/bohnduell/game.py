@@ -43,16 +43,16 @@ class BohnDuellGame(Game):
         return advise(state, **settings)
 
     def register_commands(self, subparsers: Any) -> None:
-        from dicemath.cli import bohnduell
+        from dicemath.games.bohnduell.commands import register
 
-        bohnduell.register(subparsers)
+        register(subparsers)
 
     def report_sections(self) -> tuple[Any, ...]:
         from dicemath.reporting.section import Section
-        from dicemath.reporting.sections import bohnduell
+        from dicemath.games.bohnduell import report
 
-        return (Section("bohnduell", "BohnDuell: solved small games and a 40-bean advisor", bohnduell.compute,
-                        bohnduell.render),)
+        return (Section("bohnduell", "BohnDuell: solved small games and a 40-bean advisor", report.compute,
+                        report.render),)
 
     def analysis(self) -> Any:
         from dicemath.games.bohnduell.analysis import ANALYSIS
@@ -60,7 +60,7 @@ class BohnDuellGame(Game):
         return ANALYSIS
 
     def page_advice(self, request: Any) -> dict[str, Any]:
-        from dicemath.cli.bohnduell import parse_position, position_advice
+        from dicemath.games.bohnduell.commands import parse_position, position_advice
         from dicemath.games.bohnduell.drawing import draw
         from dicemath.games.bohnduell.search import DEPTH, TABLE_STOCK
 
