@@ -34,7 +34,7 @@ def test_losses_are_the_dictionary_solvers_differences():
 
 
 def test_perfect_play_loses_nothing_and_the_value_never_moves():
-    table = load_dense(4, 12)
+    table = load_dense(Rules(stock=12))
     perfect = ExactPlayer(table)
     analysis = analyse(record_game("bohnduell", (perfect, perfect), seed=2, rules={"stock": 10}))
     assert analysis.exact and analysis.finished

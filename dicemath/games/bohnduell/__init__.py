@@ -29,7 +29,7 @@ Example:
     >>> start = initial_state(Rules(stock=6))
     >>> [str(m) for m in start.legal_actions()]
     ['S1', 'S2', 'S3', 'S4']
-    >>> solve_dense(4, 6).position_value(start)
+    >>> solve_dense(Rules(stock=6)).position_value(start)
     -1
 """
 

@@ -37,10 +37,13 @@ class BohnDuellGame(Game):
 
         return draw(state, advice)
 
-    def advise(self, state: Any, **settings: Any) -> Any:
-        from dicemath.games.bohnduell.search import advise
+    def sources(self, rules: Any) -> Any:
+        """The chain (:func:`~dicemath.games.bohnduell.search.source_chain`): the dense table,
+        the exact solve of small positions, the alpha-beta search (settings ``depth``,
+        ``table_stock``)."""
+        from dicemath.games.bohnduell.search import source_chain
 
-        return advise(state, **settings)
+        return source_chain(rules)
 
     def register_commands(self, subparsers: Any) -> None:
         from dicemath.games.bohnduell.commands import register
@@ -70,7 +73,7 @@ class BohnDuellGame(Game):
         advice = position_advice(position, int_field(request, "depth", DEPTH),
                                  int_field(request, "table_stock", TABLE_STOCK))
         result = advice.as_dict()
-        result["svg"] = draw(position, advice if advice.options else None)
+        result["svg"] = draw(position, advice)
         return result
 
 
