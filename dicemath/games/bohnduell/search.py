@@ -1,23 +1,34 @@
-"""Advisor beyond the solved range: alpha-beta search with exact tables near the end.
+"""BohnDuell's chain of value sources, and the alpha-beta advisor beyond the exact ones.
 
-For the standard 40-bean game (too large to solve, docs/rules.md section 5) the advisor runs a
-negamax alpha-beta search with a transposition table over ``(mover side, other side)``
-keys, the same values as the exact solvers (future pot difference from the mover's view,
-so the pots already filled never enter the search). A position whose two sides each hold
-at most ``table.stock`` beans in stock and cups is looked up *exactly* in a
-:class:`~dicemath.games.bohnduell.solver_dense.DenseTable`; at the search horizon other
-positions get a linear evaluation whose weights are least-squares fitted to the exact
-values of that table (see :func:`fit_evaluation`). Values are floats (an estimate),
-except those marked exact.
+Every door (``advise``, ``dicemath bohnduell advise``, the page, the analysis of played
+games, the report) asks :func:`source_chain`; the first source that covers a position
+answers it, each limit a constant of this module:
 
-The tests check the search against the core's generic search
-(:mod:`dicemath.core.search`) run on :class:`~dicemath.games.bohnduell.state.State`.
+1. ``table`` (exact): both sides (stock and cups, BOHN-1) hold at most :data:`TABLE_STOCK`
+   beans and lie in the :class:`~dicemath.games.bohnduell.solver_dense.DenseTable`.
+2. ``solve`` (exact): the potential ``Phi`` is at most :data:`SOLVE_POTENTIAL`; solved on
+   demand by :class:`~dicemath.games.bohnduell.solver_dict.DictSolver`.
+3. ``search`` (an estimate): any position where a player moves; :class:`SearchAdvisor`
+   to ``depth`` plies (:data:`DEPTH`, at most :data:`MAX_DEPTH`).
+
+For the standard 40-bean game (too large to solve, docs/rules.md section 5) the advisor runs
+the core's alpha-beta (:func:`dicemath.core.search.negamax`) keyed by ``(mover side, other
+side)``, with the same values as the exact solvers (future pot difference from the mover's
+view, so the pots already filled never enter the search), its moves ordered by their
+immediate gain. A position whose two sides lie in the dense table is looked up *exactly*;
+at the search horizon other positions get a linear evaluation whose weights are
+least-squares fitted to the exact values of that table (see :func:`fit_evaluation`).
+
+The tests check the search against the core's :func:`~dicemath.core.search.alpha_beta` run
+on :class:`~dicemath.games.bohnduell.state.State`, and the exact sources against the solvers.
 
 Example:
     >>> from dicemath.games.bohnduell.rules import Rules
     >>> advice = advise(initial_state(Rules()), depth=2, table_stock=6)
     >>> advice.best.action.kind, advice.exact, advice.source
     ('sow', False, 'search (depth 2) with exact tables of 6 beans a side')
+    >>> advise(initial_state(Rules(stock=6)), table_stock=6).source
+    'table'
 """
 
 from __future__ import annotations
@@ -104,7 +115,8 @@ the move and best play from both (BOHN-7; higher is better)."""
 
 
 class SearchAdvisor:
-    """Alpha-beta (negamax, transposition table) with exact end-game tables.
+    """Alpha-beta (the core's negamax with this advisor's transposition table) with exact
+    end-game tables.
 
     Args:
         rules: the variant; the exact table has the same cups and capture rule.
