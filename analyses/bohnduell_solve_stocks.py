@@ -27,12 +27,13 @@ OUT = Path(__file__).resolve().parent.parent / "dicemath" / "studies" / "data" /
 
 
 def solve_one(stock: int, capture: str, cups: int = 4, overfill_upto: int = 16, reach_upto: int = 23) -> dict:
+    from dicemath.games.bohnduell.rules import Rules
     from dicemath.games.bohnduell.solver_dense import solve_dense
     from dicemath.games.bohnduell.state import initial_state
 
-    solve_dense(cups, 1, capture)            # load the compiled kernel before timing
+    solve_dense(Rules(cups=cups, stock=1, capture=capture))            # load the compiled kernel before timing
     start, cpu = time.perf_counter(), time.process_time()
-    table = solve_dense(cups, stock, capture)
+    table = solve_dense(Rules(cups=cups, stock=stock, capture=capture))
     solve_seconds = time.perf_counter() - start
     solve_cpu = time.process_time() - cpu
     solve_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

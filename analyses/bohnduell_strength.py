@@ -54,7 +54,7 @@ def main() -> None:
               f"{result['margin_ci95'][1]:.2f}), {result['seconds']} s", flush=True)
     # how far from perfect: a 14-bean game the advisor cannot look up (8-bean tables only)
     small = Rules(stock=14, capture=args.capture)
-    table = solve_dense(4, 14, args.capture)
+    table = solve_dense(Rules(stock=14, capture=args.capture))
     tic = time.perf_counter()
     result = match(small, SearchPlayer(SearchAdvisor(small, depth=args.depth, table_stock=8)), ExactPlayer(table),
                    games=max(2, args.games // 5), seed=4).as_dict()

@@ -38,14 +38,14 @@ def measure(solver: str, stock: int) -> dict:
     from dicemath.games.bohnduell.solver_dict import solve_from_start
 
     if solver == "dense":
-        solve_dense(4, 2)                       # compile / load the kernel
+        solve_dense(Rules(stock=2))                       # compile / load the kernel
     before = _rss_mb()
     tic, cpu = time.perf_counter(), time.process_time()
     if solver == "dict":
         value, baseline = solve_from_start(Rules(stock=stock))
         positions = reachable = len(baseline.table)
     else:
-        table = solve_dense(4, stock)
+        table = solve_dense(Rules(stock=stock))
         value = table.position_value(initial_state(table.rules_for(stock)))
         positions = table.positions
     seconds, cpu_seconds = time.perf_counter() - tic, time.process_time() - cpu

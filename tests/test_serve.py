@@ -99,7 +99,7 @@ def test_pegs_with_throws_left_and_a_throw_without_a_row(server):
 
 
 def test_bohnduell_advice_is_the_clis(server):
-    from dicemath.cli.bohnduell import parse_position, position_advice
+    from dicemath.games.bohnduell.commands import parse_position, position_advice
 
     text = "1:1,0,0,0:1/0:3,2,0,0:2/A"
     status, answer = post(server, "/api/advise", {"game": "bohnduell", "position": text, "depth": "4",
@@ -428,7 +428,7 @@ def test_backgammon_play_in_the_browser(server, browser):
 
 
 def test_bohnduell_advice_in_the_browser(server, browser):
-    from dicemath.cli.bohnduell import parse_position, position_advice
+    from dicemath.games.bohnduell.commands import parse_position, position_advice
 
     _ask(browser, server, "bohnduell", {"bohn-stock": "8", "bohn-table-stock": "8", "bohn-depth": "4"})
     advice = position_advice(parse_position("start", 4, 8, "last"), 4, 8)

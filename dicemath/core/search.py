@@ -9,9 +9,11 @@ Two algorithms, for every game whose states speak that vocabulary:
   recursion limit), exact when the returns and the leaf values are exact.
   :func:`action_values` gives the value of each legal action of one state.
 - :func:`alpha_beta`: negamax with alpha-beta pruning and a transposition table for
-  deterministic two-player zero-sum games, to a depth with an evaluation at the horizon.
+  deterministic two-player zero-sum games, to a depth with an evaluation at the horizon;
+  :func:`negamax` is the same search over any nodes a game chooses (a key smaller than its
+  state, rewards on the moves, its own move order, exact values at leaves).
 
-They are the *second method* every fast solver of a game is tested against on small
+:func:`expectimax` and :func:`alpha_beta` are the *second method* every fast solver of a game is tested against on small
 instances: they know nothing of a solver's tables, only ``current_player``,
 ``legal_actions``, ``chance_outcomes``, ``apply`` and ``returns``.
 
@@ -156,17 +158,117 @@ def action_values(state: GameState, *, leaf: Leaf | None = None,
 
 
 EXACT, LOWER, UPPER = 0, 1, 2
-"""Kinds of transposition-table entries of :func:`alpha_beta`."""
+"""Kinds of transposition-table entries of :func:`negamax` and :func:`alpha_beta`."""
+
+Children = Callable[[Hashable], Sequence[tuple[float, Hashable | None, int]]]
+"""``children(node)``: ``(reward, child, sign)`` per move, in the order to search them (move
+ordering): the mover's immediate reward, the node after the move (None: the game ends there)
+and ``-1`` when the other player moves at ``child`` (its value is subtracted) or ``+1`` when
+the same player moves again (added)."""
+
+
+def negamax(node: Hashable, depth: int, *, children: Children,
+            evaluate: Callable[[Hashable], float] | None = None,
+            leaf: Callable[[Hashable], float | None] | None = None, table: dict | None = None,
+            alpha: float = float("-inf"), beta: float = float("inf")) -> float:
+    """Alpha-beta (fail-soft negamax with a transposition table) over any deterministic
+    two-player zero-sum game given as nodes and moves.
+
+    The value of a node, from the view of the player to move, is the best over its moves of
+    ``reward + sign * value(child)`` (``reward`` alone when ``child`` is None). A node is any
+    hashable the caller chooses (the transposition table's key): a whole state, or a smaller
+    key whose value does not depend on what it leaves out (the rewards so far).
+
+    Args:
+        node: the node to value.
+        depth: plies to search; every move is one ply. At 0 a node that ``leaf`` does not
+            answer gets ``evaluate(node)`` (so ``leaf`` should answer the end of the game).
+        children: the moves of a node (:data:`Children`); empty: the game is over, value 0.
+        evaluate: the horizon's estimate from the view of the player to move (required when
+            ``depth`` can run out before the game ends).
+        leaf: ``leaf(node)``: a node's known value (an exact table, the end of the game),
+            used before anything else, or None to search on.
+        table: a transposition table to reuse between calls (node -> (depth, value, kind)).
+        alpha, beta: the search window.
+
+    Returns:
+        The value: exact when every line below ``node`` ends within ``depth`` plies or at a
+        ``leaf`` with an exact value.
+
+    Raises:
+        ValueError: the horizon reached without ``evaluate``.
+
+    Example:
+        Take 1 or 2 from a heap; whoever takes the last scores 1.
+
+        >>> moves = lambda n: [(1.0, None, -1) if n == k else (0.0, n - k, -1) for k in (1, 2) if k <= n]
+        >>> negamax(3, 10, children=moves), negamax(4, 10, children=moves)
+        (-1.0, 1.0)
+    """
+    table = {} if table is None else table
+    if leaf is not None:
+        known = leaf(node)
+        if known is not None:
+            return known
+    entry = table.get(node)
+    if entry is not None and entry[0] >= depth:
+        _, value, kind = entry
+        if kind == EXACT or (kind == LOWER and value >= beta) or (kind == UPPER and value <= alpha):
+            return value
+    if depth <= 0:
+        if evaluate is None:
+            raise ValueError("the search (alpha_beta) reached its depth before the end of the game: give evaluate")
+        return evaluate(node)
+    moves = children(node)
+    if not moves:
+        return 0.0
+    start_alpha, best = alpha, float("-inf")
+    for reward, child, sign in moves:
+        if child is None:
+            value = reward
+        elif sign < 0:
+            value = reward - negamax(child, depth - 1, children=children, evaluate=evaluate, leaf=leaf,
+                                     table=table, alpha=reward - beta, beta=reward - alpha)
+        else:
+            value = reward + negamax(child, depth - 1, children=children, evaluate=evaluate, leaf=leaf,
+                                     table=table, alpha=alpha - reward, beta=beta - reward)
+        if value > best:
+            best = value
+        if best > alpha:
+            alpha = best
+        if alpha >= beta:
+            break
+    kind = UPPER if best <= start_alpha else LOWER if best >= beta else EXACT
+    table[node] = (depth, best, kind)
+    return best
+
+
+def _state_moves(state: GameState) -> list[tuple[float, GameState | None, int]]:
+    """The moves of a player's state for :func:`negamax`: reward 0, or the mover's return at
+    the end of the game."""
+    player = state.current_player()
+    moves = []
+    for action in state.legal_actions():
+        child = state.apply(action)
+        following = child.current_player()
+        if following == TERMINAL:
+            moves.append((child.returns()[player], None, -1))
+        elif following == CHANCE:
+            raise ValueError(f"alpha_beta needs a game without chance; {child} is a chance state")
+        else:
+            moves.append((0.0, child, 1 if following == player else -1))
+    return moves
 
 
 def alpha_beta(state: GameState, depth: int, *, evaluate: Callable[[GameState], float] | None = None,
-               table: dict | None = None, alpha: float = float("-inf"),
-               beta: float = float("inf")) -> float:
-    """Negamax with alpha-beta pruning for deterministic two-player zero-sum games.
+               table: dict | None = None, leaf: Callable[[GameState], float | None] | None = None,
+               alpha: float = float("-inf"), beta: float = float("inf")) -> float:
+    """Negamax with alpha-beta pruning for deterministic two-player zero-sum games
+    (:func:`negamax` over the states of the :mod:`dicemath.core.game` vocabulary).
 
     Values are from the view of the player to move at ``state`` (``returns()[player]`` at
     the end; a pass that hands the move to the other player is an ordinary action).
-    Every action is one ply.
+    Every action is one ply; actions are searched in ``legal_actions`` order.
 
     Args:
         state: a player's state (no chance nodes below it).
@@ -174,6 +276,8 @@ def alpha_beta(state: GameState, depth: int, *, evaluate: Callable[[GameState], 
         evaluate: the horizon's estimate from the view of the player to move (required
             when ``depth`` can run out before the game ends).
         table: a transposition table to reuse (state -> (depth, value, kind)).
+        leaf: ``leaf(state)``: a state's known value from the view of the player to move (an
+            exact table), or None to search on.
         alpha, beta: the search window.
 
     Returns:
@@ -182,33 +286,7 @@ def alpha_beta(state: GameState, depth: int, *, evaluate: Callable[[GameState], 
     Raises:
         ValueError: a chance node below ``state``, or the horizon reached without ``evaluate``.
     """
-    table = {} if table is None else table
-    player = state.current_player()
-    if player < 0:
+    if state.current_player() < 0:
         raise ValueError(f"alpha_beta needs a player to move; {state} is a chance or terminal state")
-    entry = table.get(state)
-    if entry is not None and entry[0] >= depth:
-        _, value, kind = entry
-        if kind == EXACT or (kind == LOWER and value >= beta) or (kind == UPPER and value <= alpha):
-            return value
-    if depth <= 0:
-        if evaluate is None:
-            raise ValueError("alpha_beta reached its depth before the end of the game: give evaluate")
-        return evaluate(state)
-    start_alpha, best = alpha, float("-inf")
-    for action in state.legal_actions():
-        child = state.apply(action)
-        following = child.current_player()
-        if following == TERMINAL:
-            value = child.returns()[player]
-        elif following == player:
-            value = alpha_beta(child, depth - 1, evaluate=evaluate, table=table, alpha=alpha, beta=beta)
-        else:
-            value = -alpha_beta(child, depth - 1, evaluate=evaluate, table=table, alpha=-beta, beta=-alpha)
-        best = max(best, value)
-        alpha = max(alpha, best)
-        if alpha >= beta:
-            break
-    kind = UPPER if best <= start_alpha else LOWER if best >= beta else EXACT
-    table[state] = (depth, best, kind)
-    return best
+    return negamax(state, depth, children=_state_moves, evaluate=evaluate, leaf=leaf, table=table,
+                   alpha=alpha, beta=beta)

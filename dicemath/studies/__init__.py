@@ -16,7 +16,7 @@ the scripts of ``analyses/`` run the studies and write them into :data:`DATA`.
   model of :mod:`dicemath.games.pegs_fives.distilled`;
 * BohnDuell's solved stocks and advisor strength (``data/bohnduell_solved_stocks.json``,
   ``data/bohnduell_advisor_strength.json``, by ``analyses/bohnduell_solve_stocks.py`` and
-  ``analyses/bohnduell_strength.py``; read by :mod:`dicemath.reporting.sections.bohnduell`).
+  ``analyses/bohnduell_strength.py``; read by :mod:`dicemath.games.bohnduell.report`).
 
 Studies import the games and the core, never the reporting or the command line.
 """

@@ -9,10 +9,11 @@ import pytest
 
 from dicemath.analysis import InvalidRecordError, analyse, replay
 from dicemath.analysis.play import record_game
-from dicemath.cli.bohnduell import position_advice
+from dicemath.games.bohnduell.commands import position_advice
 from dicemath.core.errors import IllegalMoveError, InvalidStateError
 from dicemath.games.bohnduell import DictSolver, Rules, State, initial_state, load_dense
 from dicemath.games.bohnduell.players import ExactPlayer, greedy_player, random_player
+from dicemath.games.bohnduell.search import SOLVE_POTENTIAL, TABLE_STOCK, advise, source_chain
 
 
 def test_losses_are_the_dictionary_solvers_differences():
@@ -34,7 +35,7 @@ def test_losses_are_the_dictionary_solvers_differences():
 
 
 def test_perfect_play_loses_nothing_and_the_value_never_moves():
-    table = load_dense(4, 12)
+    table = load_dense(Rules(stock=12))
     perfect = ExactPlayer(table)
     analysis = analyse(record_game("bohnduell", (perfect, perfect), seed=2, rules={"stock": 10}))
     assert analysis.exact and analysis.finished
@@ -58,9 +59,47 @@ def test_search_values_are_advises():
     entry = {"position": position, "choice": "S1", "depth": 3, "table_stock": 8}
     cost = analyse({"game": "bohnduell", "decisions": [entry]}).decisions[0]
     advice = position_advice(State.from_str(position), depth=3, table_stock=8).as_dict()
-    assert not cost.exact
-    assert cost.values == pytest.approx({m["move"]: m["value"] for m in advice["options"]}, abs=1e-3)
+    assert not cost.exact and cost.source == advice["source"]
+    assert cost.values == {m["move"]: m["value"] for m in advice["options"]}
     assert cost.best == advice["best"] or cost.loss == 0
+
+
+def _random_decisions(seed: int, count: int) -> list[State]:
+    """Decision states drawn by random play: small games (in the table), the 40-bean game
+    early (searched) and late (down to the exact solve's potential, or into the table)."""
+    rng = random.Random(seed)
+    states = []
+    while len(states) < count:
+        stock = rng.choice([6, 10, 40, 40])
+        state = initial_state(Rules(stock=stock, capture=rng.choice(["last", "every"])))
+        stop = rng.randint(0, 12) if stock < 40 and rng.random() < 0.5 else rng.choice([rng.randint(0, 12), 10**6])
+        moves = 0
+        while not state.is_over() and moves < stop and (stop < 10**6 or state.potential() > SOLVE_POTENTIAL):
+            state = state.apply(random_player(state, rng))
+            moves += 1
+        if not state.is_over():
+            states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_analyse_values_each_decision_as_advise_does(seed):
+    """Random decisions (seeded, within and beyond the table): analyse gives each the values,
+    the exact flag and the source that advise gives."""
+    rng = random.Random(100 + seed)
+    seen = set()
+    for state in _random_decisions(seed, 8):
+        depth, table_stock = rng.choice([1, 2, 3]), rng.choice([8, TABLE_STOCK])
+        choice = rng.choice(state.legal_actions())
+        record = {"game": "bohnduell", "rules": {"cups": 4, "capture": state.rules.capture},
+                  "decisions": [{"position": str(state), "choice": str(choice), "depth": depth,
+                                 "table_stock": table_stock}]}
+        cost = analyse(record).decisions[0]
+        advice = advise(state, depth=depth, table_stock=table_stock)
+        assert cost.values == {o.text: float(o.value) for o in advice.options}
+        assert (cost.exact, cost.source) == (advice.exact, advice.source)
+        seen.add(source_chain(state.rules).source_for(state, depth=depth, table_stock=table_stock).name)
+    assert "search" in seen and seen & {"table", "solve"}
 
 
 def test_replay_reproduces_the_end_state():

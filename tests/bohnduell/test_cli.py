@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from dicemath.cli import main
 from dicemath.games.bohnduell import Rules, State, initial_state
+from dicemath.games.bohnduell.search import MAX_DEPTH
 from dicemath.games.bohnduell.solver_dict import DictSolver
 
 
@@ -56,3 +59,22 @@ def test_show_and_errors(capsys):
     assert "cannot read position" in capsys.readouterr().err
     assert main(["bohnduell", "solve", "--cups", "2"]) == 2
     assert State.from_str("2:0,0,0,1:1/3:0,0,0,0:1/B").rules.stock == 4
+
+
+@pytest.mark.parametrize("depth", ["-1", "0", "13", "x"])
+def test_advise_refuses_depths_out_of_range(capsys, depth):
+    """Refused by argparse before any work, exit 2; the help states the range."""
+    with pytest.raises(SystemExit) as stop:
+        main(["bohnduell", "advise", "start", "--depth", depth])
+    assert stop.value.code == 2 and "--depth" in capsys.readouterr().err
+
+
+def test_advise_help_states_the_depth_range(capsys):
+    with pytest.raises(SystemExit):
+        main(["bohnduell", "advise", "--help"])
+    assert f"1..{MAX_DEPTH}" in capsys.readouterr().out
+
+
+def test_advise_a_finished_game_exits_2(capsys):
+    assert main(["bohnduell", "advise", "0:0,0,0,0:2/0:0,0,0,0:4/A"]) == 2
+    assert "game is over" in capsys.readouterr().err

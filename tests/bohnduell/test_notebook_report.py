@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dicemath.reporting.sections.bohnduell import (compute, first_player_conclusion, overfill_conclusion, render,
+from dicemath.games.bohnduell.report import (compute, first_player_conclusion, overfill_conclusion, render,
                                              solved_stocks)
 from dicemath.reporting import section_names
 from dicemath.reporting.context import ReportContext
@@ -26,12 +26,13 @@ def test_report_section(tmp_path):
 
 def test_committed_results_agree_with_the_solver():
     """The stored table of solved stocks matches a fresh solve for the small stocks."""
+    from dicemath.games.bohnduell.rules import Rules
     from dicemath.games.bohnduell.solver_dense import solve_dense
     from dicemath.games.bohnduell.state import initial_state
 
     data = solved_stocks()["results"]
     for capture, rows in data.items():
-        table = solve_dense(4, 8, capture)
+        table = solve_dense(Rules(stock=8, capture=capture))
         for row in rows:
             if row["stock"] <= 8:
                 start = initial_state(table.rules_for(row["stock"]))

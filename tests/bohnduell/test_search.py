@@ -9,7 +9,11 @@ import pytest
 from dicemath.games.bohnduell import Move, Rules, State, initial_state
 from dicemath.games.bohnduell.players import (ExactPlayer, MatchResult, SearchPlayer, greedy_player,
                                               match, play_match_game, random_player)
-from dicemath.games.bohnduell.search import SearchAdvisor
+from dicemath.core.errors import InvalidStateError
+from dicemath.games.bohnduell.game import BOHNDUELL_GAME
+from dicemath.games.bohnduell.rules import STANDARD
+from dicemath.games.bohnduell.search import (MAX_DEPTH, SOLVE_POTENTIAL, TABLE_STOCK, SearchAdvisor, advise,
+                                             source_chain)
 from dicemath.games.bohnduell.solver_dense import solve_dense
 from dicemath.games.bohnduell.solver_dict import DictSolver
 
@@ -32,10 +36,56 @@ def test_full_depth_search_is_exact(capture):
 
 
 def test_table_values_are_marked_exact():
+    """The search marks the options it looks up exactly; the chain answers from the table."""
     position = State.from_str("1:1,0,0,0:1/0:3,2,0,0:2/A")
     advice = SearchAdvisor(position.rules, depth=1, table_stock=8).advise(position)
     assert [(a.text, a.value, a.extras["method"]) for a in advice.options] == [("H1", 3, "exact"), ("S1", 1, "exact")]
-    assert advice.exact and advice.source == "table"
+    assert not advice.exact and advice.source.startswith("search (depth 1)")
+    chained = advise(position, depth=1, table_stock=8)
+    assert chained.exact and chained.source == "table"
+    assert [(a.text, a.value) for a in chained.options] == [("H1", 3), ("S1", 1)]
+
+
+def test_search_values_are_those_before_the_core_rebase():
+    """The advisor on the core's negamax gives the values its own alpha-beta gave (pinned)."""
+    position = initial_state(STANDARD)
+    for move in ("S2", "S3", "S1", "S4"):
+        position = position.apply(move)
+    advice = SearchAdvisor(STANDARD, depth=6, table_stock=TABLE_STOCK).advise(position)
+    assert [(str(o.action), o.value) for o in advice.options] == [
+        ("S2", pytest.approx(0.4918233071086755, rel=1e-12)), ("S1", pytest.approx(-2.5686043845831117, rel=1e-12)),
+        ("S3", pytest.approx(-4.251632547310189, rel=1e-12)), ("S4", pytest.approx(-5.718969243498869, rel=1e-12))]
+
+
+def test_the_chain_answers_from_its_first_covering_source():
+    chain = source_chain(STANDARD)
+    assert [s.name for s in chain.sources] == ["table", "solve", "search"]
+    in_table = initial_state(Rules(stock=TABLE_STOCK))
+    small = State.from_str("0:0,0,0,20:0/0:1,0,0,0:59/A")           # a side of 20 beans, potential 81
+    smaller = State.from_str("0:3,0,0,10:0/0:1,0,0,0:66/A")          # outside the table, potential 44
+    assert small.potential() > SOLVE_POTENTIAL >= smaller.potential()
+    assert max(map(sum, smaller.mover_sides)) > TABLE_STOCK
+    for state, name in ((in_table, "table"), (smaller, "solve"), (small, "search"), (initial_state(), "search")):
+        source = chain.source_for(state)
+        advice = advise(state, depth=2)
+        assert source.name == name and advice.exact == source.exact and advice.source.startswith(name)
+        assert advice == BOHNDUELL_GAME.advise(state, depth=2)
+    solved = advise(smaller)
+    assert {o.action: o.value for o in solved.options} == DictSolver(smaller.rules).move_values(smaller)
+
+
+@pytest.mark.parametrize("depth", [0, -1, MAX_DEPTH + 1, True])
+def test_depths_out_of_range_are_refused(depth):
+    with pytest.raises(InvalidStateError, match="depth"):
+        advise(initial_state(), depth=depth)
+    with pytest.raises(InvalidStateError, match="depth"):
+        BOHNDUELL_GAME.advise(initial_state(), depth=depth)
+
+
+def test_a_finished_game_is_refused():
+    over = State.from_str("0:0,0,0,0:2/0:0,0,0,0:4/A")
+    with pytest.raises(InvalidStateError, match="over"):
+        advise(over)
 
 
 def test_greedy_takes_the_capture():
@@ -46,7 +96,7 @@ def test_greedy_takes_the_capture():
 
 def test_players_and_match():
     rules = Rules(stock=12)
-    table = solve_dense(4, 12)
+    table = solve_dense(Rules(stock=12))
     exact = ExactPlayer(table)
     rng = random.Random(5)
     final = play_match_game(rules, exact, exact, rng)

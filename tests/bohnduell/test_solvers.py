@@ -15,7 +15,7 @@ from dicemath.games.bohnduell.solver_dict import DictSolver, solve_from_start
 ])
 def test_dense_equals_dict_on_every_position(cups, stock, capture):
     """Every pair of sides with <= stock beans each (not only reachable ones)."""
-    table = solve_dense(cups, stock, capture, sides="all")
+    table = solve_dense(Rules(cups=cups, stock=stock, capture=capture), sides="all")
     baseline = DictSolver(Rules(cups=cups, stock=stock, capture=capture))
     sides = [tuple(s) for s in table.index.sides.tolist()]
     assert len(sides) == side_count(cups, stock)
@@ -23,7 +23,7 @@ def test_dense_equals_dict_on_every_position(cups, stock, capture):
         for opp in sides:
             assert table.value(me, opp) == baseline.value(me, opp), (me, opp)
     # the default table (reachable sides only) holds the same values
-    small = solve_dense(cups, stock, capture)
+    small = solve_dense(Rules(cups=cups, stock=stock, capture=capture))
     reachable = side_closure(cups, stock)
     assert {tuple(s) for s in small.index.sides.tolist()} == reachable
     for me in reachable:
@@ -44,7 +44,7 @@ def test_dense_equals_dict_from_the_start(capture):
     """Stock 8: every reachable position, the reachable count, and the first moves."""
     rules = Rules(stock=8, capture=capture)
     value, baseline = solve_from_start(rules)
-    table = solve_dense(4, 8, capture)
+    table = solve_dense(Rules(stock=8, capture=capture))
     assert table.reachable_count() == len(baseline.table)
     for (me, opp), v in baseline.table.items():
         assert table.value(me, opp) == v
@@ -65,11 +65,11 @@ def test_hand_solved_harvest_before_capture():
     """
     position = State.from_str("1:1,0,0,0:1/0:3,2,0,0:2/A")
     expected = {Move("harvest", 1): 3, Move("sow", 1): 1}
-    for solver in (DictSolver(position.rules), solve_dense(4, 5, sides="all"), solve_dense(4, 8)):
+    for solver in (DictSolver(position.rules), solve_dense(Rules(stock=5), sides="all"), solve_dense(Rules(stock=8))):
         assert solver.move_values(position) == expected
         assert solver.position_value(position) == 3
-    assert not solve_dense(4, 5).covers(position)   # B's side cannot arise with 5 beans
-    line = solve_dense(4, 5, sides="all").principal_variation(position)
+    assert not solve_dense(Rules(stock=5)).covers(position)   # B's side cannot arise with 5 beans
+    line = solve_dense(Rules(stock=5), sides="all").principal_variation(position)
     assert [str(m) for m, _ in line] == ["H1", "H2", "S1"] and line[-1][1].pots == (6, 3)
 
 
@@ -84,12 +84,12 @@ def test_hand_solved_capture_variants(capture, best):
     position = State.from_str(f"2:0,0,0,0:2/0:3,4,0,0:3/A/{capture}")
     expected = {Move("sow", 1): 2, Move("sow", 2): best}
     assert DictSolver(position.rules).move_values(position) == expected
-    assert solve_dense(4, 7, capture, sides="all").move_values(position) == expected
+    assert solve_dense(Rules(stock=7, capture=capture), sides="all").move_values(position) == expected
 
 
 def test_pass_positions_and_end():
     position = State.from_str("0:0,0,0,5:0/0:1,0,0,0:4/A")   # A passes, B harvests
-    table = solve_dense(4, 5, sides="all")
+    table = solve_dense(Rules(stock=5), sides="all")
     assert table.move_values(position) == {Move("pass"): -5}
     assert table.position_value(position) == DictSolver(position.rules).position_value(position) == -5
     over = position.apply("P").apply("H1")
@@ -97,7 +97,7 @@ def test_pass_positions_and_end():
 
 
 def test_table_bounds():
-    table = solve_dense(4, 3)
+    table = solve_dense(Rules(stock=3))
     with pytest.raises(InvalidStateError):
         table.position_value(initial_state(Rules(stock=4)))
     with pytest.raises(InvalidStateError):
@@ -139,7 +139,7 @@ def test_overfill_stats_against_python_count(capture):
         else:
             counts["overfill_worse"] += 1
             loss += max(clean) - max(over)
-    stats = solve_dense(4, 7, capture).overfill_stats()
+    stats = solve_dense(Rules(stock=7, capture=capture)).overfill_stats()
     assert {k: stats[k] for k in counts} == counts and counts["positions"] > 300
     assert stats["mean_loss_when_worse"] == pytest.approx(loss / counts["overfill_worse"])
 
@@ -150,7 +150,7 @@ def test_dense_equals_dict_stock_10(capture):
     """Every position reachable from the 10-bean start (623,491 with capture last)."""
     rules = Rules(stock=10, capture=capture)
     _, baseline = solve_from_start(rules)
-    table = solve_dense(4, 10, capture)
+    table = solve_dense(Rules(stock=10, capture=capture))
     assert table.reachable_count() == len(baseline.table)
     assert all(table.value(me, opp) == v for (me, opp), v in baseline.table.items())
 
@@ -166,7 +166,7 @@ def test_solvers_agree_with_core_expectimax(cups, stock, capture):
     start = initial_state(rules)
     expectimax(start, memo=memo)
     baseline = DictSolver(rules)
-    table = solve_dense(cups, stock, capture)
+    table = solve_dense(Rules(cups=cups, stock=stock, capture=capture))
     assert len(memo) > 200
     for state, values in memo.items():
         if state.current_player() < 0:

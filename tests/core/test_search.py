@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from dicemath.core.game import CHANCE, TERMINAL
-from dicemath.core.search import action_values, alpha_beta, expectimax
+from dicemath.core.search import action_values, alpha_beta, expectimax, negamax
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,37 @@ def test_alpha_beta_equals_expectimax_and_plain_recursion(seed):
     evaluate = lambda s: s.scores[s.mover] - s.scores[1 - s.mover] + sum(s.row[:1])
     for depth in (1, 2, 3):
         assert alpha_beta(start, depth, evaluate=evaluate) == plain_negamax(start, depth, evaluate)
+
+
+def row_moves(row):
+    """The moves of Coins keyed by the row alone (the scores so far left out): rewards are
+    the coins taken, the largest take searched first (move ordering)."""
+    moves = [(sum(row[:k]), row[k:] or None, -1) for k in (1, 2) if k <= len(row)]
+    return sorted(moves, key=lambda move: -move[0])
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_negamax_on_a_smaller_key_with_leaves_and_ordering(seed):
+    """negamax over rows (a key without the scores), with move ordering, exact leaves (short
+    rows, valued by alpha_beta on whole states) and a reused table, gives the values of
+    plain recursion over whole states: exact to the end and depth-limited."""
+    rng = random.Random(seed)
+    row = tuple(rng.randint(-3, 9) for _ in range(rng.randint(1, 11)))
+    start = Coins(row)
+    table = {}
+    assert negamax(row, 20, children=row_moves, table=table) == plain_negamax(start, 20, None)
+    assert negamax(row, 20, children=row_moves, table=table) == plain_negamax(start, 20, None)
+    leaf = lambda r: alpha_beta(Coins(r), 20) if len(r) <= 3 else None
+    assert negamax(row, 20, children=row_moves, leaf=leaf) == plain_negamax(start, 20, None)
+    evaluate = lambda r: sum(r[:1])
+    state_evaluate = lambda s: s.scores[s.mover] - s.scores[1 - s.mover] + sum(s.row[:1])
+    for depth in (1, 2, 3):
+        assert negamax(row, depth, children=row_moves, evaluate=evaluate) == plain_negamax(start, depth,
+                                                                                          state_evaluate)
+    # alpha_beta's leaf: exact values of whole states stop the search
+    assert alpha_beta(start, 1, leaf=lambda s: alpha_beta(s, 20)) == plain_negamax(start, 20, None)
+    with pytest.raises(ValueError, match="evaluate"):
+        negamax(row + (1, 1, 1), 1, children=row_moves)
 
 
 def test_action_values_pick_the_best():

@@ -15,10 +15,13 @@ Modules:
   text forms that round-trip, board diagram, the termination argument).
 - :mod:`~dicemath.games.bohnduell.solver_dict`: :class:`DictSolver`, memoised negamax
   over pairs of sides in Python.
-- :mod:`~dicemath.games.bohnduell.solver_dense`: :func:`solve_dense`, the dense numba
-  solver (kernels imported on first use), and :func:`load_dense` (cached on disk).
-- :mod:`~dicemath.games.bohnduell.search`: :class:`SearchAdvisor` (alpha-beta + exact
-  tables) and :func:`advise`.
+- :mod:`~dicemath.games.bohnduell.solver_dense`: :func:`solve_dense` (``rules``), the dense
+  numba solver (kernels imported on first use), and :func:`load_dense` (cached on disk).
+- :mod:`~dicemath.games.bohnduell.search`: the chain of value sources (exact table, exact
+  solve, alpha-beta estimate), :func:`advise` through it, and :class:`SearchAdvisor`.
+- :mod:`~dicemath.games.bohnduell.game`: the :class:`~dicemath.core.game.Game` object;
+  :mod:`~dicemath.games.bohnduell.commands`: ``dicemath bohnduell``;
+  :mod:`~dicemath.games.bohnduell.report`: its report section.
 - :mod:`~dicemath.games.bohnduell.players`: random, greedy, search and exact players, matches.
 
 Values are final pot differences under best play, from the view of the player to move
@@ -29,7 +32,7 @@ Example:
     >>> start = initial_state(Rules(stock=6))
     >>> [str(m) for m in start.legal_actions()]
     ['S1', 'S2', 'S3', 'S4']
-    >>> solve_dense(4, 6).position_value(start)
+    >>> solve_dense(Rules(stock=6)).position_value(start)
     -1
 """
 

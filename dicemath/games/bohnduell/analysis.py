@@ -1,12 +1,11 @@
 """Analysis of played BohnDuell: every move's cost in beans of final pot difference.
 
 The value of a position is the final pot difference (BOHN-6) under best play from there,
-from each player's view (``A - B`` for A): exact from the dense table
-(:func:`~dicemath.games.bohnduell.solver_dense.load_dense`) when both sides lie in it
-(every position of a game with at most ``table_stock`` beans a side), else the alpha-beta
-search of :class:`~dicemath.games.bohnduell.search.SearchAdvisor` to ``depth`` plies with
-the table at its leaves and the fitted evaluation at its horizon (an estimate). A move's
-value is the one ``dicemath bohnduell advise`` gives. BohnDuell has no dice, so a whole
+from each player's view (``A - B`` for A), from the game's chain of sources
+(:func:`~dicemath.games.bohnduell.search.source_chain`): exact from the dense table when both
+sides lie in it, exact from a solve of a small position, else the alpha-beta search to
+``depth`` plies (an estimate). A decision's values, ``exact`` flag and ``source`` are those
+``dicemath bohnduell advise`` gives (:meth:`BohnDuellAnalysis.advice`). BohnDuell has no dice, so a whole
 game has no luck: its value changes only by the players' losses.
 
 Records (``docs/analyse.md``): a decision entry holds ``advise``'s inputs, ``position``
@@ -15,7 +14,7 @@ and ``table_stock``, plus ``choice`` (``"S2"``, ``"H1"``, ``"P"``); a whole game
 moves from the start, A first (BOHN-7), a forced pass written ``"P"``. The record's
 ``rules`` are :class:`~dicemath.games.bohnduell.rules.Rules` fields (``cups``, ``stock``,
 ``capture``); its ``settings`` may give ``depth`` (default 6, as ``advise``) and
-``table_stock`` (default 12).
+``table_stock`` (default 12), each within the range ``advise`` takes.
 
 Example:
     >>> result = analyse({"game": "bohnduell", "rules": {"stock": 6}, "moves": ["S3"]})
@@ -30,9 +29,10 @@ from collections.abc import Mapping
 from dicemath.analysis.engine import GameAnalysis
 from dicemath.analysis.records import InvalidRecordError, check_keys
 from dicemath.analysis.values import Valued, ValueSource
+from dicemath.core.errors import InvalidStateError
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.core.advice import Advice
-from dicemath.games.bohnduell.search import SearchAdvisor
+from dicemath.games.bohnduell.search import DEPTH, SOLVE_POTENTIAL, TABLE_STOCK, advise, check_settings
 from dicemath.games.bohnduell.state import PLAYER_NAMES, State, initial_state
 
 
@@ -42,37 +42,34 @@ def _both(mover: int, value: float) -> tuple[float, float]:
 
 
 class SearchValues(ValueSource):
-    """Final pot differences of BohnDuell positions: exact table, else alpha-beta search.
+    """Final pot differences of BohnDuell positions from the game's chain of sources (the
+    exact table, the exact solve of small positions, else the alpha-beta search), as
+    ``advise`` gives them.
 
     Args:
         rules: the variant (cups, capture).
-        depth: search depth in plies; a move is searched ``depth - 1`` plies beyond it,
-            as ``advise`` does.
+        depth: search depth in plies (``advise``'s ``depth``).
         table_stock: per-side bean bound of the exact table.
     """
 
     def __init__(self, rules: Rules, depth: int, table_stock: int):
-        self.depth = depth
-        self.advisor = SearchAdvisor(rules, depth=depth, table_stock=table_stock)
-        self.description = (f"exact table (sides of at most {table_stock} beans), else alpha-beta search to "
-                            f"{depth} plies (an estimate)")
+        self.depth, self.table_stock = check_settings(depth, table_stock)
+        self.description = (f"exact table (sides of at most {table_stock} beans), exact solve (potential at most "
+                            f"{SOLVE_POTENTIAL}), else alpha-beta search to {depth} plies (an estimate)")
 
     def value(self, state: State) -> Valued:
         if state.is_over():
             return Valued(tuple(float(v) for v in state.returns()), True)
-        me, opp = state.mover_sides
-        base = state.pots[state.to_move] - state.pots[1 - state.to_move]
-        exact = self.advisor.exact_value(me, opp)
-        future = exact if exact is not None else self.advisor.search(me, opp, self.depth)
-        return Valued(_both(state.to_move, float(base + future)), exact is not None)
+        advice = self.advice(state)
+        return Valued(_both(state.to_move, float(advice.best.value)), advice.exact)
 
     def advice(self, state: State) -> Advice:
         """Every legal move with its value, best first, as ``advise`` gives them."""
-        return self.advisor.advise(state)
+        return advise(state, depth=self.depth, table_stock=self.table_stock)
 
     def action_values(self, state: State) -> dict:
-        return {o.action: Valued(_both(state.to_move, float(o.value)), o.extras["method"] == "exact")
-                for o in self.advice(state).options}
+        advice = self.advice(state)
+        return {o.action: Valued(_both(state.to_move, float(o.value)), advice.exact) for o in advice.options}
 
 
 class BohnDuellAnalysis(GameAnalysis):
@@ -84,7 +81,7 @@ class BohnDuellAnalysis(GameAnalysis):
     threshold = 0.5
     seats = PLAYER_NAMES
     required = ("position",)
-    settings = {"depth": 6, "table_stock": 12}
+    settings = {"depth": DEPTH, "table_stock": TABLE_STOCK}
 
     def initial_state(self, rules: Rules, start: str | None = None) -> State:
         """The start of a game (A moves first), or the position ``start``.
@@ -95,12 +92,21 @@ class BohnDuellAnalysis(GameAnalysis):
         return initial_state(rules) if start is None else self._position(start, rules)
 
     def value_source(self, rules: Rules, settings: Mapping) -> SearchValues:
-        for key in ("depth", "table_stock"):
-            value = settings[key]
-            if isinstance(value, bool) or not isinstance(value, int) or value < (1 if key == "depth" else 0):
-                raise InvalidRecordError(f'setting "{key}" must be a whole number >= '
-                                         f'{1 if key == "depth" else 0}, got {value!r}')
-        return SearchValues(rules, settings["depth"], settings["table_stock"])
+        """The chain's values with the record's ``depth`` and ``table_stock``.
+
+        Raises:
+            InvalidRecordError: a setting outside the range ``advise`` takes.
+        """
+        try:
+            return SearchValues(rules, settings["depth"], settings["table_stock"])
+        except InvalidStateError as error:
+            raise InvalidRecordError(f"settings: {error}") from None
+
+    def advice(self, state: State, settings: Mapping) -> Advice:
+        """The chain's advice at ``state`` (:func:`~dicemath.games.bohnduell.search.advise`) with
+        the record's ``depth`` and ``table_stock``: the values, ``exact`` and ``source`` of
+        ``dicemath bohnduell advise``."""
+        return advise(state, depth=settings["depth"], table_stock=settings["table_stock"])
 
     def value_label(self, rules: Rules, seats: tuple[str, ...]) -> str:
         return f"final pot difference {seats[0]} - {seats[1]} under best play (beans)"

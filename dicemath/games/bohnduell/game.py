@@ -37,22 +37,25 @@ class BohnDuellGame(Game):
 
         return draw(state, advice)
 
-    def advise(self, state: Any, **settings: Any) -> Any:
-        from dicemath.games.bohnduell.search import advise
+    def sources(self, rules: Any) -> Any:
+        """The chain (:func:`~dicemath.games.bohnduell.search.source_chain`): the dense table,
+        the exact solve of small positions, the alpha-beta search (settings ``depth``,
+        ``table_stock``)."""
+        from dicemath.games.bohnduell.search import source_chain
 
-        return advise(state, **settings)
+        return source_chain(rules)
 
     def register_commands(self, subparsers: Any) -> None:
-        from dicemath.cli import bohnduell
+        from dicemath.games.bohnduell.commands import register
 
-        bohnduell.register(subparsers)
+        register(subparsers)
 
     def report_sections(self) -> tuple[Any, ...]:
         from dicemath.reporting.section import Section
-        from dicemath.reporting.sections import bohnduell
+        from dicemath.games.bohnduell import report
 
-        return (Section("bohnduell", "BohnDuell: solved small games and a 40-bean advisor", bohnduell.compute,
-                        bohnduell.render),)
+        return (Section("bohnduell", "BohnDuell: solved small games and a 40-bean advisor", report.compute,
+                        report.render),)
 
     def analysis(self) -> Any:
         from dicemath.games.bohnduell.analysis import ANALYSIS
@@ -60,7 +63,7 @@ class BohnDuellGame(Game):
         return ANALYSIS
 
     def page_advice(self, request: Any) -> dict[str, Any]:
-        from dicemath.cli.bohnduell import parse_position, position_advice
+        from dicemath.games.bohnduell.commands import parse_position, position_advice
         from dicemath.games.bohnduell.drawing import draw
         from dicemath.games.bohnduell.search import DEPTH, TABLE_STOCK
 
@@ -70,7 +73,7 @@ class BohnDuellGame(Game):
         advice = position_advice(position, int_field(request, "depth", DEPTH),
                                  int_field(request, "table_stock", TABLE_STOCK))
         result = advice.as_dict()
-        result["svg"] = draw(position, advice if advice.options else None)
+        result["svg"] = draw(position, advice)
         return result
 
 

@@ -1,38 +1,52 @@
-"""Advisor beyond the solved range: alpha-beta search with exact tables near the end.
+"""BohnDuell's chain of value sources, and the alpha-beta advisor beyond the exact ones.
 
-For the standard 40-bean game (too large to solve, docs/rules.md section 5) the advisor runs a
-negamax alpha-beta search with a transposition table over ``(mover side, other side)``
-keys, the same values as the exact solvers (future pot difference from the mover's view,
-so the pots already filled never enter the search). A position whose two sides each hold
-at most ``table.stock`` beans in stock and cups is looked up *exactly* in a
-:class:`~dicemath.games.bohnduell.solver_dense.DenseTable`; at the search horizon other
-positions get a linear evaluation whose weights are least-squares fitted to the exact
-values of that table (see :func:`fit_evaluation`). Values are floats (an estimate),
-except those marked exact.
+Every door (``advise``, ``dicemath bohnduell advise``, the page, the analysis of played
+games, the report) asks :func:`source_chain`; the first source that covers a position
+answers it, each limit a constant of this module:
 
-The tests check the search against the core's generic search
-(:mod:`dicemath.core.search`) run on :class:`~dicemath.games.bohnduell.state.State`.
+1. ``table`` (exact): both sides (stock and cups, BOHN-1) hold at most :data:`TABLE_STOCK`
+   beans and lie in the :class:`~dicemath.games.bohnduell.solver_dense.DenseTable`.
+2. ``solve`` (exact): the potential ``Phi`` is at most :data:`SOLVE_POTENTIAL`; solved on
+   demand by :class:`~dicemath.games.bohnduell.solver_dict.DictSolver`.
+3. ``search`` (an estimate): any position where a player moves; :class:`SearchAdvisor`
+   to ``depth`` plies (:data:`DEPTH`, at most :data:`MAX_DEPTH`).
+
+For the standard 40-bean game (too large to solve, docs/rules.md section 5) the advisor runs
+the core's alpha-beta (:func:`dicemath.core.search.negamax`) keyed by ``(mover side, other
+side)``, with the same values as the exact solvers (future pot difference from the mover's
+view, so the pots already filled never enter the search), its moves ordered by their
+immediate gain. A position whose two sides lie in the dense table is looked up *exactly*;
+at the search horizon other positions get a linear evaluation whose weights are
+least-squares fitted to the exact values of that table (see :func:`fit_evaluation`).
+
+The tests check the search against the core's :func:`~dicemath.core.search.alpha_beta` run
+on :class:`~dicemath.games.bohnduell.state.State`, and the exact sources against the solvers.
 
 Example:
     >>> from dicemath.games.bohnduell.rules import Rules
     >>> advice = advise(initial_state(Rules()), depth=2, table_stock=6)
     >>> advice.best.action.kind, advice.exact, advice.source
     ('sow', False, 'search (depth 2) with exact tables of 6 beans a side')
+    >>> advise(initial_state(Rules(stock=6)), table_stock=6).source
+    'table'
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 import numpy as np
 
 from dicemath.core.advice import Advice, Option
 from dicemath.core.cache import cached_object
 from dicemath.core.errors import InvalidStateError
+from dicemath.core.search import negamax
+from dicemath.core.sources import Source, SourceChain
 from dicemath.games.bohnduell.rules import Rules
-from dicemath.games.bohnduell.solver_dense import DenseTable, load_dense
-from dicemath.games.bohnduell.solver_dict import Key, successors
+from dicemath.games.bohnduell.sides import can_move
+from dicemath.games.bohnduell.solver_dense import MAX_TABLE_STOCK, DenseTable, load_dense
+from dicemath.games.bohnduell.solver_dict import DictSolver, Key, successors
 from dicemath.games.bohnduell.state import PLAYER_NAMES, Move, Side, State, initial_state
-
-EXACT, LOWER, UPPER = 0, 1, 2
 
 
 def side_features(side: Side) -> tuple[float, ...]:
@@ -69,10 +83,31 @@ def fit_evaluation(table: DenseTable, samples: int = 50_000, seed: int = 0) -> n
 
 
 DEPTH = 6
-"""The default search depth in plies beyond the move (every door: ``advise``, the command, the page)."""
+"""The default search depth in plies (every door: ``advise``, the command, the page, the analysis)."""
+
+MAX_DEPTH = 12
+"""The deepest search any door runs (the depth is refused outside ``1..MAX_DEPTH``)."""
 
 TABLE_STOCK = 12
-"""The default exact tables: sides of at most this many beans."""
+"""The exact table's limit: positions whose two sides each hold at most this many beans (stock
+and cups) are looked up exactly (the ``table_stock`` setting, 0 for none, at most
+:data:`~dicemath.games.bohnduell.solver_dense.MAX_TABLE_STOCK`)."""
+
+SOLVE_POTENTIAL = 60
+"""The exact solve's limit: positions outside the table whose potential ``Phi`` (the beans'
+total distance to their pots, :meth:`State.potential`) is at most this are solved exactly on
+demand (:class:`~dicemath.games.bohnduell.solver_dict.DictSolver`; the 6-bean start has 60)."""
+
+
+def exact_table(rules: Rules, table_stock: int) -> DenseTable:
+    """The exact table of the variant of ``rules`` (cups, capture) for sides of at most
+    ``table_stock`` beans, loaded once per process (:func:`load_dense`)."""
+    return _exact_table(Rules(cups=rules.cups, stock=table_stock, capture=rules.capture))
+
+
+@lru_cache(maxsize=4)
+def _exact_table(rules: Rules) -> DenseTable:
+    return load_dense(rules)
 
 UNIT = "final pot difference"
 """What BohnDuell advice values measure: the mover's pot minus the other's at the end, after
@@ -80,7 +115,8 @@ the move and best play from both (BOHN-7; higher is better)."""
 
 
 class SearchAdvisor:
-    """Alpha-beta (negamax, transposition table) with exact end-game tables.
+    """Alpha-beta (the core's negamax with this advisor's transposition table) with exact
+    end-game tables.
 
     Args:
         rules: the variant; the exact table has the same cups and capture rule.
@@ -92,7 +128,7 @@ class SearchAdvisor:
         self.rules = rules
         self.every = rules.every
         self.depth = depth
-        self.table = load_dense(rules.cups, table_stock, rules.capture) if table_stock else None
+        self.table = exact_table(rules, table_stock) if table_stock else None
         weight_table = self.table if self.table is not None else None
         if weight_table is None:
             self.weights = np.array([0.3, 0.5, -0.5, 0.0, 0.0])
@@ -101,7 +137,6 @@ class SearchAdvisor:
                                          (rules.cups, table_stock, rules.capture),
                                          lambda: fit_evaluation(weight_table))
         self.tt: dict[Key, tuple[int, float, int]] = {}
-        self.nodes = 0
 
     # -- values ----------------------------------------------------------------------
     def exact_value(self, me: Side, opp: Side) -> int | None:
@@ -118,43 +153,42 @@ class SearchAdvisor:
         """Estimated ``V(me, opp)`` at the horizon (fitted linear evaluation)."""
         return float(features(me, opp) @ self.weights)
 
-    def search(self, me: Side, opp: Side, depth: int, alpha: float = -1e9, beta: float = 1e9) -> float:
-        """Negamax alpha-beta value of ``V(me, opp)`` to ``depth`` plies."""
-        self.nodes += 1
+    def moves(self, key: Key) -> list[tuple[int, Key, int]]:
+        """The moves of ``(me, opp)`` for :func:`~dicemath.core.search.negamax`: ``(gain, key of
+        the next position, -1)``, the largest gain first (move ordering); a pass is a move."""
+        nexts = successors(key[0], key[1], self.every)
+        nexts.sort(key=lambda item: -item[1])
+        return [(gain, following, -1) for _, gain, following in nexts]
+
+    def leaf(self, key: Key) -> int | None:
+        """The known ``V(me, opp)``: exact from the table, 0 when the game is over (BOHN-6),
+        else None."""
+        me, opp = key
         exact = self.exact_value(me, opp)
         if exact is not None:
             return exact
-        key = (me, opp)
-        entry = self.tt.get(key)
-        if entry is not None and entry[0] >= depth:
-            _, value, flag = entry
-            if flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha):
-                return value
-        nexts = successors(me, opp, self.every)
-        if not nexts:
-            return 0.0
-        if depth <= 0:
-            return self.evaluate(me, opp)
-        nexts.sort(key=lambda item: -item[1])
-        start_alpha, best = alpha, -1e9
-        for _, gain, (o2, m2) in nexts:
-            value = gain - self.search(o2, m2, depth - 1, -(beta - gain), -(alpha - gain))
-            if value > best:
-                best = value
-            if best > alpha:
-                alpha = best
-            if alpha >= beta:
-                break
-        flag = UPPER if best <= start_alpha else LOWER if best >= beta else EXACT
-        self.tt[key] = (depth, best, flag)
-        return best
+        return None if can_move(me) or can_move(opp) else 0
+
+    def search(self, me: Side, opp: Side, depth: int, alpha: float = float("-inf"),
+               beta: float = float("inf")) -> float:
+        """Alpha-beta value of ``V(me, opp)`` to ``depth`` plies: the core's
+        :func:`~dicemath.core.search.negamax` keyed by the two sides, with the table's exact
+        values at its leaves, the fitted evaluation at its horizon and this advisor's
+        transposition table."""
+        return negamax((me, opp), depth, children=self.moves, evaluate=self._evaluate_key, leaf=self.leaf,
+                       table=self.tt, alpha=alpha, beta=beta)
+
+    def _evaluate_key(self, key: Key) -> float:
+        return float(features(key[0], key[1]) @ self.weights)
 
     def advise(self, position: State, depth: int | None = None) -> Advice:
         """Every legal move with its value (mover's view final pot difference), best first.
 
         A move whose successor lies in the exact table gets the exact value (option extra
         ``method`` ``"exact"``); the others a searched value to ``depth`` plies. The advice
-        is exact when every option is. A finished game has no options.
+        is an estimate (``exact`` False) even when every option happens to be exact: exact
+        advice comes from the exact sources of :func:`source_chain`. A finished game has no
+        options.
         """
         depth = self.depth if depth is None else depth
         me, opp = position.mover_sides
@@ -166,43 +200,134 @@ class SearchAdvisor:
             exact = self.exact_value(o2, m2)
             value = exact if exact is not None else self.search(o2, m2, depth - 1)
             result.append((base + gain - value, move, exact is not None))
-        result.sort(key=lambda a: (-a[0], a[1]))
-        mover, other = PLAYER_NAMES[position.to_move], PLAYER_NAMES[1 - position.to_move]
-        options = tuple(Option(move, position.action_text(move), value,
-                               {"move": str(move), "method": "exact" if exact else f"searched (depth {depth})"})
-                        for value, move, exact in result)
         stock = self.table.stock if self.table is not None else 0
-        exact = all(o.extras["method"] == "exact" for o in options)
-        source = "table" if exact else (f"search (depth {depth})" + (f" with exact tables of {stock} beans a side"
-                                                                      if stock else ""))
-        return Advice(game="bohnduell", state=str(position), unit=UNIT, higher_is_better=True, exact=exact,
-                      source=source, options=options,
-                      extras={"to_move": mover, "value_view": f"final pot difference {mover} - {other} after the "
-                                                              "move and best play",
-                              "game_over": position.is_over(), "pots": list(position.pots), "table_stock": stock,
-                              "depth": depth})
+        return _advice(position, result, False, search_label(depth, stock), depth, stock)
 
     def best_move(self, position: State) -> Move:
         """The move with the highest value (ties: the first in move order)."""
         return self.advise(position).best.action
 
 
+def search_label(depth: int, table_stock: int) -> str:
+    """The ``source`` of the search's advice: ``"search (depth 6) with exact tables of 12 beans a side"``."""
+    return f"search (depth {depth})" + (f" with exact tables of {table_stock} beans a side" if table_stock else "")
+
+
+def _advice(position: State, rows: list, exact: bool, source: str, depth: int, table_stock: int) -> Advice:
+    """The :class:`Advice` of ``rows`` ``(value, move, exact)``, best first (ties in move order)."""
+    rows = sorted(rows, key=lambda a: (-a[0], a[1]))
+    mover, other = PLAYER_NAMES[position.to_move], PLAYER_NAMES[1 - position.to_move]
+    options = tuple(Option(move, position.action_text(move), value,
+                           {"move": str(move), "method": "exact" if known else f"searched (depth {depth})"})
+                    for value, move, known in rows)
+    return Advice(game="bohnduell", state=str(position), unit=UNIT, higher_is_better=True, exact=exact,
+                  source=source, options=options,
+                  extras={"to_move": mover, "value_view": f"final pot difference {mover} - {other} after the "
+                                                          "move and best play",
+                          "game_over": position.is_over(), "pots": list(position.pots), "table_stock": table_stock,
+                          "depth": depth})
+
+
+def check_settings(depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> tuple[int, int]:
+    """``(depth, table_stock)`` checked: the settings every source of :func:`source_chain` takes.
+
+    Raises:
+        InvalidStateError: a depth outside ``1..MAX_DEPTH`` or a table stock outside
+            ``0..MAX_TABLE_STOCK`` (or not whole numbers).
+
+    Example:
+        >>> check_settings(depth=-1)
+        Traceback (most recent call last):
+        ...
+        dicemath.core.errors.InvalidStateError: the search depth must be a whole number 1..12, got -1
+    """
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
+        raise InvalidStateError(f"the search depth must be a whole number 1..{MAX_DEPTH}, got {depth!r}")
+    if isinstance(table_stock, bool) or not isinstance(table_stock, int) or not 0 <= table_stock <= MAX_TABLE_STOCK:
+        raise InvalidStateError(f"the table stock must be a whole number 0..{MAX_TABLE_STOCK}, got {table_stock!r}")
+    return depth, table_stock
+
+
+def _in_table(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> bool:
+    depth, table_stock = check_settings(depth, table_stock)
+    if state.is_over() or not table_stock or max(map(sum, state.mover_sides)) > table_stock:
+        return False
+    return exact_table(state.rules, table_stock).covers(state)
+
+
+def _table_advice(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> Advice:
+    table = exact_table(state.rules, table_stock)
+    return _advice(state, [(v, m, True) for m, v in table.move_values(state).items()], True, "table", depth,
+                   table_stock)
+
+
+def _solvable(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> bool:
+    check_settings(depth, table_stock)
+    return not state.is_over() and state.potential() <= SOLVE_POTENTIAL
+
+
+def _solve_advice(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> Advice:
+    values = DictSolver(state.rules).move_values(state)
+    return _advice(state, [(v, m, True) for m, v in values.items()], True, "solve", depth, table_stock)
+
+
+def _searchable(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> bool:
+    check_settings(depth, table_stock)
+    return not state.is_over()
+
+
+def _search_advice(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> Advice:
+    return SearchAdvisor(state.rules, depth=depth, table_stock=table_stock).advise(state)
+
+
+@lru_cache(maxsize=8)
+def source_chain(rules: Rules) -> SourceChain:
+    """BohnDuell's chain of value sources for the variant of ``rules``: every door
+    (``advise``, the command, the page, the analysis, the report) asks it.
+
+    1. ``table`` (exact, int8 integers): both sides within the dense table
+       (:data:`TABLE_STOCK` beans, the ``table_stock`` setting).
+    2. ``solve`` (exact, integers): potential at most :data:`SOLVE_POTENTIAL`, solved on demand.
+    3. ``search`` (an estimate): any position where a player moves; alpha-beta to ``depth``
+       plies (:data:`DEPTH`, at most :data:`MAX_DEPTH`), the advice's ``source`` naming the
+       depth and the table.
+
+    The settings are ``depth`` and ``table_stock`` (:func:`check_settings` refuses others).
+
+    Example:
+        >>> print(source_chain(Rules()).describe())
+        table (exact, fraction): both sides hold at most 12 beans (the table_stock setting) and lie in the table
+        solve (exact, fraction): potential (total distance of the beans to their pots) at most 60
+        search (estimate): any position where a player moves: alpha-beta search, 1..12 plies (default 6)
+    """
+    return SourceChain(
+        Source("table", True, f"both sides hold at most {TABLE_STOCK} beans (the table_stock setting) and lie in "
+                              "the table", _in_table, _table_advice, arithmetic="fraction"),
+        Source("solve", True, f"potential (total distance of the beans to their pots) at most {SOLVE_POTENTIAL}",
+               _solvable, _solve_advice, arithmetic="fraction"),
+        Source("search", False, f"any position where a player moves: alpha-beta search, 1..{MAX_DEPTH} plies "
+                                f"(default {DEPTH})", _searchable, _search_advice))
+
+
 def advise(state: State, *, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> Advice:
-    """Every legal move of ``state`` with its value, best first (a :class:`SearchAdvisor`).
+    """Every legal move of ``state`` with its value, best first, from the first source of
+    :func:`source_chain` that covers it (the same answer as every door gives).
 
     Args:
         state: a state where a player moves.
-        depth: alpha-beta depth in plies beyond the move.
-        table_stock: exact tables for sides of at most this many beans (0: none).
+        depth: alpha-beta depth in plies, ``1..MAX_DEPTH`` (used beyond the exact sources).
+        table_stock: exact table for sides of at most this many beans (0: none).
 
     Returns:
         The :class:`~dicemath.core.advice.Advice`: per legal move the final pot difference
-        from the mover's view after the move and best play, exact (``method``) where the
-        position after the move is in the table.
+        from the mover's view after the move and best play (BOHN-6, BOHN-7); ``exact`` and
+        ``source`` are those of the source that answered; a searched option's ``method``
+        says whether its value is exact (the position after the move is in the table).
 
     Raises:
-        InvalidStateError: the game is over (nobody decides).
+        InvalidStateError: the game is over (nobody decides), or a setting out of range.
     """
+    check_settings(depth, table_stock)
     if state.is_over():
         raise InvalidStateError(f"the game is over in {state}: there is no move to advise")
-    return SearchAdvisor(state.rules, depth=depth, table_stock=table_stock).advise(state)
+    return source_chain(state.rules).advise(state, depth=depth, table_stock=table_stock)

@@ -27,7 +27,7 @@ Layout:
   core's generic search (:func:`dicemath.core.search.expectimax`) on small games.
 
 Example:
-    >>> table = solve_dense(cups=4, stock=6)
+    >>> table = solve_dense(Rules(cups=4, stock=6))
     >>> start = initial_state(table.rules_for(6))
     >>> table.position_value(start)
     -1
@@ -305,25 +305,27 @@ class DenseTable:
                 "reachable from a start unless built with sides='all')")
 
 
-def solve_dense(cups: int = 4, stock: int = 10, capture: str = "last", sides: str = "reachable") -> DenseTable:
-    """Solve every position with at most ``stock`` beans per side (float-free, exact ints).
+def solve_dense(rules: Rules, sides: str = "reachable") -> DenseTable:
+    """Solve every position with at most ``rules.stock`` beans per side (float-free, exact ints).
 
     Args:
-        cups: cups per row (BOHN-1).
-        stock: the per-side bound ``S``; the table answers every game of stock ``<= S``.
-        capture: ``"last"`` or ``"every"`` (BOHN-4).
+        rules: the variant (cups, BOHN-1; capture, BOHN-4); its ``stock`` is the per-side
+            bound ``S``: the table answers every game of stock ``<= S``.
         sides: ``"reachable"`` (default; the sides of :func:`side_closure`, a quarter of
-            the positions) or ``"all"`` (every side with at most ``stock`` beans, so any
+            the positions) or ``"all"`` (every side with at most ``S`` beans, so any
             valid position of those sizes can be looked up).
 
     Returns:
         The :class:`DenseTable` (``NP ** 2`` bytes of values).
 
     Raises:
-        InvalidRulesError: an invalid variant.
-        InvalidStateError: ``stock`` above :data:`MAX_TABLE_STOCK` or too large for the index.
+        InvalidStateError: ``rules.stock`` above :data:`MAX_TABLE_STOCK` or too large for the index.
+
+    Example:
+        >>> solve_dense(Rules(stock=3)).position_value(initial_state(Rules(stock=3)))
+        0
     """
-    rules = Rules(cups=cups, stock=stock, capture=capture)
+    cups, stock, capture = rules.cups, rules.stock, rules.capture
     if stock > MAX_TABLE_STOCK:
         raise InvalidStateError(f"the dense table stores values as int8: stock must be <= "
                                 f"{MAX_TABLE_STOCK}, got {stock}")
@@ -336,19 +338,18 @@ def solve_dense(cups: int = 4, stock: int = 10, capture: str = "last", sides: st
     return DenseTable(cups, stock, capture, index, values, time.perf_counter() - start)
 
 
-def load_dense(cups: int = 4, stock: int = 12, capture: str = "last", sides: str = "reachable", *,
-               use_cache: bool = True) -> DenseTable:
+def load_dense(rules: Rules, sides: str = "reachable", *, use_cache: bool = True) -> DenseTable:
     """:func:`solve_dense`, its value array kept in the on-disk cache (:mod:`dicemath.core.cache`).
 
     Example:
-        >>> load_dense(4, 3).position_value(initial_state(Rules(stock=3)))
+        >>> load_dense(Rules(stock=3)).position_value(initial_state(Rules(stock=3)))
         0
     """
-    rules = Rules(cups=cups, stock=stock, capture=capture)
+    cups, stock, capture = rules.cups, rules.stock, rules.capture
     built = {}
 
     def build() -> dict[str, np.ndarray]:
-        built["table"] = solve_dense(cups, stock, capture, sides)
+        built["table"] = solve_dense(rules, sides)
         return {"values": built["table"].values}
 
     arrays = cached_arrays("bohnduell-dense", (rules, sides), build, use_cache=use_cache)

@@ -18,10 +18,10 @@ import json
 from dataclasses import dataclass
 
 from dicemath.games.bohnduell.players import SearchPlayer, greedy_player, match, random_player
-from dicemath.games.bohnduell.rules import STANDARD
+from dicemath.games.bohnduell.rules import STANDARD, Rules
 from dicemath.core.svg import picture
 from dicemath.core.advice import Advice
-from dicemath.games.bohnduell.search import SearchAdvisor
+from dicemath.games.bohnduell.search import TABLE_STOCK, SearchAdvisor, advise
 from dicemath.games.bohnduell.solver_dense import solve_dense
 from dicemath.games.bohnduell.state import State, initial_state
 from dicemath.core.markdown import markdown_table
@@ -77,7 +77,7 @@ class BohnReport:
 
 
 def _live_rows(capture: str, upto: int) -> list[dict]:
-    table = solve_dense(CUPS, upto, capture)
+    table = solve_dense(Rules(cups=CUPS, stock=upto, capture=capture))
     rows = []
     for stock in range(1, upto + 1):
         start = initial_state(table.rules_for(stock))
@@ -94,7 +94,7 @@ def compute(context: ReportContext) -> BohnReport:
     results = {c: data["results"].get(c) or _live_rows(c, 6 if context.quick else 10) for c in CAPTURES}
     stocks = {c: {r["stock"]: r for r in rows} for c, rows in results.items()}
     line_stock = 6 if context.quick else 10
-    table = solve_dense(CUPS, line_stock)
+    table = solve_dense(Rules(cups=CUPS, stock=line_stock))
     start = initial_state(table.rules_for(line_stock))
     line = table.principal_variation(start)
     overfill = tuple((s, stocks["last"][s]["overfill"]) for s in sorted(stocks["last"])
@@ -102,13 +102,13 @@ def compute(context: ReportContext) -> BohnReport:
     if not overfill:
         overfill = ((line_stock, table.overfill_stats()),)
     games = 10 if context.quick else 100
-    search = SearchAdvisor(STANDARD, depth=3 if context.quick else 4, table_stock=12)
+    search = SearchAdvisor(STANDARD, depth=3 if context.quick else 4, table_stock=TABLE_STOCK)
     advisor = SearchPlayer(search)
     live = {name: match(STANDARD, advisor, baseline, games=games, seed=7).as_dict()
             for name, baseline in (("advisor vs random", random_player), ("advisor vs greedy", greedy_player))}
     return BohnReport(data.get("produced_by", "computed live"), data.get("machine", "this machine"), stocks,
                       line_stock, table.position_value(start), tuple(str(m) for m, _ in line),
-                      (line[-1][1] if line else start).diagram(), start, search.advise(start), overfill,
+                      (line[-1][1] if line else start).diagram(), start, advise(start, depth=search.depth, table_stock=TABLE_STOCK), overfill,
                       advisor_strength(), games, live)
 
 

@@ -7,8 +7,10 @@ Commands:
   BOHN-7) and ``first_moves`` (each legal first move of A with its value for A).
 - ``advise STATE [--depth 6] [--table-stock 12] [--json]``: every legal move with its
   value (final pot difference from the mover's view; the JSON envelope of
-  :class:`~dicemath.core.advice.Advice`), exact when the position after the move lies in
-  the exact table, searched by alpha-beta otherwise (each option's ``method`` says which).
+  :class:`~dicemath.core.advice.Advice`) from the game's chain of sources
+  (:func:`~dicemath.games.bohnduell.search.source_chain`): the exact table, an exact solve of
+  small positions, else alpha-beta ``--depth`` plies deep (at most ``MAX_DEPTH``; each option's ``method``
+  says whether its value is exact). A finished game is refused (exit 2).
   ``STATE`` is the text form of
   :class:`~dicemath.games.bohnduell.state.State`, e.g.
   ``38:0,0,1,1:0/40:0,0,0,0:0/B``, or ``start`` (with ``--stock``, ``--cups``, ``--capture``).
@@ -18,13 +20,15 @@ Commands:
 
 from __future__ import annotations
 
+import argparse
 import time
 
 from dicemath.core.commands import (
     add_json_flag, add_rules_command, add_show_command, add_svg_option, emit, show_state, text_table, write_svg)
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.core.advice import Advice
-from dicemath.games.bohnduell.search import DEPTH, TABLE_STOCK, SearchAdvisor
+from dicemath.core.errors import InvalidStateError
+from dicemath.games.bohnduell.search import DEPTH, MAX_DEPTH, TABLE_STOCK, advise, check_settings
 from dicemath.games.bohnduell.solver_dense import load_dense
 from dicemath.games.bohnduell.state import PLAYER_NAMES, State, initial_state, parse_position
 
@@ -46,9 +50,10 @@ def register(subparsers) -> None:
     advise.add_argument("state", metavar="STATE", help="the position's text form, e.g. 38:0,0,1,1:0/40:0,0,0,0:0/B, "
                                                         "or 'start' (with --cups, --stock, --capture)")
     _variant_flags(advise, stock_default=40)
-    advise.add_argument("--depth", type=int, default=DEPTH, help=f"alpha-beta depth in plies (default {DEPTH})")
-    advise.add_argument("--table-stock", type=int, default=TABLE_STOCK,
-                        help=f"exact table for sides of at most this many beans (default {TABLE_STOCK})")
+    advise.add_argument("--depth", type=_depth, default=DEPTH,
+                        help=f"alpha-beta depth in plies, 1..{MAX_DEPTH} (default {DEPTH})")
+    advise.add_argument("--table-stock", type=_table_stock, default=TABLE_STOCK,
+                        help=f"exact table for sides of at most this many beans, 0 for none (default {TABLE_STOCK})")
     add_svg_option(advise)
     add_json_flag(advise)
     advise.set_defaults(func=run_advise)
@@ -57,6 +62,24 @@ def register(subparsers) -> None:
                                       "(with --cups, --stock, --capture)")
     _variant_flags(show, stock_default=40)
     show.set_defaults(func=run_show)
+
+
+def _depth(text: str) -> int:
+    """``--depth``: a whole number ``1..MAX_DEPTH`` (refused by argparse, exit 2)."""
+    try:
+        return check_settings(depth=int(text))[0]
+    except (ValueError, InvalidStateError) as error:
+        raise argparse.ArgumentTypeError(str(error) if isinstance(error, InvalidStateError)
+                                         else f"not a whole number: {text!r}") from None
+
+
+def _table_stock(text: str) -> int:
+    """``--table-stock``: a whole number ``0..MAX_TABLE_STOCK``."""
+    try:
+        return check_settings(table_stock=int(text))[1]
+    except (ValueError, InvalidStateError) as error:
+        raise argparse.ArgumentTypeError(str(error) if isinstance(error, InvalidStateError)
+                                         else f"not a whole number: {text!r}") from None
 
 
 def _variant_flags(parser, stock_default: int) -> None:
@@ -76,7 +99,7 @@ def solve_result(cups: int = 4, stock: int = 10, capture: str = "last", reachabl
         (-1, {'S1': -1, 'S2': -2, 'S3': -5, 'S4': -8})
     """
     tic = time.perf_counter()
-    table = load_dense(cups, stock, capture)
+    table = load_dense(Rules(cups=cups, stock=stock, capture=capture))
     start = initial_state(table.rules_for(stock))
     moves = table.move_values(start)
     value = table.position_value(start)
@@ -99,14 +122,17 @@ def solve_result(cups: int = 4, stock: int = 10, capture: str = "last", reachabl
 
 def position_advice(position: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> Advice:
     """The :class:`~dicemath.core.advice.Advice` of ``advise``: every legal move's value, best
-    first (none when the game is over), from :class:`~dicemath.games.bohnduell.search.SearchAdvisor`.
+    first, from BohnDuell's chain of sources (:func:`~dicemath.games.bohnduell.search.advise`).
+
+    Raises:
+        InvalidStateError: the game is over, or a setting out of range.
 
     Example:
         >>> r = position_advice(State.from_str("1:1,0,0,0:1/0:3,2,0,0:2/A"), table_stock=8).as_dict()
-        >>> [(m["action"], m["value"], m["method"]) for m in r["options"]], r["exact"]
-        ([('H1', 3, 'exact'), ('S1', 1, 'exact')], True)
+        >>> [(m["action"], m["value"], m["method"]) for m in r["options"]], r["exact"], r["source"]
+        ([('H1', 3, 'exact'), ('S1', 1, 'exact')], True, 'table')
     """
-    return SearchAdvisor(position.rules, depth=depth, table_stock=table_stock).advise(position)
+    return advise(position, depth=depth, table_stock=table_stock)
 
 
 def _render_solve(r: dict) -> str:
@@ -118,12 +144,10 @@ def _render_solve(r: dict) -> str:
 
 
 def _render_advise(r: dict) -> str:
-    if r["game_over"]:
-        return f"{r['state']}: game over, pots {r['pots']}"
     rows = [[m["move"], m["value"] if m["method"] == "exact" else f"est. {m['value']:.3f}", m["method"]]
             for m in r["options"]]
     best = r["options"][0]
-    note = ("exact: perfect play from the solved table" if r["exact"] else
+    note = (f"exact: perfect play ({r['source']})" if r["exact"] else
             f"values marked est. are estimates: an alpha-beta search {r['depth']} plies deep on a fitted evaluation")
     shown = best["value"] if best["method"] == "exact" else f"{best['value']:.3f}"
     return (f"{r['state']}: {r['to_move']} to move; value = {r['value_view']}\n"
@@ -141,9 +165,12 @@ def run_advise(args) -> int:
     from dicemath.games.bohnduell.drawing import draw
 
     position = parse_position(args.state, args.cups, args.stock, args.capture)
+    if position.is_over():
+        raise InvalidStateError(f"the game is over in {position} (pots {list(position.pots)}): there is no move "
+                                "to advise")
     advice = position_advice(position, args.depth, args.table_stock)
     result = advice.as_dict()
-    write_svg(args.svg, lambda: draw(position, advice if advice.options else None), result)
+    write_svg(args.svg, lambda: draw(position, advice), result)
     emit(result, args.json, _render_advise)
     return 0
 
