@@ -8,8 +8,8 @@ state gets the same values, the same ``exact`` flag and the same ``source`` thro
 door.
 
 ``exact`` means one thing: the values come from an exact solution of the game (a table or a
-solve), in the arithmetic :attr:`Source.arithmetic` names (``"fraction"`` for rational
-arithmetic, ``"float64"`` for floats exact to their rounding); an estimate is
+solve), in the arithmetic :attr:`Source.arithmetic` names (``"integer"`` or ``"fraction"``
+for exact whole or rational numbers, ``"float64"`` for floats exact to their rounding); an estimate is
 ``exact=False``.
 
 Example:
@@ -40,7 +40,7 @@ from typing import Any
 from dicemath.core.advice import Advice
 from dicemath.core.errors import InvalidStateError
 
-ARITHMETICS = ("fraction", "float64", "float32")
+ARITHMETICS = ("integer", "fraction", "float64", "float32")
 """The arithmetic an exact source may compute in."""
 
 

@@ -302,9 +302,9 @@ def source_chain(rules: Rules) -> SourceChain:
     """
     return SourceChain(
         Source("table", True, f"both sides hold at most {TABLE_STOCK} beans (the table_stock setting) and lie in "
-                              "the table", _in_table, _table_advice, arithmetic="fraction"),
+                              "the table", _in_table, _table_advice, arithmetic="integer"),
         Source("solve", True, f"potential (total distance of the beans to their pots) at most {SOLVE_POTENTIAL}",
-               _solvable, _solve_advice, arithmetic="fraction"),
+               _solvable, _solve_advice, arithmetic="integer"),
         Source("search", False, f"any position where a player moves: alpha-beta search, 1..{MAX_DEPTH} plies "
                                 f"(default {DEPTH})", _searchable, _search_advice))
 
