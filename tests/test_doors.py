@@ -27,8 +27,8 @@ MOVES = 40
 
 
 def _random_game(game, rules, rng: random.Random):
-    """The tokens of a random game and the state before each token."""
-    state = game.initial_state(rules)
+    """The tokens of a random game from the start a record's game has, and the state before each token."""
+    state = game.analysis().initial_state(rules)
     tokens, before = [], []
     while len(tokens) < MOVES and state.current_player() != TERMINAL:
         if state.current_player() == CHANCE:

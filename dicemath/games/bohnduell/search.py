@@ -296,8 +296,8 @@ def source_chain(rules: Rules) -> SourceChain:
 
     Example:
         >>> print(source_chain(Rules()).describe())
-        table (exact, fraction): both sides hold at most 12 beans (the table_stock setting) and lie in the table
-        solve (exact, fraction): potential (total distance of the beans to their pots) at most 60
+        table (exact, integer): both sides hold at most 12 beans (the table_stock setting) and lie in the table
+        solve (exact, integer): potential (total distance of the beans to their pots) at most 60
         search (estimate): any position where a player moves: alpha-beta search, 1..12 plies (default 6)
     """
     return SourceChain(
