@@ -265,7 +265,7 @@ ENTRIES = pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
 
 
 def test_every_registered_game_is_checked_here_and_reachable_through_every_door():
-    from dicemath import analysis, reporting, rules_text
+    from dicemath import analysis, reporting
     from dicemath.cli import build_parser
     from dicemath.games import registry
 
@@ -273,7 +273,7 @@ def test_every_registered_game_is_checked_here_and_reachable_through_every_door(
     assert sorted(checked) == sorted(registry.game_names())
     commands = build_parser()._subparsers._group_actions[0].choices
     for entry in registry.GAMES:
-        assert entry.name in commands and rules_text.rules_text(entry.name)
+        assert entry.name in commands and entry.rules_text()
         assert isinstance(analysis.adapter(entry.name), analysis.GameAnalysis)
         assert {r.name for r in entry.report_sections()} <= set(reporting.section_names())
 

@@ -74,16 +74,18 @@ def add_state_argument(parser: argparse.ArgumentParser, example: str) -> None:
                         help=f"the state's text form, as 'show' prints it, e.g. {example!r}")
 
 
-def add_rules_command(commands: argparse._SubParsersAction[argparse.ArgumentParser], game: str) -> None:
-    """Add ``dicemath GAME rules``: print the game's rules from the shipped ``docs/rules.md``."""
+def add_rules_command(commands: argparse._SubParsersAction[argparse.ArgumentParser],
+                      headings: Sequence[str]) -> None:
+    """Add ``dicemath GAME rules``: print the game's sections (``headings``, its
+    :attr:`~dicemath.core.game.Game.rules_headings`) of the shipped ``docs/rules.md``."""
     rules = commands.add_parser("rules", help="print the rules of the game (numbered as the code cites them)")
-    rules.set_defaults(func=lambda args: _print_rules(game))
+    rules.set_defaults(func=lambda args: _print_rules(headings))
 
 
-def _print_rules(game: str) -> int:
-    from dicemath.rules_text import rules_text
+def _print_rules(headings: Sequence[str]) -> int:
+    from dicemath.core.rules_text import rules_sections
 
-    sys.stdout.write(rules_text(game))
+    sys.stdout.write(rules_sections(headings))
     return 0
 
 

@@ -174,6 +174,12 @@ class Game:
         """The game's frozen ``Rules`` dataclass."""
         return type(self.standard)
 
+    def rules_text(self) -> str:
+        """The game's rules: its sections of the shipped ``docs/rules.md`` (Markdown)."""
+        from dicemath.core.rules_text import rules_sections
+
+        return rules_sections(self.rules_headings)
+
     def initial_state(self, rules: Any = None) -> GameState:
         """The state at the start of a game (``rules`` default: :attr:`standard`)."""
         raise NotImplementedError

@@ -27,7 +27,9 @@ def register(subparsers) -> None:
     """Add ``dicemath backgammon rules|bearoff|build-bearoff|moves|show|advise|cube|hint``."""
     parser = subparsers.add_parser("backgammon", help="Backgammon: bear-off tables, legal moves, cube")
     commands = parser.add_subparsers(dest="backgammon_command", metavar="QUERY", required=True)
-    add_rules_command(commands, "backgammon")
+    from dicemath.games.backgammon.game import BACKGAMMON_GAME
+
+    add_rules_command(commands, BACKGAMMON_GAME.rules_headings)
 
     bearoff = commands.add_parser("bearoff", help="one-sided bear-off distribution, or win chance --versus")
     bearoff.add_argument("board", type=int_list, help="checker counts on points 1..6, e.g. 0,0,0,0,0,2")

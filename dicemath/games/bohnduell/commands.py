@@ -37,7 +37,9 @@ def register(subparsers) -> None:
     """Add ``dicemath bohnduell solve|advise|show``."""
     game = subparsers.add_parser("bohnduell", help="BohnDuell: exact values and move advice")
     commands = game.add_subparsers(dest="bohnduell_command", metavar="QUERY", required=True)
-    add_rules_command(commands, "bohnduell")
+    from dicemath.games.bohnduell.game import BOHNDUELL_GAME
+
+    add_rules_command(commands, BOHNDUELL_GAME.rules_headings)
 
     solve = commands.add_parser("solve", help="value of a small game from the start, exactly")
     _variant_flags(solve, stock_default=10)

@@ -40,7 +40,9 @@ def register(subparsers, rules: Rules) -> None:
     game = subparsers.add_parser(rules.name, help=text)
     game.set_defaults(rules=rules)
     commands = game.add_subparsers(dest=f"{rules.name}_command", metavar="QUERY", required=True)
-    add_rules_command(commands, rules.name)
+    from dicemath.games.pegs_fives.game import FIVES_GAME, PEGS_GAME
+
+    add_rules_command(commands, (PEGS_GAME if rules == PEGS else FIVES_GAME).rules_headings)
 
     rows = commands.add_parser("rows", help="exact expected turns to finish each row alone")
     add_json_flag(rows)

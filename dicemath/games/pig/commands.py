@@ -52,7 +52,9 @@ def register(subparsers) -> None:
     """Add ``dicemath pig rules|game|advise|policy|show``."""
     parser = subparsers.add_parser("pig", help="Pig: optimal roll-or-hold play and the chance to win")
     commands = parser.add_subparsers(dest="pig_command", metavar="QUERY", required=True)
-    add_rules_command(commands, "pig")
+    from dicemath.games.pig.game import PIG_GAME
+
+    add_rules_command(commands, PIG_GAME.rules_headings)
 
     game = commands.add_parser("game", help="P(each player wins) from the start, both playing optimally")
     _goal(game)

@@ -32,7 +32,9 @@ def register(subparsers) -> None:
     """Add ``dicemath pitjesbak`` and its queries."""
     parser = subparsers.add_parser("pitjesbak", help="Pitjesbak: throw classes, optimal stopping, advice")
     commands = parser.add_subparsers(dest="pitjesbak_command", metavar="QUERY", required=True)
-    add_rules_command(commands, "pitjesbak")
+    from dicemath.games.pitjesbak.game import PITJESBAK_GAME
+
+    add_rules_command(commands, PITJESBAK_GAME.rules_headings)
 
     classes = commands.add_parser("classes", help="exact probability of every throw class")
     _rules_args(classes)

@@ -1,11 +1,11 @@
-"""The rules text shipped with the package (``docs/rules.md``), one game at a time.
+"""The rules text shipped with the package (``docs/rules.md``), by section.
 
 The document numbers every rule as the code cites it (``PEGS-4``, ``BG-8``, ...); this
 module reads it from the installed package so that ``dicemath GAME rules`` works without
-the repository.
+the repository. A game names its sections (:attr:`dicemath.core.game.Game.rules_headings`).
 
 Example:
-    >>> text = rules_text("fives")
+    >>> text = rules_sections(("2. Fives", "Dice and hits"))
     >>> text.splitlines()[0]
     '## 2. Fives'
     >>> "FIVES-5" in text and "Dice and hits" in text
@@ -14,17 +14,11 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 
 from dicemath.core.errors import DicemathError
-
-
-def game_sections() -> dict[str, tuple[str, ...]]:
-    """For each game, the headings of ``docs/rules.md`` that state its rules, in print order."""
-    from dicemath.games.registry import GAMES
-
-    return {entry.name: entry.rules_headings for entry in GAMES}
 
 
 @lru_cache(maxsize=1)
@@ -45,17 +39,14 @@ def _sections(document: str) -> dict[str, str]:
     return sections
 
 
-def rules_text(game: str) -> str:
-    """The rules of ``game`` (``"pegs"``, ``"fives"``, ``"pitjesbak"``, ``"backgammon"``,
-    ``"bohnduell"``) as Markdown, with the shared dice section where the game uses it.
+def rules_sections(headings: Sequence[str]) -> str:
+    """The sections of the rules document with these ``##`` headings, in this order (Markdown).
 
     Raises:
-        DicemathError: an unknown game.
+        DicemathError: a heading the document does not have.
     """
-    known = game_sections()
-    try:
-        headings = known[game]
-    except KeyError:
-        raise DicemathError(f"unknown game {game!r}; known: {sorted(known)}") from None
     sections = _sections(rules_document())
+    missing = [h for h in headings if h not in sections]
+    if missing:
+        raise DicemathError(f"the rules document has no section {missing[0]!r}")
     return "\n".join(sections[h].strip() + "\n" for h in headings)
