@@ -1,4 +1,4 @@
-"""dicemath: exact probabilities and optimal strategies for five table games.
+"""dicemath: exact probabilities and optimal strategies for six table games.
 
 The shared core (dice, exact distributions, Markov chains, MDP solvers, game-tree search)
 is re-exported here; each game lives in its own sub-package under :mod:`dicemath.games`
