@@ -83,16 +83,6 @@ def test_luck_minus_losses_is_the_change_of_equity(seed):
         assert end[seat] - start[seat] == pytest.approx(analysis.luck(seat) - own + other, abs=1e-9)
 
 
-def test_replay_reproduces_the_end_state():
-    rng = random.Random(5)
-    state, moves = State(LARGER, STANDARD, ROLL, cube_value=None), []
-    while state.current_player() != TERMINAL:
-        action = sample_chance(state, rng) if state.current_player() == CHANCE else _random(state, rng)
-        moves.append(ANALYSIS.text(state, action))
-        state = state.apply(action)
-    assert replay({"game": "backgammon", "start": LARGER.position_id(), "moves": moves}) == state
-
-
 @pytest.mark.parametrize("record, error, words", [
     ({"game": "backgammon", "start": SMALL.position_id(), "moves": ["5-2", "6/1"]}, IllegalMoveError,
      "moves entry 1.*not a legal play"),

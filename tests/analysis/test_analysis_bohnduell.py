@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from dicemath.analysis import InvalidRecordError, analyse, replay
+from dicemath.analysis import InvalidRecordError, analyse
 from dicemath.analysis.play import record_game
 from dicemath.games.bohnduell.commands import position_advice
 from dicemath.core.errors import IllegalMoveError, InvalidStateError
@@ -100,17 +100,6 @@ def test_analyse_values_each_decision_as_advise_does(seed):
         assert (cost.exact, cost.source) == (advice.exact, advice.source)
         seen.add(source_chain(state.rules).source_for(state, depth=depth, table_stock=table_stock).name)
     assert "search" in seen and seen & {"table", "solve"}
-
-
-def test_replay_reproduces_the_end_state():
-    rules = Rules(stock=8)
-    rng = random.Random(3)
-    state, moves = initial_state(rules), []
-    while not state.is_over():
-        move = random_player(state, rng)
-        moves.append(str(move))
-        state = state.apply(move)
-    assert replay({"game": "bohnduell", "rules": {"stock": 8}, "moves": moves}) == state
 
 
 @pytest.mark.parametrize("record, error, words", [

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from dicemath.analysis import InvalidRecordError, analyse, replay
+from dicemath.analysis import InvalidRecordError, analyse
 from dicemath.analysis.play import record_game
 from dicemath.core.errors import IllegalMoveError, InvalidDiceError, InvalidStateError
 from dicemath.core.game import CHANCE, TERMINAL, sample_chance
@@ -115,16 +115,6 @@ def test_optimal_play_loses_nothing():
         analysis = analyse(record_game("pitjesbak", (optimal, optimal), seed=seed))
         assert analysis.decisions and all(d.loss == 0 for d in analysis.decisions)
         assert analysis.rating().startswith("seat 0 perfect")
-
-
-def test_replay_reproduces_the_end_state():
-    rng = random.Random(9)
-    state, moves = initial_state(SMALL), []
-    while state.current_player() != TERMINAL:
-        action = sample_chance(state, rng) if state.current_player() == CHANCE else _random(state, rng)
-        moves.append(state.action_text(action))
-        state = state.apply(action)
-    assert replay({"game": "pitjesbak", "rules": {"stripes": 3}, "moves": moves}) == state
 
 
 BASE = {"my_stripes": 9, "their_stripes": 9, "role": "start", "throw_number": 1, "current": "4-2-1"}

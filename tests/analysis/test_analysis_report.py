@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dicemath.reporting.sections.analyse import (AnalyseReport, GroupRow, PolicyRow, compute, concentration_sentence, figure,
-                                      ranking_sentence, render)
+from dicemath.reporting.sections.analyse import (
+    AnalyseReport, GroupRow, PolicyRow, compute, concentration_sentence, figure, ranking_sentence, render)
 from dicemath.reporting import section
 from dicemath.reporting.context import ReportContext
 
