@@ -39,6 +39,11 @@ templates_path = ["_templates"]
 exclude_patterns = ["_build", "examples", "Thumbs.db", ".DS_Store"]
 
 # -- autodoc / autosummary / napoleon -----------------------------------------------------
+# The module pages are written afresh each build: a page left from a module since removed
+# or renamed would fail the build (its import fails).
+import shutil  # noqa: E402
+
+shutil.rmtree(os.path.join(os.path.dirname(os.path.abspath(__file__)), "api", "generated"), ignore_errors=True)
 autosummary_generate = True
 autosummary_generate_overwrite = True
 autodoc_member_order = "bysource"
