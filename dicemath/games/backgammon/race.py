@@ -91,8 +91,8 @@ class ApproximationError:
 
     Attributes:
         checkers: boards of at most this many checkers per side (both sides non-empty).
-        max_error: largest |approximation - exact|.
-        mean_error: mean |approximation - exact| over all pairs.
+        max_error: largest ``|approximation - exact|``.
+        mean_error: mean ``|approximation - exact|`` over all pairs.
         worst: ``(board, versus, exact, approximation)`` of the largest error.
         pairs: number of pairs compared.
     """

@@ -180,7 +180,7 @@ class State:
         return str(action)
 
     def parse_action(self, text: str) -> Hashable:
-        """Read ``"roll"``, ``"hold"`` (any case) or a face ``"1"``..``"6"``; legality is
+        """Read ``"roll"``, ``"hold"`` (any case) or a face ``"1"`` to ``"6"``; legality is
         checked by :meth:`apply`.
 
         Raises:
