@@ -60,10 +60,10 @@ def register(subparsers, game) -> None:
     commands = parser.add_subparsers(dest="pig_command", metavar="QUERY", required=True)
     add_rules_command(commands, game.rules_headings)
 
-    game = commands.add_parser("game", help="P(each player wins) from the start, both playing optimally")
-    _goal(game)
-    add_json_flag(game)
-    game.set_defaults(func=run_game)
+    whole = commands.add_parser("game", help="P(each player wins) from the start, both playing optimally")
+    _goal(whole)
+    add_json_flag(whole)
+    whole.set_defaults(func=run_game)
 
     advise = commands.add_parser("advise", help="roll or hold? the win probability of each")
     add_state_argument(advise, EXAMPLE)
