@@ -38,7 +38,7 @@ class PageBugError(Exception):
 
 def _work(connection: Connection) -> None:
     """A worker's loop: answer ``(path, request)`` pairs until the pipe closes."""
-    from dicemath.cli.page import ROUTES
+    from dicemath.cli.page_api import ROUTES
 
     connection.send("ready")
     while True:

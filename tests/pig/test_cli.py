@@ -9,11 +9,12 @@ import pytest
 
 from dicemath.core.errors import DicemathError
 from dicemath.games.pig import commands
+from dicemath.games.pig.game import PIG_GAME
 
 
 def run(capsys, *argv):
     parser = argparse.ArgumentParser()
-    commands.register(parser.add_subparsers())
+    commands.register(parser.add_subparsers(), PIG_GAME)
     args = parser.parse_args(["pig", *argv])
     code = args.func(args)
     return code, capsys.readouterr().out

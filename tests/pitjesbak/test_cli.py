@@ -6,12 +6,13 @@ from fractions import Fraction
 import pytest
 
 from dicemath.games.pitjesbak import commands as pit_cli
+from dicemath.games.pitjesbak.game import PITJESBAK_GAME
 
 
 def run(capsys, *argv):
     import argparse
     parser = argparse.ArgumentParser()
-    pit_cli.register(parser.add_subparsers())
+    pit_cli.register(parser.add_subparsers(), PITJESBAK_GAME)
     args = parser.parse_args(["pitjesbak", *argv])
     code = args.func(args)
     return code, capsys.readouterr().out

@@ -145,10 +145,8 @@ class BackgammonAnalysis(GameAnalysis):
 
     def advice(self, state: State, settings: Mapping) -> Advice:
         """The advice of the game's chain at the decision ``state`` (the record's ``ply``,
-        default 0): :meth:`dicemath.core.game.Game.advise` of the Backgammon game."""
-        from dicemath.games.backgammon.game import BACKGAMMON_GAME
-
-        return BACKGAMMON_GAME.advise(state, ply=settings.get("ply", self.settings["ply"]))
+        default 0): :func:`dicemath.games.backgammon.advice.advise`."""
+        return advise(state, ply=settings.get("ply", self.settings["ply"]))
 
     def value_source(self, rules: Rules, settings: Mapping) -> EquityValues:
         return EquityValues(rules, settings["ply"])

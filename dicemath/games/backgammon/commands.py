@@ -23,13 +23,17 @@ from dicemath.games.backgammon.race import effective_pip_count, one_sided_win_pr
 from dicemath.games.backgammon.rules import PRESETS, STANDARD, rules_named
 
 
-def register(subparsers) -> None:
-    """Add ``dicemath backgammon rules|bearoff|build-bearoff|moves|show|advise|cube|hint``."""
+def register(subparsers, game) -> None:
+    """Add ``dicemath backgammon rules|bearoff|build-bearoff|moves|show|advise|cube|hint``.
+
+    Args:
+        subparsers: the ``dicemath`` parser's sub-parsers.
+        game: the Backgammon :class:`~dicemath.core.game.Game` (its ``rules_headings`` give
+            ``rules``), passed by its :meth:`~dicemath.core.game.Game.register_commands`.
+    """
     parser = subparsers.add_parser("backgammon", help="Backgammon: bear-off tables, legal moves, cube")
     commands = parser.add_subparsers(dest="backgammon_command", metavar="QUERY", required=True)
-    from dicemath.games.backgammon.game import BACKGAMMON_GAME
-
-    add_rules_command(commands, BACKGAMMON_GAME.rules_headings)
+    add_rules_command(commands, game.rules_headings)
 
     bearoff = commands.add_parser("bearoff", help="one-sided bear-off distribution, or win chance --versus")
     bearoff.add_argument("board", type=int_list, help="checker counts on points 1..6, e.g. 0,0,0,0,0,2")

@@ -50,7 +50,7 @@ class BackgammonGame(Game):
     def register_commands(self, subparsers: Any) -> None:
         from dicemath.games.backgammon.commands import register
 
-        register(subparsers)
+        register(subparsers, self)
 
     def report_sections(self) -> tuple[Any, ...]:
         from dicemath.reporting.section import Section

@@ -33,13 +33,17 @@ from dicemath.games.bohnduell.solver_dense import load_dense
 from dicemath.games.bohnduell.state import PLAYER_NAMES, State, initial_state, parse_position
 
 
-def register(subparsers) -> None:
-    """Add ``dicemath bohnduell solve|advise|show``."""
-    game = subparsers.add_parser("bohnduell", help="BohnDuell: exact values and move advice")
-    commands = game.add_subparsers(dest="bohnduell_command", metavar="QUERY", required=True)
-    from dicemath.games.bohnduell.game import BOHNDUELL_GAME
+def register(subparsers, game) -> None:
+    """Add ``dicemath bohnduell rules|solve|advise|show``.
 
-    add_rules_command(commands, BOHNDUELL_GAME.rules_headings)
+    Args:
+        subparsers: the ``dicemath`` parser's sub-parsers.
+        game: the BohnDuell :class:`~dicemath.core.game.Game` (its ``rules_headings`` give
+            ``rules``), passed by its :meth:`~dicemath.core.game.Game.register_commands`.
+    """
+    parser = subparsers.add_parser("bohnduell", help="BohnDuell: exact values and move advice")
+    commands = parser.add_subparsers(dest="bohnduell_command", metavar="QUERY", required=True)
+    add_rules_command(commands, game.rules_headings)
 
     solve = commands.add_parser("solve", help="value of a small game from the start, exactly")
     _variant_flags(solve, stock_default=10)

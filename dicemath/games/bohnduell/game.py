@@ -48,7 +48,7 @@ class BohnDuellGame(Game):
     def register_commands(self, subparsers: Any) -> None:
         from dicemath.games.bohnduell.commands import register
 
-        register(subparsers)
+        register(subparsers, self)
 
     def report_sections(self) -> tuple[Any, ...]:
         from dicemath.reporting.section import Section

@@ -46,7 +46,7 @@ from dicemath.core.errors import IllegalMoveError
 from dicemath.games.pegs_fives.advisor import RowAdvice, ranked
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
 from dicemath.games.pegs_fives.fullboard.advice import (
-    SOLVE_MAX_ROWS, advisor_advice, advisor_for, estimate_advisor, row_advice)
+    SOLVE_MAX_ROWS, advise, advisor_advice, advisor_for, estimate_advisor, row_advice)
 from dicemath.games.pegs_fives.state import (
     BoardTuple, State, check_board, choice_state, initial_state, legal_rows, read_board)
 from dicemath.games.pegs_fives.turn import TurnValue, open_rows_of
@@ -183,15 +183,13 @@ class PegsFivesAnalysis(GameAnalysis):
 
     def advice(self, state: State, settings: Mapping) -> Advice:
         """The advice of ``dicemath pegs advise`` (``fives advise``) at the decision ``state``:
-        the game object's chain of sources (:meth:`dicemath.core.game.Game.advise`); a record
-        has no settings to map (``table`` is a command-line option only).
+        the game's chain of sources (:func:`dicemath.games.pegs_fives.fullboard.advice.advise`);
+        a record has no settings to map (``table`` is a command-line option only).
 
         Raises:
             InvalidStateError: no row is to be named in ``state``.
         """
-        from dicemath.games.pegs_fives.game import FIVES_GAME, PEGS_GAME
-
-        return (FIVES_GAME if state.rules.name == FIVES.name else PEGS_GAME).advise(state)
+        return advise(state)
 
     def value_source(self, rules: Rules, settings: Mapping) -> TurnValues:
         return TurnValues(rules)

@@ -31,18 +31,23 @@ HELP = {PEGS.name: "Pegs (popnagels): expected turns, optimal rows, the row advi
 """The one-line help of each game's sub-command."""
 
 
-def register(subparsers, rules: Rules) -> None:
-    """Add the sub-command of ``rules``' game (``pegs`` for :data:`~.rules.PEGS`, ``fives``
-    for :data:`~.rules.FIVES`) and its queries."""
+def register(subparsers, game) -> None:
+    """Add the sub-command of ``game`` (``pegs`` or ``fives``) and its queries.
+
+    Args:
+        subparsers: the ``dicemath`` parser's sub-parsers.
+        game: the Pegs or Fives :class:`~dicemath.core.game.Game` (its ``preset`` is the
+            rules of every query, its ``rules_headings`` give ``rules``), passed by its
+            :meth:`~dicemath.core.game.Game.register_commands`.
+    """
     from dicemath.games.pegs_fives.race_solver import RACE_MAX_ROWS
 
+    rules: Rules = game.preset
     text = HELP[rules.name]
-    game = subparsers.add_parser(rules.name, help=text)
-    game.set_defaults(rules=rules)
-    commands = game.add_subparsers(dest=f"{rules.name}_command", metavar="QUERY", required=True)
-    from dicemath.games.pegs_fives.game import FIVES_GAME, PEGS_GAME
-
-    add_rules_command(commands, (PEGS_GAME if rules == PEGS else FIVES_GAME).rules_headings)
+    parser = subparsers.add_parser(rules.name, help=text)
+    parser.set_defaults(rules=rules)
+    commands = parser.add_subparsers(dest=f"{rules.name}_command", metavar="QUERY", required=True)
+    add_rules_command(commands, game.rules_headings)
 
     rows = commands.add_parser("rows", help="exact expected turns to finish each row alone")
     add_json_flag(rows)

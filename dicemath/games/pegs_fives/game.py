@@ -78,7 +78,7 @@ class PegsGame(PegsFivesGame):
         from dicemath.games.pegs_fives import commands, dice_commands
 
         dice_commands.register(subparsers)
-        commands.register(subparsers, self.preset)
+        commands.register(subparsers, self)
 
     def report_sections(self) -> tuple[Any, ...]:
         from dicemath.reporting.section import Section
@@ -102,7 +102,7 @@ class FivesGame(PegsFivesGame):
     def register_commands(self, subparsers: Any) -> None:
         from dicemath.games.pegs_fives import commands
 
-        commands.register(subparsers, self.preset)
+        commands.register(subparsers, self)
 
     def report_sections(self) -> tuple[Any, ...]:
         from dicemath.reporting.section import Section

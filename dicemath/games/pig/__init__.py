@@ -16,7 +16,7 @@ Modules:
 - :mod:`~dicemath.games.pig.advice`: :func:`advise`, :func:`policy_card`.
 - :mod:`~dicemath.games.pig.drawing`: the SVG picture of a state.
 - :mod:`~dicemath.games.pig.analysis`: :data:`~dicemath.games.pig.analysis.ANALYSIS`.
-- :mod:`~dicemath.games.pig.commands`: ``dicemath pig`` (``register(subparsers)``).
+- :mod:`~dicemath.games.pig.commands`: ``dicemath pig`` (``register(subparsers, game)``).
 - :mod:`~dicemath.games.pig.report`: the report section (``compute``, ``render``).
 
 Example:

@@ -77,10 +77,9 @@ class PigAnalysis(GameAnalysis):
     required = ("state",)
 
     def advice(self, state: State, settings: Mapping) -> Advice:
-        """The advice of Pig's chain (:data:`~dicemath.games.pig.game.PIG_GAME`), as ``advise`` gives it."""
-        from dicemath.games.pig.game import PIG_GAME
-
-        return PIG_GAME.advise(state)
+        """The advice of Pig's chain, as ``advise`` gives it: :func:`~dicemath.games.pig.advice.advise`,
+        the chain's one source (the solution of ``state.rules``)."""
+        return advise(state)
 
     def initial_state(self, rules: Rules, start: str | None = None) -> State:
         """The start of a game (player 0 rolls), or the state whose text is ``start``.

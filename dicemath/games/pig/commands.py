@@ -48,18 +48,22 @@ def _rules(args) -> Rules:
     return STANDARD if args.goal is None else Rules(goal=args.goal)
 
 
-def register(subparsers) -> None:
-    """Add ``dicemath pig rules|game|advise|policy|show``."""
+def register(subparsers, game) -> None:
+    """Add ``dicemath pig rules|game|advise|policy|show``.
+
+    Args:
+        subparsers: the ``dicemath`` parser's sub-parsers.
+        game: the Pig :class:`~dicemath.core.game.Game` (its ``rules_headings`` give
+            ``rules``), passed by its :meth:`~dicemath.core.game.Game.register_commands`.
+    """
     parser = subparsers.add_parser("pig", help="Pig: optimal roll-or-hold play and the chance to win")
     commands = parser.add_subparsers(dest="pig_command", metavar="QUERY", required=True)
-    from dicemath.games.pig.game import PIG_GAME
+    add_rules_command(commands, game.rules_headings)
 
-    add_rules_command(commands, PIG_GAME.rules_headings)
-
-    game = commands.add_parser("game", help="P(each player wins) from the start, both playing optimally")
-    _goal(game)
-    add_json_flag(game)
-    game.set_defaults(func=run_game)
+    whole = commands.add_parser("game", help="P(each player wins) from the start, both playing optimally")
+    _goal(whole)
+    add_json_flag(whole)
+    whole.set_defaults(func=run_game)
 
     advise = commands.add_parser("advise", help="roll or hold? the win probability of each")
     add_state_argument(advise, EXAMPLE)

@@ -60,7 +60,7 @@ class PigGame(Game):
     def register_commands(self, subparsers: Any) -> None:
         from dicemath.games.pig import commands
 
-        commands.register(subparsers)
+        commands.register(subparsers, self)
 
     def report_sections(self) -> tuple[Any, ...]:
         from dicemath.games.pig import report

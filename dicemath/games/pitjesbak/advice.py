@@ -2,7 +2,7 @@
 
 :func:`advise` answers with the core's :class:`~dicemath.core.advice.Advice` (options
 ``stop`` and ``throw``); behind it stands a :class:`StopOrThrow` (:mod:`.advice_type`,
-:func:`decide`): the probability of winning the whole game (PIT-1) if the player stops and
+:func:`.decision.decide`): the probability of winning the whole game (PIT-1) if the player stops and
 if he throws again, every player playing game-optimally from here on, and whether those
 numbers are exact (float64 solutions) or estimates. Two players: the game
 solution of :mod:`dicemath.games.pitjesbak.game_solver` (rigorous bounds); three and four
@@ -12,7 +12,9 @@ players: :mod:`.table_solver`; five to eight: the labelled estimates of :mod:`.t
 :func:`advise` takes a state of the rules engine (the game vocabulary);
 :func:`advise_situation` takes a two-player situation as a player describes it at the table
 (a :class:`StopOrThrow`; :func:`decision_advice` with :func:`situation_state` makes it an
-Advice).
+Advice). :func:`decide`, :func:`decision_advice`, :data:`ROLES` and :data:`UNIT` live in
+:mod:`.decision` (below the chain of :mod:`.sources`, which answers with them) and are
+importable from here.
 The policy cards: :func:`policy_card` (two players, :class:`PolicyCard`) and
 :func:`table_policy_card` (any table, thresholds by turn position, :class:`TableCard`).
 """
@@ -24,8 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicemath.core.advice import Advice, Option
-from dicemath.core.dice import throw_text
+from dicemath.core.advice import Advice
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.pitjesbak.advice_type import StopOrThrow
 from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
@@ -33,17 +34,19 @@ from dicemath.games.pitjesbak.rules import MAX_THROWS, STANDARD, Rules
 from dicemath.games.pitjesbak.state import STOP, THROW, State, initial_state
 from dicemath.games.pitjesbak.throws import check_throw, class_space, class_table, classify
 from dicemath.core.markdown import markdown_table
+from dicemath.games.pitjesbak.decision import (
+    ROLES, UNIT, check_throw_number, decide, decision_advice, table_state_advice, two_player_decision)
+from dicemath.games.pitjesbak.sources import source_chain
 
-ROLES = ("start", "follower")
-
-
-UNIT = "win probability"
-"""What Pitjesbak advice values measure: the chance to win the whole game (PIT-1)."""
+__all__ = ["ROLES", "UNIT", "advise", "advise_situation", "decide", "decision_advice", "describe_stops",
+           "game_policy", "policy_card", "read_situation", "situation_state", "stop_threshold",
+           "table_policy_card", "table_situation_state", "table_state_advice", "threshold_index",
+           "wiped_flags"]
 
 
 def advise(state: State, **settings) -> Advice:
     """Game-optimal advice at a decision: stop, or throw again? (PIT-4..PIT-8), from the game's
-    chain of sources (:meth:`.game.PitjesbakGame.sources`: the two-player game solution, the
+    chain of sources (:func:`.sources.source_chain`: the two-player game solution, the
     table solution for three and four players, the labelled estimate beyond), as every door
     asks it.
 
@@ -53,8 +56,8 @@ def advise(state: State, **settings) -> Advice:
             (of the kind of the source that covers ``state``).
 
     Returns:
-        The :class:`~dicemath.core.advice.Advice` (:func:`decision_advice` of
-        :func:`decide`): ``stop`` and, when a throw is left, ``throw``, each valued by the
+        The :class:`~dicemath.core.advice.Advice` (:func:`.decision.decision_advice` of
+        :func:`.decision.decide`): ``stop`` and, when a throw is left, ``throw``, each valued by the
         chance to win the game; ``source`` the name of the chain's source; the
         :class:`StopOrThrow` as its ``detail``.
 
@@ -68,63 +71,9 @@ def advise(state: State, **settings) -> Advice:
         >>> answer.best.action, answer.exact, answer.source
         ('stop', True, 'two-player game solution')
     """
-    from dicemath.games.pitjesbak.game import PITJESBAK_GAME
-
     if state.current_player() < 0:
         raise InvalidStateError(f"no player decides in {state}: advice needs a decision")
-    return PITJESBAK_GAME.advise(state, **settings)
-
-
-def decision_advice(state: State, decision: StopOrThrow, source: str | None = None) -> Advice:
-    """The :class:`~dicemath.core.advice.Advice` of a stop-or-throw answer at ``state`` (the
-    state it was asked at, or the state a situation describes): options best first, their
-    values the chances to win the game, each with every player's chances (``win_values``,
-    in turn order); extras the keys of :meth:`StopOrThrow.as_dict` (the start player's
-    counting throw of a two-player situation, ``best`` there, as ``to_beat``).
-
-    ``source``: the name of the chain's source that answered (default: the name of the source
-    of the decision's kind, :mod:`.game`)."""
-    from dicemath.games.pitjesbak.game import ESTIMATE, GAME_SOLUTION, GAME_SOLUTION_PLAYERS, TABLE_SOLUTION
-
-    values = {STOP: (decision.stop_probability, decision.stop_values)}
-    if decision.throw_probability is not None:
-        values[THROW] = (decision.throw_probability, decision.throw_values)
-    order = sorted(values, key=lambda action: action != decision.decision)
-    options = tuple(Option(action, state.action_text(action), values[action][0],
-                           {"win_values": None if values[action][1] is None else list(values[action][1])})
-                    for action in order)
-    players = len(decision.stop_values) if decision.stop_values is not None else state.rules.players
-    if source is None:
-        source = (GAME_SOLUTION if players == GAME_SOLUTION_PLAYERS else TABLE_SOLUTION) if decision.exact \
-            else ESTIMATE
-    extras = {("to_beat" if key == "best" else key): value for key, value in decision.as_dict().items()
-              if key != "exact"}
-    return Advice(game="pitjesbak", state=str(state), unit=UNIT, higher_is_better=True, exact=decision.exact,
-                  source=source, options=options, extras=extras, detail=decision)
-
-
-def decide(state: State, *, solution=None) -> StopOrThrow:
-    """The stop-or-throw answer at a decision of ``state`` (the :class:`StopOrThrow` behind
-    :func:`advise`).
-
-    Args:
-        state: a state where a player decides (``state.current_player() >= 0``).
-        solution: two players: a solved game (default :func:`solve_game` of ``state.rules``,
-            cached); more: a table solution for :func:`.table_game.table_advice` (default
-            :func:`.table_game.default_solution`, by the limits of the chain, :mod:`.game`).
-
-    Raises:
-        InvalidStateError: not a decision.
-    """
-    if state.current_player() < 0:
-        raise InvalidStateError(f"no player decides in {state}: advice needs a decision")
-    if state.rules.players != 2 or not (solution is None or isinstance(solution, GameSolution)):
-        return table_state_advice(state, solution=solution)
-    me, them = state.order[state.turn], state.order[1 - state.turn]
-    best = None if state.turn == 0 else state.results[0]
-    return _advice(state.stripes[me], state.wiped[me], state.stripes[them], state.wiped[them],
-                   role=ROLES[state.turn], throw_number=state.throws, dice=state.current, best=best,
-                   cap=state.throw_cap, rules=state.rules, solution=solution)
+    return source_chain(state.rules).advise(state, **settings)
 
 
 def advise_situation(my_stripes: int, my_wiped: bool, their_stripes: int, their_wiped: bool, *,
@@ -160,8 +109,9 @@ def advise_situation(my_stripes: int, my_wiped: bool, their_stripes: int, their_
         'stop'
     """
     dice, best, cap = _check_two_player(role, current, best, limit)
-    return _advice(my_stripes, my_wiped, their_stripes, their_wiped, role=role, throw_number=throw_number,
-                   dice=dice, best=best, cap=cap, rules=rules or STANDARD, solution=solution)
+    return two_player_decision(my_stripes, my_wiped, their_stripes, their_wiped, role=role,
+                               throw_number=throw_number, dice=dice, best=best, cap=cap, rules=rules or STANDARD,
+                               solution=solution)
 
 
 def _check_two_player(role: str, current: Sequence[int], best: Sequence[int] | None,
@@ -182,25 +132,6 @@ def _check_two_player(role: str, current: Sequence[int], best: Sequence[int] | N
         if not 1 <= cap <= MAX_THROWS:
             raise InvalidStateError(f"limit must be 1..{MAX_THROWS}, got {cap}")
     return dice, best, cap
-
-
-def table_state_advice(state: State, *, solution=None) -> StopOrThrow:
-    """:func:`.table_game.table_advice` at an engine state where a player decides: the
-    players of this round in its turn order (a game of five with one player out since an
-    earlier round is a table of four; one out this round is still in the round, his result
-    None).
-
-    Raises:
-        InvalidStateError: not a decision.
-    """
-    from dicemath.games.pitjesbak.table_game import table_advice
-
-    if state.current_player() < 0:
-        raise InvalidStateError(f"no player decides in {state}: advice needs a decision")
-    order = state.order
-    return table_advice([state.stripes[s] for s in order], [state.wiped[s] for s in order], state.turn,
-                        before=list(state.results), limit=state.limit if state.turn else None, dice=state.current,
-                        throws=state.throws, rules=state.rules, solution=solution)
 
 
 def table_situation_state(rules: Rules, stripes: Sequence[int], wiped: Sequence[bool], position: int,
@@ -297,7 +228,7 @@ def read_situation(rules: Rules, *, current: Sequence[int] | None, throw_number:
 
     rules = rules.with_players(2)
     dice, best, cap = _check_two_player(role, current, best, limit)
-    _check_throw_number(throw_number, cap)
+    check_throw_number(throw_number, cap)
     stripes, flags = (my_stripes, their_stripes), (bool(my_wiped), bool(their_wiped))
     if role == "start":
         state = State(rules, stripes, flags, (True, True), 0, (0, 1), throws=throw_number, current=dice)
@@ -334,44 +265,6 @@ def situation_state(advice: StopOrThrow, rules: Rules) -> State:
         return State(rules, stripes, wiped, (True, True), 0, (0, 1), throws=s["throw_number"], current=current)
     return State(rules, stripes, wiped, (True, True), 1, (1, 0), turn=1, limit=s["limit"],
                  throws=s["throw_number"], current=current, results=(parse_throw(s["best"]),))
-
-
-def _advice(my_stripes: int, my_wiped: bool, their_stripes: int, their_wiped: bool, *, role: str,
-            throw_number: int, dice: tuple[int, int, int], best: tuple[int, int, int] | None, cap: int,
-            rules: Rules, solution: GameSolution | None) -> StopOrThrow:
-    """The advice from the round tables of the game solution (both forms of :func:`advise`)."""
-    solution = solution or solve_game(rules)
-    space = class_space(rules)
-    mine = space.index(classify(dice, rules))
-    _check_throw_number(throw_number, cap)
-    situation = {"my_stripes": my_stripes, "my_wiped": bool(my_wiped), "their_stripes": their_stripes,
-                 "their_wiped": bool(their_wiped), "role": role, "throw_number": throw_number,
-                 "current": throw_text(dice)}
-    if role == "start":
-        tables = solution.round_tables(my_stripes, my_wiped, their_stripes, their_wiped)
-        stop = float(tables.follower[throw_number - 1, mine])
-        again = float(tables.start_continue[throw_number - 1]) if throw_number < cap else None
-    else:
-        theirs = space.index(classify(best, rules))
-        if theirs == space.apen:
-            raise InvalidStateError("after a counting 1-1-1 of the start player the follower does not throw (PIT-6)")
-        situation.update(best=throw_text(best), limit=cap)
-        tables = solution.round_tables(their_stripes, their_wiped, my_stripes, my_wiped)
-        stop = 1.0 - float(tables.result[theirs, mine])
-        left = cap - throw_number
-        again = 1.0 - float(tables.follower[left - 1, theirs]) if left else None
-    decision = STOP if again is None or stop >= again else THROW
-    mine = 0 if role == "start" else 1
-
-    def vector(p: float | None) -> tuple[float, float] | None:
-        return None if p is None else ((p, 1.0 - p) if mine == 0 else (1.0 - p, p))
-
-    return StopOrThrow(decision, stop, again, situation, stop_values=vector(stop), throw_values=vector(again))
-
-
-def _check_throw_number(throw_number: int, cap: int) -> None:
-    if isinstance(throw_number, bool) or not isinstance(throw_number, int) or not 1 <= throw_number <= cap:
-        raise InvalidStateError(f"throw_number must be 1..{cap} here, got {throw_number!r}")
 
 
 def game_policy(solution: GameSolution):

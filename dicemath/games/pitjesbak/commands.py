@@ -28,13 +28,17 @@ def _rules(args, players: int = 2) -> Rules:
                           die_values=args.die_values)
 
 
-def register(subparsers) -> None:
-    """Add ``dicemath pitjesbak`` and its queries."""
+def register(subparsers, game) -> None:
+    """Add ``dicemath pitjesbak`` and its queries.
+
+    Args:
+        subparsers: the ``dicemath`` parser's sub-parsers.
+        game: the Pitjesbak :class:`~dicemath.core.game.Game` (its ``rules_headings`` give
+            ``rules``), passed by its :meth:`~dicemath.core.game.Game.register_commands`.
+    """
     parser = subparsers.add_parser("pitjesbak", help="Pitjesbak: throw classes, optimal stopping, advice")
     commands = parser.add_subparsers(dest="pitjesbak_command", metavar="QUERY", required=True)
-    from dicemath.games.pitjesbak.game import PITJESBAK_GAME
-
-    add_rules_command(commands, PITJESBAK_GAME.rules_headings)
+    add_rules_command(commands, game.rules_headings)
 
     classes = commands.add_parser("classes", help="exact probability of every throw class")
     _rules_args(classes)
@@ -49,11 +53,11 @@ def register(subparsers) -> None:
     add_json_flag(round_)
     round_.set_defaults(func=run_round)
 
-    game = commands.add_parser("game", help="game-optimal play: P(first start player wins)")
-    _rules_args(game, players=True)
-    game.add_argument("--no-cache", action="store_true", help="solve afresh, ignore the cache")
-    add_json_flag(game)
-    game.set_defaults(func=run_game)
+    whole = commands.add_parser("game", help="game-optimal play: P(first start player wins)")
+    _rules_args(whole, players=True)
+    whole.add_argument("--no-cache", action="store_true", help="solve afresh, ignore the cache")
+    add_json_flag(whole)
+    whole.set_defaults(func=run_game)
 
     advise = commands.add_parser(
         "advise", help="stop or throw again? game-optimal, any table of 2..8 players",
@@ -91,7 +95,7 @@ def register(subparsers) -> None:
                            "default 3)")
     add_svg_option(advise)
     add_json_flag(advise)
-    advise.set_defaults(func=run_advise)
+    advise.set_defaults(func=run_advise, pitjesbak_game=game)
 
     card = commands.add_parser("card", help="policy card: when to stop, by turn position (any table)")
     _rules_args(card, players=True)
@@ -279,12 +283,19 @@ def advise_state(rules: Rules, state_text: str | None = None, *, current: str | 
                           best=parse_throw(best) if best else None)
 
 
-def advise_result(state) -> tuple[dict, object]:
+def advise_result(state, game) -> tuple[dict, object]:
     """JSON of ``advise`` (the chain's :class:`~dicemath.core.advice.Advice` of ``state``,
-    :meth:`~dicemath.core.advice.Advice.as_dict`) and the advice."""
-    from dicemath.games.pitjesbak.game import PITJESBAK_GAME
+    :meth:`~dicemath.core.advice.Advice.as_dict`) and the advice.
 
-    advice = PITJESBAK_GAME.advise(state)
+    Args:
+        state: the decision state (:func:`advise_state`).
+        game: the Pitjesbak :class:`~dicemath.core.game.Game`, whose
+            :meth:`~dicemath.core.game.Game.advise` answers.
+
+    Raises:
+        InvalidStateError: nobody decides at ``state``.
+    """
+    advice = game.advise(state)
     return advice.as_dict(), advice
 
 
@@ -296,7 +307,7 @@ def run_advise(args) -> int:
                          before=args.before, my_stripes=args.my_stripes, my_wiped=args.my_wiped,
                          their_stripes=args.their_stripes, their_wiped=args.their_wiped, role=args.role,
                          best=args.best)
-    result, advice = advise_result(state)
+    result, advice = advise_result(state, args.pitjesbak_game)
     render = _render_table_advice if "stripes" in result else _render_two_advice
     write_svg(args.svg, lambda: _drawn(state, advice), result)
     emit(result, args.json, render)

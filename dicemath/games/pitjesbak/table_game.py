@@ -1,7 +1,7 @@
 """Game-optimal play at a table of 2 to 8 players: the solution to use, the advice and a
 simulator policy (PIT-1..PIT-8).
 
-Which solution answers a table is the game's chain of sources (:mod:`.game`): the
+Which solution answers a table is the game's chain of sources (:mod:`.sources`): the
 two-player solver :func:`.game_solver.solve_game` (rigorous bounds), the table solver
 :func:`.table_solver.solve_table` (float64 value iteration) for three and four players, the
 labelled estimate :func:`.table_estimate.estimate_table` (``exact`` False) beyond.
@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.pitjesbak.advice_type import StopOrThrow
 from dicemath.games.pitjesbak.game_solver import DEFAULT_EXTRA
+from dicemath.games.pitjesbak.limits import GAME_SOLUTION_PLAYERS
 from dicemath.games.pitjesbak.rules import STANDARD, Rules, check_stripes
 from dicemath.games.pitjesbak.state import STOP, THROW, State
 from dicemath.games.pitjesbak.table_estimate import estimate_table
@@ -31,6 +32,8 @@ from dicemath.games.pitjesbak.table_solver import (
     TableSolution,
     TableValues,
     solve_table,
+    table_cap,
+    table_solvable,
     two_player_table,
 )
 
@@ -40,11 +43,9 @@ __all__ = ["TableSolution", "default_solution", "solve_table", "table_advice", "
 def default_solution(rules: Rules, stripes: Sequence[int] = ()):
     """The solution :func:`table_advice` uses for a table of ``rules.players`` (holding these
     stripe counts, default the starting ones), by the limits of the game's chain of sources
-    (:mod:`.game`): the two-player game solution :func:`.game_solver.solve_game` (rigorous
-    bounds), the table solver :func:`solve_table` where :func:`.game.table_solvable`, else the
-    labelled estimate :func:`.table_estimate.estimate_table` (all cached)."""
-    from dicemath.games.pitjesbak.game import GAME_SOLUTION_PLAYERS, table_cap, table_solvable
-
+    (:mod:`.sources`): the two-player game solution :func:`.game_solver.solve_game` (rigorous
+    bounds), the table solver :func:`solve_table` where :func:`.table_solver.table_solvable`,
+    else the labelled estimate :func:`.table_estimate.estimate_table` (all cached)."""
     n = rules.players
     stripes = tuple(stripes) or (rules.stripes,) * n
     if n == GAME_SOLUTION_PLAYERS:

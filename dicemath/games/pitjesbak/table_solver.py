@@ -75,8 +75,8 @@ import numpy as np
 from dicemath.core.cache import cached_arrays
 from dicemath.core.errors import InvalidRulesError, InvalidStateError
 from dicemath.core.mdp import sweep_to_convergence
-from dicemath.games.pitjesbak.game import GAME_SOLUTION_PLAYERS, TABLE_SOLUTION_PLAYERS
 from dicemath.games.pitjesbak.game_solver import solve_game
+from dicemath.games.pitjesbak.limits import GAME_SOLUTION_PLAYERS, TABLE_SOLUTION_PLAYERS
 from dicemath.games.pitjesbak.rules import STANDARD, Rules, check_stripes
 from dicemath.games.pitjesbak.state import State
 from dicemath.games.pitjesbak.table_round import TableRound, round_graph, solve_table_round
@@ -85,7 +85,7 @@ DEFAULT_CAP_EXTRA = 2
 """Default cap: the starting stripes plus this many."""
 
 SOLVED_PLAYERS = (GAME_SOLUTION_PLAYERS, *TABLE_SOLUTION_PLAYERS)
-"""Tables solved exactly (the limits of the game's chain of sources, :mod:`.game`)."""
+"""Tables solved exactly (the limits of the game's chain of sources, :mod:`.limits`)."""
 
 MAX_WORK = 400_000_000
 """Largest solve :func:`solve_table` accepts: states times knowledge states of a round (four
@@ -368,6 +368,31 @@ def table_work(rules: Rules, cap: int) -> int:
         True
     """
     return state_count(rules.players, cap, rules.stripes) * sum(round_graph(rules.players, rules).nodes)
+
+
+def table_cap(rules: Rules, stripes: Sequence[int] = ()) -> int:
+    """The cap of the table solved for ``stripes``: :data:`DEFAULT_CAP_EXTRA` above the
+    starting stripes, or the most stripes held (PIT-7 penalties).
+
+    Example:
+        >>> table_cap(Rules(stripes=9)), table_cap(Rules(stripes=9), (9, 12, 4))
+        (11, 12)
+    """
+    return max((rules.stripes + DEFAULT_CAP_EXTRA, *stripes))
+
+
+def table_solvable(rules: Rules, stripes: Sequence[int]) -> bool:
+    """Whether the table solver answers a table holding ``stripes`` (one count a player, in
+    turn order) exactly: :data:`.limits.TABLE_SOLUTION_PLAYERS` players and a work
+    (:func:`table_work` at :func:`table_cap`) within :data:`MAX_WORK`.
+
+    Example:
+        >>> table_solvable(STANDARD, (9, 9, 9)), table_solvable(STANDARD, (9, 9))
+        (True, False)
+    """
+    if len(stripes) not in TABLE_SOLUTION_PLAYERS:
+        return False
+    return table_work(rules.with_players(len(stripes)), table_cap(rules, stripes)) <= MAX_WORK
 
 
 def _check_table(rules: Rules, cap: int | None) -> int:
