@@ -28,6 +28,7 @@ from dicemath.cli import build_parser
 from dicemath.core.commands import _default
 from dicemath.games.backgammon import gnubg_engine
 from dicemath.cli.page import make_server
+from dicemath.games.registry import game_names
 
 PEGS_BOARD = "5,5,5,5,5,5,5,5,5,4,2,0"
 """Three open rows: the exact solve is instant."""
@@ -434,3 +435,35 @@ def test_bohnduell_advice_in_the_browser(server, browser):
     advice = position_advice(parse_position("start", 4, 8, "last"), 4, 8)
     assert _shown(browser) == (f"{advice.extras['to_move']} plays {advice.best.text}",
                                "exact" if advice.exact else "estimate", len(advice.options), 1)
+
+
+FORMS = ("pegs", "fives", "pitjesbak", "backgammon", "bohnduell")
+"""The games the page has a form of its own for; every other registered game is asked for a state."""
+
+
+@pytest.mark.parametrize("name", [g for g in game_names() if g not in FORMS])
+def test_a_game_without_a_form_is_asked_for_its_state(server, browser, name):
+    from dicemath.cli.page_api import games
+    from dicemath.games.registry import game
+
+    example = next(g["example"] for g in games()["games"] if g["name"] == name)
+    browser.command("POST", "/url", {"url": server.url})
+    browser.wait(f"return document.querySelector('label[for=game-{name}]')")
+    browser.click(f"label[for=game-{name}]")
+    assert browser.run("return document.getElementById('state-text').value") == example
+    browser.click("#advise")
+    browser.wait("return !document.getElementById('summary').hidden")
+    advice = game(name).advise(game(name).read_state(example))
+    assert _shown(browser) == (advice.best.text, "exact" if advice.exact else "estimate", len(advice.options), 1)
+
+
+def test_the_api_lists_every_registered_game_with_a_state_it_reads(server):
+    from dicemath.games.registry import game
+
+    with urllib.request.urlopen(server.url + "api/games", timeout=30) as answer:
+        listed = json.load(answer)["games"]
+    assert [g["name"] for g in listed] == game_names()
+    for entry in listed:
+        state = game(entry["name"]).read_state(entry["example"])
+        assert str(state) == entry["example"] and state.current_player() >= 0
+        assert post(server, "/api/advise", {"game": entry["name"], "state": entry["example"]})[0] == 200

@@ -5,7 +5,7 @@ and gets the advice with its values, whether they are exact, and the picture of 
 position. Everything is served from here, offline: the page (``data/page.html``, with its
 CSS and JavaScript inline) and a JSON API.
 
-- ``GET /``: the page.
+- ``GET /``: the page; ``GET /api/games``: the games it offers (:func:`~dicemath.cli.page_api.games`).
 - ``POST /api/advise`` and ``POST /api/picture``: the JSON API, answered by the routes of
   :mod:`dicemath.cli.page_api` (:data:`~dicemath.cli.page_api.ROUTES`, its module docstring
   describes the requests and answers), in this process or in the worker processes of
@@ -45,7 +45,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from dicemath.cli.page_api import ROUTES, advise, picture  # noqa: F401 (advise, picture: importable from here)
+from dicemath.cli.page_api import ROUTES, advise, games, picture  # noqa: F401 (advise, picture: importable from here)
 from dicemath.cli.page_workers import PageTimeoutError, WorkerPool
 from dicemath.core.commands import _default as _json_default
 from dicemath.core.errors import DicemathError
@@ -79,6 +79,8 @@ class AdviceHandler(BaseHTTPRequestHandler):
         path = self.path.split("?", 1)[0]
         if path in ("/", "/index.html"):
             self._send(HTTPStatus.OK, PAGE.read_bytes(), "text/html; charset=utf-8")
+        elif path == "/api/games":
+            self._send_json(HTTPStatus.OK, games())
         elif path == "/favicon.ico":
             self._send(HTTPStatus.NO_CONTENT, b"", None)
         else:

@@ -1,4 +1,8 @@
-"""The JSON API of the page (``dicemath serve``, :mod:`dicemath.cli.page`): its two routes.
+"""The JSON API of the page (``dicemath serve``, :mod:`dicemath.cli.page`): its routes.
+
+- ``GET /api/games``: ``{"games": [{"name", "title", "example"}]}``, every game of the
+  registry with the text of a state where a player decides (:func:`games`); the page lists
+  its games from it and asks a game without a form of its own for a state in its text form.
 
 The server (:mod:`dicemath.cli.page`) answers them in its own process or hands them to its
 worker processes (:mod:`dicemath.cli.page_workers`); both find them here, in :data:`ROUTES`.
@@ -38,17 +42,33 @@ Example:
     (12, True, True)
     >>> sorted(ROUTES)
     ['/api/advise', '/api/picture']
+    >>> [g["name"] for g in games()["games"]][-1]
+    'pig'
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from dicemath.core.game import Game
+from dicemath.core.game import CHANCE, Game, GameState
 from dicemath.core.requests import choice_field, given, text_field
+from dicemath.games.registry import GAMES
 from dicemath.games.registry import game as game_named
 
-__all__ = ["ROUTES", "advise", "picture"]
+__all__ = ["ROUTES", "advise", "games", "picture"]
+
+
+def _first_decision(game: Game) -> GameState:
+    """The first state of ``game`` where a player decides (each chance node's first outcome)."""
+    state = game.initial_state()
+    while state.current_player() == CHANCE:
+        state = state.apply(state.chance_outcomes()[0][0])
+    return state
+
+
+def games() -> dict:
+    """The answer of ``GET /api/games``: every registered game, its title and an example state."""
+    return {"games": [{"name": g.name, "title": g.title, "example": str(_first_decision(g))} for g in GAMES]}
 
 
 def _game(request: dict) -> Game:
