@@ -169,6 +169,10 @@ class TableValues:
         def cap(self) -> int:
             """Stripe counts above are refused or read as the cap (a field, or a property)."""
 
+        @property
+        def exact(self) -> bool:
+            """Whether the values are exact (a solution) or an estimate."""
+
         def value(self, stripes: Sequence[int], wiped: Sequence[bool]) -> tuple[float, ...]:
             """P(each turn position wins the game) at the start of a round."""
 
