@@ -140,7 +140,8 @@ def _check_two_player(role: str, current: Sequence[int], best: Sequence[int] | N
 
 
 def table_situation_state(rules: Rules, stripes: Sequence[int], wiped: Sequence[bool], position: int,
-                          before: Sequence, limit: int | None, dice: Sequence[int], throws: int) -> State:
+                          before: Sequence[Sequence[int] | None], limit: int | None, dice: Sequence[int],
+                          throws: int) -> State:
     """The engine state of a situation at a table (the arguments of
     :func:`.table_game.table_advice`), for its picture: the seats are the turn positions (seat
     0 starts this round), a player put out by 1-1-1 this round is out (PIT-6).
@@ -152,10 +153,10 @@ def table_situation_state(rules: Rules, stripes: Sequence[int], wiped: Sequence[
     from dicemath.games.pitjesbak.state import check_state
 
     n = len(stripes)
-    before = tuple(None if t is None else check_throw(t) for t in before)
-    alive = tuple(not (pos < len(before) and before[pos] is None) for pos in range(n))
+    results = tuple(None if t is None else check_throw(t) for t in before)
+    alive = tuple(not (pos < len(results) and results[pos] is None) for pos in range(n))
     state = State(rules.with_players(n), tuple(stripes), tuple(bool(w) for w in wiped), alive, 0, tuple(range(n)),
-                  turn=position, limit=limit or 0, throws=throws, current=check_throw(dice), results=before)
+                  turn=position, limit=limit or 0, throws=throws, current=check_throw(dice), results=results)
     check_state(state)
     return state
 
@@ -169,7 +170,8 @@ TWO_PLAYER_INPUTS = ("my_stripes", "my_wiped", "their_stripes", "their_wiped", "
 
 def read_situation(rules: Rules, *, current: Sequence[int] | None, throw_number: int | None,
                    limit: int | None = None, stripes_left: Sequence[int] | None = None,
-                   wiped: Sequence[int] | None = None, position: int | None = None, before: Sequence = (),
+                   wiped: Sequence[int] | None = None, position: int | None = None,
+                   before: Sequence[Sequence[int] | None] = (),
                    my_stripes: int | None = None, my_wiped: bool = False, their_stripes: int | None = None,
                    their_wiped: bool = False, role: str | None = None,
                    best: Sequence[int] | None = None) -> State:

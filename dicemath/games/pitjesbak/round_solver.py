@@ -125,7 +125,7 @@ class RoundSolution:
                          for pos, (flag, p) in enumerate(zip(self.wiped, self.win_probabilities)))
         return ("| turn position | has wiped | P(win the round) |\n| ---: | :---: | ---: |\n" + rows)
 
-    def start_decision(self, throw_number: int, class_index: int) -> tuple[bool, object, object]:
+    def start_decision(self, throw_number: int, class_index: int) -> tuple[bool, Probability, Probability]:
         """The start player's decision after throw 1 or 2: (stop?, P(win) if stop, if throw again)."""
         if throw_number not in (1, 2):
             raise InvalidStateError(f"the start player decides after throw 1 or 2, not {throw_number}")

@@ -55,7 +55,8 @@ def default_solution(rules: Rules, stripes: Sequence[int] = ()) -> TableValues:
     return estimate_table(rules)
 
 
-def table_advice(stripes: Sequence[int], wiped: Sequence[bool], position: int, *, before: Sequence = (),
+def table_advice(stripes: Sequence[int], wiped: Sequence[bool], position: int, *,
+                 before: Sequence[Sequence[int] | None] = (),
                  limit: int | None = None, dice: Sequence[int], throws: int, rules: Rules | None = None,
                  solution: TableValues | None = None) -> StopOrThrow:
     """Game-optimal advice at a table: the probability of winning the game if I stop and if I

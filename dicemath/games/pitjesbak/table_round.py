@@ -111,7 +111,7 @@ class RoundGraph:
         """The status digit of a holder of the best throw."""
         return BEST_PENALTY if (self.radix == 5 and penalty) else BEST
 
-    def knowledge(self, before: Sequence) -> tuple[int, int]:
+    def knowledge(self, before: Sequence[Sequence[int] | None]) -> tuple[int, int]:
         """``(b, code)`` of the counting throws of positions ``0..j-1`` (a throw, or None for a
         player out by 1-1-1).
 
@@ -415,7 +415,7 @@ class TableRound:
         _stop_recursion(masses, vals, m, position, throws_left, E, tmp)
         return E
 
-    def decision(self, position: int, *, before: Sequence = (), limit: int | None = None,
+    def decision(self, position: int, *, before: Sequence[Sequence[int] | None] = (), limit: int | None = None,
                  dice: Sequence[int], throws: int) -> tuple[np.ndarray, np.ndarray | None]:
         """The value vectors of stopping and of throwing again at a decision.
 
@@ -447,7 +447,7 @@ class TableRound:
         left = limit - throws
         return stop, (self.continuation(position, limit, b, code, left) if left > 0 else None)
 
-    def stops(self, position: int, *, before: Sequence = (), limit: int | None = None,
+    def stops(self, position: int, *, before: Sequence[Sequence[int] | None] = (), limit: int | None = None,
               throws: int) -> np.ndarray:
         """Whether the player at ``position`` stops on each throw class (the order of
         :func:`.throws.class_space`) after ``throws`` throws, the earlier counting throws being
@@ -470,8 +470,8 @@ class TableRound:
         return np.array([self._outcome(position, limit, b, code, cls)[position] >= own for cls in space.classes])
 
 
-def check_situation(graph: RoundGraph, position: int, before: Sequence, limit: int | None, throws: int,
-                    flags: Sequence[int] | NDArray[np.int64]) -> tuple[int, int, int]:
+def check_situation(graph: RoundGraph, position: int, before: Sequence[Sequence[int] | None], limit: int | None,
+                    throws: int, flags: Sequence[int] | NDArray[np.int64]) -> tuple[int, int, int]:
     """Validate a decision situation; return ``(limit, b, code)``.
 
     Raises:
