@@ -30,6 +30,7 @@ from dicemath.analysis.engine import GameAnalysis
 from dicemath.analysis.records import InvalidRecordError, check_keys
 from dicemath.analysis.values import Valued, ValueSource
 from dicemath.core.errors import InvalidStateError
+from dicemath.core.game import GameState
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.core.advice import Advice
 from dicemath.games.bohnduell.search import DEPTH, SOLVE_POTENTIAL, TABLE_STOCK, advise, check_settings
@@ -39,6 +40,17 @@ from dicemath.games.bohnduell.state import PLAYER_NAMES, State, initial_state
 def _both(mover: int, value: float) -> tuple[float, float]:
     """A mover's pot difference as ``(A - B, B - A)``."""
     return (value, -value) if mover == 0 else (-value, value)
+
+
+def _own(state: GameState) -> State:
+    """``state``, which the adapters here take from the analysis engine, as a BohnDuell state.
+
+    Raises:
+        InvalidStateError: a state of another game.
+    """
+    if not isinstance(state, State):
+        raise InvalidStateError(f"a BohnDuell analysis was given a state of another game: {state!r}")
+    return state
 
 
 class SearchValues(ValueSource):
@@ -57,17 +69,21 @@ class SearchValues(ValueSource):
         self.description = (f"exact table (sides of at most {table_stock} beans), exact solve (potential at most "
                             f"{SOLVE_POTENTIAL}), else alpha-beta search to {depth} plies (an estimate)")
 
-    def value(self, state: State) -> Valued:
+    def value(self, state: GameState) -> Valued:
+        state = _own(state)
         if state.is_over():
             return Valued(tuple(float(v) for v in state.returns()), True)
         advice = self.advice(state)
+        if advice.best is None:                   # a game going on has a move (a pass is one)
+            raise InvalidStateError(f"no move to value in {state}")
         return Valued(_both(state.to_move, float(advice.best.value)), advice.exact)
 
-    def advice(self, state: State) -> Advice:
+    def advice(self, state: GameState) -> Advice:
         """Every legal move with its value, best first, as ``advise`` gives them."""
-        return advise(state, depth=self.depth, table_stock=self.table_stock)
+        return advise(_own(state), depth=self.depth, table_stock=self.table_stock)
 
-    def action_values(self, state: State) -> dict:
+    def action_values(self, state: GameState) -> dict:
+        state = _own(state)
         advice = self.advice(state)
         return {o.action: Valued(_both(state.to_move, float(o.value)), advice.exact) for o in advice.options}
 
@@ -102,11 +118,11 @@ class BohnDuellAnalysis(GameAnalysis):
         except InvalidStateError as error:
             raise InvalidRecordError(f"settings: {error}") from None
 
-    def advice(self, state: State, settings: Mapping) -> Advice:
+    def advice(self, state: GameState, settings: Mapping) -> Advice:
         """The chain's advice at ``state`` (:func:`~dicemath.games.bohnduell.search.advise`) with
         the record's ``depth`` and ``table_stock``: the values, ``exact`` and ``source`` of
         ``dicemath bohnduell advise``."""
-        return advise(state, depth=settings["depth"], table_stock=settings["table_stock"])
+        return advise(_own(state), depth=settings["depth"], table_stock=settings["table_stock"])
 
     def value_label(self, rules: Rules, seats: tuple[str, ...]) -> str:
         return f"final pot difference {seats[0]} - {seats[1]} under best play (beans)"
@@ -136,7 +152,8 @@ class BohnDuellAnalysis(GameAnalysis):
                                      f"{rules.capture!r}")
         return position
 
-    def context(self, state: State) -> dict:
+    def context(self, state: GameState) -> dict:
+        state = _own(state)
         return {"to_move": PLAYER_NAMES[state.to_move], "stock_left": sum(state.stocks),
                 "pots": list(state.pots)}
 

@@ -18,6 +18,8 @@ Example:
 
 from __future__ import annotations
 
+from typing import TypedDict, cast
+
 from dicemath.core import svg
 from dicemath.core.errors import IllegalMoveError, InvalidStateError
 from dicemath.games.bohnduell import sides
@@ -54,10 +56,10 @@ def draw(state: State, advice: Advice | None = None) -> str:
         >>> picture.count('class="advised"')
         2
     """
-    advice = list(advice.options) if advice is not None else []
-    if advice and state.is_over():
+    options = list(advice.options) if advice is not None else []
+    if options and state.is_over():
         raise InvalidStateError(f"advice for {state}, where the game is over")
-    for option in advice:
+    for option in options:
         if option.action not in state.legal_actions():
             raise IllegalMoveError(f"advice for {option.action}, which is not legal in {state}")
     n = state.rules.cups
@@ -71,19 +73,19 @@ def draw(state: State, advice: Advice | None = None) -> str:
                               stroke_width=3, class_="to-move"))
     for player, y in rows.items():
         parts += _row(state, player, y, cup, width)
-    if advice:
-        parts += _best_marks(state, advice[0].action, rows[state.to_move], cup, width)
+    if options:
+        parts += _best_marks(state, cast(Move, options[0].action), rows[state.to_move], cup, width)  # legal: a Move
     y = rows[0] + 74
     parts.append(svg.text(12, y, "Each player sows from his stock towards his pot (arrows).", size=12,
                           fill=svg.GREY))
     y += 18
     parts.append(svg.text(12, y, "A shaded cup holds its distance: it may be harvested.", size=12, fill=svg.GREY))
-    if advice:
+    if options:
         parts.append(svg.text(12, y + 24, f"Final pot difference for {PLAYER_NAMES[state.to_move]} after each move "
                                           "and best play:", size=12, fill=svg.GREY))
-    for k, option in enumerate(advice[:SHOWN]):
-        parts.append(_option(option, option is advice[0], 12, y + 50 + 22 * k, width))
-    height = y + 14 + (22 * min(len(advice), SHOWN) + 36 if advice else 0)
+    for k, option in enumerate(options[:SHOWN]):
+        parts.append(_option(option, option is options[0], 12, y + 50 + 22 * k, width))
+    height = y + 14 + (22 * min(len(options), SHOWN) + 36 if options else 0)
     return svg.Drawing(width, height, "BohnDuell").add(*parts).to_svg()
 
 
@@ -137,10 +139,18 @@ def _box(x: float, y: float, name: str, what: str, beans: int) -> str:
         class_=what, title=f"{name}'s {what}: {beans} bean{'' if beans == 1 else 's'}")
 
 
+class _Ring(TypedDict):
+    """The attributes of the rings of :func:`_best_marks`."""
+
+    fill: str
+    stroke: str
+    stroke_width: int
+
+
 def _best_marks(state: State, move: Move, y: float, cup: int, width: float) -> list[str]:
     """Rings on the board for the best move: the cup harvested, or the stock and the cups a sow fills."""
     me, n = state.to_move, state.rules.cups
-    ring = {"fill": "none", "stroke": svg.VERMILLION, "stroke_width": 3}
+    ring: _Ring = {"fill": "none", "stroke": svg.VERMILLION, "stroke_width": 3}
     if move.kind == HARVEST:
         return [svg.circle(_cup_x(me, move.count, cup, width), y, cup / 2 - 2, class_="advised", **ring,
                            title=f"best: harvest cup {move.count}")]
@@ -177,7 +187,7 @@ def _option(option: Option, best: bool, x: float, y: float, width: float) -> str
     value = option.value
     shown = f"{int(value):+d}" if float(value).is_integer() else f"{value:+.2f}"
     exact = option.extras["method"] == "exact"
-    words = f"{_move_words(option.action)}: {shown}{' (exact)' if exact else ' (estimate)'}"
+    words = f"{_move_words(cast(Move, option.action))}: {shown}{' (exact)' if exact else ' (estimate)'}"
     if best:
         mark = svg.rect(x - 6, y - 17, width - 2 * x + 12, 24, rx=4, fill="none", stroke=svg.BLUE, stroke_width=3)
         return svg.group(mark, svg.text(x, y, f"Best: {words}", font_weight="bold"), class_="advised",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from dicemath.core.game import Game
-from dicemath.core.requests import choice_field, int_field, text_field
+from dicemath.core.requests import RequestError, choice_field, int_field, text_field
 from dicemath.games.bohnduell.rules import CAPTURE_EVERY, STANDARD
 from dicemath.games.bohnduell.state import State, initial_state
 
@@ -67,11 +67,16 @@ class BohnDuellGame(Game):
         from dicemath.games.bohnduell.drawing import draw
         from dicemath.games.bohnduell.search import DEPTH, TABLE_STOCK
 
-        position = parse_position(text_field(request, "position", required=True, positional=True),
-                                  int_field(request, "cups", 4), int_field(request, "stock", 40),
-                                  choice_field(request, "capture", ("last", "every"), "last"))
-        advice = position_advice(position, int_field(request, "depth", DEPTH),
-                                 int_field(request, "table_stock", TABLE_STOCK))
+        text = text_field(request, "position", required=True, positional=True)
+        cups, stock = int_field(request, "cups", 4), int_field(request, "stock", 40)
+        capture = choice_field(request, "capture", ("last", "every"), "last")
+        if text is None or cups is None or stock is None or capture is None:    # required, or a default
+            raise RequestError("the page's request has no position, cups, stock or capture")
+        position = parse_position(text, cups, stock, capture)
+        depth, table_stock = int_field(request, "depth", DEPTH), int_field(request, "table_stock", TABLE_STOCK)
+        if depth is None or table_stock is None:                                 # both have a default
+            raise RequestError("the page's request has no depth or table_stock")
+        advice = position_advice(position, depth, table_stock)
         result = advice.as_dict()
         result["svg"] = draw(position, advice)
         return result

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
-from dicemath.core.game import random_playout
+from dicemath.core.errors import InvalidStateError
+from dicemath.core.game import GameState, random_playout
 from dicemath.core.stats import Z95, wilson_interval
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.state import Move, State, initial_state
@@ -69,7 +70,23 @@ class ExactPlayer:
 def play_match_game(rules: Rules, first: Player, second: Player, rng: random.Random) -> State:
     """Play one game, ``first`` as A (moves first, BOHN-7); return the final state."""
     players = (first, second)
-    return random_playout(initial_state(rules), rng, policy=lambda state, r: players[state.to_move](state, r))
+
+    def policy(state: GameState, r: random.Random) -> Hashable:
+        own = _own(state)
+        return players[own.to_move](own, r)
+
+    return _own(random_playout(initial_state(rules), rng, policy=policy))
+
+
+def _own(state: GameState) -> State:
+    """``state``, which :func:`~dicemath.core.game.random_playout` hands back, as a BohnDuell state.
+
+    Raises:
+        InvalidStateError: a state of another game.
+    """
+    if not isinstance(state, State):
+        raise InvalidStateError(f"a BohnDuell match was given a state of another game: {state!r}")
+    return state
 
 
 @dataclass(frozen=True)

@@ -34,12 +34,13 @@ Example:
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import cast
 
 import numpy as np
 
 from dicemath.core.advice import Advice, Option
 from dicemath.core.cache import cached_object
-from dicemath.core.errors import InvalidStateError
+from dicemath.core.errors import IllegalMoveError, InvalidStateError
 from dicemath.core.search import negamax
 from dicemath.core.sources import Source, SourceChain
 from dicemath.games.bohnduell.rules import Rules
@@ -205,7 +206,10 @@ class SearchAdvisor:
 
     def best_move(self, position: State) -> Move:
         """The move with the highest value (ties: the first in move order)."""
-        return self.advise(position).best.action
+        best = self.advise(position).best
+        if best is None:
+            raise IllegalMoveError(f"the game is over in {position}: there is no move to choose")
+        return cast(Move, best.action)            # the options' actions are the position's moves
 
 
 def search_label(depth: int, table_stock: int) -> str:

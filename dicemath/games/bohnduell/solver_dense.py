@@ -255,7 +255,7 @@ class DenseTable:
 
         Ties are broken by the move order of :meth:`State.legal_actions`.
         """
-        line = []
+        line: list[tuple[Move, State]] = []
         while not position.is_over() and len(line) < max_moves:
             values = self.move_values(position)
             best = max(values.values())

@@ -49,6 +49,7 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from dicemath.core.errors import IllegalMoveError, InvalidRulesError, InvalidStateError
@@ -227,7 +228,7 @@ class State:
         """BohnDuell has no chance: always empty."""
         return []
 
-    def apply(self, move: Move | str) -> State:
+    def apply(self, move: Hashable) -> State:
         """The position after ``move`` (a :class:`Move` or its text).
 
         Raises:
@@ -235,7 +236,7 @@ class State:
         """
         if isinstance(move, str):
             move = Move.from_str(move)
-        if move not in self.legal_actions():
+        if not isinstance(move, Move) or move not in self.legal_actions():
             raise IllegalMoveError(
                 f"{move} is not legal in {self}; legal: {[str(m) for m in self.legal_actions()]}")
         return self._play(move)[1]
@@ -259,10 +260,10 @@ class State:
         if move.kind == PASS:
             return 0, State(self.rules, self.stocks, self.cups, self.pots, other)
         gain, mine, theirs = play_side(self.side(me), self.side(other), move, self.rules.every)
-        pair = [mine, theirs] if me == 0 else [theirs, mine]
+        pair = (mine, theirs) if me == 0 else (theirs, mine)
         pots = list(self.pots)
         pots[me] += gain
-        return gain, State.from_sides(self.rules, tuple(pair), tuple(pots), other)
+        return gain, State.from_sides(self.rules, pair, (pots[0], pots[1]), other)
 
     def gain(self, move: Move) -> int:
         """Beans ``move`` puts into the mover's pot at once (captures, or 1 for a harvest)."""

@@ -21,10 +21,12 @@ The policy cards: :func:`policy_card` (two players, :class:`PolicyCard`) and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from dicemath.core.advice import Advice
 from dicemath.core.errors import InvalidStateError
@@ -38,13 +40,16 @@ from dicemath.games.pitjesbak.decision import (
     ROLES, UNIT, check_throw_number, decide, decision_advice, table_state_advice, two_player_decision)
 from dicemath.games.pitjesbak.sources import source_chain
 
+if TYPE_CHECKING:
+    from dicemath.games.pitjesbak.table_solver import TableValues
+
 __all__ = ["ROLES", "UNIT", "advise", "advise_situation", "decide", "decision_advice", "describe_stops",
            "game_policy", "policy_card", "read_situation", "situation_state", "stop_threshold",
            "table_policy_card", "table_situation_state", "table_state_advice", "threshold_index",
            "wiped_flags"]
 
 
-def advise(state: State, **settings) -> Advice:
+def advise(state: State, **settings: Any) -> Advice:
     """Game-optimal advice at a decision: stop, or throw again? (PIT-4..PIT-8), from the game's
     chain of sources (:func:`.sources.source_chain`: the two-player game solution, the
     table solution for three and four players, the labelled estimate beyond), as every door
@@ -135,7 +140,8 @@ def _check_two_player(role: str, current: Sequence[int], best: Sequence[int] | N
 
 
 def table_situation_state(rules: Rules, stripes: Sequence[int], wiped: Sequence[bool], position: int,
-                          before: Sequence, limit: int | None, dice: Sequence[int], throws: int) -> State:
+                          before: Sequence[Sequence[int] | None], limit: int | None, dice: Sequence[int],
+                          throws: int) -> State:
     """The engine state of a situation at a table (the arguments of
     :func:`.table_game.table_advice`), for its picture: the seats are the turn positions (seat
     0 starts this round), a player put out by 1-1-1 this round is out (PIT-6).
@@ -147,10 +153,10 @@ def table_situation_state(rules: Rules, stripes: Sequence[int], wiped: Sequence[
     from dicemath.games.pitjesbak.state import check_state
 
     n = len(stripes)
-    before = tuple(None if t is None else check_throw(t) for t in before)
-    alive = tuple(not (pos < len(before) and before[pos] is None) for pos in range(n))
+    results = tuple(None if t is None else check_throw(t) for t in before)
+    alive = tuple(not (pos < len(results) and results[pos] is None) for pos in range(n))
     state = State(rules.with_players(n), tuple(stripes), tuple(bool(w) for w in wiped), alive, 0, tuple(range(n)),
-                  turn=position, limit=limit or 0, throws=throws, current=check_throw(dice), results=before)
+                  turn=position, limit=limit or 0, throws=throws, current=check_throw(dice), results=results)
     check_state(state)
     return state
 
@@ -164,7 +170,8 @@ TWO_PLAYER_INPUTS = ("my_stripes", "my_wiped", "their_stripes", "their_wiped", "
 
 def read_situation(rules: Rules, *, current: Sequence[int] | None, throw_number: int | None,
                    limit: int | None = None, stripes_left: Sequence[int] | None = None,
-                   wiped: Sequence[int] | None = None, position: int | None = None, before: Sequence = (),
+                   wiped: Sequence[int] | None = None, position: int | None = None,
+                   before: Sequence[Sequence[int] | None] = (),
                    my_stripes: int | None = None, my_wiped: bool = False, their_stripes: int | None = None,
                    their_wiped: bool = False, role: str | None = None,
                    best: Sequence[int] | None = None) -> State:
@@ -224,18 +231,22 @@ def read_situation(rules: Rules, *, current: Sequence[int] | None, throw_number:
     if missing:
         raise InvalidStateError(f"the two-player form needs {', '.join(missing)} (or describe the table with "
                                 "--stripes-left and --position)")
+    if my_stripes is None or their_stripes is None or role is None:   # refused just above
+        raise InvalidStateError("the two-player form needs --my-stripes, --their-stripes and --role")
     from dicemath.games.pitjesbak.state import check_state
 
     rules = rules.with_players(2)
     dice, best, cap = _check_two_player(role, current, best, limit)
     check_throw_number(throw_number, cap)
-    stripes, flags = (my_stripes, their_stripes), (bool(my_wiped), bool(their_wiped))
+    stripes, has_wiped = (my_stripes, their_stripes), (bool(my_wiped), bool(their_wiped))
     if role == "start":
-        state = State(rules, stripes, flags, (True, True), 0, (0, 1), throws=throw_number, current=dice)
+        state = State(rules, stripes, has_wiped, (True, True), 0, (0, 1), throws=throw_number, current=dice)
     else:
+        if best is None:                          # _check_two_player refuses a follower without it
+            raise InvalidStateError("a follower must give the start player's counting throw (best)")
         if classify(best, rules).is_apen:
             raise InvalidStateError("after a counting 1-1-1 of the start player the follower does not throw (PIT-6)")
-        state = State(rules, stripes, flags, (True, True), 1, (1, 0), turn=1, limit=cap, throws=throw_number,
+        state = State(rules, stripes, has_wiped, (True, True), 1, (1, 0), turn=1, limit=cap, throws=throw_number,
                       current=dice, results=(best,))
     check_state(state)
     return state
@@ -267,7 +278,7 @@ def situation_state(advice: StopOrThrow, rules: Rules) -> State:
                  throws=s["throw_number"], current=current, results=(parse_throw(s["best"]),))
 
 
-def game_policy(solution: GameSolution):
+def game_policy(solution: GameSolution) -> Callable[[State], str]:
     """The game-optimal decisions as a simulator policy for two-player states.
 
     Round tables are computed once per stripes/flags situation and kept.
@@ -294,7 +305,7 @@ def game_policy(solution: GameSolution):
 
 # -- the policy card ----------------------------------------------------------------------
 
-def describe_stops(stops: Sequence[bool], rules: Rules | None = None) -> str:
+def describe_stops(stops: Sequence[bool] | NDArray[np.bool_], rules: Rules | None = None) -> str:
     """Words for a stop set over the classes: "score 105 or better", "always", ...
 
     Example:
@@ -424,7 +435,7 @@ def policy_card(solution: GameSolution | None = None, state: tuple | None = None
             rows[-1][0] = rows[-1][0].split(" .. ")[0] + " .. " + label
         else:
             rows.append([label] + texts)
-    rows_t = tuple(tuple(r) for r in rows)
+    rows_t = tuple((r[0], r[1], r[2]) for r in rows)
     return PolicyCard(state, float(tables.value), (describe_stops(start[0], rules),
                                                    describe_stops(start[1], rules)), rows_t)
 
@@ -445,7 +456,7 @@ def _situation_key(limit: int, used: int) -> str:
     return f"limit_{limit}_after_throw_{used}"
 
 
-def stop_threshold(stops: Sequence[bool], rules: Rules | None = None) -> str | None:
+def stop_threshold(stops: Sequence[bool] | NDArray[np.bool_], rules: Rules | None = None) -> str | None:
     """The weakest ranked class from which on a player stops on every stronger class too (his
     threshold: ``"score 108"`` for "score 108 or better"), None when he throws the strongest
     again.
@@ -561,7 +572,7 @@ class TableCard:
 
 
 def table_policy_card(stripes: Sequence[int] | None = None, wiped: Sequence[bool] | None = None, *,
-                      rules: Rules | None = None, solution=None) -> TableCard:
+                      rules: Rules | None = None, solution: TableValues | None = None) -> TableCard:
     """The game-optimal policy card at a table (default: the opening of ``rules.players``).
 
     Args:
@@ -593,8 +604,8 @@ def table_policy_card(stripes: Sequence[int] | None = None, wiped: Sequence[bool
     wiped = tuple(bool(w) for w in wiped) if wiped is not None else (False,) * n
     solution = solution or default_solution(base, stripes)
     table = solution.table_for(n)
-    stripes, wiped = table.check(stripes, wiped)
-    solved = table.round_at(stripes, wiped)
+    checked_stripes, checked_wiped = table.check(stripes, wiped)
+    solved = table.round_at(checked_stripes, checked_wiped)
     rules = table.rules
     space = class_space(rules)
     throw = _representatives(rules)
@@ -618,9 +629,10 @@ def table_policy_card(stripes: Sequence[int] | None = None, wiped: Sequence[bool
                 rows.append([label, texts])
         followers.append(tuple((best, texts) for best, texts in rows))
         weak_below = [c for c in range(space.apen) if space.levels[c] < weak and not space.classes[c].penalty]
-        before = [WEAK_BEST] + [throw[weak_below[-1]]] * (position - 1)
-        thresholds.append(tuple(stop_threshold(solved.stops(position, before=before, limit=3, throws=used), rules)
-                                for used in (1, 2)))
-    return TableCard(n, stripes, wiped, table.exact, tuple(float(v) for v in solved.values),
+        weak_before = [WEAK_BEST] + [throw[weak_below[-1]]] * (position - 1)
+        pair = [stop_threshold(solved.stops(position, before=weak_before, limit=3, throws=used), rules)
+                for used in (1, 2)]
+        thresholds.append((pair[0], pair[1]))
+    return TableCard(n, checked_stripes, checked_wiped, table.exact, tuple(float(v) for v in solved.values),
                      (describe_stops(start[0], rules), describe_stops(start[1], rules)), tuple(followers),
                      tuple(thresholds))

@@ -27,7 +27,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from dicemath.analysis.engine import GameAnalysis
@@ -35,6 +35,7 @@ from dicemath.analysis.records import InvalidRecordError, check_keys, flag, whol
 from dicemath.analysis.values import Valued, ValueSource
 from dicemath.core.advice import Advice
 from dicemath.core.errors import InvalidStateError
+from dicemath.core.game import GameState
 from dicemath.games.pitjesbak.advice import ROLES, advise
 from dicemath.games.pitjesbak.game_solver import RoundTables, solve_game
 from dicemath.games.pitjesbak.rules import MAX_THROWS, Rules, check_stripes
@@ -57,7 +58,9 @@ class GameValues(ValueSource):
                             f"with rigorous bounds {self.solution.bound:.1g} apart; round tables inside a round)")
         self.tables = lru_cache(maxsize=None)(self.solution.round_tables)
 
-    def _class(self, dice) -> int:
+    def _class(self, dice: Sequence[int] | None) -> int:
+        if dice is None:                          # a two-player round with a player out is over
+            raise InvalidStateError("a player out by 1-1-1 has no throw class to value")
         return self.space.index(classify(dice, self.rules))
 
     def start_value(self, state: State) -> float:
@@ -79,13 +82,14 @@ class GameValues(ValueSource):
             return float(tables.follower[left - 1, theirs])
         return float(min(tables.result[theirs, self._class(state.current)], tables.follower[left - 1, theirs]))
 
-    def advice(self, state: State) -> Advice:
+    def advice(self, state: GameState) -> Advice:
         """Stop or throw again, with the chance to win the game after each: the game's chain
         (:func:`.advice.advise`, whose two-player source is this solution)."""
-        return advise(state)
+        return advise(_own(state))
 
-    def value(self, state: State) -> Valued:
+    def value(self, state: GameState) -> Valued:
         """P(seat 0 wins), P(seat 1 wins): the returns at the end, the solution before."""
+        state = _own(state)
         if state.winner >= 0:
             return Valued(tuple(state.returns()), True)
         start = self.start_value(state)
@@ -125,11 +129,11 @@ class PitjesbakAnalysis(GameAnalysis):
     def value_source(self, rules: Rules, settings: Mapping) -> GameValues:
         return GameValues(rules)
 
-    def advice(self, state: State, settings: Mapping) -> Advice:
+    def advice(self, state: GameState, settings: Mapping) -> Advice:
         """The chain's advice at a decision (:func:`.advice.advise`, as ``pitjesbak advise``
         gives it): the record's settings take none of its settings, the record's rules are the
         state's."""
-        return advise(state)
+        return advise(_own(state))
 
     def value_label(self, rules: Rules, seats: tuple[str, ...]) -> str:
         return f"P({seats[0]} wins the game)"
@@ -152,6 +156,7 @@ class PitjesbakAnalysis(GameAnalysis):
         wiped = (flag(entry, "my_wiped"), flag(entry, "their_wiped"))
         current = _throw(entry["current"])
         number = whole_number(entry, "throw_number")
+        results: tuple[tuple[int, int, int], ...]
         if role == "start":
             if "best" in entry or "limit" in entry:
                 raise InvalidRecordError('the start player has no "best" throw to beat and no "limit"')
@@ -171,12 +176,16 @@ class PitjesbakAnalysis(GameAnalysis):
                                     f"counts, there is nothing to decide (PIT-4); got {number}")
         return State(rules, stripes, wiped, (True, True), 0, (0, 1), turn, limit, number, current, results)
 
-    def context(self, state: State) -> dict:
+    def context(self, state: GameState) -> dict:
+        state = _own(state)
+        if state.current is None:
+            raise InvalidStateError(f"a decision needs a throw to decide on: {state}")
         me = state.order[state.turn]
         return {"role": ROLES[state.turn], "throw_number": state.throws, "my_stripes": state.stripes[me],
                 "their_stripes": state.stripes[1 - me], "current": classify(state.current, state.rules).label}
 
-    def roller(self, state: State) -> int | None:
+    def roller(self, state: GameState) -> int | None:
+        state = _own(state)
         return None if state.rolloff else state.order[state.turn]
 
     groupings = {"throw": ("start, throw 1", "start, throw 2", "follower, throw 1", "follower, throw 2"),
@@ -189,7 +198,18 @@ class PitjesbakAnalysis(GameAnalysis):
         return {"throw": f"{context['role']}, throw {context['throw_number']}", "score": score}
 
 
-def _throw(value) -> tuple[int, int, int]:
+def _own(state: GameState) -> State:
+    """``state``, which the adapters here take from the analysis engine, as a Pitjesbak state.
+
+    Raises:
+        InvalidStateError: a state of another game.
+    """
+    if not isinstance(state, State):
+        raise InvalidStateError(f"a Pitjesbak analysis was given a state of another game: {state!r}")
+    return state
+
+
+def _throw(value: str | Sequence[int]) -> tuple[int, int, int]:
     """A throw given as text (``"6-5-4"``) or a list of three dice."""
     return parse_throw(value) if isinstance(value, str) else check_throw(value)
 

@@ -7,12 +7,18 @@ each takes ``--json`` (stable keys).
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING, Any
 
 from dicemath.core.commands import (
     add_json_flag, add_rules_command, add_show_command, add_state_argument, add_svg_option, emit, fraction_text,
     int_list, is_start, show_state, text_table, write_svg)
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.pitjesbak.rules import DIE_VALUE_VARIANTS, Rules
+
+if TYPE_CHECKING:
+    from dicemath.core.advice import Advice
+    from dicemath.core.game import Game
+    from dicemath.games.pitjesbak.state import State
 
 
 def _rules_args(parser, players: bool = False) -> None:
@@ -283,7 +289,7 @@ def advise_state(rules: Rules, state_text: str | None = None, *, current: str | 
                           best=parse_throw(best) if best else None)
 
 
-def advise_result(state, game) -> tuple[dict, object]:
+def advise_result(state: State, game: Game) -> tuple[dict[str, Any], Advice]:
     """JSON of ``advise`` (the chain's :class:`~dicemath.core.advice.Advice` of ``state``,
     :meth:`~dicemath.core.advice.Advice.as_dict`) and the advice.
 

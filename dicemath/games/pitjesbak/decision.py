@@ -51,7 +51,7 @@ def decision_advice(state: State, decision: StopOrThrow, source: str | None = No
         values[THROW] = (decision.throw_probability, decision.throw_values)
     order = sorted(values, key=lambda action: action != decision.decision)
     options = tuple(Option(action, state.action_text(action), values[action][0],
-                           {"win_values": None if values[action][1] is None else list(values[action][1])})
+                           {"win_values": None if (win := values[action][1]) is None else list(win)})
                     for action in order)
     players = len(decision.stop_values) if decision.stop_values is not None else state.rules.players
     if source is None:
@@ -80,6 +80,8 @@ def decide(state: State, *, solution=None) -> StopOrThrow:
         raise InvalidStateError(f"no player decides in {state}: advice needs a decision")
     if state.rules.players != 2 or not (solution is None or isinstance(solution, GameSolution)):
         return table_state_advice(state, solution=solution)
+    if state.current is None:
+        raise InvalidStateError(f"no throw to decide on in {state}: advice needs a decision")
     me, them = state.order[state.turn], state.order[1 - state.turn]
     best = None if state.turn == 0 else state.results[0]
     return two_player_decision(state.stripes[me], state.wiped[me], state.stripes[them], state.wiped[them],
@@ -100,6 +102,8 @@ def table_state_advice(state: State, *, solution=None) -> StopOrThrow:
 
     if state.current_player() < 0:
         raise InvalidStateError(f"no player decides in {state}: advice needs a decision")
+    if state.current is None:
+        raise InvalidStateError(f"no throw to decide on in {state}: advice needs a decision")
     order = state.order
     return table_advice([state.stripes[s] for s in order], [state.wiped[s] for s in order], state.turn,
                         before=list(state.results), limit=state.limit if state.turn else None, dice=state.current,
@@ -129,6 +133,8 @@ def two_player_decision(my_stripes: int, my_wiped: bool, their_stripes: int, the
         stop = float(tables.follower[throw_number - 1, mine])
         again = float(tables.start_continue[throw_number - 1]) if throw_number < cap else None
     else:
+        if best is None:
+            raise InvalidStateError("a follower decides against the start player's counting throw: give best")
         theirs = space.index(classify(best, rules))
         if theirs == space.apen:
             raise InvalidStateError("after a counting 1-1-1 of the start player the follower does not throw (PIT-6)")

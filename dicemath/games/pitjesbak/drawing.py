@@ -75,7 +75,7 @@ def draw(state: State, advice: Advice | None = None) -> str:
     return svg.Drawing(width, bottom + 12, title(state)).add(*parts).to_svg()
 
 
-def _stripe_x(stripe: int) -> float:
+def _stripe_x(stripe: int) -> int:
     """The x offset of the stripe numbered ``stripe`` (0 first) from the start of the tally."""
     return stripe * STRIPE_GAP + (stripe // 5) * 6
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from dicemath.core.game import Game
-from dicemath.core.requests import choice_field, flag_field, int_field, int_list_field, text_field
+from dicemath.core.requests import RequestError, choice_field, flag_field, int_field, int_list_field, text_field
 from dicemath.games.pitjesbak.rules import PIPS, STANDARD, Rules
 from dicemath.games.pitjesbak.state import State, initial_state
 
@@ -83,8 +83,11 @@ class PitjesbakGame(Game):
         from dicemath.games.pitjesbak.drawing import draw
         from dicemath.games.pitjesbak.rules import DIE_VALUE_VARIANTS
 
-        rules = Rules(stripes=int_field(request, "stripes", 9),
-                      die_values=choice_field(request, "die_values", DIE_VALUE_VARIANTS, "traditional"))
+        stripes = int_field(request, "stripes", 9)
+        die_values = choice_field(request, "die_values", DIE_VALUE_VARIANTS, "traditional")
+        if stripes is None or die_values is None:           # both have a default
+            raise RequestError("the page's request has no stripes or die_values")
+        rules = Rules(stripes=stripes, die_values=die_values)
         state = advise_state(rules, current=text_field(request, "current"),
                              throw_number=int_field(request, "throw_number"), limit=int_field(request, "limit"),
                              stripes_left=int_list_field(request, "stripes_left"),

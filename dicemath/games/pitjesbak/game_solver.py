@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+from numpy.typing import NDArray
 
 from dicemath.core.cache import cached_arrays
 from dicemath.core.errors import InvalidStateError
@@ -62,7 +63,7 @@ _TYPES = ((1, 0), (1, 1), (2, 0), (3, 0))
 
 
 @lru_cache(maxsize=None)
-def _class_arrays(die_values: str):
+def _class_arrays(die_values: str) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
     """Probabilities, and the map (S class, F class) -> outcome column."""
     space = class_space(Rules(die_values=die_values))
     size = space.size
@@ -243,7 +244,7 @@ def round_max_tables(rules: Rules, fa: bool, fb: bool) -> RoundTables:
     return round_backward(out[columns], probs)
 
 
-def _round_max_masks(rules: Rules):
+def _round_max_masks(rules: Rules) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
     """Round-maximising decisions for each flag pair ``2*fa + fb``."""
     start, follower = [], []
     for fa in (False, True):
@@ -255,7 +256,8 @@ def _round_max_masks(rules: Rules):
 
 
 def _iterate(space: StateSpace, rules: Rules, *, tol: float, max_sweeps: int,
-             policies: tuple[str, str] = ("opt", "opt"), desc: str = "pitjesbak value iteration"):
+             policies: tuple[str, str] = ("opt", "opt"),
+             desc: str = "pitjesbak value iteration") -> tuple[NDArray[np.float64], NDArray[np.float64], int]:
     """Bound-sandwich value iteration (:func:`dicemath.core.mdp.bounded_value_iteration`);
     returns (low, high, sweeps), the bounds as ``[frame, state]`` arrays.
 
@@ -274,14 +276,15 @@ def _iterate(space: StateSpace, rules: Rules, *, tol: float, max_sweeps: int,
     low = np.zeros((frames, space.n))
     high = np.ones((frames, space.n))
 
-    def masks(frame: int, idx: np.ndarray):
+    def masks(frame: int, idx: np.ndarray) -> tuple[NDArray[np.bool_] | None, NDArray[np.bool_] | None]:
         starter = policies[frame]
         follower = policies[1 - frame] if not symmetric else policies[0]
         sm = rm_start[combo[idx]] if starter == "round" else None
         fm = rm_follower[combo[idx]] if follower == "round" else None
         return sm, fm
 
-    def operator(idx: np.ndarray, low: np.ndarray, high: np.ndarray):
+    def operator(idx: np.ndarray, low: np.ndarray,
+                 high: np.ndarray) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """``T`` on one layer: lower bounds from the other frame's upper bounds (its start
         player is the other player, so values enter as ``1 - V``), and vice versa."""
         new_low = np.empty((frames, idx.size))

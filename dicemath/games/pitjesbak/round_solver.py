@@ -28,18 +28,24 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from dicemath.core.errors import InvalidStateError
 from dicemath.core.mdp import optimal_stopping
 from dicemath.games.pitjesbak.rules import MAX_THROWS, STANDARD, Rules, check_players
 from dicemath.games.pitjesbak.state import STOP, THROW, State
-from dicemath.games.pitjesbak.throws import ThrowClass, class_space, classify
+from dicemath.games.pitjesbak.throws import ClassSpace, ThrowClass, class_space, classify
 
 EXACT_UP_TO = 4
 """Default: exact fractions for at most this many players, floats above."""
+
+Probability = Fraction | float
+"""A value of the solver: an exact fraction, or a float (``exact=False``). One solve uses one kind
+throughout, which the core's constrained ``Number`` (:func:`~dicemath.core.mdp.optimal_stopping`)
+needs; as a union it cannot take it, so the values that go there are typed ``Any``."""
 
 
 @dataclass(frozen=True)
@@ -61,9 +67,9 @@ class TurnPlan:
     stop: tuple[tuple[bool, ...], ...]
     stop_values: tuple
     continue_values: tuple
-    value: object
+    value: Probability
     outcome: tuple
-    holders_value: object
+    holders_value: Probability
     auto_win: bool = False
 
 
@@ -119,7 +125,7 @@ class RoundSolution:
                          for pos, (flag, p) in enumerate(zip(self.wiped, self.win_probabilities)))
         return ("| turn position | has wiped | P(win the round) |\n| ---: | :---: | ---: |\n" + rows)
 
-    def start_decision(self, throw_number: int, class_index: int) -> tuple[bool, object, object]:
+    def start_decision(self, throw_number: int, class_index: int) -> tuple[bool, Probability, Probability]:
         """The start player's decision after throw 1 or 2: (stop?, P(win) if stop, if throw again)."""
         if throw_number not in (1, 2):
             raise InvalidStateError(f"the start player decides after throw 1 or 2, not {throw_number}")
@@ -139,7 +145,7 @@ class RoundSolution:
         level = -1 if best is None else space.levels[space.index(best)]
         return state.turn, state.limit, level, tied
 
-    def policy(self):
+    def policy(self) -> Callable[[State], str]:
         """The optimal policy as a simulator policy (state -> ``"stop"``/``"throw"``).
 
         The state's turn order must match the solution's seating (flags by position).
@@ -166,16 +172,16 @@ def _threshold(rules: Rules, stops: Sequence[bool]) -> ThrowClass | None:
     return None
 
 
-def _probabilities(space, exact: bool) -> tuple:
+def _probabilities(space: ClassSpace, exact: bool) -> tuple[Any, ...]:
     """The classes' probabilities: exact Fractions, or Python floats."""
     return space.fractions() if exact else tuple(float(p) for p in space.fractions())
 
 
-def _number(exact: bool):
+def _number(exact: bool) -> Callable[..., Any]:
     return (lambda a, b=1: Fraction(a, b)) if exact else (lambda a, b=1: a / b)
 
 
-def _holders(solution: RoundSolution, position: int, limit: int, best: int, tied: int):
+def _holders(solution: RoundSolution, position: int, limit: int, best: int, tied: int) -> Probability:
     """``F_position(limit, best, tied)``: win probability of one holder of the best throw."""
     if position == solution.players:
         return _number(solution.exact)(1, tied)
@@ -202,7 +208,7 @@ def _plan(solution: RoundSolution, position: int, limit: int, best: int, tied: i
     joined = _holders(solution, nxt, limit, best, tied + 1) if tied else zero
     stop_values = []
     holder_after = []
-    beat_cache: dict[int, object] = {}
+    beat_cache: dict[int, Any] = {}
     for c in range(space.size):
         if c == space.apen:
             stop_values.append(one if flag else zero)
@@ -267,7 +273,7 @@ def solve_round(rules: Rules | None = None, wiped: Sequence[bool] | None = None,
     zero, one = num(0), num(1)
 
     # Start player: stopping after throw t sets the limit to t.
-    def stop_value(t: int, c: int):
+    def stop_value(t: int, c: int) -> Any:
         if c == space.apen:
             return one if wiped[0] else zero
         return _holders(solution, 1, t, space.levels[c], 1)
@@ -281,7 +287,7 @@ def solve_round(rules: Rules | None = None, wiped: Sequence[bool] | None = None,
     # Forward: the distribution of (limit, best, tied) before each position.
     wins = [zero] * n
     wins[0] = start.value
-    states: dict[tuple[int, int, int], object] = {}
+    states: dict[tuple[int, int, int], Probability] = {}
     for t, counting in enumerate(start.counting):
         for c, m in enumerate(counting):
             if not m:
@@ -294,7 +300,7 @@ def solve_round(rules: Rules | None = None, wiped: Sequence[bool] | None = None,
                 key = (t + 1, space.levels[c], 1)
                 states[key] = states.get(key, zero) + m
     for position in range(1, n):
-        following: dict[tuple[int, int, int], object] = {}
+        following: dict[tuple[int, int, int], Probability] = {}
         for (limit, best, tied), m in states.items():
             plan = _plan(solution, position, limit, best, tied)
             wins[position] += m * plan.value
@@ -321,7 +327,7 @@ def solve_round(rules: Rules | None = None, wiped: Sequence[bool] | None = None,
     return solution
 
 
-def round_policy(rules: Rules | None = None, *, exact: bool = False):
+def round_policy(rules: Rules | None = None, *, exact: bool = False) -> Callable[[State], str]:
     """A simulator policy for any game state: play each round to maximise P(win the round).
 
     The round is re-solved (and kept) for each seating of alive players' flags, so the policy

@@ -28,8 +28,10 @@ Example:
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import cast
 
 from dicemath.core.dice import throw_outcomes, throw_text
 from dicemath.core.errors import DicemathError, IllegalMoveError, InvalidStateError
@@ -116,7 +118,7 @@ class State:
         """1 for the game winner, 0 for everybody else (all zeros before the end)."""
         return tuple(1.0 if seat == self.winner else 0.0 for seat in range(self.rules.players))
 
-    def apply(self, action) -> State:
+    def apply(self, action: Hashable) -> State:
         """The state after a chance outcome or a decision.
 
         Raises:
@@ -130,9 +132,9 @@ class State:
         if self.rolloff:
             if action not in self.rolloff:
                 raise IllegalMoveError(f"roll-off winner must be one of {self.rolloff}, got {action!r}")
-            return self._settle(action, by_rolloff=True)
+            return self._settle(cast(int, action), by_rolloff=True)  # a seat of the roll-off
         if player == CHANCE:
-            dice = check_throw(action)
+            dice = check_throw(cast("Sequence[int]", action))  # checked there: three faces 1..6
             throws = self.throws + 1
             if throws >= self.throw_cap:
                 return replace(self, throws=throws)._finish_turn(dice)
@@ -143,17 +145,17 @@ class State:
             return replace(self, current=None)
         raise IllegalMoveError(f"a decision is 'stop' or 'throw', got {action!r}")
 
-    def action_text(self, action) -> str:
+    def action_text(self, action: Hashable) -> str:
         """The text of an action of this state: a decision (``"stop"``, ``"throw"``), a
         throw (``"6-5-4"``) or a roll-off winner (``"seat 1"``); :meth:`parse_action`
         reads it back."""
         if self.rolloff:
             return f"seat {action}"
         if self.current_player() == CHANCE:
-            return throw_text(action)
+            return throw_text(cast("Sequence[int]", action))
         return str(action)
 
-    def parse_action(self, text: str):
+    def parse_action(self, text: str) -> Hashable:
         """Read an action of this state from its text (see :meth:`action_text`).
 
         Raises:
@@ -286,10 +288,11 @@ class State:
         try:
             rules = Rules(players=int(fields["players"]), stripes=int(fields["rules_stripes"]),
                           die_values=fields["values"])
-            seats = [_SEAT.fullmatch(seat) for seat in fields["seats"].split()]
-            if not all(seats) or [int(m["seat"]) for m in seats] != list(range(len(seats))):
+            found = [_SEAT.fullmatch(seat) for seat in fields["seats"].split()]
+            seats = [m for m in found if m is not None]
+            if len(seats) != len(found) or [int(m["seat"]) for m in seats] != list(range(len(seats))):
                 raise InvalidStateError(f"cannot read the seats {fields['seats']!r} (0:stripes 1:stripes ...)")
-            current = None if fields["current"] == "-" else check_throw(map(int, fields["current"]))
+            current = None if fields["current"] == "-" else check_throw(tuple(map(int, fields["current"])))
             state = cls(rules, tuple(int(m["stripes"]) for m in seats),
                         tuple(bool(m["wiped"]) for m in seats), tuple(not m["out"] for m in seats),
                         int(fields["start"]), _read_seats(fields["order"]), int(fields["turn"]),
@@ -341,7 +344,7 @@ def _results_text(results: tuple) -> str:
 def _read_results(text: str) -> tuple:
     if text == "-":
         return ()
-    return tuple(None if part == "out" else check_throw(map(int, part)) for part in text.split(","))
+    return tuple(None if part == "out" else check_throw(tuple(map(int, part))) for part in text.split(","))
 
 
 def next_start(start: int, alive: tuple[bool, ...]) -> int:

@@ -19,7 +19,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.pitjesbak.advice_type import StopOrThrow
@@ -40,7 +40,7 @@ from dicemath.games.pitjesbak.table_solver import (
 __all__ = ["TableSolution", "default_solution", "solve_table", "table_advice", "table_policy"]
 
 
-def default_solution(rules: Rules, stripes: Sequence[int] = ()):
+def default_solution(rules: Rules, stripes: Sequence[int] = ()) -> TableValues:
     """The solution :func:`table_advice` uses for a table of ``rules.players`` (holding these
     stripe counts, default the starting ones), by the limits of the game's chain of sources
     (:mod:`.sources`): the two-player game solution :func:`.game_solver.solve_game` (rigorous
@@ -55,7 +55,8 @@ def default_solution(rules: Rules, stripes: Sequence[int] = ()):
     return estimate_table(rules)
 
 
-def table_advice(stripes: Sequence[int], wiped: Sequence[bool], position: int, *, before: Sequence = (),
+def table_advice(stripes: Sequence[int], wiped: Sequence[bool], position: int, *,
+                 before: Sequence[Sequence[int] | None] = (),
                  limit: int | None = None, dice: Sequence[int], throws: int, rules: Rules | None = None,
                  solution: TableValues | None = None) -> StopOrThrow:
     """Game-optimal advice at a table: the probability of winning the game if I stop and if I
@@ -107,7 +108,7 @@ def table_advice(stripes: Sequence[int], wiped: Sequence[bool], position: int, *
                   throw_values=None if again is None else tuple(float(v) for v in again))
 
 
-def table_policy(solution: TableValues):
+def table_policy(solution: TableValues) -> Callable[[State], str]:
     """The game-optimal decisions as a simulator policy (:mod:`.simulate`), for every table the
     solution covers (its players and, after eliminations, its subgames). Stripe counts above a
     table's cap are clipped to it, as the solver does."""
@@ -119,6 +120,8 @@ def table_policy(solution: TableValues):
         wiped = [state.wiped[s] for s in order]
         solved = table.round_at(stripes, wiped)
         position = state.turn
+        if state.current is None:
+            raise InvalidStateError(f"no throw to stop on or throw again after in {state}")
         stop, again = solved.decision(position, before=list(state.results),
                                       limit=state.limit if position else None, dice=state.current,
                                       throws=state.throws)

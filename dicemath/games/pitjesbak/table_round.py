@@ -51,10 +51,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+from numpy.typing import NDArray
 
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.pitjesbak.rules import MAX_THROWS, STANDARD, Rules, check_players
-from dicemath.games.pitjesbak.throws import ThrowClass, check_throw, class_space, classify
+from dicemath.games.pitjesbak.throws import ClassSpace, ThrowClass, check_throw, class_space, classify
 
 TYPES = ((1, 0), (1, 1), (2, 0), (3, 0))
 """(wipe, penalty) of a round won by a single best throw: regular, 2-2-3, zand, 6-5-4 (PIT-5,
@@ -110,14 +111,14 @@ class RoundGraph:
         """The status digit of a holder of the best throw."""
         return BEST_PENALTY if (self.radix == 5 and penalty) else BEST
 
-    def knowledge(self, before: Sequence) -> tuple[int, int]:
+    def knowledge(self, before: Sequence[Sequence[int] | None]) -> tuple[int, int]:
         """``(b, code)`` of the counting throws of positions ``0..j-1`` (a throw, or None for a
         player out by 1-1-1).
 
         Raises:
             InvalidStateError: a 1-1-1 among them (give None: the player is out).
         """
-        classes = []
+        classes: list[ThrowClass | None] = []
         for pos, throw in enumerate(before):
             if throw is None:
                 classes.append(None)
@@ -130,13 +131,13 @@ class RoundGraph:
         levels = [self.level_of(c) for c in classes if c is not None]
         b = max(levels) if levels else -1
         code = 0
-        for pos, cls in enumerate(classes):
-            if cls is None:
+        for pos, entry in enumerate(classes):
+            if entry is None:
                 digit = OUT
-            elif self.level_of(cls) == b:
-                digit = self.digit_of_best(cls.penalty)
+            elif self.level_of(entry) == b:
+                digit = self.digit_of_best(entry.penalty)
             else:
-                digit = BELOW_PENALTY if cls.penalty else BELOW
+                digit = BELOW_PENALTY if entry.penalty else BELOW
             code += digit * self.radix ** pos
         return b, code
 
@@ -147,13 +148,14 @@ class RoundGraph:
                    + code)
 
 
-def _levels_and_penalties(rules: Rules):
+def _levels_and_penalties(rules: Rules) -> tuple[ClassSpace, NDArray[np.float64], NDArray[np.float64],
+                                                 list[set[int]], list[set[int]]]:
     space = class_space(rules)
     probs = space.probabilities()
     n_levels = space.n_levels
     mass_lp = np.zeros((n_levels, 2))
-    pens: list[set] = [set() for _ in range(n_levels)]
-    wipes: list[set] = [set() for _ in range(n_levels)]
+    pens: list[set[int]] = [set() for _ in range(n_levels)]
+    wipes: list[set[int]] = [set() for _ in range(n_levels)]
     for c, cls in enumerate(space.classes):
         if cls.is_apen:
             continue
@@ -413,7 +415,7 @@ class TableRound:
         _stop_recursion(masses, vals, m, position, throws_left, E, tmp)
         return E
 
-    def decision(self, position: int, *, before: Sequence = (), limit: int | None = None,
+    def decision(self, position: int, *, before: Sequence[Sequence[int] | None] = (), limit: int | None = None,
                  dice: Sequence[int], throws: int) -> tuple[np.ndarray, np.ndarray | None]:
         """The value vectors of stopping and of throwing again at a decision.
 
@@ -445,7 +447,7 @@ class TableRound:
         left = limit - throws
         return stop, (self.continuation(position, limit, b, code, left) if left > 0 else None)
 
-    def stops(self, position: int, *, before: Sequence = (), limit: int | None = None,
+    def stops(self, position: int, *, before: Sequence[Sequence[int] | None] = (), limit: int | None = None,
               throws: int) -> np.ndarray:
         """Whether the player at ``position`` stops on each throw class (the order of
         :func:`.throws.class_space`) after ``throws`` throws, the earlier counting throws being
@@ -468,8 +470,8 @@ class TableRound:
         return np.array([self._outcome(position, limit, b, code, cls)[position] >= own for cls in space.classes])
 
 
-def check_situation(graph: RoundGraph, position: int, before: Sequence, limit: int | None, throws: int,
-                    flags: Sequence) -> tuple[int, int, int]:
+def check_situation(graph: RoundGraph, position: int, before: Sequence[Sequence[int] | None], limit: int | None,
+                    throws: int, flags: Sequence[int] | NDArray[np.int64]) -> tuple[int, int, int]:
     """Validate a decision situation; return ``(limit, b, code)``.
 
     Raises:
@@ -538,7 +540,7 @@ def solve_table_round(rules: Rules | None = None, wiped: Sequence[bool] | None =
 
     W = _take_buffer(graph)                            # every slot read is written first
     out = np.zeros(n)
-    round_backward(n, flags, atoms, W, *graph.kernel_args(), out)
+    round_backward(n, flags, atoms, W, *graph.kernel_args(), out)  # type: ignore[call-arg]  # a numba dispatcher
     solved = TableRound(graph, flags, atoms, W, tuple(float(v) for v in out))
     weakref.finalize(solved, _give_back, id(graph), W)
     return solved

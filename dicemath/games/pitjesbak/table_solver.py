@@ -69,8 +69,10 @@ import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import NDArray
 
 from dicemath.core.cache import cached_arrays
 from dicemath.core.errors import InvalidRulesError, InvalidStateError
@@ -158,6 +160,22 @@ class TableValues:
     ``OrderedDict``), and says what a round's ends are worth through :meth:`_next_values`.
     """
 
+    # the subclass's fields (annotations only: no class attribute for the dataclass to read)
+    rules: Rules
+    subgames: dict[int, TableValues]
+    _rounds: OrderedDict[tuple[tuple[int, ...], tuple[bool, ...]], TableRound]
+    if TYPE_CHECKING:
+        @property
+        def cap(self) -> int:
+            """Stripe counts above are refused or read as the cap (a field, or a property)."""
+
+        @property
+        def exact(self) -> bool:
+            """Whether the values are exact (a solution) or an estimate."""
+
+        def value(self, stripes: Sequence[int], wiped: Sequence[bool]) -> tuple[float, ...]:
+            """P(each turn position wins the game) at the start of a round."""
+
     @property
     def players(self) -> int:
         """n."""
@@ -192,7 +210,7 @@ class TableValues:
                                         f"{self.rules.stripes} stripes (PIT-1, PIT-6), got {a}")
         return stripes, wiped
 
-    def table_for(self, players: int):
+    def table_for(self, players: int) -> TableValues:
         """This table (``players`` = n) or the one answering for fewer players still in."""
         if players == self.players:
             return self
@@ -200,7 +218,7 @@ class TableValues:
             return self.subgames[players]
         return self._smaller(players)
 
-    def _smaller(self, players: int):
+    def _smaller(self, players: int) -> TableValues:
         raise InvalidStateError(f"no {players}-player table under this {self.players}-player one")
 
     def _next_values(self) -> tuple:
@@ -452,7 +470,8 @@ def solve_table(rules: Rules | None = None, *, cap: int | None = None, tol: floa
                          float(arrays["seconds"]), subgames)
 
 
-def _iterate(rules: Rules, cap: int, subgames: dict, *, tol: float, max_sweeps: int):
+def _iterate(rules: Rules, cap: int, subgames: dict[int, TableSolution], *, tol: float,
+             max_sweeps: int) -> tuple[NDArray[np.float64], int, float]:
     """Gauss-Seidel value iteration of the table's Bellman operator (see the module text)."""
     from dicemath.games.pitjesbak._table_kernels import sweep_states
 

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import cast
 
 import numpy as np
 
@@ -130,7 +131,7 @@ def classify(dice: Sequence[int], rules: Rules | None = None) -> ThrowClass:
     """
     table = _classes(rules.die_values if rules else STANDARD.die_values)
     try:
-        return table[dice]                       # a sorted tuple: the engine's own throws
+        return table[cast("tuple[int, int, int]", dice)]  # a sorted tuple: the engine's own throws
     except (KeyError, TypeError):
         return table[check_throw(dice)]
 
@@ -153,7 +154,7 @@ def _classify_sorted(low: int, mid: int, high: int, values: dict[int, int]) -> T
 def _classes(die_values: str) -> dict[tuple[int, int, int], ThrowClass]:
     """The class of each of the 56 sorted throws under ``die_values``."""
     values = die_value_table(Rules(die_values=die_values))
-    return {throw: _classify_sorted(*throw, values) for throw, _ in multisets(DICE)}
+    return {(low, mid, high): _classify_sorted(low, mid, high, values) for (low, mid, high), _ in multisets(DICE)}
 
 
 def compare(first: ThrowClass, second: ThrowClass) -> int:
