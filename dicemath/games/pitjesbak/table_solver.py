@@ -1,7 +1,7 @@
 """Game-optimal Pitjesbak at a table of n players, by value iteration (PIT-1..PIT-8).
 
 Solved here: any table whose solve fits :data:`MAX_WORK` (2 to 4 players from 9 stripes;
-5 players from at most 3 stripes ...); larger tables get estimates
+5 players from at most 3 stripes with cap ``stripes + 1`` ...); larger tables get estimates
 (:mod:`.table_estimate`); :mod:`.table_game` chooses between them and gives the advice.
 
 Every player maximises his own probability of winning the game (PIT-1). With more than two
