@@ -6,7 +6,9 @@ maps it onto the game's engine and values it with the best source the library ha
 (:mod:`.values`); the analysis itself (:mod:`.engine`) is written once; the result
 (:mod:`.result`) holds the loss of every decision, the luck of every chance event, the
 totals and a rating; :mod:`.plot` draws the value over the game, :mod:`.pictures` the
-costliest decisions (the position, the choice played against the best). The command line is
+costliest decisions (the position, the choice played against the best); :mod:`.play` plays
+seeded games between policies and writes them as records, and :mod:`.registered` analyses
+or replays a record of any registered game through its game's adapter. The command line is
 ``dicemath analyse FILE`` (:mod:`dicemath.cli.analyse`); ``docs/analyse.md`` documents
 the record formats with one example per game.
 

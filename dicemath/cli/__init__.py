@@ -2,8 +2,9 @@
 ``analyse``, ``report`` and ``serve``.
 
 The general sub-commands are modules of this package with ``register(subparsers)``, listed in
-:data:`COMMAND_MODULES`; each game adds its own (:meth:`dicemath.core.game.Game.register_commands`,
-every game of :mod:`dicemath.games.registry`). Errors of input (a
+:data:`COMMAND_MODULES` (before the games') and :data:`LATER_MODULES` (after); each game
+adds its own (:meth:`dicemath.core.game.Game.register_commands`, every game of
+:mod:`dicemath.games.registry`; ``dice`` is Pegs and Fives'). Errors of input (a
 :class:`~dicemath.core.errors.DicemathError`) print a one-line message and exit 2.
 """
 

@@ -1,7 +1,11 @@
 """One sub-package per game of docs/rules.md, each built on :mod:`dicemath.core`.
 
-Every game package exposes the same names with the same meaning (the conformance test
-``tests/test_games_conformance.py`` checks them, one registry entry per game):
+Each game is one :class:`~dicemath.core.game.Game` object in its package's ``game.py``
+(Pegs and Fives, one package, have two), listed once in :mod:`dicemath.games.registry`: the
+command line, the page, the analysis of played games, the report and the conformance test
+reach every game through that list. Every game package also exposes the same names with
+the same meaning (``tests/test_games_conformance.py`` checks them for every registered
+game):
 
 ``Rules``
     A frozen, hashable dataclass of the game's rules; each variant of docs/rules.md is a named
@@ -25,12 +29,13 @@ Every game package exposes the same names with the same meaning (the conformance
     and ``state.parse_action(text)`` do the same for the actions and chance outcomes of
     that state. It has a ``rules`` attribute.
 ``advise(state, ...)``
-    Advice at a state where a player decides: the value of each legal action under
-    optimal play and the best one (the advice object is the game's own: Pitjesbak's
-    :class:`~dicemath.games.pitjesbak.advice.Advice`, BohnDuell's and Backgammon's lists of
-    ``MoveValue``, Pegs/Fives' list of
-    :class:`~dicemath.games.pegs_fives.advisor.RowAdvice`). A state where nobody decides
-    raises :class:`~dicemath.core.errors.InvalidStateError`.
+    Advice at a state where a player decides: the core's
+    :class:`dicemath.core.advice.Advice` for every game, each legal action an ``Option``
+    with its value under optimal play (or a labelled estimate), best first, with the unit,
+    whether the values are exact and the name of the source that gave them (the game's
+    chain of value sources, :mod:`dicemath.core.sources`, ``Game.sources``); what only one
+    game has rides in its ``extras`` and ``detail``. A state where nobody decides raises
+    :class:`~dicemath.core.errors.InvalidStateError`.
 
 ``analyse(record)``
     The cost of every decision of a played game and the luck of every throw: ``record``
@@ -48,5 +53,5 @@ run on any ``State``; a game's fast solvers are tested against them.
 
 Names a game uses beyond the vocabulary say what they are and mean one thing across
 games: ``Move`` is one move of a player, ``SearchAdvisor`` an alpha-beta advisor,
-``MoveValue`` one move with its value. All five games follow the vocabulary.
+``MoveValue`` one move with its value. All five packages follow the vocabulary.
 """

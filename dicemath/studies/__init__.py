@@ -1,7 +1,7 @@
 """Studies: measurements made with the games' engines, and their committed results.
 
 Nothing here is needed to answer a query (the command line, ``advise`` and ``analyse`` never
-import it); the report sections (:mod:`dicemath.reporting.sections`) read the results, and
+import it); the report sections (the games' ``report*.py`` modules) read the results, and
 the scripts of ``analyses/`` run the studies and write them into :data:`DATA`.
 
 * :mod:`.backgammon_selfplay`: cubeless self-play games by the evaluator's best play;

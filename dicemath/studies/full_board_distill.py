@@ -17,8 +17,8 @@ it (:func:`distill`), so that training needs no table; numpy only (float32 train
    (:func:`train_network`), the learning rate decaying per epoch.
 
 Run it with one BLAS thread (``OPENBLAS_NUM_THREADS=1``, as the analyses script does): the
-products are small, and on a busy machine BLAS threads spin (measured: an epoch of 4
-million boards takes 7 s with one thread and minutes with two).
+products are small, and on a busy machine BLAS threads spin, so more threads make an epoch
+many times slower.
 """
 
 from __future__ import annotations

@@ -21,11 +21,20 @@ Modules:
   for any position.
 * :mod:`.evaluate`: any position's cubeless probabilities from the best source (exact tables,
   race model, GNU Backgammon's nets via the optional ``gnubg`` package, :mod:`.gnubg_engine`);
-  :mod:`.hint`: every play of a roll ranked; :mod:`.advice`: :func:`advise`.
+  :mod:`.hint`: every play of a roll ranked; :mod:`.advice`: :func:`advise` and the chain of
+  value sources.
+* :mod:`.limits`: the limits of the exact sources (checkers a side for the exact tables).
 * :mod:`.analysis`: the cost of every play and cube action of a played game (:func:`analyse`).
+* :mod:`.view`, :mod:`.drawing`: the plain-text view and the SVG picture of a state.
+* :mod:`.game`: the :class:`~dicemath.core.game.Game` object; :mod:`.commands`
+  (``dicemath backgammon``), :mod:`.commands_cube` (its ``cube`` command) and
+  :mod:`.commands_hint` (its ``hint`` command): the command line; :mod:`.report_bearoff`,
+  :mod:`.report_cube` and :mod:`.report_playtive`: the report sections.
+* :mod:`._play_kernels`, :mod:`._bearoff_kernels`, :mod:`._cube_kernels`: the compiled
+  kernels (numba, imported on first use).
 
 The studies (self-play, the Playtive rule measured, agreement with GNU Backgammon) are in
-:mod:`dicemath.studies`; the report sections in :mod:`dicemath.reporting.sections`.
+:mod:`dicemath.studies`.
 
 Example:
     >>> from dicemath.games.backgammon import Position, initial_state, legal_moves

@@ -54,8 +54,8 @@ and then column ``n``. The default kernel is a small numba loop over the compres
 table of :func:`~.bearoff.move_table`; its numpy twin (vectorised gathers and
 ``np.maximum.reduceat``) gives the same numbers and is kept as a cross-check. Floats
 (float64); the tests check them against a second, exact method (:func:`exact_equities`,
-Fractions and plain recursion) and against GNU Backgammon. The 6x6 tables take about 1 s
-of CPU (``benchmarks/bench_cube.py``; ``makebearoff -t 6x6`` about 22 s).
+Fractions and plain recursion) and against GNU Backgammon. The 6x6 tables are built in
+seconds (``benchmarks/bench_cube.py`` times the build against ``makebearoff -t 6x6``).
 
 Example:
     >>> table = cubeful_table(2)
@@ -129,7 +129,7 @@ def build_cubeful_arrays(checkers: int = 6, *, max_cube: int | None = None,
             are those of cube value 1.
         show_progress: show a progress bar (numpy kernel only).
         use_numba: the compiled kernel (default) or the vectorised numpy one (same values;
-            kept as a cross-check, about 10 times slower).
+            kept as a cross-check, slower).
 
     Returns:
         ``{"no_double": (3, N, N), "optimal": (3, N, N), "action": (3, N, N) int8,

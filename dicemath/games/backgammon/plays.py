@@ -20,10 +20,9 @@ calls :func:`step_target` and :func:`move_checker` as plain Python, and the comp
 evaluator's look-ahead and the bear-off move table (:mod:`~dicemath.games.backgammon.bearoff`)
 call the same compiled functions. A rule change is one edit here.
 
-The price of one source, measured (CPU, best of seven runs in one process): a roll on the
-recorded self-play positions takes about 35 us compiled against 25 us for the hand-written
-kernel this replaced (each result now carries its steps, and the levels are generic); the
-bear-off move table of 54,264 boards 0.64 s against 0.48 s.
+One source for engine and kernels costs the kernels a little speed: each result carries the
+steps of one play, and the levels are generic (``benchmarks/bench_evaluate.py`` prints
+self-play games per second).
 
 The count of dice is strict, as in GNU Backgammon: a play that bears off the last checker
 with one die is not legal when another play uses both dice (one checker on the 4-point, a

@@ -16,13 +16,16 @@ Modules:
 - :mod:`~dicemath.games.bohnduell.solver_dict`: :class:`DictSolver`, memoised negamax
   over pairs of sides in Python.
 - :mod:`~dicemath.games.bohnduell.solver_dense`: :func:`solve_dense` (``rules``), the dense
-  numba solver (kernels imported on first use), and :func:`load_dense` (cached on disk).
+  numba solver (its kernels :mod:`~dicemath.games.bohnduell._dense_kernels`, imported on
+  first use), and :func:`load_dense` (cached on disk).
 - :mod:`~dicemath.games.bohnduell.search`: the chain of value sources (exact table, exact
   solve, alpha-beta estimate), :func:`advise` through it, and :class:`SearchAdvisor`.
 - :mod:`~dicemath.games.bohnduell.game`: the :class:`~dicemath.core.game.Game` object;
   :mod:`~dicemath.games.bohnduell.commands`: ``dicemath bohnduell``;
   :mod:`~dicemath.games.bohnduell.report`: its report section.
 - :mod:`~dicemath.games.bohnduell.players`: random, greedy, search and exact players, matches.
+- :mod:`~dicemath.games.bohnduell.analysis`: :func:`analyse`;
+  :mod:`~dicemath.games.bohnduell.drawing`: the SVG picture of a state.
 
 Values are final pot differences under best play, from the view of the player to move
 (``position_value``) or of player A, who moves first (``dicemath bohnduell solve``).

@@ -21,12 +21,10 @@ one edit here.
 
 The functions are small and flat on purpose: sow and harvest are two functions rather
 than one with a flag, and the moves are enumerated by loops over :func:`can_harvest` and
-:func:`sow_limit`. With one flagged function the compiled kernels kept reference counting
-in their inner loop and ran about six times slower; in this form they run within about
-1.3 times the time of the hand-written kernels on mixed-radix codes they replaced
-(timed in one process, CPU seconds: 12-bean table 0.76..0.91 against 0.75..0.81, 14-bean
-table 3.2..3.3 against 2.6..3.0). The rest is the price of one source: each move copies
-its two small sides and encodes them again.
+:func:`sow_limit`, since one flagged function would keep reference counting in the compiled
+kernels' inner loop and make them several times slower. Sharing the rules with the engine
+has one cost in the kernels: each move copies its two small sides and encodes them again
+(``benchmarks/bench_bohnduell.py`` prints the dense solver's speed).
 
 Example:
     >>> new_me, new_opp = [0] * 5, [0] * 5

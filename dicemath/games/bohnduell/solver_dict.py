@@ -17,8 +17,8 @@ potential ``Phi`` (see :mod:`dicemath.games.bohnduell.state`), so the graph is a
 
 Why a game-specific search next to the core's :func:`dicemath.core.search.expectimax`:
 the core keys its memo by whole states, pots included, so it solves each pair of sides
-once per split of the pots (about 1.7 times the positions and 5 times the time from the
-7-bean start); keyed by the sides alone this solver answers any pair of sides, reachable
+once per split of the pots (from the 7-bean start, more positions and several times the
+time); keyed by the sides alone this solver answers any pair of sides, reachable
 or not, and is the reference for the dense table on games too large for the core's
 search in a test. The tests check it against the core's search on small games; the rules
 it plays are those of :mod:`~dicemath.games.bohnduell.sides`.

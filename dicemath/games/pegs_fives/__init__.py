@@ -8,12 +8,16 @@ throw) and :func:`analyse` (the cost of every row choice of a played game).
 Modules: :mod:`.rules` (every rule point a named field), :mod:`.hits` (how a throw scores
 for a number), :mod:`.state` (boards, the rules engine and :class:`State`), :mod:`.turn`
 (the one exact within-turn recursion, :class:`TurnValue`), :mod:`.rows` (one row alone,
-exact), :mod:`.solver` (exact optimal play on reduced boards), :mod:`.advisor` (the fitted
-full-board advisor), :mod:`.fullboard` (compiled kernels, tables, exact advice),
+exact), :mod:`.solver` (exact optimal play on reduced boards), :mod:`.advisor` (the
+full-board advisor: an exact one-turn lookahead on an estimated board value),
+:mod:`.distilled` (the shipped model of the board value, distilled from the full table),
+:mod:`.fullboard` (compiled kernels, tables, exact advice),
 :mod:`.races` (Fives races and rest points, simulated), :mod:`.race_solver` (the exact
 two-player race on reduced boards, Pegs and Fives; its kernel :mod:`._race_kernels`),
-:mod:`.race_advice` (race-aware row advice on the full board),
-:mod:`.analysis`, :mod:`.game` (the two :class:`~dicemath.core.game.Game` objects). The
+:mod:`.race_advice` (race-aware row advice on the full board; compiled race games
+:mod:`._race_simulation`), :mod:`.analysis` (the cost of every row choice of a played
+game), :mod:`.view` and :mod:`.drawing` (the text view and the SVG picture of a state),
+:mod:`.game` (the two :class:`~dicemath.core.game.Game` objects). The
 command line is :mod:`.commands` (``dicemath pegs``, ``dicemath fives``) and
 :mod:`.dice_commands` (``dicemath dice``); the report sections are :mod:`.report_dice`,
 :mod:`.report` (``pegs``, ``fives``), :mod:`.report_full_board` and

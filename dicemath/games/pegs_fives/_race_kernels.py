@@ -23,8 +23,8 @@ Every function takes the constant tables as one tuple ``K`` (:func:`.race_solver
 ``K_FIELDS``) and the work space as ``W`` (``WORK_FIELDS``): few arguments, so that numba
 inlines them into one loop (CPython makes a call with more than 30 arguments a ``*args``
 call, which numba cannot inline), and the loop is compiled without numba's reference
-counting (``_nrt=False``; nothing in it allocates): counting references to the arrays a
-call passes took 40% of the time.
+counting (``_nrt=False``; nothing in it allocates), since counting references to the arrays
+a call passes would take a large share of the loop's time.
 
 Order: :func:`solve_pairs` takes the lower board index ``lo`` from the highest down and,
 for each, ``hi`` from the highest down to ``lo``; a pair reads only pairs whose boards are

@@ -15,7 +15,7 @@ with an **estimated board value**:
   more turns from the empty board than optimal play; on every reduced board with at most
   four open rows it is optimal play.
 * For rules without a shipped model (a variant), ``V`` is the **fitted value**
-  (:class:`BoardValue`), which the distilled model replaced for the presets: its lookahead
+  (:class:`BoardValue`), which the presets do not use: its lookahead
   takes 8.7% more turns than optimal play on the full Fives board, and its board values are
   off by 2.0 turns (RMS) over every Pegs board, against 0.023 for the distilled model
   (``dicemath/studies/data/full_board_results.json``). On the full Pegs board its plain
@@ -29,9 +29,9 @@ needed from a board. It is linear in features built from the *exact single-row v
 ``E_r(s)`` of :mod:`.rows`: their sum and its square root (turns grow less than
 linearly with the work left, because a turn can serve several rows), the largest and
 second largest (the slowest rows set the end game: row 12 alone takes ~17 turns), the
-number of open rows and the missing steps. (Measured: adding the second largest and
-the square root halved the mean gap to the optimum on reduced Pegs boards, 1.60% ->
-0.73%, against sum/max/open/missing only.)
+number of open rows and the missing steps (the second largest and the square root halve
+the mean gap to the optimum on reduced Pegs boards against the sum, largest, open rows and
+missing steps alone).
 The weights are fitted by least squares (approximate dynamic programming, policy
 evaluation) to two kinds of exact or unbiased targets:
 
@@ -40,17 +40,16 @@ evaluation) to two kinds of exact or unbiased targets:
 2. Monte Carlo remaining turns of whole games played from the empty board by the
    safe greedy policy (:class:`.state.SafeGreedy`), which teach the opening and middle
    game. Further rounds of approximate policy iteration (refitting on the advisor's own
-   games, ``iterations``) are available but measured worse (with the first feature set:
-   Pegs 29.0 vs 26.3 turns, 300 games each), so the default is none.
+   games, ``iterations``) are available but play worse, so the default is none.
 
 The presets' weights are stored in :data:`FITTED_WEIGHTS` (a slow test refits them); a
 variant's are fitted once and kept in the on-disk cache
 (:func:`dicemath.core.cache.cached_object`). All advisor numbers are float64.
 
-Measured (``benchmarks/bench_pegs_fives.py --all-gaps 3``, the fitted value): over every
-reduced board with 2 or 3 open rows the lookahead's expected turns exceed the optimum by 0.42% / 0.84% on
-average in Pegs (max 2.79%) and 0.67% / 1.40% in Fives (max 3.77%); safe greedy by
-3.2% / 6.0% and 3.7% / 7.2%.
+With the fitted value, over every reduced board with 2 or 3 open rows the lookahead's
+expected turns exceed the optimum by about 1% or less on average (a few percent at most), safe
+greedy's by several percent; ``benchmarks/bench_pegs_fives.py --all-gaps 3`` prints the
+gaps.
 """
 
 from __future__ import annotations
@@ -203,7 +202,7 @@ stored so that an advisor query needs no fitting; ``tests/pegs_fives`` refits th
 def board_value(rules: Rules, *, use_cache: bool = True) -> BoardValue:
     """The fitted board value for ``rules``.
 
-    The presets use :data:`FITTED_WEIGHTS`; a variant is fitted once (about 10 s) and kept
+    The presets use :data:`FITTED_WEIGHTS`; a variant is fitted once (in seconds) and kept
     in the disk cache.
     """
     from dicemath.games.pegs_fives.rules import PRESETS

@@ -154,7 +154,7 @@ class TurnLaws:
 
 @lru_cache(maxsize=4)
 def turn_laws(rules: Rules) -> TurnLaws:
-    """The :class:`TurnLaws` of ``rules`` (computed once per process, about 0.5 s)."""
+    """The :class:`TurnLaws` of ``rules`` (computed once per process, in a fraction of a second)."""
     mu = 1.0 + GRID_STEP * np.arange(int(round((GRID_MAX - 1.0) / GRID_STEP)) + 1)
     survival = weibull_survival(mu, shape_of(rules, mu))
     pmf = np.zeros_like(survival)

@@ -82,8 +82,8 @@ RACE_MAX_ROWS = 5
 """The most open rows a race is solved for (``5``: 7,776 boards a side, 7,776^2 pairs)."""
 
 REFERENCE_MAX_ROWS = 3
-"""The most open rows the plain-Python reference solver accepts (10-20 s a solve at 3 in
-float64; Fractions are for 1 and 2 rows: a minute for two Pegs rows)."""
+"""The most open rows the plain-Python reference solver accepts (a solve at 3 rows takes
+seconds in float64; exact Fractions are practical for 1 and 2 rows only)."""
 
 POLICIES = ("race", "solo")
 """A player's policy: ``"race"`` maximises his race value, ``"solo"`` minimises his own

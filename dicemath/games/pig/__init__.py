@@ -12,10 +12,12 @@ Modules:
 - :mod:`~dicemath.games.pig.rules`: :class:`Rules` (the goal).
 - :mod:`~dicemath.games.pig.state`: :class:`State` (immutable, text form that round-trips).
 - :mod:`~dicemath.games.pig.solver`: :func:`solve`, the core's layered value iteration
-  (:func:`dicemath.core.mdp.layered_value_iteration`) over a compiled layer sweep.
+  (:func:`dicemath.core.mdp.layered_value_iteration`) over a compiled layer sweep
+  (:mod:`~dicemath.games.pig._kernels`, imported on first use).
 - :mod:`~dicemath.games.pig.advice`: :func:`advise`, :func:`policy_card`.
 - :mod:`~dicemath.games.pig.drawing`: the SVG picture of a state.
 - :mod:`~dicemath.games.pig.analysis`: :data:`~dicemath.games.pig.analysis.ANALYSIS`.
+- :mod:`~dicemath.games.pig.game`: the :class:`~dicemath.core.game.Game` object.
 - :mod:`~dicemath.games.pig.commands`: ``dicemath pig`` (``register(subparsers, game)``).
 - :mod:`~dicemath.games.pig.report`: the report section (``compute``, ``render``).
 

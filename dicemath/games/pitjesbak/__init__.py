@@ -17,8 +17,13 @@ the vector of win probabilities: 2 to 4 players from 9 stripes, more with few st
 solution each table uses; advice at any table),
 :mod:`.table_compare` (what game-optimal play gains over round-optimal play), :mod:`.advice`
 (stop or throw again at every table, the core's Advice with the :class:`StopOrThrow` of
-:mod:`.advice_type` behind it; policy cards); its command line is :mod:`.commands`,
-its report section :mod:`.report`.
+:mod:`.advice_type` behind it; policy cards), :mod:`.sources` (the chain of value sources:
+which solution answers a decision), :mod:`.limits` (the chain's limits as plain constants),
+:mod:`.decision` (the stop-or-throw answer and the Advice each source answers with),
+:mod:`.analysis` (the cost of every decision of a played game), :mod:`.view` and
+:mod:`.drawing` (the text view and the SVG picture of a state), :mod:`.game` (the
+:class:`~dicemath.core.game.Game` object) and :mod:`._table_kernels` (the compiled loops of
+the n-player solvers); its command line is :mod:`.commands`, its report section :mod:`.report`.
 The solvers run on the core's algorithms: optimal stopping and bounded value iteration
 (:mod:`dicemath.core.mdp`); their tests check them against the core's expectimax
 (:mod:`dicemath.core.search`) over :class:`State`.

@@ -18,9 +18,9 @@ round is the backward induction of :mod:`.table_round` with his decisions taken 
 round-optimal round at the same flags (:func:`._table_kernels.round_backward_fixed`). Same
 cap and clipping as :mod:`.table_solver`. With two players it reproduces the two-player
 solver's comparison (rigorous bounds) to 2e-16 (tested to 1e-9). From 9 stripes, to 1e-10
-(Gauss-Seidel from the game-optimal values): two players (cap 17) 7 sweeps, 0.1 s; three
-players 7 sweeps, 2.4 s; four players 8 sweeps, 222 s on the shared machine (each state is
-solved once for each position of the round-maximiser). Losses at the opening by his turn
+(Gauss-Seidel from the game-optimal values): two players (cap 17) 7 sweeps, three players 7
+sweeps, four players 8 sweeps; two and three players take seconds, four players minutes
+(each state is solved once for each position of the round-maximiser). Losses at the opening by his turn
 position in the first round: two players 0.003045, 0.003202; three 0.002785, 0.002810,
 0.002819; four 0.002429, 0.002436, 0.002429, 0.002424.
 

@@ -1,7 +1,7 @@
 """Game-optimal Pitjesbak at a table of n players, by value iteration (PIT-1..PIT-8).
 
 Solved here: any table whose solve fits :data:`MAX_WORK` (2 to 4 players from 9 stripes;
-5 players from at most 3 stripes ...); larger tables get estimates
+5 players from at most 3 stripes with cap ``stripes + 1`` ...); larger tables get estimates
 (:mod:`.table_estimate`); :mod:`.table_game` chooses between them and gives the advice.
 
 Every player maximises his own probability of winning the game (PIT-1). With more than two
@@ -46,16 +46,15 @@ Float64 throughout (the values are not exact fractions). Measured agreement (tes
   bounds) to 2e-15 on every state with at most the starting stripes with the same cap 17
   (2e-13 with cap 13, 1.9e-8 with the default cap 11, the cap's effect); P(first start
   player wins) 0.5095710116;
-* 3 players: equal to the former three-player solver ``game_solver3`` (which enumerated the
-  42**3 joint throws; this module replaced it) to 9e-15 on all its states from 9 stripes with
-  cap 11 and 4e-15 with 1 and 2 stripes (its values for 1 and 2 stripes are kept in
-  ``tests/pitjesbak/data/game_solver3_values.npz``); P(win) by turn position 0.341291,
-  0.332149, 0.326560;
+* 3 players: equal to an independent solver that enumerates the 42**3 joint throws to
+  9e-15 on all its states from 9 stripes with cap 11 and 4e-15 with 1 and 2 stripes (its
+  values for 1 and 2 stripes are kept in ``tests/pitjesbak/data/game_solver3_values.npz``);
+  P(win) by turn position 0.341291, 0.332149, 0.326560;
 * 4 players from 9 stripes: 0.256698, 0.251134, 0.247200, 0.244968.
 
-Time on the project's shared two-core machine (load 4, so about half a core): 3 players
-from 9 stripes 1.7 s (10 sweeps; the joint-throw solver took 746 s), 4 players 72 s (11 sweeps,
-cap 12: 122 s). A round of four costs 5,382 knowledge states, about 0.13 ms compiled.
+Cost: a round of four has 5,382 knowledge states; from 9 stripes three players are solved
+in seconds (10 sweeps) and four in minutes (11 sweeps; longer with a larger cap).
+``benchmarks/bench_pitjesbak_table.py`` prints the times.
 
 Example:
     >>> solution = solve_table(Rules(players=3, stripes=1), cap=2, use_cache=False)
