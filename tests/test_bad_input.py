@@ -74,9 +74,17 @@ DUPLICATES = st.lists(st.integers(0, 12), min_size=2, max_size=4).map(lambda ite
 VALUE = st.one_of(NUMBER, TEXT, THROW, LIST, DUPLICATES)
 
 
+OPTION_VALUES = {"--games": st.sampled_from(["-1", "0", "1", "2", "x", str(10 ** 12)])}
+"""Options whose valid values are kept small (a simulation's games; always given, as their
+default is long work)."""
+
+
 def option_values(action: argparse.Action):
     """A strategy for the value(s) of one option: its choices (and some that are not), or
     :data:`VALUE`."""
+    special = [OPTION_VALUES[o] for o in action.option_strings if o in OPTION_VALUES]
+    if special:
+        return special[0].map(lambda v: [v])
     one = VALUE if not action.choices else st.one_of(st.sampled_from(sorted(map(str, action.choices))), VALUE)
     if isinstance(action.nargs, int):
         return st.lists(one, min_size=action.nargs, max_size=action.nargs)
@@ -97,7 +105,8 @@ def argv_of(draw, words: tuple[str, ...], parser: argparse.ArgumentParser):
             continue
         if set(action.option_strings) & OUT_OF_SCOPE_OPTIONS:
             continue
-        if not draw(st.booleans()) and not action.required:
+        forced = action.required or bool(set(action.option_strings) & set(OPTION_VALUES))
+        if not forced and not draw(st.booleans()):
             continue
         flag = draw(st.sampled_from(action.option_strings))
         if action.nargs == 0:
