@@ -20,6 +20,7 @@ import signal
 import threading
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -325,9 +326,8 @@ def test_open_rows_named_twice_are_refused():
 
 @pytest.mark.parametrize("threshold", ["-1", "nan", "inf"])
 def test_a_threshold_below_zero_or_not_finite_is_refused(threshold):
-    from conftest import REPO
-
-    assert "--threshold" in refused(["analyse", str(REPO / "docs/examples/pig-game.json"), "--threshold", threshold])
+    record = Path(__file__).resolve().parent.parent / "docs" / "examples" / "pig-game.json"
+    assert "--threshold" in refused(["analyse", str(record), "--threshold", threshold])
 
 
 @pytest.mark.parametrize("situation", [
