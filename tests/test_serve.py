@@ -412,10 +412,10 @@ def test_fives_advice_in_the_browser(server, browser):
 def test_pitjesbak_advice_in_the_browser(server, browser):
     from dicemath.games.pitjesbak.advice import advise_situation
 
-    _ask(browser, server, "pitjesbak", {"pit-my-stripes": "3", "pit-their-stripes": "5", "pit-current": "6-6-2"})
+    _ask(browser, server, "pitjesbak", {"pit-my-stripes": "9", "pit-their-stripes": "9", "pit-current": "6-6-2"})
     role = browser.run("return document.getElementById('pit-role').value")
     used = int(browser.run("return document.getElementById('pit-throw-number').value"))
-    advice = advise_situation(3, False, 5, False, role=role, throw_number=used, current=(6, 6, 2))
+    advice = advise_situation(9, False, 9, False, role=role, throw_number=used, current=(6, 6, 2))
     assert _shown(browser) == ("Stop" if advice.decision == "stop" else "Throw again", "exact", 2, 1)
 
 

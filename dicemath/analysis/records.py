@@ -130,8 +130,10 @@ def read_record(source: str | Path | Mapping) -> Record:
             data = json.loads(path.read_text(encoding="utf-8"))
         except OSError as error:
             raise InvalidRecordError(f"cannot read the record {path}: {error.strerror}") from None
-        except json.JSONDecodeError as error:
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
             raise InvalidRecordError(f"{path} is not JSON: {error}") from None
+        except ValueError as error:            # a path the system cannot name (a NUL byte)
+            raise InvalidRecordError(f"cannot read the record {str(source)!r}: {error}") from None
     if not isinstance(data, Mapping):
         raise InvalidRecordError(f"a record is a JSON object, got {type(data).__name__}")
     unknown = sorted(set(data) - RECORD_KEYS)

@@ -23,11 +23,27 @@ import math
 from dataclasses import dataclass, field
 
 from dicemath.analysis.values import Valued
+from dicemath.core.errors import DicemathError
 from dicemath.core.numbers import number_text
 
 RATING_BANDS = ((0.1, "expert"), (1 / 3, "strong"), (1.0, "fair"))
 """``(fraction of the threshold, word)``: the mean loss per decision below that fraction
 earns the word (see the module docstring); above all of them: *weak*."""
+
+
+def check_threshold(threshold: float | None) -> float | None:
+    """Return an error threshold if it is a finite number >= 0 (None: the game's own).
+
+    Raises:
+        DicemathError: a negative, infinite or NaN threshold, or one that is no number.
+    """
+    if threshold is None:
+        return None
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not math.isfinite(threshold) \
+            or threshold < 0:
+        raise DicemathError(f"--threshold must be a finite number >= 0 (a loss in the game's unit), "
+                            f"got {threshold!r}")
+    return threshold
 
 
 @dataclass(frozen=True)
@@ -179,8 +195,12 @@ class Analysis:
         return "; ".join(parts) + estimate
 
     def as_dict(self, threshold: float | None = None) -> dict:
-        """The JSON form with stable keys (documented in ``docs/analyse.md``)."""
-        limit = self.threshold if threshold is None else threshold
+        """The JSON form with stable keys (documented in ``docs/analyse.md``).
+
+        Raises:
+            DicemathError: a threshold that is not a finite number >= 0.
+        """
+        limit = self.threshold if threshold is None else check_threshold(threshold)
         result = {
             "game": self.game, "kind": self.kind, "unit": self.unit, "source": self.source,
             "value_label": self.value_label, "seats": list(self.seats), "threshold": limit,

@@ -4,14 +4,29 @@
 The general sub-commands are modules of this package with ``register(subparsers)``, listed in
 :data:`COMMAND_MODULES` (before the games') and :data:`LATER_MODULES` (after); each game
 adds its own (:meth:`dicemath.core.game.Game.register_commands`, every game of
-:mod:`dicemath.games.registry`; ``dice`` is Pegs and Fives'). Errors of input (a
-:class:`~dicemath.core.errors.DicemathError`) print a one-line message and exit 2.
+:mod:`dicemath.games.registry`; ``dice`` is Pegs and Fives').
+
+Errors of input exit with status 2, before any work starts: a
+:class:`~dicemath.core.errors.DicemathError` (input the rules or the limits refuse) and
+argparse's own usage errors (an unknown option, a value of the wrong type, a missing
+argument; these leave :func:`main` as ``SystemExit(2)``, as argparse does). The message
+names the input, one line on stderr: ``dicemath: error: MESSAGE``. With ``--json``
+anywhere on the command line the error is also JSON, one object ``{"error": MESSAGE}``
+on **stdout**, where the answer's JSON would have gone, so a program reading stdout
+always reads one JSON object and tells an error by its ``error`` key (and the status 2);
+stderr keeps the one-line message for a person at the terminal. Anything else escaping
+is a bug of dicemath (its traceback is printed).
+
+Work is bounded: each sub-command states its limits in its help (dice counts, depths,
+stripes, players, open rows, ...) and refuses input beyond them up front.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextvars
 import importlib
+import json
 import os
 import re
 import sys
@@ -26,9 +41,30 @@ LATER_MODULES = ("dicemath.cli.analyse", "dicemath.cli.report", "dicemath.cli.se
 """The same, after the games'."""
 
 
+_JSON_ERRORS: contextvars.ContextVar[bool] = contextvars.ContextVar("dicemath_json_errors", default=False)
+"""Whether :func:`main` runs a command line with ``--json`` (its errors then JSON too)."""
+
+
+def _json_error(message: str) -> None:
+    """Print ``{"error": message}`` on stdout (the ``--json`` form of an error)."""
+    json.dump({"error": message}, sys.stdout)
+    sys.stdout.write("\n")
+    sys.stdout.flush()
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser (and, by ``add_subparsers``, every sub-command's), whose usage
+    errors are also printed as JSON under ``--json`` (see the module docstring)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        if _JSON_ERRORS.get():
+            _json_error(message)
+        super().error(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every sub-command registered."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="dicemath",
         description="Exact probabilities and optimal strategies for "
                     f"{', '.join(g.title for g in GAMES[:-1])} and {GAMES[-1].title}.")
@@ -77,17 +113,34 @@ def _negative_values(parser: argparse.ArgumentParser, argv: list[str]) -> list[s
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the console script; returns the exit code."""
+    """Entry point of the console script; returns the exit code (2 for an input error,
+    see the module docstring; argparse's usage errors raise ``SystemExit(2)``)."""
     parser = build_parser()
-    args = parser.parse_args(_negative_values(parser, sys.argv[1:] if argv is None else list(argv)))
+    argv = sys.argv[1:] if argv is None else list(argv)
+    as_json = "--json" in (argv[:argv.index("--")] if "--" in argv else argv)
+    token = _JSON_ERRORS.set(as_json)
+    try:
+        return _run(parser, argv, as_json)
+    finally:
+        _JSON_ERRORS.reset(token)
+
+
+def _error(message: str, as_json: bool) -> int:
+    print(f"dicemath: error: {message}", file=sys.stderr)
+    if as_json:
+        _json_error(message)
+    return 2
+
+
+def _run(parser: argparse.ArgumentParser, argv: list[str], as_json: bool) -> int:
+    args = parser.parse_args(_negative_values(parser, argv))
     if not getattr(args, "func", None):
         parser.print_help()
         return 0 if args.command is None else 2
     try:
         return args.func(args) or 0
     except DicemathError as error:
-        print(f"dicemath: error: {error}", file=sys.stderr)
-        return 2
+        return _error(str(error), as_json)
     except BrokenPipeError:             # before OSError, its base class
         # The reader (``| head``) closed the pipe: stop quietly, as Unix tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -95,8 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as error:            # an output the file system refuses (no folder, no permission)
         if error.filename is None:
             raise
-        print(f"dicemath: error: cannot write {error.filename}: {error.strerror}", file=sys.stderr)
-        return 2
+        return _error(f"cannot write {error.filename}: {error.strerror}", as_json)
 
 
 def console() -> None:

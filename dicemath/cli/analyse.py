@@ -35,7 +35,7 @@ def register(subparsers) -> None:
                         help="draw the 3 costliest decisions (the position, the choice played against the best) "
                              "into this folder as entry-<index>.svg")
     parser.add_argument("--threshold", type=float, default=None,
-                        help="a decision losing more than this is an error (default: the game's)")
+                        help="a decision losing more than this is an error, a number >= 0 (default: the game's)")
     add_json_flag(parser)
     parser.set_defaults(func=run_analyse)
 
@@ -78,7 +78,9 @@ def render(result: dict) -> str:
 def run_analyse(args) -> int:
     from dicemath.analysis import analyse, read_record
     from dicemath.analysis.pictures import check_folder, write_pictures
+    from dicemath.analysis.result import check_threshold
 
+    check_threshold(args.threshold)
     if args.plot:
         check_figure_path(args.plot)
     if args.pictures:

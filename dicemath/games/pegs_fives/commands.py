@@ -22,6 +22,9 @@ from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
 FRACTION_MAX_ROWS = 4
 """``solve --exact`` (Fractions, the reference solver) is offered up to this many open rows."""
 
+MAX_SIMULATED_RACES = 2000
+"""The most races ``fives race`` (without ``--open``) simulates (a few minutes)."""
+
 POLICIES = ("optimal", "greedy", "safe_greedy", "lookahead")
 """The table policies of ``build-table`` (the kernels' modes)."""
 
@@ -124,8 +127,8 @@ def register(subparsers, game) -> None:
                       help="also give the mover's value at this pair under race play: two boards of 12 "
                            "steps (closed rows at the goal) or of the open rows' steps only")
     if rules is FIVES:
-        race.add_argument("--games", type=int, default=200, help="without --open: number of simulated races "
-                                                                 "(default 200)")
+        race.add_argument("--games", type=int, default=200, help="without --open: number of simulated races, "
+                                                                 f"1..{MAX_SIMULATED_RACES} (default 200)")
         race.add_argument("--seed", type=int, default=0, help="without --open: the simulation's seed")
     add_json_flag(race)
     race.set_defaults(func=run_race)
@@ -437,6 +440,8 @@ def _run_simulated_race(args) -> int:
     """``fives race`` without ``--open``: simulated races, advisor vs greedy (:mod:`.races`)."""
     from dicemath.games.pegs_fives.races import race_result
 
+    if not 1 <= args.games <= MAX_SIMULATED_RACES:
+        raise DicemathError(f"--games must be 1..{MAX_SIMULATED_RACES}, got {args.games}")
     result = race_result(FIVES, games=args.games, seed=args.seed)
 
     def render(r: dict) -> str:

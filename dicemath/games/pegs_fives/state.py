@@ -134,14 +134,22 @@ def rest_points(board: Sequence[int], goal: int) -> int:
 
 
 def check_open_rows(open_rows: Sequence[int], rules: Rules) -> tuple[int, ...]:
-    """Validate a set of row numbers; return them sorted and distinct."""
-    rows = tuple(sorted(set(open_rows)))
-    if not rows:
+    """Validate a set of row numbers (in any order); return them sorted.
+
+    Raises:
+        InvalidBoardError: no row, a row outside ``1..rules.rows``, or a row named twice.
+    """
+    open_rows = list(open_rows)
+    if not open_rows:
         raise InvalidBoardError("at least one row must be open")
-    for r in rows:
+    for r in open_rows:
         if isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= rules.rows:
             raise InvalidBoardError(f"row {r!r} does not exist; rows are 1..{rules.rows}")
-    return rows
+    twice = sorted({r for r in open_rows if open_rows.count(r) > 1})
+    if twice:
+        raise InvalidBoardError(f"open rows name row {', '.join(map(str, twice))} twice: give each row once, "
+                                f"got {','.join(map(str, open_rows))}")
+    return tuple(sorted(open_rows))
 
 
 def legal_rows(board: Sequence[int], faces_or_counts: Sequence[int], goal: int, *,

@@ -197,7 +197,7 @@ def read_situation(rules: Rules, *, current: Sequence[int] | None, throw_number:
 
     Example:
         >>> state = read_situation(Rules(stripes=3), current=(6, 5, 4), throw_number=1, stripes_left=[3, 2, 3],
-        ...                        position=0)
+        ...                        wiped=[0, 1, 0], position=0)
         >>> len(state.order), state.turn, state.throws
         (3, 0, 1)
     """

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from dicemath.core.game import Game
     from dicemath.games.pitjesbak.state import State
 
+MAX_SIMULATED_GAMES = 100_000
+"""The most games ``simulate`` plays (bounded so that a simulation ends in about a minute)."""
+
 
 def _rules_args(parser, players: bool = False) -> None:
     parser.add_argument("--die-values", choices=DIE_VALUE_VARIANTS, default="traditional",
@@ -116,7 +119,7 @@ def register(subparsers, game) -> None:
 
     sim = commands.add_parser("simulate", help="simulate games with round-optimal play")
     _rules_args(sim, players=True)
-    sim.add_argument("--games", type=int, default=1000)
+    sim.add_argument("--games", type=int, default=1000, help=f"games to simulate, 1..{MAX_SIMULATED_GAMES:,}")
     sim.add_argument("--seed", type=int, default=0)
     add_json_flag(sim)
     sim.set_defaults(func=run_simulate)
@@ -384,8 +387,8 @@ def run_simulate(args) -> int:
     from dicemath.games.pitjesbak.round_solver import round_policy
     from dicemath.games.pitjesbak.simulate import game_win_frequencies
     rules = _rules(args)
-    if args.games < 1:
-        raise InvalidStateError(f"--games must be >= 1, got {args.games}")
+    if not 1 <= args.games <= MAX_SIMULATED_GAMES:
+        raise InvalidStateError(f"--games must be 1..{MAX_SIMULATED_GAMES}, got {args.games}")
     freqs = game_win_frequencies(rules, round_policy(rules), args.games, seed=args.seed)
     result = {"players": rules.players, "games": args.games, "seed": args.seed,
               "policy": "round-optimal", "win_frequencies": freqs}

@@ -399,8 +399,9 @@ def check_state(state: State) -> None:
     One stripe count, wiped flag and alive flag per seat; the seats named (start, round
     order, roll-off, winners) exist; stripes are >= 0 and only the winner may have 0; at
     least one player is alive; the round order starts at the start player (PIT-4) and holds
-    every alive seat (PIT-6); the limit is 1..3 once set (PIT-4); a decision is offered only
-    below the throw cap; one result per finished turn, all of them before a roll-off (PIT-5).
+    every alive seat (PIT-6); a seat that never wiped has at least the starting stripes
+    (PIT-1, PIT-6: only a round's winner wipes one); the limit is 1..3 once set (PIT-4); a
+    decision is offered only below the throw cap; one result per finished turn, all of them before a roll-off (PIT-5).
 
     Raises:
         InvalidStateError: the first rule the state breaks.
@@ -422,6 +423,10 @@ def check_state(state: State) -> None:
         need(state.alive[state.winner], f"the winner, seat {state.winner}, is out")
         return
     need(all(s >= 1 for s in state.stripes), "a seat with 0 stripes has won the game (PIT-1)")
+    start = state.rules.stripes
+    for seat, (count, wiped) in enumerate(zip(state.stripes, state.wiped)):
+        need(wiped or count >= start, f"seat {seat} has never wiped a stripe, so has at least the starting {start} "
+                                      f"stripes (PIT-1, PIT-6), got {count}")
     need(state.order[0] == state.start, f"the round order {state.order} starts at the start player {state.start}")
     need({s for s, a in enumerate(state.alive) if a} <= set(state.order), "every player in the game plays a round")
     need(0 <= state.limit <= MAX_THROWS and (state.limit == 0) == (state.turn == 0 and not state.results),

@@ -278,8 +278,8 @@ def advise_throw(rules: Rules, board: Sequence[int], throw: Sequence[int], *, ta
                  dice: int | None = None, throws: int | None = None) -> Advice:
     """The advice of :func:`advise` for a board and a choice throw as a player names them.
 
-    Also answers a throw that allows no row (no options: the turn ends, PEGS-4 / FIVES-2)
-    and a finished board; the advice's ``state`` is then the state before the throw.
+    Also answers a throw that allows no row (no options: the turn ends, PEGS-4 / FIVES-2);
+    the advice's ``state`` is then the state before the throw.
 
     Args:
         rules: the game.
@@ -291,6 +291,8 @@ def advise_throw(rules: Rules, board: Sequence[int], throw: Sequence[int], *, ta
 
     Raises:
         InvalidBoardError, InvalidRollError, IllegalMoveError: bad input.
+        InvalidStateError: a finished board (every row at the goal: the game is over and
+            nobody throws, as :func:`advise` says of a finished state).
 
     Example:
         >>> from dicemath.games.pegs_fives.rules import PEGS
@@ -298,11 +300,14 @@ def advise_throw(rules: Rules, board: Sequence[int], throw: Sequence[int], *, ta
         12
     """
     b = check_board(board, rules)
+    if not open_rows_of(b, rules.goal):
+        raise InvalidStateError(f"the board {','.join(map(str, b))} is finished (every row at the goal): "
+                                "the game is over, no throw to advise")
     dice = rules.dice if dice is None else dice
     faces = check_roll(throw, dice)
     throws = check_throws_left(rules, throws)
     start = replace(initial_state(rules, b), dice=dice, throws=throws)
-    state = start.apply(faces) if open_rows_of(b, rules.goal) else start
+    state = start.apply(faces)
     if state.current_player() == 0:
         return source_chain(rules).advise(state, table=table)
     return advisor_advice(advisor_for(rules, b, table), str(start), b, faces, dice, throws)
