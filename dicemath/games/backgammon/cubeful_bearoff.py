@@ -73,6 +73,8 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
+from typing import Any
+
 import numpy as np
 
 from dicemath.core.cache import cached_arrays
@@ -305,7 +307,7 @@ class CubefulBearoffTable:
             action names), ``"win_probability"`` (cubeless), ``"position"``, ``"versus"``.
         """
         x, y = self.indices(board, versus)
-        result = {"position": list(check_board(board)), "versus": list(check_board(versus))}
+        result: dict[str, Any] = {"position": list(check_board(board)), "versus": list(check_board(versus))}
         for k, name in enumerate(CUBE_STATES):
             result[name] = float(self.optimal[k, x, y])
         result["no_double"] = {name: float(self.no_double[k, x, y]) for k, name in enumerate(CUBE_STATES)}
@@ -390,6 +392,8 @@ def _exact(board: tuple, versus: tuple, state: int, level: int = 0,
             v = Fraction(1) if sum(play) == 0 else -_exact(versus, play, follow, level, top)[1]
             if best is None or v > best:
                 best = v
+        if best is None:
+            raise InvalidStateError(f"no play of {roll} from {board}")
         nd += weight * best
     if state == _OPPONENT or (top is not None and level >= top):
         return nd, nd, NO_DOUBLE

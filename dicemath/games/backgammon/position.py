@@ -268,7 +268,9 @@ def decode_position_id(text: str, player: int = 0) -> Position:
     except (binascii.Error, ValueError):
         raise InvalidStateError(f"not a valid base64 Position ID: {text!r}") from None
     bits = [(key[i // 8] >> (i % 8)) & 1 for i in range(80)]
-    sides, counts, count = [], [], 0
+    sides: list[tuple[int, ...]] = []
+    counts: list[int] = []
+    count = 0
     for bit in bits:
         if len(sides) == 2:
             if bit:
@@ -350,7 +352,7 @@ def position_from_xgid(text: str, player: int | None = None) -> Position:
             x[i - 1] = count
         else:
             o[24 - i] = count
-    return Position(x, o, 0).swap() if player == 1 else Position(x, o, 0)
+    return Position(tuple(x), tuple(o), 0).swap() if player == 1 else Position(tuple(x), tuple(o), 0)
 
 
 # -- the text diagram ---------------------------------------------------------------------

@@ -40,6 +40,9 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 
 from dicemath.core.errors import InvalidStateError
@@ -138,7 +141,7 @@ def rule_arrays(rule: str, boards, versus) -> dict[str, np.ndarray]:
     raise InvalidStateError(f"unknown race rule {rule!r}; known: {RULES}")
 
 
-def rule_decision(rule: str, board, versus) -> dict:
+def rule_decision(rule: str, board: Sequence[int], versus: Sequence[int]) -> dict[str, bool | str]:
     """One position's advice by a pip-count rule.
 
     Args:
@@ -153,12 +156,13 @@ def rule_decision(rule: str, board, versus) -> dict:
         InvalidStateError: unknown rule or bad boards.
     """
     decisions = rule_arrays(rule, [check_board(board)], [check_board(versus)])
-    result = {key: bool(value[0, 0]) for key, value in decisions.items()}
-    result["action"] = _action(result["double"], result["take"])
+    result: dict[str, bool | str] = {key: bool(value[0, 0]) for key, value in decisions.items()}
+    result["action"] = _action(bool(result["double"]), bool(result["take"]))
     return result
 
 
-def race_advice(board, versus, efficiency: float = BEAROFF_EFFICIENCY) -> dict:
+def race_advice(board: Sequence[int], versus: Sequence[int],
+                efficiency: float = BEAROFF_EFFICIENCY) -> dict[str, str | float]:
     """Every advice method's centred-cube action for one race (any boards of up to 15).
 
     Args:
@@ -180,7 +184,7 @@ def race_advice(board, versus, efficiency: float = BEAROFF_EFFICIENCY) -> dict:
     board, versus = check_board(board), check_board(versus)
     if sum(board) == 0 or sum(versus) == 0:
         raise InvalidStateError("both home boards need at least one checker")
-    result = {rule: rule_decision(rule, board, versus)["action"] for rule in RULES}
+    result: dict[str, str | float] = {rule: rule_decision(rule, board, versus)["action"] for rule in RULES}
     p = one_sided_win_probability(board, versus)
     decisions = model_arrays(np.array([p]), efficiency)
     result["one-sided"] = _action(decisions["double"][0], decisions["take"][0])
@@ -323,7 +327,7 @@ def model_position_equities(position, versus, efficiency: float | None = None, t
     exact = exact_probabilities(position, versus, tables)
     model = CubeModel(CubelessProbabilities(exact["win_probability"], exact["win_gammon"],
                                             lose_gammon=exact["lose_gammon"]))
-    result = {"position": list(position), "versus": list(versus)}
+    result: dict[str, Any] = {"position": list(position), "versus": list(versus)}
     actions = {name: model.action(name, x) for name in CUBE_STATES}
     result.update({name: actions[name][1] for name in CUBE_STATES})
     result["no_double"] = {name: model.equity(name, x) for name in CUBE_STATES}
