@@ -97,7 +97,7 @@ def _is_cube(state: State) -> bool:
     return getattr(state, "phase", None) in CUBE_PHASES
 
 
-def _boards(state: State) -> tuple:
+def _boards(state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return state.position.on_roll, state.position.opponent
 
 
@@ -109,6 +109,8 @@ def _plays(name: str, exact: bool):
 
 def _cube(name: str, exact: bool):
     def advise_cube(state: State, *, ply: int = 0) -> Advice:
+        if state.cube_value is None:
+            raise InvalidStateError(f"a cube decision in a cubeless game: {state}")
         cube = cube_advice(state.position, state.cube_value, state.relative_owner, state.rules, ply)
         return cube_options(state, cube, exact=exact, source=name)
     return advise_cube
