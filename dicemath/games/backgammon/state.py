@@ -42,6 +42,8 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from typing import Any
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
@@ -175,7 +177,7 @@ class State:
         """The legal plays of the dice, sorted (``play`` phase; empty in the others). Cached."""
         found = self._moves
         if found is None:
-            found = tuple(sorted(legal_moves(self.position, self.dice, self.rules))) if self.phase == PLAY else ()
+            found = tuple(sorted(legal_moves(self.position, self._roll(), self.rules))) if self.phase == PLAY else ()
             object.__setattr__(self, "_moves", found)
         return found
 
@@ -196,7 +198,7 @@ class State:
             return [(roll, Fraction(weight, 36)) for roll, weight in two_dice_rolls()]
         return []
 
-    def apply(self, action) -> State:
+    def apply(self, action: Hashable) -> State:
         """The state after ``action`` (an action, a chance outcome, or their text).
 
         Raises:
@@ -225,6 +227,8 @@ class State:
             return replace(self, phase=PASSED)
         if action == TAKE:
             return State(self.position, self.rules, ROLL, None, 2 * self._stake(), 1 - self.position.player)
+        if not isinstance(action, Move):
+            raise IllegalMoveError(f"{action!r} is not a play")
         return self._turn(action.after.swap())
 
     def returns(self) -> list[int]:
@@ -245,7 +249,7 @@ class State:
         return values
 
     # text -----------------------------------------------------------------------------
-    def action_text(self, action) -> str:
+    def action_text(self, action: Hashable) -> str:
         """An action or chance outcome as text: a play in the usual notation (``"24/18 13/11"``,
         ``"(no move)"``), a cube action, a roll ``"6-5"`` or an opening throw ``"5-6"``
         (X's die first)."""
@@ -255,7 +259,7 @@ class State:
             return f"{action[0]}-{action[1]}"
         return str(action)
 
-    def parse_action(self, text: str):
+    def parse_action(self, text: str) -> Hashable:
         """Read an action or chance outcome of this state from its text (see :meth:`action_text`).
 
         A play may be written in any form that reaches the same position (``"24/13"`` or
@@ -358,7 +362,7 @@ def absolute_owner(relative: str, player: int) -> int | None:
     return {"centred": None, "on_roll": player, "opponent": 1 - player}[relative]
 
 
-def _opening_throw(throw) -> tuple[int, int]:
+def _opening_throw(throw: Any) -> tuple[int, int]:   # any input: checked here
     """An opening throw ``(X's die, O's die)``, checked (BG-2: two different dice).
 
     Raises:

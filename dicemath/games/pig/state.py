@@ -57,7 +57,7 @@ _TEXT = re.compile(r"^\s*([01])\s*:\s*(\d+)\s*-\s*(\d+)\s+t(\d+)\s+(choose|rolli
                    re.IGNORECASE)
 
 
-def _whole(value, name: str) -> int:
+def _whole(value: object, name: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise InvalidStateError(f"{name} must be a whole number >= 0, got {value!r}")
     return value
