@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -38,6 +38,10 @@ AVERAGE_PIPS_PER_ROLL = 49 / 6
 """Expected pips of a roll (doubles count four times): 8.1667."""
 
 
+@overload
+def pip_count(boards: Sequence[int]) -> int: ...
+@overload
+def pip_count(boards: Iterable[int] | npt.NDArray[np.integer]) -> int | npt.NDArray[np.int64]: ...
 def pip_count(boards: Iterable[int] | npt.NDArray[np.integer]) -> int | npt.NDArray[np.int64]:
     """Pips of a home board (six counts on points 1..6): sum of point x checkers.
 
