@@ -30,10 +30,11 @@ from collections.abc import Collection, Hashable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, ClassVar, Generic, Protocol, cast
 
 from dicemath.analysis.records import InvalidRecordError, Record, build_rules, read_record
 from dicemath.analysis.result import Analysis, ChanceLuck, DecisionCost
-from dicemath.analysis.values import Valued, ValueSource
+from dicemath.analysis.values import S, Valued, ValueSource
 from dicemath.core.advice import Advice
 from dicemath.core.errors import DicemathError, IllegalMoveError
 from dicemath.core.game import CHANCE, TERMINAL, GameState
@@ -43,7 +44,16 @@ TIE = 1e-12
 computed along different paths may differ in the last bits of a float64."""
 
 
-class GameAnalysis:
+class _TextActions(Protocol):
+    """A state that reads and writes its actions as text (the default :meth:`GameAnalysis.parse` and
+    :meth:`GameAnalysis.text` use them)."""
+
+    def parse_action(self, text: str) -> Hashable: ...
+
+    def action_text(self, action: Hashable) -> str: ...
+
+
+class GameAnalysis(Generic[S]):
     """How one game's records map to its engine and values (subclass per game).
 
     Class attributes:
@@ -70,23 +80,23 @@ class GameAnalysis:
     required: tuple[str, ...] = ()
     optional: tuple[str, ...] = ()
     settings: dict = {}
-    groupings: dict[str, tuple[str, ...]] = {}
+    groupings: ClassVar[dict[str, tuple[str, ...]]] = {}
 
     # -- hooks a game gives --------------------------------------------------------------
     def rules(self, fields: Mapping):
         """The rules object of a record's ``rules`` fields (default: ``rules_class(**fields)``)."""
         return build_rules(self.rules_class, fields)
 
-    def initial_state(self, rules, start: str | None = None) -> GameState:
+    def initial_state(self, rules, start: str | None = None) -> S:
         """The state a whole game starts from: the game's start, or the state whose text is
         ``start`` (a record's ``start``)."""
         raise NotImplementedError
 
-    def decision_state(self, entry: Mapping, rules) -> GameState:
+    def decision_state(self, entry: Mapping, rules) -> S:
         """The state of a decision entry (its ``advise`` inputs; ``choice`` is read later)."""
         raise NotImplementedError
 
-    def value_source(self, rules, settings: Mapping) -> ValueSource:
+    def value_source(self, rules, settings: Mapping) -> ValueSource[S]:
         """The value source for these rules and settings."""
         raise NotImplementedError
 
@@ -94,24 +104,24 @@ class GameAnalysis:
         """What the plotted value is (the first seat's view for two-player games)."""
         return f"value for {seats[0]} ({self.unit})"
 
-    def parse(self, state: GameState, token) -> Hashable:
+    def parse(self, state: S, token: object) -> Hashable:
         """A record token as an action or chance outcome of ``state`` (default: the state's
         ``parse_action`` of the token's text)."""
         if not isinstance(token, str):
             raise InvalidRecordError(f"a move is written as text, got {token!r}")
-        return state.parse_action(token)
+        return cast(_TextActions, state).parse_action(token)
 
-    def text(self, state: GameState, action: Hashable) -> str:
+    def text(self, state: S, action: Hashable) -> str:
         """The text of an action or outcome of ``state`` (default: ``state.action_text``)."""
-        return state.action_text(action)
+        return cast(_TextActions, state).action_text(action)
 
-    def advice(self, state: GameState, settings: Mapping) -> Advice | None:
+    def advice(self, state: S, settings: Mapping) -> Advice | None:
         """The game's advice at a decision ``state`` (the chain of sources every door asks,
         :meth:`dicemath.core.game.Game.advise`), which values each decision; None: the value
         source values it (default)."""
         return None
 
-    def decision_values(self, state: GameState, source: ValueSource,
+    def decision_values(self, state: S, source: ValueSource[S],
                         settings: Mapping) -> tuple[dict[Hashable, float], bool, str]:
         """The mover's value after each legal action of a decision ``state``, whether they are
         exact, and their source: the game's :meth:`advice` (so that ``analyse`` values a
@@ -125,11 +135,11 @@ class GameAnalysis:
         return ({a: v.values[mover] for a, v in values.items()}, all(v.exact for v in values.values()),
                 source.description)
 
-    def context(self, state: GameState) -> dict:
+    def context(self, state: S) -> dict[str, Any]:
         """Facts about a decision state to group losses by (default none)."""
         return {}
 
-    def roller(self, state: GameState) -> int | None:
+    def roller(self, state: S) -> int | None:
         """The seat a chance event belongs to (default: nobody's)."""
         return None
 
@@ -150,7 +160,7 @@ class GameAnalysis:
             raise InvalidRecordError(f"this is a record of {checked.game!r}, not of {self.game!r}")
         return analyse_record(checked, self)
 
-    def source_for(self, rules, settings: Mapping) -> ValueSource:
+    def source_for(self, rules, settings: Mapping) -> ValueSource[S]:
         """:meth:`value_source` with the defaults of :attr:`settings` filled in, cached."""
         unknown = sorted(set(settings) - set(self.settings))
         if unknown:
@@ -236,8 +246,8 @@ def analyse_record(record: Record, adapter: GameAnalysis) -> Analysis:
     seats = tuple(record.players) if record.players else adapter.seats
     if len(seats) != len(adapter.seats):
         raise InvalidRecordError(f'"players" names {len(seats)} players; {adapter.game} has {len(adapter.seats)}')
-    common = dict(game=adapter.game, unit=adapter.unit, value_label=adapter.value_label(rules, seats), seats=seats,
-                  threshold=adapter.threshold)
+    common: dict[str, Any] = dict(game=adapter.game, unit=adapter.unit, value_label=adapter.value_label(rules, seats),
+                                  seats=seats, threshold=adapter.threshold)
     if record.decisions is not None:
         decisions = []
         for index, entry in enumerate(record.decisions):
@@ -286,6 +296,8 @@ def decision_states(record: Record, adapter: GameAnalysis,
         rules, state = start_state(record, adapter)
         with at_entry("rules"):
             source = adapter.source_for(rules, record.settings)
+        if record.moves is None:
+            raise InvalidRecordError("the record has neither decisions nor moves")
         played = replay(adapter, state, record.moves[:max(indices) + 1])
         return {index: (before, source) for index, before, _, _ in played if index in indices}
     with at_entry("rules"):
@@ -320,8 +332,8 @@ def final_state(record: Record, adapter: GameAnalysis) -> GameState:
     if record.moves is None:
         raise InvalidRecordError("a decision list has no game to replay")
     _, state = start_state(record, adapter)
-    for _, _, _, state in replay(adapter, state, record.moves):
-        pass
+    for _, _, _, after in replay(adapter, state, record.moves):
+        state = after
     return state
 
 

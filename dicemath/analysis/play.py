@@ -43,7 +43,7 @@ def play_tokens(game: str, rules, policies: Sequence[Policy], rng: random.Random
     """
     adapter = game_adapter(game)
     state = adapter.initial_state(rules, start)
-    tokens = []
+    tokens: list[str] = []
     for _ in range(max_steps):
         player = state.current_player()
         if player == TERMINAL:

@@ -47,8 +47,12 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from typing import Any, Generic, TypeVar, cast
 
 from dicemath.core.game import GameState
+
+S = TypeVar("S", bound=GameState)
+"""The state type of one game (a value source, a game's analysis, take that game's states)."""
 
 
 @dataclass(frozen=True)
@@ -74,7 +78,7 @@ def combine(weighted: Sequence[tuple[float, Valued]]) -> Valued:
     return Valued(tuple(totals), all(valued.exact for _, valued in weighted))
 
 
-class ValueSource:
+class ValueSource(Generic[S]):
     """The values of one game's states (see the module docstring); subclasses give :meth:`value`.
 
     Attributes:
@@ -83,23 +87,24 @@ class ValueSource:
 
     description = ""
 
-    def value(self, state: GameState) -> Valued:
+    def value(self, state: S) -> Valued:
         """The value of ``state`` for every player under optimal play from there."""
         raise NotImplementedError
 
-    def advice(self, state: GameState):
+    def advice(self, state: S) -> Any:
         """The game's advice at a decision ``state`` from these values, in the form the game's
         drawing takes (:func:`dicemath.core.svg.picture`): the options, best first, with their
         values."""
         raise NotImplementedError
 
-    def action_values(self, state: GameState) -> dict[Hashable, Valued]:
+    def action_values(self, state: S) -> dict[Hashable, Valued]:
         """The value after each legal action of a decision state (default: :meth:`value` of
         each successor)."""
-        return {action: self.value(state.apply(action)) for action in state.legal_actions()}
+        # a state's successors are states of the same game
+        return {action: self.value(cast(S, state.apply(action))) for action in state.legal_actions()}
 
-    def expected(self, state: GameState) -> Valued:
+    def expected(self, state: S) -> Valued:
         """The expected value over the chance outcomes of ``state`` (their exact
         probabilities, as floats), the value each outcome is compared with for its luck."""
-        return combine([(float(p), self.value(state.apply(outcome)))
+        return combine([(float(p), self.value(cast(S, state.apply(outcome))))
                         for outcome, p in state.chance_outcomes()])

@@ -81,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _value_options(parser: argparse.ArgumentParser) -> set[str]:
     """The option strings of every (sub)command that take one value."""
-    found = set()
+    found: set[str] = set()
     for action in parser._actions:                       # argparse keeps no public list
         if action.option_strings and action.nargs is None and action.const is None and action.type is not bool:
             if not isinstance(action, (argparse._StoreTrueAction, argparse._StoreFalseAction, argparse._HelpAction,

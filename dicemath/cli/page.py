@@ -74,6 +74,7 @@ class AdviceHandler(BaseHTTPRequestHandler):
     """Serves the page (``GET /``) and the JSON API (``POST /api/...``); see the module docstring."""
 
     server_version = "dicemath"
+    server: AdviceServer
 
     def do_GET(self) -> None:                                 # noqa: N802 (the http.server name)
         path = self.path.split("?", 1)[0]
@@ -159,6 +160,7 @@ class AdviceServer(ThreadingHTTPServer):
 
     daemon_threads = True
     request_queue_size = BACKLOG
+    server_address: tuple[str, int] | tuple[str, int, int, int]     # IPv4, or IPv6 (with flow and scope)
 
     def __init__(self, address: tuple[str, int], quiet: bool = False, pool: WorkerPool | None = None):
         self.quiet = quiet

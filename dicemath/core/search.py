@@ -44,13 +44,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
+from typing import TypeVar
 
 from dicemath.core.game import CHANCE, TERMINAL, GameState
 
-Values = tuple
+Value = float | Fraction
+"""A value for one player: exact (a Fraction) or a float."""
+
+Values = tuple[Value, ...]
 """One value per player."""
 
-Leaf = Callable[[GameState], Sequence | None]
+Leaf = Callable[[GameState], Sequence[Value] | None]
 """``leaf(state)``: the values of a state where the search stops, or None to search on."""
 
 
@@ -64,25 +68,30 @@ def _children(state: GameState) -> tuple[tuple[Hashable, Fraction | None, GameSt
     return tuple((action, None, state.apply(action)) for action in actions)
 
 
-def _back_up(state: GameState, children, memo: dict) -> Values:
+def _back_up(state: GameState, children: Sequence[tuple[Hashable, Fraction | None, GameState]],
+             memo: dict[GameState, Values]) -> Values:
     """The value of ``state`` from the solved values of its children."""
     if state.current_player() == CHANCE:
         size = len(memo[children[0][2]])
-        total = [0] * size
+        total: list[Value] = [0] * size
         for _, p, child in children:
+            if p is None:
+                raise ValueError(f"a chance outcome of {state} has no probability")
             for i, v in enumerate(memo[child]):
                 total[i] += p * v
         return tuple(total)
     player = state.current_player()
-    best = None
+    best: Values | None = None
     for _, _, child in children:
         values = memo[child]
         if best is None or values[player] > best[player]:
             best = values
+    if best is None:
+        raise ValueError(f"player {player} has no legal action in {state}")
     return best
 
 
-def expectimax(state: GameState, *, leaf: Leaf | None = None, memo: dict | None = None) -> Values:
+def expectimax(state: GameState, *, leaf: Leaf | None = None, memo: dict[GameState, Values] | None = None) -> Values:
     """The value of ``state`` for every player under optimal play (``max^n`` with chance).
 
     A player's node takes the values of the legal action that is best for that player
@@ -104,7 +113,7 @@ def expectimax(state: GameState, *, leaf: Leaf | None = None, memo: dict | None 
             or a player has no legal action.
     """
     memo = {} if memo is None else memo
-    expanded: dict = {}
+    expanded: dict[GameState, tuple[tuple[Hashable, Fraction | None, GameState], ...]] = {}
     stack = [state]
     while stack:
         current = stack[-1]
@@ -141,7 +150,7 @@ def expectimax(state: GameState, *, leaf: Leaf | None = None, memo: dict | None 
 
 
 def action_values(state: GameState, *, leaf: Leaf | None = None,
-                  memo: dict | None = None) -> dict[Hashable, Values]:
+                  memo: dict[GameState, Values] | None = None) -> dict[Hashable, Values]:
     """The values (one per player) after each legal action of a player's state.
 
     Raises:
@@ -160,16 +169,20 @@ def action_values(state: GameState, *, leaf: Leaf | None = None,
 EXACT, LOWER, UPPER = 0, 1, 2
 """Kinds of transposition-table entries of :func:`negamax` and :func:`alpha_beta`."""
 
-Children = Callable[[Hashable], Sequence[tuple[float, Hashable | None, int]]]
+N = TypeVar("N")
+"""A node of :func:`negamax` (any hashable the caller chooses)."""
+
+Children = Callable[[N], Sequence[tuple[float, N | None, int]]]
 """``children(node)``: ``(reward, child, sign)`` per move, in the order to search them (move
 ordering): the mover's immediate reward, the node after the move (None: the game ends there)
 and ``-1`` when the other player moves at ``child`` (its value is subtracted) or ``+1`` when
 the same player moves again (added)."""
 
 
-def negamax(node: Hashable, depth: int, *, children: Children,
-            evaluate: Callable[[Hashable], float] | None = None,
-            leaf: Callable[[Hashable], float | None] | None = None, table: dict | None = None,
+def negamax(node: N, depth: int, *, children: Children[N],
+            evaluate: Callable[[N], float] | None = None,
+            leaf: Callable[[N], float | None] | None = None,
+            table: dict[N, tuple[int, float, int]] | None = None,
             alpha: float = float("-inf"), beta: float = float("inf")) -> float:
     """Alpha-beta (fail-soft negamax with a transposition table) over any deterministic
     two-player zero-sum game given as nodes and moves.
@@ -247,7 +260,7 @@ def _state_moves(state: GameState) -> list[tuple[float, GameState | None, int]]:
     """The moves of a player's state for :func:`negamax`: reward 0, or the mover's return at
     the end of the game."""
     player = state.current_player()
-    moves = []
+    moves: list[tuple[float, GameState | None, int]] = []
     for action in state.legal_actions():
         child = state.apply(action)
         following = child.current_player()
@@ -261,7 +274,8 @@ def _state_moves(state: GameState) -> list[tuple[float, GameState | None, int]]:
 
 
 def alpha_beta(state: GameState, depth: int, *, evaluate: Callable[[GameState], float] | None = None,
-               table: dict | None = None, leaf: Callable[[GameState], float | None] | None = None,
+               table: dict[GameState, tuple[int, float, int]] | None = None,
+               leaf: Callable[[GameState], float | None] | None = None,
                alpha: float = float("-inf"), beta: float = float("inf")) -> float:
     """Negamax with alpha-beta pruning for deterministic two-player zero-sum games
     (:func:`negamax` over the states of the :mod:`dicemath.core.game` vocabulary).

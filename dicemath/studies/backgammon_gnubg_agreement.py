@@ -15,6 +15,8 @@ Example:
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from dicemath.games.backgammon import gnubg_engine
@@ -145,7 +147,8 @@ def compare_top_play(positions: list[dict], ply: int) -> dict:
         dicemath ranks the plays evaluated at ``ply`` first), ``different`` (a list),
         ``max_equity_difference`` (|dicemath's top equity - gnubg's score| over all positions).
     """
-    counts = {"positions": 0, "same": 0, "same_cut_short": 0, "ties": 0, "mixed_plies": [], "different": []}
+    counts: dict[str, Any] = {"positions": 0, "same": 0, "same_cut_short": 0, "ties": 0, "mixed_plies": [],
+                              "different": []}
     worst = 0.0
     for entry in positions:
         position = Position.from_position_id(entry["position_id"])

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -192,7 +193,8 @@ def confirm_positions(samples, ply: int) -> dict:
     """
     from dicemath.games.backgammon.hint import rank_results
 
-    found = {"positions": 0, "contested": 0, "binds": 0, "binds_0ply": 0, "both": 0, "costs": [], "costs_0ply": []}
+    found: dict[str, Any] = {"positions": 0, "contested": 0, "binds": 0, "binds_0ply": 0, "both": 0, "costs": [],
+                             "costs_0ply": []}
     for text in samples:
         if not text:
             continue
@@ -202,7 +204,8 @@ def confirm_positions(samples, ply: int) -> dict:
         movers, opponents = roll_results(position.on_roll, position.opponent, int(first), int(second), PLAYTIVE)
         legal = {(m.tobytes(), o.tobytes()) for m, o in zip(movers, opponents)}
         std_movers, std_opponents = roll_results(position.on_roll, position.opponent, int(first), int(second), STANDARD)
-        outside = [i for i, (m, o) in enumerate(zip(std_movers, std_opponents)) if (m.tobytes(), o.tobytes()) not in legal]
+        outside = [i for i, (m, o) in enumerate(zip(std_movers, std_opponents))
+                   if (m.tobytes(), o.tobytes()) not in legal]
         if not outside:
             continue
         found["contested"] += 1
@@ -211,7 +214,7 @@ def confirm_positions(samples, ply: int) -> dict:
         is_standard = np.array([(m.tobytes(), o.tobytes()) in
                                 {(a.tobytes(), b.tobytes()) for a, b in zip(std_movers, std_opponents)}
                                 for m, o in zip(union_movers, union_opponents)])
-        binds = {}
+        binds: dict[int, float | None] = {}
         for depth in sorted({0, ply}):
             _, equities, reached, _ = rank_results(union_movers, union_opponents, PLAYTIVE, depth)
             order = sorted(range(len(equities)), key=lambda i: (-reached[i], -equities[i]))

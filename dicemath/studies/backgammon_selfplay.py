@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon.evaluate import cubeless_equity, evaluate_many
 from dicemath.games.backgammon.moves import roll_results
 from dicemath.games.backgammon.position import Position, game_result
@@ -133,11 +134,14 @@ def self_play_game(rng: np.random.Generator, rules: Rules = STANDARD, ply: int =
         game.turns += 1
         if _over(mover, other):
             break
-        dice = tuple(int(d) for d in rng.integers(1, 7, size=2))
+        first, second = (int(d) for d in rng.integers(1, 7, size=2))
+        dice = (first, second)
     else:
         raise RuntimeError(f"self-play game exceeded {MAX_TURNS} turns")
     # The previous mover (now "other") bore off his last checker and won (BG-7).
     result = game_result(Position(tuple(int(c) for c in mover), tuple(int(c) for c in other), player))
+    if result is None:
+        raise InvalidStateError("a self-play game stopped before its end")
     game.starter_won = result.winner == starter
     game.points = result.points
     return game

@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from dicemath.core.errors import DicemathError
 from dicemath.games.pegs_fives.distilled import DistilledValue, activations, endgame_offsets, one_hot
 from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
 from dicemath.games.pegs_fives.fullboard.simulate import recording, simulate_games, table_policy
@@ -125,7 +126,7 @@ def train_network(boards: np.ndarray, targets: np.ndarray, goal: int, *, hidden:
         for chosen in np.array_split(rng.permutation(len(targets)), max(1, len(targets) // batch)):
             outputs = activations(layers, inputs[chosen])
             error = (2.0 / len(chosen)) * (outputs[-1][:, 0] - targets[chosen])[:, None]
-            gradients = [None] * len(layers)
+            gradients: list[np.ndarray | None] = [None] * len(layers)
             for i in range(len(layers) - 2, -1, -2):
                 gradients[i] = outputs[i // 2].T @ error
                 gradients[i + 1] = error.sum(axis=0)
@@ -133,13 +134,15 @@ def train_network(boards: np.ndarray, targets: np.ndarray, goal: int, *, hidden:
                     error = (error @ layers[i].T) * (outputs[i // 2] > 0)
             step += 1
             for p, g, m, v in zip(layers, gradients, first, second):
+                if g is None:
+                    raise DicemathError("the network's layers must come in (weights, bias) pairs")
                 m *= beta1
                 m += (1 - beta1) * g
                 v *= beta2
                 v += (1 - beta2) * g * g
                 p -= size * (m / (1 - beta1 ** step)) / (np.sqrt(v / (1 - beta2 ** step)) + 1e-8)
         line = f"epoch {epoch + 1}/{epochs}: {time.perf_counter() - start:.0f} s"
-        if check is not None:
+        if check is not None and check_inputs is not None:
             error = activations(layers, check_inputs)[-1][:, 0] - check[1]
             line += f", held-out RMS {np.sqrt(np.mean(error ** 2)):.4f}, max {np.abs(error).max():.3f}"
         log(line)
@@ -153,7 +156,8 @@ class Sample:
 
     Attributes:
         boards: full-board indices (uint32;
-            :class:`dicemath.games.pegs_fives.fullboard.layout.BoardLayout` of every row), the last ``held_out`` of them kept out of training.
+            :class:`dicemath.games.pegs_fives.fullboard.layout.BoardLayout` of every row), the last
+            ``held_out`` of them kept out of training.
         targets: their exact values (float32).
         held_out: boards for measuring the model, not for training.
         endgame_rows: boards with at most this many open rows are stored exactly.

@@ -38,7 +38,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -97,18 +97,22 @@ def _is_cube(state: State) -> bool:
     return getattr(state, "phase", None) in CUBE_PHASES
 
 
-def _boards(state: State) -> tuple:
+def _boards(state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return state.position.on_roll, state.position.opponent
 
 
-def _plays(name: str, exact: bool):
+def _plays(name: str, exact: bool) -> Callable[..., Advice]:
     def advise_play(state: State, *, ply: int = 0) -> Advice:
+        if state.dice is None:
+            raise InvalidStateError(f"a play without dice: {state}")
         return play_advice(state, hint(state.position, state.dice, state.rules, ply), exact=exact, source=name)
     return advise_play
 
 
-def _cube(name: str, exact: bool):
+def _cube(name: str, exact: bool) -> Callable[..., Advice]:
     def advise_cube(state: State, *, ply: int = 0) -> Advice:
+        if state.cube_value is None:
+            raise InvalidStateError(f"a cube decision in a cubeless game: {state}")
         cube = cube_advice(state.position, state.cube_value, state.relative_owner, state.rules, ply)
         return cube_options(state, cube, exact=exact, source=name)
     return advise_cube

@@ -48,7 +48,8 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
+from typing import Any, cast
 
 from dicemath.core.advice import Advice
 from dicemath.analysis.engine import GameAnalysis
@@ -70,7 +71,7 @@ def _seats(player: int, equity: float) -> tuple[float, float]:
     return (equity, -equity) if player == 0 else (-equity, equity)
 
 
-class EquityValues(ValueSource):
+class EquityValues(ValueSource[State]):
     """Equities of both players (see the module docstring).
 
     Args:
@@ -108,14 +109,15 @@ class EquityValues(ValueSource):
         """Every legal action with its value, best first: :func:`~dicemath.games.backgammon.advice.advise`."""
         return advise(state, ply=self.ply)
 
-    def action_values(self, state: State) -> dict:
+    def action_values(self, state: State) -> dict[Hashable, Valued]:
         """The value of each legal action, as :meth:`advice` gives it."""
         decider = state.current_player()
-        return {option.action: Valued(_seats(decider, option.value), option.extras["source"] == "exact")
+        # the equities of the advice are floats (float64), never Fractions
+        return {option.action: Valued(_seats(decider, cast(float, option.value)), option.extras["source"] == "exact")
                 for option in self.advice(state).options}
 
 
-class BackgammonAnalysis(GameAnalysis):
+class BackgammonAnalysis(GameAnalysis[State]):
     """Backgammon records (see the module docstring)."""
 
     game = "backgammon"
@@ -175,10 +177,10 @@ class BackgammonAnalysis(GameAnalysis):
         phase = DOUBLED if str(entry.get("choice", "")).strip().lower() in (TAKE, PASS) else MAY_DOUBLE
         return State(position, rules, phase, None, value, absolute_owner(owner, position.player))
 
-    def context(self, state: State) -> dict:
+    def context(self, state: State) -> dict[str, Any]:
         position = state.position
         phase = "bear-off" if position.is_bear_off() else "contact" if position.is_contact() else "race"
-        context = {"phase": phase, "pips": [position.pip_count(), position.opponent_pip_count()],
+        context: dict[str, Any] = {"phase": phase, "pips": [position.pip_count(), position.opponent_pip_count()],
                    "borne_off": [CHECKERS - sum(position.on_roll), CHECKERS - sum(position.opponent)]}
         if state.phase in (MAY_DOUBLE, DOUBLED):
             context.update(cube_value=state.cube_value, cube_owner=state.relative_owner)

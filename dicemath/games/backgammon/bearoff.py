@@ -44,6 +44,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from math import comb
 
+from collections.abc import Iterable, Sequence
+from types import ModuleType
+
 import numpy as np
 
 from dicemath.core.cache import cached_arrays
@@ -99,7 +102,7 @@ def _all_positions() -> np.ndarray:
 
         def fill(prefix: list[int], left: int, slots: int) -> None:
             if slots == 1:
-                group.append(tuple(prefix + [left]))
+                group.append(tuple(prefix + [left]))  # noqa: B023 (fill runs within this iteration)
                 return
             for value in range(left + 1):
                 fill(prefix + [value], left - value, slots - 1)
@@ -124,7 +127,7 @@ def _index_dict() -> dict[tuple[int, ...], int]:
     return {tuple(int(c) for c in row): i for i, row in enumerate(_all_positions())}
 
 
-def check_board(board) -> tuple[int, ...]:
+def check_board(board: Iterable[int]) -> tuple[int, ...]:
     """Validate a home board and return it as a tuple of six ints.
 
     Args:
@@ -139,7 +142,7 @@ def check_board(board) -> tuple[int, ...]:
     return check_counts(board, POINTS, "a home board (points 1..6)")
 
 
-def position_index(board) -> int:
+def position_index(board: Iterable[int]) -> int:
     """The dense index of a home board (see the module docstring for the order).
 
     Args:
@@ -195,7 +198,7 @@ def pip_counts(boards: np.ndarray | None = None) -> np.ndarray:
     return boards @ np.arange(1, POINTS + 1)
 
 
-def roll_index(roll) -> int:
+def roll_index(roll: Sequence[int]) -> int:
     """The index in :data:`~dicemath.core.dice.TWO_DICE_ROLLS` of a roll given as two dice in any order.
 
     Raises:
@@ -271,7 +274,7 @@ def move_table(rules: Rules = STANDARD) -> MoveTable:
     return MoveTable(rules, arrays["starts"], arrays["targets"])
 
 
-def successors(board, roll, rules: Rules = STANDARD) -> list[tuple[int, ...]]:
+def successors(board: Iterable[int], roll: Sequence[int], rules: Rules = STANDARD) -> list[tuple[int, ...]]:
     """The distinct home boards after each legal play of ``roll`` from ``board``.
 
     Args:
@@ -297,7 +300,7 @@ def successors(board, roll, rules: Rules = STANDARD) -> list[tuple[int, ...]]:
 # Dynamic programming (numba kernels in _bearoff_kernels; plain-Python twins in the tests)
 # ----------------------------------------------------------------------------------------
 
-def _kernels():
+def _kernels() -> ModuleType:
     from dicemath.games.backgammon import _bearoff_kernels
 
     return _bearoff_kernels
@@ -341,11 +344,11 @@ class OneSidedTable:
     gammon_mean: np.ndarray = field(repr=False)
     gammon_distribution: np.ndarray = field(repr=False)
 
-    def mean_rolls(self, board) -> float:
+    def mean_rolls(self, board: Iterable[int]) -> float:
         """Expected rolls to bear off ``board`` (six counts on points 1..6)."""
         return float(self.mean[position_index(board)])
 
-    def rolls_distribution(self, board) -> np.ndarray:
+    def rolls_distribution(self, board: Iterable[int]) -> np.ndarray:
         """P(exactly n rolls) for n = 0.. (trailing zeros trimmed) of ``board``."""
         row = self.distribution[position_index(board)]
         nonzero = np.nonzero(row > 0)[0]
@@ -425,7 +428,7 @@ def two_sided_table(checkers: int = 6, rules: Rules = STANDARD) -> np.ndarray:
                          lambda: _build_two_sided(checkers, rules))["win"]
 
 
-def win_probability(board, versus, rules: Rules = STANDARD) -> float:
+def win_probability(board: Iterable[int], versus: Iterable[int], rules: Rules = STANDARD) -> float:
     """Cubeless P(the player on roll with ``board`` wins) against ``versus`` (exact DP).
 
     Uses the smallest two-sided table covering both boards (at most

@@ -79,6 +79,7 @@ import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -449,13 +450,16 @@ def build_database(checkers: int, root: str | Path | None = None, *, scheduler: 
         chunk_pairs = found.spec.get("chunk_pairs", chunk_pairs)
     plan = chunk_plan(checkers, int(chunk_pairs), full)
     store = TableStore.create(folder, KIND, _spec(checkers, int(chunk_pairs), full),
-                              {table.name: (np.uint32, (len(table.other.boards), len(table.on_roll.boards)))
+                              {table.name: ("uint32", (len(table.other.boards), len(table.on_roll.boards)))
                                for table in _layout(checkers, full).values()}, len(plan))
     done = store.done()
     todo = [chunk for chunk in plan if chunk.index not in done]
     if max_chunks is not None:
         todo = todo[:max_chunks]
-    graph, previous, current, diagonal = {}, [], [], None
+    graph: dict[str, tuple[Any, ...]] = {}        # a Dask graph: key -> (function, *arguments)
+    previous: list[str] = []
+    current: list[str] = []
+    diagonal: int | None = None
     for chunk in todo:       # each chunk waits for the missing chunks of the nearest earlier diagonal
         if chunk.diagonal != diagonal:
             previous, current, diagonal = current or previous, [], chunk.diagonal

@@ -76,12 +76,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
+from typing import Any, overload
 
-from dicemath.core.errors import InvalidProbabilityError, InvalidStateError
+import numpy as np
+import numpy.typing as npt
+
+from dicemath.core.errors import InvalidProbabilityError, InvalidStateError  # noqa: F401 (re-exported)
 from dicemath.games.backgammon.cube_rules import (
-    ACTIONS, CUBE_OWNERS, DOUBLE_PASS, DOUBLE_TAKE, MAX_CUBE, NO_DOUBLE, TIE_TOLERANCE, TOO_GOOD, VERDICTS, check_cube,
-    cube_decision, may_double, takes)
+    ACTIONS, CUBE_OWNERS, DOUBLE_PASS, DOUBLE_TAKE, MAX_CUBE, NO_DOUBLE, TIE_TOLERANCE, TOO_GOOD, VERDICTS, check_cube,  # noqa: F401 (re-exported)
+    cube_decision, may_double, takes)  # noqa: F401 (re-exported)
+
+FloatArray = npt.NDArray[np.float64]
+"""An array of floats (the vectorised forms of the cube functions)."""
 
 CUBE_STATES = ("centred", "owned", "opponent_owned")
 """The three cube positions of the models and tables, seen by the player on roll (the would-be doubler)."""
@@ -185,7 +191,13 @@ def _check_cube(cube: str) -> str:
     return cube
 
 
-def take_point(average_win_taker, average_loss_taker, efficiency):
+@overload
+def take_point(average_win_taker: float, average_loss_taker: float, efficiency: float) -> float: ...
+@overload
+def take_point(average_win_taker: npt.ArrayLike, average_loss_taker: npt.ArrayLike,
+               efficiency: npt.ArrayLike) -> float | FloatArray: ...
+def take_point(average_win_taker: npt.ArrayLike, average_loss_taker: npt.ArrayLike,
+               efficiency: npt.ArrayLike) -> float | FloatArray:
     """Janowski's take point: the taker's minimum winning chance to take (vectorised).
 
     Args:
@@ -205,7 +217,17 @@ def take_point(average_win_taker, average_loss_taker, efficiency):
     return float(result) if result.ndim == 0 else result
 
 
-def janowski_equity(p, efficiency, cube: str = "centred", average_win=1.0, average_loss=1.0):
+@overload
+def janowski_equity(p: float, efficiency: float, cube: str = ..., average_win: float = ...,
+                    average_loss: float = ...) -> float: ...
+@overload
+def janowski_equity(p: npt.NDArray[Any], efficiency: npt.ArrayLike, cube: str = ..., average_win: npt.ArrayLike = ...,
+                    average_loss: npt.ArrayLike = ...) -> FloatArray: ...
+@overload
+def janowski_equity(p: npt.ArrayLike, efficiency: npt.ArrayLike, cube: str = ..., average_win: npt.ArrayLike = ...,
+                    average_loss: npt.ArrayLike = ...) -> float | FloatArray: ...
+def janowski_equity(p: npt.ArrayLike, efficiency: npt.ArrayLike, cube: str = "centred",
+                    average_win: npt.ArrayLike = 1.0, average_loss: npt.ArrayLike = 1.0) -> float | FloatArray:
     """Janowski's cubeful equity (no double now) as a function of the win chance ``p``.
 
     Vectorised over ``p`` (and the other arguments) with numpy broadcasting.
@@ -252,7 +274,16 @@ def janowski_equity(p, efficiency, cube: str = "centred", average_win=1.0, avera
     return float(result) if result.ndim == 0 else result
 
 
-def cube_action(no_double, double_take, may_double=True):
+@overload
+def cube_action(no_double: float, double_take: float, may_double: bool = ...) -> tuple[int, float]: ...  # noqa: F811
+@overload
+def cube_action(no_double: npt.NDArray[Any], double_take: npt.ArrayLike,
+                may_double: npt.ArrayLike = ...) -> tuple[npt.NDArray[np.int64], FloatArray]: ...  # noqa: F811
+@overload
+def cube_action(no_double: npt.ArrayLike, double_take: npt.ArrayLike,
+                may_double: npt.ArrayLike = ...) -> tuple[int, float] | tuple[npt.NDArray[np.int64], FloatArray]: ...  # noqa: F811
+def cube_action(no_double: npt.ArrayLike, double_take: npt.ArrayLike, may_double: npt.ArrayLike = True,  # noqa: F811 (shadows the import)
+                ) -> tuple[int, float] | tuple[npt.NDArray[np.int64], FloatArray]:
     """:func:`cube_decision` for numbers or arrays (the cube at stake 1: double/pass is +1).
 
     Arrays go through the compiled :func:`cube_decision` (numba, loaded on first use).
@@ -368,7 +399,7 @@ class CubeModel:
             raise InvalidCubeStateError(f"only a centred or owned cube can be turned, got {cube!r}")
         x = _check_efficiency(efficiency)
 
-        def gain(q):
+        def gain(q: npt.ArrayLike) -> FloatArray:
             nd = janowski_equity(q, x, cube, self.W, self.L)
             dt = 2.0 * janowski_equity(q, x, "opponent_owned", self.W, self.L)
             return np.where(takes(dt), dt, 1.0) - nd
@@ -407,8 +438,8 @@ class CubeModel:
         return "\n".join(lines)
 
 
-def model_summary(win, gammon=0.0, backgammon=0.0, lose_gammon=0.0, lose_backgammon=0.0,
-                  *, efficiency=None) -> dict:
+def model_summary(win: float, gammon: float = 0.0, backgammon: float = 0.0, lose_gammon: float = 0.0,
+                  lose_backgammon: float = 0.0, *, efficiency: float | None = None) -> dict[str, Any]:
     """Everything the cube models say about one position, as a JSON-ready dict.
 
     Keys: ``win``, ``gammon``, ``backgammon``, ``lose_gammon``, ``lose_backgammon``,
@@ -430,7 +461,7 @@ def model_summary(win, gammon=0.0, backgammon=0.0, lose_gammon=0.0, lose_backgam
     model = CubeModel(probabilities)
     action, equity = model.action("centred", x)
 
-    def clean(value: float):
+    def clean(value: float) -> float | None:
         return None if math.isnan(value) else float(value)
 
     return {
@@ -519,7 +550,7 @@ def keeler_spencer(steps: int = 50, tolerance: float = 1e-11,
     opp = owned.copy()
     centred = owned.copy()
     iterations = 0
-    for iterations in range(1, max_iterations + 1):
+    for iterations in range(1, max_iterations + 1):  # noqa: B007 (the count is read after the loop)
         new_owned = owned.copy()
         new_opp = opp.copy()
         new_centred = centred.copy()
@@ -562,7 +593,7 @@ def keeler_spencer_points(steps: int = 40) -> tuple[float, float]:
             2 * fine.take_point - coarse.take_point)
 
 
-def _first_crossing(p, values, start, stop) -> float:
+def _first_crossing(p: FloatArray, values: FloatArray, start: int, stop: int) -> float:
     """Linear interpolation of the first index in [start, stop) where values turns >= 0."""
     for k in range(start, stop):
         if values[k] >= -1e-12:
@@ -573,7 +604,7 @@ def _first_crossing(p, values, start, stop) -> float:
     return float("nan")
 
 
-def _last_crossing(p, values) -> float:
+def _last_crossing(p: FloatArray, values: FloatArray) -> float:
     """Linear interpolation of the last point where a decreasing ``values`` is still >= 0."""
     nonneg = np.nonzero(values >= -1e-12)[0]
     k = nonneg[-1]
@@ -583,8 +614,9 @@ def _last_crossing(p, values) -> float:
     return float(p[k] + (p[k + 1] - p[k]) * a / (a - b))
 
 
-def fit_efficiency(p, equities, cube: str = "centred", average_win=1.0, average_loss=1.0,
-                   weights=None) -> tuple[float, float, float]:
+def fit_efficiency(p: npt.ArrayLike, equities: npt.ArrayLike, cube: str = "centred",
+                   average_win: npt.ArrayLike = 1.0, average_loss: npt.ArrayLike = 1.0,
+                   weights: npt.ArrayLike | None = None) -> tuple[float, float, float]:
     """The Janowski cube efficiency x that best explains observed cubeful equities.
 
     Least squares over x in [0, 1] (bounded scalar minimisation, scipy) of
@@ -612,7 +644,7 @@ def fit_efficiency(p, equities, cube: str = "centred", average_win=1.0, average_
     equities = np.asarray(equities, dtype=float)
     w = np.ones_like(p) if weights is None else np.asarray(weights, dtype=float)
 
-    def loss(x):
+    def loss(x: float) -> float:
         r = janowski_equity(p, x, cube, average_win, average_loss) - equities
         return float(np.sum(w * r * r) / np.sum(w))
 

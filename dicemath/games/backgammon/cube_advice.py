@@ -221,7 +221,7 @@ def cube_advice(position: Position, cube_value: int = 1, cube_owner: str = "cent
         values, probabilities = _cubeful(on_roll, opponent, states, ply, rules, True)
         no_double = float(values[0])
         double_take = float(2 * values[1]) if allowed else None
-        code, equity = cube_action(no_double, double_take if allowed else no_double, allowed)
+        code, equity = cube_action(no_double, no_double if double_take is None else double_take, allowed)
         action = ACTIONS[code]
         used = ply if kind else 0
         result.update(method="Janowski" if used == 0 else f"{used}-ply cubeful look-ahead",

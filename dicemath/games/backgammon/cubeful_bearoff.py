@@ -71,9 +71,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from dicemath.core.cache import cached_arrays
 from dicemath.core.dice import TWO_DICE_ROLLS, two_dice_rolls
@@ -202,8 +205,11 @@ def build_cubeful_arrays(checkers: int = 6, *, max_cube: int | None = None,
     return result
 
 
-def _cubeful_numpy(starts, targets, weights, source, take_layer, value, no_double, codes,
-                   show_progress=False) -> None:
+def _cubeful_numpy(starts: npt.NDArray[np.int64], targets: npt.NDArray[np.int64],
+                   weights: npt.NDArray[np.float64], source: npt.NDArray[np.int64],
+                   take_layer: npt.NDArray[np.float64], value: npt.NDArray[np.float64],
+                   no_double: npt.NDArray[np.float64], codes: npt.NDArray[np.int8],
+                   show_progress: bool = False) -> None:
     """Fill the tables in place, vectorised with numpy (see :func:`build_cubeful_arrays`)."""
     rolls = len(weights)
     count = value.shape[1]
@@ -211,7 +217,8 @@ def _cubeful_numpy(starts, targets, weights, source, take_layer, value, no_doubl
     segment_starts = starts[:-1]
     probabilities = np.tile(weights, count)
 
-    def finish(nd: np.ndarray, rows, cols) -> None:
+    def finish(nd: np.ndarray, rows: int | slice | npt.NDArray[np.intp],
+               cols: int | slice | npt.NDArray[np.intp]) -> None:
         no_double[:, rows, cols] = nd
         for k in range(layers):
             t = take_layer[k]
@@ -245,8 +252,11 @@ def _cubeful_numpy(starts, targets, weights, source, take_layer, value, no_doubl
             finish(nd, np.arange(1, n), n)
 
 
-def _cubeful_compiled(starts, targets, weights, source, take_layer, value, no_double, codes,
-                      show_progress=False) -> None:
+def _cubeful_compiled(starts: npt.NDArray[np.int64], targets: npt.NDArray[np.int64],
+                      weights: npt.NDArray[np.float64], source: npt.NDArray[np.int64],
+                      take_layer: npt.NDArray[np.float64], value: npt.NDArray[np.float64],
+                      no_double: npt.NDArray[np.float64], codes: npt.NDArray[np.int8],
+                      show_progress: bool = False) -> None:
     """The numba twin of :func:`_cubeful_numpy` (:func:`~._cube_kernels.cubeful_tables`)."""
     from dicemath.games.backgammon._cube_kernels import cubeful_tables  # numba, loaded on first use
 
@@ -274,7 +284,7 @@ class CubefulBearoffTable:
     cubeless: np.ndarray = field(repr=False)
     max_cube: int | None = None
 
-    def indices(self, board, versus) -> tuple[int, int]:
+    def indices(self, board: Iterable[int], versus: Iterable[int]) -> tuple[int, int]:
         """Dense indices of two home boards, checked to fit this table.
 
         Raises:
@@ -292,7 +302,7 @@ class CubefulBearoffTable:
             result.append(position_index(item))
         return result[0], result[1]
 
-    def equities(self, board, versus) -> dict:
+    def equities(self, board: Iterable[int], versus: Iterable[int]) -> dict[str, Any]:
         """Equities and actions of the player on roll with ``board`` against ``versus``.
 
         Args:
@@ -305,7 +315,7 @@ class CubefulBearoffTable:
             action names), ``"win_probability"`` (cubeless), ``"position"``, ``"versus"``.
         """
         x, y = self.indices(board, versus)
-        result = {"position": list(check_board(board)), "versus": list(check_board(versus))}
+        result: dict[str, Any] = {"position": list(check_board(board)), "versus": list(check_board(versus))}
         for k, name in enumerate(CUBE_STATES):
             result[name] = float(self.optimal[k, x, y])
         result["no_double"] = {name: float(self.no_double[k, x, y]) for k, name in enumerate(CUBE_STATES)}
@@ -337,7 +347,8 @@ def cubeful_table(checkers: int = 6, max_cube: int | None = None) -> CubefulBear
                                arrays["action"], arrays["cubeless"], max_cube)
 
 
-def position_equities(position, versus, max_cube: int | None = MAX_CUBE) -> dict:
+def position_equities(position: Iterable[int], versus: Iterable[int],
+                      max_cube: int | None = MAX_CUBE) -> dict[str, Any]:
     """Cubeful equities of one bear-off position: the ``dicemath backgammon cube`` result.
 
     Uses the 6-checker table when both boards fit it, else the 7- or 8-checker one.
@@ -390,6 +401,8 @@ def _exact(board: tuple, versus: tuple, state: int, level: int = 0,
             v = Fraction(1) if sum(play) == 0 else -_exact(versus, play, follow, level, top)[1]
             if best is None or v > best:
                 best = v
+        if best is None:
+            raise InvalidStateError(f"no play of {roll} from {board}")
         nd += weight * best
     if state == _OPPONENT or (top is not None and level >= top):
         return nd, nd, NO_DOUBLE
@@ -399,7 +412,7 @@ def _exact(board: tuple, versus: tuple, state: int, level: int = 0,
     return nd, optimal, code
 
 
-def exact_equities(board, versus, *, max_cube: int | None = None) -> dict:
+def exact_equities(board: Iterable[int], versus: Iterable[int], *, max_cube: int | None = None) -> dict[str, Any]:
     """Exact cubeful equities by plain recursion with Fractions (the slow second method).
 
     Args:
@@ -433,7 +446,7 @@ def exact_equities(board, versus, *, max_cube: int | None = None) -> dict:
 # GNU Backgammon's two-sided database (for checking)
 # ----------------------------------------------------------------------------------------
 
-def gnubg_index(board, points: int = 6, checkers: int = 6) -> int:
+def gnubg_index(board: Sequence[int], points: int = 6, checkers: int = 6) -> int:
     """Index of a one-sided board in GNU Backgammon's bear-off databases.
 
     A port of gnubg's ``PositionBearoff`` (combinatorial ranking of the board as a bit
@@ -565,7 +578,7 @@ def fit_janowski_by_pips(table: CubefulBearoffTable, cube: str = "centred") -> d
     pips = pip_counts(positions_up_to(table.checkers))[1:]
     total = (pips[:, None] + pips[None, :]).ravel().astype(float)
 
-    def residual(params):
+    def residual(params: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         x = np.clip(params[0] + params[1] * total, 0.0, 1.0)
         return janowski_equity(p, x, cube) - equity
 

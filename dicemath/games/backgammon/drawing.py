@@ -78,10 +78,10 @@ def draw(state: State, advice: Advice | None = None, *, verdict: str | None = No
         >>> '>Double, pass</text>' in draw(State.from_str("AgAAGAAAAAAAAA X may-double cube 1"), verdict="Double, pass")
         True
     """
-    advice = list(advice.options) if advice is not None else []
-    if advice and state.current_player() < 0:
+    options = list(advice.options) if advice is not None else []
+    if options and state.current_player() < 0:
         raise InvalidStateError(f"advice for {state}, where nobody decides")
-    for option in advice:
+    for option in options:
         state.parse_action(option.text)
     position = state.position
     sides = (position.on_roll, position.opponent) if position.player == 0 else (position.opponent, position.on_roll)
@@ -101,6 +101,8 @@ def draw(state: State, advice: Advice | None = None, *, verdict: str | None = No
         y = {None: middle - CUBE / 2, 1: top, 0: bottom - CUBE}[state.cube_owner]
         parts.append(_cube(state, y))
     if state.phase == PLAY:
+        if state.dice is None:
+            raise InvalidStateError(f"phase {state.phase!r} has no dice")
         x = LEFT + 6 * POINT_WIDTH + BAR_WIDTH + 3 * POINT_WIDTH - DIE_SIZE - 4
         parts += [svg.die(x + k * (DIE_SIZE + 8), middle - DIE_SIZE / 2, DIE_SIZE, die)
                   for k, die in enumerate(state.dice)]
@@ -110,9 +112,9 @@ def draw(state: State, advice: Advice | None = None, *, verdict: str | None = No
     if verdict is not None:
         y += 24
         parts.append(svg.text(12, y, verdict, font_weight="bold", class_="verdict", title="the cube decision"))
-    for k, option in enumerate(advice[:SHOWN]):
-        parts.append(_option(state, option, advice[0], 12, y + 24 + 22 * k))
-    height = y + 16 + 22 * min(len(advice), SHOWN) + (8 if advice else 0)
+    for k, option in enumerate(options[:SHOWN]):
+        parts.append(_option(state, option, options[0], 12, y + 24 + 22 * k))
+    height = y + 16 + 22 * min(len(options), SHOWN) + (8 if options else 0)
     title = "Backgammon" + (" (Playtive: at most 5 checkers a point)" if state.rules.playtive else "")
     return svg.Drawing(WIDTH, height, title).add(*parts).to_svg()
 

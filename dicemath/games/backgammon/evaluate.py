@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
+from typing import cast
 
 import numpy as np
 
@@ -81,15 +82,15 @@ class Evaluation:
     @property
     def equity(self) -> float:
         """Cubeless money equity (BG-7 points per unit stake) of the player on roll."""
-        return cubeless_equity(np.array(self.probabilities()))[()]
+        return cast(float, cubeless_equity(np.array(self.probabilities()))[()])   # a numpy float64
 
     def probabilities(self) -> tuple[float, float, float, float, float]:
         """The five probabilities in :data:`OUTPUTS` order."""
         return self.win, self.win_gammon, self.win_backgammon, self.lose_gammon, self.lose_backgammon
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, float | str]:
         """JSON-ready: the five probabilities, ``equity``, ``source``, ``ply``."""
-        result = dict(zip(OUTPUTS, self.probabilities()))
+        result: dict[str, float | str] = dict(zip(OUTPUTS, self.probabilities()))
         result.update(equity=self.equity, source=self.source, ply=self.ply)
         return result
 
@@ -138,6 +139,8 @@ def _over(on_roll: np.ndarray, opponent: np.ndarray) -> np.ndarray:
     out = np.zeros((len(on_roll), 5))
     for row, (mine, theirs) in enumerate(zip(on_roll.tolist(), opponent.tolist())):
         result = game_result(Position(mine, theirs))
+        if result is None:
+            raise InvalidStateError(f"{Position(mine, theirs).position_id()} is not a finished game")
         won = result.winner == 0
         out[row] = [won, won and result.points >= 2, won and result.points == 3,
                     not won and result.points >= 2, not won and result.points == 3]
@@ -273,8 +276,9 @@ def evaluate(position: Position, rules: Rules = STANDARD, ply: int = 0,
         values = evaluate_board((position.opponent, position.on_roll), cube, context)[:5]
     else:
         values = evaluate_many([position.on_roll], [position.opponent], rules, ply, np.array([kind]))[0][0]
-    return Evaluation(*(float(v) for v in values), source=source_label(KINDS[kind], ply),
-                      ply=ply if kind == 2 else 0)
+    win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = (float(v) for v in values)
+    return Evaluation(win, win_gammon, win_backgammon, lose_gammon, lose_backgammon,
+                      source=source_label(KINDS[kind], ply), ply=ply if kind == 2 else 0)
 
 
 def _kind(position: Position) -> int:

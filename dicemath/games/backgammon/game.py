@@ -7,13 +7,30 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from dicemath.core.errors import InvalidStateError
 from dicemath.core.game import Game
-from dicemath.core.requests import choice_field, flag_field, int_field, int_list_field, text_field
+from dicemath.core.requests import RequestError, choice_field, flag_field, int_field, int_list_field, text_field
 from dicemath.games.backgammon.rules import PRESETS, STANDARD
 from dicemath.games.backgammon.state import State, initial_state
+
+if TYPE_CHECKING:
+    from dicemath.core.advice import Advice
+    from dicemath.core.sources import SourceChain
+
+T = TypeVar("T")
+
+
+def _given(value: T | None, name: str) -> T:
+    """A page field that a required field or a default makes present.
+
+    Raises:
+        RequestError: the field is absent after all.
+    """
+    if value is None:
+        raise RequestError(f"the following arguments are required: {name}")
+    return value
 
 
 class BackgammonGame(Game):
@@ -36,12 +53,12 @@ class BackgammonGame(Game):
     def read_state(self, text: str, rules: Any = None) -> State:
         return State.from_str(text)
 
-    def draw(self, state: Any, advice: Any = None) -> str:
+    def draw(self, state: State, advice: Advice | None = None) -> str:
         from dicemath.games.backgammon.drawing import draw
 
         return draw(state, advice)
 
-    def sources(self, rules: Any) -> Any:
+    def sources(self, rules: Any) -> SourceChain:
         """The chain of :func:`dicemath.games.backgammon.advice.sources` (move and cube decisions)."""
         from dicemath.games.backgammon.advice import sources
 
@@ -76,10 +93,10 @@ class BackgammonGame(Game):
     def _page_hint(request: Any) -> dict[str, Any]:
         from dicemath.games.backgammon.commands_hint import hint_picture, hint_result
 
-        position = text_field(request, "position", required=True, positional=True)
-        dice = int_list_field(request, "dice", required=True, positional=True)
-        rules_name = choice_field(request, "rules", sorted(PRESETS), "standard")
-        result = hint_result(position, dice, rules_name, int_field(request, "ply", 0))
+        position = _given(text_field(request, "position", required=True, positional=True), "position")
+        dice = _given(int_list_field(request, "dice", required=True, positional=True), "dice")
+        rules_name = _given(choice_field(request, "rules", sorted(PRESETS), "standard"), "--rules")
+        result = hint_result(position, dice, rules_name, _given(int_field(request, "ply", 0), "--ply"))
         result["svg"] = hint_picture(position, dice, rules_name, result)
         return result
 
@@ -89,12 +106,12 @@ class BackgammonGame(Game):
             is_board_text, advice_picture, advice_result, bearoff_picture, position_result)
         from dicemath.games.backgammon.cube import CUBE_OWNERS, MAX_CUBE
 
-        text = text_field(request, "position", required=True, positional=True)
+        text = _given(text_field(request, "position", required=True, positional=True), "position")
         if not is_board_text(text):                                   # a Position ID or XGID
-            owner = choice_field(request, "cube_owner", CUBE_OWNERS, "centred")
-            value = int_field(request, "cube_value", 1 if owner == "centred" else 2)
-            rules_name = choice_field(request, "rules", sorted(PRESETS), "standard")
-            result = advice_result(text, value, owner, int_field(request, "ply", 0), rules_name)
+            owner = _given(choice_field(request, "cube_owner", CUBE_OWNERS, "centred"), "--cube-owner")
+            value = _given(int_field(request, "cube_value", 1 if owner == "centred" else 2), "--cube-value")
+            rules_name = _given(choice_field(request, "rules", sorted(PRESETS), "standard"), "--rules")
+            result = advice_result(text, value, owner, _given(int_field(request, "ply", 0), "--ply"), rules_name)
             result["svg"] = advice_picture(text, result)
             return result
         board = int_list_field(request, "position", positional=True)  # the bear-off form: two home boards

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from dicemath.core.errors import InvalidStateError
@@ -80,7 +82,8 @@ def _keep(equities: np.ndarray, candidates: np.ndarray, accept: int, extra: int,
 
 
 def rank_results(movers: np.ndarray, opponents: np.ndarray, rules: Rules = STANDARD,
-                 ply: int = 0, kinds: np.ndarray | None = None):
+                 ply: int = 0, kinds: np.ndarray | None = None
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Evaluate the positions after a roll's plays with gnubg's pruning (module docstring).
 
     Args:
@@ -114,7 +117,7 @@ def rank_results(movers: np.ndarray, opponents: np.ndarray, rules: Rules = STAND
     return mover, cubeless_equity(mover), reached, kinds
 
 
-def hint(position: Position, dice, rules: Rules = STANDARD, ply: int = 0,
+def hint(position: Position, dice: Sequence[int], rules: Rules = STANDARD, ply: int = 0,
          source: str | None = None) -> list[MoveValue]:
     """Every legal play of ``dice``, best first (see the module docstring).
 

@@ -22,6 +22,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
 import numpy as np
 
 from dicemath.core.dice import check_throw
@@ -49,7 +52,7 @@ class Move:
         return format_steps(self.steps)
 
 
-def format_steps(steps) -> str:
+def format_steps(steps: Iterable[tuple[int, int]]) -> str:
     """Write steps in the usual notation: ``"24/18 13/11"``, ``"bar/22"``, ``"6/off"``.
 
     >>> format_steps(((25, 22), (6, 0)))
@@ -64,7 +67,7 @@ def format_steps(steps) -> str:
     return " ".join(f"{name(a)}/{name(b)}" for a, b in steps)
 
 
-def check_roll(dice) -> tuple[int, int]:
+def check_roll(dice: Any) -> tuple[int, int]:   # any input: checked here
     """A roll of two dice as ``(high, low)``.
 
     Raises:
@@ -77,7 +80,8 @@ def check_roll(dice) -> tuple[int, int]:
     return high, low
 
 
-def single_steps(position: Position, die: int, rules: Rules = STANDARD):
+def single_steps(position: Position, die: int,
+                 rules: Rules = STANDARD) -> Iterator[tuple[tuple[int, int], Position]]:
     """Every legal single step of ``die`` for the player on roll, with the position after it
     (the step rule :func:`~dicemath.games.backgammon.plays.step_target`, BG-4..BG-6).
 
@@ -93,7 +97,7 @@ def single_steps(position: Position, die: int, rules: Rules = STANDARD):
             yield (source, target), Position(tuple(new_mine), tuple(new_theirs), position.player)
 
 
-def legal_moves(position: Position, dice, rules: Rules = STANDARD) -> list[Move]:
+def legal_moves(position: Position, dice: Sequence[int], rules: Rules = STANDARD) -> list[Move]:
     """All legal plays of ``dice`` for the player on roll, one per distinct resulting position.
 
     Args:
@@ -118,7 +122,7 @@ def legal_moves(position: Position, dice, rules: Rules = STANDARD) -> list[Move]
     return sorted(moves, reverse=True)
 
 
-def roll_results(on_roll, opponent, first: int, second: int,
+def roll_results(on_roll: Sequence[int] | np.ndarray, opponent: Sequence[int] | np.ndarray, first: int, second: int,
                  rules: Rules = STANDARD) -> tuple[np.ndarray, np.ndarray]:
     """The distinct positions the legal plays of a roll lead to, as arrays (the results of
     :func:`legal_moves` without their steps, for self-play and the evaluator's look-ahead).

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from dicemath.core.errors import InvalidStateError
@@ -50,7 +51,7 @@ OFF = 0
 _START = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 
 
-def check_counts(counts, points: int, what: str) -> tuple[int, ...]:
+def check_counts(counts: Iterable[int], points: int, what: str) -> tuple[int, ...]:
     """``counts`` as a tuple of ``points`` ints: no negative count, at most 15 checkers (BG-1).
 
     Raises:
@@ -101,13 +102,13 @@ class Position:
         return cls(_START, _START, player)
 
     @classmethod
-    def from_home_boards(cls, on_roll, opponent, player: int = 0) -> Position:
+    def from_home_boards(cls, on_roll: Iterable[int], opponent: Iterable[int], player: int = 0) -> Position:
         """A bear-off position from two home boards (counts on points 1..6, the 1-point first).
 
         >>> Position.from_home_boards((0, 0, 0, 0, 0, 2), (1, 0, 0, 0, 0, 0)).borne_off()
         13
         """
-        def full(board) -> tuple[int, ...]:
+        def full(board: Iterable[int]) -> tuple[int, ...]:
             board = tuple(board)
             if len(board) != 6:
                 raise InvalidStateError(f"a home board has six counts (points 1..6), got {board!r}")
@@ -268,7 +269,9 @@ def decode_position_id(text: str, player: int = 0) -> Position:
     except (binascii.Error, ValueError):
         raise InvalidStateError(f"not a valid base64 Position ID: {text!r}") from None
     bits = [(key[i // 8] >> (i % 8)) & 1 for i in range(80)]
-    sides, counts, count = [], [], 0
+    sides: list[tuple[int, ...]] = []
+    counts: list[int] = []
+    count = 0
     for bit in bits:
         if len(sides) == 2:
             if bit:
@@ -350,7 +353,7 @@ def position_from_xgid(text: str, player: int | None = None) -> Position:
             x[i - 1] = count
         else:
             o[24 - i] = count
-    return Position(x, o, 0).swap() if player == 1 else Position(x, o, 0)
+    return Position(tuple(x), tuple(o), 0).swap() if player == 1 else Position(tuple(x), tuple(o), 0)
 
 
 # -- the text diagram ---------------------------------------------------------------------
@@ -385,7 +388,7 @@ def diagram(position: Position, rows: int = 5) -> str:
     top = list(range(13, 25))
     bottom = list(range(12, 0, -1))
 
-    def header(points) -> str:
+    def header(points: Iterable[int]) -> str:
         text = "".join(f"{p:>3}" for p in points)
         return text[:18] + " |" + text[18:]
 

@@ -21,17 +21,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, overload
+
 import numpy as np
+import numpy.typing as npt
 
 from dicemath.games.backgammon import bearoff as bo
 from dicemath.games.backgammon.limits import EXACT_CHECKERS
 from dicemath.games.backgammon.rules import STANDARD, Rules
 
+if TYPE_CHECKING:
+    from dicemath.games.backgammon.position import Position
+
 AVERAGE_PIPS_PER_ROLL = 49 / 6
 """Expected pips of a roll (doubles count four times): 8.1667."""
 
 
-def pip_count(boards):
+@overload
+def pip_count(boards: Sequence[int]) -> int: ...
+@overload
+def pip_count(boards: Iterable[int] | npt.NDArray[np.integer]) -> int | npt.NDArray[np.int64]: ...
+def pip_count(boards: Iterable[int] | npt.NDArray[np.integer]) -> int | npt.NDArray[np.int64]:
     """Pips of a home board (six counts on points 1..6): sum of point x checkers.
 
     Vectorised: a ``(k, 6)`` array of boards gives an array of k pip counts.
@@ -41,11 +52,12 @@ def pip_count(boards):
     """
     array = np.asarray(boards, dtype=np.int64)
     if array.ndim == 1:
-        return sum(point * count for point, count in enumerate(bo.check_board(boards), 1))
+        pips: int = sum(point * count for point, count in enumerate(bo.check_board(boards), 1))
+        return pips
     return bo.pip_counts(array)
 
 
-def effective_pip_count(board, rules: Rules = STANDARD) -> float:
+def effective_pip_count(board: Iterable[int], rules: Rules = STANDARD) -> float:
     """Expected rolls to bear off times 49/6 (GNU Backgammon's EPC); wastage = EPC - pips.
 
     >>> round(effective_pip_count((0, 0, 0, 0, 0, 1)), 3)
@@ -59,7 +71,7 @@ def _survival(distribution: np.ndarray) -> np.ndarray:
     return np.cumsum(distribution[..., ::-1], axis=-1)[..., ::-1]
 
 
-def one_sided_win_probability(board, versus, rules: Rules = STANDARD) -> float:
+def one_sided_win_probability(board: Iterable[int], versus: Iterable[int], rules: Rules = STANDARD) -> float:
     """The one-sided approximation of P(player on roll with ``board`` beats ``versus``).
 
     Works for any two home boards of up to 15 checkers (beyond the two-sided tables).
@@ -120,7 +132,7 @@ def approximation_error(checkers: int = 6, rules: Rules = STANDARD) -> Approxima
     return ApproximationError(checkers, float(diff.max()), float(diff.mean()), worst, int(diff.size))
 
 
-def bear_off_win_probability(position, rules: Rules = STANDARD,
+def bear_off_win_probability(position: Position, rules: Rules = STANDARD,
                              exact_up_to: int = EXACT_CHECKERS) -> tuple[float, str]:
     """Cubeless P(player on roll wins) of a pure bear-off :class:`~.position.Position`.
 

@@ -40,7 +40,12 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
+import numpy.typing as npt
 
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon.bearoff import check_board, positions_up_to
@@ -60,6 +65,9 @@ from dicemath.games.backgammon.cube import (
 )
 from dicemath.games.backgammon.race import one_sided_matrix, pip_count
 
+if TYPE_CHECKING:
+    from dicemath.games.backgammon.cubeful_bearoff import CubefulBearoffTable
+
 RULES = ("keith", "thorp", "8-9-12")
 """The pip-count doubling rules, in report order."""
 
@@ -71,14 +79,14 @@ test keeps the two within 0.01."""
 _POINTS = np.arange(1, 7)
 
 
-def _boards(boards) -> np.ndarray:
+def _boards(boards: npt.ArrayLike) -> npt.NDArray[np.int64]:
     array = np.asarray(boards, dtype=np.int64)
     if array.ndim == 1:
         check_board(array)
     return array
 
 
-def keith_count(boards):
+def keith_count(boards: npt.ArrayLike) -> int | npt.NDArray[np.int64]:
     """Tom Keith's adjusted pip count (without the on-roll seventh), vectorised.
 
     >>> keith_count((3, 0, 0, 0, 0, 0))  # 3 pips + 2 * 2 extra on the 1-point + 3 gaps
@@ -93,7 +101,7 @@ def keith_count(boards):
     return int(count) if np.ndim(count) == 0 else count
 
 
-def thorp_count(boards):
+def thorp_count(boards: npt.ArrayLike) -> int | npt.NDArray[np.int64]:
     """Edward Thorp's adjusted count (without the on-roll 10%), vectorised.
 
     >>> thorp_count((3, 0, 0, 0, 0, 0))  # 3 pips + 2 * 3 checkers - 1 point + 3 on the 1-point
@@ -104,7 +112,7 @@ def thorp_count(boards):
     return int(count) if np.ndim(count) == 0 else count
 
 
-def rule_arrays(rule: str, boards, versus) -> dict[str, np.ndarray]:
+def rule_arrays(rule: str, boards: npt.ArrayLike, versus: npt.ArrayLike) -> dict[str, np.ndarray]:
     """Decisions of a pip-count rule for every pair (broadcast ``boards[:, None]`` vs ``versus``).
 
     Args:
@@ -122,23 +130,23 @@ def rule_arrays(rule: str, boards, versus) -> dict[str, np.ndarray]:
     a = np.asarray(boards, dtype=np.int64)
     b = np.asarray(versus, dtype=np.int64)
     if rule == "keith":
-        mine = keith_count(a).astype(np.int64)
+        mine = np.asarray(keith_count(a)).astype(np.int64)       # arrays of boards give arrays
         mine = mine + mine // 7
-        diff = mine[:, None] - keith_count(b)[None, :]
+        diff = mine[:, None] - np.asarray(keith_count(b))[None, :]
         return {"double": diff <= 4, "redouble": diff <= 3, "take": diff >= 2}
     if rule == "thorp":
-        mine = thorp_count(a).astype(float)
+        mine = np.asarray(thorp_count(a)).astype(float)
         mine = np.where(mine > 30, mine * 1.1, mine)
-        diff = mine[:, None] - thorp_count(b)[None, :]
+        diff = mine[:, None] - np.asarray(thorp_count(b))[None, :]
         return {"double": diff <= 2, "redouble": diff <= 1, "take": diff >= -2}
     if rule == "8-9-12":
         mine = np.maximum(pip_count(a), 1).astype(float)
-        lead = 100.0 * (pip_count(b)[None, :] - mine[:, None]) / mine[:, None]
+        lead = 100.0 * (np.asarray(pip_count(b))[None, :] - mine[:, None]) / mine[:, None]
         return {"double": lead >= 8, "redouble": lead >= 9, "take": lead <= 12}
     raise InvalidStateError(f"unknown race rule {rule!r}; known: {RULES}")
 
 
-def rule_decision(rule: str, board, versus) -> dict:
+def rule_decision(rule: str, board: Sequence[int], versus: Sequence[int]) -> dict[str, bool | str]:
     """One position's advice by a pip-count rule.
 
     Args:
@@ -153,12 +161,13 @@ def rule_decision(rule: str, board, versus) -> dict:
         InvalidStateError: unknown rule or bad boards.
     """
     decisions = rule_arrays(rule, [check_board(board)], [check_board(versus)])
-    result = {key: bool(value[0, 0]) for key, value in decisions.items()}
-    result["action"] = _action(result["double"], result["take"])
+    result: dict[str, bool | str] = {key: bool(value[0, 0]) for key, value in decisions.items()}
+    result["action"] = _action(bool(result["double"]), bool(result["take"]))
     return result
 
 
-def race_advice(board, versus, efficiency: float = BEAROFF_EFFICIENCY) -> dict:
+def race_advice(board: Sequence[int], versus: Sequence[int],
+                efficiency: float = BEAROFF_EFFICIENCY) -> dict[str, str | float]:
     """Every advice method's centred-cube action for one race (any boards of up to 15).
 
     Args:
@@ -180,7 +189,7 @@ def race_advice(board, versus, efficiency: float = BEAROFF_EFFICIENCY) -> dict:
     board, versus = check_board(board), check_board(versus)
     if sum(board) == 0 or sum(versus) == 0:
         raise InvalidStateError("both home boards need at least one checker")
-    result = {rule: rule_decision(rule, board, versus)["action"] for rule in RULES}
+    result: dict[str, str | float] = {rule: rule_decision(rule, board, versus)["action"] for rule in RULES}
     p = one_sided_win_probability(board, versus)
     decisions = model_arrays(np.array([p]), efficiency)
     result["one-sided"] = _action(decisions["double"][0], decisions["take"][0])
@@ -206,7 +215,7 @@ def model_arrays(p: np.ndarray, efficiency: float = DEFAULT_EFFICIENCY) -> dict[
     return {"double": centred != 0, "redouble": owned != 0, "take": takes(take_value)}
 
 
-def exact_arrays(table) -> dict[str, np.ndarray]:
+def exact_arrays(table: CubefulBearoffTable) -> dict[str, np.ndarray]:
     """Exact decisions from a :class:`~.cubeful_bearoff.CubefulBearoffTable`.
 
     Returns:
@@ -222,7 +231,7 @@ def exact_arrays(table) -> dict[str, np.ndarray]:
     }
 
 
-def _cost(table, double: np.ndarray, take: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _cost(table: CubefulBearoffTable, double: np.ndarray, take: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Equity lost by the doubler following ``double`` (opponent optimal) and by the taker
     following ``take`` (after a double), per unit cube, with the cube centred."""
     nd = table.no_double[0]
@@ -267,7 +276,7 @@ def agreement_table(checkers: int = 6, efficiency: float | None = None,
     mask[1:, 1:] = True
     mask &= ~exact["sure"] & (p >= zone[0]) & (p <= zone[1])
 
-    def action(decisions):
+    def action(decisions: Mapping[str, np.ndarray]) -> npt.NDArray[np.int64]:
         return np.where(~decisions["double"], 0, np.where(decisions["take"], 1, 2))
 
     exact_action = action(exact)
@@ -291,7 +300,8 @@ def agreement_table(checkers: int = 6, efficiency: float | None = None,
     return rows
 
 
-def model_position_equities(position, versus, efficiency: float | None = None, tables=None) -> dict:
+def model_position_equities(position: Iterable[int], versus: Iterable[int], efficiency: float | None = None,
+                            tables: str | Path | None = None) -> dict[str, Any]:
     """Cube advice beyond the cubeful tables: Janowski's model at the exact cubeless chances.
 
     The cubeless probabilities (win, and with the 15-checker database the gammon races,
@@ -323,7 +333,7 @@ def model_position_equities(position, versus, efficiency: float | None = None, t
     exact = exact_probabilities(position, versus, tables)
     model = CubeModel(CubelessProbabilities(exact["win_probability"], exact["win_gammon"],
                                             lose_gammon=exact["lose_gammon"]))
-    result = {"position": list(position), "versus": list(versus)}
+    result: dict[str, Any] = {"position": list(position), "versus": list(versus)}
     actions = {name: model.action(name, x) for name in CUBE_STATES}
     result.update({name: actions[name][1] for name in CUBE_STATES})
     result["no_double"] = {name: model.equity(name, x) for name in CUBE_STATES}

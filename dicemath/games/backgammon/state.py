@@ -42,9 +42,10 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from typing import Any
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cached_property
 
 from dicemath.core.dice import ordered_outcomes, two_dice_rolls
 from dicemath.core.errors import DicemathError, IllegalMoveError, InvalidDiceError, InvalidStateError
@@ -97,7 +98,7 @@ class State:
     dice: tuple[int, int] | None = None
     cube_value: int | None = 1
     cube_owner: int | None = None
-    _moves: tuple = field(default=None, init=False, repr=False, compare=False, hash=False)
+    _moves: tuple[Move, ...] | None = field(default=None, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if self.phase not in PHASES:
@@ -131,6 +132,26 @@ class State:
         """Whether ``player``, on roll, may double (BG-8; never in a cubeless game)."""
         return self.cube_value is not None and may_double(self.cube_value, _relative_owner(self.cube_owner, player))
 
+    def _stake(self) -> int:
+        """The cube's value in a phase that needs a cube (a double, a pass).
+
+        Raises:
+            InvalidStateError: a cubeless game (it has no cube action).
+        """
+        if self.cube_value is None:
+            raise InvalidStateError(f"phase {self.phase!r} needs a cube; the game is cubeless")
+        return self.cube_value
+
+    def _roll(self) -> tuple[int, int]:
+        """The dice of the play phase.
+
+        Raises:
+            InvalidStateError: no dice (a state outside the play phase).
+        """
+        if self.dice is None:
+            raise InvalidStateError(f"phase {self.phase!r} has no dice")
+        return self.dice
+
     def _turn(self, position: Position) -> State:
         """The state where ``position.player`` is about to roll (or the game is over)."""
         if position.is_over():
@@ -154,10 +175,11 @@ class State:
 
     def moves(self) -> tuple[Move, ...]:
         """The legal plays of the dice, sorted (``play`` phase; empty in the others). Cached."""
-        if self._moves is None:
-            found = tuple(sorted(legal_moves(self.position, self.dice, self.rules))) if self.phase == PLAY else ()
+        found = self._moves
+        if found is None:
+            found = tuple(sorted(legal_moves(self.position, self._roll(), self.rules))) if self.phase == PLAY else ()
             object.__setattr__(self, "_moves", found)
-        return self._moves
+        return found
 
     def legal_actions(self) -> list:
         """Sorted actions: ``["double", "roll"]``, ``["pass", "take"]``, or the plays
@@ -176,7 +198,7 @@ class State:
             return [(roll, Fraction(weight, 36)) for roll, weight in two_dice_rolls()]
         return []
 
-    def apply(self, action) -> State:
+    def apply(self, action: Hashable) -> State:
         """The state after ``action`` (an action, a chance outcome, or their text).
 
         Raises:
@@ -204,7 +226,9 @@ class State:
         if action == PASS:
             return replace(self, phase=PASSED)
         if action == TAKE:
-            return State(self.position, self.rules, ROLL, None, 2 * self.cube_value, 1 - self.position.player)
+            return State(self.position, self.rules, ROLL, None, 2 * self._stake(), 1 - self.position.player)
+        if not isinstance(action, Move):
+            raise IllegalMoveError(f"{action!r} is not a play")
         return self._turn(action.after.swap())
 
     def returns(self) -> list[int]:
@@ -212,9 +236,12 @@ class State:
         double wins the current stake for the doubler); 0 while the game goes on."""
         values = [0, 0]
         if self.phase == PASSED:
-            winner, points = self.position.player, self.cube_value
+            winner, points = self.position.player, self._stake()
         elif self.phase == OVER:
             result = game_result(self.position, self.cube_value or 1)
+            if result is None:
+                raise InvalidStateError(f"phase {self.phase!r}, but the game at {self.position.position_id()} "
+                                        "is not over")
             winner, points = result.winner, result.points
         else:
             return values
@@ -222,7 +249,7 @@ class State:
         return values
 
     # text -----------------------------------------------------------------------------
-    def action_text(self, action) -> str:
+    def action_text(self, action: Hashable) -> str:
         """An action or chance outcome as text: a play in the usual notation (``"24/18 13/11"``,
         ``"(no move)"``), a cube action, a roll ``"6-5"`` or an opening throw ``"5-6"``
         (X's die first)."""
@@ -232,7 +259,7 @@ class State:
             return f"{action[0]}-{action[1]}"
         return str(action)
 
-    def parse_action(self, text: str):
+    def parse_action(self, text: str) -> Hashable:
         """Read an action or chance outcome of this state from its text (see :meth:`action_text`).
 
         A play may be written in any form that reaches the same position (``"24/13"`` or
@@ -260,11 +287,11 @@ class State:
             if move.after == after:
                 return move
         shown = ", ".join(str(move) for move in self.moves()[:8]) + (", ..." if len(self.moves()) > 8 else "")
-        raise IllegalMoveError(f"{text!r} is not a legal play of {self.dice[0]}-{self.dice[1]} in {self}; "
+        raise IllegalMoveError(f"{text!r} is not a legal play of {self._roll()[0]}-{self._roll()[1]} in {self}; "
                                f"legal: {shown}")
 
     def __str__(self) -> str:
-        what = f"{PLAY} {self.dice[0]}-{self.dice[1]}" if self.phase == PLAY else self.phase
+        what = f"{PLAY} {self._roll()[0]}-{self._roll()[1]}" if self.phase == PLAY else self.phase
         if self.cube_value is None:
             cube = NO_CUBE
         else:
@@ -335,7 +362,7 @@ def absolute_owner(relative: str, player: int) -> int | None:
     return {"centred": None, "on_roll": player, "opponent": 1 - player}[relative]
 
 
-def _opening_throw(throw) -> tuple[int, int]:
+def _opening_throw(throw: Any) -> tuple[int, int]:   # any input: checked here
     """An opening throw ``(X's die, O's die)``, checked (BG-2: two different dice).
 
     Raises:

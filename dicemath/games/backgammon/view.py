@@ -15,6 +15,7 @@ Example:
 
 from __future__ import annotations
 
+from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon.position import diagram
 from dicemath.games.backgammon.position import game_result
 from dicemath.games.backgammon.state import (
@@ -34,15 +35,21 @@ def status(state: State) -> str:
     if state.phase == MAY_DOUBLE:
         return f"{me} on roll: double, or roll?"
     if state.phase == DOUBLED:
+        if state.cube_value is None:
+            raise InvalidStateError(f"phase {state.phase!r} needs a cube; the game is cubeless")
         return f"{me} doubles to {2 * state.cube_value}: {other} takes or passes?"
     if state.phase == ROLL:
         return f"{me} to roll"
     if state.phase == PLAY:
+        if state.dice is None:
+            raise InvalidStateError(f"phase {state.phase!r} has no dice")
         return f"{me} to play {state.dice[0]}-{state.dice[1]}"
     if state.phase == PASSED:
         return f"{other} passed: {me} wins {state.cube_value} point{'' if state.cube_value == 1 else 's'}"
     assert state.phase == OVER
     result = game_result(state.position, state.cube_value or 1)
+    if result is None:
+        raise InvalidStateError(f"phase {state.phase!r}, but the game at {state.position.position_id()} is not over")
     points = f"{result.points} point{'' if result.points == 1 else 's'}"
     return f"{PLAYER_NAMES[result.winner]} wins a {result.kind} ({points})"
 

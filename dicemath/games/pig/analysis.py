@@ -21,8 +21,8 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import ClassVar
+from collections.abc import Hashable, Mapping
+from typing import Any, ClassVar, cast
 
 from dicemath.analysis.engine import GameAnalysis
 from dicemath.analysis.records import InvalidRecordError, check_keys
@@ -40,7 +40,7 @@ def _both(mover: int, value: float) -> tuple[float, float]:
     return (value, 1.0 - value) if mover == 0 else (1.0 - value, value)
 
 
-class SolutionValues(ValueSource):
+class SolutionValues(ValueSource[State]):
     """P(each player wins) of any Pig state, from the optimal solution.
 
     Args:
@@ -62,11 +62,12 @@ class SolutionValues(ValueSource):
         """Roll and hold with their win probabilities, as :func:`~dicemath.games.pig.advice.advise`."""
         return advise(state, self.solution)
 
-    def action_values(self, state: State) -> dict:
-        return {o.action: Valued(_both(state.to_move, o.value), True) for o in self.advice(state).options}
+    def action_values(self, state: State) -> dict[Hashable, Valued]:
+        # the solution's values are float64, never Fractions
+        return {o.action: Valued(_both(state.to_move, cast(float, o.value)), True) for o in self.advice(state).options}
 
 
-class PigAnalysis(GameAnalysis):
+class PigAnalysis(GameAnalysis[State]):
     """Pig records (see the module docstring)."""
 
     game = "pig"
@@ -122,7 +123,7 @@ class PigAnalysis(GameAnalysis):
         """The die belongs to the player whose turn it is."""
         return state.to_move
 
-    def context(self, state: State) -> dict:
+    def context(self, state: State) -> dict[str, Any]:
         me = state.to_move
         return {"to_move": PLAYER_NAMES[me], "my_score": state.scores[me], "their_score": state.scores[1 - me],
                 "turn_total": state.turn_total}

@@ -161,7 +161,7 @@ class PigSolution:
         above = np.arange(goal)[None, None, :] > thresholds[:, :, None]
         inside = (np.arange(goal)[:, None, None] + np.arange(goal)[None, None, :]) < goal
         found = np.argwhere(above & inside & ~self.hold_table)
-        return [tuple(int(v) for v in row) for row in found]
+        return [(int(i), int(j), int(k)) for i, j, k in found]
 
     def value(self, state: State) -> float:
         """P(the player to move wins) at any state of these rules: the best action's value

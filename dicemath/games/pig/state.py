@@ -57,7 +57,7 @@ _TEXT = re.compile(r"^\s*([01])\s*:\s*(\d+)\s*-\s*(\d+)\s+t(\d+)\s+(choose|rolli
                    re.IGNORECASE)
 
 
-def _whole(value, name: str) -> int:
+def _whole(value: object, name: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise InvalidStateError(f"{name} must be a whole number >= 0, got {value!r}")
     return value
@@ -167,7 +167,7 @@ class State:
         banked = list(self.scores)
         banked[me] = score + self.turn_total
         won = banked[me] >= self.rules.goal
-        return State(self.rules, tuple(banked), me if won else 1 - me, 0, False)
+        return State(self.rules, (banked[0], banked[1]), me if won else 1 - me, 0, False)
 
     def returns(self) -> tuple[float, float]:
         """``(1, 0)`` or ``(0, 1)``: who won (PIG-6); ``(0, 0)`` while the game goes on."""
