@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypedDict
 
 import numba
 import numpy as np
@@ -398,7 +399,17 @@ def _run(dispatcher, *args):
     return dispatcher(*args)
 
 
-_FLAGS = dict(nogil=True, cache=True, boundscheck=False, fastmath={"contract"})
+class _Flags(TypedDict):
+    """The keyword arguments every kernel here passes to :func:`numba.njit` (typed, so that
+    mypy checks them against numba's stubs)."""
+
+    nogil: bool
+    cache: bool
+    boundscheck: bool
+    fastmath: set[str]
+
+
+_FLAGS = _Flags(nogil=True, cache=True, boundscheck=False, fastmath={"contract"})
 
 
 @numba.njit(inline="always", **_FLAGS)
