@@ -550,7 +550,7 @@ def check_state(state: State) -> None:
     if not 1 <= state.dice <= rules.dice:
         raise InvalidStateError(f"dice in hand must be 1..{rules.dice}, got {state.dice}")
     if (state.throws is None) != (rules.throws is None) or \
-            (state.throws is not None and not 0 <= state.throws <= rules.throws):
+            (state.throws is not None and rules.throws is not None and not 0 <= state.throws <= rules.throws):
         raise InvalidStateError(f"throws left must be {'-' if rules.throws is None else f'0..{rules.throws}'}, "
                                 f"got {state.throws}")
     if state.row is None:
