@@ -228,6 +228,8 @@ class _RaceTurn(TurnValue):
 
     end: Callable[[BoardTuple], Amount]
     """The race value of a turn ending on a board (set by :mod:`.race_advice`, which reads it)."""
+    _chosen: dict[tuple[BoardTuple, Legal, int, int | None], int]
+    """The memo of :class:`.race_advice.RacePolicy`'s choices (set by it)."""
 
     def __init__(self, rules: Rules, end: Callable[[BoardTuple], Amount], restart: Callable[[BoardTuple], Amount], *,
                  exact: bool, chooser: Policy | None = None) -> None:
