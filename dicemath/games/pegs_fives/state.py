@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 from dicemath.core.dice import check_faces, multiset_counts, read_throw, throw_outcomes, throw_text
 from dicemath.core.errors import DicemathError, IllegalMoveError, InvalidDiceError, InvalidStateError
@@ -315,7 +316,7 @@ the dice in hand and throws left *before* the choice throw was made.
 """
 
 
-def greedy_policy(board: BoardTuple, legal, dice: int, throws) -> int:
+def greedy_policy(board: BoardTuple, legal: Sequence[tuple[int, int]], dice: int, throws: int | None) -> int:
     """The greedy policy: the row with the most hits, ties to the higher row."""
     return max(legal, key=lambda rh: (rh[1], rh[0]))[0]
 
@@ -336,7 +337,7 @@ class SafeGreedy:
 
     goal: int = 5
 
-    def __call__(self, board: BoardTuple, legal, dice: int, throws) -> int:
+    def __call__(self, board: BoardTuple, legal: Sequence[tuple[int, int]], dice: int, throws: int | None) -> int:
         fitting = [(r, h) for r, h in legal if board[r - 1] + h <= self.goal]
         return greedy_policy(board, fitting or legal, dice, throws)
 
@@ -419,7 +420,7 @@ class State:
         """Minus the number of turns taken."""
         return (-float(self.turns),)
 
-    def apply(self, action) -> State:
+    def apply(self, action: Any) -> State:
         """The state after a throw (at chance) or after naming a row.
 
         Raises:
@@ -459,12 +460,12 @@ class State:
         return replace(self, board=cycle.board, dice=self.rules.dice, throws=self.rules.throws, row=None,
                        count=0, roll=None, turns=self.turns + 1)
 
-    def action_text(self, action) -> str:
+    def action_text(self, action: Any) -> str:
         """A throw as ``"6-5-3-3-3-2"`` (high to low), a row as its number; read back by
         :meth:`parse_action`."""
         return str(action) if self.roll is not None else throw_text(action)
 
-    def parse_action(self, text: str):
+    def parse_action(self, text: str) -> tuple[int, ...] | int:
         """Read a throw of the dice in hand (at chance) or a row number (after a choice throw;
         :meth:`apply` says whether the row is legal).
 
