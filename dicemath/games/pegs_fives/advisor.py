@@ -56,7 +56,7 @@ average in Pegs (max 2.79%) and 0.67% / 1.40% in Fives (max 3.77%); safe greedy 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -70,7 +70,7 @@ from dicemath.games.pegs_fives.distilled import DistilledValue, ModelUnavailable
 from dicemath.games.pegs_fives.rows import row_table
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.state import (
-    BoardTuple, SafeGreedy, check_board, check_roll, grouped_choice_throws, legal_rows, play_turn)
+    BoardTuple, Policy, SafeGreedy, check_board, check_roll, grouped_choice_throws, legal_rows, play_turn)
 from dicemath.games.pegs_fives.turn import TurnValue, open_rows_of, stays_forever
 
 FEATURES = ("sum_expected", "max_expected", "second_max_expected", "open_rows", "missing_steps",
@@ -124,10 +124,11 @@ def _board_value(value: BoardValue, board: BoardTuple) -> float:
     return max(0.0, float(board_features(value.rules, board) @ np.array(value.weights)))
 
 
-def _reduced_targets(rules: Rules, subsets: Sequence[Sequence[int]]):
+def _reduced_targets(rules: Rules, subsets: Sequence[Sequence[int]]) -> tuple[list[np.ndarray], list[float]]:
     from dicemath.games.pegs_fives.solver import solve_reduced
 
-    xs, ys = [], []
+    xs: list[np.ndarray] = []
+    ys: list[float] = []
     for rows in subsets:
         solution = solve_reduced(rules, rows, exact=False)
         for board, v in solution.values.items():
@@ -137,9 +138,11 @@ def _reduced_targets(rules: Rules, subsets: Sequence[Sequence[int]]):
     return xs, ys
 
 
-def _simulated_targets(rules: Rules, policy, games: int, seed: int):
+def _simulated_targets(rules: Rules, policy: Policy, games: int, seed: int
+                       ) -> tuple[list[np.ndarray], list[float]]:
     rng = random.Random(seed)
-    xs, ys = [], []
+    xs: list[np.ndarray] = []
+    ys: list[float] = []
     for _ in range(games):
         board = (0,) * rules.rows
         seen = []
@@ -152,7 +155,7 @@ def _simulated_targets(rules: Rules, policy, games: int, seed: int):
     return xs, ys
 
 
-def _fit(xs, ys, sample_weights) -> tuple[float, ...]:
+def _fit(xs: Sequence[np.ndarray], ys: Sequence[float], sample_weights: Sequence[float]) -> tuple[float, ...]:
     x = np.array(xs)
     y = np.array(ys)
     w = np.sqrt(np.array(sample_weights))
@@ -288,7 +291,8 @@ class Advisor:
     """The board value it looks ahead to: ``"distilled"`` (the shipped model), ``"fitted"``
     (:func:`board_value`, for rules without a model) or ``"given"`` (the ``value`` passed)."""
 
-    def __init__(self, rules: Rules, value=None, *, escape_traps: bool = True):
+    def __init__(self, rules: Rules, value: Callable[[BoardTuple], float] | None = None, *,
+                 escape_traps: bool = True) -> None:
         self.rules = rules
         if value is None:
             try:
@@ -331,12 +335,13 @@ class Advisor:
         legal = legal_rows(b, faces, rules.goal)
         return self._rank(b, legal, dice, throws)
 
-    def _options(self, board: BoardTuple, legal, dice: int, throws) -> list[tuple[int, int, float, float]]:
+    def _options(self, board: BoardTuple, legal: Sequence[tuple[int, int]], dice: int, throws: int | None
+                 ) -> list[tuple[int, int, float, float]]:
         """``(row, hits, stay, rest)`` of every legal row."""
         after = None if throws is None else throws - 1
         return [(row, h, *self.evaluator.option(board, row, h, dice, after)) for row, h in legal]
 
-    def _rank(self, board: BoardTuple, legal, dice: int, throws) -> Ranking:
+    def _rank(self, board: BoardTuple, legal: Sequence[tuple[int, int]], dice: int, throws: int | None) -> Ranking:
         options = self._options(board, legal, dice, throws)
         here = self.value(board)
         advice = _valued(options, here)
@@ -346,7 +351,7 @@ class Advisor:
             advice = _valued(options, here)
         return Ranking(advice, here)
 
-    def policy(self, board: BoardTuple, legal, dice: int, throws) -> int:
+    def policy(self, board: BoardTuple, legal: Sequence[tuple[int, int]], dice: int, throws: int | None) -> int:
         """The advisor as a :data:`.state.Policy` (for simulation and exact evaluation)."""
         if len(legal) == 1:
             return legal[0][0]
@@ -375,7 +380,8 @@ class Advisor:
             found = self._start_values[b] = self._own_value(b) if trapped else self.value(b)
         return found
 
-    def _lookahead_policy(self, board: BoardTuple, legal, dice: int, throws) -> int:
+    def _lookahead_policy(self, board: BoardTuple, legal: Sequence[tuple[int, int]], dice: int,
+                          throws: int | None) -> int:
         """The plain lookahead on ``V`` (no trap check)."""
         return _valued(self._options(board, legal, dice, throws), self.value(board))[0].row
 
@@ -390,6 +396,6 @@ class Advisor:
         return float(solve_self_referential(1.0, outcomes, "min")[0])
 
 
-def _valued(options, here: float) -> list[RowAdvice]:
+def _valued(options: Iterable[tuple[int, int, float, float]], here: float) -> list[RowAdvice]:
     """``(row, hits, stay, rest)`` options as ranked advice, the board valued ``here``."""
     return ranked(RowAdvice(row, h, stay * here + rest, stay) for row, h, stay, rest in options)
