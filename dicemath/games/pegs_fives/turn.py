@@ -45,8 +45,8 @@ def open_rows_of(board: BoardTuple, goal: int) -> tuple[int, ...]:
     return tuple(r for r, s in enumerate(board, 1) if s < goal)
 
 
-Value = Callable[[BoardTuple], "Fraction | float | BoardMass"]
-"""``V(board)`` of a :class:`TurnValue`: a number, or a :class:`BoardMass` (:func:`end_board_model`)."""
+Value = Callable[[BoardTuple], "Fraction | float"]
+"""``V(board)`` of a :class:`TurnValue`, a number (a :class:`BoardMass` for :func:`end_board_model`)."""
 
 Amount = Any
 """What a :class:`TurnValue` returns: ``Fraction`` (exact) or ``float``, or a :class:`BoardMass`
@@ -82,10 +82,10 @@ class TurnValue:
         (True, True)
     """
 
-    def __init__(self, rules: Rules, value: Value, *, exact: bool = False,
+    def __init__(self, rules: Rules, value: Value | Callable[[BoardTuple], BoardMass], *, exact: bool = False,
                  chooser: Policy | None = None, restart_identity: bool = True) -> None:
         self.rules = rules
-        self.value = value
+        self.value: Callable[[BoardTuple], Amount] = value
         self.exact = exact
         self.chooser = chooser
         self.restart_identity = restart_identity
