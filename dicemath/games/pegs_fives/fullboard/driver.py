@@ -33,7 +33,6 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import cast
 from pathlib import Path
 
 import numpy as np
@@ -192,15 +191,13 @@ class SlabJob:
         plan = kernel.layout.slabs(self.top)
         start = time.thread_time()
         if self.directory is None:
-            if values is None:
-                raise DicemathError("a slab job without a table directory needs the values array")
             solve_slabs(kernel, plan, values, slabs, self.policy, guide)
         else:
             guide_table = storage.open_table(Path(self.guide)) if self.guide else None
-            mapped: np.memmap = np.load(Path(self.directory) / f"{storage.VALUES}.npy", mmap_mode="r+")
-            solve_slabs(kernel, plan, mapped, slabs, self.policy, guide_table.values if guide_table else None)
+            values = np.load(Path(self.directory) / f"{storage.VALUES}.npy", mmap_mode="r+")
+            solve_slabs(kernel, plan, values, slabs, self.policy, guide_table.values if guide_table else None)
             for slab in slabs:
-                TableStore.flush(mapped, slab * plan.slab_size, (slab + 1) * plan.slab_size)
+                TableStore.flush(values, slab * plan.slab_size, (slab + 1) * plan.slab_size)
         return slabs, time.thread_time() - start
 
 
@@ -271,8 +268,7 @@ def default_dtype(layout: BoardLayout) -> str:
 def build_table(rules: Rules, rows: Sequence[int] = FULL_ROWS, *, out: Path | str | None = None,
                 policy: str = "optimal", guide: Path | str | None = None, dtype: str | None = None,
                 top: int | None = None, scheduler: str | None = None, workers: int | None = None,
-                stop_after: int | None = None,
-                on_slab: Callable[[tuple[int, ...], float], None] | None = None) -> Path:
+                stop_after: int | None = None, on_slab: Callable[[int, float], None] | None = None) -> Path:
     """Build (or resume) a table on disk; return its directory.
 
     Args:
@@ -320,13 +316,12 @@ def build_table(rules: Rules, rows: Sequence[int] = FULL_ROWS, *, out: Path | st
     graph = slab_graph(job, plan, lanes_of(kernel), done, InMemory())
     bar = progress(desc=f"{rules.name} table {_rows_label(layout)}", total=layout.size, unit="board")
     bar.update(len(done) * plan.slab_size)
-    finished: list[int] = []
-    tasks = 0
+    finished, tasks = [], 0
     start = time.perf_counter()
 
-    def record(key: str, result: object) -> None:
+    def record(key: str, result: tuple[tuple[int, ...], float]) -> None:
         nonlocal tasks
-        slabs, seconds = cast(tuple[tuple[int, ...], float], result)      # what run_slabs_task returns
+        slabs, seconds = result
         for slab in slabs:                      # on disk: the task flushed them
             store.mark_done(slab, seconds / len(slabs))
         finished.extend(slabs)

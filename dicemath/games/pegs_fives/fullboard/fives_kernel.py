@@ -38,7 +38,6 @@ from collections.abc import Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TypedDict
 
 import numba
 import numpy as np
@@ -399,17 +398,7 @@ def _run(dispatcher, *args):
     return dispatcher(*args)
 
 
-class _Flags(TypedDict):
-    """The keyword arguments every kernel here passes to :func:`numba.njit` (typed, so that
-    mypy checks them against numba's stubs)."""
-
-    nogil: bool
-    cache: bool
-    boundscheck: bool
-    fastmath: set[str]
-
-
-_FLAGS = _Flags(nogil=True, cache=True, boundscheck=False, fastmath={"contract"})
+_FLAGS = dict(nogil=True, cache=True, boundscheck=False, fastmath={"contract"})
 
 
 @numba.njit(inline="always", **_FLAGS)

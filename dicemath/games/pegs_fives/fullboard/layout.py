@@ -22,7 +22,6 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -181,7 +180,7 @@ class SlabPlan:
         return self.layout.base ** (self.layout.k - self.top)
 
     @cached_property
-    def lower(self) -> BoardLayout | None:
+    def lower(self) -> BoardLayout:
         """The layout of the lower axes (rows of a slab)."""
         return BoardLayout(self.layout.rules, self.layout.rows[:self.layout.k - self.top]) \
             if self.top < self.layout.k else None
@@ -207,7 +206,7 @@ class SlabPlan:
         """Every slab, highest top total first (a valid sequential order)."""
         return sorted(range(self.count), key=lambda t: (-sum(self.top_digits(t)), -t))
 
-    def groups(self, size: int, done: AbstractSet[int] = frozenset()) -> list[tuple[int, ...]]:
+    def groups(self, size: int, done: set[int] = frozenset()) -> list[tuple[int, ...]]:
         """The slabs not ``done`` in groups of at most ``size`` with the same top total
         (mutually independent), highest total first: the lanes of one kernel call."""
         waves: dict[int, list[int]] = {}
