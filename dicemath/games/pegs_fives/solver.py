@@ -172,7 +172,7 @@ def solve_reduced(rules: Rules, open_rows: Sequence[int], *, exact: bool | None 
         values[board] = v
         chosen = {}
         index = 0
-        for (p, decisions), pick in zip(outcomes, picks):
+        for (_p, decisions), pick in zip(outcomes, picks):
             if decisions:
                 chosen[keys[index]] = rows_chosen[index][pick]
                 index += 1

@@ -326,8 +326,8 @@ class SafeGreedy:
     """Greedy without overthrowing: the most hits among rows whose hits fit (PEGS-6), ties
     to the higher row; plain greedy when every legal row would overthrow.
 
-    In Fives (no overthrow) it prefers rows whose hits are not partly lost (FIVES-5). Literal greedy is a poor baseline in
-    Pegs: with several rows one step from the top it keeps naming a row with 2 or more hits
+    In Fives (no overthrow) it prefers rows whose hits are not partly lost (FIVES-5). Literal
+    greedy is a poor baseline in Pegs: with several rows one step from the top it keeps naming a row with 2 or more hits
     and overthrowing, so some games last thousands of turns.
 
     Example:

@@ -36,7 +36,8 @@ KIND = "fullboard"
 VALUES = "values"
 """The store array holding the values."""
 
-KERNEL_SOURCES = {"fives": ("fives_kernel.py",), "pegs": ("pegs_kernel.py", "_pegs_c.c", "_pegs_c_passes.h", "_pegs_c_solver.h")}
+KERNEL_SOURCES = {"fives": ("fives_kernel.py",),
+                  "pegs": ("pegs_kernel.py", "_pegs_c.c", "_pegs_c_passes.h", "_pegs_c_solver.h")}
 """The kernel modules of each game structure (see :func:`.driver.game_of`)."""
 
 DRIVER_SOURCES = ("layout.py", "driver.py")
