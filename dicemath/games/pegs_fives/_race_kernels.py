@@ -82,7 +82,7 @@ its size in bits. Rows ``1 .. dice`` serve the PEGS-7 throws, ``dice + 2`` and `
 the two sides of a pair."""
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)  # type: ignore[call-overload]  # numba's stubs lack the private _nrt
 def _fill_options(x, d, t, ENDT, er, es, eo, RT, rc, ro, term, K, W, row):
     """``OS = WS[row]``, ``OR = WR[row]`` of every option of a choice throw of ``d`` dice, ``t``
     throws left, on board ``x``; ``WN[row, j, t2]`` holds the PEGS-7 choice throws that follow
@@ -120,7 +120,7 @@ def _fill_options(x, d, t, ENDT, er, es, eo, RT, rc, ro, term, K, W, row):
             WR[row, base + h] = r
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)  # type: ignore[call-overload]  # numba's stubs lack the private _nrt
 def _choice_value(here, race, x, d, t, K, W, row):
     """The value of a choice throw of ``d`` dice whose turn-ending-here is worth ``here``: per
     throw group the best option (``race``) or the solo table's, ``here`` when no row is legal."""
@@ -146,7 +146,7 @@ def _choice_value(here, race, x, d, t, K, W, row):
     return total
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)  # type: ignore[call-overload]  # numba's stubs lack the private _nrt
 def _evaluate(X, race, x, K, W, row):
     """``(F(X), slope, radius)`` of a turn's first choice throw: ``F`` is linear with this slope
     for every ``X'`` with ``|X' - X| < radius`` (no throw's best option can change: its lead
@@ -253,12 +253,12 @@ def solo_tables(E, K, CE):
                     CE[x, d, t] = total
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)  # type: ignore[call-overload]  # numba's stubs lack the private _nrt
 def _slot(key, bits):
     return np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - bits))
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)  # type: ignore[call-overload]  # numba's stubs lack the private _nrt
 def _last_throw_value(x, d, y, ctx, race, TOT, TP, eo, term, K, W, depth):
     """The mover's race value of a PEGS-7 choice throw of ``d`` dice with one throw left on board
     ``x`` (opponent ``y``; ``ctx`` names the mover's tables for the memo): no PEGS-7 throw can
@@ -281,7 +281,7 @@ def _last_throw_value(x, d, y, ctx, race, TOT, TP, eo, term, K, W, depth):
     return total
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)  # type: ignore[call-overload]  # numba's stubs lack the private _nrt
 def _two_throws_value(x, d, y, ctx, race, TOT, TP, eo, term, K, W, depth):
     """As :func:`_last_throw_value` with two throws left: a row going in on this choice throw
     with dice left is followed by a PEGS-7 choice throw with one throw left. (Only the
@@ -315,7 +315,7 @@ def _two_throws_value(x, d, y, ctx, race, TOT, TP, eo, term, K, W, depth):
     return total
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)  # type: ignore[call-overload]  # numba's stubs lack the private _nrt
 def _side(x, y, ctx, race, TOT, TP, eo, term, K, W, row):
     """Fill ``WS[row]``, ``WR[row]`` for the options of the first choice throw of mover ``x``'s
     turn against ``y`` (the transpose of his own table ``TOT``, the opponent's table ``TP``)."""
@@ -342,7 +342,7 @@ def _side(x, y, ctx, race, TOT, TP, eo, term, K, W, row):
     _fill_options(x, dice, T, TP, y, -1.0, eo, TOT, y, 0.0, term, K, W, row)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # numba's stubs lack the private _nrt
 def _count(x, y, X, K, W, row, stats, ex_loss, ex_info, ex_value):
     """Add the turn-start choices of mover ``x`` (race play, ``X`` solved) to ``stats``: ``[chance
     of a throw with two or more legal rows, chance of one where the race row is worth more than
@@ -396,12 +396,12 @@ def _count(x, y, X, K, W, row, stats, ex_loss, ex_info, ex_value):
         stats[3] += 1.0
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)  # type: ignore[call-overload]  # numba's stubs lack the private _nrt
 def _mirror(v, pegs):
     return 1.0 - v if pegs else -v
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)  # type: ignore[call-overload]  # numba's stubs lack the private _nrt
 def _system(a, b, tables, race_a, race_b, ctx_b, pegs, guess, K, W, work):
     """Solve ``TA[a, b]`` (mover ``a``) and ``TB[b, a]`` together, ``tables = (TA, TB, TAT, TBT)``
     (each table and its transpose): Newton's method on the active pieces of
@@ -466,7 +466,7 @@ def _system(a, b, tables, race_a, race_b, ctx_b, pegs, guess, K, W, work):
     return u
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # numba's stubs lack the private _nrt
 def solve_pairs(tables, race1, race2, symmetric, pegs, K, W, stats, ex_loss, ex_info, ex_value, work, lo_from,
                 lo_to):
     """Solve every pair whose lower board index is in ``lo_from`` down to ``lo_to`` (inclusive):

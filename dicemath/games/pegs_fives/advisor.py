@@ -55,7 +55,7 @@ gaps.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -69,7 +69,7 @@ from dicemath.games.pegs_fives.distilled import DistilledValue, ModelUnavailable
 from dicemath.games.pegs_fives.rows import row_table
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.state import (
-    BoardTuple, SafeGreedy, check_board, check_roll, grouped_choice_throws, legal_rows, play_turn)
+    BoardTuple, Policy, SafeGreedy, check_board, check_roll, grouped_choice_throws, legal_rows, play_turn)
 from dicemath.games.pegs_fives.turn import TurnValue, open_rows_of, stays_forever
 
 FEATURES = ("sum_expected", "max_expected", "second_max_expected", "open_rows", "missing_steps",
@@ -123,10 +123,11 @@ def _board_value(value: BoardValue, board: BoardTuple) -> float:
     return max(0.0, float(board_features(value.rules, board) @ np.array(value.weights)))
 
 
-def _reduced_targets(rules: Rules, subsets: Sequence[Sequence[int]]):
+def _reduced_targets(rules: Rules, subsets: Sequence[Sequence[int]]) -> tuple[list[np.ndarray], list[float]]:
     from dicemath.games.pegs_fives.solver import solve_reduced
 
-    xs, ys = [], []
+    xs: list[np.ndarray] = []
+    ys: list[float] = []
     for rows in subsets:
         solution = solve_reduced(rules, rows, exact=False)
         for board, v in solution.values.items():
@@ -136,9 +137,11 @@ def _reduced_targets(rules: Rules, subsets: Sequence[Sequence[int]]):
     return xs, ys
 
 
-def _simulated_targets(rules: Rules, policy, games: int, seed: int):
+def _simulated_targets(rules: Rules, policy: Policy, games: int, seed: int
+                       ) -> tuple[list[np.ndarray], list[float]]:
     rng = random.Random(seed)
-    xs, ys = [], []
+    xs: list[np.ndarray] = []
+    ys: list[float] = []
     for _ in range(games):
         board = (0,) * rules.rows
         seen = []
@@ -151,7 +154,7 @@ def _simulated_targets(rules: Rules, policy, games: int, seed: int):
     return xs, ys
 
 
-def _fit(xs, ys, sample_weights) -> tuple[float, ...]:
+def _fit(xs: Sequence[np.ndarray], ys: Sequence[float], sample_weights: Sequence[float]) -> tuple[float, ...]:
     x = np.array(xs)
     y = np.array(ys)
     w = np.sqrt(np.array(sample_weights))
@@ -287,7 +290,8 @@ class Advisor:
     """The board value it looks ahead to: ``"distilled"`` (the shipped model), ``"fitted"``
     (:func:`board_value`, for rules without a model) or ``"given"`` (the ``value`` passed)."""
 
-    def __init__(self, rules: Rules, value=None, *, escape_traps: bool = True):
+    def __init__(self, rules: Rules, value: Callable[[BoardTuple], float] | None = None, *,
+                 escape_traps: bool = True) -> None:
         self.rules = rules
         if value is None:
             try:
@@ -330,12 +334,13 @@ class Advisor:
         legal = legal_rows(b, faces, rules.goal)
         return self._rank(b, legal, dice, throws)
 
-    def _options(self, board: BoardTuple, legal, dice: int, throws) -> list[tuple[int, int, float, float]]:
+    def _options(self, board: BoardTuple, legal: Sequence[tuple[int, int]], dice: int, throws: int | None
+                 ) -> list[tuple[int, int, float, float]]:
         """``(row, hits, stay, rest)`` of every legal row."""
         after = None if throws is None else throws - 1
         return [(row, h, *self.evaluator.option(board, row, h, dice, after)) for row, h in legal]
 
-    def _rank(self, board: BoardTuple, legal, dice: int, throws) -> Ranking:
+    def _rank(self, board: BoardTuple, legal: Sequence[tuple[int, int]], dice: int, throws: int | None) -> Ranking:
         options = self._options(board, legal, dice, throws)
         here = self.value(board)
         advice = _valued(options, here)
@@ -345,7 +350,7 @@ class Advisor:
             advice = _valued(options, here)
         return Ranking(advice, here)
 
-    def policy(self, board: BoardTuple, legal, dice: int, throws) -> int:
+    def policy(self, board: BoardTuple, legal: Sequence[tuple[int, int]], dice: int, throws: int | None) -> int:
         """The advisor as a :data:`.state.Policy` (for simulation and exact evaluation)."""
         if len(legal) == 1:
             return legal[0][0]
@@ -374,7 +379,8 @@ class Advisor:
             found = self._start_values[b] = self._own_value(b) if trapped else self.value(b)
         return found
 
-    def _lookahead_policy(self, board: BoardTuple, legal, dice: int, throws) -> int:
+    def _lookahead_policy(self, board: BoardTuple, legal: Sequence[tuple[int, int]], dice: int,
+                          throws: int | None) -> int:
         """The plain lookahead on ``V`` (no trap check)."""
         return _valued(self._options(board, legal, dice, throws), self.value(board))[0].row
 
@@ -389,6 +395,6 @@ class Advisor:
         return float(solve_self_referential(1.0, outcomes, "min")[0])
 
 
-def _valued(options, here: float) -> list[RowAdvice]:
+def _valued(options: Iterable[tuple[int, int, float, float]], here: float) -> list[RowAdvice]:
     """``(row, hits, stay, rest)`` options as ranked advice, the board valued ``here``."""
     return ranked(RowAdvice(row, h, stay * here + rest, stay) for row, h, stay, rest in options)

@@ -35,14 +35,16 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 
 from dicemath.analysis.engine import GameAnalysis
+from dicemath.analysis.result import Analysis
 from dicemath.analysis.records import InvalidRecordError, Record, build_rules, check_keys, read_record, whole_number
 from dicemath.analysis.values import Valued, ValueSource
 from dicemath.core.advice import Advice
 from dicemath.core.dice import throw_text
-from dicemath.core.errors import IllegalMoveError
+from dicemath.core.errors import IllegalMoveError, InvalidStateError
+from dicemath.core.game import GameState
 from dicemath.games.pegs_fives.advisor import RowAdvice, ranked
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
 from dicemath.games.pegs_fives.fullboard.advice import (
@@ -66,6 +68,17 @@ def exact_board_values(rules: Rules, open_rows: tuple[int, ...]) -> tuple[Callab
     board = tuple(0 if r in open_rows else rules.goal for r in range(1, rules.rows + 1))
     advisor = advisor_for(rules, board)
     return (advisor.value, advisor.source) if advisor.exact else None
+
+
+def _own(state: GameState) -> State:
+    """``state``, which the adapters here take from the analysis engine, as a Pegs/Fives state.
+
+    Raises:
+        InvalidStateError: a state of another game.
+    """
+    if not isinstance(state, State):
+        raise InvalidStateError(f"a Pegs/Fives analysis was given a state of another game: {state!r}")
+    return state
 
 
 class TurnValues(ValueSource):
@@ -109,7 +122,8 @@ class TurnValues(ValueSource):
         model for both)."""
         return estimate_advisor(self.rules).evaluator
 
-    def value(self, state: State) -> Valued:
+    def value(self, state: GameState) -> Valued:
+        state = _own(state)
         if state.over:
             return Valued((float(state.turns),), True)
         model, exact = self.turn_value(state.board)
@@ -122,21 +136,25 @@ class TurnValues(ValueSource):
             ahead = stay * model.value(state.board) + rest
         return Valued((state.turns + 1 + float(ahead),), exact)
 
-    def expected(self, state: State) -> Valued:
+    def expected(self, state: GameState) -> Valued:
         """The mean over the throw's outcomes: the within-turn model's own sum, which
         :meth:`value` uses everywhere but at a choice throw with all dice and a fresh
         budget (a turn's start), where it takes ``E(board)`` instead (equal when exact)."""
+        state = _own(state)
         if state.row is not None:
             return self.value(state)
         model, exact = self.turn_value(state.board)
         return Valued((state.turns + 1 + float(model.lookahead(state.board, state.dice, state.throws)),), exact)
 
-    def advice(self, state: State) -> Advice:
+    def advice(self, state: GameState) -> Advice:
         """Every legal row after the choice throw of ``state``, best first, with its turns still
         needed after this turn, from the same values as :meth:`value`
         (:func:`~dicemath.games.pegs_fives.fullboard.advice.row_advice`); with an estimate,
         the advice of ``advise`` itself (its ranking on a trap of the estimate included,
         :meth:`~dicemath.games.pegs_fives.advisor.Advisor.start_value`)."""
+        state = _own(state)
+        if state.roll is None:
+            raise InvalidStateError(f"no row is to be named in {state}: advice needs a choice throw")
         model, source = self.turn_model(state.board)
         if source == "estimate":
             throws = None if state.throws is None else state.throws + 1
@@ -150,7 +168,8 @@ class TurnValues(ValueSource):
         return row_advice(self.rules, str(state), state.board, state.roll, ranked(rows), board_value=here,
                           exact=True, source=source)
 
-    def action_values(self, state: State) -> dict[int, Valued]:
+    def action_values(self, state: GameState) -> dict[Hashable, Valued]:
+        state = _own(state)
         advice = self.advice(state)
         return {option.action: Valued((state.turns + 1 + option.value,), advice.exact) for option in advice.options}
 
@@ -181,7 +200,7 @@ class PegsFivesAnalysis(GameAnalysis):
         """
         return initial_state(rules, None if start is None else read_board(start, rules))
 
-    def advice(self, state: State, settings: Mapping) -> Advice:
+    def advice(self, state: GameState, settings: Mapping) -> Advice:
         """The advice of ``dicemath pegs advise`` (``fives advise``) at the decision ``state``:
         the game's chain of sources (:func:`dicemath.games.pegs_fives.fullboard.advice.advise`);
         a record has no settings to map (``table`` is a command-line option only).
@@ -189,7 +208,7 @@ class PegsFivesAnalysis(GameAnalysis):
         Raises:
             InvalidStateError: no row is to be named in ``state``.
         """
-        return advise(state)
+        return advise(_own(state))
 
     def value_source(self, rules: Rules, settings: Mapping) -> TurnValues:
         return TurnValues(rules)
@@ -210,7 +229,7 @@ class PegsFivesAnalysis(GameAnalysis):
         throws = whole_number(entry, "throws") if "throws" in entry else None
         return choice_state(rules, board, _whole_numbers(entry["roll"], "roll"), throws)
 
-    def parse(self, state: State, token):
+    def parse(self, state: GameState, token: object) -> Hashable:
         """A throw (``"6-5-3-3-3-2"``, ``"653332"`` or a list of dice) at a chance state, a row
         number (``11`` or ``"11"``) at a decision: the state's ``parse_action`` of its text.
 
@@ -224,13 +243,14 @@ class PegsFivesAnalysis(GameAnalysis):
             token = str(token)
         if not isinstance(token, str):
             raise IllegalMoveError(f"a record names a throw or a row, got {token!r}")
-        return state.parse_action(token)
+        return _own(state).parse_action(token)
 
-    def context(self, state: State) -> dict:
+    def context(self, state: GameState) -> dict[str, int]:
+        state = _own(state)
         return {"turn": state.turns + 1, "open_rows": len(open_rows_of(state.board, state.rules.goal)),
                 "dice": state.dice}
 
-    def roller(self, state: State) -> int:
+    def roller(self, state: GameState) -> int:
         return 0
 
     groupings = {"stage": ("12-9 rows open", "8-5 rows open", "4-1 rows open")}
@@ -241,7 +261,7 @@ class PegsFivesAnalysis(GameAnalysis):
         return {"stage": "12-9 rows open" if rows >= 9 else "8-5 rows open" if rows >= 5 else "4-1 rows open"}
 
 
-def _whole_numbers(value, name: str) -> list[int]:
+def _whole_numbers(value: Iterable[int | str], name: str) -> list[int]:
     try:
         return [int(v) if isinstance(v, str) else v for v in value]
     except (TypeError, ValueError):
@@ -255,7 +275,7 @@ FIVES_ANALYSIS = PegsFivesAnalysis(FIVES)
 """The Fives adapter its game object lists (:meth:`dicemath.core.game.Game.analysis`)."""
 
 
-def analyse(record: Record | Mapping | str):
+def analyse(record: Record | Mapping | str) -> Analysis:
     """Analyse a Pegs or a Fives record (the record's ``game`` says which).
 
     Raises:

@@ -27,6 +27,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 
 from dicemath.core.errors import DicemathError
 from dicemath.games.pegs_fives.rules import Rules
@@ -71,7 +72,7 @@ def endgame_index(boards: np.ndarray, goal: int, offsets: np.ndarray) -> np.ndar
     boards = np.asarray(boards, dtype=np.int64)
     open_ = boards < goal
     mask = (open_ << np.arange(boards.shape[1])).sum(axis=1)
-    rank = np.cumsum(open_, axis=1) - open_
+    rank: npt.NDArray[np.int64] = np.cumsum(open_, axis=1) - open_
     local = (np.where(open_, boards, 0) * goal ** rank).sum(axis=1)
     start = offsets[mask]
     return np.where(start >= 0, start + local, -1)
@@ -140,7 +141,7 @@ class DistilledValue:
         """Write the model as a compressed ``.npz``."""
         arrays = {f"layer{i}": a for i, a in enumerate(self.layers)}
         np.savez_compressed(path, rules=np.array(repr(self.rules)), endgame_rows=np.array(self.endgame_rows),
-                            endgame=self.endgame, **arrays)
+                            endgame=self.endgame, **arrays)  # type: ignore[arg-type]  # stub: **arrays may be allow_pickle
 
     @classmethod
     def read(cls, rules: Rules, path: Path | str) -> DistilledValue:

@@ -7,12 +7,18 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from dicemath.core.game import Game
-from dicemath.core.requests import int_field, int_list_field
+from dicemath.core.requests import RequestError, int_field, int_list_field
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
 from dicemath.games.pegs_fives.state import State, initial_state
+
+if TYPE_CHECKING:
+    from dicemath.analysis.engine import GameAnalysis
+    from dicemath.core.advice import Advice
+    from dicemath.core.sources import SourceChain
 
 
 class PegsFivesGame(Game):
@@ -20,21 +26,21 @@ class PegsFivesGame(Game):
 
     preset: Rules = PEGS
 
-    def presets(self) -> dict[str, Any]:
+    def presets(self) -> dict[str, Rules]:
         return {self.name: self.preset}
 
-    def initial_state(self, rules: Any = None) -> State:
+    def initial_state(self, rules: Rules | None = None) -> State:
         return initial_state(rules or self.preset)
 
-    def read_state(self, text: str, rules: Any = None) -> State:
+    def read_state(self, text: str, rules: Rules | None = None) -> State:
         return State.from_str(text)
 
-    def draw(self, state: Any, advice: Any = None) -> str:
+    def draw(self, state: State, advice: Advice | None = None) -> str:
         from dicemath.games.pegs_fives.drawing import draw
 
         return draw(state, advice)
 
-    def sources(self, rules: Any) -> Any:
+    def sources(self, rules: Rules) -> SourceChain:
         """The chain of a row decision of ``rules``
         (:func:`~dicemath.games.pegs_fives.fullboard.advice.source_chain`): a table, a compiled
         solve up to :data:`~dicemath.games.pegs_fives.fullboard.advice.SOLVE_MAX_ROWS` open rows,
@@ -43,12 +49,12 @@ class PegsFivesGame(Game):
 
         return source_chain(rules)
 
-    def analysis(self) -> Any:
+    def analysis(self) -> GameAnalysis:
         from dicemath.games.pegs_fives import analysis
 
         return analysis.PEGS_ANALYSIS if self.preset is PEGS else analysis.FIVES_ANALYSIS
 
-    def page_advice(self, request: Any) -> dict[str, Any]:
+    def page_advice(self, request: Mapping[str, Any]) -> dict[str, Any]:
         from dicemath.games.pegs_fives.commands import advice_picture
         from dicemath.games.pegs_fives.fullboard.advice import advise_throw
         from dicemath.games.pegs_fives.state import choice_throw_dice
@@ -56,12 +62,14 @@ class PegsFivesGame(Game):
         board = int_list_field(request, "board", required=True)
         roll = int_list_field(request, "roll", required=True)
         throws = int_field(request, "throws")
+        if board is None or roll is None:       # not reached: required fields raise RequestError when absent
+            raise RequestError("the following arguments are required: board, roll")
         advice = advise_throw(self.preset, board, roll, dice=choice_throw_dice(self.preset, roll), throws=throws)
         result = advice.as_dict()
         result["svg"] = advice_picture(advice, self.preset)
         return result
 
-    def page_picture_state(self, request: Any) -> State:
+    def page_picture_state(self, request: Mapping[str, Any]) -> State:
         return initial_state(self.preset, int_list_field(request, "board", required=True))
 
 

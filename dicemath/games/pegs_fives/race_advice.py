@@ -49,19 +49,35 @@ Example:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from dicemath.core.advice import Advice, Option
 from dicemath.core.errors import DicemathError, IllegalMoveError
 from dicemath.games.pegs_fives.race_solver import RACE_MAX_ROWS
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.state import (
-    BoardTuple, InvalidBoardError, check_board, check_roll, check_throws_left, initial_state, legal_rows, rest_points)
+    BoardTuple, InvalidBoardError, Policy, check_board, check_roll, check_throws_left, initial_state, legal_rows,
+    rest_points)
 from dicemath.games.pegs_fives.turn import open_rows_of
+
+if TYPE_CHECKING:
+    from dicemath.games.pegs_fives.advisor import Advisor
+    from dicemath.games.pegs_fives.fullboard.advice import ExactAdvisor
+    from dicemath.games.pegs_fives.race_solver import Legal, _RaceTurn
+
+BoardValues = Callable[[BoardTuple], "Fraction | float"]
+"""Expected turns of a board (solo play), the mover's and the opponents' values here."""
+
+Opponents = Sequence[Sequence[int]] | Sequence[int] | None
+"""One opponent's board, or a list of boards (as given; :func:`_check_opponents`)."""
 
 SHAPE = {
     "pegs": (1.0, 0.39, 1.0),
@@ -91,13 +107,13 @@ class OpponentError(InvalidBoardError):
 # The turn-count law
 # ---------------------------------------------------------------------------------------------
 
-def shape_of(rules: Rules, mu):
+def shape_of(rules: Rules, mu: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """The Weibull shape ``k`` for expected turns ``mu`` (:data:`SHAPE`)."""
     a, b, c = SHAPE.get(rules.name, SHAPE["pegs"])
     return np.maximum(1.0, a + b * np.maximum(np.asarray(mu, dtype=np.float64) - 1.0, 0.0) ** c)
 
 
-def weibull_survival(mu, k, horizon: int = HORIZON) -> np.ndarray:
+def weibull_survival(mu: npt.ArrayLike, k: npt.ArrayLike, horizon: int = HORIZON) -> np.ndarray:
     """``S[i, n] = P(N > n)`` of the discrete Weibull law with mean ``mu[i]`` and shape ``k[i]``
     (``n = 0 .. horizon - 1``; ``S[i, 0] = 1``); ``mu >= 1``. The scale is solved by Newton's
     method on its logarithm (the mean is increasing in it)."""
@@ -243,10 +259,10 @@ def race_value(rules: Rules, mover: tuple[float, float], opponents: Sequence[tup
 # Advice
 # ---------------------------------------------------------------------------------------------
 
-def _check_opponents(rules: Rules, opponents) -> list[BoardTuple]:
+def _check_opponents(rules: Rules, opponents: Opponents) -> list[BoardTuple]:
     if opponents is None:
         raise OpponentError("race advice needs at least one opponent's board")
-    boards = list(opponents)
+    boards: list[Any] = list(opponents)                     # as given: checked below
     if boards and isinstance(boards[0], (int, np.integer)) and not isinstance(boards[0], bool):
         boards = [boards]                                   # one board given flat
     if not boards:
@@ -263,7 +279,7 @@ def _check_opponents(rules: Rules, opponents) -> list[BoardTuple]:
     return checked
 
 
-def _solo(rules: Rules, board: BoardTuple, table):
+def _solo(rules: Rules, board: BoardTuple, table: Path | str | None) -> ExactAdvisor | Advisor:
     from dicemath.games.pegs_fives.fullboard.advice import advisor_for
 
     return advisor_for(rules, board, table)
@@ -272,9 +288,9 @@ def _solo(rules: Rules, board: BoardTuple, table):
 class _Leaves:
     """End / restart values of the mover's boards for :class:`.race_solver._RaceTurn`."""
 
-    def __init__(self, rules: Rules, value, leaves: RaceLeaves):
+    def __init__(self, rules: Rules, value: BoardValues, leaves: RaceLeaves) -> None:
         self.rules, self.value, self.leaves = rules, value, leaves
-        self.memo: dict = {}
+        self.memo: dict[tuple[BoardTuple, int], float] = {}
 
     def _of(self, board: BoardTuple, kind: int) -> float:
         key = (board, kind)
@@ -296,7 +312,7 @@ class _Leaves:
         return self._of(board, 1)
 
 
-def race_turn_model(rules: Rules, value, opponents: Sequence[tuple[float, float]]):
+def race_turn_model(rules: Rules, value: BoardValues, opponents: Sequence[tuple[float, float]]) -> _RaceTurn:
     """The within-turn model (:class:`.race_solver._RaceTurn`) of a mover whose boards are
     valued by ``value`` (expected turns) against opponents ``[(E, R), ...]``: its
     ``race_option(board, row, hits, dice, throws_after)`` is ``(stay, rest)`` in race value,
@@ -309,13 +325,14 @@ def race_turn_model(rules: Rules, value, opponents: Sequence[tuple[float, float]
     return model
 
 
-def _exact_model(rules: Rules, board: BoardTuple, opponent: BoardTuple, rows: tuple[int, ...]):
-    """The exact race's within-turn model (both playing to win), or None."""
+def _exact_model(rules: Rules, board: BoardTuple, opponent: BoardTuple, rows: tuple[int, ...]
+                 ) -> tuple[_RaceTurn, float]:
+    """The exact race's within-turn model (both playing to win) and the mover's value of the pair."""
     from dicemath.core.cache import cached_arrays
     from dicemath.games.pegs_fives.race_solver import (
         _RaceTurn, kernel_tables, mirror, solve_race_compiled, win_value)
 
-    def build() -> dict:
+    def build() -> dict[str, np.ndarray]:
         return {"V": solve_race_compiled(rules, rows, examples=0).V1}
 
     table = cached_arrays("pegs-fives-race-table", (rules, rows), build)["V"]
@@ -324,10 +341,10 @@ def _exact_model(rules: Rules, board: BoardTuple, opponent: BoardTuple, rows: tu
     win = win_value(rules, opponent)
     goal = rules.goal
 
-    def end(x):
+    def end(x: BoardTuple) -> float:
         return win if not open_rows_of(x, goal) else mirror(rules, float(table[o, layout.index(x)]))
 
-    def restart(x):
+    def restart(x: BoardTuple) -> float:
         return win if not open_rows_of(x, goal) else float(table[layout.index(x), o])
 
     model = _RaceTurn(rules, end, restart, exact=False)
@@ -361,8 +378,9 @@ def check_objective(rules: Rules, objective: str | None) -> str:
     return objective
 
 
-def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], opponents, *,
-                dice: int | None = None, throws: int | None = None, table=None, objective: str | None = None,
+def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], opponents: Opponents, *,
+                dice: int | None = None, throws: int | None = None, table: Path | str | None = None,
+                objective: str | None = None,
                 exact_max_rows: int = RACE_MAX_ROWS) -> Advice:
     """Every legal row after a choice throw, valued for the race against ``opponents``.
 
@@ -450,12 +468,13 @@ def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], oppone
     chosen = start.apply(faces)
     text = str(chosen if chosen.current_player() == 0 else start)
     solo_by_row = {a.row: a.expected_turns for a in solo_rows}
-    options = tuple(Option(row, str(row), value, {"row": row, "hits": hits, "race_value": value,
-                                                  "expected_turns": solo_by_row.get(row), "solo_exact": solo_exact})
-                    for value, row, hits in ranking)
+    advice_options = tuple(Option(row, str(row), value, {"row": row, "hits": hits, "race_value": value,
+                                                         "expected_turns": solo_by_row.get(row),
+                                                         "solo_exact": solo_exact})
+                           for value, row, hits in ranking)
     return Advice(
         game=rules.name, state=text, unit=UNITS[objective], higher_is_better=True, exact=exact,
-        source="exact race" if exact else "turn-count model", options=options,
+        source="exact race" if exact else "turn-count model", options=advice_options,
         extras={
             "board": list(b), "roll": sorted(faces), "opponents": [list(o) for o in others],
             "objective": objective,
@@ -486,12 +505,12 @@ class RacePolicy:
         value: expected turns of a board (e.g. an exact reduced table, or the distilled model).
     """
 
-    def __init__(self, rules: Rules, value):
+    def __init__(self, rules: Rules, value: BoardValues) -> None:
         self.rules = rules
         self.value = value
-        self._models: dict = {}
+        self._models: dict[BoardTuple, _RaceTurn] = {}
 
-    def model(self, opponent: BoardTuple):
+    def model(self, opponent: BoardTuple) -> _RaceTurn:
         m = self._models.get(opponent)
         if m is None:
             if not open_rows_of(opponent, self.rules.goal):
@@ -501,7 +520,7 @@ class RacePolicy:
             m._chosen = {}
         return m
 
-    def choose(self, opponent: BoardTuple, board: BoardTuple, legal, dice: int, throws) -> int:
+    def choose(self, opponent: BoardTuple, board: BoardTuple, legal: Legal, dice: int, throws: int | None) -> int:
         """The row the policy names (most hits, then the higher row, among equals)."""
         if len(legal) == 1:
             return legal[0][0]
@@ -517,10 +536,12 @@ class RacePolicy:
                 v = stay * here + rest
                 if best is None or v > best + 1e-12 * (1 + abs(best)):
                     best, row = v, r
+            if row is None:                     # not reached: two or more legal rows here
+                raise IllegalMoveError(f"no legal row to choose on {board}: legal is {legal!r}")
             model._chosen[key] = row
         return row
 
-    def __call__(self, own: BoardTuple, opponent: BoardTuple):
+    def __call__(self, own: BoardTuple, opponent: BoardTuple) -> Policy:
         return lambda board, legal, dice, throws: self.choose(opponent, board, legal, dice, throws)
 
 
@@ -565,10 +586,10 @@ def decision_agreement(rules: Rules, open_rows: Sequence[int], *, pairs: int | N
         ib = layout.index(b)
         win = win_value(rules, b)
 
-        def end(x, ib=ib, win=win):
+        def end(x: BoardTuple, ib: int = ib, win: int = win) -> float:
             return win if not open_rows_of(x, goal) else mirror(rules, float(tables.V2[ib, layout.index(x)]))
 
-        def restart(x, ib=ib, win=win):
+        def restart(x: BoardTuple, ib: int = ib, win: int = win) -> float:
             return win if not open_rows_of(x, goal) else float(tables.V1[layout.index(x), ib])
 
         model = _RaceTurn(rules, end, restart, exact=False)

@@ -68,15 +68,20 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from dicemath.core.errors import DicemathError, InvalidRulesError
+from dicemath.core.errors import DicemathError, IllegalMoveError, InvalidRulesError
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.solver import reduced_boards, solve_reduced
 from dicemath.games.pegs_fives.state import (
-    BoardTuple, InvalidBoardError, check_board, check_open_rows, cycle_terminals, grouped_choice_throws, rest_points)
-from dicemath.games.pegs_fives.turn import TurnValue, open_rows_of
+    BoardTuple, InvalidBoardError, Policy, check_board, check_open_rows, cycle_terminals, grouped_choice_throws,
+    rest_points)
+from dicemath.games.pegs_fives.turn import Amount, TurnValue, open_rows_of
+
+if TYPE_CHECKING:
+    from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
 
 RACE_MAX_ROWS = 5
 """The most open rows a race is solved for (``5``: 7,776 boards a side, 7,776^2 pairs)."""
@@ -94,6 +99,19 @@ MATCHUPS = ("solo_vs_solo", "race_vs_solo", "solo_vs_race", "race_vs_race")
 
 TIE = 1e-12
 """Relative tolerance of float64 comparisons: options closer than this count as equal."""
+
+RaceMaker = Callable[[BoardTuple], Policy]
+"""A fixed policy maker of :func:`solve_race`: ``maker(opponent_board) -> Policy``."""
+
+Legal = tuple[tuple[int, int], ...]
+"""The legal rows of a choice throw with their hits (:func:`.state.grouped_choice_throws`)."""
+
+Options = Sequence[tuple[Amount, Amount]]
+"""The ``(stay, rest)`` of the options a mover considers on one choice throw."""
+
+_Side = tuple["Fraction | float", list[tuple[Amount, Amount]], Legal, dict[int, tuple[Amount, Amount]]]
+"""One choice throw of a turn (:func:`solve_race`): its chance, the options considered, the
+legal rows, every option's ``(stay, rest)`` by row."""
 
 
 class RaceTooLargeError(DicemathError):
@@ -120,7 +138,7 @@ def check_race_rows(rules: Rules, open_rows: Sequence[int], limit: int = RACE_MA
     return rows
 
 
-def check_policy(policy):
+def check_policy(policy: str | RaceMaker) -> str | RaceMaker:
     """Return ``policy`` if it is one of :data:`POLICIES`, or a fixed policy maker (a callable
     ``maker(opponent_board) -> Policy`` whose choices the plain-Python solver evaluates
     exactly, :func:`solve_race`).
@@ -135,13 +153,13 @@ def check_policy(policy):
     return policy
 
 
-def win_value(rules: Rules, opponent: Sequence[int]):
+def win_value(rules: Rules, opponent: Sequence[int]) -> int:
     """The mover's value when his board completes: 1 (PEGS-2, he wins) or the opponent's rest
     points (FIVES-6, the mover scores 0)."""
     return 1 if rules.scoring == "first_out" else rest_points(opponent, rules.goal)
 
 
-def mirror(rules: Rules, value):
+def mirror(rules: Rules, value: Amount) -> Amount:
     """The mover's value of a pair from the opponent's value of its mirror: ``1 - v``
     (probabilities of winning, PEGS-2) or ``-v`` (rest-point differences, FIVES-6)."""
     return 1 - value if rules.scoring == "first_out" else -value
@@ -179,24 +197,27 @@ class SoloOptimal:
         self.values = values
         self.exact = exact
         self.model = TurnValue(rules, values, exact=exact)
-        self._chosen: dict = {}
+        self._chosen: dict[tuple[BoardTuple, Legal, int, int | None], int] = {}
 
-    def __call__(self, board: BoardTuple, legal, dice: int, throws) -> int:
+    def __call__(self, board: BoardTuple, legal: Legal, dice: int, throws: int | None) -> int:
         key = (board, legal, dice, throws)
         row = self._chosen.get(key)
         if row is None:
             row = self._chosen[key] = self._choose(board, legal, dice, throws)
         return row
 
-    def _choose(self, board, legal, dice, throws) -> int:
+    def _choose(self, board: BoardTuple, legal: Legal, dice: int, throws: int | None) -> int:
         after = None if throws is None else throws - 1
         here = self.values(board)
-        best, best_value = None, None
+        best: int | None = None
+        best_value: Amount = None
         for row, hits in sorted(legal, key=lambda rh: (-rh[1], -rh[0])):
             stay, rest = self.model.option(board, row, hits, dice, after)
             value = stay * here + rest
             if best is None or value < best_value - (0 if self.exact else TIE * (1 + abs(best_value))):
                 best, best_value = row, value
+        if best is None:
+            raise IllegalMoveError(f"no legal row to choose on {board}: legal is {legal!r}")
         return best
 
 
@@ -205,16 +226,23 @@ class _RaceTurn(TurnValue):
     on the negated race value (it minimises), a fresh start (PEGS-8, FIVES-4/5) worth the
     pair it starts (``restart``) instead of the solo identity ``V - 1``."""
 
-    def __init__(self, rules: Rules, end: Callable, restart: Callable, *, exact: bool, chooser=None):
+    end: Callable[[BoardTuple], Amount]
+    """The race value of a turn ending on a board (set by :mod:`.race_advice`, which reads it)."""
+    _chosen: dict[tuple[BoardTuple, Legal, int, int | None], int]
+    """The memo of :class:`.race_advice.RacePolicy`'s choices (set by it)."""
+
+    def __init__(self, rules: Rules, end: Callable[[BoardTuple], Amount], restart: Callable[[BoardTuple], Amount], *,
+                 exact: bool, chooser: Policy | None = None) -> None:
         super().__init__(rules, lambda board: -end(board), exact=exact, chooser=chooser)
         self._restart = restart
 
-    def choice(self, board: BoardTuple, dice: int, throws: int | None):
+    def choice(self, board: BoardTuple, dice: int, throws: int | None) -> Amount:
         if dice == self.rules.dice and throws == self.rules.throws:
             return -self._restart(board)
         return self.lookahead(board, dice, throws)
 
-    def race_option(self, board: BoardTuple, row: int, hits: int, dice: int, throws_after: int | None):
+    def race_option(self, board: BoardTuple, row: int, hits: int, dice: int, throws_after: int | None
+                    ) -> tuple[Amount, Amount]:
         """``(stay, rest)`` of an option in race value (``stay``: the turn ends on ``board``)."""
         stay, rest = self.option(board, row, hits, dice, throws_after)
         return stay, -rest
@@ -236,7 +264,7 @@ class Decision:
 
     mover: BoardTuple
     opponent: BoardTuple
-    legal: tuple
+    legal: Legal
     throw: tuple[int, ...]
     race_row: int
     solo_row: int
@@ -271,9 +299,9 @@ class DecisionStats:
     differing: float = 0.0
     pairs: int = 0
     pairs_differing: int = 0
-    examples: list = field(default_factory=list)
+    examples: list[Decision] = field(default_factory=list)
 
-    def as_json(self, rules: Rules) -> dict:
+    def as_json(self, rules: Rules) -> dict[str, object]:
         """The ``differing_decisions`` object of ``race --json``."""
         from dicemath.core.dice import throw_text
 
@@ -309,12 +337,12 @@ class RaceSolution:
 
     rules: Rules
     open_rows: tuple[int, ...]
-    first: str
-    second: str
+    first: str | RaceMaker
+    second: str | RaceMaker
     exact: bool
-    values: dict
+    values: dict[int, dict[tuple[BoardTuple, BoardTuple], Amount]]
     decisions: DecisionStats | None = None
-    turns: dict = field(default_factory=dict, repr=False)
+    turns: dict[tuple[int, BoardTuple], _RaceTurn] = field(default_factory=dict, repr=False)
 
     @property
     def start(self) -> BoardTuple:
@@ -322,11 +350,11 @@ class RaceSolution:
         return tuple(0 if r in self.open_rows else self.rules.goal for r in range(1, self.rules.rows + 1))
 
     @property
-    def start_value(self):
+    def start_value(self) -> Amount:
         """The first mover's value from the empty pair."""
         return self.values[1][(self.start, self.start)]
 
-    def value(self, mover: Sequence[int], opponent: Sequence[int], player: int = 1):
+    def value(self, mover: Sequence[int], opponent: Sequence[int], player: int = 1) -> Amount:
         """The value of ``player`` (1: first, 2: second) to move on ``mover`` against ``opponent``.
 
         Raises:
@@ -358,22 +386,24 @@ class RacePlay:
         True
     """
 
-    def __init__(self, solution: RaceSolution, player: int = 1):
+    def __init__(self, solution: RaceSolution, player: int = 1) -> None:
         if player not in (1, 2):
             raise DicemathError(f"player is 1 or 2, got {player!r}")
         self.solution = solution
         self.player = player
         self.policy = solution.first if player == 1 else solution.second
 
-    def __call__(self, own: BoardTuple, opponent: BoardTuple):
+    def __call__(self, own: BoardTuple, opponent: BoardTuple) -> Policy:
         solution = self.solution
         rules = solution.rules
         model = solution.turns[(self.player, tuple(opponent))]
         other = solution.values[3 - self.player]
         if self.policy == "solo":
+            if model.chooser is None:           # solve_race gives every solo player's model its chooser
+                raise DicemathError(f"the solo player's turn model against {opponent} has no chooser")
             return model.chooser
 
-        def choose(board, legal, dice, throws):
+        def choose(board: BoardTuple, legal: Legal, dice: int, throws: int | None) -> int:
             after = None if throws is None else throws - 1
             here = mirror(rules, other[(tuple(opponent), tuple(board))])
             scored = []
@@ -405,14 +435,14 @@ def check_pair(rules: Rules, open_rows: Sequence[int], mover: Sequence[int],
     return boards[0], boards[1]
 
 
-def _bounds(rules: Rules, a: BoardTuple, b: BoardTuple):
+def _bounds(rules: Rules, a: BoardTuple, b: BoardTuple) -> tuple[int, int]:
     """A bracket strictly around ``V(a, b)``."""
     if rules.scoring == "first_out":
         return -1, 2
     return -rest_points(a, rules.goal) - 1, rest_points(b, rules.goal) + 1
 
 
-def _evaluate(groups, X):
+def _evaluate(groups: Sequence[tuple[Fraction | float, Options]], X: Amount) -> tuple[Amount, Amount]:
     """``F(X)`` and its slope: ``groups`` of ``(p, [(stay, rest), ...])`` (empty: no legal row)."""
     total = slope = X - X
     for p, options in groups:
@@ -425,12 +455,16 @@ def _evaluate(groups, X):
             v = stay * X + rest
             if best is None or v > best or (v == best and stay > best_stay):
                 best, best_stay = v, stay
+        if best is None or best_stay is None:   # not reached: options is not empty here
+            raise IllegalMoveError("a choice throw with options but no best one")
         total += p * best
         slope += p * best_stay
     return total, slope
 
 
-def solve_pair(rules: Rules, groups_a, groups_b, bounds, exact: bool, guess=None):
+def solve_pair(rules: Rules, groups_a: Sequence[tuple[Fraction | float, Options]],
+               groups_b: Sequence[tuple[Fraction | float, Options]], bounds: tuple[Amount, Amount], exact: bool,
+               guess: Amount = None) -> tuple[Amount, Amount]:
     """Solve one pair and its mirror: ``u = F_a(m(w))``, ``w = F_b(m(u))`` (module docstring).
 
     Args:
@@ -470,7 +504,8 @@ def solve_pair(rules: Rules, groups_a, groups_b, bounds, exact: bool, guess=None
     raise RuntimeError("the race equations of a pair did not converge")
 
 
-def solve_race(rules: Rules, open_rows: Sequence[int], *, first: str = "race", second: str = "race",
+def solve_race(rules: Rules, open_rows: Sequence[int], *, first: str | RaceMaker = "race",
+               second: str | RaceMaker = "race",
                exact: bool | None = None, examples: int = 10) -> RaceSolution:
     """Solve the two-player race on a reduced board exactly, in plain Python (the reference).
 
@@ -508,9 +543,9 @@ def solve_race(rules: Rules, open_rows: Sequence[int], *, first: str = "race", s
     solo_values = solve_reduced(rules, rows, exact=exact).values
     solo = SoloOptimal(rules, solo_values.__getitem__, exact=exact)
     symmetric = policies[0] == policies[1]
-    table1: dict = {}
+    table1: dict[tuple[BoardTuple, BoardTuple], Amount] = {}
     values = {1: table1, 2: table1 if symmetric else {}}
-    turns: dict = {}
+    turns: dict[tuple[int, BoardTuple], _RaceTurn] = {}
 
     def turn(player: int, opponent: BoardTuple) -> _RaceTurn:
         model = turns.get((player, opponent))
@@ -518,10 +553,10 @@ def solve_race(rules: Rules, open_rows: Sequence[int], *, first: str = "race", s
             own, other = values[player], values[3 - player]
             win = win_value(rules, opponent)
 
-            def end(board):
+            def end(board: BoardTuple) -> Amount:
                 return win if _complete(board, goal) else mirror(rules, other[(opponent, board)])
 
-            def restart(board):
+            def restart(board: BoardTuple) -> Amount:
                 return win if _complete(board, goal) else own[(board, opponent)]
 
             policy = policies[player - 1]
@@ -532,10 +567,10 @@ def solve_race(rules: Rules, open_rows: Sequence[int], *, first: str = "race", s
     after = None if rules.throws is None else rules.throws - 1
     total = 6 ** rules.dice
 
-    def side(player: int, a: BoardTuple, b: BoardTuple):
+    def side(player: int, a: BoardTuple, b: BoardTuple) -> list[_Side]:
         """Each choice throw of a turn from ``a``: (p, options considered, legal, all options)."""
         model = turn(player, b)
-        result = []
+        result: list[_Side] = []
         for weight, legal in grouped_choice_throws(rules.dice, open_rows_of(a, goal)):
             p = Fraction(weight, total) if exact else weight / total
             options = {row: model.race_option(a, row, h, rules.dice, after) for row, h in legal}
@@ -548,7 +583,7 @@ def solve_race(rules: Rules, open_rows: Sequence[int], *, first: str = "race", s
 
     stats = DecisionStats() if policies == ("race", "race") else None
     found: list[Decision] = []
-    by_total: dict[int, list] = {}
+    by_total: dict[int, list[tuple[BoardTuple, BoardTuple]]] = {}
     for i, a in enumerate(boards):
         for b in boards[i:]:
             by_total.setdefault(sum(a) + sum(b), []).append((a, b))
@@ -573,8 +608,8 @@ def solve_race(rules: Rules, open_rows: Sequence[int], *, first: str = "race", s
     return RaceSolution(rules, rows, policies[0], policies[1], exact, values, stats, turns)
 
 
-def _count(rules: Rules, stats: DecisionStats, found: list, solo: SoloOptimal, mover, opponent, groups, X,
-           exact: bool) -> None:
+def _count(rules: Rules, stats: DecisionStats, found: list[Decision], solo: SoloOptimal, mover: BoardTuple,
+           opponent: BoardTuple, groups: Sequence[_Side], X: Amount, exact: bool) -> None:
     """Add one mover's turn-start choices to ``stats`` (race play: ``X`` solved)."""
     stats.pairs += 1
     differs = False
@@ -598,7 +633,7 @@ def _count(rules: Rules, stats: DecisionStats, found: list, solo: SoloOptimal, m
     stats.pairs_differing += differs
 
 
-def _throw_of(legal, open_rows: Sequence[int], dice: int = 6) -> tuple[int, ...]:
+def _throw_of(legal: Legal, open_rows: Sequence[int], dice: int = 6) -> tuple[int, ...]:
     """A throw (sorted) whose hits on ``open_rows`` are exactly ``legal`` (the first found)."""
     from dicemath.core.dice import multiset_counts
     from dicemath.games.pegs_fives.hits import hits_from_counts
@@ -721,10 +756,12 @@ def solo_choice_table(rules: Rules, rows: tuple[int, ...]) -> np.ndarray:
     return _SOLO_TABLES[key]
 
 
-def _varied(found: list, count: int) -> list:
+def _varied(found: list[Decision], count: int) -> list[Decision]:
     """Up to ``count`` of the decisions ``found`` (largest loss first): first the largest of
     each kind of choice (legal rows, race row, solo row), then the rest in order."""
-    kinds, first, rest = set(), [], []
+    kinds: set[tuple[Legal, int, int]] = set()
+    first: list[Decision] = []
+    rest: list[Decision] = []
     for decision in found:
         kind = (decision.legal, decision.race_row, decision.solo_row)
         (rest if kind in kinds else first).append(decision)
@@ -750,7 +787,7 @@ class RaceTables:
     open_rows: tuple[int, ...]
     first: str
     second: str
-    layout: object
+    layout: BoardLayout
     V1: np.ndarray = field(repr=False)
     V2: np.ndarray = field(repr=False)
     decisions: DecisionStats | None
@@ -774,11 +811,11 @@ class RaceTables:
         table = self.V1 if player == 1 else self.V2
         return float(table[self.layout.index(a), self.layout.index(b)])
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[int, dict[tuple[BoardTuple, BoardTuple], float]]:
         """``{1: {(a, b): value}, 2: ...}`` over live pairs (for comparisons; small boards)."""
         boards = [self.layout.board(i) for i in range(self.layout.size)]
         live = [i for i in range(self.layout.size) if not _complete(boards[i], self.rules.goal)]
-        out = {}
+        out: dict[int, dict[tuple[BoardTuple, BoardTuple], float]] = {}
         for player, table in ((1, self.V1), (2, self.V2)):
             out[player] = {(boards[a], boards[b]): float(table[a, b]) for a in live for b in live}
         return out
@@ -809,7 +846,10 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
     from dicemath.games.pegs_fives.fullboard.driver import kernel_for
 
     rows = check_race_rows(rules, open_rows)
-    policies = (check_policy(first), check_policy(second))
+    first_policy, second_policy = check_policy(first), check_policy(second)
+    if not isinstance(first_policy, str) or not isinstance(second_policy, str):
+        raise DicemathError(f"the compiled race plays the policies {POLICIES}, not a policy maker")
+    policies = (first_policy, second_policy)
     kernel_for(rules, rows)                                  # InvalidRulesError for rules no kernel implements
     t = kernel_tables(rules, rows)
     solo = solo_choice_table(rules, rows)

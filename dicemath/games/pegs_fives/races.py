@@ -32,7 +32,7 @@ EXACT_LAST_TURN_ROWS = 5
 """Up to this many open rows, the last-turn rest-point minimum is computed exactly."""
 
 
-def last_turn_rest(rules: Rules, board, throw) -> dict[int, float]:
+def last_turn_rest(rules: Rules, board: Sequence[int], throw: Sequence[int]) -> dict[int, float]:
     """Expected rest points at the end of this turn, per legal row, if the round ends then.
 
     The situation late in a lost race: the opponent will finish on the next turn, so only
@@ -90,7 +90,8 @@ class RestAware:
             rest_value = TurnValue(rules, lambda x: float(rest_points(x, goal)), exact=False,
                                    restart_identity=False)
 
-            def fewest_rest_points(board, legal, dice, throws):
+            def fewest_rest_points(board: BoardTuple, legal: tuple[tuple[int, int], ...], dice: int,
+                                   throws: int | None) -> int:
                 if sum(1 for s in board if s < goal) <= EXACT_LAST_TURN_ROWS:
                     after = None if throws is None else throws - 1
                     here = float(rest_points(board, goal))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 from functools import cached_property
+from typing import Any
 
 from dicemath.core.errors import InvalidRulesError
 
@@ -75,7 +76,7 @@ class Rules:
         if self.scoring not in ("first_out", "rest_points"):
             raise InvalidRulesError(f"scoring must be 'first_out' or 'rest_points', got {self.scoring!r}")
 
-    def variant(self, **changes) -> Rules:
+    def variant(self, **changes: Any) -> Rules:
         """A copy with some rule points changed (validated like the presets)."""
         return replace(self, **changes)
 
@@ -128,7 +129,7 @@ def read_variant(text: str) -> Rules:
     if not name or "=" in name:
         raise InvalidRulesError(f"rules text starts with the game's name, got {text!r}")
     known = {f.name for f in fields(Rules)} - {"name"}
-    values = {}
+    values: dict[str, Any] = {}                 # read from text: Rules validates them
     for change in changes:
         key, _, value = change.partition("=")
         if key not in known or not value:
@@ -137,11 +138,11 @@ def read_variant(text: str) -> Rules:
     return replace(PRESETS.get(name, PEGS), name=name, **values)
 
 
-def _value_text(value) -> str:
+def _value_text(value: object) -> str:
     return "none" if value is None else ("yes" if value else "no") if isinstance(value, bool) else str(value)
 
 
-def _read_value(text: str):
+def _read_value(text: str) -> bool | int | str | None:
     words = {"none": None, "yes": True, "no": False}
     if text in words:
         return words[text]

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
+from typing import Any
 
 from dicemath.core.mdp import DecisionOutcome, solve_self_referential
 from dicemath.core.progress import progress
@@ -67,8 +68,8 @@ class ReducedSolution:
 
     rules: Rules
     open_rows: tuple[int, ...]
-    values: dict
-    choices: dict = field(repr=False)
+    values: dict[BoardTuple, Fraction | float]
+    choices: dict[BoardTuple, dict[tuple[tuple[int, int], ...], int]] = field(repr=False)
     policy_name: str = "optimal"
 
     @property
@@ -77,11 +78,11 @@ class ReducedSolution:
         return tuple(0 if r in self.open_rows else self.rules.goal for r in range(1, self.rules.rows + 1))
 
     @property
-    def expected_turns(self):
+    def expected_turns(self) -> Fraction | float:
         """Expected turns from the start board."""
         return self.values[self.start]
 
-    def value(self, board: Sequence[int]):
+    def value(self, board: Sequence[int]) -> Fraction | float:
         """Expected turns to finish from ``board`` (a board of this reduced game)."""
         b = check_board(board, self.rules)
         if b not in self.values:
@@ -133,10 +134,10 @@ def solve_reduced(rules: Rules, open_rows: Sequence[int], *, exact: bool | None 
         exact = len(rows) <= 2
     zero = Fraction(0) if exact else 0.0
     one = zero + 1
-    values: dict = {}
-    choices: dict = {}
+    values: dict[BoardTuple, Fraction | float] = {}
+    choices: dict[BoardTuple, dict[tuple[tuple[int, int], ...], int]] = {}
 
-    def value(board: BoardTuple):
+    def value(board: BoardTuple) -> Fraction | float:
         return values[board]
 
     evaluator = TurnValue(rules, value, exact=exact, chooser=policy)
@@ -147,8 +148,8 @@ def solve_reduced(rules: Rules, open_rows: Sequence[int], *, exact: bool | None 
         if all(s >= rules.goal for s in board):
             values[board] = zero
             continue
-        outcomes = []
-        made: dict = {}
+        outcomes: list[tuple[Fraction | float, list[DecisionOutcome[Any]]]] = []
+        made: dict[tuple[int, int], DecisionOutcome[Any]] = {}
         keys = []
         rows_chosen = []
         for weight, legal in grouped_choice_throws(rules.dice, open_rows_of(board, rules.goal)):
@@ -171,13 +172,13 @@ def solve_reduced(rules: Rules, open_rows: Sequence[int], *, exact: bool | None 
         values[board] = v
         chosen = {}
         index = 0
-        for (p, decisions), pick in zip(outcomes, picks):
+        for (_p, decisions), pick in zip(outcomes, picks):
             if decisions:
                 chosen[keys[index]] = rows_chosen[index][pick]
                 index += 1
         choices[board] = chosen
     return ReducedSolution(rules, rows, values, choices,
-                           policy_name or ("optimal" if policy is None else getattr(policy, "__name__", "policy")))
+                           policy_name or ("optimal" if policy is None else str(getattr(policy, "__name__", "policy"))))
 
 
 def solve_greedy(rules: Rules, open_rows: Sequence[int], *, exact: bool | None = None) -> ReducedSolution:

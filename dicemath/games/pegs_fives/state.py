@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 from dicemath.core.dice import check_faces, multiset_counts, read_throw, throw_outcomes, throw_text
 from dicemath.core.errors import DicemathError, IllegalMoveError, InvalidDiceError, InvalidStateError
@@ -323,7 +324,7 @@ the dice in hand and throws left *before* the choice throw was made.
 """
 
 
-def greedy_policy(board: BoardTuple, legal, dice: int, throws) -> int:
+def greedy_policy(board: BoardTuple, legal: Sequence[tuple[int, int]], dice: int, throws: int | None) -> int:
     """The greedy policy: the row with the most hits, ties to the higher row."""
     return max(legal, key=lambda rh: (rh[1], rh[0]))[0]
 
@@ -333,8 +334,8 @@ class SafeGreedy:
     """Greedy without overthrowing: the most hits among rows whose hits fit (PEGS-6), ties
     to the higher row; plain greedy when every legal row would overthrow.
 
-    In Fives (no overthrow) it prefers rows whose hits are not partly lost (FIVES-5). Literal greedy is a poor baseline in
-    Pegs: with several rows one step from the top it keeps naming a row with 2 or more hits
+    In Fives (no overthrow) it prefers rows whose hits are not partly lost (FIVES-5). Literal
+    greedy is a poor baseline in Pegs: with several rows one step from the top it keeps naming a row with 2 or more hits
     and overthrowing, so some games last thousands of turns.
 
     Example:
@@ -344,7 +345,7 @@ class SafeGreedy:
 
     goal: int = 5
 
-    def __call__(self, board: BoardTuple, legal, dice: int, throws) -> int:
+    def __call__(self, board: BoardTuple, legal: Sequence[tuple[int, int]], dice: int, throws: int | None) -> int:
         fitting = [(r, h) for r, h in legal if board[r - 1] + h <= self.goal]
         return greedy_policy(board, fitting or legal, dice, throws)
 
@@ -427,7 +428,7 @@ class State:
         """Minus the number of turns taken."""
         return (-float(self.turns),)
 
-    def apply(self, action) -> State:
+    def apply(self, action: Any) -> State:
         """The state after a throw (at chance) or after naming a row.
 
         Raises:
@@ -467,12 +468,12 @@ class State:
         return replace(self, board=cycle.board, dice=self.rules.dice, throws=self.rules.throws, row=None,
                        count=0, roll=None, turns=self.turns + 1)
 
-    def action_text(self, action) -> str:
+    def action_text(self, action: Any) -> str:
         """A throw as ``"6-5-3-3-3-2"`` (high to low), a row as its number; read back by
         :meth:`parse_action`."""
         return str(action) if self.roll is not None else throw_text(action)
 
-    def parse_action(self, text: str):
+    def parse_action(self, text: str) -> tuple[int, ...] | int:
         """Read a throw of the dice in hand (at chance) or a row number (after a choice throw;
         :meth:`apply` says whether the row is legal).
 
@@ -558,7 +559,7 @@ def check_state(state: State) -> None:
     if not 1 <= state.dice <= rules.dice:
         raise InvalidStateError(f"dice in hand must be 1..{rules.dice}, got {state.dice}")
     if (state.throws is None) != (rules.throws is None) or \
-            (state.throws is not None and not 0 <= state.throws <= rules.throws):
+            (state.throws is not None and rules.throws is not None and not 0 <= state.throws <= rules.throws):
         raise InvalidStateError(f"throws left must be {'-' if rules.throws is None else f'0..{rules.throws}'}, "
                                 f"got {state.throws}")
     if state.row is None:

@@ -30,8 +30,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import Any
 
 from dicemath.core.distribution import Distribution
+from dicemath.core.errors import IllegalMoveError
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.state import (
     BoardTuple, Cycle, Policy, after_hits, check_board, check_roll, greedy_policy, grouped_choice_throws,
@@ -44,6 +46,12 @@ def open_rows_of(board: BoardTuple, goal: int) -> tuple[int, ...]:
 
 
 Value = Callable[[BoardTuple], "Fraction | float"]
+"""``V(board)`` of a :class:`TurnValue`, a number (a :class:`BoardMass` for :func:`end_board_model`)."""
+
+Amount = Any
+"""What a :class:`TurnValue` returns: ``Fraction`` (exact) or ``float``, or a :class:`BoardMass`
+when ``V`` is one: the type of ``V``'s values, which the recursion only adds and scales (Any:
+mypy cannot follow a value type through that arithmetic without a generic ``TurnValue``)."""
 
 
 class TurnValue:
@@ -74,29 +82,29 @@ class TurnValue:
         (True, True)
     """
 
-    def __init__(self, rules: Rules, value: Value, *, exact: bool = False,
-                 chooser: Policy | None = None, restart_identity: bool = True):
+    def __init__(self, rules: Rules, value: Value | Callable[[BoardTuple], BoardMass], *, exact: bool = False,
+                 chooser: Policy | None = None, restart_identity: bool = True) -> None:
         self.rules = rules
-        self.value = value
+        self.value: Callable[[BoardTuple], Amount] = value
         self.exact = exact
         self.chooser = chooser
         self.restart_identity = restart_identity
-        self.zero = Fraction(0) if exact else 0.0
-        self._choice: dict = {}
-        self._cycle: dict = {}
-        self._values: dict = {}
-        self._options: dict = {}
+        self.zero: Fraction | float = Fraction(0) if exact else 0.0
+        self._choice: dict[tuple[BoardTuple, int, int | None], Amount] = {}
+        self._cycle: dict[tuple[BoardTuple, int, int, int, int | None], tuple[Amount, Amount]] = {}
+        self._values: dict[BoardTuple, Amount] = {}
+        self._options: dict[tuple[BoardTuple, int, int, int, int | None], tuple[Amount, Amount]] = {}
 
-    def _value(self, board: BoardTuple):
+    def _value(self, board: BoardTuple) -> Amount:
         v = self._values.get(board)
         if v is None:
             v = self._values[board] = self.value(board)
         return v
 
-    def _p(self, weight: int, dice: int):
+    def _p(self, weight: int, dice: int) -> Fraction | float:
         return Fraction(weight, 6 ** dice) if self.exact else weight / 6 ** dice
 
-    def _after(self, cycle: Cycle, start: BoardTuple):
+    def _after(self, cycle: Cycle, start: BoardTuple) -> tuple[Amount, Amount]:
         """(stay, rest) of a cycle result, ``stay`` counting endings on ``start``."""
         zero = self.zero
         if cycle.over:
@@ -107,7 +115,7 @@ class TurnValue:
             return (zero, self.choice(cycle.board, cycle.dice, cycle.throws))
         return self.cycle(cycle.board, cycle.row, cycle.count, cycle.dice, cycle.throws)
 
-    def choice(self, board: BoardTuple, dice: int, throws: int | None):
+    def choice(self, board: BoardTuple, dice: int, throws: int | None) -> Amount:
         """Expected end value from a choice throw to be made on ``board`` (not the turn's first)."""
         rules = self.rules
         if all(s >= rules.goal for s in board):
@@ -116,7 +124,7 @@ class TurnValue:
             return self._value(board) - 1
         return self.lookahead(board, dice, throws)
 
-    def lookahead(self, board: BoardTuple, dice: int, throws: int | None):
+    def lookahead(self, board: BoardTuple, dice: int, throws: int | None) -> Amount:
         """Expected end value from a choice throw on ``board``, summed over the throw's
         outcomes (one step of the Bellman equation, never the restart identity).
 
@@ -147,11 +155,14 @@ class TurnValue:
                     v = stay * here + rest
                     if best is None or v < best:
                         best = v
+                if best is None:                # not reached: legal is not empty here
+                    raise IllegalMoveError(f"no legal row among {legal!r} on {board}")
                 total += p * best
         self._choice[key] = total
         return total
 
-    def option(self, board: BoardTuple, row: int, hits: int, dice: int, throws_after: int | None):
+    def option(self, board: BoardTuple, row: int, hits: int, dice: int, throws_after: int | None
+               ) -> tuple[Amount, Amount]:
         """(stay, rest) of naming ``row`` with ``hits`` hits on a choice throw of ``dice`` dice.
 
         Args:
@@ -165,7 +176,8 @@ class TurnValue:
                 after_hits(rules, board, row, hits, dice - hits * rules.dice_per_hit[row - 1], throws_after), board)
         return cached
 
-    def cycle(self, board: BoardTuple, row: int, count: int, dice: int, throws: int | None):
+    def cycle(self, board: BoardTuple, row: int, count: int, dice: int, throws: int | None
+              ) -> tuple[Amount, Amount]:
         """(stay, rest) while throwing on for ``row`` with ``count`` hits this cycle."""
         key = (board, row, count, dice, throws)
         cached = self._cycle.get(key)
@@ -189,7 +201,7 @@ class TurnValue:
         return stay, rest
 
 
-class BoardMass(dict):
+class BoardMass(dict[BoardTuple, Fraction]):
     """Exact probability mass over boards, closed under ``+`` and scaling by a number: the
     value with which :class:`TurnValue` yields the distribution of the end-of-turn board.
 
@@ -199,7 +211,7 @@ class BoardMass(dict):
         {(5,): Fraction(1, 3), (4,): Fraction(2, 3)}
     """
 
-    def __add__(self, other):
+    def __add__(self, other: object) -> BoardMass:
         if not isinstance(other, BoardMass):
             if other != 0:
                 return NotImplemented
@@ -211,7 +223,7 @@ class BoardMass(dict):
 
     __radd__ = __add__
 
-    def __rmul__(self, scalar):
+    def __rmul__(self, scalar: Fraction | int) -> BoardMass:
         return BoardMass({board: scalar * p for board, p in self.items()}) if scalar else BoardMass()
 
 

@@ -154,27 +154,30 @@ def _table_for(rules: Rules, board: BoardTuple, table: Path | str | None) -> tup
     if table is not None:
         found = _open(Path(table).resolve(), rules)
         found.layout.index(board)
-        return found.layout.rows, found.values
+        return found.layout.rows, found.open_values()
     open_rows = open_rows_of(board, rules.goal)
     if not open_rows:
         return None
     for rows in (FULL_ROWS[:rules.rows], open_rows):
-        found = _default_table(rules, rows)
-        if found is not None:
-            return rows, found.values
+        default = _default_table(rules, rows)
+        if default is not None:
+            return rows, default.open_values()
     return None
 
 
-def _covered_by_table(state: State, *, table: Path | str | None = None, **settings) -> bool:
+def _covered_by_table(state: State, *, table: Path | str | None = None, **settings: object) -> bool:
     return _table_for(state.rules, state.board, table) is not None
 
 
-def _covered_by_solve(state: State, **settings) -> bool:
+def _covered_by_solve(state: State, **settings: object) -> bool:
     return 0 < len(open_rows_of(state.board, state.rules.goal)) <= SOLVE_MAX_ROWS
 
 
 def _table_advisor(state: State, table: Path | str | None = None) -> ExactAdvisor:
-    rows, values = _table_for(state.rules, state.board, table)
+    found = _table_for(state.rules, state.board, table)
+    if found is None:                           # the chain asks only when _covered_by_table
+        raise storage.TableError(f"no finished table answers {state}")
+    rows, values = found
     return ExactAdvisor(state.rules, rows, values, "table")
 
 
@@ -184,7 +187,7 @@ def _solve_advisor(state: State) -> ExactAdvisor:
 
 
 def _decision_advice(advisor: Advisor | ExactAdvisor, state: State) -> Advice:
-    if state.current_player() != 0:
+    if state.current_player() != 0 or state.roll is None:
         raise InvalidStateError(f"no row is to be named in {state}: advice needs a choice throw")
     throws = None if state.throws is None else state.throws + 1
     return advisor_advice(advisor, str(state), state.board, state.roll, state.dice, throws)
@@ -209,7 +212,7 @@ def source_chain(rules: Rules) -> SourceChain:
                lambda state, **_: True, lambda state, **_: _decision_advice(estimate_advisor(state.rules), state)))
 
 
-def advisor_for(rules: Rules, board: Sequence[int], table: Path | str | None = None):
+def advisor_for(rules: Rules, board: Sequence[int], table: Path | str | None = None) -> ExactAdvisor | Advisor:
     """The advisor of the first source of :func:`source_chain` that covers ``board`` (at the
     start of a turn), which also values the boards after it.
 

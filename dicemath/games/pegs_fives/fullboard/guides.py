@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from dicemath.core.errors import DicemathError
 from dicemath.core.progress import progress
 from dicemath.core.table_store import TableStore
 from dicemath.games.pegs_fives.advisor import BoardValue, single_row_values
@@ -67,6 +68,8 @@ class SlabSplit:
     def __init__(self, layout: BoardLayout, top: int):
         self.layout = layout
         self.plan = layout.slabs(top)
+        if self.plan.lower is None:
+            raise DicemathError(f"a slab split needs fewer than {layout.k} top axes, got {top}")
         self.lower = layout_boards(self.plan.lower, 0, self.plan.slab_size)
 
     def top_board(self, slab: int) -> np.ndarray:
@@ -125,7 +128,7 @@ def distilled_slab_values(model: DistilledValue, split: SlabSplit) -> Callable[[
     the network's first layer is a sum over rows (one-hot input), so the lower rows' part
     is computed once and each slab adds its top rows' part; the rest runs compiled
     (``_network_c.c``, built at install); boards of the exact end game are looked up."""
-    from dicemath.games.pegs_fives.fullboard import _network_c
+    from dicemath.games.pegs_fives.fullboard import _network_c  # type: ignore[attr-defined]  # C extension, no stubs
 
     rules = model.rules
     goal = rules.goal
@@ -154,7 +157,7 @@ def distilled_guide_digest(model: DistilledValue) -> str:
     digest and the compiled loop's order of summation (``_network_c.SUMMATION``: the vector
     width the extension was built for), since values summed in another order differ in
     their last float32 bits (a few near-tied choices of a lookahead on them differ too)."""
-    from dicemath.games.pegs_fives.fullboard import _network_c
+    from dicemath.games.pegs_fives.fullboard import _network_c  # type: ignore[attr-defined]  # C extension, no stubs
 
     return f"{model.digest}-{_network_c.SUMMATION}"
 
@@ -239,7 +242,8 @@ class _Comparison:
     """Running board-by-board statistics of ``other - reference`` (see :func:`compare_tables`)."""
 
     def __init__(self) -> None:
-        self.boards = self.squares = 0
+        self.boards = 0
+        self.squares = 0.0
         self.other = self.reference = self.relative = 0.0
         self.max_abs, self.max_relative, self.where = -1.0, -np.inf, -1
 

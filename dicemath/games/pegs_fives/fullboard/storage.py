@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -35,7 +36,8 @@ KIND = "fullboard"
 VALUES = "values"
 """The store array holding the values."""
 
-KERNEL_SOURCES = {"fives": ("fives_kernel.py",), "pegs": ("pegs_kernel.py", "_pegs_c.c", "_pegs_c_passes.h", "_pegs_c_solver.h")}
+KERNEL_SOURCES = {"fives": ("fives_kernel.py",),
+                  "pegs": ("pegs_kernel.py", "_pegs_c.c", "_pegs_c_passes.h", "_pegs_c_solver.h")}
 """The kernel modules of each game structure (see :func:`.driver.game_of`)."""
 
 DRIVER_SOURCES = ("layout.py", "driver.py")
@@ -155,10 +157,20 @@ class Table:
         """Wall-clock seconds of the build, summed over its runs."""
         return self.store.manifest.wall_seconds
 
-    def value(self, board) -> float:
+    def open_values(self) -> np.ndarray:
+        """:attr:`values`, while the table is open.
+
+        Raises:
+            TableError: the table was closed (:meth:`close`).
+        """
+        if self.values is None:
+            raise TableError(f"the table in {self.directory} is closed")
+        return self.values
+
+    def value(self, board: Sequence[int]) -> float:
         """Expected turns of a whole board (a tuple of ``rules.rows`` entries) under the
         table's policy, at the start of a turn (float64)."""
-        return float(self.values[self.layout.index(board)])
+        return float(self.open_values()[self.layout.index(board)])
 
     def close(self) -> None:
         """Drop the memory map (``values`` is no longer usable)."""
