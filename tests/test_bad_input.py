@@ -45,8 +45,10 @@ OUT_OF_SCOPE_OPTIONS = {"--svg", "--plot", "--pictures", "--table", "--out", "--
 """File and folder options: what they refuse is tested in the commands' own tests, and a
 valid value would write files."""
 
-EXAMPLE_SECONDS = 60
-"""The most one example may take (work is bounded, and refused input is refused up front)."""
+EXAMPLE_SECONDS = 180
+"""The most one example may take (work is bounded, and refused input is refused up front); the
+first example of a command may compile its numba kernels, which on a loaded machine takes a
+minute or more."""
 
 
 def leaf_commands(parser: argparse.ArgumentParser, prefix: tuple[str, ...] = ()):
