@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any, overload
 
 from dicemath.analysis.values import Valued
 from dicemath.core.errors import DicemathError
@@ -31,6 +32,10 @@ RATING_BANDS = ((0.1, "expert"), (1 / 3, "strong"), (1.0, "fair"))
 earns the word (see the module docstring); above all of them: *weak*."""
 
 
+@overload
+def check_threshold(threshold: float) -> float: ...
+@overload
+def check_threshold(threshold: None) -> None: ...
 def check_threshold(threshold: float | None) -> float | None:
     """Return an error threshold if it is a finite number >= 0 (None: the game's own).
 
@@ -200,8 +205,8 @@ class Analysis:
         Raises:
             DicemathError: a threshold that is not a finite number >= 0.
         """
-        limit = self.threshold if threshold is None else check_threshold(threshold)
-        result = {
+        limit: float = self.threshold if threshold is None else check_threshold(threshold)
+        result: dict[str, Any] = {
             "game": self.game, "kind": self.kind, "unit": self.unit, "source": self.source,
             "value_label": self.value_label, "seats": list(self.seats), "threshold": limit,
             "decisions": [{"index": d.index, "player": d.player, "choice": d.choice, "best": d.best,

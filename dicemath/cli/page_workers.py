@@ -132,20 +132,21 @@ class WorkerPool:
         except queue.Empty:
             raise PageTimeoutError(f"the page is busy: no answer could start within {self.time_limit:g} s; "
                                    "try again, or ask the command line") from None
+        healthy = True                                     # False: the worker was stopped and replaced
         try:
             worker.connection.send((path, dict(request)))
             if not worker.connection.poll(self.time_limit):
+                healthy = False
                 self._replace(worker)
-                worker = None
                 raise PageTimeoutError(f"this answer takes longer than the page's limit of {self.time_limit:g} s; "
                                        "ask the command line (dicemath GAME advise ...), which has no limit")
             kind, payload = worker.connection.recv()
         except (EOFError, OSError):
+            healthy = False
             self._replace(worker)
-            worker = None
             raise PageBugError("a worker stopped while answering") from None
         finally:
-            if worker is not None:
+            if healthy:
                 self._idle.put(worker)
         if kind == "error":
             raise DicemathError(payload[1])
@@ -153,9 +154,7 @@ class WorkerPool:
             raise PageBugError("a worker failed (the server's log has the details)")
         return payload
 
-    def _replace(self, worker: _Worker | None) -> None:
-        if worker is None:
-            return
+    def _replace(self, worker: _Worker) -> None:
         worker.stop()
         self._all.remove(worker)
         self._add()

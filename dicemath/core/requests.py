@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Literal, overload
 
 from dicemath.core.commands import int_list
 from dicemath.core.errors import DicemathError
@@ -41,6 +41,15 @@ def given(request: Mapping[str, Any], name: str) -> Any:
     return value
 
 
+@overload
+def text_field(request: Mapping[str, Any], name: str, default: str | None = None, *, required: Literal[True],
+               positional: bool = False) -> str: ...
+@overload
+def text_field(request: Mapping[str, Any], name: str, default: str, *, required: bool = False,
+               positional: bool = False) -> str: ...
+@overload
+def text_field(request: Mapping[str, Any], name: str, default: None = None, *, required: bool = False,
+               positional: bool = False) -> str | None: ...
 def text_field(request: Mapping[str, Any], name: str, default: str | None = None, *, required: bool = False,
                positional: bool = False) -> str | None:
     """Field ``name`` as text (``default`` when not given).

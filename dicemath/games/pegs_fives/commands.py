@@ -239,7 +239,7 @@ def advice_of(rules: Rules, args):
             raise InvalidStateError(f"a {state.rules.name} state given to '{rules.name} advise'")
         if args.opponent is None:
             return advise(state, table=args.table)
-        if state.current_player() != 0:
+        if state.current_player() != 0 or state.roll is None:
             raise InvalidStateError(f"no row is to be named in {state}: advice needs a choice throw")
         board, roll, dice = state.board, state.roll, state.dice
         throws = None if state.throws is None else state.throws + 1
@@ -330,9 +330,9 @@ def build_table_result(rules: Rules, open_rows=None, *, out=None, scheduler=None
     try:
         return {"game": rules.name, "open_rows": list(table.layout.rows), "directory": str(directory),
                 "policy": policy, "boards": table.layout.size, "dtype": table.dtype,
-                "bytes": table.values.nbytes, "slabs": table.slab_count,
+                "bytes": table.open_values().nbytes, "slabs": table.slab_count,
                 "seconds": time.perf_counter() - start, "slab_compute_seconds": table.cpu_seconds,
-                "expected_turns": float(table.values[0])}
+                "expected_turns": float(table.open_values()[0])}
     finally:
         table.close()
 

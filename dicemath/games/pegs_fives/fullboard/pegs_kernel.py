@@ -43,7 +43,7 @@ from fractions import Fraction
 import numpy as np
 
 from dicemath.core.errors import IllegalMoveError, InvalidRulesError
-from dicemath.games.pegs_fives.fullboard import _pegs_c
+from dicemath.games.pegs_fives.fullboard import _pegs_c  # type: ignore[attr-defined]  # C extension, no stubs
 from dicemath.games.pegs_fives.fullboard.layout import BoardLayout, kernel_guide
 from dicemath.games.pegs_fives.hits import hits_from_counts
 from dicemath.games.pegs_fives.rules import PEGS, Rules
@@ -87,10 +87,21 @@ def check_pegs_rules(rules: Rules) -> Rules:
     return rules
 
 
+def _throw_limit(rules: Rules) -> int:
+    """``rules.throws``, which the Pegs kernel needs (PEGS-3).
+
+    Raises:
+        InvalidRulesError: rules without a throw limit (Fives).
+    """
+    if rules.throws is None:
+        raise InvalidRulesError("the Pegs kernel needs a throw limit (PEGS-3), got throws=None")
+    return rules.throws
+
+
 def option_table(rules: Rules, j: int, need: int, dice: int, throws_after: int, last: bool) -> int:
     """Row of :func:`cycle_tables` for row position ``j`` with ``need`` steps to go, ``dice``
     before the choice throw and ``throws_after`` left after it; ``last``: no other row open."""
-    return (((j * (rules.goal + 1) + need) * (rules.dice + 1) + dice) * rules.throws + throws_after) * 2 + last
+    return (((j * (rules.goal + 1) + need) * (rules.dice + 1) + dice) * _throw_limit(rules) + throws_after) * 2 + last
 
 
 def cycle_tables(rules: Rules, rows: tuple[int, ...]) -> np.ndarray:
@@ -105,7 +116,7 @@ def cycle_tables(rules: Rules, rows: tuple[int, ...]) -> np.ndarray:
     P(PEGS-8 restart) (the restart identity's ``- 1``). With ``last`` the row going in
     ends the game: the terms that follow it are 0. Exact Fractions rounded once to float64.
     """
-    goal, dice, throws = rules.goal, rules.dice, rules.throws
+    goal, dice, throws = rules.goal, rules.dice, _throw_limit(rules)
     steps = goal
     table = np.zeros((option_table(rules, len(rows), 0, 0, 0, False), (steps + 4) * MAX_HITS))
     for j, row in enumerate(rows):
@@ -350,7 +361,7 @@ class PegsKernel:
             raise InvalidBoardError(f"board index must be in 0..{self.size - 1}, got {board!r}")
         if not isinstance(dice, (int, np.integer)) or not 1 <= dice <= rules.dice:
             raise IllegalMoveError(f"dice in hand must be 1..{rules.dice}, got {dice!r}")
-        if not isinstance(throws, (int, np.integer)) or not 1 <= throws <= rules.throws:
+        if not isinstance(throws, (int, np.integer)) or not 1 <= throws <= _throw_limit(rules):
             raise IllegalMoveError(f"throws left must be 1..{rules.throws}, got {throws!r}")
         faces = check_roll(faces, dice)
         counts = [faces.count(f) for f in range(1, 7)]
