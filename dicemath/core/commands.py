@@ -74,6 +74,17 @@ def add_state_argument(parser: argparse.ArgumentParser, example: str) -> None:
                         help=f"the state's text form, as 'show' prints it, e.g. {example!r}")
 
 
+def add_game_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], game: Any,
+                     help_text: str) -> tuple[argparse.ArgumentParser, argparse._SubParsersAction[argparse.ArgumentParser]]:
+    """Add ``dicemath GAME`` for ``game`` (a :class:`~dicemath.core.game.Game`) with its
+    ``rules`` query (:func:`add_rules_command`); returns its parser and the sub-parsers its
+    other queries are added to."""
+    parser = subparsers.add_parser(game.name, help=help_text)
+    commands = parser.add_subparsers(dest=f"{game.name}_command", metavar="QUERY", required=True)
+    add_rules_command(commands, game.rules_headings)
+    return parser, commands
+
+
 def add_rules_command(commands: argparse._SubParsersAction[argparse.ArgumentParser],
                       headings: Sequence[str]) -> None:
     """Add ``dicemath GAME rules``: print the game's sections (``headings``, its

@@ -17,9 +17,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from dicemath.core.errors import InvalidProbabilityError
+from dicemath.core.errors import InvalidProbabilityError, InvalidStateError
 
 CHANCE = -1
 """``current_player()`` of a state where chance (the dice) acts next."""
@@ -45,6 +45,21 @@ class GameState(Protocol):
 
     def returns(self) -> Sequence[float]:
         """The result for each player at a terminal state."""
+
+
+S = TypeVar("S")
+
+
+def state_of(state: object, state_type: type[S], game: str) -> S:
+    """``state`` as a state of ``game`` (its ``state_type``): what a game's adapters take from
+    the generic algorithms, narrowed.
+
+    Raises:
+        InvalidStateError: a state of another game.
+    """
+    if not isinstance(state, state_type):
+        raise InvalidStateError(f"a {game} state was expected, got {state!r}")
+    return state
 
 
 def sample_chance(state: GameState, rng: random.Random) -> Hashable:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dicemath.games.backgammon.commands_cube import add_cube_command
 from dicemath.games.backgammon.commands_hint import add_hint_command
 from dicemath.core.commands import (
-    add_json_flag, add_rules_command, add_show_command, add_state_argument, add_svg_option, emit, int_list, is_start,
+    add_json_flag, add_game_command, add_show_command, add_state_argument, add_svg_option, emit, int_list, is_start,
     show_state, text_table, write_svg)
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon import bearoff as bo
@@ -31,9 +31,7 @@ def register(subparsers, game) -> None:
         game: the Backgammon :class:`~dicemath.core.game.Game` (its ``rules_headings`` give
             ``rules``), passed by its :meth:`~dicemath.core.game.Game.register_commands`.
     """
-    parser = subparsers.add_parser("backgammon", help="Backgammon: bear-off tables, legal moves, cube")
-    commands = parser.add_subparsers(dest="backgammon_command", metavar="QUERY", required=True)
-    add_rules_command(commands, game.rules_headings)
+    parser, commands = add_game_command(subparsers, game, "Backgammon: bear-off tables, legal moves, cube")
 
     bearoff = commands.add_parser("bearoff", help="one-sided bear-off distribution, or win chance --versus")
     bearoff.add_argument("board", type=int_list, help="checker counts on points 1..6, e.g. 0,0,0,0,0,2")

@@ -30,7 +30,7 @@ from dicemath.analysis.engine import GameAnalysis
 from dicemath.analysis.records import InvalidRecordError, check_keys
 from dicemath.analysis.values import Valued, ValueSource
 from dicemath.core.errors import InvalidStateError
-from dicemath.core.game import GameState
+from dicemath.core.game import GameState, state_of
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.core.advice import Advice
 from dicemath.games.bohnduell.search import DEPTH, SOLVE_POTENTIAL, TABLE_STOCK, advise, check_settings
@@ -43,14 +43,7 @@ def _both(mover: int, value: float) -> tuple[float, float]:
 
 
 def _own(state: GameState) -> State:
-    """``state``, which the adapters here take from the analysis engine, as a BohnDuell state.
-
-    Raises:
-        InvalidStateError: a state of another game.
-    """
-    if not isinstance(state, State):
-        raise InvalidStateError(f"a BohnDuell analysis was given a state of another game: {state!r}")
-    return state
+    return state_of(state, State, "BohnDuell")
 
 
 class SearchValues(ValueSource):

@@ -24,7 +24,7 @@ import argparse
 import time
 
 from dicemath.core.commands import (
-    add_json_flag, add_rules_command, add_show_command, add_svg_option, emit, show_state, text_table, write_svg)
+    add_json_flag, add_game_command, add_show_command, add_svg_option, emit, show_state, text_table, write_svg)
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.core.advice import Advice
 from dicemath.core.errors import InvalidStateError
@@ -41,9 +41,7 @@ def register(subparsers, game) -> None:
         game: the BohnDuell :class:`~dicemath.core.game.Game` (its ``rules_headings`` give
             ``rules``), passed by its :meth:`~dicemath.core.game.Game.register_commands`.
     """
-    parser = subparsers.add_parser("bohnduell", help="BohnDuell: exact values and move advice")
-    commands = parser.add_subparsers(dest="bohnduell_command", metavar="QUERY", required=True)
-    add_rules_command(commands, game.rules_headings)
+    parser, commands = add_game_command(subparsers, game, "BohnDuell: exact values and move advice")
 
     solve = commands.add_parser("solve", help="value of a small game from the start, exactly")
     _variant_flags(solve, stock_default=10)

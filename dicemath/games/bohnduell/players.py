@@ -22,8 +22,7 @@ import random
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
-from dicemath.core.errors import InvalidStateError
-from dicemath.core.game import GameState, random_playout
+from dicemath.core.game import GameState, random_playout, state_of
 from dicemath.core.stats import Z95, wilson_interval
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.state import Move, State, initial_state
@@ -79,14 +78,7 @@ def play_match_game(rules: Rules, first: Player, second: Player, rng: random.Ran
 
 
 def _own(state: GameState) -> State:
-    """``state``, which :func:`~dicemath.core.game.random_playout` hands back, as a BohnDuell state.
-
-    Raises:
-        InvalidStateError: a state of another game.
-    """
-    if not isinstance(state, State):
-        raise InvalidStateError(f"a BohnDuell match was given a state of another game: {state!r}")
-    return state
+    return state_of(state, State, "BohnDuell")
 
 
 @dataclass(frozen=True)

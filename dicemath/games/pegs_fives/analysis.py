@@ -44,7 +44,7 @@ from dicemath.analysis.values import Valued, ValueSource
 from dicemath.core.advice import Advice
 from dicemath.core.dice import throw_text
 from dicemath.core.errors import IllegalMoveError, InvalidStateError
-from dicemath.core.game import GameState
+from dicemath.core.game import GameState, state_of
 from dicemath.games.pegs_fives.advisor import RowAdvice, ranked
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
 from dicemath.games.pegs_fives.fullboard.advice import (
@@ -71,14 +71,7 @@ def exact_board_values(rules: Rules, open_rows: tuple[int, ...]) -> tuple[Callab
 
 
 def _own(state: GameState) -> State:
-    """``state``, which the adapters here take from the analysis engine, as a Pegs/Fives state.
-
-    Raises:
-        InvalidStateError: a state of another game.
-    """
-    if not isinstance(state, State):
-        raise InvalidStateError(f"a Pegs/Fives analysis was given a state of another game: {state!r}")
-    return state
+    return state_of(state, State, "Pegs/Fives")
 
 
 class TurnValues(ValueSource):

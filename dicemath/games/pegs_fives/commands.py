@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 
 from dicemath.core.commands import (
-    add_json_flag, add_rules_command, add_show_command, add_state_argument, add_svg_option, emit, fraction_text,
+    add_json_flag, add_game_command, add_show_command, add_state_argument, add_svg_option, emit, fraction_text,
     int_list, is_start, show_state, text_table, write_svg)
 from dicemath.core.errors import DicemathError, InvalidStateError
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
@@ -46,11 +46,8 @@ def register(subparsers, game) -> None:
     from dicemath.games.pegs_fives.race_solver import RACE_MAX_ROWS
 
     rules: Rules = game.preset
-    text = HELP[rules.name]
-    parser = subparsers.add_parser(rules.name, help=text)
+    parser, commands = add_game_command(subparsers, game, HELP[rules.name])
     parser.set_defaults(rules=rules)
-    commands = parser.add_subparsers(dest=f"{rules.name}_command", metavar="QUERY", required=True)
-    add_rules_command(commands, game.rules_headings)
 
     rows = commands.add_parser("rows", help="exact expected turns to finish each row alone")
     add_json_flag(rows)

@@ -20,7 +20,7 @@ import argparse
 
 from dicemath.core.commands import (
     add_json_flag,
-    add_rules_command,
+    add_game_command,
     add_show_command,
     add_state_argument,
     add_svg_option,
@@ -56,9 +56,7 @@ def register(subparsers, game) -> None:
         game: the Pig :class:`~dicemath.core.game.Game` (its ``rules_headings`` give
             ``rules``), passed by its :meth:`~dicemath.core.game.Game.register_commands`.
     """
-    parser = subparsers.add_parser("pig", help="Pig: optimal roll-or-hold play and the chance to win")
-    commands = parser.add_subparsers(dest="pig_command", metavar="QUERY", required=True)
-    add_rules_command(commands, game.rules_headings)
+    parser, commands = add_game_command(subparsers, game, "Pig: optimal roll-or-hold play and the chance to win")
 
     whole = commands.add_parser("game", help="P(each player wins) from the start, both playing optimally")
     _goal(whole)

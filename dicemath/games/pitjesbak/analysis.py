@@ -35,7 +35,7 @@ from dicemath.analysis.records import InvalidRecordError, check_keys, flag, whol
 from dicemath.analysis.values import Valued, ValueSource
 from dicemath.core.advice import Advice
 from dicemath.core.errors import InvalidStateError
-from dicemath.core.game import GameState
+from dicemath.core.game import GameState, state_of
 from dicemath.games.pitjesbak.advice import ROLES, advise
 from dicemath.games.pitjesbak.game_solver import RoundTables, solve_game
 from dicemath.games.pitjesbak.rules import MAX_THROWS, Rules, check_stripes
@@ -199,14 +199,7 @@ class PitjesbakAnalysis(GameAnalysis):
 
 
 def _own(state: GameState) -> State:
-    """``state``, which the adapters here take from the analysis engine, as a Pitjesbak state.
-
-    Raises:
-        InvalidStateError: a state of another game.
-    """
-    if not isinstance(state, State):
-        raise InvalidStateError(f"a Pitjesbak analysis was given a state of another game: {state!r}")
-    return state
+    return state_of(state, State, "Pitjesbak")
 
 
 def _throw(value: str | Sequence[int]) -> tuple[int, int, int]:

@@ -10,7 +10,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from dicemath.core.commands import (
-    add_json_flag, add_rules_command, add_show_command, add_state_argument, add_svg_option, emit, fraction_text,
+    add_json_flag, add_game_command, add_show_command, add_state_argument, add_svg_option, emit, fraction_text,
     int_list, is_start, show_state, text_table, write_svg)
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.pitjesbak.rules import DIE_VALUE_VARIANTS, Rules
@@ -45,9 +45,7 @@ def register(subparsers, game) -> None:
         game: the Pitjesbak :class:`~dicemath.core.game.Game` (its ``rules_headings`` give
             ``rules``), passed by its :meth:`~dicemath.core.game.Game.register_commands`.
     """
-    parser = subparsers.add_parser("pitjesbak", help="Pitjesbak: throw classes, optimal stopping, advice")
-    commands = parser.add_subparsers(dest="pitjesbak_command", metavar="QUERY", required=True)
-    add_rules_command(commands, game.rules_headings)
+    parser, commands = add_game_command(subparsers, game, "Pitjesbak: throw classes, optimal stopping, advice")
 
     classes = commands.add_parser("classes", help="exact probability of every throw class")
     _rules_args(classes)
