@@ -74,8 +74,11 @@ def add_state_argument(parser: argparse.ArgumentParser, example: str) -> None:
                         help=f"the state's text form, as 'show' prints it, e.g. {example!r}")
 
 
-def add_game_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], game: Any,
-                     help_text: str) -> tuple[argparse.ArgumentParser, argparse._SubParsersAction[argparse.ArgumentParser]]:
+Subparsers = argparse._SubParsersAction  # the type argparse gives add_subparsers' result
+
+
+def add_game_command(subparsers: Subparsers[argparse.ArgumentParser], game: Any,
+                     help_text: str) -> tuple[argparse.ArgumentParser, Subparsers[argparse.ArgumentParser]]:
     """Add ``dicemath GAME`` for ``game`` (a :class:`~dicemath.core.game.Game`) with its
     ``rules`` query (:func:`add_rules_command`); returns its parser and the sub-parsers its
     other queries are added to."""
