@@ -1,4 +1,5 @@
-"""Seeded games between policies for every game, written as records to ``dicemath/data/records/`` (shipped in the package).
+"""Seeded games between policies for every game, written as records to ``dicemath/data/records/``
+(shipped in the package).
 
 Each pairing plays ``--games`` games (two-player pairings swap seats every game) and writes
 one whole-game record per game (``docs/analyse.md``), the seats named after their policies;

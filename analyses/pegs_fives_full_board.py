@@ -32,7 +32,8 @@ repository everything a later step needs (the table itself never goes into git).
   of the fitted advisor's / the distilled model's values. A policy that never finishes from
   some boards (Pegs' greedy overshoots forever on boards like ``4,...,4,0``; see ``traps``)
   has value inf there: those boards are counted (``never_finishes_boards``) and left out of
-  the gaps, and its ``expected_turns`` is null when the empty board is one of them. The policy table goes to ``--work`` and the
+  the gaps, and its ``expected_turns`` is null when the empty board is one of them. The
+  policy table goes to ``--work`` and the
   guide to ``--guides`` (default ``/dev/shm``: memory, not disk); both are deleted once
   the numbers are recorded (disk holds one extra table at a time). The guide is compared
   with the optimal table board by board (the model's error over all boards). The record
@@ -311,8 +312,8 @@ def _done(results: Path, game: str, step: str, policy: str | None) -> bool:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", choices=sorted(PRESETS))
-    parser.add_argument("step", choices=("build", "verify", "optimal", "sample", "distill", "model", "traps", "evaluate",
-                                         "all"))
+    parser.add_argument("step", choices=("build", "verify", "optimal", "sample", "distill", "model", "traps",
+                                         "evaluate", "all"))
     parser.add_argument("policy", nargs="?", choices=POLICIES)
     parser.add_argument("--table", type=Path, help="the finished optimal table (default: built in --work "
                         "for a reduced board)")

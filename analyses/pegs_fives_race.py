@@ -75,7 +75,8 @@ def run_simulate(rules, games: int, seed: int) -> dict:
     first = (np.arange(games) % 2) == 0
     diff = (out[:, 2] - out[:, 1]).astype(np.float64)                     # B's rest points minus A's (A: race)
     result = {
-        "kind": "simulated", "games": games, "seed": seed, "first_mover": "alternating (race player first in even games)",
+        "kind": "simulated", "games": games, "seed": seed,
+        "first_mover": "alternating (race player first in even games)",
         "race_win_rate": p, "race_win_rate_ci95": Z95 * math.sqrt(p * (1 - p) / games),
         "race_win_rate_moving_first": float(wins[first].mean()),
         "race_win_rate_moving_second": float(wins[~first].mean()),

@@ -41,7 +41,9 @@ def best_of(repeat: int, function) -> tuple[float, float]:
 
 def makebearoff(arguments: list[str]) -> tuple[float, float] | None:
     """Wall-clock and CPU (user + system) seconds of one makebearoff run, or None."""
-    tool = shutil.which("makebearoff") or ("/usr/games/makebearoff" if Path("/usr/games/makebearoff").exists() else None)
+    tool = shutil.which("makebearoff")
+    if tool is None and Path("/usr/games/makebearoff").exists():
+        tool = "/usr/games/makebearoff"
     if tool is None:
         return None
     with tempfile.TemporaryDirectory() as folder:
@@ -91,7 +93,7 @@ def main() -> None:
     line("two-sided 6x6 cubeless", ours, makebearoff(["-t", "6x6", "-C"]), " -t 6x6 -C")
     line("two-sided 6x6 (gnubg adds cubeful)", ours, makebearoff(["-t", "6x6"]), " -t 6x6")
     for checkers in range(7, args.max_checkers + 1):
-        wall, cpu = best_of(1, lambda: two_sided(checkers))
+        wall, cpu = best_of(1, lambda checkers=checkers: two_sided(checkers))
         count = bo.positions_count(checkers)
         print(f"two-sided 6x{checkers} cubeless ({count:,}^2 = {count * count:,} pairs): "
               f"dicemath wall {wall:.3f} s, cpu {cpu:.3f} s")

@@ -82,10 +82,11 @@ def main() -> None:
     print("(CPU seconds, best of interleaved rounds, gnubg's cache emptied before each)")
     for ply, count, repeats in ((0, len(positions), 15), (2, 30, 3)):
         context = gnubg_engine.eval_context(ply)
-        best = interleaved({
-            "direct": lambda: [gnubg.evaluate(b, cube, context) for b in boards[:count]],
-            "evaluate_many": lambda: evaluate_many(on_roll[:count], opponent[:count], STANDARD, ply),
-            "evaluate": lambda: [evaluate(p, STANDARD, ply) for p in positions[:count]],
+        best = interleaved({                      # this round's ply and count bound as defaults
+            "direct": lambda context=context, count=count: [gnubg.evaluate(b, cube, context) for b in boards[:count]],
+            "evaluate_many": lambda ply=ply, count=count: evaluate_many(on_roll[:count], opponent[:count],
+                                                                          STANDARD, ply),
+            "evaluate": lambda ply=ply, count=count: [evaluate(p, STANDARD, ply) for p in positions[:count]],
         }, repeats)
         direct = best["direct"]
         print(f"{ply}-ply: direct {count / direct:9,.0f}/s   " + "   ".join(

@@ -43,7 +43,8 @@ def main() -> None:
             best = min(best, time.thread_time() - start)
         reference = model.values(split.boards(slab, np.arange(size)))
         total.append(best)
-        print(f"  slab {slab:5d}: {best * 1e3:7.1f} ms, max |difference| from the model {np.abs(out - reference).max():.2e}")
+        print(f"  slab {slab:5d}: {best * 1e3:7.1f} ms, "
+              f"max |difference| from the model {np.abs(out - reference).max():.2e}")
     print(f"whole table (extrapolated from the mean): {np.mean(total) * count:,.0f} s of CPU")
 
 

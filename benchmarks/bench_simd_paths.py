@@ -66,7 +66,8 @@ def child(repeat: int) -> None:
         return E
 
     model = DistilledValue.load(PEGS)
-    slab_values = distilled_slab_values(model, SlabSplit(BoardLayout(PEGS, FULL_ROWS), guide_top(BoardLayout(PEGS, FULL_ROWS))))
+    layout = BoardLayout(PEGS, FULL_ROWS)
+    slab_values = distilled_slab_values(model, SlabSplit(layout, guide_top(layout)))
     figures = [best_of(repeat, lambda: solve("optimal")), best_of(repeat, lambda: solve("lookahead")),
                best_of(repeat, lambda: slab_values(SLAB))]
     print(f"  {_pegs_c.simd():7s} {_network_c.SUMMATION:7s}"

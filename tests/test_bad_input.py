@@ -73,7 +73,8 @@ TEXT = st.one_of(st.sampled_from(["", " ", "x", "1e9", "nan", "inf", "-0", "1.5"
                  st.text(max_size=12))
 THROW = st.lists(st.integers(-1, 8), min_size=0, max_size=4).map(lambda faces: "-".join(map(str, faces)))
 LIST = st.lists(st.one_of(SMALL, HUGE), min_size=0, max_size=14).map(lambda items: ",".join(map(str, items)))
-DUPLICATES = st.lists(st.integers(0, 12), min_size=2, max_size=4).map(lambda items: ",".join(map(str, items + items[:1])))
+DUPLICATES = st.lists(st.integers(0, 12), min_size=2, max_size=4).map(
+    lambda items: ",".join(map(str, items + items[:1])))
 VALUE = st.one_of(NUMBER, TEXT, THROW, LIST, DUPLICATES)
 
 

@@ -2,11 +2,11 @@
 
 A request that starts a long exact solve must not hold the page: each answer is computed by
 one of a few worker processes (started with ``spawn``, so a worker holds no lock of the
-server's threads) and takes requests once it has imported the library; a request waits at most :attr:`WorkerPool.time_limit` seconds for a free
-worker and as long again for its answer. Past that, the worker is stopped, a fresh one takes
-its place, and the request is answered with :class:`PageTimeoutError` naming the limit. The
-solvers' caches live in each worker, so a table solved once serves that worker's later
-requests.
+server's threads) and takes requests once it has imported the library; a request waits at
+most :attr:`WorkerPool.time_limit` seconds for a free worker and as long again for its
+answer. Past that, the worker is stopped, a fresh one takes its place, and the request is
+answered with :class:`PageTimeoutError` naming the limit. The solvers' caches live in each
+worker, so a table solved once serves that worker's later requests.
 """
 
 from __future__ import annotations

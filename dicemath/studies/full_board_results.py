@@ -60,8 +60,8 @@ def first_throw_table(rules: Rules, advisor: Advisor, board: Sequence[int] | Non
     throw of the game) with its probability and every legal row ranked by ``advisor``.
 
     With a table's values as the advisor's board value
-    (:class:`dicemath.games.pegs_fives.fullboard.simulate.TableValue`) the ranking is optimal play and the numbers are exact expected turns still needed after
-    this turn (float64).
+    (:class:`dicemath.games.pegs_fives.fullboard.simulate.TableValue`) the ranking is optimal
+    play and the numbers are exact expected turns still needed after this turn (float64).
 
     Returns:
         One dict per throw (increasing faces): ``throw`` (faces), ``probability``,

@@ -25,8 +25,8 @@ def _compare_moves(case) -> None:
     position = Position.from_position_id(case["position_id"])
     mine = {m.after for m in legal_moves(position, case["dice"])}
     theirs = {apply_notation(position, text) for text in case["moves"]} or {position}
-    assert mine == theirs, (case["position_id"], case["dice"], sorted(str(m) for m in legal_moves(position, case["dice"])),
-                            case["moves"])
+    assert mine == theirs, (case["position_id"], case["dice"],
+                            sorted(str(m) for m in legal_moves(position, case["dice"])), case["moves"])
 
 
 def test_move_lists_match_checked_in_gnubg_cases():

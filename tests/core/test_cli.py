@@ -84,8 +84,8 @@ def test_advise_and_show_draw_the_position_into_an_svg_file(tmp_path, capsys):
     assert best["row"] == result["recommendation"] and f"best: {best['expected_turns']:.2f} turns" in text
     assert main(["bohnduell", "show", "start", "--svg", str(tmp_path / "b.svg")]) == 0
     ET.fromstring((tmp_path / "b.svg").read_text())
-    assert main(["pitjesbak", "advise", "--stripes", "2", "--my-stripes", "1", "--my-wiped", "--their-stripes", "2", "--role",
-                 "follower", "--throw-number", "1", "--current", "6-6-2", "--best", "5-5-5", "--limit", "2",
+    assert main(["pitjesbak", "advise", "--stripes", "2", "--my-stripes", "1", "--my-wiped", "--their-stripes", "2",
+                 "--role", "follower", "--throw-number", "1", "--current", "6-6-2", "--best", "5-5-5", "--limit", "2",
                  "--svg", str(tmp_path / "p.svg")]) == 0
     assert "advised" in (tmp_path / "p.svg").read_text()
     assert main(["pegs", "advise", "--board", "5,5,5,5,5,5,5,5,5,4,2,0", "--roll", "6,6,5,5,2,1",

@@ -60,7 +60,9 @@ def test_alpha_beta_equals_expectimax_and_plain_recursion(seed):
     assert alpha_beta(start, depth=20) == exact[0]
     assert alpha_beta(start, depth=20, table={}) == plain_negamax(start, 20, None)
     # depth-limited, with an evaluation (own score lead plus the coins in reach)
-    evaluate = lambda s: s.scores[s.mover] - s.scores[1 - s.mover] + sum(s.row[:1])
+    def evaluate(s):
+        return s.scores[s.mover] - s.scores[1 - s.mover] + sum(s.row[:1])
+
     for depth in (1, 2, 3):
         assert alpha_beta(start, depth, evaluate=evaluate) == plain_negamax(start, depth, evaluate)
 
@@ -83,10 +85,17 @@ def test_negamax_on_a_smaller_key_with_leaves_and_ordering(seed):
     table = {}
     assert negamax(row, 20, children=row_moves, table=table) == plain_negamax(start, 20, None)
     assert negamax(row, 20, children=row_moves, table=table) == plain_negamax(start, 20, None)
-    leaf = lambda r: alpha_beta(Coins(r), 20) if len(r) <= 3 else None
+    def leaf(r):
+        return alpha_beta(Coins(r), 20) if len(r) <= 3 else None
+
     assert negamax(row, 20, children=row_moves, leaf=leaf) == plain_negamax(start, 20, None)
-    evaluate = lambda r: sum(r[:1])
-    state_evaluate = lambda s: s.scores[s.mover] - s.scores[1 - s.mover] + sum(s.row[:1])
+
+    def evaluate(r):
+        return sum(r[:1])
+
+    def state_evaluate(s):
+        return s.scores[s.mover] - s.scores[1 - s.mover] + sum(s.row[:1])
+
     for depth in (1, 2, 3):
         assert negamax(row, depth, children=row_moves, evaluate=evaluate) == plain_negamax(start, depth,
                                                                                           state_evaluate)

@@ -176,7 +176,7 @@ def test_report_section_renders_from_the_committed_data(tmp_path):
     context = ReportContext(tmp_path, quick=True)
     data = compute(context)
     text = render(data, context)
-    for game, record in data.games.items():
+    for _, record in data.games.items():
         if "optimal" in record:
             assert f"{record['optimal']['expected_turns']:.5f}" in text
         else:

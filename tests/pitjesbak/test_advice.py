@@ -101,9 +101,9 @@ def test_advice_on_engine_states_equals_the_situation(game):
                                                             current=(2, 3, 4), solution=game)
     follower = start.apply("throw").apply((1, 1, 2)).apply("stop").apply((1, 2, 3))
     assert follower.current_player() == 1 and follower.limit == 2
-    assert advise(follower, solution=game).detail == advise_situation(6, False, 4, True, role="follower", throw_number=1,
-                                                               current=(1, 2, 3), best=(1, 1, 2), limit=2,
-                                                               solution=game)
+    assert advise(follower, solution=game).detail == advise_situation(6, False, 4, True, role="follower",
+                                                                      throw_number=1, current=(1, 2, 3),
+                                                                      best=(1, 1, 2), limit=2, solution=game)
     with pytest.raises(InvalidStateError):
         advise(initial_state(game.rules), solution=game)            # chance acts, nobody decides
 
@@ -160,7 +160,8 @@ def test_analyse_values_each_decision_as_advise():
                          "current": "-".join(map(str, state.current)), "choice": "stop"}
                 if state.turn:
                     entry.update(best="-".join(map(str, state.results[0])), limit=state.limit)
-                cost = ANALYSIS.analyse({"game": "pitjesbak", "rules": {"stripes": 3}, "decisions": [entry]}).decisions[0]
+                record = {"game": "pitjesbak", "rules": {"stripes": 3}, "decisions": [entry]}
+                cost = ANALYSIS.analyse(record).decisions[0]
                 advice = advise(ANALYSIS.decision_state(entry, rules))
                 played = PITJESBAK_GAME.advise(state)
                 assert [(o.action, o.value) for o in played.options] == [(o.action, o.value) for o in advice.options]

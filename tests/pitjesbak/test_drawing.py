@@ -93,7 +93,8 @@ def test_advice_with_no_throw_left_and_advice_where_nobody_decides():
 
 def test_estimates_say_so():
     state = initial_state().apply((6, 5, 4))
-    shown = " ".join(words(ET.fromstring(draw(state, decision_advice(state, StopOrThrow("stop", 0.61, 0.48, {}, exact=False))))))
+    advice = decision_advice(state, StopOrThrow("stop", 0.61, 0.48, {}, exact=False))
+    shown = " ".join(words(ET.fromstring(draw(state, advice))))
     assert "Estimated chance to win the game" in shown and "Stop: ~61.0%" in shown
     exact = " ".join(words(ET.fromstring(draw(state, decision_advice(state, StopOrThrow("stop", 0.61, 0.48, {}))))))
     assert "Estimated" not in exact and "Stop: 61.0%" in exact

@@ -2,6 +2,8 @@
 
 from fractions import Fraction
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import pytest
 
 from dicemath.core.errors import InvalidStateError
@@ -108,10 +110,6 @@ def test_round_policy_plays_games():
     from dicemath.games.pitjesbak.simulate import simulate_game
     record = simulate_game(Rules(players=4), round_policy(), seed=3)
     assert 0 <= record.winner < 4
-
-
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 
 @settings(max_examples=15, deadline=None)

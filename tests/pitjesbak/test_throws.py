@@ -41,7 +41,7 @@ def test_class_table_matches_brute_force():
     for rules in (Rules(), Rules(die_values="pips")):
         for row in class_table(rules):
             cls = row.throw_class
-            assert row.probability == brute_force(lambda d: classify(d, rules) == cls)
+            assert row.probability == brute_force(lambda d, rules=rules, cls=cls: classify(d, rules) == cls)
         assert sum(r.weight for r in class_table(rules)) == 216
 
 

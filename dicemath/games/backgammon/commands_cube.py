@@ -175,8 +175,8 @@ def position_result(position, versus, max_cube: int | None = MAX_CUBE) -> dict:
     """The JSON object of the bear-off form (see module docstring).
 
     ``max_cube`` is the BG-8 cap (64, the default) or None for an unbounded cube. Beyond
-    the exact cubeful tables (more than :data:`~.limits.MAX_CUBEFUL_CHECKERS` checkers a side) the equities are Janowski's
-    model at the exact cubeless chances of the bear-off database
+    the exact cubeful tables (more than :data:`~.limits.MAX_CUBEFUL_CHECKERS` checkers a side)
+    the equities are Janowski's model at the exact cubeless chances of the bear-off database
     (:func:`~.race_cube.model_position_equities`: keys ``exact`` false, ``method``,
     ``table``, ``win_gammon``, ``lose_gammon``).
     """

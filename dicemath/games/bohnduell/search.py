@@ -24,6 +24,7 @@ on :class:`~dicemath.games.bohnduell.state.State`, and the exact sources against
 
 Example:
     >>> from dicemath.games.bohnduell.rules import Rules
+    >>> from dicemath.games.bohnduell.state import initial_state
     >>> advice = advise(initial_state(Rules()), depth=2, table_stock=6)
     >>> advice.best.action.kind, advice.exact, advice.source
     ('sow', False, 'search (depth 2) with exact tables of 6 beans a side')
@@ -47,7 +48,7 @@ from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.sides import can_move
 from dicemath.games.bohnduell.solver_dense import MAX_TABLE_STOCK, DenseTable, load_dense
 from dicemath.games.bohnduell.solver_dict import DictSolver, Key, successors
-from dicemath.games.bohnduell.state import PLAYER_NAMES, Move, Side, State, initial_state
+from dicemath.games.bohnduell.state import PLAYER_NAMES, Move, Side, State
 
 
 def side_features(side: Side) -> tuple[float, ...]:

@@ -27,6 +27,7 @@ Layout:
   core's generic search (:func:`dicemath.core.search.expectimax`) on small games.
 
 Example:
+    >>> from dicemath.games.bohnduell.state import initial_state
     >>> table = solve_dense(Rules(cups=4, stock=6))
     >>> start = initial_state(table.rules_for(6))
     >>> table.position_value(start)
@@ -48,8 +49,7 @@ from dicemath.core.cache import cached_arrays
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.sides import can_move
-from dicemath.games.bohnduell.state import (HARVEST, PASS_MOVE, SOW, Move, Side, State, initial_state,
-                                            play_side, side_moves)
+from dicemath.games.bohnduell.state import HARVEST, PASS_MOVE, SOW, Move, Side, State, play_side, side_moves
 
 MAX_TABLE_STOCK = 63
 """Values lie in ``[-2S, 2S]``; ``int8`` holds them up to this stock."""
@@ -322,6 +322,7 @@ def solve_dense(rules: Rules, sides: str = "reachable") -> DenseTable:
         InvalidStateError: ``rules.stock`` above :data:`MAX_TABLE_STOCK` or too large for the index.
 
     Example:
+        >>> from dicemath.games.bohnduell.state import initial_state
         >>> solve_dense(Rules(stock=3)).position_value(initial_state(Rules(stock=3)))
         0
     """
@@ -342,6 +343,7 @@ def load_dense(rules: Rules, sides: str = "reachable", *, use_cache: bool = True
     """:func:`solve_dense`, its value array kept in the on-disk cache (:mod:`dicemath.core.cache`).
 
     Example:
+        >>> from dicemath.games.bohnduell.state import initial_state
         >>> load_dense(Rules(stock=3)).position_value(initial_state(Rules(stock=3)))
         0
     """

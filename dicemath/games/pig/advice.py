@@ -115,7 +115,8 @@ class PolicyCard:
         ``first_player_win_probability``."""
         return {"game": GAME, "goal": self.rules.goal, "step": self.step, "scores": self.scores,
                 "hold_at": self.grid(), "hold_at_every_score": self.thresholds.tolist(),
-                "rolls_on": self.rolls_on, "decisions": self.decisions, "first_player_win_probability": self.first_player_win_probability}
+                "rolls_on": self.rolls_on, "decisions": self.decisions,
+                "first_player_win_probability": self.first_player_win_probability}
 
     def __str__(self) -> str:
         scores = self.scores

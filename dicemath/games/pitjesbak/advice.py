@@ -33,7 +33,7 @@ from dicemath.core.errors import InvalidStateError
 from dicemath.games.pitjesbak.advice_type import StopOrThrow
 from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
 from dicemath.games.pitjesbak.rules import MAX_THROWS, STANDARD, Rules
-from dicemath.games.pitjesbak.state import STOP, THROW, State, initial_state
+from dicemath.games.pitjesbak.state import STOP, THROW, State
 from dicemath.games.pitjesbak.throws import check_throw, class_space, class_table, classify
 from dicemath.core.markdown import markdown_table
 from dicemath.games.pitjesbak.decision import (
@@ -71,6 +71,7 @@ def advise(state: State, **settings: Any) -> Advice:
 
     Example:
         >>> small = solve_game(Rules(stripes=3), use_cache=False, compare=False)
+        >>> from dicemath.games.pitjesbak.state import initial_state
         >>> state = initial_state(small.rules).apply((6, 5, 4))
         >>> answer = advise(state, solution=small)
         >>> answer.best.action, answer.exact, answer.source

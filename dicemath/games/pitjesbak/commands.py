@@ -340,7 +340,8 @@ def _render_table_advice(r: dict) -> str:
              f"{r['decision'].upper()}: P(win the game) if you stop {r['stop_win_probability']:.4f}, "
              f"if you throw again {again} ({kind})",
              "Stripes left by position (* has wiped): "
-             + ", ".join(f"position {pos}: {a}{'*' if f else ''}" for pos, (a, f) in enumerate(zip(r["stripes"], r["wiped"]))),
+             + ", ".join(f"position {pos}: {a}{'*' if f else ''}"
+                         for pos, (a, f) in enumerate(zip(r["stripes"], r["wiped"]))),
              "P(win the game) by position if you stop:          "
              + ", ".join(f"{pos}: {v:.4f}" for pos, v in enumerate(r["stop_values"]))]
     if r["throw_values"] is not None:

@@ -26,8 +26,8 @@ two-player game, PIT-6/PIT-8.)
 
 States are swept in order of ``a + b`` (Gauss-Seidel): most rounds lower the total, so one
 sweep propagates almost everything. The sweeps are the core's
-:func:`~dicemath.core.mdp.bounded_value_iteration`; this module supplies ``T``. Float64 numpy; classes are the 42 throw classes of
-:func:`~dicemath.games.pitjesbak.throws.class_space`.
+:func:`~dicemath.core.mdp.bounded_value_iteration`; this module supplies ``T``. Float64 numpy;
+classes are the 42 throw classes of :func:`~dicemath.games.pitjesbak.throws.class_space`.
 
 Three or more players: see :mod:`dicemath.games.pitjesbak.table_solver` (values are vectors
 because Pitjesbak with more than two players is not zero-sum, and the bound sandwich used

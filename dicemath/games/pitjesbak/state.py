@@ -4,14 +4,16 @@ A :class:`State` covers a whole game (PIT-1..PIT-8): whose throw it is, the
 stripes, the per-player "has wiped" flags (PIT-6), who is still in the game, and the round
 in progress (the limit set by the start player, the counting throws so far). Chance acts
 for every throw of three dice (the 56 sorted throws with their exact probabilities, from
-:func:`dicemath.core.dice.throw_outcomes`) and for a roll-off (PIT-5; the repeated one-die roll-off is fair, so its outcome is the winner, each
-tied player with probability ``1/k``). A player acts only when there is a choice: after a
-throw that is not the last allowed one, with the actions ``"stop"`` and ``"throw"``.
+:func:`dicemath.core.dice.throw_outcomes`) and for a roll-off (PIT-5; the repeated one-die
+roll-off is fair, so its outcome is the winner, each tied player with probability ``1/k``).
+A player acts only when there is a choice: after a throw that is not the last allowed one,
+with the actions ``"stop"`` and ``"throw"``.
 
 The text form of a state (``str(state)``) holds every field and reads back with
 :meth:`State.from_str`: the seats as ``seat:stripes`` (``*`` has wiped, ``x`` eliminated),
 the round in progress, the previous round, and the rules, e.g.
-``[0:9 1:9] round 0 start 0 order 0,1 turn 0 limit 0 throws 0 current - results - rolloff - winner - | last winner - limit 0 results - | 2 players 9 stripes traditional``.
+``[0:9 1:9] round 0 start 0 order 0,1 turn 0 limit 0 throws 0 current - results - rolloff - winner - |
+last winner - limit 0 results - | 2 players 9 stripes traditional`` (one line).
 
 Example:
     >>> state = initial_state(Rules(players=3))

@@ -381,7 +381,8 @@ def table_work(rules: Rules, cap: int) -> int:
     takes at most :data:`MAX_WORK`.
 
     Example:
-        >>> table_work(Rules(players=3, stripes=1), 2) == state_count(3, 2, 1) * sum(round_graph(3, Rules(stripes=1)).nodes)
+        >>> round_nodes = sum(round_graph(3, Rules(stripes=1)).nodes)
+        >>> table_work(Rules(players=3, stripes=1), 2) == state_count(3, 2, 1) * round_nodes
         True
     """
     return state_count(rules.players, cap, rules.stripes) * sum(round_graph(rules.players, rules).nodes)
