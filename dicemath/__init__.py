@@ -28,7 +28,6 @@ from dicemath.core.mdp import (
     optimal_stopping,
     solve_progress_mdp,
     solve_self_referential,
-    value_iteration,
 )
 from dicemath.core.search import alpha_beta, expectimax
 from dicemath.reporting import write_reports
@@ -56,7 +55,6 @@ __all__ = [
     "solve_progress_mdp",
     "solve_self_referential",
     "throw_distribution",
-    "value_iteration",
     "write_reports",
 ]
 

@@ -24,9 +24,10 @@ write no loops of their own.
 steps" (no self-loops, one backward pass).
 
 For values whose states are *not* ordered by progress (a penalty that sends a player
-back), :func:`value_iteration` sweeps a table of states until nothing changes, and
-:func:`bounded_value_iteration` sweeps a lower and an upper bound together so that the
-result carries rigorous error bars; both run on :func:`sweep_to_convergence`.
+back), :func:`bounded_value_iteration` sweeps a lower and an upper bound together so that
+the result carries rigorous error bars, and :func:`layered_value_iteration` sweeps layers of
+states that depend only on themselves and the layers already solved until each converges;
+both run on :func:`sweep_to_convergence`.
 """
 
 from __future__ import annotations
@@ -316,37 +317,6 @@ def sweep_to_convergence(blocks: Iterable[Block], update: Callable[[Block], floa
         if change < tolerance:
             break
     return sweeps, change
-
-
-def value_iteration(states: Sequence[State],
-                    transitions: Callable[[State, Callable[[State], float]], float],
-                    *, tolerance: float = 1e-13, max_iterations: int = 100_000,
-                    initial: Callable[[State], float] | None = None) -> tuple[dict[State, float], int]:
-    """Gauss-Seidel value iteration ``V(s) <- transitions(s, V)`` until the change < tolerance.
-
-    For game values whose states are not ordered by progress (a penalty that sends a
-    player back). ``transitions(s, value)`` performs the optimisation and returns the new
-    value of ``s`` (float64).
-
-    Returns:
-        The values and the number of sweeps made.
-
-    Raises:
-        RuntimeError: no convergence within ``max_iterations`` sweeps.
-    """
-    values = {s: (initial(s) if initial else 0.0) for s in states}
-
-    def update(state: State) -> float:
-        new = transitions(state, values.__getitem__)
-        change = abs(new - values[state])
-        values[state] = new
-        return change
-
-    sweeps, change = sweep_to_convergence(states, update, tolerance=tolerance,
-                                          max_sweeps=max_iterations)
-    if change >= tolerance:
-        raise RuntimeError(f"value iteration did not converge in {max_iterations} sweeps")
-    return values, sweeps
 
 
 Indices = NDArray[np.integer[Any]]
