@@ -160,13 +160,26 @@ class ExactRace:
         return self.figures["differing_decisions"]["share_of_choices"]
 
 
-def exact_races(context: ReportContext) -> tuple[ExactRace, ...]:
-    """The exact figures of every game on :data:`EXACT_ROWS` (:data:`QUICK_EXACT_ROWS`)."""
+SECTION = "playing_to_win"
+"""The section's name, the prefix of its committed studies (:meth:`ReportContext.study`)."""
+
+
+def exact_race(context: ReportContext, rules: Rules, rows) -> ExactRace:
+    """The exact race of ``rules`` on ``rows``: the committed study
+    ``playing_to_win/exact/<game>/<rows>`` (``python analyses/report_studies.py playing_to_win``
+    recomputes it), else :func:`.race_solver.exact_race_result`."""
     from dicemath.games.pegs_fives.race_solver import exact_race_result
 
+    rows = tuple(rows)
+    figures = context.study(SECTION, f"exact/{rules.name}/{rows_text(rows)}", (rules, rows),
+                            lambda: exact_race_result(rules, rows))
+    return ExactRace(rules.name, rows, figures)
+
+
+def exact_races(context: ReportContext) -> tuple[ExactRace, ...]:
+    """The exact figures of every game on :data:`EXACT_ROWS` (:data:`QUICK_EXACT_ROWS`)."""
     boards = QUICK_EXACT_ROWS if context.quick else EXACT_ROWS
-    return tuple(ExactRace(rules.name, tuple(rows), exact_race_result(rules, rows))
-                 for rules in GAMES for rows in boards)
+    return tuple(exact_race(context, rules, rows) for rules in GAMES for rows in boards)
 
 
 def gain_sentence(race: ExactRace) -> str:
@@ -243,6 +256,28 @@ class Deviation:
             weight = self.pairs[chosen].sum()
             out.append(float((self.mean[chosen] * self.pairs[chosen]).sum() / weight) if weight else float("nan"))
         return out[0], out[1]
+
+
+DEVIATION_FIELDS = ("centers", "pairs", "mean", "q90", "largest", "share")
+"""The per-bin arrays of a :class:`Deviation`, as its committed study stores them."""
+
+
+def committed_deviation(context: ReportContext, rules: Rules, open_rows) -> Deviation:
+    """The :class:`Deviation` of ``rules`` on ``open_rows``: the committed study
+    ``playing_to_win/deviation/<game>/<rows>`` (``python analyses/report_studies.py
+    playing_to_win`` recomputes it), else :func:`deviation_curve`."""
+    rows = tuple(open_rows)
+
+    def compute() -> dict:
+        d = deviation_curve(rules, rows)
+        return {**{name: getattr(d, name) for name in DEVIATION_FIELDS}, "total_pairs": d.total_pairs,
+                "mean_gain": d.mean_gain, "seconds": d.seconds}
+
+    value = context.study(SECTION, f"deviation/{rules.name}/{rows_text(rows)}",
+                          (rules, rows, GAP_BIN, NOTICEABLE[rules.scoring]), compute)
+    arrays = [np.array(value[name], dtype=np.int64 if name == "pairs" else np.float64) for name in DEVIATION_FIELDS]
+    return Deviation(rules.name, rows, *arrays, int(value["total_pairs"]), float(value["mean_gain"]),
+                     float(value["seconds"]))
 
 
 def deviation_curve(rules: Rules, open_rows, *, width: float = GAP_BIN, use_cache: bool = True) -> Deviation:
@@ -526,7 +561,7 @@ def compute(context: ReportContext) -> PlayingToWinReport:
     """The exact races, the deviation curves, the committed study and the positions."""
     rows = QUICK_DEVIATION_ROWS if context.quick else DEVIATION_ROWS
     study = read_study().get("games", {})
-    return PlayingToWinReport(exact_races(context), tuple(deviation_curve(rules, rows) for rules in GAMES),
+    return PlayingToWinReport(exact_races(context), tuple(committed_deviation(context, rules, rows) for rules in GAMES),
                               {rules.name: study.get(rules.name, {}) for rules in GAMES}, positions(context),
                               context.quick)
 
