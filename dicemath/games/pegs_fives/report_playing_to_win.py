@@ -9,15 +9,16 @@ each number labelled by where it comes from:
 
 * **exact, reduced boards**: the two-player race solved exactly on boards with a few rows
   open (:func:`dicemath.games.pegs_fives.race_solver.exact_race_result`, the figures of
-  ``dicemath pegs race --open ROWS``; float64 arithmetic of the exact solution, cached after
-  one solve): the first mover's value when both play solo-optimally, when one of them plays
+  ``dicemath pegs race --open ROWS``; float64 arithmetic of the exact solution; committed
+  study data, :mod:`dicemath.studies.report_studies`, recomputed by
+  ``python analyses/report_studies.py playing_to_win``): the first mover's value when both play solo-optimally, when one of them plays
   to win, and when both do, and how often the winning row differs from the solo-optimal one;
 * **when it pays to deviate**, also exact on a reduced board: for every pair of boards (each
   pair once, not weighted by how often play reaches it), what the mover gains by playing to
   win from there on against a solo-optimal opponent (his race value playing to win minus
   his race value playing solo-optimally), against the gap between the players (the
   opponent's expected turns minus the mover's, solo-optimal play: positive when the mover
-  is ahead), :func:`deviation_curve` and :func:`deviation_figure`;
+  is ahead), :func:`deviation_curve` (committed like the exact figures) and :func:`deviation_figure`;
 * **simulated, full board**: head-to-head games of the full-board race approximation
   (:func:`dicemath.games.pegs_fives.race_advice.race_advice`'s turn-count model) against
   solo-optimal play, and that approximation evaluated exactly on reduced boards, read from
@@ -687,7 +688,8 @@ def render(report: PlayingToWinReport, context: ReportContext) -> str:
              *summary_lines(report), "",
              "## Exact on reduced boards", "",
              "Two players race on the same reduced board (only the named rows open), solved exactly by "
-             "`dicemath.games.pegs_fives.race_solver` (`dicemath pegs race --open ROWS`; float64 arithmetic). "
+             "`dicemath.games.pegs_fives.race_solver` (`dicemath pegs race --open ROWS`; float64 arithmetic; "
+             "committed study data, recomputed by `python analyses/report_studies.py playing_to_win`). "
              "Columns: the first mover's value from the empty boards, the first named his policy (`race`: "
              "playing to win, `solo`: solo-optimal); the gains of each mover playing to win against a solo-optimal "
              "opponent; and the share of turn-start choices (two or more legal rows, chance-weighted, both "
@@ -702,7 +704,8 @@ def render(report: PlayingToWinReport, context: ReportContext) -> str:
     parts += ["## When it pays to deviate", "",
               "For every pair of boards on a reduced board (each pair once, not weighted by how often play reaches "
               "it): the mover's race value playing to win from there on minus his race value playing solo-optimally, "
-              "both against a solo-optimal opponent (exact solutions, float64), against the gap between the "
+              "both against a solo-optimal opponent (exact solutions, float64; committed study data, recomputed by "
+              "`python analyses/report_studies.py playing_to_win`), against the gap between the "
               "players: the opponent's expected turns minus the mover's under solo-optimal play (positive: the "
               f"mover is ahead), in bins of {GAP_BIN} turns (bins with fewer than {MIN_PAIRS} pairs left out): the "
               "mean gain and its 90th percentile (top), and the share of pairs that gain at least 0.1 percentage "
