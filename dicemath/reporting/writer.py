@@ -140,7 +140,11 @@ def write_reports(out_dir: str | Path = "reports", *, only: Sequence[str] | None
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
                     s = pending.pop(future)
-                    seconds, early = future.result()
+                    try:
+                        seconds, early = future.result()
+                    except BaseException:
+                        pool.shutdown(wait=False, cancel_futures=True)
+                        raise
                     for line in early:
                         log(line, flush=True)
                     log(f"      wrote {out / (s.name + '.md')} ({s.name}) in {seconds:.1f} s", flush=True)
