@@ -33,8 +33,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMES = ROOT / "dicemath" / "data" / "report_times.json"
-LINE = re.compile(r"wrote \S+ \((?P<name>\w+)\) in (?P<seconds>[0-9.]+) s|wrote \S*/(?P<name1>\w+)\.md in "
-                  r"(?P<seconds1>[0-9.]+) s")
+LINE = re.compile(r"wrote \S+ \((?P<name>\w+)\) in (?P<seconds>[0-9.]+) s")
 
 
 def machine() -> str:
@@ -66,7 +65,7 @@ def run(folder: Path, args: list[str]) -> tuple[float, dict[str, float], str]:
     for line in done.stdout.splitlines():
         match = LINE.search(line)
         if match:
-            sections[match["name"] or match["name1"]] = float(match["seconds"] or match["seconds1"])
+            sections[match["name"]] = float(match["seconds"])
     return wall, sections, done.stdout
 
 
@@ -84,7 +83,11 @@ def main(argv=None) -> int:
         warm_wall, warm, _ = run(folder, extra)
     print(f"{machine()}; load average before: {', '.join(f'{x:.2f}' for x in load)}")
     print(f"{'section':22} {'cold s':>8} {'warm s':>8}")
-    for name in cold:
+    sys.path.insert(0, str(ROOT))
+    from dicemath.reporting import section_names
+
+    order = [name for name in section_names() if name in cold]
+    for name in order:
         print(f"{name:22} {cold[name]:8.1f} {warm.get(name, float('nan')):8.1f}")
     print(f"{'wall (dicemath report)':22} {cold_wall:8.1f} {warm_wall:8.1f}")
     if args.record:
@@ -92,7 +95,7 @@ def main(argv=None) -> int:
             raise SystemExit("--record times the whole report: leave out --only")
         record = {"machine": machine(), "loadavg_before": [round(x, 2) for x in load],
                   "jobs": args.jobs or os.cpu_count(), "wall": {"cold": round(cold_wall, 1), "warm": round(warm_wall, 1)},
-                  "sections": {name: {"cold": cold[name], "warm": warm.get(name)} for name in cold}}
+                  "sections": {name: {"cold": cold[name], "warm": warm.get(name)} for name in order}}
         TIMES.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
         print(f"recorded in {TIMES}")
     return 0

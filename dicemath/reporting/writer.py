@@ -60,12 +60,19 @@ def expected_times() -> dict[str, dict]:
         return {}
 
 
-def _expected_text(name: str, times: dict, recompute: bool) -> str:
+def _expected_text(name: str, times: dict, *, recompute: bool = False, quick: bool = False) -> str:
+    """What the progress line says of the section's expected time (:data:`TIMES`)."""
     measured = times.get(name)
-    if measured is None or recompute:
-        return "expected time not measured" if measured is None else "recomputing its studies: can take much longer"
-    seconds = measured["cold"] if measured.get("cold") is not None else measured.get("warm")
-    return f"expected about {seconds:.0f} s with an empty cache, {measured.get('warm', seconds):.0f} s warm"
+    if measured is None:
+        return "expected time not measured"
+    cold = measured.get("cold")
+    warm = measured.get("warm")
+    text = f"expected about {cold:.0f} s with an empty cache" + ("" if warm is None else f", {warm:.0f} s warm")
+    if recompute:
+        return f"recomputing its studies: expected longer than the {cold:.0f} s measured reading them"
+    if quick:
+        return f"quick variant: expected less than the full section's {cold:.0f} s"
+    return text
 
 
 def _write_section(name: str, out: Path, quick: bool, recompute: bool, record: bool, line: str,
@@ -121,14 +128,15 @@ def write_reports(out_dir: str | Path = "reports", *, only: Sequence[str] | None
         chosen = [s for s in every if s.name in only]
     times = expected_times()
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(chosen)))
-    lines = {s.name: f"[{number}/{len(chosen)}] {s.title} ... ({_expected_text(s.name, times, recompute)})"
+    lines = {s.name: f"[{number}/{len(chosen)}] {s.title} ... "
+                     f"({_expected_text(s.name, times, recompute=recompute, quick=quick)})"
              for number, s in enumerate(chosen, 1)}
     args = {s.name: (s.name, out, quick, recompute, record, lines[s.name]) for s in chosen}
     if jobs == 1:
         for s in chosen:
             log(lines[s.name], flush=True)
             seconds, _ = _write_section(*args[s.name], announce=False)
-            log(f"      wrote {out / (s.name + '.md')} in {seconds:.1f} s", flush=True)
+            log(f"      wrote {out / (s.name + '.md')} ({s.name}) in {seconds:.1f} s", flush=True)
     else:
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
