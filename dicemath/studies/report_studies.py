@@ -82,7 +82,7 @@ def write_record(name: str, record: dict, path: Path = RESULTS) -> None:
     """Set ``studies[name] = record`` and rewrite the file atomically (under a lock: sections
     recorded in parallel processes each add their own)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path.with_suffix(".lock"), "w") as lock:
+    with open(Path(tempfile.gettempdir()) / f"dicemath-{path.name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         results = read_studies(path)
         studies = results.setdefault("studies", {})
