@@ -25,6 +25,7 @@ import json
 import os
 import platform
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -73,6 +74,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="+", metavar="SECTION", help="time these sections only")
     parser.add_argument("--jobs", type=int, default=None, help="dicemath report --jobs (default: one per core)")
+    parser.add_argument("--keep", metavar="DIR", help="copy the reports the cold run wrote into DIR")
     parser.add_argument("--record", action="store_true", help=f"write the times to {TIMES.relative_to(ROOT)}")
     args = parser.parse_args(argv)
     extra = (["--only", *args.only] if args.only else []) + ([] if args.jobs is None else ["--jobs", str(args.jobs)])
@@ -80,6 +82,8 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="dicemath-bench-report-") as temporary:
         folder = Path(temporary)
         cold_wall, cold, _ = run(folder, extra)
+        if args.keep:
+            shutil.copytree(folder / "reports", args.keep, dirs_exist_ok=True)
         warm_wall, warm, _ = run(folder, extra)
     print(f"{machine()}; load average before: {', '.join(f'{x:.2f}' for x in load)}")
     print(f"{'section':22} {'cold s':>8} {'warm s':>8}")
