@@ -15,7 +15,7 @@ A section's time is the one its ``wrote ...`` line reports (the sections run in 
 processes, ``--jobs``, so they add up to more than the wall time). ``--record`` writes the
 times, the machine and its load to ``dicemath/data/report_times.json``, which the progress
 lines of ``dicemath report`` quote as the expected time of each section; run it on idle cores.
-``--only SECTION ...`` times some sections (not recorded).
+``--only SECTION ...`` times some sections (with ``--record``, their times replace those recorded).
 """
 
 from __future__ import annotations
@@ -95,11 +95,13 @@ def main(argv=None) -> int:
         print(f"{name:22} {cold[name]:8.1f} {warm.get(name, float('nan')):8.1f}")
     print(f"{'wall (dicemath report)':22} {cold_wall:8.1f} {warm_wall:8.1f}")
     if args.record:
-        if args.only:
-            raise SystemExit("--record times the whole report: leave out --only")
+        old = json.loads(TIMES.read_text(encoding="utf-8")) if TIMES.exists() else {}
+        sections = {**(old.get("sections", {}) if args.only else {}),
+                    **{name: {"cold": cold[name], "warm": warm.get(name)} for name in order}}
+        wall = {"only": args.only or None, "cold": round(cold_wall, 1), "warm": round(warm_wall, 1)}
         record = {"machine": machine(), "loadavg_before": [round(x, 2) for x in load],
-                  "jobs": args.jobs or os.cpu_count(), "wall": {"cold": round(cold_wall, 1), "warm": round(warm_wall, 1)},
-                  "sections": {name: {"cold": cold[name], "warm": warm.get(name)} for name in order}}
+                  "jobs": args.jobs or os.cpu_count(), "wall": wall,
+                  "sections": {name: sections[name] for name in section_names() if name in sections}}
         TIMES.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
         print(f"recorded in {TIMES}")
     return 0
