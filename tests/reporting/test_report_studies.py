@@ -46,17 +46,9 @@ def _playing_to_win_studies():
     return out
 
 
-NOT_YET_RECORDED = {"playing_to_win/exact/fives/8-12"}
-"""Studies whose computation has not finished on the recording machine (the section computes them,
-minutes each): expected to fail until ``python analyses/report_studies.py playing_to_win`` records
-them; then the strict xfail fails, and the name comes out of this set."""
-
-
 def _asked_for():
     """(name, params) of every study the full sections ask for."""
-    out = [pytest.param(*study, marks=pytest.mark.xfail(strict=True, reason="not yet recorded"))
-           if study[0] in NOT_YET_RECORDED else study
-           for study in _playing_to_win_studies() if PLAYING_TO_WIN_RECORDED]
+    out = [study for study in _playing_to_win_studies() if PLAYING_TO_WIN_RECORDED]
     out.append(("pitjesbak/tables", (STANDARD, pit.TABLE_SIZES, pit._exact_sizes(False))))
     out.append(("pitjesbak/gains", (STANDARD, pit.TABLE_SIZES, pit.SIMULATED_GAMES, pit.SEED)))
     return out
