@@ -82,7 +82,7 @@ def _write_section(name: str, out: Path, quick: bool, recompute: bool, record: b
     start = time.perf_counter()
     lines = []
     if announce:
-        print(line, flush=True)
+        print(line + "\n", end="", flush=True)           # one write: lines of parallel sections stay whole
     else:
         lines.append(line)
     chosen = section(name)
