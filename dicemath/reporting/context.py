@@ -1,4 +1,5 @@
-"""What a report section gets: where to write, and how much to compute."""
+"""What a report section gets: where to write, how much to compute, and whether to read the
+committed study data or recompute it."""
 
 from __future__ import annotations
 
@@ -15,10 +16,25 @@ class ReportContext:
     Attributes:
         out_dir: the reports folder; figures go next to the Markdown files.
         quick: True asks for smaller computations (tests, previews).
+        recompute: True computes the expensive studies afresh instead of reading their
+            committed data (:mod:`dicemath.studies.report_studies`).
+        record: True writes what was recomputed into the committed data
+            (``analyses/report_studies.py``).
     """
 
     out_dir: Path
     quick: bool = False
+    recompute: bool = False
+    record: bool = False
+
+    def study(self, section: str, name: str, params, compute):
+        """The committed numbers of study ``section/name`` for ``params``, computed by
+        ``compute`` when ``recompute`` is set or the committed data does not hold them
+        (:func:`dicemath.studies.report_studies.study`)."""
+        from dicemath.studies.report_studies import study
+
+        return study(f"{section}/{name}", params, compute, section=section, recompute=self.recompute,
+                     record=self.record)
 
     def save_figure(self, figure, name: str, alt: str) -> str:
         """Save a matplotlib figure as ``<out_dir>/<name>`` (PNG), its text made

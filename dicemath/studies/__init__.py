@@ -16,7 +16,10 @@ the scripts of ``analyses/`` run the studies and write them into :data:`DATA`.
   model of :mod:`dicemath.games.pegs_fives.distilled`;
 * BohnDuell's solved stocks and advisor strength (``data/bohnduell_solved_stocks.json``,
   ``data/bohnduell_advisor_strength.json``, by ``analyses/bohnduell_solve_stocks.py`` and
-  ``analyses/bohnduell_strength.py``; read by :mod:`dicemath.games.bohnduell.report`).
+  ``analyses/bohnduell_strength.py``; read by :mod:`dicemath.games.bohnduell.report`);
+* :mod:`.report_studies`: the report sections' own expensive studies (exact races, the
+  Pitjesbak tables of three and four players, long simulations; ``data/report_studies.json``,
+  by ``analyses/report_studies.py``).
 
 Studies import the games and the core, never the reporting or the command line.
 """

@@ -9,15 +9,16 @@ each number labelled by where it comes from:
 
 * **exact, reduced boards**: the two-player race solved exactly on boards with a few rows
   open (:func:`dicemath.games.pegs_fives.race_solver.exact_race_result`, the figures of
-  ``dicemath pegs race --open ROWS``; float64 arithmetic of the exact solution, cached after
-  one solve): the first mover's value when both play solo-optimally, when one of them plays
+  ``dicemath pegs race --open ROWS``; float64 arithmetic of the exact solution; committed
+  study data, :mod:`dicemath.studies.report_studies`, recomputed by
+  ``python analyses/report_studies.py playing_to_win``): the first mover's value when both play solo-optimally, when one of them plays
   to win, and when both do, and how often the winning row differs from the solo-optimal one;
 * **when it pays to deviate**, also exact on a reduced board: for every pair of boards (each
   pair once, not weighted by how often play reaches it), what the mover gains by playing to
   win from there on against a solo-optimal opponent (his race value playing to win minus
   his race value playing solo-optimally), against the gap between the players (the
   opponent's expected turns minus the mover's, solo-optimal play: positive when the mover
-  is ahead), :func:`deviation_curve` and :func:`deviation_figure`;
+  is ahead), :func:`deviation_curve` (committed like the exact figures) and :func:`deviation_figure`;
 * **simulated, full board**: head-to-head games of the full-board race approximation
   (:func:`dicemath.games.pegs_fives.race_advice.race_advice`'s turn-count model) against
   solo-optimal play, and that approximation evaluated exactly on reduced boards, read from
@@ -160,13 +161,26 @@ class ExactRace:
         return self.figures["differing_decisions"]["share_of_choices"]
 
 
-def exact_races(context: ReportContext) -> tuple[ExactRace, ...]:
-    """The exact figures of every game on :data:`EXACT_ROWS` (:data:`QUICK_EXACT_ROWS`)."""
+SECTION = "playing_to_win"
+"""The section's name, the prefix of its committed studies (:meth:`ReportContext.study`)."""
+
+
+def exact_race(context: ReportContext, rules: Rules, rows) -> ExactRace:
+    """The exact race of ``rules`` on ``rows``: the committed study
+    ``playing_to_win/exact/<game>/<rows>`` (``python analyses/report_studies.py playing_to_win``
+    recomputes it), else :func:`.race_solver.exact_race_result`."""
     from dicemath.games.pegs_fives.race_solver import exact_race_result
 
+    rows = tuple(rows)
+    figures = context.study(SECTION, f"exact/{rules.name}/{rows_text(rows)}", (rules, rows),
+                            lambda: exact_race_result(rules, rows))
+    return ExactRace(rules.name, rows, figures)
+
+
+def exact_races(context: ReportContext) -> tuple[ExactRace, ...]:
+    """The exact figures of every game on :data:`EXACT_ROWS` (:data:`QUICK_EXACT_ROWS`)."""
     boards = QUICK_EXACT_ROWS if context.quick else EXACT_ROWS
-    return tuple(ExactRace(rules.name, tuple(rows), exact_race_result(rules, rows))
-                 for rules in GAMES for rows in boards)
+    return tuple(exact_race(context, rules, rows) for rules in GAMES for rows in boards)
 
 
 def gain_sentence(race: ExactRace) -> str:
@@ -243,6 +257,28 @@ class Deviation:
             weight = self.pairs[chosen].sum()
             out.append(float((self.mean[chosen] * self.pairs[chosen]).sum() / weight) if weight else float("nan"))
         return out[0], out[1]
+
+
+DEVIATION_FIELDS = ("centers", "pairs", "mean", "q90", "largest", "share")
+"""The per-bin arrays of a :class:`Deviation`, as its committed study stores them."""
+
+
+def committed_deviation(context: ReportContext, rules: Rules, open_rows) -> Deviation:
+    """The :class:`Deviation` of ``rules`` on ``open_rows``: the committed study
+    ``playing_to_win/deviation/<game>/<rows>`` (``python analyses/report_studies.py
+    playing_to_win`` recomputes it), else :func:`deviation_curve`."""
+    rows = tuple(open_rows)
+
+    def compute() -> dict:
+        d = deviation_curve(rules, rows)
+        return {**{name: getattr(d, name) for name in DEVIATION_FIELDS}, "total_pairs": d.total_pairs,
+                "mean_gain": d.mean_gain, "seconds": d.seconds}
+
+    value = context.study(SECTION, f"deviation/{rules.name}/{rows_text(rows)}",
+                          (rules, rows, GAP_BIN, NOTICEABLE[rules.scoring]), compute)
+    arrays = [np.array(value[name], dtype=np.int64 if name == "pairs" else np.float64) for name in DEVIATION_FIELDS]
+    return Deviation(rules.name, rows, *arrays, int(value["total_pairs"]), float(value["mean_gain"]),
+                     float(value["seconds"]))
 
 
 def deviation_curve(rules: Rules, open_rows, *, width: float = GAP_BIN, use_cache: bool = True) -> Deviation:
@@ -526,7 +562,7 @@ def compute(context: ReportContext) -> PlayingToWinReport:
     """The exact races, the deviation curves, the committed study and the positions."""
     rows = QUICK_DEVIATION_ROWS if context.quick else DEVIATION_ROWS
     study = read_study().get("games", {})
-    return PlayingToWinReport(exact_races(context), tuple(deviation_curve(rules, rows) for rules in GAMES),
+    return PlayingToWinReport(exact_races(context), tuple(committed_deviation(context, rules, rows) for rules in GAMES),
                               {rules.name: study.get(rules.name, {}) for rules in GAMES}, positions(context),
                               context.quick)
 
@@ -652,7 +688,8 @@ def render(report: PlayingToWinReport, context: ReportContext) -> str:
              *summary_lines(report), "",
              "## Exact on reduced boards", "",
              "Two players race on the same reduced board (only the named rows open), solved exactly by "
-             "`dicemath.games.pegs_fives.race_solver` (`dicemath pegs race --open ROWS`; float64 arithmetic). "
+             "`dicemath.games.pegs_fives.race_solver` (`dicemath pegs race --open ROWS`; float64 arithmetic; "
+             "committed study data, recomputed by `python analyses/report_studies.py playing_to_win`). "
              "Columns: the first mover's value from the empty boards, the first named his policy (`race`: "
              "playing to win, `solo`: solo-optimal); the gains of each mover playing to win against a solo-optimal "
              "opponent; and the share of turn-start choices (two or more legal rows, chance-weighted, both "
@@ -667,7 +704,8 @@ def render(report: PlayingToWinReport, context: ReportContext) -> str:
     parts += ["## When it pays to deviate", "",
               "For every pair of boards on a reduced board (each pair once, not weighted by how often play reaches "
               "it): the mover's race value playing to win from there on minus his race value playing solo-optimally, "
-              "both against a solo-optimal opponent (exact solutions, float64), against the gap between the "
+              "both against a solo-optimal opponent (exact solutions, float64; committed study data, recomputed by "
+              "`python analyses/report_studies.py playing_to_win`), against the gap between the "
               "players: the opponent's expected turns minus the mover's under solo-optimal play (positive: the "
               f"mover is ahead), in bins of {GAP_BIN} turns (bins with fewer than {MIN_PAIRS} pairs left out): the "
               "mean gain and its 90th percentile (top), and the share of pairs that gain at least 0.1 percentage "

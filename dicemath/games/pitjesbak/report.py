@@ -13,7 +13,9 @@ Tables of n players (:mod:`dicemath.games.pitjesbak.table_solver`, :mod:`dicemat
 the stop thresholds by turn position and table size (the policy card's, a plot), the first
 start player's advantage (exact for 2 to 4 players, estimated beyond), and what game-optimal
 play gains over round-optimal play (exact for 2 to 4 players, simulated for 3 to 8, with 95%
-intervals; the simulations are kept in the cache).
+intervals). These tables and the round-maximiser's losses are committed study data
+(:mod:`dicemath.studies.report_studies`, recomputed by ``python analyses/report_studies.py
+pitjesbak``): :func:`committed_table_rows` and :func:`committed_gain_rows`.
 """
 
 from __future__ import annotations
@@ -190,12 +192,46 @@ def compute(context: ReportContext) -> PitjesbakReport:
                            for t in (round_solution.start_stop_threshold(1), round_solution.start_stop_threshold(2)))
         rounds.append(RoundRow(players, tuple(float(p) for p in round_solution.win_probabilities), thresholds))
     opening = initial_state(rules).apply(FIRST_THROW)
-    tables, check = table_rows(rules, quick=context.quick)
+    tables, check = committed_table_rows(context, rules)
     return PitjesbakReport(rules, class_table(rules), solution.start_player_win_probability,
                            solution.bounds(*solution.opening), solution.cap, solution.sweeps, comparison,
                            policy_card(solution), policy_card(solution, LATE_STATE), opening,
                            advise(opening, solution=solution), heat_map_values(solution), tuple(rounds), tables,
-                           check, gain_rows(rules, quick=context.quick))
+                           check, committed_gain_rows(context, rules))
+
+
+SECTION = "pitjesbak"
+"""The section's name, the prefix of its committed studies (:meth:`ReportContext.study`)."""
+
+
+def _variant(context: ReportContext) -> str:
+    return "-quick" if context.quick else ""
+
+
+def committed_table_rows(context: ReportContext, rules: Rules):
+    """:func:`table_rows` as the committed study ``pitjesbak/tables`` (the solved tables of 2 to 4
+    players and the estimates beyond; ``python analyses/report_studies.py pitjesbak`` recomputes
+    it)."""
+    def compute() -> dict:
+        rows, check = table_rows(rules, quick=context.quick)
+        return {"rows": [[r.players, r.exact, r.win_probabilities, r.thresholds] for r in rows], "check": check}
+
+    value = context.study(SECTION, "tables" + _variant(context), (rules, TABLE_SIZES, _exact_sizes(context.quick)),
+                          compute)
+    rows = tuple(TableRow(n, exact, tuple(p), tuple(tuple(t) for t in thresholds))
+                 for n, exact, p, thresholds in value["rows"])
+    check = None if value["check"] is None else tuple(tuple(c) for c in value["check"])
+    return rows, check
+
+
+def committed_gain_rows(context: ReportContext, rules: Rules) -> tuple[GainRow, ...]:
+    """:func:`gain_rows` as the committed study ``pitjesbak/gains`` (the exact round-maximiser
+    tables and the simulations; ``python analyses/report_studies.py pitjesbak`` recomputes it)."""
+    games = QUICK_GAMES if context.quick else SIMULATED_GAMES
+    value = context.study(SECTION, "gains" + _variant(context), (rules, TABLE_SIZES, games, SEED),
+                          lambda: [[g.players, g.exact_losses, g.simulated]
+                                   for g in gain_rows(rules, quick=context.quick)])
+    return tuple(GainRow(n, None if exact is None else tuple(exact), simulated) for n, exact, simulated in value)
 
 
 def _exact_sizes(quick: bool) -> tuple[int, ...]:
@@ -430,7 +466,9 @@ def _tables_section(report: PitjesbakReport, context: ReportContext) -> list[str
              + ", ".join(map(str, exact_sizes)) + " players. "
              + ("Estimated: " + ", ".join(map(str, estimated)) + " players (the round is solved exactly, the game "
                 "values after it are estimated by a Luce model fitted to the exact four-player table, "
-                "`table_estimate`)." if estimated else ""),
+                "`table_estimate`)." if estimated else "")
+             + " The tables and the round-maximiser's figures of this part are committed study data, recomputed "
+               "by `python analyses/report_studies.py pitjesbak`.",
              "", "### First-seat advantage", "",
              markdown_table(["players", "P(first start player wins)", "fair share 1/n", "edge (points)",
                              "relative to 1/n", "source"],
