@@ -131,8 +131,8 @@ def render(report: PigReport, context) -> str:
         "",
         (f"The probability of winning from every one of the {report.states:,} decision states, both players "
         f"maximising it, by the core's layered value iteration (float64; every layer of equal score sum swept "
-        f"until no value changed by {report.tolerance:g}; {report.sweeps:,} sweeps in all, "
-        f"{report.seconds:.1f} s here)."),
+        f"until no value changed by {report.tolerance:g}; {report.sweeps:,} sweeps in all; "
+        "`python benchmarks/bench_pig.py` times it)."),
         "",
         published_conclusion(report),
         "",
