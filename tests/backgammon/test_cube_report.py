@@ -41,8 +41,3 @@ def test_every_line_of_the_window_figure_is_labelled(tmp_path):
 def test_take_point_rows_without_gammons_are_the_classic_values():
     first = take_point_rows((0.0,), efficiency=0.68)[0]
     assert first[2] == pytest.approx(0.25) and first[4] == pytest.approx(0.2)
-
-
-@pytest.mark.slow
-def test_notebook_runs(run_notebook):
-    run_notebook("doubling_cube.ipynb")

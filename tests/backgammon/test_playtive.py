@@ -58,9 +58,3 @@ def test_report_section_builds_from_committed_data(tmp_path):
     context = ReportContext(tmp_path)
     text = render(compute(context), context)
     assert "binds" in text and (tmp_path / "backgammon_playtive.png").exists()
-
-
-@needs_gnubg
-@pytest.mark.slow
-def test_notebook_runs(run_notebook):
-    run_notebook("backgammon_playtive.ipynb")

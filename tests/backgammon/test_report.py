@@ -55,8 +55,3 @@ def test_notebook_uses_only_existing_names(name):
             assert hasattr(bound[node.value.id], node.attr), f"{name}: {node.value.id}.{node.attr}"
             checked += 1
     assert checked >= 3
-
-
-@pytest.mark.slow
-def test_notebook_runs(run_notebook):
-    run_notebook("backgammon_bearoff.ipynb")

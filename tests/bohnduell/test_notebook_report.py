@@ -10,9 +10,6 @@ from dicemath.reporting.context import ReportContext
 from ..conftest import linked_pictures
 
 
-def test_notebook_runs(run_notebook):
-    run_notebook("bohnduell.ipynb")
-
 
 def test_report_section(tmp_path):
     assert "bohnduell" in section_names()

@@ -223,9 +223,6 @@ def test_report_sections_quick(tmp_path):
         assert f"the best row {best} framed" in text
 
 
-def test_notebook_runs(run_notebook):
-    run_notebook("pegs_and_fives.ipynb")
-
 
 def test_last_turn_rest_matches_simulation_on_one_open_number():
     import math

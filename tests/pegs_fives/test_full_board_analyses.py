@@ -183,9 +183,6 @@ def test_report_section_renders_from_the_committed_data(tmp_path):
             assert "not yet built" in text
 
 
-def test_notebook_runs(run_notebook):
-    run_notebook("full_board.ipynb")
-
 
 def test_compare_tables_leaves_out_and_counts_boards_a_policy_never_finishes_from():
     reference = np.array([10.0, 8.0, 4.0, 2.0, 0.0])

@@ -104,9 +104,6 @@ def test_the_deviation_curve_equals_the_plain_python_race(rules):
     assert (gains >= -1e-12).all() and gains.max() > 0
 
 
-def test_notebook_runs(run_notebook):
-    run_notebook("playing_to_win.ipynb")
-
 
 def test_the_study_sentences_follow_the_numbers():
     record = {"row_sets": [{}, {}], "mean_over_row_sets": {"race_gain_first": 0.002, "approx_gain_first": 0.001},

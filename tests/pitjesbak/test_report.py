@@ -43,9 +43,6 @@ def test_heat_map_monotone():
     assert (values[:, 1:] >= values[:, :-1] - 1e-12).all()
 
 
-def test_notebook_runs(run_notebook):
-    run_notebook("pitjesbak.ipynb")
-
 
 def test_round_conclusion_follows_the_numbers():
     """The sentence about the start player is read off the table, not written in advance."""
