@@ -17,7 +17,7 @@ from dicemath.games.backgammon.race import pip_count
 from dicemath.games.backgammon.race_cube import (
     BEAROFF_EFFICIENCY,
     RULES,
-    race_advice,
+    race_cube_advice,
     agreement_table,
     keith_count,
     model_arrays,
@@ -125,12 +125,12 @@ def test_bearoff_efficiency_constant_is_the_fit():
 
 def test_race_advice_for_fifteen_checkers():
     # 15 checkers a side, far beyond the two-sided tables: rules and the one-sided model.
-    advice = race_advice((2, 2, 2, 3, 3, 3), (1, 2, 3, 3, 3, 3))
+    advice = race_cube_advice((2, 2, 2, 3, 3, 3), (1, 2, 3, 3, 3, 3))
     assert set(advice) == {"keith", "thorp", "8-9-12", "one-sided", "one_sided_win"}
     assert 0.5 < advice["one_sided_win"] < 0.8
     # One checker each on the 6-point: the roller wins 3/4 + 1/4 * 1/4 = 13/16, a pass.
-    advice = race_advice((0, 0, 0, 0, 0, 1), (0, 0, 0, 0, 0, 1))
+    advice = race_cube_advice((0, 0, 0, 0, 0, 1), (0, 0, 0, 0, 0, 1))
     assert advice["one_sided_win"] == pytest.approx(13 / 16)
     assert advice["one-sided"] == "double/pass"
     with pytest.raises(DicemathError):
-        race_advice((0, 0, 0, 0, 0, 0), (1, 0, 0, 0, 0, 0))
+        race_cube_advice((0, 0, 0, 0, 0, 0), (1, 0, 0, 0, 0, 0))

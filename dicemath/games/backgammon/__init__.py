@@ -55,7 +55,7 @@ from dicemath.games.backgammon.hint import MoveValue
 from dicemath.games.backgammon.moves import Move, legal_moves
 from dicemath.games.backgammon.position import GameResult, Position, game_result
 from dicemath.games.backgammon.race import one_sided_win_probability, pip_count
-from dicemath.games.backgammon.race_cube import race_advice
+from dicemath.games.backgammon.race_cube import race_cube_advice
 from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD, Rules
 from dicemath.games.backgammon.state import State, initial_state
 
@@ -69,6 +69,6 @@ __all__ = [
     "PLAYTIVE", "STANDARD", "CubeModel", "CubelessProbabilities", "GameResult", "Move", "MoveValue", "Position",
     "Rules", "State", "advise", "analyse", "cubeful_table", "game_result", "initial_state", "keeler_spencer",
     "legal_moves", "model_summary", "one_sided_table", "one_sided_win_probability", "pip_count",
-    "position_equities", "position_from_index", "position_index", "positions_up_to", "race_advice",
+    "position_equities", "position_from_index", "position_index", "positions_up_to", "race_cube_advice",
     "two_sided_table", "win_probability",
 ]

@@ -183,12 +183,12 @@ def position_result(position, versus, max_cube: int | None = MAX_CUBE) -> dict:
     from dicemath.games.backgammon.bearoff import check_board
     from dicemath.games.backgammon.cubeful_bearoff import position_equities
     from dicemath.games.backgammon.limits import MAX_CUBEFUL_CHECKERS
-    from dicemath.games.backgammon.race_cube import model_position_equities, race_advice
+    from dicemath.games.backgammon.race_cube import model_position_equities, race_cube_advice
     if max(sum(check_board(position)), sum(check_board(versus))) > MAX_CUBEFUL_CHECKERS:
         result = model_position_equities(position, versus)   # exact cubeless, model cube
     else:
         result = position_equities(position, versus, max_cube)
-    advice = race_advice(position, versus)
+    advice = race_cube_advice(position, versus)
     result["race_rules"] = {name: advice[name] for name in ("keith", "thorp", "8-9-12", "one-sided")}
     return result
 

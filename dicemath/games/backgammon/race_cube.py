@@ -166,7 +166,7 @@ def rule_decision(rule: str, board: Sequence[int], versus: Sequence[int]) -> dic
     return result
 
 
-def race_advice(board: Sequence[int], versus: Sequence[int],
+def race_cube_advice(board: Sequence[int], versus: Sequence[int],
                 efficiency: float = BEAROFF_EFFICIENCY) -> dict[str, str | float]:
     """Every advice method's centred-cube action for one race (any boards of up to 15).
 
@@ -181,7 +181,7 @@ def race_advice(board: Sequence[int], versus: Sequence[int],
     Raises:
         InvalidStateError: bad boards or an empty one.
 
-    >>> race_advice((0, 0, 0, 0, 0, 1), (0, 0, 0, 0, 0, 1))["keith"]
+    >>> race_cube_advice((0, 0, 0, 0, 0, 1), (0, 0, 0, 0, 0, 1))["keith"]
     'double/pass'
     """
     from dicemath.games.backgammon.race import one_sided_win_probability
