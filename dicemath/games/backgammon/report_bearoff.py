@@ -122,7 +122,7 @@ def compute(context: ReportContext) -> BearoffReport:
     ok = legal[:count]
     gap = (exact_playtive - exact_standard)[np.ix_(ok, ok)]
     gap[0, :] = gap[:, 0] = 0
-    i, j = np.unravel_index(np.argmax(np.abs(gap)), gap.shape)
+    i, j = map(int, np.unravel_index(np.argmax(np.abs(gap)), gap.shape))
     small = np.nonzero(ok)[0]
     two_sided = (float(np.abs(gap).max()), float(np.abs(gap).mean()), tuple(int(c) for c in boards[small[i]]),
                  tuple(int(c) for c in boards[small[j]]), float(exact_standard[small[i], small[j]]),
@@ -200,6 +200,9 @@ def _figure(report: BearoffReport):
 
 def render(report: BearoffReport, context: ReportContext) -> str:
     """Markdown of the bear-off section (the figure saved through ``context``)."""
+    best, dice = report.play_advice.best, report.play.dice
+    if best is None or dice is None:
+        raise ValueError("the bear-off play example needs its roll and a legal play to frame")
     parts = [
         "Every home board of up to 15 checkers (54,264 boards), every roll played to minimise the "
         "expected number of rolls (BG-3, BG-6). Two-sided values are exact cubeless chances for the "
@@ -215,13 +218,14 @@ def render(report: BearoffReport, context: ReportContext) -> str:
         "", "## Standard vs playtive (at most 5 own checkers per point, BG-4)", "",
         playtive_conclusion(report), "",
         markdown_table(["points 1..6", "standard", "playtive", "difference"],
-                       [[board_text(b), f"{s:.4f}", f"{p:.4f}", f"{p - s:.4f}"] for b, s, p in report.costliest], "lrrr"),
+                       [[board_text(b), f"{s:.4f}", f"{p:.4f}", f"{p - s:.4f}"] for b, s, p in report.costliest],
+                       "lrrr"),
         "", two_sided_conclusion(report),
         "", "## A bear-off play", "",
         play_sentence(report), "",
         context.save_picture(picture(report.play, report.play_advice), "backgammon_bearoff_play.svg",
-                             f"X to play {report.play.dice[0]}-{report.play.dice[1]}: best "
-                             f"{report.play_advice.best.text}"),
+                             f"X to play {dice[0]}-{dice[1]}: best "
+                             f"{best.text}"),
         "", "## The one-sided approximation", "",
         "P(on roll wins) ~= sum_n P(N_x = n) P(N_y >= n) with independent one-sided roll counts, "
         "against the exact two-sided table:", "",

@@ -48,7 +48,7 @@ def take_point_rows(gammon_rates=(0.0, 0.1, 0.2, 0.3), efficiency: float = DEFAU
     A gammon rate is the fraction of a side's wins that are gammons; ``win`` only sets the
     scale (take points depend on W and L, not on p).
     """
-    rows = []
+    rows: list[tuple[float, ...]] = []
     for mine in gammon_rates:
         for theirs in gammon_rates:
             model = CubeModel(CubelessProbabilities(win, mine * win, 0.0, theirs * (1 - win)))
@@ -229,7 +229,11 @@ def _fit_figure(report: CubeReport):
 def render(report: CubeReport, context: ReportContext) -> str:
     """Markdown of the cube section, figures saved through ``context``."""
     x, ks, steps = report.efficiency, report.keeler_spencer, report.steps
-    fit_table = [[fit["cube"], "all" if fit["pip_range"] is None else f"{fit['pip_range'][0]}-{fit['pip_range'][1] - 1}",
+    best = report.decision_advice.best
+    if best is None:
+        raise ValueError("the cube decision example has no action to frame")
+    fit_table = [[fit["cube"],
+                  "all" if fit["pip_range"] is None else f"{fit['pip_range'][0]}-{fit['pip_range'][1] - 1}",
                   fit["positions"], f"{fit['x']:.3f}", f"{fit['rms']:.4f}", f"{fit['max_error']:.3f}"]
                  for fit in report.fits]
     parts = [
@@ -267,7 +271,7 @@ def render(report: CubeReport, context: ReportContext) -> str:
         + decision_sentence(report),
         "",
         context.save_picture(picture(report.decision, report.decision_advice), "backgammon_cube_decision.svg",
-                             f"a cube decision: {report.decision_advice.best.text}"),
+                             f"a cube decision: {best.text}"),
         "",
         "## Janowski's model against exact bear-off equities",
         "",

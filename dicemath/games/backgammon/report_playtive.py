@@ -4,8 +4,8 @@ the evaluator behind it checked against GNU Backgammon.
 :func:`compute` reads the committed findings of :mod:`dicemath.studies`
 (``data/playtive_study.json`` from ``analyses/backgammon_playtive.py``;
 ``data/gnubg_agreement.json`` from ``analyses/backgammon_gnubg_agreement.py``) and works
-out what the opening rolls' changes are due to, into a :class:`PlaytiveReport`; :func:`render` writes the Markdown and the
-figure, every conclusion read off the numbers. It builds in a moment; ``context.quick``
+out what the opening rolls' changes are due to, into a :class:`PlaytiveReport`; :func:`render` writes the
+Markdown and the figure, every conclusion read off the numbers. It builds in a moment; ``context.quick``
 changes nothing.
 """
 
@@ -62,6 +62,9 @@ class PlaytiveReport:
 def compute(context: ReportContext) -> PlaytiveReport:
     """Read the committed findings; find what each changed opening play is due to."""
     findings = load_findings()
+    limit = PLAYTIVE.max_per_point
+    if limit is None:
+        raise ValueError("the playtive preset has no per-point limit (BG-4)")
     openings = []
     confirmation = findings.get("confirmation")
     if confirmation:
@@ -69,7 +72,7 @@ def compute(context: ReportContext) -> PlaytiveReport:
             for row in confirmation["openings"][str(ply)]:
                 if row["changes"]:
                     after = apply_notation(Position.initial(), row["standard"])
-                    crowded = tuple(p for p in range(1, 25) if after.on_roll[p - 1] > PLAYTIVE.max_per_point)
+                    crowded = tuple(p for p in range(1, 25) if after.on_roll[p - 1] > limit)
                     openings.append(OpeningChange(row["roll"], ply, row["standard"], row["playtive"], crowded))
     agreement = json.loads(AGREEMENT_FILE.read_text()) if AGREEMENT_FILE.exists() else None
     return PlaytiveReport(findings, tuple(openings), agreement)
@@ -138,7 +141,8 @@ def opening_conclusion(report: PlaytiveReport) -> str:
     """Why the best opening plays change, read off the plays themselves."""
     deep = report.findings["confirmation"]["ply"]
     shallow = [o for o in report.openings if o.ply == 0]
-    text = "The best opening play changes for no roll at 0 ply." if not shallow else "The best opening play changes for "
+    text = ("The best opening play changes for no roll at 0 ply." if not shallow
+            else "The best opening play changes for ")
     reasons = []
     for change in shallow:
         if change.crowded:

@@ -108,7 +108,8 @@ def compute(context: ReportContext) -> BohnReport:
             for name, baseline in (("advisor vs random", random_player), ("advisor vs greedy", greedy_player))}
     return BohnReport(data.get("produced_by", "computed live"), data.get("machine", "this machine"), stocks,
                       line_stock, table.position_value(start), tuple(str(m) for m, _ in line),
-                      (line[-1][1] if line else start).diagram(), start, advise(start, depth=search.depth, table_stock=TABLE_STOCK), overfill,
+                      (line[-1][1] if line else start).diagram(), start,
+                      advise(start, depth=search.depth, table_stock=TABLE_STOCK), overfill,
                       advisor_strength(), games, live)
 
 
@@ -225,6 +226,9 @@ def render(report: BohnReport, context: ReportContext) -> str:
         "", first_player_conclusion(stocks), "",
         context.save_figure(_value_figure(stocks), "bohnduell_values.png", "value by stock size"), ""]
 
+    first_move = report.first_moves.best
+    if first_move is None:
+        raise ValueError("the start position has no first move to frame")
     moves = [f"{i // 2 + 1}{'.' if i % 2 == 0 else '...'} {m}" for i, m in enumerate(report.line)]
     parts += ["## A perfectly played game", "",
               f"Stock {report.line_stock}, capture `last` (value {report.line_value:+d}); ties between "
@@ -234,7 +238,7 @@ def render(report: BohnReport, context: ReportContext) -> str:
               "perfect play); the best move framed:", "",
               context.save_picture(picture(report.line_start, report.first_moves), "bohnduell_start.svg",
                                    f"the start of the {report.line_stock}-bean game, A's best first move "
-                                   f"{report.first_moves.best.action} framed"), "",
+                                   f"{first_move.action} framed"), "",
               "Final position:", "", "```", report.final_diagram, "```", ""]
 
     parts += ["## \"Never overfill a cup\"", "",

@@ -99,8 +99,8 @@ class LateRace:
 
     board: tuple[int, ...]
     throw: tuple[int, ...]
-    rest: dict
-    turns: dict
+    rest: dict[int, float]
+    turns: dict[int, float]
     advisor_row: int
 
 
@@ -140,10 +140,11 @@ class PegsFivesReport:
 
 def policy_rows(rules: Rules, subsets, advisor: Advisor) -> tuple[PolicyRow, ...]:
     """Each policy valued exactly (float64) from the start of each reduced board."""
-    return tuple(PolicyRow(tuple(rows), solve_reduced(rules, rows, exact=False).expected_turns,
-                           solve_reduced(rules, rows, exact=False, policy=advisor.policy).expected_turns,
-                           solve_reduced(rules, rows, exact=False, policy=SafeGreedy(rules.goal)).expected_turns,
-                           solve_greedy(rules, rows, exact=False).expected_turns)
+    return tuple(PolicyRow(tuple(rows), float(solve_reduced(rules, rows, exact=False).expected_turns),
+                           float(solve_reduced(rules, rows, exact=False, policy=advisor.policy).expected_turns),
+                           float(solve_reduced(rules, rows, exact=False,
+                                               policy=SafeGreedy(rules.goal)).expected_turns),
+                           float(solve_greedy(rules, rows, exact=False).expected_turns))
                  for rows in subsets)
 
 
@@ -225,7 +226,8 @@ def rules_sentence(rules: Rules) -> str:
               else "hits beyond the goal are lost (FIVES-5)")
     complete = ("a completed row passes the remaining dice to a choice throw (PEGS-7)"
                 if rules.on_complete == "remaining" else "completing a number gives all dice back (FIVES-5)")
-    scoring = "the first to finish wins (PEGS-2)" if rules.scoring == "first_out" else "losers score rest points (FIVES-6)"
+    scoring = ("the first to finish wins (PEGS-2)" if rules.scoring == "first_out"
+               else "losers score rest points (FIVES-6)")
     return (f"Rules: {rules.rows} rows of {rules.goal} steps, {rules.dice} dice, {budget}; {beyond}; "
             f"{complete}; using every die gives all dice back; {scoring}.")
 
@@ -266,7 +268,7 @@ def simulation_sentence(simulations: tuple[Simulation, ...]) -> str:
 
 def late_race_sentence(late: LateRace) -> str:
     """Whether minimising rest points changes the row, read off the late-race numbers."""
-    fewest = min(late.rest, key=late.rest.get)
+    fewest = min(late.rest, key=late.rest.__getitem__)
     if fewest == late.advisor_row:
         return f"Both minimising turns and minimising rest points name row {fewest}."
     return (f"The turn-minimising advisor names row {late.advisor_row} "
@@ -305,6 +307,9 @@ def render(report: PegsFivesReport, context: ReportContext) -> str:
     """Markdown of the Pegs or Fives section; the figure saved through ``context``."""
     rules = report.rules
     goal = rules.goal
+    best = report.opening_advice.best
+    if best is None:
+        raise ValueError("the opening advice has no legal row to frame")
     parts = [rules_sentence(rules), "", "## Expected turns per row (exact)", "",
              "Turns to finish a row when it is the only one open, from each starting step, the "
              "exact chance to finish within the first turn, and the median. Exact fractions, shown rounded.", "",
@@ -343,7 +348,7 @@ def render(report: PegsFivesReport, context: ReportContext) -> str:
              "same advice.", "",
              context.save_picture(picture(report.opening, report.opening_advice), f"{rules.name}_first_throw.svg",
                                   f"the empty board after the first throw {throw_text(FIRST_THROW)}, the best "
-                                  f"row {report.opening_advice.best.action} framed"), ""]
+                                  f"row {best.action} framed"), ""]
     for result in report.examples:
         parts += [f"Board `{board_text(result['board'])}`, throw `{result['roll']}` ({_kind(result)}): the advice "
                   f"names **row {result['recommendation']}**, greedy row {result['greedy_choice']}. "
@@ -359,8 +364,11 @@ def render(report: PegsFivesReport, context: ReportContext) -> str:
 
 def _render_races(report: PegsFivesReport) -> list[str]:
     races, late = report.races, report.late
+    if races is None or late is None:
+        raise ValueError("the races section needs the race results and the late-race example (Fives only)")
     rows = []
-    for label, key in (("advisor vs greedy", "advisor_vs_greedy"), ("rest-aware advisor vs greedy", "rest_aware_vs_greedy")):
+    for label, key in (("advisor vs greedy", "advisor_vs_greedy"),
+                       ("rest-aware advisor vs greedy", "rest_aware_vs_greedy")):
         r = races[key]
         rows.append([label, f"{r['a_win_probability']:.3f} ± {r['a_win_ci']:.3f}",
                      f"{r['a_rest_when_losing']:.1f} ± {r['a_rest_when_losing_ci']:.1f}",

@@ -213,7 +213,7 @@ def _first_throw_section(game: str, record: dict) -> list[str]:
             second = e["options"][1] if len(e["options"]) > 1 else None
             table.append(["".join(map(str, e["throw"])), round(e["probability"] * ways),
                           best[1] if best else "", f"{best[2]:.3f}" if best else "",
-                          f"{second[0]} ({second[2] - best[2]:+.3f})" if second else ""])
+                          f"{second[0]} ({second[2] - best[2]:+.3f})" if best and second else ""])
         lines += ["", f"**{title}** ({len(entries)} throws, probability {share:.3f})", "",
                   markdown_table(["throw", "ways", "hits", "E", "2nd"], table)]
     return lines

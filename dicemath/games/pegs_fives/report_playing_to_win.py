@@ -11,8 +11,9 @@ each number labelled by where it comes from:
   open (:func:`dicemath.games.pegs_fives.race_solver.exact_race_result`, the figures of
   ``dicemath pegs race --open ROWS``; float64 arithmetic of the exact solution; committed
   study data, :mod:`dicemath.studies.report_studies`, recomputed by
-  ``python analyses/report_studies.py playing_to_win``): the first mover's value when both play solo-optimally, when one of them plays
-  to win, and when both do, and how often the winning row differs from the solo-optimal one;
+  ``python analyses/report_studies.py playing_to_win``): the first mover's value when both play
+  solo-optimally, when one of them plays to win, and when both do, and how often the winning row
+  differs from the solo-optimal one;
 * **when it pays to deviate**, also exact on a reduced board: for every pair of boards (each
   pair once, not weighted by how often play reaches it), what the mover gains by playing to
   win from there on against a solo-optimal opponent (his race value playing to win minus
@@ -37,6 +38,7 @@ position per game (seconds).
 from __future__ import annotations
 
 import json
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -276,9 +278,10 @@ def committed_deviation(context: ReportContext, rules: Rules, open_rows) -> Devi
 
     value = context.study(SECTION, f"deviation/{rules.name}/{rows_text(rows)}",
                           (rules, rows, GAP_BIN, NOTICEABLE[rules.scoring]), compute)
-    arrays = [np.array(value[name], dtype=np.int64 if name == "pairs" else np.float64) for name in DEVIATION_FIELDS]
-    return Deviation(rules.name, rows, *arrays, int(value["total_pairs"]), float(value["mean_gain"]),
-                     float(value["seconds"]))
+    centers, pairs, mean, q90, largest, share = (
+        np.array(value[name], dtype=np.int64 if name == "pairs" else np.float64) for name in DEVIATION_FIELDS)
+    return Deviation(rules.name, rows, centers, pairs, mean, q90, largest, share, int(value["total_pairs"]),
+                     float(value["mean_gain"]), float(value["seconds"]))
 
 
 def deviation_curve(rules: Rules, open_rows, *, width: float = GAP_BIN, use_cache: bool = True) -> Deviation:
@@ -492,6 +495,18 @@ class Position:
     def rules(self) -> Rules:
         return _rules(self.game)
 
+    @property
+    def solo_row(self) -> Hashable:
+        """The solo-optimal row (the solo advice's best action).
+
+        Raises:
+            ValueError: the solo advice has no legal row.
+        """
+        best = self.solo.best
+        if best is None:
+            raise ValueError(f"the solo advice for {self.game} board {self.board} has no legal row")
+        return best.action
+
 
 def positions(context: ReportContext) -> tuple[Position, ...]:
     """The race and solo advice of :data:`POSITIONS` (the first of each game in quick mode)."""
@@ -514,7 +529,7 @@ def position_sentence(p: Position) -> str:
     """What playing to win changes in the position, read off the two advices."""
     rules, r = p.rules, p.race
     values = {o["row"]: o for o in r["options"]}
-    race_row, solo_row = r["race_best"], p.solo.best.action
+    race_row, solo_row = r["race_best"], p.solo_row
     kind = "exact" if r["exact"] else "estimates of the turn-count model"
     lead = r["opponent_expected_turns"][0] - r["board_expected_turns"]
     where = (f"{abs(lead):.1f} expected turns {'ahead' if lead > 0 else 'behind'}" if abs(lead) >= 0.05 else
@@ -731,7 +746,7 @@ def render(report: PlayingToWinReport, context: ReportContext) -> str:
         values = {o["row"]: o for o in p.race["options"]}
         table = [[o["row"], o["hits"], _race_value(rules, o["race_value"]), f"{o['expected_turns']:.3f}",
                   ("**race**" if o["row"] == p.race["race_best"] else "")
-                  + (" **solo**" if o["row"] == p.solo.best.action else "")]
+                  + (" **solo**" if o["row"] == p.solo_row else "")]
                  for o in sorted(values.values(), key=lambda o: -o["race_value"])]
         parts += [f"### {rules.name.capitalize()}: {p.label}", "",
                   f"Mover `{board_text(p.board)}` ({p.race['board_expected_turns']:.2f} expected turns), throw "
@@ -739,7 +754,7 @@ def render(report: PlayingToWinReport, context: ReportContext) -> str:
                   f"({p.race['opponent_expected_turns'][0]:.2f} expected turns).", "",
                   context.save_picture(picture(state, p.solo), name,
                                        f"{rules.name} board {board_text(p.board)} after the throw "
-                                       f"{throw_text(p.throw)}, the solo-optimal row {p.solo.best.action} framed"),
+                                       f"{throw_text(p.throw)}, the solo-optimal row {p.solo_row} framed"),
                   "", markdown_table(["row", "hits", f"race value ({unit_of(rules)})",
                                       "expected turns after this turn (solo)", "best for"], table), "",
                   position_sentence(p), ""]

@@ -9,7 +9,8 @@ round-maximising comparison of the two-player solver, rounds with more than 4 pl
 four-player solves (four players are then estimated) and the exact round-maximiser tables
 beyond two players are skipped, and the simulations are short (:data:`QUICK_GAMES`).
 
-Tables of n players (:mod:`dicemath.games.pitjesbak.table_solver`, :mod:`dicemath.games.pitjesbak.table_estimate`, :mod:`dicemath.games.pitjesbak.table_compare`):
+Tables of n players (:mod:`dicemath.games.pitjesbak.table_solver`,
+:mod:`dicemath.games.pitjesbak.table_estimate`, :mod:`dicemath.games.pitjesbak.table_compare`):
 the stop thresholds by turn position and table size (the policy card's, a plot), the first
 start player's advantage (exact for 2 to 4 players, estimated beyond), and what game-optimal
 play gains over round-optimal play (exact for 2 to 4 players, simulated for 3 to 8, with 95%
@@ -188,8 +189,8 @@ def compute(context: ReportContext) -> PitjesbakReport:
     rounds = []
     for players in range(2, (4 if context.quick else 8) + 1):
         round_solution = solve_round(players=players, exact=False)
-        thresholds = tuple(t.label if t else None
-                           for t in (round_solution.start_stop_threshold(1), round_solution.start_stop_threshold(2)))
+        first, second = round_solution.start_stop_threshold(1), round_solution.start_stop_threshold(2)
+        thresholds = (first.label if first else None, second.label if second else None)
         rounds.append(RoundRow(players, tuple(float(p) for p in round_solution.win_probabilities), thresholds))
     opening = initial_state(rules).apply(FIRST_THROW)
     tables, check = committed_table_rows(context, rules)
@@ -321,7 +322,7 @@ def thresholds_figure(rows: tuple[TableRow, ...]):
 
     labels = _threshold_labels()
     figure, axes = plt.subplots(1, 2, figsize=(12, 5.5), sharey=True)
-    used = set()
+    used: set[int] = set()
     for k, (axis, title) in enumerate(zip(axes, ("after the first of three throws", "with one of three throws left"))):
         for row in rows:
             ys = [threshold_index(t[k]) for t in row.thresholds]
@@ -361,11 +362,15 @@ def threshold_conclusions(rows: tuple[TableRow, ...]) -> list[str]:
     labels = _threshold_labels()
     out = []
     for k, when in ((0, "after his first throw"), (1, "after his second")):
-        start = [threshold_index(r.thresholds[0][k]) for r in rows]
-        if None not in start:
+        found = [threshold_index(r.thresholds[0][k]) for r in rows]
+        start = [i for i in found if i is not None]
+        if len(start) == len(found):
             out.append(f"The start player's threshold {when} {_trend(start)}: {labels[start[0]]} at "
                        f"{rows[0].players} players, {labels[start[-1]]} at {rows[-1].players}.")
-    beat = labels[threshold_index(classify(WEAK_BEST).label) + 1]
+    weak = threshold_index(classify(WEAK_BEST).label)
+    if weak is None:
+        raise ValueError(f"{classify(WEAK_BEST).label} is not a ranked class")
+    beat = labels[weak + 1]
     last = [r.thresholds[-1][0] for r in rows]
     if all(t == beat for t in last):
         out.append(f"The last player, facing {classify(WEAK_BEST).label} with two throws left, stops as soon as "
@@ -423,33 +428,35 @@ def advantage_conclusions(rows: tuple[TableRow, ...], check) -> list[str]:
 def gain_conclusions(gains: tuple[GainRow, ...]) -> list[str]:
     """Sentences about what game-optimal play gains, computed from the rows."""
     out = []
-    exact = [g for g in gains if g.exact_losses is not None]
+    exact = [(g.players, g.exact_losses) for g in gains if g.exact_losses is not None]
     if exact:
-        low = min(min(g.exact_losses) for g in exact)
-        high = max(max(g.exact_losses) for g in exact)
-        sizes = f"{exact[0].players}..{exact[-1].players}" if len(exact) > 1 else str(exact[0].players)
+        low = min(min(losses) for _, losses in exact)
+        high = max(max(losses) for _, losses in exact)
+        sizes = f"{exact[0][0]}..{exact[-1][0]}" if len(exact) > 1 else str(exact[0][0])
         out.append(f"Exactly, with {sizes} players, a round-maximiser loses between {low:.5f} and {high:.5f} of "
                    f"P(win the game), whatever his seat in the first round, "
                    + ("always less than one percentage point." if high < 0.01 else "up to a point or more."))
-    both = [g for g in gains if g.exact_losses is not None and g.simulated is not None]
-    inside = [g.players for g in both if g.simulated["low"] <= g.exact_losses[0] <= g.simulated["high"]]
+    both = [(g.players, g.exact_losses, g.simulated) for g in gains
+            if g.exact_losses is not None and g.simulated is not None]
+    inside = [players for players, losses, sim in both if sim["low"] <= losses[0] <= sim["high"]]
     if both:
-        out.append("Where both are measured (" + ", ".join(str(g.players) for g in both) + " players) the exact loss "
+        out.append("Where both are measured (" + ", ".join(str(players) for players, _, _ in both)
+                   + " players) the exact loss "
                    "of the first start player lies "
                    + ("inside the simulated 95% interval every time, although the simulated others do not adapt to "
                       "him." if len(inside) == len(both) else
                       f"inside the simulated 95% interval at {', '.join(map(str, inside)) or 'no table size'}: the "
                       "simulated others do not adapt to him, the exact ones do."))
-    simulated = [g for g in gains if g.simulated is not None and g.exact_losses is None]
+    simulated = [(g.players, g.simulated) for g in gains if g.simulated is not None and g.exact_losses is None]
     if simulated:
-        positive = [g.players for g in simulated if g.simulated["low"] > 0]
-        sizes = ", ".join(str(g.players) for g in simulated)
+        positive = [players for players, sim in simulated if sim["low"] > 0]
+        sizes = ", ".join(str(players) for players, _ in simulated)
         where = (f"at every table size simulated ({sizes} players)" if len(positive) == len(simulated) else
                  f"at {', '.join(map(str, positive))} of {sizes} players" if positive else
                  f"at no table size of {sizes} players")
         out.append(f"Beyond, by simulation: the loss is above zero with 95% confidence {where}; its central "
-                   f"estimates range from {min(g.simulated['loss'] for g in simulated):.5f} to "
-                   f"{max(g.simulated['loss'] for g in simulated):.5f}.")
+                   f"estimates range from {min(sim['loss'] for _, sim in simulated):.5f} to "
+                   f"{max(sim['loss'] for _, sim in simulated):.5f}.")
     return out
 
 
