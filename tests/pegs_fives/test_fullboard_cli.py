@@ -83,6 +83,20 @@ def test_advise_without_an_exact_source_labels_estimates(capsys, empty_cache):
     assert "estimated board value" in text and "est. E[turns after this]" in text and "estimates" in text
 
 
+def test_a_throw_reads_as_the_state_writes_it_and_prints_so(capsys, empty_cache):
+    board = "0,0,3,0,0,0,1,0,0,0,0,0"
+    dashed = run_json(capsys, "pegs", "advise", "--board", board, "--roll", "3-3-3-5-6-2", "--json")
+    assert dashed == run_json(capsys, "pegs", "advise", "--board", board, "--roll", "3,3,3,5,6,2", "--json")
+    assert dashed["roll"] == [2, 3, 3, 3, 5, 6] and dashed["state"].endswith("roll 6-5-3-3-3-2")
+    assert main(["pegs", "advise", "--board", board, "--roll", "3,3,3,5,6,2"]) == 0
+    assert "roll 6-5-3-3-3-2 (" in capsys.readouterr().out
+    turn = ("fives", "turn", "--board", "5,5,5,5,5,5,5,5,5,5,5,3", "--json")
+    assert run_json(capsys, *turn, "--roll", "6-6-5-4-1-1") == run_json(capsys, *turn, "--roll", "1,1,4,5,6,6")
+    with pytest.raises(SystemExit):
+        main(["pegs", "advise", "--board", board, "--roll", "3-3-x"])
+    assert "argument --roll: cannot read a throw from '3-3-x'" in capsys.readouterr().err
+
+
 def test_advise_and_build_table_refuse_bad_tables(capsys, tmp_path, empty_cache):
     run_json(capsys, "fives", "build-table", "--open", "6,7", "--out", str(tmp_path / "t"), "--json")
     board = "5,5,5,5,5,0,0,5,5,5,5,5"
