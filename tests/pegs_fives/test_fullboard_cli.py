@@ -27,7 +27,8 @@ def empty_cache(tmp_path, monkeypatch):
 
 def test_solve_uses_the_compiled_solver_and_matches_the_reference(capsys):
     result = run_json(capsys, "fives", "solve", "--open", "3,8,12", "--board", "5,5,2,5,5,5,5,1,5,5,5,4", "--json")
-    assert result["solver"] == "compiled" and result["exact"] is False and result["boards"] == 216
+    assert result["solver"] == "compiled" and result["exact"] is True and result["boards"] == 216
+    assert result["arithmetic"] == "float64"
     best, greedy = solve_reduced(FIVES, (3, 8, 12), exact=False), solve_greedy(FIVES, (3, 8, 12), exact=False)
     assert result["expected_turns"] == pytest.approx(float(best.expected_turns), abs=1e-9)
     assert result["greedy_expected_turns"] == pytest.approx(float(greedy.expected_turns), abs=1e-9)
@@ -38,7 +39,7 @@ def test_solve_uses_the_compiled_solver_and_matches_the_reference(capsys):
 
 def test_solve_exact_keeps_the_fraction_path(capsys):
     result = run_json(capsys, "fives", "solve", "--open", "6,7", "--exact", "--json")
-    assert result["solver"] == "reference" and result["exact"] is True
+    assert result["solver"] == "reference" and result["exact"] is True and result["arithmetic"] == "fraction"
     assert result["expected_turns_exact"] == str(solve_reduced(FIVES, (6, 7), exact=True).expected_turns)
     assert main(["fives", "solve", "--open", "1,2,3,4,5", "--exact"]) == 2
     assert "up to 4 open rows" in capsys.readouterr().err

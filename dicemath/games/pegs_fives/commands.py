@@ -152,9 +152,10 @@ def solve_result(rules: Rules, open_rows, exact: bool = False, board=None) -> di
     """The JSON object of ``solve``: ``expected_turns``, ``greedy_expected_turns`` and more
     (``board_expected_turns`` / ``board_greedy_expected_turns`` when ``board`` is given).
 
-    Float64 from the compiled kernel (``"solver": "compiled"``); with ``exact`` Fractions
-    from :func:`~dicemath.games.pegs_fives.solver.solve_reduced` (``"reference"``, also
-    the float64 fallback for rules no compiled kernel implements).
+    Every answer is an exact solution (``"exact": true``) in the ``arithmetic`` it names:
+    ``"float64"`` from the compiled kernel (``"solver": "compiled"``); with ``exact``
+    ``"fraction"`` from :func:`~dicemath.games.pegs_fives.solver.solve_reduced`
+    (``"reference"``, also the float64 fallback for rules no compiled kernel implements).
 
     Raises:
         DicemathError: ``exact`` with more than :data:`FRACTION_MAX_ROWS` open rows.
@@ -166,7 +167,8 @@ def solve_result(rules: Rules, open_rows, exact: bool = False, board=None) -> di
     if exact and layout.k > FRACTION_MAX_ROWS:
         raise DicemathError(f"exact fractions are offered up to {FRACTION_MAX_ROWS} open rows (the reference "
                             f"solver takes hours beyond); drop --exact for the compiled float64 solver")
-    result = {"game": rules.name, "open_rows": list(layout.rows), "exact": exact, "boards": layout.size}
+    result = {"game": rules.name, "open_rows": list(layout.rows), "exact": True,
+              "arithmetic": "fraction" if exact else "float64", "boards": layout.size}
     values = None if exact else _compiled_values(rules, layout)
     result["solver"] = "reference" if values is None else "compiled"
     if values is None:
@@ -204,7 +206,7 @@ def run_solve(args) -> int:
 
     def render(r: dict) -> str:
         return (f"{r['game']}, open rows {r['open_rows']} ({r['boards']} boards, "
-                f"{'exact fractions' if r['exact'] else 'float64'}, {r['solver']} solver):\n"
+                f"{'exact fractions' if r['arithmetic'] == 'fraction' else 'float64'}, {r['solver']} solver):\n"
                 f"  optimal: {r['expected_turns']:.6f} expected turns\n"
                 f"  greedy:  {r['greedy_expected_turns']:.6f} expected turns"
                 + (f"\n  from board {r['board']}: optimal {r['board_expected_turns']:.6f}, "
@@ -417,7 +419,7 @@ def run_race(args) -> int:
     def render(r: dict) -> str:
         lines = [f"{r['game']} race, open rows {r['open_rows']} ({r['boards_per_side']:,} boards a side; "
                  f"float64, compiled kernel)",
-                 f"value: {r['value']}; the first mover's value from the empty pair:",
+                 f"value: {r['value_text']}; the first mover's value from the empty pair:",
                  text_table(["first mover", "second mover", "value"],
                             [[name.split("_vs_")[0], name.split("_vs_")[1], f"{r[name]:.6f}"]
                              for name in ("solo_vs_solo", "race_vs_solo", "solo_vs_race", "race_vs_race")])]
@@ -429,9 +431,9 @@ def run_race(args) -> int:
             lines.append(f"  e.g. mover {','.join(map(str, e['mover']))} vs {','.join(map(str, e['opponent']))}, "
                          f"throw {e['throw']}: row {e['race_row']} ({e['race_value']:.4f}) rather than solo's row "
                          f"{e['solo_row']} ({e['solo_value']:.4f})")
-        if "board_value" in r:
+        if "boards" in r:
             lines.append(f"mover {','.join(map(str, r['boards']['mover']))} vs "
-                         f"{','.join(map(str, r['boards']['opponent']))} (both playing to win): {r['board_value']:.6f}")
+                         f"{','.join(map(str, r['boards']['opponent']))} (both playing to win): {r['value']:.6f}")
         return "\n".join(lines)
 
     emit(result, args.json, render)
