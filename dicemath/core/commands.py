@@ -16,7 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from dicemath.core.errors import OutputPathError
+from dicemath.core.errors import InvalidDiceError, OutputPathError
 from dicemath.core.game import CHANCE, TERMINAL
 
 
@@ -32,6 +32,26 @@ def int_list(text: str) -> list[int]:
         return [int(part) for part in text.split(",") if part.strip() != ""]
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected comma-separated whole numbers, got {text!r}") from None
+
+
+def throw_list(text: str) -> list[int]:
+    """Parse a throw, ``"6-5-3"`` or ``"6,5,3"`` (also ``"6 5 3"``, ``"653"``), into its faces
+    in the order written (an argparse type; every throw option takes it, boards take
+    :func:`int_list`). The faces are checked by the game, not here.
+
+    Raises:
+        argparse.ArgumentTypeError: a part that is no whole number.
+
+    Example:
+        >>> throw_list("6-5-3-3-3-2"), throw_list("3,3,3,5,6,2")
+        ([6, 5, 3, 3, 3, 2], [3, 3, 3, 5, 6, 2])
+    """
+    from dicemath.core.dice import throw_faces
+
+    try:
+        return throw_faces(text)
+    except InvalidDiceError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def add_json_flag(parser: argparse.ArgumentParser) -> None:

@@ -5,7 +5,7 @@ them, each of weight 1) or as multisets (sorted tuples) with their exact multino
 weight ``n! / prod(count_f!)``. Weights are integers over the total ``6**n``
 (:func:`throw_total`), so every probability here is exact (:class:`fractions.Fraction`);
 float views are numpy float64. :func:`check_throw` validates a throw of a given number of
-dice, :func:`throw_text` and :func:`read_throw` write and read it as text;
+dice, :func:`throw_text` and :func:`read_throw` (:func:`throw_faces`) write and read it as text;
 :func:`throw_outcomes` lists a throw's chance outcomes for a game state;
 :func:`two_dice_rolls` gives the 21 distinct rolls of two dice.
 """
@@ -77,8 +77,30 @@ def throw_text(faces: Sequence[int]) -> str:
     return "-".join(str(f) for f in sorted(faces, reverse=True))
 
 
+def throw_faces(text: str) -> list[int]:
+    """The faces of a throw written ``"6-5-4"``, ``"6,5,4"``, ``"6 5 4"`` or ``"654"``, in the
+    order written (the one reading of a throw's text: :func:`read_throw`,
+    :func:`dicemath.core.commands.throw_list`). It checks the notation, not the faces.
+
+    Raises:
+        InvalidDiceError: a part that is no whole number.
+
+    Example:
+        >>> throw_faces("6-5-3"), throw_faces("3,3,5"), throw_faces("416")
+        ([6, 5, 3], [3, 3, 5], [4, 1, 6])
+    """
+    parts = text.replace("-", " ").replace(",", " ").split()
+    if len(parts) == 1 and len(parts[0]) > 1:
+        parts = list(parts[0])
+    try:
+        return [int(part) for part in parts]
+    except ValueError:
+        raise InvalidDiceError(f"cannot read a throw from {text!r}: write it as 6-5-3 or 6,5,3") from None
+
+
 def read_throw(text: str, dice: int) -> Throw:
-    """Read a throw of ``dice`` dice from ``"6-5-4"``, ``"6,5,4"``, ``"6 5 4"`` or ``"654"``.
+    """Read a throw of ``dice`` dice from ``"6-5-4"``, ``"6,5,4"``, ``"6 5 4"`` or ``"654"``
+    (:func:`throw_faces`).
 
     Raises:
         InvalidDiceError: text that is not ``dice`` faces 1..6.
@@ -87,12 +109,9 @@ def read_throw(text: str, dice: int) -> Throw:
         >>> read_throw("6-5-3-3-3-2", 6), read_throw("416", 3)
         ((2, 3, 3, 3, 5, 6), (1, 4, 6))
     """
-    parts = text.replace("-", " ").replace(",", " ").split()
-    if len(parts) == 1 and len(parts[0]) > 1:
-        parts = list(parts[0])
     try:
-        faces = [int(part) for part in parts]
-    except ValueError:
+        faces = throw_faces(text)
+    except InvalidDiceError:
         raise InvalidDiceError(f"cannot read a throw of {dice} dice from {text!r}") from None
     return check_throw(faces, dice)
 

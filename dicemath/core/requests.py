@@ -17,10 +17,10 @@ Example:
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal, overload
 
-from dicemath.core.commands import int_list
+from dicemath.core.commands import int_list, throw_list
 from dicemath.core.errors import DicemathError
 
 
@@ -90,16 +90,37 @@ def int_field(request: Mapping[str, Any], name: str, default: int | None = None,
 
 def int_list_field(request: Mapping[str, Any], name: str, *, required: bool = False,
                    positional: bool = False) -> list[int] | None:
-    """Field ``name`` as comma-separated whole numbers.
+    """Field ``name`` as comma-separated whole numbers (a board; a throw is :func:`throw_list_field`).
 
     Raises:
         RequestError: a required field not given, or text that is not such a list.
     """
+    return _list_field(request, name, int_list, required, positional)
+
+
+def throw_list_field(request: Mapping[str, Any], name: str, *, required: bool = False,
+                     positional: bool = False) -> list[int] | None:
+    """Field ``name`` as a throw, ``"6-5-3"`` or ``"6,5,3"``
+    (:func:`dicemath.core.commands.throw_list`), its faces in the order written.
+
+    Raises:
+        RequestError: a required field not given, or text that is no throw.
+
+    Example:
+        >>> throw_list_field({"roll": "6-5-3-3-3-2"}, "roll")
+        [6, 5, 3, 3, 3, 2]
+    """
+    return _list_field(request, name, throw_list, required, positional)
+
+
+def _list_field(request: Mapping[str, Any], name: str, parse: Callable[[str], list[int]], required: bool,
+                positional: bool) -> list[int] | None:
+    """Field ``name`` read by the argparse type ``parse``, its error named as the option."""
     text = text_field(request, name, required=required, positional=positional)
     if text is None:
         return None
     try:
-        return int_list(text)
+        return parse(text)
     except argparse.ArgumentTypeError as error:
         raise RequestError(f"argument {name if positional else option_name(name)}: {error}") from None
 

@@ -23,7 +23,7 @@ _PEGS_FIVES_QUERIES = (
     ADVICE_ENVELOPE | {"board", "roll", "board_value", "greedy_choice", "ranking", "recommendation", "estimator",
                        "options[].row", "options[].hits", "options[].expected_turns",
                        "options[].expected_turns_including_this", "options[].p_no_progress"},
-    frozenset({"game", "open_rows", "boards", "exact", "solver", "expected_turns", "expected_turns_exact",
+    frozenset({"game", "open_rows", "boards", "exact", "arithmetic", "solver", "expected_turns", "expected_turns_exact",
                "greedy_expected_turns", "greedy_expected_turns_exact"}),
     frozenset({"game", "board", "roll", "rows", "rows[].row", "rows[].outcomes"}),
     frozenset({"game", "state", "diagram", "to_act", "legal_moves", "rules", "board", "turns", "dice", "throws",

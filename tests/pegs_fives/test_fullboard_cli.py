@@ -27,7 +27,8 @@ def empty_cache(tmp_path, monkeypatch):
 
 def test_solve_uses_the_compiled_solver_and_matches_the_reference(capsys):
     result = run_json(capsys, "fives", "solve", "--open", "3,8,12", "--board", "5,5,2,5,5,5,5,1,5,5,5,4", "--json")
-    assert result["solver"] == "compiled" and result["exact"] is False and result["boards"] == 216
+    assert result["solver"] == "compiled" and result["exact"] is True and result["boards"] == 216
+    assert result["arithmetic"] == "float64"
     best, greedy = solve_reduced(FIVES, (3, 8, 12), exact=False), solve_greedy(FIVES, (3, 8, 12), exact=False)
     assert result["expected_turns"] == pytest.approx(float(best.expected_turns), abs=1e-9)
     assert result["greedy_expected_turns"] == pytest.approx(float(greedy.expected_turns), abs=1e-9)
@@ -38,7 +39,7 @@ def test_solve_uses_the_compiled_solver_and_matches_the_reference(capsys):
 
 def test_solve_exact_keeps_the_fraction_path(capsys):
     result = run_json(capsys, "fives", "solve", "--open", "6,7", "--exact", "--json")
-    assert result["solver"] == "reference" and result["exact"] is True
+    assert result["solver"] == "reference" and result["exact"] is True and result["arithmetic"] == "fraction"
     assert result["expected_turns_exact"] == str(solve_reduced(FIVES, (6, 7), exact=True).expected_turns)
     assert main(["fives", "solve", "--open", "1,2,3,4,5", "--exact"]) == 2
     assert "up to 4 open rows" in capsys.readouterr().err
@@ -81,6 +82,20 @@ def test_advise_without_an_exact_source_labels_estimates(capsys, empty_cache):
     assert main(["fives", "advise", "--board", board, "--roll", "1,2,3,4,5,6"]) == 0
     text = capsys.readouterr().out
     assert "estimated board value" in text and "est. E[turns after this]" in text and "estimates" in text
+
+
+def test_a_throw_reads_as_the_state_writes_it_and_prints_so(capsys, empty_cache):
+    board = "0,0,3,0,0,0,1,0,0,0,0,0"
+    dashed = run_json(capsys, "pegs", "advise", "--board", board, "--roll", "3-3-3-5-6-2", "--json")
+    assert dashed == run_json(capsys, "pegs", "advise", "--board", board, "--roll", "3,3,3,5,6,2", "--json")
+    assert dashed["roll"] == [2, 3, 3, 3, 5, 6] and dashed["state"].endswith("roll 6-5-3-3-3-2")
+    assert main(["pegs", "advise", "--board", board, "--roll", "3,3,3,5,6,2"]) == 0
+    assert "roll 6-5-3-3-3-2 (" in capsys.readouterr().out
+    turn = ("fives", "turn", "--board", "5,5,5,5,5,5,5,5,5,5,5,3", "--json")
+    assert run_json(capsys, *turn, "--roll", "6-6-5-4-1-1") == run_json(capsys, *turn, "--roll", "1,1,4,5,6,6")
+    with pytest.raises(SystemExit):
+        main(["pegs", "advise", "--board", board, "--roll", "3-3-x"])
+    assert "argument --roll: cannot read a throw from '3-3-x'" in capsys.readouterr().err
 
 
 def test_advise_and_build_table_refuse_bad_tables(capsys, tmp_path, empty_cache):

@@ -46,7 +46,7 @@ def test_the_exact_solver_answers_small_board_pairs():
     assert r["exact"] is True and r["method"] == "exact_race"
     assert all(o["race_value"] == o["value"] for o in r["options"])
     from dicemath.games.pegs_fives.race_solver import exact_race_result
-    value = exact_race_result(PEGS, [3, 8], boards=(board, opponent))["board_value"]
+    value = exact_race_result(PEGS, [3, 8], boards=(board, opponent))["value"]
     assert r["race_value_now"] == pytest.approx(value, abs=1e-12)
     assert 0 <= min(o["race_value"] for o in r["options"]) <= max(o["race_value"] for o in r["options"]) <= 1
     approx = race_advice(PEGS, board, (3, 4, 4, 1, 1, 2), opponent, exact_max_rows=0).as_dict()

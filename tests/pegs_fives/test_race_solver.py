@@ -207,9 +207,10 @@ def test_race_command_json_and_boards(capsys, tmp_path, monkeypatch):
     assert result["race_vs_solo"] == pytest.approx(float(mixed.start_value), abs=1e-12)
     mine, theirs = (5, 5, 2, 5, 5, 5, 5, 3, 5, 5, 5, 5), (5, 5, 5, 5, 5, 5, 5, 3, 5, 5, 5, 5)
     assert result["boards"] == {"mover": list(mine), "opponent": list(theirs)}
-    assert result["board_value"] == pytest.approx(float(reference(PEGS, (3, 8), "race", "race").value(mine, theirs)),
-                                                  abs=1e-12)
-    assert 0 < result["differing_decisions"]["share_of_choices"] < 1 and result["exact"] is False
+    assert result["value"] == pytest.approx(float(reference(PEGS, (3, 8), "race", "race").value(mine, theirs)),
+                                            abs=1e-12)
+    assert 0 < result["differing_decisions"]["share_of_choices"] < 1 and result["exact"] is True
+    assert result["arithmetic"] == "float64" and isinstance(result["value_text"], str)
     assert main(["fives", "race", "--open", "12", "--boards", "5,5,5,5,5,5,5,5,5,5,5,2", "0"]) == 0
     text = capsys.readouterr().out
     assert "race" in text and "solo" in text and "both playing to win" in text

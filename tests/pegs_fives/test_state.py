@@ -220,3 +220,15 @@ def test_exact_turn_distributions_sum_to_one_and_never_go_back(rows, steps, five
     for row, d in turn_outcome(rules, board, throw).items():
         assert sum(d.probability(b) for b in d) == 1
         assert all(end[row - 1] >= board[row - 1] for end in d)
+
+
+def test_apply_reads_action_text_with_parse_action():
+    state = initial_state(PEGS)
+    assert state.apply("6-5-3-3-3-2") == state.apply(state.parse_action("6-5-3-3-3-2")) \
+        == state.apply((2, 3, 3, 3, 5, 6))
+    chosen = state.apply("6,5,3,3,3,2")
+    assert chosen.apply("11") == chosen.apply(11)
+    with pytest.raises(DicemathError):
+        state.apply("6-5-4")
+    with pytest.raises(IllegalMoveError):
+        chosen.apply("row")

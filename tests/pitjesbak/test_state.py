@@ -181,3 +181,12 @@ def test_text_form_round_trips():
         assert State.from_str(str(state)) == state
     with pytest.raises(InvalidStateError):
         State.from_str("[0:9 1:9] round 0")
+
+
+def test_apply_reads_action_text_with_parse_action():
+    state = initial_state()
+    assert state.apply("6-5-4") == state.apply(state.parse_action("6-5-4")) == state.apply((4, 5, 6))
+    thrown = state.apply("6-5-4")
+    assert thrown.apply("stop") == thrown.apply(" Stop ") and thrown.apply("THROW") == thrown.apply("throw")
+    with pytest.raises(IllegalMoveError):
+        thrown.apply("hold")

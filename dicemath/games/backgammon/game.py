@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from dicemath.core.errors import InvalidStateError
 from dicemath.core.game import Game
-from dicemath.core.requests import RequestError, choice_field, flag_field, int_field, int_list_field, text_field
+from dicemath.core.requests import (
+    RequestError, choice_field, flag_field, int_field, int_list_field, text_field, throw_list_field)
 from dicemath.games.backgammon.rules import PRESETS, STANDARD
 from dicemath.games.backgammon.state import State, initial_state
 
@@ -94,7 +95,7 @@ class BackgammonGame(Game):
         from dicemath.games.backgammon.commands_hint import hint_picture, hint_result
 
         position = _given(text_field(request, "position", required=True, positional=True), "position")
-        dice = _given(int_list_field(request, "dice", required=True, positional=True), "dice")
+        dice = _given(throw_list_field(request, "dice", required=True, positional=True), "dice")
         rules_name = _given(choice_field(request, "rules", sorted(PRESETS), "standard"), "--rules")
         result = hint_result(position, dice, rules_name, _given(int_field(request, "ply", 0), "--ply"))
         result["svg"] = hint_picture(position, dice, rules_name, result)

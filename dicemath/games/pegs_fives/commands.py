@@ -15,7 +15,7 @@ import time
 
 from dicemath.core.commands import (
     add_json_flag, add_game_command, add_show_command, add_state_argument, add_svg_option, emit, fraction_text,
-    int_list, is_start, show_state, text_table, write_svg)
+    int_list, is_start, show_state, text_table, throw_list, write_svg)
 from dicemath.core.errors import DicemathError, InvalidStateError
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
 
@@ -67,7 +67,8 @@ def register(subparsers, game) -> None:
     add_state_argument(advise, f"{rules.name} | board 0,0,3,0,0,0,1,0,0,0,0,0 | turns 0 | dice 6 throws 2 | row - "
                                "count 0 | roll 6-5-3-3-3-2")
     advise.add_argument("--board", type=int_list, default=None, help="12 comma-separated steps/marks")
-    advise.add_argument("--roll", type=int_list, default=None, help="the choice throw, e.g. 3,3,3,5,6,2")
+    advise.add_argument("--roll", type=throw_list, default=None,
+                        help="the choice throw, e.g. 6-5-3-3-3-2 or 3,3,3,5,6,2")
     advise.add_argument("--throws", type=int, default=None,
                         help="throws left before this throw (Pegs; default 3). In Pegs a roll of "
                              "fewer than 6 dice is a choice throw with the dice left (PEGS-7)")
@@ -104,7 +105,7 @@ def register(subparsers, game) -> None:
 
     turn = commands.add_parser("turn", help="exact end-of-turn distribution for each legal row")
     turn.add_argument("--board", type=int_list, required=True, help="12 comma-separated steps/marks")
-    turn.add_argument("--roll", type=int_list, required=True, help="the choice throw")
+    turn.add_argument("--roll", type=throw_list, required=True, help="the choice throw, e.g. 6-6-5-4-1-1")
     turn.add_argument("--top", type=int, default=8, help="end boards shown per row (plain output)")
     add_json_flag(turn)
     turn.set_defaults(func=run_turn)
@@ -151,9 +152,10 @@ def solve_result(rules: Rules, open_rows, exact: bool = False, board=None) -> di
     """The JSON object of ``solve``: ``expected_turns``, ``greedy_expected_turns`` and more
     (``board_expected_turns`` / ``board_greedy_expected_turns`` when ``board`` is given).
 
-    Float64 from the compiled kernel (``"solver": "compiled"``); with ``exact`` Fractions
-    from :func:`~dicemath.games.pegs_fives.solver.solve_reduced` (``"reference"``, also
-    the float64 fallback for rules no compiled kernel implements).
+    Every answer is an exact solution (``"exact": true``) in the ``arithmetic`` it names:
+    ``"float64"`` from the compiled kernel (``"solver": "compiled"``); with ``exact``
+    ``"fraction"`` from :func:`~dicemath.games.pegs_fives.solver.solve_reduced`
+    (``"reference"``, also the float64 fallback for rules no compiled kernel implements).
 
     Raises:
         DicemathError: ``exact`` with more than :data:`FRACTION_MAX_ROWS` open rows.
@@ -165,7 +167,8 @@ def solve_result(rules: Rules, open_rows, exact: bool = False, board=None) -> di
     if exact and layout.k > FRACTION_MAX_ROWS:
         raise DicemathError(f"exact fractions are offered up to {FRACTION_MAX_ROWS} open rows (the reference "
                             f"solver takes hours beyond); drop --exact for the compiled float64 solver")
-    result = {"game": rules.name, "open_rows": list(layout.rows), "exact": exact, "boards": layout.size}
+    result = {"game": rules.name, "open_rows": list(layout.rows), "exact": True,
+              "arithmetic": "fraction" if exact else "float64", "boards": layout.size}
     values = None if exact else _compiled_values(rules, layout)
     result["solver"] = "reference" if values is None else "compiled"
     if values is None:
@@ -203,7 +206,7 @@ def run_solve(args) -> int:
 
     def render(r: dict) -> str:
         return (f"{r['game']}, open rows {r['open_rows']} ({r['boards']} boards, "
-                f"{'exact fractions' if r['exact'] else 'float64'}, {r['solver']} solver):\n"
+                f"{'exact fractions' if r['arithmetic'] == 'fraction' else 'float64'}, {r['solver']} solver):\n"
                 f"  optimal: {r['expected_turns']:.6f} expected turns\n"
                 f"  greedy:  {r['greedy_expected_turns']:.6f} expected turns"
                 + (f"\n  from board {r['board']}: optimal {r['board_expected_turns']:.6f}, "
@@ -265,11 +268,13 @@ def run_advise(args) -> int:
     write_svg(args.svg, lambda: advice_picture(advice, rules), result)
 
     def render(r: dict) -> str:
+        from dicemath.core.dice import throw_text
+
         estimate = "" if r["exact"] else "est. "
-        head = (f"{r['game']} board {','.join(map(str, r['board']))}, roll {r['roll']} "
+        head = (f"{r['game']} board {','.join(map(str, r['board']))}, roll {throw_text(r['roll'])} "
                 f"({'exact' if r['exact'] else 'estimated'} board value {r['board_value']:.2f} turns)")
         if not r["options"]:
-            return head + f"\nNo legal row for {r['roll']}: the turn ends."
+            return head + f"\nNo legal row for {throw_text(r['roll'])}: the turn ends."
         table = [[o["row"], o["hits"], f"{o['expected_turns']:.3f}", f"{o['p_no_progress']:.3f}", rank]
                  for rank, o in enumerate(r["options"], 1)]
         note = ("exact: optimal play, from " + ("the table" if r["source"] == "table" else "a solve of this board")
@@ -286,13 +291,15 @@ def run_advise(args) -> int:
 
 def _render_race_advice(r: dict) -> str:
     """Plain text of race advice: every row with its race value and the solo value beside it."""
+    from dicemath.core.dice import throw_text
+
     win = r["objective"] == "win"
-    head = (f"{r['game']} board {','.join(map(str, r['board']))}, roll {r['roll']}, against "
+    head = (f"{r['game']} board {','.join(map(str, r['board']))}, roll {throw_text(r['roll'])}, against "
             + "; ".join(",".join(map(str, o)) for o in r["opponents"])
             + f": {'P(you finish first)' if win else 'expected rest points, theirs minus yours'}"
             + ("" if r["exact"] else " (estimates)"))
     if not r["options"]:
-        return head + f"\nNo legal row for {r['roll']}: the turn ends."
+        return head + f"\nNo legal row for {throw_text(r['roll'])}: the turn ends."
     label = "P(finish first)" if win else "rest-point diff."
     table = [[o["row"], o["hits"], f"{o['race_value']:.4f}" if win else f"{o['race_value']:+.2f}",
               "-" if o["expected_turns"] is None else f"{o['expected_turns']:.3f}", rank]
@@ -412,7 +419,7 @@ def run_race(args) -> int:
     def render(r: dict) -> str:
         lines = [f"{r['game']} race, open rows {r['open_rows']} ({r['boards_per_side']:,} boards a side; "
                  f"float64, compiled kernel)",
-                 f"value: {r['value']}; the first mover's value from the empty pair:",
+                 f"value: {r['value_text']}; the first mover's value from the empty pair:",
                  text_table(["first mover", "second mover", "value"],
                             [[name.split("_vs_")[0], name.split("_vs_")[1], f"{r[name]:.6f}"]
                              for name in ("solo_vs_solo", "race_vs_solo", "solo_vs_race", "race_vs_race")])]
@@ -424,9 +431,9 @@ def run_race(args) -> int:
             lines.append(f"  e.g. mover {','.join(map(str, e['mover']))} vs {','.join(map(str, e['opponent']))}, "
                          f"throw {e['throw']}: row {e['race_row']} ({e['race_value']:.4f}) rather than solo's row "
                          f"{e['solo_row']} ({e['solo_value']:.4f})")
-        if "board_value" in r:
+        if "boards" in r:
             lines.append(f"mover {','.join(map(str, r['boards']['mover']))} vs "
-                         f"{','.join(map(str, r['boards']['opponent']))} (both playing to win): {r['board_value']:.6f}")
+                         f"{','.join(map(str, r['boards']['opponent']))} (both playing to win): {r['value']:.6f}")
         return "\n".join(lines)
 
     emit(result, args.json, render)

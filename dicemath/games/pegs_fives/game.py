@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from dicemath.core.game import Game
-from dicemath.core.requests import RequestError, int_field, int_list_field
+from dicemath.core.requests import RequestError, int_field, int_list_field, throw_list_field
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
 from dicemath.games.pegs_fives.state import State, initial_state
 
@@ -60,7 +60,7 @@ class PegsFivesGame(Game):
         from dicemath.games.pegs_fives.state import choice_throw_dice
 
         board = int_list_field(request, "board", required=True)
-        roll = int_list_field(request, "roll", required=True)
+        roll = throw_list_field(request, "roll", required=True)
         throws = int_field(request, "throws")
         if board is None or roll is None:       # not reached: required fields raise RequestError when absent
             raise RequestError("the following arguments are required: board, roll")

@@ -944,12 +944,12 @@ def exact_race_result(rules: Rules, open_rows: Sequence[int], *, boards: tuple |
 
     Keys: ``solo_vs_solo``, ``race_vs_solo``, ``solo_vs_race``, ``race_vs_race`` (the first
     mover's value from the empty pair; the first named is the first mover's policy),
-    ``differing_decisions`` (:meth:`DecisionStats.as_json`), ``value`` (what the numbers
-    are), ``exact`` (False: float64 from the compiled kernel), ``boards_per_side``,
-    ``kernel_seconds`` / ``pairs_solved`` / ``pairs_per_second`` (when the figures were
-    computed; they are cached, :func:`dicemath.core.cache.cached_object`), and with
-    ``boards = (mine, theirs)`` ``board_value``: the mover's value at that pair under race
-    play by both.
+    ``differing_decisions`` (:meth:`DecisionStats.as_json`), ``value`` (the mover's value
+    under race play by both at ``boards = (mine, theirs)``, given as ``boards``, else at the
+    empty pair: ``race_vs_race``), ``value_text`` (what the numbers are), ``exact`` (True:
+    an exact solution), ``arithmetic`` (``"float64"``), ``solver`` (``"compiled"``),
+    ``boards_per_side``, ``kernel_seconds`` / ``pairs_solved`` / ``pairs_per_second`` (when
+    the figures were computed; they are cached, :func:`dicemath.core.cache.cached_object`).
 
     Raises:
         InvalidBoardError: bad rows or boards. RaceTooLargeError: more than
@@ -962,8 +962,9 @@ def exact_race_result(rules: Rules, open_rows: Sequence[int], *, boards: tuple |
     figures = cached_object("pegs-fives-race-figures", (rules, rows, examples),
                             lambda: _figures(rules, rows, examples), use_cache=use_cache)
     result = {"game": rules.name, "open_rows": list(rows), "boards_per_side": (rules.goal + 1) ** len(rows),
-              "value": value_text(rules), "exact": False,
-              "arithmetic": "float64, compiled kernel (dicemath.games.pegs_fives._race_kernels)", **figures}
+              "value_text": value_text(rules), "exact": True, "arithmetic": "float64", "solver": "compiled",
+              **figures}
+    result["value"] = result["race_vs_race"]
     if pair is not None:
         def build() -> dict:
             tables = solve_race_compiled(rules, rows, examples=0)
@@ -972,5 +973,5 @@ def exact_race_result(rules: Rules, open_rows: Sequence[int], *, boards: tuple |
         table = cached_arrays("pegs-fives-race-table", (rules, rows), build, use_cache=use_cache)["V"]
         layout = kernel_tables(rules, rows)["layout"]
         result["boards"] = {"mover": list(pair[0]), "opponent": list(pair[1])}
-        result["board_value"] = float(table[layout.index(pair[0]), layout.index(pair[1])])
+        result["value"] = float(table[layout.index(pair[0]), layout.index(pair[1])])
     return result

@@ -431,10 +431,24 @@ class State:
     def apply(self, action: Any) -> State:
         """The state after a throw (at chance) or after naming a row.
 
+        Args:
+            action: the faces thrown, a row number, or either's text, read first by
+                :meth:`parse_action` (``"6-5-3-3-3-2"``, ``"11"``).
+
         Raises:
-            IllegalMoveError: the game is over, or a row that is not legal after the throw.
+            IllegalMoveError: the game is over, a row that is not legal after the throw, or
+                text that is no row number.
             InvalidRollError: a throw that is not a throw of the dice in hand.
+            InvalidDiceError: text that is not a throw of the dice in hand.
+
+        Example:
+            >>> from dicemath.games.pegs_fives.rules import PEGS
+            >>> s = initial_state(PEGS)
+            >>> s.apply("6-5-3-3-3-2") == s.apply((2, 3, 3, 3, 5, 6))
+            True
         """
+        if isinstance(action, str):
+            action = self.parse_action(action)
         rules = self.rules
         if self.over:
             raise IllegalMoveError("the game is over")

@@ -123,11 +123,22 @@ class State:
     def apply(self, action: Hashable) -> State:
         """The state after a chance outcome or a decision.
 
+        Args:
+            action: a throw (three faces), ``"stop"``/``"throw"``, a roll-off seat, or any
+                action's text, read first by :meth:`parse_action` (``"6-5-4"``, ``"seat 1"``).
+
         Raises:
             IllegalMoveError: the action is not legal here (a finished game, a seat not in
                 the roll-off, a decision while chance is to act, an unknown decision).
             InvalidDiceError: a throw that is not three faces 1..6.
+
+        Example:
+            >>> state = initial_state()
+            >>> state.apply("6-5-4") == state.apply((4, 5, 6))
+            True
         """
+        if isinstance(action, str):
+            action = self.parse_action(action)
         player = self.current_player()
         if player == TERMINAL:
             raise IllegalMoveError("the game is over; no action is legal")
