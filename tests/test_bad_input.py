@@ -1,4 +1,4 @@
-"""No input that breaks it (issue 37): every command of the command line and the page's API,
+"""No input that breaks it: every command of the command line and the page's API,
 driven with malformed and edge input, answers or refuses it (exit 2 / a DicemathError, which
 the page answers with HTTP 400), never with a traceback or a 500; with ``--json`` the error
 is one JSON object ``{"error": MESSAGE}`` on stdout (:mod:`dicemath.cli`).
