@@ -121,11 +121,11 @@ def test_invalid_rules_raise():
 
 
 def test_board_text_round_trip():
-    b = read_board("0,0,3,0,0,0,1,0,0,0,0,0", PEGS)
-    assert read_board(board_text(b), PEGS) == b == at({3: 3, 7: 1})
+    b = read_board(PEGS, "0,0,3,0,0,0,1,0,0,0,0,0")
+    assert read_board(PEGS, board_text(b)) == b == at({3: 3, 7: 1})
     assert reduced_board([6, 7], PEGS) == at({6: 0, 7: 0}, default=5)
     with pytest.raises(InvalidBoardError):
-        read_board("0,0,x", PEGS)
+        read_board(PEGS, "0,0,x")
 
 
 # --- the shared game check and properties -------------------------------------------------

@@ -191,7 +191,7 @@ class PegsFivesAnalysis(GameAnalysis):
         Raises:
             InvalidBoardError: a board the rules cannot hold.
         """
-        return initial_state(rules, None if start is None else read_board(start, rules))
+        return initial_state(rules, None if start is None else read_board(rules, start))
 
     def advice(self, state: GameState, settings: Mapping) -> Advice:
         """The advice of ``dicemath pegs advise`` (``fives advise``) at the decision ``state``:

@@ -468,7 +468,7 @@ def read_show_state(rules: Rules, text: str):
     if is_start(text):
         return initial_state(rules)
     if "|" not in text:
-        return initial_state(rules, read_board(text, rules))
+        return initial_state(rules, read_board(rules, text))
     state = State.from_str(text)
     if state.rules.name != rules.name:
         raise InvalidStateError(f"{text!r} is a state of {state.rules.name}: show it with "

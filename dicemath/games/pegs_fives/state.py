@@ -91,7 +91,7 @@ def board_text(board: Sequence[int]) -> str:
     return ",".join(str(s) for s in board)
 
 
-def read_board(text: str, rules: Rules) -> BoardTuple:
+def read_board(rules: Rules, text: str) -> BoardTuple:
     """Read a board written as ``"0,0,3,..."`` (:func:`board_text`) and validate it.
 
     Raises:
@@ -99,7 +99,7 @@ def read_board(text: str, rules: Rules) -> BoardTuple:
 
     Example:
         >>> from dicemath.games.pegs_fives.rules import PEGS
-        >>> read_board("0,0,3,0,0,0,1,0,0,0,0,0", PEGS)[:3]
+        >>> read_board(PEGS, "0,0,3,0,0,0,1,0,0,0,0,0")[:3]
         (0, 0, 3)
     """
     try:
@@ -540,7 +540,7 @@ class State:
         fields = match.groupdict()
         try:
             rules = read_variant(fields["rules"])
-            state = cls(rules, read_board(fields["board"], rules), int(fields["dice"]),
+            state = cls(rules, read_board(rules, fields["board"]), int(fields["dice"]),
                         None if fields["throws"] == "-" else int(fields["throws"]),
                         None if fields["row"] == "-" else int(fields["row"]), int(fields["count"]),
                         None if fields["roll"] == "-" else read_throw(fields["roll"], int(fields["dice"])),
