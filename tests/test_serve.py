@@ -296,8 +296,12 @@ def browser(tmp_path):
     if missing:
         pytest.skip(f"needs Debian's chromium and chromium-driver ({', '.join(missing)} not installed)")
     port = _free_port()
+    home = tmp_path / "home"                  # Chromium's caches (dconf, fonts) stay out of the user's home
+    home.mkdir()
+    environment = {**os.environ, "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache"),
+                   "XDG_CONFIG_HOME": str(home / ".config")}
     driver = subprocess.Popen([CHROMEDRIVER, f"--port={port}"], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+                              stderr=subprocess.DEVNULL, env=environment)
     address = f"http://127.0.0.1:{port}"
     session = None
     try:
@@ -334,6 +338,7 @@ def browser(tmp_path):
             driver.kill()
             driver.wait()
         shutil.rmtree(tmp_path / "profile", ignore_errors=True)
+        shutil.rmtree(home, ignore_errors=True)
 
 
 def test_pegs_advice_in_a_phone_sized_browser(server, browser):
