@@ -9,6 +9,14 @@ from pathlib import Path
 from dicemath.core.figures import readable
 
 
+def study_file(name: str) -> Path:
+    """The committed study data file ``name`` (in ``dicemath/studies/data/``), which a report
+    section reads: the studies' results reach the games' sections through the report framework."""
+    from dicemath.studies import DATA
+
+    return DATA / name
+
+
 @dataclass
 class ReportContext:
     """The destination of one report section.

@@ -160,7 +160,7 @@ def test_report_section_renders_conclusions_from_the_data(tmp_path, monkeypatch)
 
     path = tmp_path / "results.json"
     path.write_text(json.dumps(_synthetic_results()))
-    monkeypatch.setattr(full_board_report, "read_results", lambda: read_results(path))
+    monkeypatch.setattr(full_board_report, "study_file", lambda name: path)
     context = ReportContext(tmp_path, quick=True)
     text = render(compute(context), context)
     assert "19.00000" in text and "not yet built" in text                  # Fives built, Pegs not
@@ -207,7 +207,7 @@ def test_report_section_shows_a_policy_that_never_finishes(tmp_path, monkeypatch
                          "trap_board_count": 1, "finished_mean_turns": 52.71}}
     path = tmp_path / "results.json"
     path.write_text(json.dumps(results))
-    monkeypatch.setattr(full_board_report, "read_results", lambda: read_results(path))
+    monkeypatch.setattr(full_board_report, "study_file", lambda name: path)
     context = ReportContext(tmp_path, quick=True)
     text = render(compute(context), context)
     assert "infinite (never finishes)" in text and "never finishes from 12,345 boards" in text
@@ -229,7 +229,7 @@ def test_report_section_says_why_an_advisor_that_escapes_traps_finishes(tmp_path
         "expected_turns": 21.5, "escape_traps": True, "plain_lookahead": plain}}
     path = tmp_path / "results.json"
     path.write_text(json.dumps(results))
-    monkeypatch.setattr(full_board_report, "read_results", lambda: read_results(path))
+    monkeypatch.setattr(full_board_report, "study_file", lambda name: path)
     context = ReportContext(tmp_path, quick=True)
     text = render(compute(context), context)
     assert "| 21.5000 | +13.16% |" in text                             # 21.5 / 19 - 1

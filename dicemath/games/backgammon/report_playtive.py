@@ -19,10 +19,11 @@ from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.rules import PLAYTIVE
 from dicemath.core.markdown import markdown_table
 from dicemath.reporting.context import ReportContext
-from dicemath.studies import DATA
-from dicemath.studies.backgammon_playtive import DATA_FILE, load_findings
+from dicemath.reporting.context import study_file
 
-AGREEMENT_FILE = DATA / "gnubg_agreement.json"
+AGREEMENT_FILE = study_file("gnubg_agreement.json")
+FINDINGS_FILE = study_file("playtive_study.json")
+"""The committed self-play study (written by :mod:`dicemath.studies.backgammon_playtive`)."""
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class PlaytiveReport:
     """The numbers of the Playtive section.
 
     Attributes:
-        findings: the committed study (:func:`~dicemath.studies.backgammon_playtive.load_findings`).
+        findings: the committed study (:data:`FINDINGS_FILE`).
         openings: the opening rolls whose best play changes, at 0 ply and at the
             confirmation's ply.
         agreement: the committed comparison with GNU Backgammon (None when absent).
@@ -61,7 +62,7 @@ class PlaytiveReport:
 
 def compute(context: ReportContext) -> PlaytiveReport:
     """Read the committed findings; find what each changed opening play is due to."""
-    findings = load_findings()
+    findings = json.loads(FINDINGS_FILE.read_text())
     limit = PLAYTIVE.max_per_point
     if limit is None:
         raise ValueError("the playtive preset has no per-point limit (BG-4)")
@@ -241,5 +242,5 @@ def render(report: PlaytiveReport, context: ReportContext) -> str:
             parts[-1] += (f" Mean cost when it binds: {mean:.4f} at {deep} ply, {mean_0:.4f} at 0 ply on the same "
                           "positions.")
     parts += _agreement_part(report.agreement)
-    parts += ["", f"Data: `{DATA_FILE.name}`, method: {findings['method']}."]
+    parts += ["", f"Data: `{FINDINGS_FILE.name}`, method: {findings['method']}."]
     return "\n".join(parts) + "\n"

@@ -26,7 +26,7 @@ from dicemath.games.bohnduell.solver_dense import solve_dense
 from dicemath.games.bohnduell.state import State, initial_state
 from dicemath.core.markdown import markdown_table
 from dicemath.reporting.context import ReportContext
-from dicemath.studies import DATA
+from dicemath.reporting.context import study_file
 
 CAPTURES = ("last", "every")
 CUPS = 4
@@ -35,13 +35,13 @@ CUPS = 4
 
 def solved_stocks() -> dict:
     """The committed results of ``analyses/bohnduell_solve_stocks.py`` (empty if absent)."""
-    path = DATA / "bohnduell_solved_stocks.json"
+    path = study_file("bohnduell_solved_stocks.json")
     return json.loads(path.read_text()) if path.exists() else {"results": {}}
 
 
 def advisor_strength() -> dict | None:
     """The committed results of ``analyses/bohnduell_strength.py`` (None if absent)."""
-    path = DATA / "bohnduell_advisor_strength.json"
+    path = study_file("bohnduell_advisor_strength.json")
     return json.loads(path.read_text()) if path.exists() else None
 
 

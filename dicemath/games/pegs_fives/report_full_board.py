@@ -8,11 +8,12 @@ yet shows "not yet built". Every conclusion is read off the numbers.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 import numpy as np
 
-from dicemath.studies.full_board_results import read_results
+from dicemath.reporting.context import study_file
 from dicemath.core.markdown import markdown_table
 from dicemath.reporting.context import ReportContext
 
@@ -35,7 +36,8 @@ class FullBoardReport:
 
 def compute(context: ReportContext) -> FullBoardReport:
     """Read the committed results."""
-    results = read_results().get("games", {})
+    path = study_file("full_board_results.json")
+    results = (json.loads(path.read_text()) if path.exists() else {}).get("games", {})
     return FullBoardReport({game: results.get(game, {}) for game in GAMES})
 
 

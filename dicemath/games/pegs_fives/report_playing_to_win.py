@@ -50,9 +50,9 @@ from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
 from dicemath.games.pegs_fives.state import board_text, initial_state
 from dicemath.core.markdown import markdown_table
 from dicemath.reporting.context import ReportContext
-from dicemath.studies import DATA
+from dicemath.reporting.context import study_file
 
-RESULTS = DATA / "race_results.json"
+RESULTS = study_file("race_results.json")
 """The committed race study (``analyses/pegs_fives_race.py``)."""
 
 GAMES = (PEGS, FIVES)
