@@ -74,13 +74,15 @@ def fit_evaluation(table: DenseTable, samples: int = 50_000, seed: int = 0) -> n
     Fitted on ``samples`` positions drawn uniformly from those reachable from the start
     of the table's largest game.
     """
-    reach = np.flatnonzero(np.unpackbits(table.reachable(), bitorder="little"))
+    index = table.index
+    movers, others = index.decode(np.flatnonzero(np.unpackbits(table.reachable(), bitorder="little")))
+    pairs = np.sort(movers * index.size + others)           # drawn in (mover rank, other rank) order
     rng = np.random.default_rng(seed)
-    chosen = rng.choice(reach, size=min(samples, reach.size), replace=False)
-    np_ = table.index.sides.shape[0]
-    sides = table.index.sides
-    rows = np.array([features(tuple(sides[i // np_]), tuple(sides[i % np_])) for i in chosen.tolist()])
-    weights, *_ = np.linalg.lstsq(rows, table.values[chosen].astype(float), rcond=None)
+    chosen = rng.choice(pairs, size=min(samples, pairs.size), replace=False)
+    sides = index.sides
+    rows = np.array([features(tuple(sides[p // index.size]), tuple(sides[p % index.size])) for p in chosen.tolist()])
+    exact = [table.values[index.position(p // index.size, p % index.size)] for p in chosen.tolist()]
+    weights, *_ = np.linalg.lstsq(rows, np.array(exact, dtype=float), rcond=None)
     return weights
 
 

@@ -13,8 +13,12 @@ Layout:
   distance of its beans to the pot, see :mod:`~dicemath.games.bohnduell.state`), so the
   sides of one potential form a contiguous block. All sides: ``NP = C(S + n + 1, n + 1)``;
   reachable sides: about half as many, so a quarter of the positions.
-- A position is the pair ``(mover, other)`` at index ``mover * NP + other`` of one
-  ``int8`` array (1 byte per position).
+- A position is the pair ``(mover, other)`` in one ``int8`` array (1 byte per position),
+  laid out in blocks ``(K(mover), K(other))``: the blocks ordered by ``Phi = K(mover) +
+  K(other)`` and, inside one ``Phi``, by ``K(other)``; inside a block mover-major
+  (:meth:`SideIndex.position`). The positions of one ``Phi`` are one contiguous range
+  (:attr:`SideIndex.phi_starts`), the unit a table larger than memory is built and written in
+  (:mod:`~dicemath.games.bohnduell.strong_table`).
 - Every move lowers ``Phi = K(mover) + K(other)`` except a pass, which keeps it. The
   kernel sweeps ``Phi = 0, 1, ...``; inside one ``Phi`` it first solves the positions
   where the mover has a move (their successors have a smaller ``Phi``, already solved),
@@ -111,6 +115,11 @@ class SideIndex:
         rank: ``int32[(S + 1) ** (n + 1)]``, the rank of each code (-1: not a side).
         starts: ``int64[Kmax + 2]``; ranks ``starts[K] .. starts[K + 1] - 1`` have potential K.
         movable: ``bool[NP]``, whether the side's owner has a move.
+        potentials: ``int64[NP]``, the potential ``K`` of each rank.
+        block_offsets: ``int64[Kmax + 1, Kmax + 1]``, the index of the first position of
+            block ``(K(mover), K(other))``.
+        phi_starts: ``int64[2 Kmax + 2]``; positions ``phi_starts[Phi] .. phi_starts[Phi + 1] - 1``
+            have potential ``Phi``.
     """
 
     cups: int
@@ -120,6 +129,9 @@ class SideIndex:
     rank: np.ndarray = field(repr=False)
     starts: np.ndarray = field(repr=False)
     movable: np.ndarray = field(repr=False)
+    potentials: np.ndarray = field(repr=False)
+    block_offsets: np.ndarray = field(repr=False)
+    phi_starts: np.ndarray = field(repr=False)
 
     @classmethod
     def build(cls, cups: int, stock: int, sides: str = "reachable") -> SideIndex:
@@ -152,7 +164,43 @@ class SideIndex:
         counts = np.bincount([potentials[i] for i in order], minlength=kmax + 1)
         starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         movable = np.array([can_move(tuple(s)) for s in ranked.tolist()], dtype=np.bool_)
-        return cls(cups, stock, ranked, powers, rank, starts, movable)
+        return cls(cups, stock, ranked, powers, rank, starts, movable, *block_layout(starts))
+
+    @property
+    def size(self) -> int:
+        """``NP``, the number of ranked sides."""
+        return int(self.sides.shape[0])
+
+    @property
+    def kmax(self) -> int:
+        """The largest side potential, ``(n + 1) * S``."""
+        return int(self.starts.shape[0] - 2)
+
+    def potential_ranks(self, phi: int) -> tuple[int, int]:
+        """The ranks ``first, last`` (``last`` excluded) of the other sides of the positions of ``Phi = phi``."""
+        kmax = self.kmax
+        return int(self.starts[max(phi - kmax, 0)]), int(self.starts[min(phi, kmax) + 1])
+
+    def position(self, me: int, opp: int) -> int:
+        """The table index of the position ``(mover's rank, other's rank)``."""
+        k_me, k_opp = int(self.potentials[me]), int(self.potentials[opp])
+        width = int(self.starts[k_opp + 1] - self.starts[k_opp])
+        return (int(self.block_offsets[k_me, k_opp]) + (me - int(self.starts[k_me])) * width
+                + opp - int(self.starts[k_opp]))
+
+    def decode(self, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The ranks ``(mover, other)`` of the positions at table ``indices`` (the inverse of :meth:`position`)."""
+        indices = np.asarray(indices, dtype=np.int64)
+        kmax = self.kmax
+        counts = np.diff(self.starts)
+        flat = self.block_offsets.ravel()
+        filled = np.flatnonzero(np.outer(counts, counts).ravel())      # empty blocks share their offset
+        filled = filled[np.argsort(flat[filled], kind="stable")]
+        block = filled[np.searchsorted(flat[filled], indices, side="right") - 1]
+        k_me, k_opp = block // (kmax + 1), block % (kmax + 1)
+        width = self.starts[k_opp + 1] - self.starts[k_opp]
+        local = indices - flat[block]
+        return self.starts[k_me] + local // width, self.starts[k_opp] + local % width
 
     def code(self, side: Side) -> int:
         """The mixed-radix code of ``side``."""
@@ -170,6 +218,30 @@ class SideIndex:
                                     f"at most {self.stock} beans per side, reachable sides only "
                                     "unless built with sides='all')")
         return int(self.rank[self.code(side)])
+
+
+def block_layout(starts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The potential of each rank, the block offsets and the ``Phi`` starts of the table
+    whose ranks of potential ``K`` are ``starts[K] .. starts[K + 1] - 1`` (see :class:`SideIndex`).
+
+    Example:
+        >>> potentials, offsets, phi_starts = block_layout(np.array([0, 1, 3]))   # K=0: 1 side, K=1: 2
+        >>> potentials.tolist(), offsets.tolist(), phi_starts.tolist()
+        ([0, 1, 1], [[0, 1], [3, 5]], [0, 1, 5, 9])
+    """
+    counts = np.diff(starts).astype(np.int64)
+    kmax = counts.size - 1
+    potentials = np.repeat(np.arange(kmax + 1, dtype=np.int64), counts)
+    offsets = np.zeros((kmax + 1, kmax + 1), dtype=np.int64)
+    phi_starts = np.zeros(2 * kmax + 2, dtype=np.int64)
+    at = 0
+    for phi in range(2 * kmax + 1):
+        phi_starts[phi] = at
+        for k_opp in range(max(phi - kmax, 0), min(phi, kmax) + 1):
+            offsets[phi - k_opp, k_opp] = at
+            at += int(counts[phi - k_opp] * counts[k_opp])
+    phi_starts[-1] = at
+    return potentials, offsets, phi_starts
 
 
 _BITS = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
@@ -211,7 +283,7 @@ class DenseTable:
         """Bytes of the value table and the side index."""
         ix = self.index
         return int(self.values.nbytes + ix.sides.nbytes + ix.powers.nbytes + ix.rank.nbytes
-                   + ix.starts.nbytes + ix.movable.nbytes)
+                   + ix.starts.nbytes + ix.movable.nbytes + ix.potentials.nbytes + ix.block_offsets.nbytes)
 
     def rules_for(self, stock: int) -> Rules:
         """The rules of a game with ``stock`` beans each that this table solves."""
@@ -226,8 +298,8 @@ class DenseTable:
 
     def value(self, me: Side, opp: Side) -> int:
         """``V(me, opp)``: future pot difference from the mover's view."""
-        np_ = self.index.sides.shape[0]
-        return int(self.values[self.index.rank_of(me) * np_ + self.index.rank_of(opp)])
+        index = self.index
+        return int(self.values[index.position(index.rank_of(me), index.rank_of(opp))])
 
     def position_value(self, position: State) -> int:
         """Final pot difference (mover minus other) under best play from ``position``."""
@@ -273,7 +345,7 @@ class DenseTable:
         seen = np.zeros((self.positions + 7) // 8, dtype=np.uint8)
         from dicemath.games.bohnduell import _dense_kernels as kernels
         kernels.reach(np.int64(start), np.int64(start), self.capture == "every", ix.powers, ix.sides,
-                      ix.rank, ix.starts, ix.movable, seen)
+                      ix.rank, ix.potentials, ix.starts, ix.block_offsets, ix.movable, seen)
         return seen
 
     def reachable_count(self, stock: int | None = None) -> int:
@@ -292,8 +364,8 @@ class DenseTable:
         ix = self.index
         from dicemath.games.bohnduell import _dense_kernels as kernels
         better, tie, worse, loss, total = kernels.overfill_scan(
-            self.capture == "every", ix.powers, ix.sides, ix.rank, ix.movable, self.values,
-            self.reachable(stock)).tolist()
+            self.capture == "every", ix.powers, ix.sides, ix.rank, ix.potentials, ix.starts, ix.block_offsets,
+            ix.movable, np.asarray(self.values), self.reachable(stock)).tolist()
         return {"positions": total, "overfill_better": better, "tie": tie, "overfill_worse": worse,
                 "mean_loss_when_worse": loss / worse if worse else 0.0}
 
@@ -335,7 +407,8 @@ def solve_dense(rules: Rules, sides: str = "reachable") -> DenseTable:
     values = np.zeros(np_ * np_, dtype=np.int8)
     from dicemath.games.bohnduell import _dense_kernels as kernels
     start = time.perf_counter()
-    kernels.sweep(rules.every, index.powers, index.sides, index.rank, index.starts, index.movable, values)
+    kernels.sweep(rules.every, index.powers, index.sides, index.rank, index.potentials, index.starts,
+                  index.block_offsets, index.movable, values)
     return DenseTable(cups, stock, capture, index, values, time.perf_counter() - start)
 
 
