@@ -58,6 +58,9 @@ from dicemath.games.bohnduell.state import HARVEST, PASS_MOVE, SOW, Move, Side, 
 MAX_TABLE_STOCK = 63
 """Values lie in ``[-2S, 2S]``; ``int8`` holds them up to this stock."""
 
+LAYOUT = "phi-blocks-1"
+"""The version of the table's layout (:class:`SideIndex`): part of a stored table's version."""
+
 MAX_CODE_SPACE = 1 << 27
 """Largest ``(S + 1) ** (n + 1)`` for which the code-to-rank lookup array is built."""
 
