@@ -1,15 +1,25 @@
 """Solve the 4-cup BohnDuell game from the start for every stock, both capture rules.
 
 Writes ``dicemath/studies/data/bohnduell_solved_stocks.json`` (rewritten after every solved
-stock, so an interrupted run keeps what it finished). Each stock is solved in a fresh
-subprocess by the dense solver (:func:`dicemath.games.bohnduell.solver_dense.solve_dense`)
-so its peak memory (``ru_maxrss``) is its own. A stock is skipped when the previous one
-took so long that this one would exceed the time limit (positions grow ~1.5x per stock).
+stock, so an interrupted run keeps what it finished) and, from it, the first moves the
+package ships (``dicemath/games/bohnduell/data/solved_starts.json``, the chain's ``solved
+start`` source). Each stock is solved in a fresh subprocess by the dense solver
+(:func:`dicemath.games.bohnduell.solver_dense.solve_dense`) so its peak memory
+(``ru_maxrss``) is its own. A stock is skipped when the previous one took so long that this
+one would exceed the time limit (positions grow ~1.5x per stock).
+
+Stocks beyond memory are read off a strong table built on disk (``dicemath bohnduell table
+build --stock 30``): ``--strong FOLDER --min-stock 27 --max-stock 30``. A table of stock S
+holds every smaller game; the build's own cost is recorded for S, and for the smaller
+stocks read off it the time its positions would take at the build's rate, labelled
+``solve_seconds_estimated``.
 
 Usage::
 
     python analyses/bohnduell_solve_stocks.py --max-stock 20 --captures last every
     python analyses/bohnduell_solve_stocks.py --one 12 --capture last     # one stock, JSON out
+    python analyses/bohnduell_solve_stocks.py --strong ~/.cache/dicemath/bohnduell-strong/cups4-stock30-last \
+        --min-stock 27 --max-stock 30
 """
 
 from __future__ import annotations
@@ -23,7 +33,9 @@ import sys
 import time
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "dicemath" / "studies" / "data" / "bohnduell_solved_stocks.json"
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "dicemath" / "studies" / "data" / "bohnduell_solved_stocks.json"
+STARTS = ROOT / "dicemath" / "games" / "bohnduell" / "data" / "solved_starts.json"
 
 
 def solve_one(stock: int, capture: str, cups: int = 4, overfill_upto: int = 16, reach_upto: int = 23) -> dict:
@@ -63,6 +75,54 @@ def solve_one(stock: int, capture: str, cups: int = 4, overfill_upto: int = 16, 
     return row
 
 
+def strong_rows(folder: Path, stocks: range) -> list[dict]:
+    """The rows of ``stocks`` read off the strong table in ``folder`` (see the module docstring)."""
+    from dicemath.core.table_store import TableStore
+    from dicemath.games.bohnduell.solver_dense import side_closure
+    from dicemath.games.bohnduell.state import initial_state
+    from dicemath.games.bohnduell.strong_table import KIND, open_strong
+
+    table = open_strong(folder)
+    manifest = TableStore.open(folder, KIND).manifest
+    runs = manifest.runs
+    wall = manifest.wall_seconds
+    rate = table.positions / wall
+    rows = []
+    for stock in stocks:
+        position = initial_state(table.rules_for(stock))
+        moves = table.move_values(position)
+        value = table.position_value(position)
+        positions = len(side_closure(table.cups, stock)) ** 2
+        row = {"stock": stock, "capture": table.capture, "cups": table.cups, "value": value,
+               "first_moves": {str(m): v for m, v in moves.items()},
+               "optimal_first_moves": [str(m) for m, v in moves.items() if v == value],
+               "table_positions": positions, "solved_by": f"strong table of stock {table.stock}"}
+        if stock == table.stock:
+            row.update({"solve_seconds": round(wall, 3),
+                        "solve_cpu_seconds": round(sum(r.get("cpu_seconds", 0.0) for r in runs), 3),
+                        "table_megabytes": round(positions / 1e6, 1),
+                        "peak_rss_megabytes": max(r.get("peak_rss_megabytes", 0.0) for r in runs),
+                        "positions_per_second": round(rate), "build_runs": runs})
+        else:
+            row["solve_seconds_estimated"] = round(positions / rate, 1)
+        rows.append(row)
+    return rows
+
+
+def write_starts(data: dict) -> None:
+    """Write the shipped first moves (``solved_starts.json``) from the studies' results."""
+    starts = {f"cups{rows[0]['cups']}-{capture}": {
+        str(row["stock"]): {"value": row["value"], "first_moves": row["first_moves"],
+                            "solved_by": row.get("solved_by", "dense table in memory")}
+        for row in rows} for capture, rows in data["results"].items() if rows}
+    STARTS.parent.mkdir(parents=True, exist_ok=True)
+    STARTS.write_text(json.dumps({
+        "description": "BohnDuell starts solved exactly: per variant and stock, the value of each first move "
+                       "(final pot difference A - B under best play, A moving first, BOHN-7). Written by "
+                       "analyses/bohnduell_solve_stocks.py from dicemath/studies/data/bohnduell_solved_stocks.json.",
+        "starts": starts}, indent=1) + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--min-stock", type=int, default=1)
@@ -71,6 +131,7 @@ def main() -> None:
     parser.add_argument("--limit", type=float, default=600.0, help="seconds allowed per stock")
     parser.add_argument("--one", type=int, help="solve only this stock and print its JSON row")
     parser.add_argument("--capture", default="last")
+    parser.add_argument("--strong", type=Path, help="read the stocks off the strong table in this folder")
     args = parser.parse_args()
     if args.one is not None:
         print(json.dumps(solve_one(args.one, args.capture)))
@@ -89,6 +150,16 @@ def main() -> None:
     })
     data["runs"] = sorted(set(data.get("runs", [])) | {" ".join(sys.argv[1:])})
     results = data.setdefault("results", {})
+    if args.strong is not None:
+        found = strong_rows(args.strong, range(args.min_stock, args.max_stock + 1))
+        rows = {row["stock"]: row for row in results.get(found[0]["capture"], [])}
+        rows.update({row["stock"]: row for row in found})
+        results[found[0]["capture"]] = [rows[s] for s in sorted(rows)]
+        OUT.write_text(json.dumps(data, indent=1) + "\n")
+        write_starts(data)
+        for row in found:
+            print(f"stock {row['stock']}: value {row['value']}, first moves {row['first_moves']}", flush=True)
+        return
     for capture in args.captures:
         rows = {row["stock"]: row for row in results.get(capture, [])}
         last_seconds = 0.0
@@ -105,6 +176,7 @@ def main() -> None:
             results[capture] = [rows[s] for s in sorted(rows)]
             OUT.parent.mkdir(parents=True, exist_ok=True)
             OUT.write_text(json.dumps(data, indent=1) + "\n")
+            write_starts(data)
             print(f"{capture} stock {stock}: value {row['value']}, best {row['optimal_first_moves']}, "
                   f"{row['table_positions']} positions ({row.get('reachable_positions', '?')} reachable), "
                   f"{row['solve_seconds']} s, peak {row['peak_rss_megabytes']} MB "

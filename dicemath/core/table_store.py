@@ -262,7 +262,8 @@ class TableStore:
 
 def run_graph(graph: Mapping[Any, Any], keys: Sequence[Key], *, scheduler: str | Client | None = None,
               workers: int | None = None, on_done: Callable[[str, object], None] | None = None,
-              on_stop: Callable[[], Stopped] | None = None) -> list[Stopped]:
+              on_stop: Callable[[], Stopped] | None = None,
+              placement: Callable[[Any], int] | None = None) -> list[Stopped]:
     """Run a Dask task graph of a table build and report each finished task; return what
     ``on_stop`` returned in each process (empty without ``on_stop``).
 
@@ -279,9 +280,12 @@ def run_graph(graph: Mapping[Any, Any], keys: Sequence[Key], *, scheduler: str |
         on_stop: called at the end of the run, also an interrupted one, once no task runs
             any more: in this process, or on a cluster in every worker (e.g. to write back
             the chunks a process buffered).
+        placement: on a cluster, ``placement(key)`` is the worker (an index into the
+            workers sorted by address, modulo their number) that runs task ``key``; without
+            it the scheduler places every task (and may keep small ones on one worker).
     """
     if scheduler not in (None, "threads", "synchronous"):
-        return _run_distributed(graph, keys, scheduler, on_done, on_stop)
+        return _run_distributed(graph, keys, scheduler, on_done, on_stop, placement)
     import dask
     import dask.threaded
     from dask.callbacks import Callback
@@ -305,13 +309,17 @@ def run_graph(graph: Mapping[Any, Any], keys: Sequence[Key], *, scheduler: str |
 
 def _run_distributed(graph: Mapping[Any, Any], keys: Sequence[Key], scheduler: str | Client,
                      on_done: Callable[[str, object], None] | None,
-                     on_stop: Callable[[], Stopped] | None) -> list[Stopped]:
+                     on_stop: Callable[[], Stopped] | None,
+                     placement: Callable[[Any], int] | None) -> list[Stopped]:
     # distributed ships py.typed but leaves these calls unannotated: hence the narrow ignores
     from distributed import Client, as_completed
 
     client = scheduler if isinstance(scheduler, Client) else Client(scheduler)  # type: ignore[no-untyped-call]
     try:
-        futures = client.get(graph, keys, sync=False)  # type: ignore[no-untyped-call]
+        if placement is None:
+            futures = client.get(graph, keys, sync=False)  # type: ignore[no-untyped-call]
+        else:
+            futures = _submit_placed(client, graph, keys, placement)
         try:
             for future in as_completed(futures):  # type: ignore[no-untyped-call]
                 result = future.result()
@@ -326,3 +334,31 @@ def _run_distributed(graph: Mapping[Any, Any], keys: Sequence[Key], scheduler: s
         if client is not scheduler:
             client.close()  # type: ignore[no-untyped-call]
     return stopped
+
+
+def _submit_placed(client: Client, graph: Mapping[Any, Any], keys: Sequence[Key],
+                   placement: Callable[[Any], int]) -> list[Any]:
+    """Submit each task of ``graph`` (``key -> (function, *arguments)``, dependencies as keys,
+    also inside lists) to the worker ``placement(key)`` chooses; return the futures of ``keys``."""
+    addresses = sorted(client.scheduler_info()["workers"])  # type: ignore[no-untyped-call]
+    futures: dict[Any, Any] = {}
+
+    def resolve(argument: Any) -> Any:
+        if isinstance(argument, list):
+            return [resolve(item) for item in argument]
+        try:
+            known = isinstance(argument, tuple | str) and argument in graph
+        except TypeError:                               # a tuple holding something unhashable: not a key
+            known = False
+        return submit(argument) if known else argument
+
+    def submit(key: Any) -> Any:
+        if key not in futures:
+            function, *arguments = graph[key]
+            futures[key] = client.submit(function, *[resolve(a) for a in arguments], key=key,  # type: ignore[no-untyped-call]
+                                         workers=[addresses[placement(key) % len(addresses)]], pure=False)
+        return futures[key]
+
+    for key in graph:
+        submit(key)
+    return [futures[key] for key in keys]

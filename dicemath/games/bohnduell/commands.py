@@ -16,6 +16,11 @@ Commands:
   ``38:0,0,1,1:0/40:0,0,0,0:0/B``, or ``start`` (with ``--stock``, ``--cups``, ``--capture``).
 - ``show <position>``: the board diagram and the legal moves (``--svg FILE``: the picture),
   as every game's ``show`` (:func:`~dicemath.core.commands.show_state`).
+- ``table build --stock 30 [--folder DIR] [--workers 2] [--scheduler ADDRESS] [--json]``:
+  build (or resume) the strong table of every position with at most ``--stock`` beans a side
+  on disk (:func:`~dicemath.games.bohnduell.strong_table.build_strong`; it says the size and
+  an estimated time before it starts); ``table list [--json]``: the strong tables in the
+  cache, which ``advise`` then answers from exactly.
 """
 
 from __future__ import annotations
@@ -62,6 +67,20 @@ def register(subparsers, game) -> None:
     add_json_flag(advise)
     advise.set_defaults(func=run_advise)
 
+    table = commands.add_parser("table", help="strong tables on disk: build one, list them")
+    tables = table.add_subparsers(dest="bohnduell_table_command", metavar="ACTION", required=True)
+    build = tables.add_parser("build", help="build (or resume) the strong table of every position with at most "
+                                            "--stock beans a side, on disk")
+    _variant_flags(build, stock_default=20)
+    build.add_argument("--folder", help="the table's folder (default: in the cache, listed by 'table list')")
+    build.add_argument("--workers", type=_workers, default=None, help="threads (default: every core)")
+    build.add_argument("--scheduler", help="a dask.distributed scheduler address whose workers share the folder")
+    add_json_flag(build)
+    build.set_defaults(func=run_table_build)
+    listing = tables.add_parser("list", help="the strong tables in the cache")
+    add_json_flag(listing)
+    listing.set_defaults(func=run_table_list)
+
     show = add_show_command(commands, "a position's text form, e.g. 38:0,0,1,1:0/40:0,0,0,0:0/B, or 'start' "
                                       "(with --cups, --stock, --capture)")
     _variant_flags(show, stock_default=40)
@@ -86,6 +105,17 @@ def _table_stock(text: str) -> int:
                                          else f"not a whole number: {text!r}") from None
 
 
+def _workers(text: str) -> int:
+    """``--workers``: a whole number 1..256."""
+    try:
+        workers = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 1 <= workers <= 256:
+        raise argparse.ArgumentTypeError(f"workers must be 1..256, got {workers}")
+    return workers
+
+
 def _variant_flags(parser, stock_default: int) -> None:
     parser.add_argument("--cups", type=int, default=4, help="cups per row, 3..10 (default 4)")
     parser.add_argument("--stock", type=int, default=stock_default,
@@ -95,15 +125,19 @@ def _variant_flags(parser, stock_default: int) -> None:
 
 
 def solve_result(cups: int = 4, stock: int = 10, capture: str = "last", reachable: bool = False) -> dict:
-    """The JSON object of ``solve``: value and first moves for player A (BOHN-7).
+    """The JSON object of ``solve``: value and first moves for player A (BOHN-7), from the
+    smallest strong table built on this machine that holds the game, else solved in memory.
 
     Example:
         >>> r = solve_result(stock=6)
         >>> r["value"], r["first_moves"]
         (-1, {'S1': -1, 'S2': -2, 'S3': -5, 'S4': -8})
     """
+    from dicemath.games.bohnduell.strong_table import covering_table
+
     tic = time.perf_counter()
-    table = load_dense(Rules(cups=cups, stock=stock, capture=capture))
+    rules = Rules(cups=cups, stock=stock, capture=capture)
+    table = covering_table(rules, stock) or load_dense(rules)
     start = initial_state(table.rules_for(stock))
     moves = table.move_values(start)
     value = table.position_value(start)
@@ -176,6 +210,40 @@ def run_advise(args) -> int:
     result = advice.as_dict()
     write_svg(args.svg, lambda: draw(position, advice), result)
     emit(result, args.json, _render_advise)
+    return 0
+
+
+def run_table_build(args) -> int:
+    from dicemath.games.bohnduell.strong_table import build_strong, open_strong
+
+    rules = Rules(cups=args.cups, stock=args.stock, capture=args.capture)
+    built = build_strong(rules, args.folder, workers=args.workers, scheduler=args.scheduler)
+    table = open_strong(built.folder)
+    start = initial_state(rules)
+    moves = table.move_values(start)
+    result = {"cups": rules.cups, "stock": rules.stock, "capture": rules.capture, "folder": str(built.folder),
+              "positions": built.positions, "complete": built.complete, "seconds": round(built.seconds, 3),
+              "cpu_seconds": round(built.cpu_seconds, 3), "value": table.position_value(start),
+              "first_moves": {str(m): v for m, v in moves.items()}}
+    emit(result, args.json, lambda r: (f"strong table of {r['stock']} beans a side in {r['folder']}: "
+                                       f"{r['positions']:,} positions in {r['seconds']:.0f} s\n"
+                                       f"value for A (moves first): {r['value']:+d}; first moves: "
+                                       + ", ".join(f"{m} {v:+d}" for m, v in r["first_moves"].items())))
+    return 0
+
+
+def run_table_list(args) -> int:
+    from dicemath.games.bohnduell.strong_table import strong_tables
+
+    rows = [{"folder": str(e.folder), "cups": e.cups, "stock": e.stock, "capture": e.capture, "sides": e.sides,
+             "complete": e.complete, "current": e.current, "positions": e.positions, "seconds": round(e.seconds, 3)}
+            for e in strong_tables()]
+    emit({"tables": rows}, args.json, lambda r: text_table(
+        ["cups", "stock", "capture", "positions", "state", "build s", "folder"],
+        [[t["cups"], t["stock"], t["capture"], f"{t['positions']:,}",
+          ("finished" if t["complete"] else "unfinished") + ("" if t["current"] else ", other code"),
+          f"{t['seconds']:.0f}", t["folder"]] for t in r["tables"]]) if r["tables"] else
+         "no strong tables in the cache (dicemath bohnduell table build --stock N builds one)")
     return 0
 
 

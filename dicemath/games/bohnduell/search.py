@@ -6,9 +6,14 @@ answers it, each limit a constant of this module:
 
 1. ``table`` (exact): both sides (stock and cups, BOHN-1) hold at most :data:`TABLE_STOCK`
    beans and lie in the :class:`~dicemath.games.bohnduell.solver_dense.DenseTable`.
-2. ``solve`` (exact): the potential ``Phi`` is at most :data:`SOLVE_POTENTIAL`; solved on
+2. ``strong table`` (exact): a strong table built on this machine
+   (``dicemath bohnduell table build``, :mod:`~dicemath.games.bohnduell.strong_table`)
+   covers both sides; the smallest such table answers.
+3. ``solved start`` (exact): the start of a game whose first moves were solved by a strong
+   table and ship with the package (:func:`solved_starts`, ``data/solved_starts.json``).
+4. ``solve`` (exact): the potential ``Phi`` is at most :data:`SOLVE_POTENTIAL`; solved on
    demand by :class:`~dicemath.games.bohnduell.solver_dict.DictSolver`.
-3. ``search`` (an estimate): any position where a player moves; :class:`SearchAdvisor`
+5. ``search`` (an estimate): any position where a player moves; :class:`SearchAdvisor`
    to ``depth`` plies (:data:`DEPTH`, at most :data:`MAX_DEPTH`).
 
 For the standard 40-bean game (too large to solve, docs/rules.md section 5) the advisor runs
@@ -34,8 +39,10 @@ Example:
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
-from typing import cast
+from importlib import resources
+from typing import Any, cast
 
 import numpy as np
 
@@ -48,7 +55,8 @@ from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.sides import can_move
 from dicemath.games.bohnduell.solver_dense import MAX_TABLE_STOCK, DenseTable, load_dense
 from dicemath.games.bohnduell.solver_dict import DictSolver, Key, successors
-from dicemath.games.bohnduell.state import PLAYER_NAMES, Move, Side, State
+from dicemath.games.bohnduell.state import PLAYER_NAMES, Move, Side, State, initial_state
+from dicemath.games.bohnduell.strong_table import covering_table
 
 
 def side_features(side: Side) -> tuple[float, ...]:
@@ -268,6 +276,59 @@ def _table_advice(state: State, depth: int = DEPTH, table_stock: int = TABLE_STO
                    table_stock)
 
 
+def _strong_table(state: State) -> DenseTable | None:
+    if state.is_over():
+        return None
+    table = covering_table(state.rules, max(map(sum, state.mover_sides)))
+    return table if table is not None and table.covers(state) else None
+
+
+def _in_strong_table(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> bool:
+    check_settings(depth, table_stock)
+    return _strong_table(state) is not None
+
+
+def _strong_table_advice(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> Advice:
+    table = _strong_table(state)
+    if table is None:
+        raise InvalidStateError(f"no strong table covers {state}")
+    return _advice(state, [(v, m, True) for m, v in table.move_values(state).items()], True, "strong table", depth,
+                   table.stock)
+
+
+@lru_cache(maxsize=1)
+def solved_starts() -> dict[str, Any]:
+    """The first moves of the starts solved by strong tables, shipped with the package.
+
+    ``data/solved_starts.json`` (written by ``analyses/bohnduell_solve_stocks.py``): per
+    ``"cups<n>-<capture>"`` and stock, the value of each first move (final pot difference
+    for A, who moves first, BOHN-7) and the table that solved it.
+    """
+    text = resources.files("dicemath.games.bohnduell").joinpath("data", "solved_starts.json").read_text()
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def _solved_start(state: State) -> dict[str, int] | None:
+    rules = state.rules
+    starts = solved_starts()["starts"].get(f"cups{rules.cups}-{rules.capture}", {})
+    row = starts.get(str(rules.stock))
+    return row["first_moves"] if row is not None and state == initial_state(rules) else None
+
+
+def _is_solved_start(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> bool:
+    check_settings(depth, table_stock)
+    return _solved_start(state) is not None
+
+
+def _solved_start_advice(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> Advice:
+    first_moves = _solved_start(state)
+    if first_moves is None:
+        raise InvalidStateError(f"{state} is not a solved start")
+    rows = [(first_moves[str(move)], move, True) for move in state.legal_actions()]
+    return _advice(state, rows, True, "solved start", depth, table_stock)
+
+
 def _solvable(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> bool:
     check_settings(depth, table_stock)
     return not state.is_over() and state.potential() <= SOLVE_POTENTIAL
@@ -294,8 +355,11 @@ def source_chain(rules: Rules) -> SourceChain:
 
     1. ``table`` (exact, int8 integers): both sides within the dense table
        (:data:`TABLE_STOCK` beans, the ``table_stock`` setting).
-    2. ``solve`` (exact, integers): potential at most :data:`SOLVE_POTENTIAL`, solved on demand.
-    3. ``search`` (an estimate): any position where a player moves; alpha-beta to ``depth``
+    2. ``strong table`` (exact, integers): the smallest strong table built on this machine
+       that covers both sides (none unless one was built).
+    3. ``solved start`` (exact, integers): the start of a game in :func:`solved_starts`.
+    4. ``solve`` (exact, integers): potential at most :data:`SOLVE_POTENTIAL`, solved on demand.
+    5. ``search`` (an estimate): any position where a player moves; alpha-beta to ``depth``
        plies (:data:`DEPTH`, at most :data:`MAX_DEPTH`), the advice's ``source`` naming the
        depth and the table.
 
@@ -304,12 +368,18 @@ def source_chain(rules: Rules) -> SourceChain:
     Example:
         >>> print(source_chain(Rules()).describe())
         table (exact, integer): both sides hold at most 12 beans (the table_stock setting) and lie in the table
+        strong table (exact, integer): a strong table built on this machine (dicemath bohnduell table build) covers both sides
+        solved start (exact, integer): the start of a game whose first moves ship with the package
         solve (exact, integer): potential (total distance of the beans to their pots) at most 60
         search (estimate): any position where a player moves: alpha-beta search, 1..12 plies (default 6)
     """
     return SourceChain(
         Source("table", True, f"both sides hold at most {TABLE_STOCK} beans (the table_stock setting) and lie in "
                               "the table", _in_table, _table_advice, arithmetic="integer"),
+        Source("strong table", True, "a strong table built on this machine (dicemath bohnduell table build) covers "
+                                     "both sides", _in_strong_table, _strong_table_advice, arithmetic="integer"),
+        Source("solved start", True, "the start of a game whose first moves ship with the package", _is_solved_start,
+               _solved_start_advice, arithmetic="integer"),
         Source("solve", True, f"potential (total distance of the beans to their pots) at most {SOLVE_POTENTIAL}",
                _solvable, _solve_advice, arithmetic="integer"),
         Source("search", False, f"any position where a player moves: alpha-beta search, 1..{MAX_DEPTH} plies "

@@ -61,6 +61,10 @@ MAX_TABLE_STOCK = 63
 LAYOUT = "phi-blocks-1"
 """The version of the table's layout (:class:`SideIndex`): part of a stored table's version."""
 
+MAX_MEMORY_POSITIONS = 12_000_000_000
+"""The largest table :func:`solve_dense` builds in memory (one byte a position, 12 GB); a
+larger one is built on disk (``dicemath bohnduell table build``)."""
+
 MAX_CODE_SPACE = 1 << 27
 """Largest ``(S + 1) ** (n + 1)`` for which the code-to-rank lookup array is built."""
 
@@ -394,7 +398,8 @@ def solve_dense(rules: Rules, sides: str = "reachable") -> DenseTable:
         The :class:`DenseTable` (``NP ** 2`` bytes of values).
 
     Raises:
-        InvalidStateError: ``rules.stock`` above :data:`MAX_TABLE_STOCK` or too large for the index.
+        InvalidStateError: ``rules.stock`` above :data:`MAX_TABLE_STOCK`, too large for the
+            index, or a table over :data:`MAX_MEMORY_POSITIONS` (build it on disk instead).
 
     Example:
         >>> from dicemath.games.bohnduell.state import initial_state
@@ -406,8 +411,12 @@ def solve_dense(rules: Rules, sides: str = "reachable") -> DenseTable:
         raise InvalidStateError(f"the dense table stores values as int8: stock must be <= "
                                 f"{MAX_TABLE_STOCK}, got {stock}")
     index = SideIndex.build(cups, stock, sides)
-    np_ = index.sides.shape[0]
-    values = np.zeros(np_ * np_, dtype=np.int8)
+    if index.size ** 2 > MAX_MEMORY_POSITIONS:
+        raise InvalidStateError(
+            f"the table of {stock} beans a side has {index.size ** 2:,} positions, more than the "
+            f"{MAX_MEMORY_POSITIONS:,} solved in memory; build it on disk with 'dicemath bohnduell table build "
+            f"--stock {stock}'")
+    values = np.zeros(index.size ** 2, dtype=np.int8)
     from dicemath.games.bohnduell import _dense_kernels as kernels
     start = time.perf_counter()
     kernels.sweep(rules.every, index.powers, index.sides, index.rank, index.potentials, index.starts,

@@ -20,7 +20,8 @@ first unfinished potential.
 The tasks run on local threads (the kernels release the GIL) or on the processes of a
 ``dask.distributed`` cluster whose workers share the folder on one machine's disk (they then
 share its page cache; a network file system would need each task's writes flushed before
-the next potential reads them).
+the next potential reads them). On a cluster part ``p`` of every potential runs on worker
+``p`` modulo their number, so that each worker writes its parts of the table.
 
 :func:`open_strong` maps a finished table read-only as a
 :class:`~dicemath.games.bohnduell.solver_dense.DenseTable`; :func:`strong_tables` lists
@@ -180,7 +181,7 @@ def _passes_task(folder: str, build_id: str, phi: int, part: tuple[int, int, int
 
 def _done_task(folder: str, build_id: str, phi: int, seconds: list[float]) -> float:
     """Sync the table file (the potential's values reach the disk before its chunk is marked);
-    returns the potential's compute seconds."""
+    returns the potential's compute seconds (its tasks' ``seconds`` summed)."""
     os.fdatasync(_opened(folder, build_id).descriptor)
     return float(sum(seconds))
 
@@ -262,7 +263,7 @@ def build_strong(rules: Rules, folder: Path | str | None = None, *, sides: str =
             graph[key] = (_moves_task, name, build_id, phi, part, list(previous) + synced)
         for key, part in zip(passes, cuts):
             graph[key] = (_passes_task, name, build_id, phi, part, list(moves))
-        graph[("done", phi)] = (_done_task, name, build_id, phi, list(passes))
+        graph[("done", phi)] = (_done_task, name, build_id, phi, moves + passes)
         previous = passes
     from dicemath.core.progress import progress
 
@@ -277,7 +278,8 @@ def build_strong(rules: Rules, folder: Path | str | None = None, *, sides: str =
             bar.update(int(index.phi_starts[phi + 1] - index.phi_starts[phi]))
 
     try:
-        run_graph(graph, list(graph), scheduler=scheduler, workers=threads + 1, on_done=on_done)
+        run_graph(graph, list(graph), scheduler=scheduler, workers=threads + 1, on_done=on_done,
+                  placement=lambda key: int(key[2]) if key[0] != "done" else 0)
     finally:
         bar.close()
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
