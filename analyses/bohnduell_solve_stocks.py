@@ -109,6 +109,17 @@ def strong_rows(folder: Path, stocks: range) -> list[dict]:
     return rows
 
 
+def standard_game_row(rate: float, cups: int = 4, stock: int = 40) -> dict:
+    """What the strong table of the standard game would take: its positions counted exactly
+    (reachable sides squared), the time at ``rate`` positions per second (an estimate)."""
+    from dicemath.games.bohnduell.solver_dense import side_closure
+
+    positions = len(side_closure(cups, stock)) ** 2
+    return {"stock": stock, "cups": cups, "capture": "last", "proven": False, "table_positions": positions,
+            "disk_gigabytes": round(positions / 1e9, 1), "build_hours_estimated": round(positions / rate / 3600, 1),
+            "rate_positions_per_second": round(rate)}
+
+
 def write_starts(data: dict) -> None:
     """Write the shipped first moves (``solved_starts.json``) from the studies' results."""
     starts = {f"cups{rows[0]['cups']}-{capture}": {
@@ -155,6 +166,8 @@ def main() -> None:
         rows = {row["stock"]: row for row in results.get(found[0]["capture"], [])}
         rows.update({row["stock"]: row for row in found})
         results[found[0]["capture"]] = [rows[s] for s in sorted(rows)]
+        built = max((row for row in found if "positions_per_second" in row), key=lambda row: row["stock"])
+        data["standard_game"] = standard_game_row(built["positions_per_second"])
         OUT.write_text(json.dumps(data, indent=1) + "\n")
         write_starts(data)
         for row in found:

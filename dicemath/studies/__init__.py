@@ -14,9 +14,12 @@ the scripts of ``analyses/`` run the studies and write them into :data:`DATA`.
   (``data/full_board_results.json``, by ``analyses/pegs_fives_full_board.py``);
 * :mod:`.full_board_distill`: distilling the exact full-board table into the shipped
   model of :mod:`dicemath.games.pegs_fives.distilled`;
-* BohnDuell's solved stocks and advisor strength (``data/bohnduell_solved_stocks.json``,
-  ``data/bohnduell_advisor_strength.json``, by ``analyses/bohnduell_solve_stocks.py`` and
-  ``analyses/bohnduell_strength.py``; read by :mod:`dicemath.games.bohnduell.report`);
+* BohnDuell's solved stocks, advisor strength, the search judged by exact play and the
+  strong table on a cluster (``data/bohnduell_solved_stocks.json``,
+  ``data/bohnduell_advisor_strength.json``, ``data/bohnduell_search_quality.json``,
+  ``data/bohnduell_distributed.json``, by ``analyses/bohnduell_solve_stocks.py``,
+  ``analyses/bohnduell_strength.py``, ``analyses/bohnduell_search_quality.py`` and
+  ``analyses/bohnduell_distributed.py``; read by :mod:`dicemath.games.bohnduell.report`);
 * :mod:`.report_studies`: the report sections' own expensive studies (exact races, the
   Pitjesbak tables of three and four players, long simulations; ``data/report_studies.json``,
   by ``analyses/report_studies.py``).

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dicemath.games.bohnduell.report import (compute, first_player_conclusion, overfill_conclusion, render,
-                                             solved_stocks)
+from dicemath.games.bohnduell.report import (compute, first_player_conclusion, growth_conclusion,
+                                             overfill_conclusion, render, search_quality_conclusion, solved_stocks)
 from dicemath.reporting import section_names
 from dicemath.reporting.context import ReportContext
 
@@ -48,3 +48,20 @@ def test_conclusions_follow_the_numbers():
     risky = ((5, {"positions": 10, "overfill_better": 6, "tie": 0, "overfill_worse": 4, "mean_loss_when_worse": 1.0}),)
     assert "is sound" in overfill_conclusion(clean) and "never" in overfill_conclusion(clean)
     assert "unreliable" in overfill_conclusion(risky) and "60.0%" in overfill_conclusion(risky)
+
+
+def test_growth_and_search_sentences_follow_the_numbers():
+    rows = [{"stock": 9, "table_positions": 1000, "solve_seconds_estimated": 5.0},
+            {"stock": 10, "table_positions": 1500, "solve_seconds": 600.0}]
+    text = growth_conclusion(rows, None)
+    assert "grows 1.50x" in text and "10 beans a side, holds 1,500 positions" in text and "10.0 minutes" in text
+    standard = {"table_positions": 494_000_000_000, "build_hours_estimated": 12.0}
+    assert "494 GB" in growth_conclusion(rows, standard) and "12 hours" in growth_conclusion(rows, standard)
+    quality = {"depth": 6, "results": [
+        {"stock": 30, "best_share": 0.8, "mean_loss_per_decision": 0.3, "mean_loss_per_game": 12.0},
+        {"stock": 14, "best_share": 0.95, "mean_loss_per_decision": 0.05, "mean_loss_per_game": 1.5}]}
+    sentence = search_quality_conclusion(quality)
+    assert "in 80% to 95%" in sentence and "14 to 30 beans; the share falls" in sentence
+    assert "0.05 to 0.30 beans per decision, 1.5 to 12.0 per game" in sentence
+    quality["results"][0]["best_share"] = 0.99
+    assert "does not fall" in search_quality_conclusion(quality)

@@ -15,8 +15,9 @@ from dicemath.games.bohnduell import Rules, State, initial_state
 from dicemath.games.bohnduell.search import advise, solved_starts
 from dicemath.games.bohnduell.solver_dense import SideIndex, solve_dense
 from dicemath.games.bohnduell.solver_dict import DictSolver
+from dicemath.games.bohnduell.state import side_moves
 from dicemath.games.bohnduell.strong_table import (
-    KIND, build_strong, default_folder, open_strong, phi_parts, strong_tables)
+    KIND, build_strong, building_here, default_folder, open_strong, phi_parts, strong_tables)
 
 
 @pytest.mark.parametrize("rules,sides,parts", [
@@ -142,7 +143,23 @@ def test_a_cluster_of_processes_builds_the_same_table(tmp_path):
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         with distributed.Client(cluster) as client:
             build_strong(rules, tmp_path, scheduler=client, parts=4, announce=False)
-            workers = client.run(lambda: sorted(k[0] for k in __import__(
-                "dicemath.games.bohnduell.strong_table", fromlist=["_OPENED"])._OPENED))
+            workers = client.run(building_here)
     assert np.array_equal(np.asarray(open_strong(tmp_path).values), solve_dense(rules).values)
-    assert sum(1 for opened in workers.values() if opened) == 2
+    assert sorted(workers.values()) == [[str(tmp_path)], [str(tmp_path)]]
+
+
+def test_remote_reads_count_what_a_shared_nothing_cluster_moves():
+    """One machine reads nothing remotely; on several, the reads are those of the in-memory
+    solve (every successor of every position with a move), and the distinct values fetched
+    are at most the table."""
+    from dicemath.games.bohnduell.strong_cost import remote_reads
+
+    alone = remote_reads(Rules(stock=7), 1)
+    assert alone["remote_reads"] == alone["distinct_remote"] == 0
+    index = SideIndex.build(4, 7)
+    reads = sum(len(side_moves(tuple(side))) for side in index.sides.tolist()) * index.size
+    for machines in (2, 3):
+        counted = remote_reads(Rules(stock=7), machines)
+        assert counted["reads"] == alone["reads"] == reads
+        assert 0 < counted["distinct_remote"] <= counted["remote_reads"] <= counted["reads"]
+        assert counted["distinct_remote"] <= counted["positions"]

@@ -39,6 +39,12 @@ def solved_stocks() -> dict:
     return json.loads(path.read_text()) if path.exists() else {"results": {}}
 
 
+def search_quality() -> dict | None:
+    """The committed results of ``analyses/bohnduell_search_quality.py`` (None if absent)."""
+    path = study_file("bohnduell_search_quality.json")
+    return json.loads(path.read_text()) if path.exists() else None
+
+
 def advisor_strength() -> dict | None:
     """The committed results of ``analyses/bohnduell_strength.py`` (None if absent)."""
     path = study_file("bohnduell_advisor_strength.json")
@@ -58,6 +64,8 @@ class BohnReport:
             (the picture).
         overfill: ``(stock, statistics)`` rows, from the data or one live table.
         strength: the committed strength matches (None if absent).
+        quality: the committed judgement of the depth-6 search by a strong table (None if absent).
+        standard: the committed record of the 40-bean game's table (None if absent).
         live_games, live_matches: the quick live matches (``name -> MatchResult.as_dict()``).
     """
 
@@ -72,6 +80,8 @@ class BohnReport:
     first_moves: Advice
     overfill: tuple
     strength: dict | None
+    quality: dict | None
+    standard: dict | None
     live_games: int
     live_matches: dict
 
@@ -110,7 +120,7 @@ def compute(context: ReportContext) -> BohnReport:
                       line_stock, table.position_value(start), tuple(str(m) for m, _ in line),
                       (line[-1][1] if line else start).diagram(), start,
                       advise(start, depth=search.depth, table_stock=TABLE_STOCK), overfill,
-                      advisor_strength(), games, live)
+                      advisor_strength(), search_quality(), data.get("standard_game"), games, live)
 
 
 def first_player_conclusion(stocks: dict) -> str:
@@ -162,6 +172,58 @@ def strength_conclusion(strength: dict) -> str | None:
             f"perfect opponent: {verdict}.")
 
 
+def growth_conclusion(rows: list[dict], standard: dict | None) -> str:
+    """How the strong tables grow with the stock, and what that says of the 40-bean game, read
+    off the rows (``stock``, ``table_positions``, a measured ``solve_seconds`` or an estimate)."""
+    rows = sorted(rows, key=lambda r: r["stock"])
+    last, before = rows[-1], rows[-2]
+    factor = last["table_positions"] / before["table_positions"]
+    built = max((r for r in rows if "solve_seconds" in r), key=lambda r: r["stock"])
+    text = (f"From {before['stock']} to {last['stock']} beans the table grows {factor:.2f}x; the largest table "
+            f"built, {built['stock']} beans a side, holds {built['table_positions']:,} positions "
+            f"({built['table_positions'] / 1e9:.1f} GB at one byte each) and took {built['solve_seconds'] / 60:.1f} "
+            "minutes.")
+    if standard is not None:
+        text += (f" The standard game's table (40 beans a side) would hold {standard['table_positions']:,} "
+                 f"positions ({standard['table_positions'] / 1e9:.0f} GB), about "
+                 f"{standard['build_hours_estimated']:.0f} hours at that rate (an estimate); it is not built here, "
+                 "so the 40-bean start is answered by the search, labelled an estimate.")
+    return text
+
+
+def search_quality_conclusion(quality: dict) -> str:
+    """What the judgement of the search by exact play says, read off its rows."""
+    rows = sorted(quality["results"], key=lambda r: r["stock"])
+    shares = [r["best_share"] for r in rows]
+    losses = [r["mean_loss_per_decision"] for r in rows]
+    games = [r["mean_loss_per_game"] for r in rows]
+    trend = ("falls" if shares[-1] < shares[0] else "does not fall") + " as the stock grows"
+    return (f"The depth-{quality['depth']} search chose a best move in {min(shares):.0%} to {max(shares):.0%} of its "
+            f"decisions ({rows[0]['stock']} to {rows[-1]['stock']} beans; the share {trend}), giving away "
+            f"{min(losses):.2f} to {max(losses):.2f} beans per decision, {min(games):.1f} to {max(games):.1f} "
+            "per game for both players together.")
+
+
+def _growth_figure(rows: list[dict]):
+    import matplotlib.pyplot as plt
+
+    rows = sorted(rows, key=lambda r: r["stock"])
+    figure, (size, time) = plt.subplots(1, 2, figsize=(9, 3.5))
+    size.semilogy([r["stock"] for r in rows], [r["table_positions"] for r in rows], marker="o")
+    size.set(xlabel="beans per player (stock)", ylabel="positions (bytes)", title="strong table size")
+    measured = [r for r in rows if r.get("solve_seconds")]
+    estimated = [r for r in rows if "solve_seconds_estimated" in r]
+    time.semilogy([r["stock"] for r in measured], [r["solve_seconds"] for r in measured], marker="o",
+                  label="measured")
+    if estimated:
+        time.semilogy([r["stock"] for r in estimated], [r["solve_seconds_estimated"] for r in estimated],
+                      marker="o", fillstyle="none", linestyle="none", label="estimated (read off a larger table)")
+    time.set(xlabel="beans per player (stock)", ylabel="seconds", title="solve time")
+    time.legend()
+    figure.tight_layout()
+    return figure
+
+
 def _value_figure(stocks: dict):
     import matplotlib.pyplot as plt
 
@@ -204,7 +266,11 @@ def render(report: BohnReport, context: ReportContext) -> str:
         "position) and solves it in order of the bean-distance potential, without recursion. "
         "`solve s` is wall-clock time on a shared 2-core machine, `cpu s` the process time; "
         "`peak MB` is the solving process's peak resident memory, the interpreter and its "
-        f"libraries included. {counted}",
+        "libraries included. Stocks beyond memory are solved by a strong table on disk "
+        "(`dicemath bohnduell table build`, two threads): a table of S beans holds every smaller "
+        "game, so the stocks below the largest built are read off it and their time is an "
+        "estimate (est.: their positions at the build's rate); the built table's peak MB counts "
+        f"the pages of the table file mapped in memory. {counted}",
         "",
     ]
     rows = []
@@ -216,7 +282,8 @@ def render(report: BohnReport, context: ReportContext) -> str:
         r = stocks["last"].get(stock) or stocks["every"].get(stock)
         row += [f"{r['reachable_positions']:,}" if "reachable_positions" in r else "",
                 f"{r['table_positions']:,}" if "table_positions" in r else "",
-                f"{r['solve_seconds']:.1f}" if "solve_seconds" in r else "",
+                (f"{r['solve_seconds']:.1f}" if "solve_seconds" in r else
+                 f"≈{r['solve_seconds_estimated']:.0f} (est.)" if "solve_seconds_estimated" in r else ""),
                 f"{r['solve_cpu_seconds']:.1f}" if "solve_cpu_seconds" in r else "",
                 f"{r['peak_rss_megabytes']:.0f}" if "peak_rss_megabytes" in r else ""]
         rows.append(row)
@@ -225,6 +292,14 @@ def render(report: BohnReport, context: ReportContext) -> str:
          "reachable (last)", "table positions", "solve s (last)", "cpu s (last)", "peak MB (last)"], rows),
         "", first_player_conclusion(stocks), "",
         context.save_figure(_value_figure(stocks), "bohnduell_values.png", "value by stock size"), ""]
+
+    grown = [r for r in stocks["last"].values() if "table_positions" in r]
+    if len(grown) > 1 and any("solve_seconds" in r for r in grown):
+        parts += ["## How the tables grow", "",
+                  "Positions of the dense table (reachable sides of each player, all pairs) and the time "
+                  "to solve it, by stock, capture `last`:", "",
+                  context.save_figure(_growth_figure(grown), "bohnduell_growth.png", "table size and solve time"),
+                  "", growth_conclusion(grown, report.standard), ""]
 
     first_move = report.first_moves.best
     if first_move is None:
@@ -267,6 +342,19 @@ def render(report: BohnReport, context: ReportContext) -> str:
         sentence = strength_conclusion(report.strength)
         if sentence:
             parts += [sentence, ""]
+    if report.quality:
+        parts += ["### The search against exact play", "",
+                  "Both players move by the search (depth "
+                  f"{report.quality['depth']}, exact {report.quality['table_stock']}-bean tables) after "
+                  f"{report.quality['random_plies']} random moves; every decision with a choice is judged by "
+                  f"the exact values of a strong table. Run: `{report.quality['produced_by']}`.", "",
+                  markdown_table(["stock", "games", "decisions", "best move chosen", "beans lost per decision",
+                                  "beans lost per game", "worst game"],
+                                 [[r["stock"], r["games"], f"{r['decisions']:,}", f"{r['best_share']:.1%}",
+                                   f"{r['mean_loss_per_decision']:.3f}", f"{r['mean_loss_per_game']:.2f}",
+                                   r["worst_game_loss"]] for r in sorted(report.quality["results"],
+                                                                          key=lambda r: r["stock"])]),
+                  "", search_quality_conclusion(report.quality), ""]
     parts += [f"Quick live check ({report.live_games} games each):", "",
               markdown_table(headers, _match_rows(report.live_matches))]
     return "\n".join(parts)

@@ -150,6 +150,12 @@ def _opened(folder: str, build_id: str) -> _Opened:
         return _OPENED[key]
 
 
+def building_here() -> list[str]:
+    """The folders of the tables this process has solved parts of (on a cluster: this worker)."""
+    with _OPENING:
+        return sorted({folder for folder, _ in _OPENED})
+
+
 def _moves_task(folder: str, build_id: str, phi: int, part: tuple[int, int, int, int], after: object) -> float:
     """Solve the positions with a move of one part of potential ``phi`` and write them; returns seconds."""
     from dicemath.games.bohnduell import _dense_kernels as kernels
