@@ -340,7 +340,7 @@ def _submit_placed(client: Client, graph: Mapping[Any, Any], keys: Sequence[Key]
                    placement: Callable[[Any], int]) -> list[Any]:
     """Submit each task of ``graph`` (``key -> (function, *arguments)``, dependencies as keys,
     also inside lists) to the worker ``placement(key)`` chooses; return the futures of ``keys``."""
-    addresses = sorted(client.scheduler_info()["workers"])  # type: ignore[no-untyped-call]
+    addresses = sorted(client.scheduler_info()["workers"])
     futures: dict[Any, Any] = {}
 
     def resolve(argument: Any) -> Any:
@@ -355,7 +355,7 @@ def _submit_placed(client: Client, graph: Mapping[Any, Any], keys: Sequence[Key]
     def submit(key: Any) -> Any:
         if key not in futures:
             function, *arguments = graph[key]
-            futures[key] = client.submit(function, *[resolve(a) for a in arguments], key=key,  # type: ignore[no-untyped-call]
+            futures[key] = client.submit(function, *[resolve(a) for a in arguments], key=key,
                                          workers=[addresses[placement(key) % len(addresses)]], pure=False)
         return futures[key]
 

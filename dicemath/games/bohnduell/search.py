@@ -368,7 +368,7 @@ def source_chain(rules: Rules) -> SourceChain:
     Example:
         >>> print(source_chain(Rules()).describe())
         table (exact, integer): both sides hold at most 12 beans (the table_stock setting) and lie in the table
-        strong table (exact, integer): a strong table built on this machine (dicemath bohnduell table build) covers both sides
+        strong table (exact, integer): a strong table built here (dicemath bohnduell table build) covers both sides
         solved start (exact, integer): the start of a game whose first moves ship with the package
         solve (exact, integer): potential (total distance of the beans to their pots) at most 60
         search (estimate): any position where a player moves: alpha-beta search, 1..12 plies (default 6)
@@ -376,8 +376,8 @@ def source_chain(rules: Rules) -> SourceChain:
     return SourceChain(
         Source("table", True, f"both sides hold at most {TABLE_STOCK} beans (the table_stock setting) and lie in "
                               "the table", _in_table, _table_advice, arithmetic="integer"),
-        Source("strong table", True, "a strong table built on this machine (dicemath bohnduell table build) covers "
-                                     "both sides", _in_strong_table, _strong_table_advice, arithmetic="integer"),
+        Source("strong table", True, "a strong table built here (dicemath bohnduell table build) covers both sides",
+               _in_strong_table, _strong_table_advice, arithmetic="integer"),
         Source("solved start", True, "the start of a game whose first moves ship with the package", _is_solved_start,
                _solved_start_advice, arithmetic="integer"),
         Source("solve", True, f"potential (total distance of the beans to their pots) at most {SOLVE_POTENTIAL}",

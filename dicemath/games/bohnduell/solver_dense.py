@@ -234,7 +234,7 @@ def block_layout(starts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
     Example:
         >>> potentials, offsets, phi_starts = block_layout(np.array([0, 1, 3]))   # K=0: 1 side, K=1: 2
         >>> potentials.tolist(), offsets.tolist(), phi_starts.tolist()
-        ([0, 1, 1], [[0, 1], [3, 5]], [0, 1, 5, 9])
+        ([0, 1, 1], [[0, 3], [1, 5]], [0, 1, 5, 9])
     """
     counts = np.diff(starts).astype(np.int64)
     kmax = counts.size - 1

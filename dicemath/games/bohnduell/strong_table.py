@@ -35,7 +35,7 @@ Example:
     >>> build_strong(Rules(stock=5), folder, workers=1, announce=False).complete
     True
     >>> open_strong(folder).position_value(initial_state(Rules(stock=5)))
-    -1
+    0
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def phi_parts(index: SideIndex, phi: int, parts: int) -> list[tuple[int, int, in
     Example:
         >>> index = SideIndex.build(4, 3)
         >>> parts = phi_parts(index, 10, 2)
-        >>> parts[0][2] == index.phi_starts[10] and parts[-1][3] == index.phi_starts[11]
+        >>> bool(parts[0][2] == index.phi_starts[10] and parts[-1][3] == index.phi_starts[11])
         True
     """
     kmax = index.kmax
@@ -167,7 +167,7 @@ def _moves_task(folder: str, build_id: str, phi: int, part: tuple[int, int, int,
     buffer = np.zeros(last - first, dtype=np.int8)
     kernels.solve_moves(phi, first_rank, last_rank, table.rules.every, ix.powers, ix.sides, ix.rank, ix.potentials,
                         ix.starts, ix.block_offsets, ix.movable, table.reading, buffer, first)
-    view = memoryview(buffer)
+    view = memoryview(buffer.data)
     written = 0
     while written < len(view):                       # one pwrite, repeated only if the system cuts it short
         written += os.pwrite(table.descriptor, view[written:], table.offset + first + written)
