@@ -39,6 +39,7 @@ EXCLUDED = {
     "fives build-table": "writes a table of 6**12 boards",
     "backgammon build-bearoff": "writes the bear-off database",
     "bohnduell table build": "writes a strong table to disk (its refusals: tests/bohnduell/test_strong_table.py)",
+    "bohnduell proof search": "searches as long as its budget (its refusals: tests/bohnduell/test_proof.py)",
 }
 """Commands not driven here, each with its reason (they write files or start servers)."""
 

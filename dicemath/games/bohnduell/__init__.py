@@ -18,8 +18,14 @@ Modules:
 - :mod:`~dicemath.games.bohnduell.solver_dense`: :func:`solve_dense` (``rules``), the dense
   numba solver (its kernels :mod:`~dicemath.games.bohnduell._dense_kernels`, imported on
   first use), and :func:`load_dense` (cached on disk).
-- :mod:`~dicemath.games.bohnduell.search`: the chain of value sources (exact table, exact
-  solve, alpha-beta estimate), :func:`advise` through it, and :class:`SearchAdvisor`.
+- :mod:`~dicemath.games.bohnduell.strong_table`: strong tables larger than memory on the
+  core's table store (``dicemath bohnduell table build``), on threads or a Dask cluster;
+  :mod:`~dicemath.games.bohnduell.strong_cost`: the values a cluster's machines exchange.
+- :mod:`~dicemath.games.bohnduell.proof`: a start's value proven by search over an endgame
+  table, with a certificate (:mod:`~dicemath.games.bohnduell.proof_format`) that
+  :mod:`~dicemath.games.bohnduell.proof_check` replays independently.
+- :mod:`~dicemath.games.bohnduell.search`: the chain of value sources (exact tables, solved
+  starts, exact solve, alpha-beta estimate), :func:`advise` through it, and :class:`SearchAdvisor`.
 - :mod:`~dicemath.games.bohnduell.game`: the :class:`~dicemath.core.game.Game` object;
   :mod:`~dicemath.games.bohnduell.commands`: ``dicemath bohnduell``;
   :mod:`~dicemath.games.bohnduell.report`: its report section.

@@ -21,6 +21,12 @@ Commands:
   on disk (:func:`~dicemath.games.bohnduell.strong_table.build_strong`; it says the size and
   an estimated time before it starts); ``table list [--json]``: the strong tables in the
   cache, which ``advise`` then answers from exactly.
+- ``proof search --stock 32 --table-stock 30 [--nodes N] [--seconds S] [--all-first-moves]
+  [--out FILE] [--json]``: prove the value of a start by search over an endgame table
+  (:func:`~dicemath.games.bohnduell.proof.prove`), writing its certificate; ``proof check
+  FILE [--json]``: replay a certificate with the rules and the table it names
+  (:func:`~dicemath.games.bohnduell.proof_check.check`). The endgame table of ``T`` beans is
+  the strong table of that stock in the cache, else solved in memory.
 """
 
 from __future__ import annotations
@@ -81,6 +87,23 @@ def register(subparsers, game) -> None:
     add_json_flag(listing)
     listing.set_defaults(func=run_table_list)
 
+    proof = commands.add_parser("proof", help="prove a start's value by search, with a certificate; check one")
+    proofs = proof.add_subparsers(dest="bohnduell_proof_command", metavar="ACTION", required=True)
+    search = proofs.add_parser("search", help="prove the value of the start of a game by search over an endgame table")
+    _variant_flags(search, stock_default=20)
+    search.add_argument("--table-stock", type=_table_stock, default=TABLE_STOCK,
+                        help=f"endgame table of at most this many beans a side, 0 for none (default {TABLE_STOCK})")
+    search.add_argument("--nodes", type=_positive, default=None, help="the most positions to expand (default: none)")
+    search.add_argument("--seconds", type=_positive, default=None, help="the most seconds to search (default: none)")
+    search.add_argument("--all-first-moves", action="store_true", help="prove every first move's value too")
+    search.add_argument("--out", help="write the certificate to this file")
+    add_json_flag(search)
+    search.set_defaults(func=run_proof_search)
+    check = proofs.add_parser("check", help="replay a certificate with the rules and its endgame table")
+    check.add_argument("certificate", metavar="FILE", help="a certificate written by 'proof search --out'")
+    add_json_flag(check)
+    check.set_defaults(func=run_proof_check)
+
     show = add_show_command(commands, "a position's text form, e.g. 38:0,0,1,1:0/40:0,0,0,0:0/B, or 'start' "
                                       "(with --cups, --stock, --capture)")
     _variant_flags(show, stock_default=40)
@@ -114,6 +137,31 @@ def _workers(text: str) -> int:
     if not 1 <= workers <= 256:
         raise argparse.ArgumentTypeError(f"workers must be 1..256, got {workers}")
     return workers
+
+
+def _positive(text: str) -> int:
+    """``--nodes``, ``--seconds``: a whole number >= 1."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
+    return number
+
+
+def endgame_table(rules: Rules, table_stock: int):
+    """The endgame table of the variant of ``rules`` for sides of at most ``table_stock`` beans:
+    the strong table of exactly that stock in the cache, else solved in memory (None for 0)."""
+    from dicemath.games.bohnduell.strong_table import open_strong, strong_tables
+
+    if not table_stock:
+        return None
+    for entry in strong_tables():
+        if (entry.complete and entry.current and (entry.cups, entry.stock, entry.capture)
+                == (rules.cups, table_stock, rules.capture) and entry.sides == "reachable"):
+            return open_strong(entry.folder)
+    return load_dense(Rules(cups=rules.cups, stock=table_stock, capture=rules.capture))
 
 
 def _variant_flags(parser, stock_default: int) -> None:
@@ -245,6 +293,50 @@ def run_table_list(args) -> int:
           f"{t['seconds']:.0f}", t["folder"]] for t in r["tables"]]) if r["tables"] else
          "no strong tables in the cache (dicemath bohnduell table build --stock N builds one)")
     return 0
+
+
+def run_proof_search(args) -> int:
+    from dicemath.games.bohnduell.proof import prove
+
+    rules = Rules(cups=args.cups, stock=args.stock, capture=args.capture)
+    table = endgame_table(rules, args.table_stock)
+    proven = prove(rules, table, node_budget=args.nodes, seconds=args.seconds, all_first_moves=args.all_first_moves)
+    result = {"cups": rules.cups, "stock": rules.stock, "capture": rules.capture, "table_stock": args.table_stock,
+              "proven": proven.complete, "value": proven.value, "lower": proven.lower, "upper": proven.upper,
+              "value_view": "final pot difference A - B under best play; A moves first (BOHN-7)",
+              "first_moves": {str(m): list(bounds) for m, bounds in proven.first_moves.items()},
+              "best_moves": [str(m) for m in proven.best_moves], "nodes": proven.nodes,
+              "positions": proven.positions, "seconds": round(proven.seconds, 3), "exhausted": proven.exhausted,
+              "certificate_rows": proven.certificate.header.rows, "certificate_sha256": proven.certificate.digest,
+              "certificate": str(proven.write(args.out)) if args.out else None}
+    emit(result, args.json, _render_proof)
+    return 0
+
+
+def run_proof_check(args) -> int:
+    from dicemath.games.bohnduell.proof_check import check
+    from dicemath.games.bohnduell.proof_format import read_certificate
+
+    header = read_certificate(args.certificate).header
+    rules = Rules(cups=header.cups, stock=header.stock, capture=header.capture)
+    checked = check(args.certificate, endgame_table(rules, header.table_stock))
+    result = {"cups": rules.cups, "stock": rules.stock, "capture": rules.capture, "table_stock": header.table_stock,
+              "checked": True, "proven": checked.lower == checked.upper,
+              "value": checked.lower if checked.lower == checked.upper else None,
+              "lower": checked.lower, "upper": checked.upper,
+              "first_moves": {str(m): list(bounds) for m, bounds in checked.first_moves.items()},
+              "rows": checked.rows, "certificate_sha256": checked.digest, "seconds": round(checked.seconds, 3)}
+    emit(result, args.json, _render_proof)
+    return 0
+
+
+def _render_proof(r: dict) -> str:
+    value = f"{r['value']:+d} (proven)" if r["proven"] else f"between {r['lower']:+d} and {r['upper']:+d}"
+    moves = ", ".join(f"{m} {a:+d}" if a == b else f"{m} {a:+d}..{b:+d}" for m, (a, b) in r["first_moves"].items())
+    done = "certificate checked" if r.get("checked") else f"{r['nodes']:,} positions searched"
+    return (f"BohnDuell, {r['cups']} cups, {r['stock']} beans each, capture={r['capture']}, endgame table of "
+            f"{r['table_stock']} beans: value for A {value}\nfirst moves: {moves}\n{done} in {r['seconds']:.1f} s"
+            + (f"; certificate written to {r['certificate']}" if r.get("certificate") else ""))
 
 
 def run_show(args) -> int:

@@ -46,6 +46,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -71,10 +72,15 @@ vCPUs), positions per second of wall time: the estimate printed before a build s
 (``benchmarks/bench_bohnduell_strong.py`` measures it)."""
 
 
+@lru_cache(maxsize=1)
+def _code_digest() -> str:
+    return source_digest(Path(__file__).parent, CODE_FILES)
+
+
 def strong_spec(rules: Rules, sides: str = "reachable") -> dict[str, Any]:
     """What decides a strong table's values: the variant, the sides ranked and the code's digest."""
     return {"cups": rules.cups, "stock": rules.stock, "capture": rules.capture, "sides": sides,
-            "layout": LAYOUT, "code": source_digest(Path(__file__).parent, CODE_FILES)}
+            "layout": LAYOUT, "code": _code_digest()}
 
 
 def default_folder(rules: Rules, sides: str = "reachable") -> Path:
