@@ -59,7 +59,7 @@ def test_search_values_are_those_before_the_core_rebase():
 
 def test_the_chain_answers_from_its_first_covering_source():
     chain = source_chain(STANDARD)
-    assert [s.name for s in chain.sources] == ["table", "solve", "search"]
+    assert [s.name for s in chain.sources] == ["table", "strong table", "solved start", "solve", "search"]
     in_table = initial_state(Rules(stock=TABLE_STOCK))
     small = State.from_str("0:0,0,0,20:0/0:1,0,0,0:59/A")           # a side of 20 beans, potential 81
     smaller = State.from_str("0:3,0,0,10:0/0:1,0,0,0:66/A")          # outside the table, potential 44

@@ -110,6 +110,27 @@ def side_closure(cups: int, stock: int) -> set[Side]:
     return seen
 
 
+def ranked_sides(cups: int, stock: int, sides: str = "reachable") -> np.ndarray:
+    """The sides of a :class:`SideIndex` in rank order: by potential, then as tuples.
+
+    Args:
+        sides: ``"all"`` (every ``(stock, c_1..c_n)`` with at most ``stock`` beans) or
+            ``"reachable"`` (only those in :func:`side_closure`).
+
+    Example:
+        >>> ranked_sides(4, 1).tolist()
+        [[0, 0, 0, 0, 0], [0, 0, 0, 0, 1], [1, 0, 0, 0, 0]]
+    """
+    n = cups
+    if sides == "all":
+        found = [s for s in itertools.product(range(stock + 1), repeat=n + 1) if sum(s) <= stock]
+    else:
+        found = list(side_closure(cups, stock))
+    potentials = [(n + 1) * s[0] + sum(d * s[d] for d in range(1, n + 1)) for s in found]
+    order = sorted(range(len(found)), key=lambda i: (potentials[i], found[i]))
+    return np.array([found[i] for i in order], dtype=np.int64).reshape(-1, n + 1)
+
+
 @dataclass
 class SideIndex:
     """The ranking of sides: arrays shared by the kernel and the Python look-ups.
@@ -142,7 +163,8 @@ class SideIndex:
 
     @classmethod
     def build(cls, cups: int, stock: int, sides: str = "reachable") -> SideIndex:
-        """Rank the sides of ``cups`` cups with at most ``stock`` beans.
+        """Rank the sides of ``cups`` cups with at most ``stock`` beans (:func:`ranked_sides`,
+        kept in the on-disk cache: a large index is computed once).
 
         Args:
             sides: ``"all"`` (every ``(stock, c_1..c_n)`` with at most ``stock`` beans) or
@@ -153,24 +175,18 @@ class SideIndex:
             raise InvalidStateError(
                 f"the dense solver's look-up for cups={cups}, stock={stock} needs "
                 f"{base ** (cups + 1)} entries (limit {MAX_CODE_SPACE}); use fewer beans")
-        n = cups
-        if sides == "all":
-            found = [s for s in itertools.product(range(stock + 1), repeat=n + 1) if sum(s) <= stock]
-        elif sides == "reachable":
-            found = list(side_closure(cups, stock))
-        else:
+        if sides not in ("all", "reachable"):
             raise InvalidStateError(f"sides must be 'all' or 'reachable', got {sides!r}")
-        potentials = [(n + 1) * s[0] + sum(d * s[d] for d in range(1, n + 1)) for s in found]
-        order = sorted(range(len(found)), key=lambda i: (potentials[i], found[i]))
-        ranked = np.array([found[i] for i in order], dtype=np.int64).reshape(-1, n + 1)
+        n = cups
+        ranked = cached_arrays("bohnduell-sides", (cups, stock, sides),
+                               lambda: {"sides": ranked_sides(cups, stock, sides)})["sides"]
+        potentials = ranked @ np.array([n + 1, *range(1, n + 1)], dtype=np.int64)   # K of each rank
         powers = base ** np.arange(n + 1, dtype=np.int64)
-        codes = ranked @ powers
         rank = np.full(base ** (n + 1), -1, dtype=np.int32)
-        rank[codes] = np.arange(len(ranked), dtype=np.int32)
-        kmax = (n + 1) * stock
-        counts = np.bincount([potentials[i] for i in order], minlength=kmax + 1)
+        rank[ranked @ powers] = np.arange(len(ranked), dtype=np.int32)
+        counts = np.bincount(potentials, minlength=(n + 1) * stock + 1)
         starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-        movable = np.array([can_move(tuple(s)) for s in ranked.tolist()], dtype=np.bool_)
+        movable = (ranked[:, 0] > 0) | np.any(ranked[:, 1:] == np.arange(1, n + 1), axis=1)  # BOHN-3, BOHN-5
         return cls(cups, stock, ranked, powers, rank, starts, movable, *block_layout(starts))
 
     @property
