@@ -34,7 +34,9 @@ from dicemath.games.bohnduell.solver_dense import side_closure, solve_dense
 from dicemath.games.bohnduell.strong_cost import remote_reads
 from dicemath.games.bohnduell.strong_table import build_strong, open_strong
 
-OUT = Path(__file__).resolve().parent.parent / "dicemath" / "studies" / "data" / "bohnduell_distributed.json"
+DATA = Path(__file__).resolve().parent.parent / "dicemath" / "studies" / "data"
+OUT = DATA / "bohnduell_distributed.json"
+SOLVED = DATA / "bohnduell_solved_stocks.json"
 
 
 def digest(values: np.ndarray) -> str:
@@ -109,19 +111,26 @@ def sizing(rate_rows: list[dict], network_rows: list[dict], machines: int, cores
     """Extrapolate to stock 40 (see the module docstring)."""
     positions = len(side_closure(4, 40)) ** 2
     one_thread = max((r for r in rate_rows if r["threads"] == 1), key=lambda r: r["stock"])
-    per_core = one_thread["positions_per_second"]
+    per_core, at_stock = one_thread["positions_per_second"], one_thread["stock"]
+    built = [r for r in json.loads(SOLVED.read_text())["results"]["last"] if r.get("solve_cpu_seconds")
+             and r["stock"] > at_stock and "positions_per_second" in r]
+    if built:                                   # the largest table built: positions per CPU second
+        largest = max(built, key=lambda r: r["stock"])
+        per_core, at_stock = round(largest["table_positions"] / largest["solve_cpu_seconds"]), largest["stock"]
     largest = max(r["stock"] for r in network_rows)
     moved = max(r["bytes_moved_per_position"] for r in network_rows if r["stock"] == largest)
     return {"stock": 40, "positions": positions, "table_gigabytes": round(positions / 1e9, 1),
-            "rate_per_core_measured": per_core, "rate_measured_at_stock": one_thread["stock"],
+            "rate_per_core_measured": per_core, "rate_measured_at_stock": at_stock,
             "core_hours_estimated": round(positions / per_core / 3600, 1),
             "machines": machines, "cores_per_machine": cores, "memory_gigabytes_per_machine": memory_gb,
             "table_share_gigabytes_per_machine": round(positions / 1e9 / machines, 1),
             "wall_hours_estimated_if_cores_scale": round(positions / per_core / 3600 / (machines * cores), 2),
             "bytes_moved_per_position_measured": moved, "bytes_moved_measured_at_stock": largest,
             "network_terabytes_estimated": round(positions * moved / 1e12, 2),
-            "assumptions": "cores scale linearly (this 2-vCPU machine's two threads did not: see rates); the "
-                           "bytes moved per position stay as measured at the largest stock counted."}
+            "assumptions": "the rate per core is the largest table's positions per CPU second (it falls as the "
+                           "stock grows); cores scale linearly (this 2-vCPU machine's two threads gave about 1.7x, "
+                           "see rates); the bytes moved per position stay as measured at the largest stock "
+                           "counted (they grow with the number of machines)."}
 
 
 def main() -> None:
@@ -131,10 +140,14 @@ def main() -> None:
     parser.add_argument("--rate-stocks", type=int, nargs="+", default=[18, 20])
     parser.add_argument("--network-stocks", type=int, nargs="+", default=[10, 12, 14, 16])
     parser.add_argument("--machines", type=int, nargs="+", default=[2, 4, 8, 16])
+    parser.add_argument("--only", nargs="+", choices=["same_bits", "rates", "network"],
+                        help="run only these parts, keeping the others from the file")
     args = parser.parse_args()
-    identical = same_bits(args.stocks, args.processes)
-    measured = rates(args.rate_stocks)
-    moved = network(args.network_stocks, args.machines)
+    kept = json.loads(OUT.read_text()) if OUT.exists() and args.only else {}
+    run = set(args.only or ["same_bits", "rates", "network"])
+    identical = same_bits(args.stocks, args.processes) if "same_bits" in run else kept["same_bits"]
+    measured = rates(args.rate_stocks) if "rates" in run else kept["rates"]
+    moved = network(args.network_stocks, args.machines) if "network" in run else kept["network"]
     OUT.write_text(json.dumps({
         "description": "BohnDuell's strong table (4 cups, capture last) in memory, on local threads and on a "
                        "dask.distributed local cluster of worker processes: SHA-256 of the values and seconds; "
@@ -144,7 +157,7 @@ def main() -> None:
         "produced_by": "python analyses/bohnduell_distributed.py " + " ".join(
             ["--stocks", *map(str, args.stocks), "--processes", str(args.processes), "--rate-stocks",
              *map(str, args.rate_stocks), "--network-stocks", *map(str, args.network_stocks), "--machines",
-             *map(str, args.machines)]),
+             *map(str, args.machines)]) + (f" (this run: --only {' '.join(args.only)})" if args.only else ""),
         "machine": f"{platform.machine()}, Python {platform.python_version()}, 2 vCPUs",
         "same_bits": identical, "rates": measured, "network": moved,
         "stock_40": sizing(measured, moved, machines=16, cores=16, memory_gb=64)}, indent=1) + "\n")

@@ -231,7 +231,8 @@ def build_strong(rules: Rules, folder: Path | str | None = None, *, sides: str =
         scheduler: ``None``/``"threads"`` (local threads), ``"synchronous"``, or a
             ``dask.distributed`` scheduler address or ``Client`` whose workers see ``folder``.
         workers: local threads (default: every core).
-        parts: ranges each potential is cut into (default: ``workers``, at least 2).
+        parts: ranges each potential is cut into (default: ``workers``; on a cluster, pass
+            its number of worker threads).
         max_chunks: stop after this many potentials (the table stays resumable).
         announce: print the table's size and the estimated time to standard error first.
 
@@ -256,7 +257,7 @@ def build_strong(rules: Rules, folder: Path | str | None = None, *, sides: str =
     first = next((phi for phi in range(chunks_total) if phi not in finished), chunks_total)
     last = chunks_total if max_chunks is None else min(chunks_total, first + max_chunks)
     threads = workers or os.cpu_count() or 1
-    cut = parts or max(threads, 2)
+    cut = parts or threads
     remaining = int(index.phi_starts[last] - index.phi_starts[first])
     if announce and remaining:
         sys.stderr.write(f"dicemath: building the strong BohnDuell table of {rules} in {folder}: "
