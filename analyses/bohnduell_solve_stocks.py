@@ -126,6 +126,11 @@ def write_starts(data: dict) -> None:
         str(row["stock"]): {"value": row["value"], "first_moves": row["first_moves"],
                             "solved_by": row.get("solved_by", "dense table in memory")}
         for row in rows} for capture, rows in data["results"].items() if rows}
+    for row in data.get("proofs", []):              # proven starts whose every first move is exact
+        if row["proven"] and row["first_moves"] is not None:
+            starts.setdefault(f"cups{row['cups']}-{row['capture']}", {})[str(row["stock"])] = {
+                "value": row["value"], "first_moves": row["first_moves"], "solved_by": row["solved_by"],
+                "certificate_sha256": row["certificate_sha256"], "certificate_command": row["certificate_command"]}
     STARTS.parent.mkdir(parents=True, exist_ok=True)
     STARTS.write_text(json.dumps({
         "description": "BohnDuell starts solved exactly: per variant and stock, the value of each first move "

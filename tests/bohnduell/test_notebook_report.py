@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dicemath.games.bohnduell.report import (compute, first_player_conclusion, growth_conclusion,
-                                             overfill_conclusion, render, search_quality_conclusion, solved_stocks)
+                                             overfill_conclusion, proof_conclusion, render,
+                                             search_quality_conclusion, solved_stocks)
 from dicemath.reporting import section_names
 from dicemath.reporting.context import ReportContext
 
@@ -65,3 +66,21 @@ def test_growth_and_search_sentences_follow_the_numbers():
     assert "0.05 to 0.30 beans per decision, 1.5 to 12.0 per game" in sentence
     quality["results"][0]["best_share"] = 0.99
     assert "does not fall" in search_quality_conclusion(quality)
+
+
+def test_proof_sentence_follows_the_numbers():
+    rows = [{"stock": 32, "proven": True, "value": -1, "optimal_first_moves": ["S1"], "nodes": 2433,
+             "table_stock": 30},
+            {"stock": 34, "proven": True, "value": -1, "optimal_first_moves": ["S1"], "nodes": 46001,
+             "table_stock": 30}]
+    text = proof_conclusion(rows)
+    assert "starts of 32, 34 beans" in text and "every one is worth -1" in text and "46,001" in text
+    rows[1]["value"] = 2
+    assert "range over -1, +2" in proof_conclusion(rows)
+    open_only = [{"stock": 40, "proven": False, "lower": -80, "upper": 3, "nodes": 5, "table_stock": 30}]
+    assert "No start beyond the tables is proven yet; for 40 beans the search proved -80 <= value <= +3" in (
+        proof_conclusion(open_only))
+    standard = {"table_positions": 494_000_000_000, "build_hours_estimated": 12.0}
+    rows_ = [{"stock": 9, "table_positions": 1000}, {"stock": 10, "table_positions": 1500, "solve_seconds": 60.0}]
+    assert "answered by the search" in growth_conclusion(rows_, standard)
+    assert "proven by search instead (value -1" in growth_conclusion(rows_, {**standard, "proven": True, "value": -1})

@@ -150,20 +150,6 @@ def _positive(text: str) -> int:
     return number
 
 
-def endgame_table(rules: Rules, table_stock: int):
-    """The endgame table of the variant of ``rules`` for sides of at most ``table_stock`` beans:
-    the strong table of exactly that stock in the cache, else solved in memory (None for 0)."""
-    from dicemath.games.bohnduell.strong_table import open_strong, strong_tables
-
-    if not table_stock:
-        return None
-    for entry in strong_tables():
-        if (entry.complete and entry.current and (entry.cups, entry.stock, entry.capture)
-                == (rules.cups, table_stock, rules.capture) and entry.sides == "reachable"):
-            return open_strong(entry.folder)
-    return load_dense(Rules(cups=rules.cups, stock=table_stock, capture=rules.capture))
-
-
 def _variant_flags(parser, stock_default: int) -> None:
     parser.add_argument("--cups", type=int, default=4, help="cups per row, 3..10 (default 4)")
     parser.add_argument("--stock", type=int, default=stock_default,
@@ -299,6 +285,8 @@ def run_proof_search(args) -> int:
     from dicemath.games.bohnduell.proof import prove
 
     rules = Rules(cups=args.cups, stock=args.stock, capture=args.capture)
+    from dicemath.games.bohnduell.strong_table import endgame_table
+
     table = endgame_table(rules, args.table_stock)
     proven = prove(rules, table, node_budget=args.nodes, seconds=args.seconds, all_first_moves=args.all_first_moves)
     result = {"cups": rules.cups, "stock": rules.stock, "capture": rules.capture, "table_stock": args.table_stock,
@@ -316,6 +304,7 @@ def run_proof_search(args) -> int:
 def run_proof_check(args) -> int:
     from dicemath.games.bohnduell.proof_check import check
     from dicemath.games.bohnduell.proof_format import read_certificate
+    from dicemath.games.bohnduell.strong_table import endgame_table
 
     header = read_certificate(args.certificate).header
     rules = Rules(cups=header.cups, stock=header.stock, capture=header.capture)

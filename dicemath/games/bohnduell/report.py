@@ -66,6 +66,7 @@ class BohnReport:
         strength: the committed strength matches (None if absent).
         quality: the committed judgement of the depth-6 search by a strong table (None if absent).
         standard: the committed record of the 40-bean game's table (None if absent).
+        proofs: the committed proofs of starts beyond the tables (``analyses/bohnduell_prove_stocks.py``).
         live_games, live_matches: the quick live matches (``name -> MatchResult.as_dict()``).
     """
 
@@ -82,6 +83,7 @@ class BohnReport:
     strength: dict | None
     quality: dict | None
     standard: dict | None
+    proofs: list
     live_games: int
     live_matches: dict
 
@@ -103,6 +105,9 @@ def compute(context: ReportContext) -> BohnReport:
     data = solved_stocks()
     results = {c: data["results"].get(c) or _live_rows(c, 6 if context.quick else 10) for c in CAPTURES}
     stocks = {c: {r["stock"]: r for r in rows} for c, rows in results.items()}
+    for proof in data.get("proofs", []):
+        if proof["proven"]:
+            stocks[proof["capture"]].setdefault(proof["stock"], proof)
     line_stock = 6 if context.quick else 10
     table = solve_dense(Rules(cups=CUPS, stock=line_stock))
     start = initial_state(table.rules_for(line_stock))
@@ -120,7 +125,8 @@ def compute(context: ReportContext) -> BohnReport:
                       line_stock, table.position_value(start), tuple(str(m) for m, _ in line),
                       (line[-1][1] if line else start).diagram(), start,
                       advise(start, depth=search.depth, table_stock=TABLE_STOCK), overfill,
-                      advisor_strength(), search_quality(), data.get("standard_game"), games, live)
+                      advisor_strength(), search_quality(), data.get("standard_game"), data.get("proofs", []),
+                      games, live)
 
 
 def first_player_conclusion(stocks: dict) -> str:
@@ -186,9 +192,28 @@ def growth_conclusion(rows: list[dict], standard: dict | None) -> str:
     if standard is not None:
         text += (f" The standard game's table (40 beans a side) would hold {standard['table_positions']:,} "
                  f"positions ({standard['table_positions'] / 1e9:.0f} GB), about "
-                 f"{standard['build_hours_estimated']:.0f} hours at that rate (an estimate); it is not built here, "
-                 "so the 40-bean start is answered by the search, labelled an estimate.")
+                 f"{standard['build_hours_estimated']:.0f} hours at that rate (an estimate); it is not built here")
+        text += (f": its start is proven by search instead (value {standard['value']:+d}, below)."
+                 if standard.get("proven") else ", so the 40-bean start is answered by the search, an estimate.")
     return text
+
+
+def proof_conclusion(proofs: list[dict]) -> str:
+    """What the proofs beyond the tables say, read off their rows."""
+    proven = sorted((r for r in proofs if r["proven"]), key=lambda r: r["stock"])
+    if not proven:
+        widest = max(proofs, key=lambda r: r["stock"])
+        return (f"No start beyond the tables is proven yet; for {widest['stock']} beans the search proved "
+                f"{widest['lower']:+d} <= value <= {widest['upper']:+d}.")
+    values = sorted({r["value"] for r in proven})
+    same = (f"every one is worth {values[0]:+d} for the first player" if len(values) == 1
+            else f"their values range over {', '.join(f'{v:+d}' for v in values)}")
+    best = sorted({m for r in proven for m in r["optimal_first_moves"]})
+    nodes = max(r["nodes"] for r in proven)
+    return (f"Proven by search over the exact table of {proven[0]['table_stock']} beans: the starts of "
+            f"{', '.join(str(r['stock']) for r in proven)} beans a side; {same}, and the best first move is "
+            f"{' or '.join(best)}. The largest proof searched {nodes:,} positions; each certificate was replayed by "
+            "the independent checker.")
 
 
 def search_quality_conclusion(quality: dict) -> str:
@@ -222,6 +247,13 @@ def _growth_figure(rows: list[dict]):
     time.legend()
     figure.tight_layout()
     return figure
+
+
+def _proof_row(r: dict) -> list:
+    value = f"{r['value']:+d}" if r["proven"] else f"{r['lower']:+d}..{r['upper']:+d}"
+    moves = " ".join(f"{m} {a:+d}" if a == b else f"{m} {a:+d}..{b:+d}" for m, (a, b) in r["first_move_bounds"].items())
+    return [r["stock"], value, moves, f"{r['nodes']:,}", f"{r['seconds']:.1f}", f"{r['check_seconds']:.1f}",
+            f"{r['certificate_rows']:,}", r["certificate_sha256"][:12]]
 
 
 def _value_figure(stocks: dict):
@@ -283,7 +315,8 @@ def render(report: BohnReport, context: ReportContext) -> str:
         row += [f"{r['reachable_positions']:,}" if "reachable_positions" in r else "",
                 f"{r['table_positions']:,}" if "table_positions" in r else "",
                 (f"{r['solve_seconds']:.1f}" if "solve_seconds" in r else
-                 f"≈{r['solve_seconds_estimated']:.0f} (est.)" if "solve_seconds_estimated" in r else ""),
+                 f"≈{r['solve_seconds_estimated']:.0f} (est.)" if "solve_seconds_estimated" in r else
+                 f"{r['seconds']:.1f} (proof)" if "certificate_sha256" in r else ""),
                 f"{r['solve_cpu_seconds']:.1f}" if "solve_cpu_seconds" in r else "",
                 f"{r['peak_rss_megabytes']:.0f}" if "peak_rss_megabytes" in r else ""]
         rows.append(row)
@@ -300,6 +333,18 @@ def render(report: BohnReport, context: ReportContext) -> str:
                   "to solve it, by stock, capture `last`:", "",
                   context.save_figure(_growth_figure(grown), "bohnduell_growth.png", "table size and solve time"),
                   "", growth_conclusion(grown, report.standard), ""]
+
+    if report.proofs:
+        parts += ["## Beyond the tables: starts proven by search", "",
+                  "MTD(f) over proven bounds (`dicemath bohnduell proof search`), the strong table's exact values "
+                  "where both sides hold few enough beans; each proof ends in a certificate that "
+                  "`dicemath bohnduell proof check` replays with the rules and the table, sharing no code with the "
+                  "search. A first move's interval is what was proven of it (one number: exact). Certificates are "
+                  "rebuilt by their search command, not committed; their SHA-256 identifies them.", "",
+                  markdown_table(["stock", "value", "first moves", "positions searched", "search s", "check s",
+                                  "certificate rows", "SHA-256 (first 12)"],
+                                 [_proof_row(r) for r in sorted(report.proofs, key=lambda r: r["stock"])]),
+                  "", proof_conclusion(report.proofs), ""]
 
     first_move = report.first_moves.best
     if first_move is None:

@@ -369,6 +369,21 @@ def covering_table(rules: Rules, beans: int) -> DenseTable | None:
     return None
 
 
+def endgame_table(rules: Rules, table_stock: int) -> DenseTable | None:
+    """The table of the variant of ``rules`` for sides of at most ``table_stock`` beans: the
+    strong table of exactly that stock in the cache, else solved in memory
+    (:func:`~dicemath.games.bohnduell.solver_dense.load_dense`); None for 0."""
+    from dicemath.games.bohnduell.solver_dense import load_dense
+
+    if not table_stock:
+        return None
+    for entry in strong_tables():
+        if (entry.complete and entry.current and entry.sides == "reachable"
+                and (entry.cups, entry.stock, entry.capture) == (rules.cups, table_stock, rules.capture)):
+            return _open_cached(str(entry.folder))
+    return load_dense(Rules(cups=rules.cups, stock=table_stock, capture=rules.capture))
+
+
 _OPEN_TABLES: dict[str, DenseTable] = {}
 
 
