@@ -43,8 +43,9 @@ def test_advise_exact_and_searched(capsys):
     result = run_json(capsys, "bohnduell", "advise", "1:1,0,0,0:1/0:3,2,0,0:2/A", "--json")
     assert [(m["move"], m["value"], m["method"]) for m in result["options"]] == [
         ("H1", 3, "exact"), ("S1", 1, "exact")]
-    result = run_json(capsys, "bohnduell", "advise", "start", "--depth", "2", "--table-stock", "6", "--json")
-    assert result["state"] == str(initial_state(Rules()))
+    result = run_json(capsys, "bohnduell", "advise", "start", "--stock", "45", "--depth", "2", "--table-stock", "6",
+                      "--json")                                   # a start beyond the solved ones: searched
+    assert result["state"] == str(initial_state(Rules(stock=45)))
     assert [m["move"] for m in result["options"]] != [] and all(m["method"].startswith("searched")
                                                                for m in result["options"])
     assert main(["bohnduell", "advise", "start", "--stock", "5"]) == 0

@@ -65,7 +65,8 @@ def test_the_chain_answers_from_its_first_covering_source():
     smaller = State.from_str("0:3,0,0,10:0/0:1,0,0,0:66/A")          # outside the table, potential 44
     assert small.potential() > SOLVE_POTENTIAL >= smaller.potential()
     assert max(map(sum, smaller.mover_sides)) > TABLE_STOCK
-    for state, name in ((in_table, "table"), (smaller, "solve"), (small, "search"), (initial_state(), "search")):
+    beyond = initial_state(Rules(stock=45))                           # a start beyond the solved ones
+    for state, name in ((in_table, "table"), (smaller, "solve"), (small, "search"), (beyond, "search")):
         source = chain.source_for(state)
         advice = advise(state, depth=2)
         assert source.name == name and advice.exact == source.exact and advice.source.startswith(name)
