@@ -435,8 +435,15 @@ def solve_dense(rules: Rules, sides: str = "reachable") -> DenseTable:
     values = np.zeros(index.size ** 2, dtype=np.int8)
     from dicemath.games.bohnduell import _dense_kernels as kernels
     start = time.perf_counter()
-    kernels.sweep(rules.every, index.powers, index.sides, index.rank, index.potentials, index.starts,
-                  index.block_offsets, index.movable, values)
+    for phi in range(2 * index.kmax + 1):          # in order of Phi: a move's successor has a smaller one
+        first_rank, last_rank = index.potential_ranks(phi)
+        first, last = int(index.phi_starts[phi]), int(index.phi_starts[phi + 1])
+        moves = np.empty(last - first, dtype=np.int8)     # a buffer of its own: 1.3x faster than in place
+        kernels.solve_moves(phi, first_rank, last_rank, rules.every, index.powers, index.sides, index.rank,
+                            index.potentials, index.starts, index.block_offsets, index.movable, values, moves, first)
+        values[first:last] = moves                    # the pass positions' entries are set next
+        kernels.solve_passes(phi, first_rank, last_rank, index.potentials, index.starts, index.block_offsets,
+                             index.movable, values)
     return DenseTable(cups, stock, capture, index, values, time.perf_counter() - start)
 
 
