@@ -13,9 +13,10 @@ potentials, so that one ``Phi`` is one contiguous range), and a side's rank is l
 its mixed-radix code ``sum side[j] * powers[j]``.
 
 :func:`solve_moves` and :func:`solve_passes` solve any range of ranks of one potential and
-release the GIL: the in-memory :func:`sweep` runs them over whole potentials, the strong
-table's build (:mod:`~dicemath.games.bohnduell.strong_table`) over parts of them on threads
-or on a cluster.
+release the GIL: the in-memory solve
+(:func:`~dicemath.games.bohnduell.solver_dense.solve_dense`) runs them over whole potentials,
+the strong table's build (:mod:`~dicemath.games.bohnduell.strong_table`) over parts of them
+on threads or on a cluster.
 """
 
 from __future__ import annotations
@@ -148,22 +149,6 @@ def solve_passes(phi, opp_first, opp_last, potentials, starts, block_offsets, mo
 def _potentials(phi, kmax):
     """The other side's potentials ``lo..hi`` of the positions with ``Phi = phi``."""
     return (phi - kmax if phi > kmax else 0), (phi if phi < kmax else kmax)
-
-
-@njit(cache=True)
-def sweep(every, powers, ranked, rank, potentials, starts, block_offsets, movable, values):
-    """Solve every position in order of the potential ``Phi`` (see ``solver_dense``), in memory.
-
-    Inside one ``Phi`` first the positions where the mover has a move (successors have a
-    smaller ``Phi``), then those where he must pass (the successor is the same pair of
-    sides swapped, just solved).
-    """
-    kmax = starts.shape[0] - 2
-    for phi in range(2 * kmax + 1):
-        lo, hi = _potentials(phi, kmax)
-        solve_moves(phi, starts[lo], starts[hi + 1], every, powers, ranked, rank, potentials, starts, block_offsets,
-                    movable, values, values, 0)
-        solve_passes(phi, starts[lo], starts[hi + 1], potentials, starts, block_offsets, movable, values)
 
 
 @njit(cache=True, inline="always")

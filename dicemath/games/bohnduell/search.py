@@ -16,8 +16,8 @@ answers it, each limit a constant of this module:
 5. ``search`` (an estimate): any position where a player moves; :class:`SearchAdvisor`
    to ``depth`` plies (:data:`DEPTH`, at most :data:`MAX_DEPTH`).
 
-For the standard 40-bean game (too large to solve, docs/rules.md section 5) the advisor runs
-the core's alpha-beta (:func:`dicemath.core.search.negamax`) keyed by ``(mover side, other
+Beyond the exact sources (in the standard 40-bean game, docs/rules.md section 5, most
+positions after the start) the advisor runs the core's alpha-beta (:func:`dicemath.core.search.negamax`) keyed by ``(mover side, other
 side)``, with the same values as the exact solvers (future pot difference from the mover's
 view, so the pots already filled never enter the search), its moves ordered by their
 immediate gain. A position whose two sides lie in the dense table is looked up *exactly*;
@@ -30,9 +30,12 @@ on :class:`~dicemath.games.bohnduell.state.State`, and the exact sources against
 Example:
     >>> from dicemath.games.bohnduell.rules import Rules
     >>> from dicemath.games.bohnduell.state import initial_state
-    >>> advice = advise(initial_state(Rules()), depth=2, table_stock=6)
-    >>> advice.best.action.kind, advice.exact, advice.source
-    ('sow', False, 'search (depth 2) with exact tables of 6 beans a side')
+    >>> advice = advise(initial_state(Rules()), depth=2, table_stock=6)   # the 40-bean start: proven
+    >>> str(advice.best.action), advice.best.value, advice.exact, advice.source
+    ('S1', -1, True, 'solved start')
+    >>> advice = advise(initial_state(Rules()).apply("S1"), depth=2, table_stock=6)
+    >>> advice.exact, advice.source
+    (False, 'search (depth 2) with exact tables of 6 beans a side')
     >>> advise(initial_state(Rules(stock=6)), table_stock=6).source
     'table'
 """
