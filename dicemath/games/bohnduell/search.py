@@ -18,11 +18,12 @@ answers it, each limit a constant of this module:
 
 Beyond the exact sources (in the standard 40-bean game, docs/rules.md section 5, most
 positions after the start) the advisor runs the core's alpha-beta
-(:func:`dicemath.core.search.negamax`) keyed by ``(mover side, other side)``, with the same
-values as the exact solvers (future pot difference from the mover's view, so the pots
-already filled never enter the search), its moves ordered by their immediate gain. A position whose two sides lie in the dense table is looked up *exactly*;
-at the search horizon other positions get a linear evaluation whose weights are
-least-squares fitted to the exact values of that table (see :func:`fit_evaluation`).
+(:func:`dicemath.core.search.negamax`) keyed by ``(mover side, other side)``, with the
+same values as the exact solvers (future pot difference from the mover's view, so the pots
+already filled never enter the search), its moves ordered by their immediate gain. A
+position whose two sides lie in the dense table is looked up *exactly*; at the search
+horizon other positions get a linear evaluation whose weights are least-squares fitted to
+the exact values of that table (see :func:`fit_evaluation`).
 
 The tests check the search against the core's :func:`~dicemath.core.search.alpha_beta` run
 on :class:`~dicemath.games.bohnduell.state.State`, and the exact sources against the solvers.
