@@ -153,6 +153,7 @@ def main() -> None:
         print(json.dumps(solve_one(args.one, args.capture)))
         return
     data = json.loads(OUT.read_text()) if OUT.exists() else {}
+    this_run = " ".join(sys.argv[1:]).replace(str(Path.home()), "~")
     data.update({
         "description": "4-cup BohnDuell solved from the start by the dense solver (reachable "
                        "sides); value = final pot difference A - B under best play (A moves "
@@ -161,10 +162,10 @@ def main() -> None:
                        "positions reachable from the start; times are wall-clock on a "
                        "shared 2-core machine (cpu = process time).",
         "produced_by": "python analyses/bohnduell_solve_stocks.py (runs: "
-                       + ", ".join(sorted(set(data.get("runs", [])) | {" ".join(sys.argv[1:])})) + ")",
+                       + ", ".join(sorted(set(data.get("runs", [])) | {this_run})) + ")",
         "machine": f"{platform.processor() or platform.machine()}, {platform.python_version()}, one thread",
     })
-    data["runs"] = sorted(set(data.get("runs", [])) | {" ".join(sys.argv[1:])})
+    data["runs"] = sorted(set(data.get("runs", [])) | {this_run})
     results = data.setdefault("results", {})
     if args.strong is not None:
         found = strong_rows(args.strong, range(args.min_stock, args.max_stock + 1))

@@ -54,8 +54,8 @@ class BohnDuellGame(Game):
         from dicemath.reporting.section import Section
         from dicemath.games.bohnduell import report
 
-        return (Section("bohnduell", "BohnDuell: solved small games and a 40-bean advisor", report.compute,
-                        report.render),)
+        return (Section("bohnduell", "BohnDuell: solved up to the standard 40-bean game, and the advisor",
+                        report.compute, report.render),)
 
     def analysis(self) -> Any:
         from dicemath.games.bohnduell.analysis import ANALYSIS

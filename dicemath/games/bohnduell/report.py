@@ -1,4 +1,4 @@
-"""The BohnDuell report section: solved small games, best play, and the 40-bean advisor.
+"""The BohnDuell report section: the solved stocks and the proven 40-bean start, best play, and the advisor.
 
 Heavy numbers (every stock solved from the start, the 1,000-game strength matches) come
 from the data files written by ``analyses/bohnduell_solve_stocks.py`` and
@@ -135,13 +135,13 @@ def first_player_conclusion(stocks: dict) -> str:
     values = [stocks["last"][s]["value"] for s in sorted(stocks["last"])]
     ahead, level, behind = (sum(v > 0 for v in values), sum(v == 0 for v in values), sum(v < 0 for v in values))
     if ahead > behind:
-        verdict = "moving first is an advantage more often than not in these small games"
+        verdict = "moving first is an advantage more often than not in the games solved"
     elif ahead == 0 and behind == 0:
-        verdict = "moving first makes no difference in these small games"
+        verdict = "moving first makes no difference in the games solved"
     elif ahead == 0:
-        verdict = "moving first is never an advantage in these small games"
+        verdict = "moving first is never an advantage in the games solved"
     else:
-        verdict = "moving first is a disadvantage more often than an advantage in these small games"
+        verdict = "moving first is a disadvantage more often than an advantage in the games solved"
     return (f"Largest stock solved: {largest['last']} (capture last), {largest['every']} (capture every). "
             f"First-player advantage: with capture `last` the first player is ahead at {ahead} stock "
             f"sizes, level at {level}, behind at {behind} of the {len(values)} stock sizes solved: {verdict}.")
@@ -244,7 +244,7 @@ def _growth_figure(rows: list[dict]):
         time.semilogy([r["stock"] for r in estimated], [r["solve_seconds_estimated"] for r in estimated],
                       marker="o", fillstyle="none", linestyle="none", label="estimated (read off a larger table)")
     time.set(xlabel="beans per player (stock)", ylabel="seconds", title="solve time")
-    time.legend()
+    time.legend(loc="upper left")
     figure.tight_layout()
     return figure
 
@@ -284,8 +284,9 @@ def render(report: BohnReport, context: ReportContext) -> str:
     counted = (f"Reachable positions were counted up to {max(reachable)} beans."
                if reachable else "Reachable positions were not counted.")
     parts = [
-        "BohnDuell (docs/rules.md section 5) is a game of perfect information without dice, so small "
-        "versions can be solved exactly. **Value** = final pot difference A - B when both play "
+        "BohnDuell (docs/rules.md section 5) is a game of perfect information without dice, so it can "
+        "be solved exactly: every position of up to 30 beans a side by strong tables, larger starts (the "
+        "standard 40 beans included) by a search whose certificate is checked. **Value** = final pot difference A - B when both play "
         "perfectly, where **A moves first** (BOHN-7); positive favours the first player. Moves: "
         "`S<k>` sows k beans from the stock (BOHN-3), `H<d>` harvests the cup at distance d "
         "(BOHN-5). Capture `last` is the published rule (BOHN-4), `every` the literal reading "
@@ -302,7 +303,9 @@ def render(report: BohnReport, context: ReportContext) -> str:
         "(`dicemath bohnduell table build`, two threads): a table of S beans holds every smaller "
         "game, so the stocks below the largest built are read off it and their time is an "
         "estimate (est.: their positions at the build's rate); the built table's peak MB counts "
-        f"the pages of the table file mapped in memory. {counted}",
+        "the pages of the table file mapped in memory. Starts beyond 30 beans are proven by search "
+        "(below): their time is the search's, their peak MB the search's with the table's mapped pages. "
+        f"{counted}",
         "",
     ]
     rows = []
