@@ -302,11 +302,13 @@ def _strong_table_advice(state: State, depth: int = DEPTH, table_stock: int = TA
 
 @lru_cache(maxsize=1)
 def solved_starts() -> dict[str, Any]:
-    """The first moves of the starts solved by strong tables, shipped with the package.
+    """The first moves of the starts solved exactly, shipped with the package.
 
-    ``data/solved_starts.json`` (written by ``analyses/bohnduell_solve_stocks.py``): per
-    ``"cups<n>-<capture>"`` and stock, the value of each first move (final pot difference
-    for A, who moves first, BOHN-7) and the table that solved it.
+    ``data/solved_starts.json`` (written by ``analyses/bohnduell_solve_stocks.py`` and
+    ``analyses/bohnduell_prove_stocks.py``): per ``"cups<n>-<capture>"`` and stock, the value
+    of each first move (final pot difference for A, who moves first, BOHN-7) and what solved
+    it: a dense or strong table, or a proof by search whose certificate was checked (its
+    SHA-256 and the command that checks it). The standard 40-bean start is among them.
     """
     text = resources.files("dicemath.games.bohnduell").joinpath("data", "solved_starts.json").read_text()
     data: dict[str, Any] = json.loads(text)
