@@ -286,11 +286,11 @@ def render(report: BohnReport, context: ReportContext) -> str:
     parts = [
         "BohnDuell (docs/rules.md section 5) is a game of perfect information without dice, so it can "
         "be solved exactly: every position of up to 30 beans a side by strong tables, larger starts (the "
-        "standard 40 beans included) by a search whose certificate is checked. **Value** = final pot difference A - B when both play "
-        "perfectly, where **A moves first** (BOHN-7); positive favours the first player. Moves: "
-        "`S<k>` sows k beans from the stock (BOHN-3), `H<d>` harvests the cup at distance d "
-        "(BOHN-5). Capture `last` is the published rule (BOHN-4), `every` the literal reading "
-        f"of the seed. All games below use {CUPS} cups.",
+        "standard 40 beans included) by a search whose certificate is checked. **Value** = final pot "
+        "difference A - B when both play perfectly, where **A moves first** (BOHN-7); positive "
+        "favours the first player. Moves: `S<k>` sows k beans from the stock (BOHN-3), `H<d>` "
+        "harvests the cup at distance d (BOHN-5). Capture `last` is the published rule (BOHN-4), "
+        f"`every` the literal reading of the seed. All games below use {CUPS} cups.",
         "",
         "## Value by stock size",
         "",
