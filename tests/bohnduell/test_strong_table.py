@@ -142,10 +142,12 @@ def test_a_cluster_of_processes_builds_the_same_table(tmp_path):
     rules = Rules(stock=9)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         with distributed.Client(cluster) as client:
-            build_strong(rules, tmp_path, scheduler=client, parts=4, announce=False)
+            built = build_strong(rules, tmp_path, scheduler=client, announce=False)   # parts: the cluster's threads
             workers = client.run(building_here)
     assert np.array_equal(np.asarray(open_strong(tmp_path).values), solve_dense(rules).values)
     assert sorted(workers.values()) == [[str(tmp_path)], [str(tmp_path)]]
+    parts = TableStore.open(tmp_path, KIND).manifest.runs[-1]["parts"]
+    assert built.complete and parts == 2
 
 
 def test_remote_reads_count_what_a_shared_nothing_cluster_moves():

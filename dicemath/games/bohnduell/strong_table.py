@@ -231,8 +231,8 @@ def build_strong(rules: Rules, folder: Path | str | None = None, *, sides: str =
         scheduler: ``None``/``"threads"`` (local threads), ``"synchronous"``, or a
             ``dask.distributed`` scheduler address or ``Client`` whose workers see ``folder``.
         workers: local threads (default: every core).
-        parts: ranges each potential is cut into (default: ``workers``; on a cluster, pass
-            its number of worker threads).
+        parts: ranges each potential is cut into (default: ``workers``; on a cluster, its
+            number of worker threads).
         max_chunks: stop after this many potentials (the table stays resumable).
         announce: print the table's size and the estimated time to standard error first.
 
@@ -257,7 +257,7 @@ def build_strong(rules: Rules, folder: Path | str | None = None, *, sides: str =
     first = next((phi for phi in range(chunks_total) if phi not in finished), chunks_total)
     last = chunks_total if max_chunks is None else min(chunks_total, first + max_chunks)
     threads = workers or os.cpu_count() or 1
-    cut = parts or threads
+    cut = parts or (threads if scheduler in (None, "threads", "synchronous") else _cluster_threads(scheduler))
     remaining = int(index.phi_starts[last] - index.phi_starts[first])
     if announce and remaining:
         sys.stderr.write(f"dicemath: building the strong BohnDuell table of {rules} in {folder}: "
@@ -302,6 +302,18 @@ def build_strong(rules: Rules, folder: Path | str | None = None, *, sides: str =
                          scheduler=scheduler_name or "threads", workers=threads, parts=cut,
                          peak_rss_megabytes=round(peak, 1))
     return StrongBuild(folder, positions, len(solved), chunks_total, seconds, cpu_seconds, store.manifest.complete)
+
+
+def _cluster_threads(scheduler: Any) -> int:
+    """The worker threads of a ``dask.distributed`` cluster (a ``Client`` or a scheduler address)."""
+    from distributed import Client
+
+    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+    try:
+        return max(1, sum(client.nthreads().values()))
+    finally:
+        if client is not scheduler:
+            client.close()
 
 
 def open_strong(folder: Path | str) -> DenseTable:
