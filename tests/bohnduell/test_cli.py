@@ -79,3 +79,16 @@ def test_advise_help_states_the_depth_range(capsys):
 def test_advise_a_finished_game_exits_2(capsys):
     assert main(["bohnduell", "advise", "0:0,0,0,0:2/0:0,0,0,0:4/A"]) == 2
     assert "game is over" in capsys.readouterr().err
+
+
+def test_solve_beyond_memory_answers_the_shipped_start_as_advise_does(capsys):
+    """A game too big for memory and without a strong table: ``solve`` answers the shipped
+    solved start, the same values ``advise`` gives, with no principal variation."""
+    result = run_json(capsys, "bohnduell", "solve", "--stock", "31", "--json")
+    advice = run_json(capsys, "bohnduell", "advise", "start", "--stock", "31", "--json")
+    assert advice["exact"] and advice["source"] == "solved start"
+    assert result["first_moves"] == {o["move"]: o["value"] for o in advice["options"]}
+    assert result["value"] == advice["options"][0]["value"] and result["optimal_first_moves"] == [advice["best"]]
+    assert result["source"].startswith("solved start") and result["principal_variation"] == []
+    assert result["positions"] is None and result["final_pots"] is None
+    assert main(["bohnduell", "solve", "--stock", "31", "--reachable"]) == 2

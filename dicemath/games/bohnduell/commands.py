@@ -39,7 +39,7 @@ from dicemath.core.commands import (
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.core.advice import Advice
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.bohnduell.search import DEPTH, MAX_DEPTH, TABLE_STOCK, advise, check_settings
+from dicemath.games.bohnduell.search import DEPTH, MAX_DEPTH, TABLE_STOCK, advise, check_settings, solved_start
 from dicemath.games.bohnduell.solver_dense import load_dense
 from dicemath.games.bohnduell.state import PLAYER_NAMES, State, initial_state, parse_position
 
@@ -160,36 +160,50 @@ def _variant_flags(parser, stock_default: int) -> None:
 
 def solve_result(cups: int = 4, stock: int = 10, capture: str = "last", reachable: bool = False) -> dict:
     """The JSON object of ``solve``: value and first moves for player A (BOHN-7), from the
-    smallest strong table built on this machine that holds the game, else solved in memory.
+    smallest strong table built on this machine that holds the game, else solved in memory,
+    else (a table too big for memory) the shipped solved start, which has no principal
+    variation (``source`` says which answered).
+
+    Raises:
+        InvalidStateError: a game too big for memory that is neither covered by a strong
+            table nor a shipped solved start; ``reachable`` without a table.
 
     Example:
         >>> r = solve_result(stock=6)
-        >>> r["value"], r["first_moves"]
-        (-1, {'S1': -1, 'S2': -2, 'S3': -5, 'S4': -8})
+        >>> r["value"], r["first_moves"], r["source"]
+        (-1, {'S1': -1, 'S2': -2, 'S3': -5, 'S4': -8}, 'table')
     """
     from dicemath.games.bohnduell.strong_table import covering_table
 
     tic = time.perf_counter()
     rules = Rules(cups=cups, stock=stock, capture=capture)
-    table = covering_table(rules, stock) or load_dense(rules)
+    table, source = covering_table(rules, stock), "strong table"
+    if table is None:
+        try:
+            table, source = load_dense(rules), "table"
+        except InvalidStateError:
+            shipped = solved_start(rules)
+            if shipped is None or reachable:
+                raise
+            return _solve_json(rules, shipped["value"], shipped["first_moves"], [], None, None,
+                               f"solved start ({shipped['solved_by']})", tic)
     start = initial_state(table.rules_for(stock))
-    moves = table.move_values(start)
-    value = table.position_value(start)
+    moves = {str(m): v for m, v in table.move_values(start).items()}
     line = table.principal_variation(start)
-    result = {
-        "cups": cups, "stock": stock, "capture": capture,
-        "value": value,
-        "value_view": "final pot difference A - B under best play; A moves first (BOHN-7)",
-        "first_moves": {str(m): v for m, v in moves.items()},
-        "optimal_first_moves": [str(m) for m, v in moves.items() if v == value],
-        "principal_variation": [str(m) for m, _ in line],
-        "final_pots": list(line[-1][1].pots) if line else [0, 0],
-        "positions": table.positions,
-        "seconds": round(time.perf_counter() - tic, 3),
-    }
+    result = _solve_json(rules, table.position_value(start), moves, [str(m) for m, _ in line],
+                         list(line[-1][1].pots) if line else [0, 0], table.positions, source, tic)
     if reachable:
         result["reachable_positions"] = table.reachable_count()
     return result
+
+
+def _solve_json(rules: Rules, value: int, first_moves: dict[str, int], line: list[str], final_pots: list | None,
+                positions: int | None, source: str, tic: float) -> dict:
+    return {"cups": rules.cups, "stock": rules.stock, "capture": rules.capture, "value": value,
+            "value_view": "final pot difference A - B under best play; A moves first (BOHN-7)",
+            "first_moves": first_moves, "optimal_first_moves": [m for m, v in first_moves.items() if v == value],
+            "principal_variation": line, "final_pots": final_pots, "positions": positions, "source": source,
+            "seconds": round(time.perf_counter() - tic, 3)}
 
 
 def position_advice(position: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> Advice:
@@ -209,10 +223,12 @@ def position_advice(position: State, depth: int = DEPTH, table_stock: int = TABL
 
 def _render_solve(r: dict) -> str:
     rows = [[m, v, "best" if m in r["optimal_first_moves"] else ""] for m, v in r["first_moves"].items()]
+    where = f"{r['positions']} positions in the {r['source']}" if r["positions"] is not None else r["source"]
+    line = (f"\nPrincipal variation: {' '.join(r['principal_variation'])}  -> pots {r['final_pots']}"
+            if r["final_pots"] is not None else "")
     return (f"BohnDuell, {r['cups']} cups, {r['stock']} beans each, capture={r['capture']}\n"
-            f"Value for A (moves first): {r['value']:+d}  ({r['positions']} positions in the table)\n"
-            + text_table(["first move", "value for A", ""], rows)
-            + f"\nPrincipal variation: {' '.join(r['principal_variation'])}  -> pots {r['final_pots']}")
+            f"Value for A (moves first): {r['value']:+d}  (exact; {where})\n"
+            + text_table(["first move", "value for A", ""], rows) + line)
 
 
 def _render_advise(r: dict) -> str:

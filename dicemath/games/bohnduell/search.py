@@ -315,11 +315,22 @@ def solved_starts() -> dict[str, Any]:
     return data
 
 
+def solved_start(rules: Rules) -> dict[str, Any] | None:
+    """The shipped solution of the start of ``rules`` (its ``value``, ``first_moves`` and
+    ``solved_by``, see :func:`solved_starts`), or None when it is not among them.
+
+    Example:
+        >>> solved_start(Rules())["first_moves"]
+        {'S1': -1, 'S2': -2, 'S3': -5, 'S4': -8}
+    """
+    row: dict[str, Any] | None = solved_starts()["starts"].get(f"cups{rules.cups}-{rules.capture}", {}).get(
+        str(rules.stock))
+    return row
+
+
 def _solved_start(state: State) -> dict[str, int] | None:
-    rules = state.rules
-    starts = solved_starts()["starts"].get(f"cups{rules.cups}-{rules.capture}", {})
-    row = starts.get(str(rules.stock))
-    return row["first_moves"] if row is not None and state == initial_state(rules) else None
+    row = solved_start(state.rules)
+    return row["first_moves"] if row is not None and state == initial_state(state.rules) else None
 
 
 def _is_solved_start(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> bool:
