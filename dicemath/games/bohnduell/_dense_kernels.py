@@ -48,14 +48,14 @@ def _code(side, powers):
 
 
 @njit(cache=True, inline="always")
-def _load(ranked, row, out):
+def load_side(ranked, row, out):
     """Copy the side of rank ``row`` into the buffer ``out``."""
     for j in range(out.shape[0]):
         out[j] = ranked[row, j]
 
 
 @njit(cache=True)
-def _buffers(n):
+def work_buffers(n):
     """Work arrays: the two loaded sides, the two new sides, and per move (at most ``2n``)
     its gain, the index of the position after it and whether it overfills."""
     return (np.zeros(n + 1, dtype=np.int64), np.zeros(n + 1, dtype=np.int64),
@@ -77,7 +77,7 @@ def position(me, opp, potentials, starts, block_offsets):
 
 
 @njit(cache=True, inline="always")
-def _successors(every, powers, rank, potentials, starts, block_offsets, my_side, opp_side, new_me, new_opp, gains,
+def successors(every, powers, rank, potentials, starts, block_offsets, my_side, opp_side, new_me, new_opp, gains,
                 following, over):
     """Every sow and harvest of the loaded mover: its gain, the table index of the position
     after it (the other player moves there) and whether it overfills; returns the count."""
@@ -106,17 +106,17 @@ def solve_moves(phi, opp_first, opp_last, every, powers, ranked, rank, potential
     position at index ``i``. Their successors have a smaller ``Phi`` and are read from
     ``values`` (already solved). Releases the GIL.
     """
-    my_side, opp_side, new_me, new_opp, gains, following, over = _buffers(ranked.shape[1] - 1)
+    my_side, opp_side, new_me, new_opp, gains, following, over = work_buffers(ranked.shape[1] - 1)
     kmax = starts.shape[0] - 2
     for opp in range(opp_first, opp_last):
         k_me = phi - potentials[opp]
         if k_me < 0 or k_me > kmax:
             continue
-        _load(ranked, opp, opp_side)
+        load_side(ranked, opp, opp_side)
         for me in range(starts[k_me], starts[k_me + 1]):
             if movable[me]:
-                _load(ranked, me, my_side)
-                found = _successors(every, powers, rank, potentials, starts, block_offsets, my_side, opp_side, new_me,
+                load_side(ranked, me, my_side)
+                found = successors(every, powers, rank, potentials, starts, block_offsets, my_side, opp_side, new_me,
                                     new_opp, gains, following, over)
                 best = BEST_START
                 for m in range(found):
@@ -163,7 +163,7 @@ def reach(start_me, start_opp, every, powers, ranked, rank, potentials, starts, 
     Sweeps ``Phi`` downwards; inside one ``Phi`` the passes first (they lead to the same
     ``Phi``). Returns the number of reachable positions.
     """
-    my_side, opp_side, new_me, new_opp, gains, following, over = _buffers(ranked.shape[1] - 1)
+    my_side, opp_side, new_me, new_opp, gains, following, over = work_buffers(ranked.shape[1] - 1)
     kmax = starts.shape[0] - 2
     _mark(seen, position(start_me, start_opp, potentials, starts, block_offsets))
     total = 0
@@ -184,9 +184,9 @@ def reach(start_me, start_opp, every, powers, ranked, rank, potentials, starts, 
                             if movable[opp]:
                                 _mark(seen, position(opp, me, potentials, starts, block_offsets))
                             continue
-                        _load(ranked, me, my_side)
-                        _load(ranked, opp, opp_side)
-                        found = _successors(every, powers, rank, potentials, starts, block_offsets, my_side, opp_side,
+                        load_side(ranked, me, my_side)
+                        load_side(ranked, opp, opp_side)
+                        found = successors(every, powers, rank, potentials, starts, block_offsets, my_side, opp_side,
                                             new_me, new_opp, gains, following, over)
                         for m in range(found):
                             _mark(seen, following[m])
@@ -198,18 +198,18 @@ def overfill_scan(every, powers, ranked, rank, potentials, starts, block_offsets
     """Over reachable positions offering both an overfilling and a clean move: counts of
     (overfill strictly best, tie, strictly worse), the summed loss of the best overfilling
     move against the best move, and the number of such positions."""
-    my_side, opp_side, new_me, new_opp, gains, following, over = _buffers(ranked.shape[1] - 1)
+    my_side, opp_side, new_me, new_opp, gains, following, over = work_buffers(ranked.shape[1] - 1)
     result = np.zeros(5, dtype=np.int64)   # better, tie, worse, summed loss, positions
     for me in range(ranked.shape[0]):
         if not movable[me]:
             continue
-        _load(ranked, me, my_side)
+        load_side(ranked, me, my_side)
         for opp in range(ranked.shape[0]):
             i = position(me, opp, potentials, starts, block_offsets)
             if not (seen[i >> 3] >> (i & 7)) & 1:
                 continue
-            _load(ranked, opp, opp_side)
-            found = _successors(every, powers, rank, potentials, starts, block_offsets, my_side, opp_side, new_me,
+            load_side(ranked, opp, opp_side)
+            found = successors(every, powers, rank, potentials, starts, block_offsets, my_side, opp_side, new_me,
                                 new_opp, gains, following, over)
             best_over = BEST_START
             best_clean = BEST_START

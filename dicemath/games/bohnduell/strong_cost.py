@@ -33,18 +33,18 @@ def _count(phi, first_rank, last_rank, owner, every, powers, ranked, rank, poten
     """Count the reads of the positions with a move of one part (owned by ``owner``):
     ``totals[0]`` reads, ``totals[1]`` reads of another worker's values, ``totals[2]`` the
     distinct ones (marked in ``seen``, the bit array of the values this worker fetched)."""
-    my_side, opp_side, new_me, new_opp, gains, following, over = kernels._buffers(ranked.shape[1] - 1)
+    my_side, opp_side, new_me, new_opp, gains, following, over = kernels.work_buffers(ranked.shape[1] - 1)
     kmax = starts.shape[0] - 2
     for opp in range(first_rank, last_rank):
         k_me = phi - potentials[opp]
         if k_me < 0 or k_me > kmax:
             continue
-        kernels._load(ranked, opp, opp_side)
+        kernels.load_side(ranked, opp, opp_side)
         for me in range(starts[k_me], starts[k_me + 1]):
             if not movable[me]:
                 continue
-            kernels._load(ranked, me, my_side)
-            found = kernels._successors(every, powers, rank, potentials, starts, block_offsets, my_side, opp_side,
+            kernels.load_side(ranked, me, my_side)
+            found = kernels.successors(every, powers, rank, potentials, starts, block_offsets, my_side, opp_side,
                                         new_me, new_opp, gains, following, over)
             for m in range(found):
                 i = following[m]
