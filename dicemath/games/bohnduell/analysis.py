@@ -48,8 +48,8 @@ def _own(state: GameState) -> State:
 
 class SearchValues(ValueSource):
     """Final pot differences of BohnDuell positions from the game's chain of sources (the
-    exact table, the exact solve of small positions, else the alpha-beta search), as
-    ``advise`` gives them.
+    exact table, a strong table built here, the shipped solved starts, the exact solve of
+    small positions, else the alpha-beta search), as ``advise`` gives them.
 
     Args:
         rules: the variant (cups, capture).
@@ -59,8 +59,9 @@ class SearchValues(ValueSource):
 
     def __init__(self, rules: Rules, depth: int, table_stock: int):
         self.depth, self.table_stock = check_settings(depth, table_stock)
-        self.description = (f"exact table (sides of at most {table_stock} beans), exact solve (potential at most "
-                            f"{SOLVE_POTENTIAL}), else alpha-beta search to {depth} plies (an estimate)")
+        self.description = (f"exact table (sides of at most {table_stock} beans), strong tables built here, the "
+                            f"solved starts, exact solve (potential at most {SOLVE_POTENTIAL}), else alpha-beta "
+                            f"search to {depth} plies (an estimate)")
 
     def value(self, state: GameState) -> Valued:
         state = _own(state)
