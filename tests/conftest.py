@@ -2,7 +2,8 @@
 
 The suite leaves no trace in the user's home: unless ``DICEMATH_CACHE_DIR`` is set, the tables
 the tests build go to one temporary folder made here (shared by the xdist workers, which
-inherit the environment) and removed when the session ends; matplotlib's cache goes there too.
+inherit the environment) and removed when the session ends; matplotlib's cache and the notebook
+kernels' IPython profile go there too.
 
 The default run keeps both cores busy with pytest-xdist (``-n 2 --dist loadfile`` in
 ``pyproject.toml``): each test file runs whole on one worker, so a file's module fixtures
@@ -28,6 +29,7 @@ if "DICEMATH_CACHE_DIR" not in os.environ:               # the controller (or a 
     os.environ["DICEMATH_CACHE_DIR"] = os.path.join(_SCRATCH, "cache")
     os.environ["DICEMATH_TEST_SCRATCH"] = _SCRATCH
     os.environ.setdefault("MPLCONFIGDIR", os.path.join(_SCRATCH, "matplotlib"))
+    os.environ.setdefault("IPYTHONDIR", os.path.join(_SCRATCH, "ipython"))     # the notebooks' kernels
 
 
 def pytest_sessionfinish(session, exitstatus):
