@@ -2,8 +2,9 @@
 
 The suite leaves no trace in the user's home: unless ``DICEMATH_CACHE_DIR`` is set, the tables
 the tests build go to one temporary folder made here (shared by the xdist workers, which
-inherit the environment) and removed when the session ends; matplotlib's cache and the notebook
-kernels' IPython profile go there too.
+inherit the environment) and removed when the session ends; matplotlib's cache, the notebook
+kernels' IPython profile and the home directory of every tool the tests start (GNU Backgammon
+writes ``~/.gnubg``, pip its cache) go there too.
 
 The default run keeps both cores busy with pytest-xdist (``-n 2 --dist loadfile`` in
 ``pyproject.toml``): each test file runs whole on one worker, so a file's module fixtures
@@ -30,6 +31,8 @@ if "DICEMATH_CACHE_DIR" not in os.environ:               # the controller (or a 
     os.environ["DICEMATH_TEST_SCRATCH"] = _SCRATCH
     os.environ.setdefault("MPLCONFIGDIR", os.path.join(_SCRATCH, "matplotlib"))
     os.environ.setdefault("IPYTHONDIR", os.path.join(_SCRATCH, "ipython"))     # the notebooks' kernels
+    os.environ["HOME"] = os.path.join(_SCRATCH, "home")      # what tools write there (gnubg, pip) goes too
+    os.makedirs(os.environ["HOME"], exist_ok=True)
 
 
 def pytest_sessionfinish(session, exitstatus):

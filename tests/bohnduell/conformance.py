@@ -24,7 +24,7 @@ FACTS = {
     queries=(
             (("bohnduell", "solve", "--stock", "5"),
              frozenset({"cups", "stock", "capture", "value", "value_view", "first_moves", "optimal_first_moves",
-                        "principal_variation", "final_pots", "positions", "seconds"})),
+                        "principal_variation", "final_pots", "positions", "source", "seconds"})),
             (("bohnduell", "advise", "start", "--stock", "5", "--table-stock", "5", "--depth", "2"),
              ADVICE_ENVELOPE | {"to_move", "value_view", "game_over", "pots", "table_stock", "depth",
                                 "options[].move", "options[].method"}),

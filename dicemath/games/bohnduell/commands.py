@@ -4,7 +4,8 @@ Commands:
 
 - ``solve --cups 4 --stock 10 [--capture every] [--json]``: the value of the game from
   the start (``value``: final pot difference A - B under best play, A moving first,
-  BOHN-7) and ``first_moves`` (each legal first move of A with its value for A).
+  BOHN-7), ``first_moves`` (each legal first move of A with its value for A) and ``source``
+  (the table that answered, or the shipped solved start of a game too big for memory).
 - ``advise STATE [--depth 6] [--table-stock 12] [--json]``: every legal move with its
   value (final pot difference from the mover's view; the JSON envelope of
   :class:`~dicemath.core.advice.Advice`) from the game's chain of sources
