@@ -1,8 +1,13 @@
-"""The compiled Pegs kernel and the distilled network's slab loop (C extensions built at install
-time with the system compiler); everything else about the package is in pyproject.toml.
+"""The compiled kernels: C extensions built at install time with the system compiler; everything
+else about the package is in pyproject.toml.
 
-The default build runs on any x86-64 CPU: the hot code is compiled once per instruction set
-(AVX-512, AVX2, scalar) and the extensions pick the fastest the CPU runs at import; the
+Every C file of the package whose name starts with an underscore (``dicemath/**/_*.c``) is one
+extension module, named by its path (``dicemath/games/pig/_pig_c.c`` is
+``dicemath.games.pig._pig_c``); the headers (``*.h``) beside it are its dependencies, and
+``dicemath/core`` is on every include path (the shared headers ``_c_*.h``).
+
+The default build runs on any x86-64 CPU: kernels that vectorise compile their hot code once per
+instruction set (AVX-512, AVX2, scalar) and pick the fastest the CPU runs at import; the
 environment variable ``DICEMATH_SIMD`` (``avx512``, ``avx2`` or ``scalar``) forces one at run
 time. Other CPUs build the scalar path. ``DICEMATH_CFLAGS`` replaces the compiler flags
 :data:`FLAGS` at build time, e.g.::
@@ -12,18 +17,29 @@ time. Other CPUs build the scalar path. ``DICEMATH_CFLAGS`` replaces the compile
 for a build that runs only on CPUs like the one it was built on."""
 
 import os
+from pathlib import Path
 
 from setuptools import Extension, setup
 
 FLAGS = ["-O3", "-fno-math-errno"]
-"""The compiler flags of both extensions unless ``DICEMATH_CFLAGS`` is set (which replaces them)."""
+"""The compiler flags of every extension unless ``DICEMATH_CFLAGS`` is set (which replaces them).
+GCC fuses a multiply and an add where the instruction set has the instruction (the AVX2 and
+AVX-512 paths): a kernel that must agree bit for bit across paths computes its sums without
+such paths, or asks for ``__attribute__((optimize("fp-contract=off")))``."""
 
-FULLBOARD = "dicemath/games/pegs_fives/fullboard"
 CFLAGS = os.environ.get("DICEMATH_CFLAGS", " ".join(FLAGS)).split()
+CORE = "dicemath/core"
 
-setup(ext_modules=[
-    Extension("dicemath.games.pegs_fives.fullboard._pegs_c", sources=[f"{FULLBOARD}/_pegs_c.c"],
-              depends=[f"{FULLBOARD}/_pegs_c_passes.h", f"{FULLBOARD}/_pegs_c_solver.h"], extra_compile_args=CFLAGS),
-    Extension("dicemath.games.pegs_fives.fullboard._network_c", sources=[f"{FULLBOARD}/_network_c.c"],
-              depends=[f"{FULLBOARD}/_network_c_path.h"], extra_compile_args=CFLAGS),
-])
+
+def extensions() -> list[Extension]:
+    """One extension per ``dicemath/**/_*.c``, in a stable order."""
+    found = []
+    for source in sorted(Path("dicemath").rglob("_*.c")):
+        name = ".".join(source.with_suffix("").parts)
+        headers = sorted({*map(str, source.parent.glob("*.h")), *map(str, Path(CORE).glob("_c_*.h"))})
+        found.append(Extension(name, sources=[str(source)], depends=headers, include_dirs=[CORE],
+                               extra_compile_args=CFLAGS))
+    return found
+
+
+setup(ext_modules=extensions())
