@@ -47,8 +47,8 @@ The mover's choices inside a turn follow his *policy*:
   (:class:`SoloOptimal`, from :func:`.solver.solve_reduced`), whatever the opponent's board.
 
 :func:`solve_race` is the plain-Python reference (Fractions with ``exact=True``, else
-float64; meant for 1..3 open rows); :func:`solve_race_compiled` the numba kernel
-(:mod:`._race_kernels`, float64) for up to :data:`RACE_MAX_ROWS` open rows;
+float64; meant for 1..3 open rows); :func:`solve_race_compiled` the C kernel
+(:mod:`._race_c`, ``_race_c.c``, float64) for up to :data:`RACE_MAX_ROWS` open rows;
 :func:`exact_race_result` the JSON object of ``dicemath pegs race`` / ``dicemath fives race``
 (``--open``).
 
@@ -646,11 +646,11 @@ def _throw_of(legal: Legal, open_rows: Sequence[int], dice: int = 6) -> tuple[in
 
 
 # ---------------------------------------------------------------------------------------------
-# The compiled solver (numba, float64)
+# The compiled solver (C, float64)
 # ---------------------------------------------------------------------------------------------
 
 def cycle_coefficients(rules: Rules, rows: tuple[int, ...]) -> np.ndarray:
-    """The cycle terminals of every open row as one array (:mod:`._race_kernels` and the
+    """The cycle terminals of every open row as one array (:mod:`._race_c` and the
     simulator): ``coef[j, need, dice, throws - 1, hits, column]`` is the chance that a cycle of
     row ``rows[j]`` with ``need`` steps to go, begun by naming it for ``hits`` hits with ``dice``
     in hand and ``throws`` left, ends in ``column``: 0 an overthrow (PEGS-6), ``c`` the turn's
@@ -685,11 +685,11 @@ _KERNEL_TABLES: dict = {}
 
 
 def kernel_tables(rules: Rules, rows: tuple[int, ...]) -> dict:
-    """The constant arrays of :mod:`._race_kernels` for ``rules`` and open ``rows`` (cached).
+    """The constant arrays of :mod:`._race_c` for ``rules`` and open ``rows`` (cached).
 
     Keys: ``layout`` (:class:`.fullboard.layout.BoardLayout`), ``digits`` (``[board, j]``),
     ``complete``, ``RP`` (FIVES-6 rest points of every board), ``strides``, ``per_hit``,
-    ``coef`` and ``reach`` (the cycle terminals, :mod:`._race_kernels`), ``T`` (throw budgets:
+    ``coef`` and ``reach`` (the cycle terminals, :mod:`._race_c`), ``T`` (throw budgets:
     ``rules.throws``, 1 without a limit), the choice-throw groups of 1..6 dice
     (:func:`.fullboard.pegs_kernel.throw_groups`).
     """
@@ -718,7 +718,7 @@ def kernel_tables(rules: Rules, rows: tuple[int, ...]) -> dict:
     tables = {"layout": layout, "digits": digits, "complete": complete, "RP": RP,
               "strides": np.array(layout.strides, np.int64),
               "per_hit": np.array([rules.dice_per_hit[r - 1] for r in rows], np.int64), "coef": coef,
-              "reach": reach, "goal": goal, "dice": dice, "T": T, "HM": dice + 1, "group_start": groups["group_start"],
+              "reach": reach, "goal": goal, "dice": dice, "T": T, "group_start": groups["group_start"],
               "group_p": groups["group_p"], "entry_start": groups["entry_start"], "entry_j": groups["entry_row"],
               "entry_h": groups["entry_hits"],
               "entry_idx": (groups["entry_row"] * (dice + 1) + groups["entry_hits"]).astype(np.int64)}
@@ -728,13 +728,27 @@ def kernel_tables(rules: Rules, rows: tuple[int, ...]) -> dict:
 
 _SOLO_TABLES: dict = {}
 
+C_FIELDS = ("digits", "complete", "strides", "per_hit", "coef", "reach", "group_start", "group_p", "entry_start",
+            "entry_idx", "solo", "RP")
+"""The tables of :mod:`._race_c` in its order (:func:`kernel_tables`; ``solo`` the solo choices)."""
 
-def _constants(t: dict, solo: np.ndarray) -> tuple:
-    """The tuple ``K`` of :mod:`._race_kernels` (``K_FIELDS``) from :func:`kernel_tables`."""
-    from dicemath.games.pegs_fives import _race_kernels
+_C_TYPES = {"digits": np.int64, "complete": np.bool_, "strides": np.int64, "per_hit": np.int64, "coef": np.float64,
+            "reach": np.bool_, "group_start": np.int64, "group_p": np.float64, "entry_start": np.int64,
+            "entry_idx": np.int64, "solo": np.int32, "RP": np.float64}
 
+
+def _c_tables(t: dict, solo: np.ndarray) -> tuple[tuple[np.ndarray, ...], tuple[int, int, int, int, int]]:
+    """The tables and the shape ``(N, k, goal, dice, T)`` that :mod:`._race_c` takes, from
+    :func:`kernel_tables` (C-contiguous, the dtypes it reads; ``solo`` itself, written by
+    :func:`solo_choice_table`)."""
     values = dict(t, solo=solo)
-    return tuple(values[name] for name in _race_kernels.K_FIELDS)
+    for name, dtype in _C_TYPES.items():
+        if values[name].dtype != dtype or not values[name].flags.c_contiguous:
+            if name == "solo":
+                raise DicemathError("the solo choice table is a C-contiguous int32 array")
+            values[name] = np.ascontiguousarray(values[name], dtype=dtype)
+    shape = (t["layout"].size, len(t["strides"]), t["goal"], t["dice"], t["T"])
+    return tuple(values[name] for name in C_FIELDS), shape
 
 
 def solo_choice_table(rules: Rules, rows: tuple[int, ...]) -> np.ndarray:
@@ -743,7 +757,7 @@ def solo_choice_table(rules: Rules, rows: tuple[int, ...]) -> np.ndarray:
     (:func:`.fullboard.driver.solve_table`, float64). Cached."""
     key = (rules, rows)
     if key not in _SOLO_TABLES:
-        from dicemath.games.pegs_fives import _race_kernels
+        from dicemath.games.pegs_fives import _race_c  # type: ignore[attr-defined]  # C extension, no stubs
         from dicemath.games.pegs_fives.fullboard.driver import solve_table
 
         t = kernel_tables(rules, rows)
@@ -751,7 +765,8 @@ def solo_choice_table(rules: Rules, rows: tuple[int, ...]) -> np.ndarray:
         N = E.shape[0]
         solo = np.full((N, t["T"], len(t["group_p"])), -1, dtype=np.int32)
         CE = np.zeros((N, t["dice"] + 1, t["T"] + 1))
-        _race_kernels.solo_tables(E, _constants(t, solo), CE)
+        tables, shape = _c_tables(t, solo)
+        _race_c.solo_tables(tables, shape, E, CE)
         _SOLO_TABLES[key] = solo
     return _SOLO_TABLES[key]
 
@@ -822,7 +837,7 @@ class RaceTables:
 
 
 def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = "race", second: str = "race",
-                        examples: int = 10) -> RaceTables:
+                        examples: int = 10, decisions: bool = True) -> RaceTables:
     """Solve the two-player race on a reduced board with the compiled kernel (float64).
 
     Args:
@@ -831,6 +846,7 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
         open_rows: at most :data:`RACE_MAX_ROWS` open rows.
         first, second: the policies (:data:`POLICIES`).
         examples: differing decisions kept (race vs race).
+        decisions: count the differing decisions (race vs race; False: the values alone).
 
     Raises:
         InvalidBoardError, RaceTooLargeError, DicemathError: as :func:`solve_race`;
@@ -842,7 +858,7 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
         >>> abs(tables.start_value - float(solve_race(FIVES, [1]).start_value)) < 1e-12
         True
     """
-    from dicemath.games.pegs_fives import _race_kernels
+    from dicemath.games.pegs_fives import _race_c  # type: ignore[attr-defined]  # C extension, no stubs
     from dicemath.games.pegs_fives.fullboard.driver import kernel_for
 
     rows = check_race_rows(rules, open_rows)
@@ -859,25 +875,22 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
     V2 = V1 if symmetric else np.full((N, N), np.nan)
     V1T = np.full((N, N), np.nan)
     V2T = V1T if symmetric else np.full((N, N), np.nan)
-    k, dice, T, goal = len(rows), t["dice"], t["T"], t["goal"]
-    size = 1 << _race_kernels.CACHE_BITS
-    work_space = (np.zeros((dice + 4, k * t["HM"])), np.zeros((dice + 4, k * t["HM"])), np.zeros((dice + 4, k, T)),
-                  np.zeros((dice + 4, 2, goal + 1)), np.full(size, -1, dtype=np.int64), np.zeros(size),
-                  _race_kernels.CACHE_BITS)
+    count = decisions and symmetric and policies[0] == "race"
+    kept = max(64, 16 * examples) if count else 1                          # thinned out below
     stats = np.zeros(4)
-    count = max(64, 16 * examples) if symmetric and policies[0] == "race" else 0      # thinned out below
-    ex_loss = np.full(max(count, 1), -1.0)
-    ex_info = np.zeros((max(count, 1), 6), dtype=np.int64)
-    ex_value = np.zeros((max(count, 1), 2))
-    work = np.zeros(2, dtype=np.int64)
+    ex_loss = np.full(kept, -1.0)
+    ex_info = np.zeros((kept, 6), dtype=np.int64)
+    ex_value = np.zeros((kept, 2))
+    tables, shape = _c_tables(t, solo)
     start = time.perf_counter()
-    _race_kernels.solve_pairs((V1, V2, V1T, V2T), policies[0] == "race", policies[1] == "race", symmetric,
-                              rules.scoring == "first_out", _constants(t, solo), work_space, stats, ex_loss, ex_info,
-                              ex_value, work, N - 1, 0)
+    newton_steps, _ = _race_c.solve_pairs(
+        tables, shape, (V1, V2, V1T, V2T),
+        (policies[0] == "race", policies[1] == "race", symmetric, rules.scoring == "first_out", count),
+        stats, ex_loss, ex_info, ex_value, N - 1, 0)
     seconds = time.perf_counter() - start
-    decisions = None
-    if symmetric and policies[0] == "race":
-        decisions = DecisionStats(float(stats[0]), float(stats[1]), int(stats[2]), int(stats[3]))
+    found_stats = None
+    if count:
+        found_stats = DecisionStats(float(stats[0]), float(stats[1]), int(stats[2]), int(stats[3]))
         layout = t["layout"]
         found, seen = [], set()
         for i in np.argsort(-ex_loss, kind="stable"):
@@ -896,9 +909,8 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
             found.append(Decision(mover, layout.board(y), legal, _throw_of(legal, open_rows),
                                   rows[int(t["entry_j"][race_e])], rows[int(t["entry_j"][solo_e])],
                                   float(ex_value[i, 0]), float(ex_value[i, 1]), chance / 6 ** rules.dice))
-        decisions.examples = _varied(found, examples)
-    return RaceTables(rules, rows, policies[0], policies[1], t["layout"], V1, V2, decisions, seconds,
-                      int(work[0]))
+        found_stats.examples = _varied(found, examples)
+    return RaceTables(rules, rows, policies[0], policies[1], t["layout"], V1, V2, found_stats, seconds, newton_steps)
 
 
 # ---------------------------------------------------------------------------------------------

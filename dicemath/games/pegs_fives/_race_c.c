@@ -1,0 +1,768 @@
+/* The compiled two-player race, Pegs and Fives (docs/rules.md PEGS-1..9, FIVES-1..7),
+ * float64, built at install time. race_solver.py explains the equations (its module
+ * docstring); this file only walks the tables.
+ *
+ * Boards are indices of fullboard.layout.BoardLayout (N boards); a pair's value is
+ * V[mover * N + opponent] in an N x N float64 table, kept with its transpose
+ * (VT[opponent * N + mover], the same numbers). The rules enter through tables the Python
+ * side builds from the engine (race_solver.kernel_tables):
+ *
+ *   coef[j, need, d, ta, h, c]  naming the row of position j with need steps to go and h
+ *       hits on a choice throw of d dice, ta throws after it (ta = t - 1), leads to:
+ *       c = 0 the turn ending where the cycle began (an overthrow, PEGS-6); c = 1..goal the
+ *       turn ending with the row c steps on (PEGS-5/9, FIVES-3); c = goal + 1 .. 2 goal a
+ *       fresh start with the row c - goal steps on (PEGS-8, FIVES-4/5); c = 2 goal + t2 a
+ *       PEGS-7 choice throw of d - dice_per_hit * need dice with t2 throws left, the row in;
+ *   reach[j, need, d, ta, t2]   whether that PEGS-7 column is ever nonzero;
+ *   the choice throws of d dice grouped by their hits on the open rows (groups
+ *       group_start[d] .. group_start[d + 1], probabilities group_p), each group a list of
+ *       entries j * HM + h (HM = dice + 1), most hits first, then the higher row: the
+ *       tie-break order of every choice here;
+ *   solo[x, t - 1, g]  the solo-optimal entry of group g at a choice throw of board x
+ *       (-1: no legal row), filled by solo_tables from the expected turns E.
+ *
+ * An option is OS[i] * X + OR[i] (i = j * HM + h): OS the chance that the turn ends where
+ * the cycle began, worth X; OR the value of every other ending. A complete row has OS = 0,
+ * OR = -BIG: never chosen, and a throw with nothing else ends the turn.
+ *
+ * Leaves: a turn ending on board x' is worth es * END(x') + eo to the mover, a fresh start
+ * RESTART(x') + ro, a complete board term. For the race END is the opponent's value of
+ * (y, x') (es = -1, eo = 1 for Pegs, 0 for Fives), RESTART the mover's own value of (x', y);
+ * for the solo tables both are the expected turns E (RESTART read as E - 1: the restart
+ * identity of turn.TurnValue).
+ *
+ * Order (solve_pairs): the lower board index lo from the highest down and, for each, hi
+ * from the highest down to lo; a pair reads only pairs whose boards are both at least as far
+ * on, one further, so they are final. Both (hi, lo) and (lo, hi) are solved there, with their
+ * mirrors. A side whose opponent is lo (fixed while hi runs) reads its leaves along rows of
+ * the tables; a side whose mover is lo reads them along rows of the transposes (the column
+ * of the opponent hi), so that consecutive pairs read neighbouring memory. Each pair starts
+ * Newton's method from the neighbours' extrapolation V[a + 1, b] + V[a, b + 1] -
+ * V[a + 1, b + 1] and is done when the step stays inside both sides' radius of linearity
+ * (evaluate).
+ *
+ * No fused multiply-adds (the module has no target regions, and the default x86-64 target
+ * has none): the arithmetic is that of the plain float64 formulas, term by term.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BIG 1e300               /* minus the value of a complete row's option */
+#define TIE 1e-12               /* relative tolerance of equal options (race_solver.TIE) */
+#define MAXK 8                  /* open rows */
+#define MAXHM 7                 /* hits 0..dice per row */
+#define MAXT 4                  /* throw budget T (kernel_tables allows PEGS-7 throws for T <= 3) */
+#define MAXGOAL 12
+#define ROWS 10                 /* work rows: 1..dice the PEGS-7 throws, dice + 2 and dice + 3 the sides */
+#define MEMO_BITS 16            /* slots of the memo of PEGS-7 choice-throw values */
+
+typedef struct {
+    int64_t N, groups;
+    int k, goal, dice, T, HM, ncol;
+    const int64_t *digits;      /* [x, j] */
+    const uint8_t *complete;    /* [x] */
+    int64_t stride[MAXK];
+    int per_hit[MAXK];
+    const double *coef;         /* [j, need, d, ta, h, c] */
+    const uint8_t *reach;       /* [j, need, d, ta, t2] */
+    const int64_t *group_start, *entry_start, *entry_idx;
+    const double *group_p;
+    int32_t *solo;              /* [x, t - 1, g] */
+    const double *RP;           /* FIVES-6 rest points of every board */
+} Race;
+
+/* The work space of one solve: per work row the options' stays and rests, the PEGS-7 values
+ * following each row going in [j][t2], and the leaf values [ending or fresh start][steps]. */
+typedef struct {
+    double S[ROWS][MAXK * MAXHM], R[ROWS][MAXK * MAXHM];
+    double PN[ROWS][MAXK][MAXT];
+    double E[ROWS][2][MAXGOAL + 1];
+    int64_t *memo_key;
+    double *memo_value;
+} Work;
+
+/* A table read as value(y, x) = base[y * sy + x * sx]: rows of a table (sy = N, sx = 1) or
+ * of its transpose (sy = 1, sx = N). */
+typedef struct {
+    const double *base;
+    int64_t sy, sx;
+} View;
+
+static inline double at(View v, int64_t y, int64_t x) { return v.base[y * v.sy + x * v.sx]; }
+
+static inline double coef_at(const Race *R, int j, int need, int d, int ta, int h, int c) {
+    return R->coef[(((((int64_t)j * (R->goal + 1) + need) * (R->dice + 1) + d) * R->T + ta) * (R->dice + 1) + h) *
+                       R->ncol + c];
+}
+
+static inline int reaches(const Race *R, int j, int need, int d, int ta, int t2) {
+    return R->reach[((((int64_t)j * (R->goal + 1) + need) * (R->dice + 1) + d) * R->T + ta) * R->T + t2];
+}
+
+static inline int64_t row_steps(const Race *R, int64_t x, int j) { return R->digits[x * R->k + j]; }
+
+/* The leaves a turn of the mover reads: END = end (the opponent's value, es and eo), RESTART
+ * = restart (+ ro), term for a complete board, y the opponent's board. */
+typedef struct {
+    View end, restart;
+    int64_t y;
+    double es, eo, ro, term;
+} Leaves;
+
+/* OS = W->S[row], OR = W->R[row] of every option of a choice throw of d dice, t throws left,
+ * on board x; W->PN[row][j][t2] holds the PEGS-7 choice throws that follow row j going in. */
+static void fill_options(const Race *R, Work *W, int64_t x, int d, int t, const Leaves *L, int row) {
+    const int goal = R->goal, HM = R->HM, T = R->T;
+    double *S = W->S[row], *OR = W->R[row];
+    double *E0 = W->E[row][0], *E1 = W->E[row][1];
+    for (int j = 0; j < R->k; j++) {
+        int base = j * HM;
+        int64_t s = row_steps(R, x, j);
+        if (s >= goal) {
+            for (int h = 0; h < HM; h++) {
+                S[base + h] = 0.0;
+                OR[base + h] = -BIG;
+            }
+            continue;
+        }
+        int need = goal - (int)s;
+        for (int c = 1; c <= need; c++) {
+            int64_t xc = x + c * R->stride[j];
+            if (R->complete[xc]) {
+                E0[c] = L->term;
+                E1[c] = L->term;
+            } else {
+                E0[c] = L->es * at(L->end, L->y, xc) + L->eo;
+                E1[c] = at(L->restart, L->y, xc) + L->ro;
+            }
+        }
+        for (int h = 1; h <= d / R->per_hit[j]; h++) {
+            const double *cf = &R->coef[(((((int64_t)j * (goal + 1) + need) * (R->dice + 1) + d) * T + t - 1) *
+                                             (R->dice + 1) + h) * R->ncol];
+            double r = 0.0;
+            for (int c = 1; c <= need; c++) r += cf[c] * E0[c] + cf[goal + c] * E1[c];
+            for (int t2 = 1; t2 < T; t2++) r += cf[2 * goal + t2] * W->PN[row][j][t2];
+            S[base + h] = cf[0];
+            OR[base + h] = r;
+        }
+    }
+}
+
+/* The value of a choice throw of d dice whose turn-ending-here is worth here: per throw group
+ * the best option (race) or the solo table's, here when no row is legal. */
+static double choice_value(const Race *R, const Work *W, double here, int race, int64_t x, int d, int t, int row) {
+    const double *S = W->S[row], *OR = W->R[row];
+    double total = 0.0;
+    for (int64_t g = R->group_start[d]; g < R->group_start[d + 1]; g++) {
+        if (race) {
+            double best = -BIG;
+            for (int64_t e = R->entry_start[g]; e < R->entry_start[g + 1]; e++) {
+                int64_t i = R->entry_idx[e];
+                double v = S[i] * here + OR[i];
+                if (v > best) best = v;
+            }
+            total += R->group_p[g] * (best > -BIG ? best : here);
+        } else {
+            int32_t e = R->solo[(x * R->T + t - 1) * R->groups + g];
+            if (e < 0) {
+                total += R->group_p[g] * here;
+            } else {
+                int64_t i = R->entry_idx[e];
+                total += R->group_p[g] * (S[i] * here + OR[i]);
+            }
+        }
+    }
+    return total;
+}
+
+/* F(X), its slope and radius of a turn's first choice throw: F is linear with this slope for
+ * every X' with |X' - X| < radius (no throw's best option can change: its lead over the
+ * second best exceeds the step times the spread of the options' slopes). */
+typedef struct {
+    double value, slope, radius;
+} Piece;
+
+static Piece evaluate(const Race *R, const Work *W, double X, int race, int64_t x, int row) {
+    const double *S = W->S[row], *OR = W->R[row];
+    const int dice = R->dice, T = R->T;
+    double total = 0.0, slope = 0.0, radius = INFINITY;
+    for (int64_t g = R->group_start[dice]; g < R->group_start[dice + 1]; g++) {
+        double p = R->group_p[g];
+        if (race) {
+            double best = -BIG, second = -BIG, bs = 0.0, smin = 1.0, smax = 0.0;
+            for (int64_t e = R->entry_start[g]; e < R->entry_start[g + 1]; e++) {
+                int64_t i = R->entry_idx[e];
+                double s = S[i];
+                double v = s * X + OR[i];
+                if (v > best || (v == best && s > bs)) {
+                    second = best;
+                    best = v;
+                    bs = s;
+                } else if (v > second) {
+                    second = v;
+                }
+                if (s < smin) smin = s;
+                if (s > smax) smax = s;
+            }
+            if (best > -BIG) {
+                total += p * best;
+                slope += p * bs;
+                if (second > -BIG) {
+                    double spread = smax - bs > bs - smin ? smax - bs : bs - smin;
+                    if (spread > 0.0) {
+                        double r = (best - second) / spread;
+                        if (r < radius) radius = r;
+                    }
+                }
+            } else {
+                total += p * X;
+                slope += p;
+            }
+        } else {
+            int32_t e = R->solo[(x * T + T - 1) * R->groups + g];
+            if (e < 0) {
+                total += p * X;
+                slope += p;
+            } else {
+                int64_t i = R->entry_idx[e];
+                total += p * (S[i] * X + OR[i]);
+                slope += p * S[i];
+            }
+        }
+    }
+    Piece piece = {total, slope, radius};
+    return piece;
+}
+
+/* Solo-optimal play from the expected turns E: solo[x, t - 1, g] the entry chosen on throw
+ * group g (-1: no legal row) at every choice throw (d dice of the group, t throws left),
+ * the least stay * E[x] + rest (first of equals in entry order, TIE); CE[x, d, t] the
+ * expected turns of a PEGS-7 choice throw (d below all dice), boards from the most progress
+ * down. */
+static void solo_tables(const Race *R, Work *W, const double *E, double *CE) {
+    const int goal = R->goal, dice = R->dice, T = R->T;
+    View table = {E, 0, 1};
+    Leaves L = {table, table, 0, 1.0, 0.0, -1.0, 0.0};
+    for (int64_t x = R->N - 1; x >= 0; x--) {
+        if (R->complete[x]) continue;
+        double here = E[x];
+        for (int d = dice; d >= 1; d--) {
+            for (int t = T; t >= 1; t--) {
+                if ((d == dice) != (t == T)) continue;   /* turn starts (all dice, the full budget) and PEGS-7 throws */
+                for (int j = 0; j < R->k; j++) {
+                    int64_t s = row_steps(R, x, j);
+                    if (s >= goal) continue;
+                    int need = goal - (int)s;
+                    int d2 = d - R->per_hit[j] * need;
+                    int64_t xin = x + need * R->stride[j];
+                    for (int t2 = 1; t2 < T; t2++) {
+                        W->PN[0][j][t2] = 0.0;
+                        if (d2 >= 1 && !R->complete[xin] && reaches(R, j, need, d, t - 1, t2))
+                            W->PN[0][j][t2] = CE[(xin * (dice + 1) + d2) * (T + 1) + t2];
+                    }
+                }
+                fill_options(R, W, x, d, t, &L, 0);
+                double total = 0.0;
+                for (int64_t g = R->group_start[d]; g < R->group_start[d + 1]; g++) {
+                    double best = 0.0;
+                    int64_t chosen = -1;
+                    for (int64_t e = R->entry_start[g]; e < R->entry_start[g + 1]; e++) {
+                        int64_t i = R->entry_idx[e];
+                        if (W->R[0][i] <= -BIG) continue;
+                        double v = W->S[0][i] * here + W->R[0][i];
+                        if (chosen < 0 || v < best - TIE * (1.0 + fabs(best))) {
+                            best = v;
+                            chosen = e;
+                        }
+                    }
+                    R->solo[(x * T + t - 1) * R->groups + g] = (int32_t)chosen;
+                    total += R->group_p[g] * (chosen >= 0 ? best : here);
+                }
+                if (d < dice) CE[(x * (dice + 1) + d) * (T + 1) + t] = total;
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* PEGS-7 choice throws inside a race turn.                                               */
+
+/* One side of a pair: mover x against opponent y, his policy (race: play to win, else the
+ * solo table) and the leaves he reads; ctx names his tables in the memo (0 or 1). */
+typedef struct {
+    int64_t x, y;
+    int race, ctx;
+    Leaves leaves;
+} Side;
+
+static inline int64_t memo_key(const Race *R, const Side *side, int64_t x, int d, int t) {
+    return (((x * R->N + side->y) * 8 + d) * 8 + t) * 2 + side->ctx;
+}
+
+static inline size_t memo_slot(int64_t key) {
+    return (size_t)(((uint64_t)key * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - MEMO_BITS));
+}
+
+/* The mover's race value of a PEGS-7 choice throw of d dice with one throw left on board x:
+ * no PEGS-7 throw can follow it; the choice by his policy, a throw with no legal row ending
+ * the turn on x. Memoised: it reads only final pairs. */
+static double last_throw_value(const Race *R, Work *W, const Side *side, int64_t x, int d, int depth) {
+    int64_t key = memo_key(R, side, x, d, 1);
+    size_t slot = memo_slot(key);
+    if (W->memo_key[slot] == key) return W->memo_value[slot];
+    for (int j = 0; j < R->k; j++)
+        for (int t2 = 0; t2 < R->T; t2++) W->PN[depth][j][t2] = 0.0;
+    const Leaves *L = &side->leaves;
+    fill_options(R, W, x, d, 1, L, depth);
+    double total = choice_value(R, W, L->es * at(L->end, L->y, x) + L->eo, side->race, x, d, 1, depth);
+    W->memo_key[slot] = key;
+    W->memo_value[slot] = total;
+    return total;
+}
+
+/* As last_throw_value with two throws left: a row going in on this choice throw with dice
+ * left is followed by a PEGS-7 choice throw with one throw left. (Only the rules' three
+ * throws, PEGS-3, are compiled: race_solver.kernel_tables checks.) */
+static double two_throws_value(const Race *R, Work *W, const Side *side, int64_t x, int d, int depth) {
+    int64_t key = memo_key(R, side, x, d, 2);
+    size_t slot = memo_slot(key);
+    if (W->memo_key[slot] == key) return W->memo_value[slot];
+    const Leaves *L = &side->leaves;
+    for (int j = 0; j < R->k; j++) {
+        for (int t2 = 0; t2 < R->T; t2++) W->PN[depth][j][t2] = 0.0;
+        int64_t s = row_steps(R, x, j);
+        if (s >= R->goal) continue;
+        int need = R->goal - (int)s;
+        int d2 = d - R->per_hit[j] * need;
+        int64_t xin = x + need * R->stride[j];
+        if (reaches(R, j, need, d, 1, 1)) {
+            if (R->complete[xin]) W->PN[depth][j][1] = L->term;
+            else if (d2 >= 1) W->PN[depth][j][1] = last_throw_value(R, W, side, xin, d2, depth + 1);
+        }
+    }
+    fill_options(R, W, x, d, 2, L, depth);
+    double total = choice_value(R, W, L->es * at(L->end, L->y, x) + L->eo, side->race, x, d, 2, depth);
+    W->memo_key[slot] = key;
+    W->memo_value[slot] = total;
+    return total;
+}
+
+/* Fill W->S[row], W->R[row] for the options of the first choice throw of the side's turn. */
+static void fill_side(const Race *R, Work *W, const Side *side, int row) {
+    const int goal = R->goal, dice = R->dice, T = R->T;
+    const int64_t x = side->x;
+    for (int j = 0; j < R->k; j++) {
+        int64_t s = row_steps(R, x, j);
+        if (s >= goal) continue;
+        int need = goal - (int)s;
+        int d2 = dice - R->per_hit[j] * need;
+        int64_t xin = x + need * R->stride[j];
+        for (int t2 = 1; t2 < T; t2++) {
+            double v = 0.0;
+            if (reaches(R, j, need, dice, T - 1, t2)) {
+                if (R->complete[xin]) v = side->leaves.term;
+                else if (d2 >= 1 && t2 == 1) v = last_throw_value(R, W, side, xin, d2, 1);
+                else if (d2 >= 1) v = two_throws_value(R, W, side, xin, d2, 1);
+            }
+            W->PN[row][j][t2] = v;
+        }
+    }
+    fill_options(R, W, x, dice, T, &side->leaves, row);
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* The turn-start choices (race against race): how often the solo-optimal row loses.     */
+
+/* What solve_pairs fills besides the tables. */
+typedef struct {
+    double *stats;              /* [choice chance, differing chance, pairs, pairs differing] */
+    double *ex_loss;            /* [n] the largest losses kept (-1: empty) */
+    int64_t *ex_info;           /* [n, 6] mover, opponent, group, race entry, solo entry; [0, 5] the smallest's slot */
+    double *ex_value;           /* [n, 2] race and solo values */
+    int64_t examples;
+    int64_t newton_steps, systems;
+} Counts;
+
+/* Add the turn-start choices of mover x against y (race play, X solved, options in row) to
+ * the counts: chances summed over pairs (invariant under how throws are grouped); keep the
+ * largest losses. */
+static void count_choices(const Race *R, const Work *W, int64_t x, int64_t y, double X, int row, Counts *C) {
+    const double *S = W->S[row], *OR = W->R[row];
+    const int dice = R->dice, T = R->T;
+    int differs = 0;
+    for (int64_t g = R->group_start[dice]; g < R->group_start[dice + 1]; g++) {
+        int legal = 0;
+        double best = 0.0;
+        int64_t race_e = -1;
+        for (int64_t e = R->entry_start[g]; e < R->entry_start[g + 1]; e++) {
+            int64_t i = R->entry_idx[e];
+            if (OR[i] <= -BIG) continue;
+            legal++;
+            double v = S[i] * X + OR[i];
+            if (race_e < 0 || v > best) {
+                best = v;
+                race_e = e;
+            }
+        }
+        if (legal < 2) continue;
+        C->stats[0] += R->group_p[g];
+        int32_t e = R->solo[(x * T + T - 1) * R->groups + g];
+        int64_t i = R->entry_idx[e];
+        double value = S[i] * X + OR[i];
+        if (value < best - TIE * (1.0 + fabs(best))) {
+            differs = 1;
+            C->stats[1] += R->group_p[g];
+            double loss = best - value;
+            int64_t worst = C->ex_info[5];
+            if (loss > C->ex_loss[worst]) {
+                C->ex_loss[worst] = loss;
+                int64_t *info = &C->ex_info[worst * 6];
+                info[0] = x;
+                info[1] = y;
+                info[2] = g;
+                info[3] = race_e;
+                info[4] = e;
+                C->ex_value[worst * 2] = best;
+                C->ex_value[worst * 2 + 1] = value;
+                for (int64_t n = 0; n < C->examples; n++)
+                    if (C->ex_loss[n] < C->ex_loss[worst]) worst = n;
+                C->ex_info[5] = worst;
+            }
+        }
+    }
+    C->stats[2] += 1.0;
+    if (differs) C->stats[3] += 1.0;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* The pairs.                                                                             */
+
+/* The four tables: A the first mover's policy to move (TA[a * N + b]), B the second's, and
+ * their transposes (the same arrays when both play one policy). */
+typedef struct {
+    double *A, *B, *AT, *BT;
+} Tables;
+
+static inline double mirror(double v, int pegs) { return pegs ? 1.0 - v : -v; }
+
+/* The side of mover x against y with his own table OWN (and its transpose OWNT) and the
+ * opponent's OPP (OPPT): leaves along rows of OPP and OWNT when y <= x (y is the loop's lo),
+ * else along rows of OPPT and OWN. */
+static Side make_side(const Race *R, int64_t x, int64_t y, int race, int ctx, int pegs, const double *own,
+                      const double *ownT, const double *opp, const double *oppT) {
+    const int64_t N = R->N;
+    Side side = {x, y, race, ctx, {{0}, {0}, y, -1.0, pegs ? 1.0 : 0.0, 0.0, pegs ? 1.0 : R->RP[y]}};
+    if (y <= x) {
+        side.leaves.end = (View){opp, N, 1};
+        side.leaves.restart = (View){ownT, N, 1};
+    } else {
+        side.leaves.end = (View){oppT, 1, N};
+        side.leaves.restart = (View){own, 1, N};
+    }
+    return side;
+}
+
+/* Solve TA[a, b] (mover a) and TB[b, a] together: Newton's method on the active pieces of
+ * u = F_a(m(F_b(m(u)))) inside a bracket, from guess; done when the step stays within both
+ * sides' radius of linearity (or is below rounding). Returns 0 when it did not converge. */
+static int solve_system(const Race *R, Work *W, const Tables *V, int64_t a, int64_t b, int race_a, int race_b,
+                        int ctx_b, int pegs, double guess, double *root, Counts *C) {
+    const int64_t N = R->N;
+    const int row_a = R->dice + 2, row_b = R->dice + 3;
+    Side side_a = make_side(R, a, b, race_a, 0, pegs, V->A, V->AT, V->B, V->BT);
+    Side side_b = make_side(R, b, a, race_b, ctx_b, pegs, V->B, V->BT, V->A, V->AT);
+    fill_side(R, W, &side_a, row_a);
+    fill_side(R, W, &side_b, row_b);
+    double lo = pegs ? -1.0 : -R->RP[a] - 1.0, hi = pegs ? 2.0 : R->RP[b] + 1.0;
+    double u = (lo < guess && guess < hi) ? guess : 0.5 * (lo + hi);
+    double w = 0.0;
+    int done = 0;
+    for (int step = 0; step < 500; step++) {
+        C->newton_steps++;
+        double Y = mirror(u, pegs);
+        Piece fb = evaluate(R, W, Y, race_b, b, row_b);
+        w = fb.value;
+        double X = mirror(w, pegs);
+        Piece fa = evaluate(R, W, X, race_a, a, row_a);
+        double h = fa.value;
+        double phi = u - h;
+        if (phi == 0.0) {
+            done = 1;
+            break;
+        }
+        if (phi < 0.0) lo = u;
+        else hi = u;
+        double slope = fa.slope * fb.slope;
+        double next = 0.5 * (lo + hi);
+        if (slope < 1.0) {
+            double newton = (h - slope * u) / (1.0 - slope);
+            if (lo <= newton && newton <= hi) {
+                next = newton;
+                double w_next = w + fb.slope * (mirror(next, pegs) - Y);
+                if (fabs(next - u) < fb.radius && fabs(mirror(w_next, pegs) - X) < fa.radius) {
+                    u = next;                                   /* the same pieces: the root itself */
+                    w = w_next;
+                    done = 1;
+                    break;
+                }
+            }
+        }
+        if (fabs(next - u) <= 1e-15 * (1.0 + fabs(u))) {
+            u = next;
+            w = evaluate(R, W, mirror(u, pegs), race_b, b, row_b).value;
+            done = 1;
+            break;
+        }
+        u = next;
+    }
+    if (!done) return 0;
+    V->A[a * N + b] = u;
+    V->AT[b * N + a] = u;
+    V->B[b * N + a] = w;
+    V->BT[a * N + b] = w;
+    *root = u;
+    return 1;
+}
+
+/* V1[a + 1, b] + V1[a, b + 1] - V1[a + 1, b + 1], read from the transpose when b is the
+ * loop's lo (along_b), else from V1 itself: neighbouring memory from one pair to the next. */
+static inline double neighbours(const Tables *V, int64_t N, int64_t a, int64_t b, int along_b) {
+    if (along_b) return V->AT[b * N + a + 1] + V->AT[(b + 1) * N + a] - V->AT[(b + 1) * N + a + 1];
+    return V->A[(a + 1) * N + b] + V->A[a * N + b + 1] - V->A[(a + 1) * N + b + 1];
+}
+
+/* Solve every pair whose lower board index is in lo_from down to lo_to (inclusive): for each
+ * such lo, every hi >= lo from the highest index down (every value a pair reads is then
+ * final). V->A is the first mover's policy (race1) to move, V->B the second's (the same
+ * arrays when symmetric). With count (both playing to win), the turn-start choices are
+ * counted. Returns 0 when a pair did not converge. */
+static int solve_pairs(const Race *R, Work *W, const Tables *V, int race1, int race2, int symmetric, int pegs,
+                       int count, int64_t lo_from, int64_t lo_to, Counts *C) {
+    const int64_t N = R->N;
+    const int ctx2 = symmetric ? 0 : 1;
+    double guess[2] = {0.5, 0.5};
+    for (int64_t lo = lo_from; lo >= lo_to; lo--) {
+        if (R->complete[lo]) continue;
+        for (int64_t hi = N - 1; hi >= lo; hi--) {
+            if (R->complete[hi]) continue;
+            int systems = symmetric || hi == lo ? 1 : 2;
+            for (int system = 0; system < systems; system++) {
+                int64_t a = system == 0 ? hi : lo, b = system == 0 ? lo : hi;
+                double start = guess[system];
+                if (a + 1 < N && b + 1 < N) {              /* extrapolate from the neighbours solved before */
+                    double near = neighbours(V, N, a, b, system == 0);
+                    if (near == near) start = near;
+                }
+                if (!solve_system(R, W, V, a, b, race1, race2, ctx2, pegs, start, &guess[system], C)) return 0;
+                C->systems++;
+            }
+            if (count) {
+                count_choices(R, W, hi, lo, mirror(V->B[lo * N + hi], pegs), R->dice + 2, C);
+                if (hi != lo) count_choices(R, W, lo, hi, mirror(V->AT[lo * N + hi], pegs), R->dice + 3, C);
+            }
+        }
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Python interface.                                                                      */
+
+/* The buffers of kernel_tables, in the order of race_solver.C_FIELDS. */
+enum { DIGITS, COMPLETE, STRIDES, PER_HIT, COEF, REACH, GROUP_START, GROUP_P, ENTRY_START, ENTRY_IDX, SOLO, RP,
+       NBUF };
+
+typedef struct {
+    Py_buffer b[NBUF];
+} Geometry;
+
+static void release(Py_buffer *b, int n) {
+    for (int i = 0; i < n; i++)
+        if (b[i].obj != NULL) PyBuffer_Release(&b[i]);
+}
+
+static int parse_geometry(PyObject *tuple, Geometry *G) {
+    memset(G, 0, sizeof(*G));
+    if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) != NBUF) {
+        PyErr_SetString(PyExc_TypeError, "the race tables are a tuple of 12 arrays (race_solver.C_FIELDS)");
+        return 0;
+    }
+    for (int i = 0; i < NBUF; i++) {
+        int flags = i == SOLO ? PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS : PyBUF_C_CONTIGUOUS;
+        if (PyObject_GetBuffer(PyTuple_GET_ITEM(tuple, i), &G->b[i], flags) < 0) {
+            release(G->b, i);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Fill R from the buffers and shape = (N, k, goal, dice, T); 0 with ValueError if they do
+ * not fit together. */
+static int read_race(Race *R, const Geometry *G, int64_t N, int k, int goal, int dice, int T) {
+    const Py_buffer *b = G->b;
+    memset(R, 0, sizeof(*R));
+    if (k < 1 || k > MAXK || goal < 1 || goal > MAXGOAL || dice < 1 || dice > MAXHM - 1 || T < 1 || T >= MAXT ||
+        N < 1)
+        goto bad;
+    R->N = N;
+    R->k = k;
+    R->goal = goal;
+    R->dice = dice;
+    R->T = T;
+    R->HM = dice + 1;
+    R->ncol = 2 * goal + T;
+    R->groups = b[GROUP_P].len / 8;
+    if (b[DIGITS].len != N * k * 8 || b[COMPLETE].len != N || b[STRIDES].len != k * 8 || b[PER_HIT].len != k * 8 ||
+        b[COEF].len != (Py_ssize_t)k * (goal + 1) * (dice + 1) * T * (dice + 1) * R->ncol * 8 ||
+        b[REACH].len != (Py_ssize_t)k * (goal + 1) * (dice + 1) * T * T || b[GROUP_START].len != (dice + 2) * 8 ||
+        b[ENTRY_START].len != (R->groups + 1) * 8 || b[SOLO].len != N * T * R->groups * 4 || b[RP].len != N * 8)
+        goto bad;
+    R->digits = (const int64_t *)b[DIGITS].buf;
+    R->complete = (const uint8_t *)b[COMPLETE].buf;
+    for (int j = 0; j < k; j++) {
+        R->stride[j] = ((const int64_t *)b[STRIDES].buf)[j];
+        R->per_hit[j] = (int)((const int64_t *)b[PER_HIT].buf)[j];
+        if (R->per_hit[j] < 1) goto bad;
+    }
+    R->coef = (const double *)b[COEF].buf;
+    R->reach = (const uint8_t *)b[REACH].buf;
+    R->group_start = (const int64_t *)b[GROUP_START].buf;
+    R->group_p = (const double *)b[GROUP_P].buf;
+    R->entry_start = (const int64_t *)b[ENTRY_START].buf;
+    R->entry_idx = (const int64_t *)b[ENTRY_IDX].buf;
+    R->solo = (int32_t *)b[SOLO].buf;
+    R->RP = (const double *)b[RP].buf;
+    if (R->group_start[0] != 0 || R->group_start[dice + 1] != R->groups ||
+        R->entry_start[R->groups] != b[ENTRY_IDX].len / 8)
+        goto bad;
+    return 1;
+bad:
+    PyErr_SetString(PyExc_ValueError, "inconsistent race kernel tables");
+    return 0;
+}
+
+static Work *work_new(void) {
+    Work *W = (Work *)calloc(1, sizeof(Work));
+    if (W == NULL) return NULL;
+    W->memo_key = (int64_t *)malloc(sizeof(int64_t) << MEMO_BITS);
+    W->memo_value = (double *)malloc(sizeof(double) << MEMO_BITS);
+    if (W->memo_key == NULL || W->memo_value == NULL) {
+        free(W->memo_key);
+        free(W->memo_value);
+        free(W);
+        return NULL;
+    }
+    for (size_t i = 0; i < ((size_t)1 << MEMO_BITS); i++) W->memo_key[i] = -1;
+    return W;
+}
+
+static void work_free(Work *W) {
+    free(W->memo_key);
+    free(W->memo_value);
+    free(W);
+}
+
+/* solo_tables(tables, shape, E, CE): fills tables' solo and CE (see solo_tables). */
+static PyObject *py_solo_tables(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *tuple;
+    long long N;
+    int k, goal, dice, T;
+    Py_buffer E = {0}, CE = {0};
+    if (!PyArg_ParseTuple(args, "O(Liiii)y*w*", &tuple, &N, &k, &goal, &dice, &T, &E, &CE)) return NULL;
+    Geometry G;
+    Race R;
+    int ok = parse_geometry(tuple, &G);
+    if (ok) {
+        ok = read_race(&R, &G, N, k, goal, dice, T);
+        if (ok && (E.len != N * 8 || CE.len != N * (dice + 1) * (T + 1) * 8)) {
+            PyErr_SetString(PyExc_ValueError, "E is [N], CE is [N, dice + 1, T + 1]");
+            ok = 0;
+        }
+        Work *W = ok ? work_new() : NULL;
+        if (ok && W == NULL) {
+            PyErr_NoMemory();
+            ok = 0;
+        }
+        if (ok) {
+            Py_BEGIN_ALLOW_THREADS
+            solo_tables(&R, W, (const double *)E.buf, (double *)CE.buf);
+            Py_END_ALLOW_THREADS
+            work_free(W);
+        }
+        release(G.b, NBUF);
+    }
+    PyBuffer_Release(&E);
+    PyBuffer_Release(&CE);
+    if (!ok) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* solve_pairs(tables, shape, (V1, V2, V1T, V2T), (race1, race2, symmetric, pegs, count),
+ *             stats, ex_loss, ex_info, ex_value, lo_from, lo_to) -> (newton_steps, systems) */
+static PyObject *py_solve_pairs(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *tuple;
+    long long N, lo_from, lo_to;
+    int k, goal, dice, T, race1, race2, symmetric, pegs, count;
+    Py_buffer buf[8];
+    memset(buf, 0, sizeof(buf));
+    if (!PyArg_ParseTuple(args, "O(Liiii)(w*w*w*w*)(ppppp)w*w*w*w*LL", &tuple, &N, &k, &goal, &dice, &T, &buf[0],
+                          &buf[1], &buf[2], &buf[3], &race1, &race2, &symmetric, &pegs, &count, &buf[4], &buf[5],
+                          &buf[6], &buf[7], &lo_from, &lo_to))
+        return NULL;
+    Geometry G;
+    Race R;
+    int ok = parse_geometry(tuple, &G), converged = 1;
+    Counts C = {0};
+    if (ok) {
+        ok = read_race(&R, &G, N, k, goal, dice, T);
+        int64_t examples = buf[5].len / 8;
+        for (int i = 0; ok && i < 4; i++)
+            if (buf[i].len != N * N * 8) ok = 0;
+        if (ok && (buf[4].len != 4 * 8 || examples < 1 || buf[6].len != examples * 6 * 8 ||
+                   buf[7].len != examples * 2 * 8 || lo_from >= N || lo_to < 0)) ok = 0;
+        if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad race tables, counts or range");
+        Work *W = ok ? work_new() : NULL;
+        if (ok && W == NULL) {
+            PyErr_NoMemory();
+            ok = 0;
+        }
+        if (ok) {
+            Tables V = {(double *)buf[0].buf, (double *)buf[1].buf, (double *)buf[2].buf, (double *)buf[3].buf};
+            C.stats = (double *)buf[4].buf;
+            C.ex_loss = (double *)buf[5].buf;
+            C.ex_info = (int64_t *)buf[6].buf;
+            C.ex_value = (double *)buf[7].buf;
+            C.examples = examples;
+            Py_BEGIN_ALLOW_THREADS
+            converged = solve_pairs(&R, W, &V, race1, race2, symmetric, pegs, count, lo_from, lo_to, &C);
+            Py_END_ALLOW_THREADS
+            work_free(W);
+        }
+        release(G.b, NBUF);
+    }
+    release(buf, 8);
+    if (!ok) return NULL;
+    if (!converged) {
+        PyErr_SetString(PyExc_RuntimeError, "the race equations of a pair did not converge");
+        return NULL;
+    }
+    return Py_BuildValue("LL", (long long)C.newton_steps, (long long)C.systems);
+}
+
+static PyMethodDef methods[] = {
+    {"solo_tables", py_solo_tables, METH_VARARGS, "Solo-optimal choices and PEGS-7 expected turns."},
+    {"solve_pairs", py_solve_pairs, METH_VARARGS, "Solve the race pairs of a range of lower board indices."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_race_c",
+                                    "The compiled two-player race (see race_solver.py).", -1, methods,
+                                    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__race_c(void) { return PyModule_Create(&module); }
