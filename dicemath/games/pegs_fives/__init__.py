@@ -13,7 +13,7 @@ full-board advisor: an exact one-turn lookahead on an estimated board value),
 :mod:`.distilled` (the shipped model of the board value, distilled from the full table),
 :mod:`.fullboard` (compiled kernels, tables, exact advice),
 :mod:`.races` (Fives races and rest points, simulated), :mod:`.race_solver` (the exact
-two-player race on reduced boards, Pegs and Fives; its kernel :mod:`._race_kernels`),
+two-player race on reduced boards, Pegs and Fives; its C kernel :mod:`._race_c`),
 :mod:`.race_advice` (race-aware row advice on the full board; compiled race games
 :mod:`._race_simulation`), :mod:`.analysis` (the cost of every row choice of a played
 game), :mod:`.view` and :mod:`.drawing` (the text view and the SVG picture of a state),
