@@ -10,14 +10,14 @@ Modules:
 - :mod:`~dicemath.games.bohnduell.rules`: :class:`Rules` (cups 3..10, stock, capture
   ``"last"``/``"every"``).
 - :mod:`~dicemath.games.bohnduell.sides`: the rules that move beans (sow, capture,
-  harvest, pass), written once for the engine and the compiled kernels.
+  harvest, pass) for the engine; the C kernels have their twin (``_dense_c_sides.h``).
 - :mod:`~dicemath.games.bohnduell.state`: :class:`State` and :class:`Move` (immutable,
   text forms that round-trip, board diagram, the termination argument).
 - :mod:`~dicemath.games.bohnduell.solver_dict`: :class:`DictSolver`, memoised negamax
   over pairs of sides in Python.
 - :mod:`~dicemath.games.bohnduell.solver_dense`: :func:`solve_dense` (``rules``), the dense
-  numba solver (its kernels :mod:`~dicemath.games.bohnduell._dense_kernels`, imported on
-  first use), and :func:`load_dense` (cached on disk).
+  solver (its kernels in C, ``_dense_c.c``, compiled at install), and :func:`load_dense`
+  (cached on disk).
 - :mod:`~dicemath.games.bohnduell.strong_table`: strong tables larger than memory on the
   core's table store (``dicemath bohnduell table build``), on threads or a Dask cluster;
   :mod:`~dicemath.games.bohnduell.strong_cost`: the values a cluster's machines exchange.

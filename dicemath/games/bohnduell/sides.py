@@ -1,9 +1,8 @@
-"""The rules of BohnDuell on one pair of sides, written once for the engine and the kernels.
+"""The rules of BohnDuell on one pair of sides, as the rules engine runs them.
 
 A *side* is one player's ``(stock, c_1, ..., c_n)``: his stock and his cups indexed by the
 distance ``d`` from his pot (``d = 1`` next to the pot, BOHN-2). Every rule that moves
-beans lives here, as small functions in the subset of Python that numba compiles (loops,
-integer arithmetic, indexing; no objects):
+beans lives here, as small functions on sequences of integers:
 
 - :func:`can_harvest`, :func:`sow_limit`: which harvests (BOHN-5) and sows (BOHN-3) are
   open to a side; :func:`can_move`: whether any is (else the player passes, BOHN-6);
@@ -14,17 +13,12 @@ integer arithmetic, indexing; no objects):
 - :func:`potential`: the sum of the beans' distances to the pot (the termination
   argument of :mod:`~dicemath.games.bohnduell.state`).
 
-The rules engine (:mod:`~dicemath.games.bohnduell.state`) calls them as plain Python on
-tuples; the dense solver's kernels (:mod:`~dicemath.games.bohnduell._dense_kernels`)
-compile the *same* functions with numba and call them on small arrays. A rule change is
-one edit here.
-
-The functions are small and flat on purpose: sow and harvest are two functions rather
-than one with a flag, and the moves are enumerated by loops over :func:`can_harvest` and
-:func:`sow_limit`, since one flagged function would keep reference counting in the compiled
-kernels' inner loop and make them several times slower. Sharing the rules with the engine
-has one cost in the kernels: each move copies its two small sides and encodes them again
-(``benchmarks/bench_bohnduell.py`` prints the dense solver's speed).
+The rules engine (:mod:`~dicemath.games.bohnduell.state`), the memoised solver and the
+proofs call them as plain Python on tuples, one move at a time. The dense solver's C
+kernels (``_dense_c.c``) run their twin, ``_dense_c_sides.h``: the same functions with the
+same names and loops, on small arrays inside the kernels' loops. A rule change is an edit
+of both; the tests compare the dense table with the memoised search of the engine on every
+pair of sides of small games, which any difference between the two would show.
 
 Example:
     >>> new_me, new_opp = [0] * 5, [0] * 5

@@ -25,10 +25,12 @@ Layout:
   then those where the mover must pass (their successor, the same sides swapped, was just
   solved). No recursion, no hashing; the sweep over one ``Phi`` keeps the opponent's side
   in the outer loop so the successors read lie in a few rows of the table.
-- The kernels (:mod:`~dicemath.games.bohnduell._dense_kernels`, numba, imported on first
-  use) run the rules of :mod:`~dicemath.games.bohnduell.sides` compiled: the same
-  functions the rules engine runs in Python. The tests check the table against the
-  core's generic search (:func:`dicemath.core.search.expectimax`) on small games.
+- The kernels are C (``_dense_c.c``, compiled when the package is installed), their rules
+  (``_dense_c_sides.h``) the twin of :mod:`~dicemath.games.bohnduell.sides`, function for
+  function, which the rules engine runs in Python. The tests check the table against the
+  engine: the memoised search of :mod:`~dicemath.games.bohnduell.solver_dict` on every pair
+  of sides of small games, and the core's generic search
+  (:func:`dicemath.core.search.expectimax`).
 
 Example:
     >>> from dicemath.games.bohnduell.state import initial_state
@@ -51,6 +53,7 @@ import numpy as np
 
 from dicemath.core.cache import cached_arrays
 from dicemath.core.errors import InvalidStateError
+from dicemath.games.bohnduell import _dense_c  # type: ignore[attr-defined]  # C extension, no stubs
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.sides import can_move
 from dicemath.games.bohnduell.state import HARVEST, PASS_MOVE, SOW, Move, Side, State, play_side, side_moves
@@ -131,6 +134,10 @@ def ranked_sides(cups: int, stock: int, sides: str = "reachable") -> np.ndarray:
     return np.array([found[i] for i in order], dtype=np.int64).reshape(-1, n + 1)
 
 
+_KERNEL_DTYPES = (np.int64, np.int64, np.int32, np.int64, np.int64, np.int64, np.bool_)
+"""The dtypes of :meth:`SideIndex.kernel_arrays`."""
+
+
 @dataclass
 class SideIndex:
     """The ranking of sides: arrays shared by the kernel and the Python look-ups.
@@ -198,6 +205,12 @@ class SideIndex:
     def kmax(self) -> int:
         """The largest side potential, ``(n + 1) * S``."""
         return int(self.starts.shape[0] - 2)
+
+    def kernel_arrays(self) -> tuple[np.ndarray, ...]:
+        """The index as every kernel of ``_dense_c`` takes it: ``sides, powers, rank,
+        potentials, starts, block_offsets, movable``, C-contiguous in the dtypes above."""
+        arrays = (self.sides, self.powers, self.rank, self.potentials, self.starts, self.block_offsets, self.movable)
+        return tuple(np.ascontiguousarray(a, dtype=t) for a, t in zip(arrays, _KERNEL_DTYPES))
 
     def potential_ranks(self, phi: int) -> tuple[int, int]:
         """The ranks ``first, last`` (``last`` excluded) of the other sides of the positions of ``Phi = phi``."""
@@ -366,9 +379,7 @@ class DenseTable:
         ix = self.index
         start = ix.rank_of((stock,) + (0,) * self.cups)
         seen = np.zeros((self.positions + 7) // 8, dtype=np.uint8)
-        from dicemath.games.bohnduell import _dense_kernels as kernels
-        kernels.reach(np.int64(start), np.int64(start), self.capture == "every", ix.powers, ix.sides,
-                      ix.rank, ix.potentials, ix.starts, ix.block_offsets, ix.movable, seen)
+        _dense_c.reach(start, start, self.capture == "every", *ix.kernel_arrays(), seen)
         return seen
 
     def reachable_count(self, stock: int | None = None) -> int:
@@ -384,11 +395,8 @@ class DenseTable:
         overfilling move is strictly better, equal, or worse than the best clean move, and
         the mean loss (beans of final pot difference) when it is worse.
         """
-        ix = self.index
-        from dicemath.games.bohnduell import _dense_kernels as kernels
-        better, tie, worse, loss, total = kernels.overfill_scan(
-            self.capture == "every", ix.powers, ix.sides, ix.rank, ix.potentials, ix.starts, ix.block_offsets,
-            ix.movable, np.asarray(self.values), self.reachable(stock)).tolist()
+        better, tie, worse, loss, total = _dense_c.overfill_scan(
+            self.capture == "every", *self.index.kernel_arrays(), np.asarray(self.values), self.reachable(stock))
         return {"positions": total, "overfill_better": better, "tie": tie, "overfill_worse": worse,
                 "mean_loss_when_worse": loss / worse if worse else 0.0}
 
@@ -433,17 +441,15 @@ def solve_dense(rules: Rules, sides: str = "reachable") -> DenseTable:
             f"{MAX_MEMORY_POSITIONS:,} solved in memory; build it on disk with 'dicemath bohnduell table build "
             f"--stock {stock}'")
     values = np.zeros(index.size ** 2, dtype=np.int8)
-    from dicemath.games.bohnduell import _dense_kernels as kernels
+    arrays = index.kernel_arrays()
     start = time.perf_counter()
     for phi in range(2 * index.kmax + 1):          # in order of Phi: a move's successor has a smaller one
         first_rank, last_rank = index.potential_ranks(phi)
         first, last = int(index.phi_starts[phi]), int(index.phi_starts[phi + 1])
-        moves = np.empty(last - first, dtype=np.int8)     # a buffer of its own: 1.3x faster than in place
-        kernels.solve_moves(phi, first_rank, last_rank, rules.every, index.powers, index.sides, index.rank,
-                            index.potentials, index.starts, index.block_offsets, index.movable, values, moves, first)
+        moves = np.empty(last - first, dtype=np.int8)
+        _dense_c.solve_moves(phi, first_rank, last_rank, rules.every, *arrays, values, moves, first)
         values[first:last] = moves                    # the pass positions' entries are set next
-        kernels.solve_passes(phi, first_rank, last_rank, index.potentials, index.starts, index.block_offsets,
-                             index.movable, values)
+        _dense_c.solve_passes(phi, first_rank, last_rank, *arrays, values)
     return DenseTable(cups, stock, capture, index, values, time.perf_counter() - start)
 
 

@@ -19,42 +19,11 @@ Example:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from dicemath.games.bohnduell import _dense_kernels as kernels
+from dicemath.games.bohnduell import _dense_c  # type: ignore[attr-defined]  # C extension, no stubs
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.solver_dense import SideIndex
 from dicemath.games.bohnduell.strong_table import phi_parts
-
-
-@njit(cache=True)
-def _count(phi, first_rank, last_rank, owner, every, powers, ranked, rank, potentials, starts, block_offsets,
-           movable, block_order, block_starts, block_owner, seen, totals):
-    """Count the reads of the positions with a move of one part (owned by ``owner``):
-    ``totals[0]`` reads, ``totals[1]`` reads of another worker's values, ``totals[2]`` the
-    distinct ones (marked in ``seen``, the bit array of the values this worker fetched)."""
-    my_side, opp_side, new_me, new_opp, gains, following, over = kernels.work_buffers(ranked.shape[1] - 1)
-    kmax = starts.shape[0] - 2
-    for opp in range(first_rank, last_rank):
-        k_me = phi - potentials[opp]
-        if k_me < 0 or k_me > kmax:
-            continue
-        kernels.load_side(ranked, opp, opp_side)
-        for me in range(starts[k_me], starts[k_me + 1]):
-            if not movable[me]:
-                continue
-            kernels.load_side(ranked, me, my_side)
-            found = kernels.successors(every, powers, rank, potentials, starts, block_offsets, my_side, opp_side,
-                                        new_me, new_opp, gains, following, over)
-            for m in range(found):
-                i = following[m]
-                totals[0] += 1
-                block = block_order[np.searchsorted(block_starts, i, side="right") - 1]
-                if block_owner[block] != owner:
-                    totals[1] += 1
-                    if not (seen[i >> 3] >> (i & 7)) & 1:
-                        seen[i >> 3] |= np.uint8(1 << (i & 7))
-                        totals[2] += 1
 
 
 def remote_reads(rules: Rules, workers: int, parts: int | None = None) -> dict[str, int]:
@@ -82,14 +51,15 @@ def remote_reads(rules: Rules, workers: int, parts: int | None = None) -> dict[s
                     owner_of[(phi - k_opp) * (kmax + 1) + k_opp] = p % workers
     filled = np.flatnonzero(np.outer(counts, counts).ravel())
     flat = index.block_offsets.ravel()
-    order = filled[np.argsort(flat[filled], kind="stable")]
-    block_starts = flat[order]
+    block_ids = filled[np.argsort(flat[filled], kind="stable")]      # the non-empty blocks in table order
+    block_starts = flat[block_ids]
     seen = [np.zeros((index.size ** 2 + 7) // 8, dtype=np.uint8) for _ in range(workers)]
     totals = np.zeros(3, dtype=np.int64)
+    arrays = index.kernel_arrays()
     for phi, phi_cuts in cuts.items():
         for p, (first_rank, last_rank, _, _) in enumerate(phi_cuts):
-            _count(phi, first_rank, last_rank, p % workers, rules.every, index.powers, index.sides, index.rank,
-                   index.potentials, index.starts, index.block_offsets, index.movable, order, block_starts, owner_of,
-                   seen[p % workers], totals)
+            # totals: reads, reads of another worker's values, distinct such values (marked in seen)
+            _dense_c.count_reads(phi, first_rank, last_rank, p % workers, rules.every, *arrays,
+                                 block_ids, block_starts, owner_of, seen[p % workers], totals)
     reads, remote, distinct = (int(t) for t in totals)
     return {"positions": index.size ** 2, "reads": reads, "remote_reads": remote, "distinct_remote": distinct}

@@ -55,13 +55,14 @@ import numpy as np
 from dicemath.core.cache import cache_dir
 from dicemath.core.errors import InvalidStateError
 from dicemath.core.table_store import TableError, TableStore, run_graph, source_digest
+from dicemath.games.bohnduell import _dense_c  # type: ignore[attr-defined]  # C extension, no stubs
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.solver_dense import LAYOUT, MAX_TABLE_STOCK, DenseTable, SideIndex
 
 KIND = "bohnduell-strong"
 """The ``kind`` of a strong table's manifest, and the name of its folder in the cache."""
 
-CODE_FILES = ("sides.py", "_dense_kernels.py")
+CODE_FILES = ("sides.py", "_dense_c.c", "_dense_c_sides.h")
 """The source files whose digest versions a strong table, with the layout's version
 (:data:`~dicemath.games.bohnduell.solver_dense.LAYOUT`): a table of other rules code, other
 kernels or another layout is refused."""
@@ -164,15 +165,12 @@ def building_here() -> list[str]:
 
 def _moves_task(folder: str, build_id: str, phi: int, part: tuple[int, int, int, int], after: object) -> float:
     """Solve the positions with a move of one part of potential ``phi`` and write them; returns seconds."""
-    from dicemath.games.bohnduell import _dense_kernels as kernels
-
     tic = time.perf_counter()
     table = _opened(folder, build_id)
-    ix = table.index
     first_rank, last_rank, first, last = part
     buffer = np.zeros(last - first, dtype=np.int8)
-    kernels.solve_moves(phi, first_rank, last_rank, table.rules.every, ix.powers, ix.sides, ix.rank, ix.potentials,
-                        ix.starts, ix.block_offsets, ix.movable, table.reading, buffer, first)
+    _dense_c.solve_moves(phi, first_rank, last_rank, table.rules.every, *table.index.kernel_arrays(), table.reading,
+                         buffer, first)
     view = memoryview(buffer.data)
     written = 0
     while written < len(view):                       # one pwrite, repeated only if the system cuts it short
@@ -182,12 +180,9 @@ def _moves_task(folder: str, build_id: str, phi: int, part: tuple[int, int, int,
 
 def _passes_task(folder: str, build_id: str, phi: int, part: tuple[int, int, int, int], after: object) -> float:
     """Solve the pass positions of one part of potential ``phi`` in place; returns seconds."""
-    from dicemath.games.bohnduell import _dense_kernels as kernels
-
     tic = time.perf_counter()
     table = _opened(folder, build_id)
-    ix = table.index
-    kernels.solve_passes(phi, part[0], part[1], ix.potentials, ix.starts, ix.block_offsets, ix.movable, table.writing)
+    _dense_c.solve_passes(phi, part[0], part[1], *table.index.kernel_arrays(), table.writing)
     return time.perf_counter() - tic
 
 

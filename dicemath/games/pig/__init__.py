@@ -12,8 +12,8 @@ Modules:
 - :mod:`~dicemath.games.pig.rules`: :class:`Rules` (the goal).
 - :mod:`~dicemath.games.pig.state`: :class:`State` (immutable, text form that round-trips).
 - :mod:`~dicemath.games.pig.solver`: :func:`solve`, the core's layered value iteration
-  (:func:`dicemath.core.mdp.layered_value_iteration`) over a compiled layer sweep
-  (:mod:`~dicemath.games.pig._kernels`, imported on first use).
+  (:func:`dicemath.core.mdp.layered_value_iteration`) over a layer sweep in C (``_pig_c.c``,
+  compiled at install).
 - :mod:`~dicemath.games.pig.advice`: :func:`advise`, :func:`policy_card`.
 - :mod:`~dicemath.games.pig.drawing`: the SVG picture of a state.
 - :mod:`~dicemath.games.pig.analysis`: :data:`~dicemath.games.pig.analysis.ANALYSIS`.

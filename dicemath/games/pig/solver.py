@@ -14,7 +14,7 @@ turn back and forth without progress, so the equations are not ordered; but no m
 lowers a score, so the states whose scores add up to ``i + j`` (a *layer*) depend only on
 themselves and on layers with a larger sum. The solve runs the core's
 :func:`~dicemath.core.mdp.layered_value_iteration` over the layers from the largest sum
-down, each swept Gauss-Seidel (compiled, :mod:`._kernels`) until a sweep changes no value
+down, each swept Gauss-Seidel (in C, ``_pig_c.c``) until a sweep changes no value
 by :data:`TOLERANCE` or more. Arithmetic is float64; "exact" in :mod:`.advice` means "from
 this solution", not rational arithmetic (the tests compare it with an exact rational
 solution of small goals).
@@ -35,6 +35,7 @@ import numpy as np
 
 from dicemath.core.game import TERMINAL
 from dicemath.core.mdp import layered_value_iteration
+from dicemath.games.pig import _pig_c  # type: ignore[attr-defined]  # C extension, no stubs
 from dicemath.games.pig.rules import FACES, STANDARD, Rules
 from dicemath.games.pig.state import HOLD, ROLL, State
 
@@ -200,15 +201,13 @@ def solve(rules: Rules = STANDARD) -> PigSolution:
 
 @lru_cache(maxsize=8)
 def _solve(rules: Rules) -> PigSolution:
-    from dicemath.games.pig._kernels import sweep_layer
-
     start = time.perf_counter()
     goal = rules.goal
     win = np.zeros((goal, goal, goal))
     reached = np.arange(goal)[:, None] + np.arange(goal)[None, :] >= goal      # [i, k]: i + k >= goal
     win[np.broadcast_to(reached[:, None, :], win.shape)] = 1.0
     sweeps = layered_value_iteration(range(2 * goal - 2, -1, -1),
-                                     lambda total: sweep_layer(win, total, goal, FACES),
+                                     lambda total: _pig_c.sweep_layer(win, total, goal, FACES),
                                      tolerance=TOLERANCE, max_sweeps=MAX_SWEEPS)
     win.setflags(write=False)
     return PigSolution(rules, win, tuple(sweeps), TOLERANCE, time.perf_counter() - start)
