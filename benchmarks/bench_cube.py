@@ -42,7 +42,7 @@ def main() -> None:
     move_table()                      # the move table (bearoff.py) is not part of the timing
     build_cubeful_arrays(2)           # compile the numba kernel once
     ours, ours_cpu, arrays = best_of(lambda: build_cubeful_arrays(6), 3)
-    plain, plain_cpu, _ = best_of(lambda: build_cubeful_arrays(6, use_numba=False), 1)
+    plain, plain_cpu, _ = best_of(lambda: build_cubeful_arrays(6, compiled=False), 1)
     capped, capped_cpu, _ = best_of(lambda: build_cubeful_arrays(6, max_cube=64), 1)
     print("(wall-clock / CPU seconds; on a shared machine the CPU time is the fair figure)")
     print(f"dicemath cubeful 6x6 (numba, 3 cube states + cubeless):   {ours:6.2f} / {ours_cpu:6.2f} s")

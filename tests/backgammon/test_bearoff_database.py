@@ -369,9 +369,9 @@ def test_race_bear_off_uses_the_database(root, monkeypatch):
 
 
 def test_backgammon_modules_do_not_import_numba():
-    """No backgammon module imports numba (or Dask) when it is imported: the kernels come
-    with their first call. (``import dicemath`` may load numba for another game, so the
-    check is on who asks for it.)"""
+    """No backgammon module imports numba (its kernels are C), nor Dask when it is
+    imported, even when the kernels run. (``import dicemath`` may load numba for another
+    game, so the check is on who asks for it.)"""
     import subprocess
     import sys
 
@@ -386,6 +386,10 @@ def test_backgammon_modules_do_not_import_numba():
               "    return real(name, globals, *args, **kwargs)\n"
               "builtins.__import__ = spy\n"
               "import dicemath.games.backgammon, dicemath.games.backgammon.commands\n"
-              "import dicemath.games.backgammon.bearoff_database, dicemath.games.backgammon.report_bearoff\n")
+              "import dicemath.games.backgammon.bearoff_database, dicemath.games.backgammon.report_bearoff\n"
+              "from dicemath.games.backgammon import Position, legal_moves, cube, cubeful_bearoff\n"
+              "legal_moves(Position.initial(), (3, 1))\n"
+              "cube.cube_action([0.3, 0.8], [0.5, 1.2])\n"
+              "cubeful_bearoff.build_cubeful_arrays(2)\n")
     completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert completed.returncode == 0, completed.stdout + completed.stderr

@@ -58,9 +58,9 @@ def test_fast_table_matches_exact_fractions_on_three_checker_samples(samples):
             assert table.no_double[k, x, y] == pytest.approx(float(exact["no_double"][name]), abs=1e-12)
 
 
-def test_numba_and_numpy_kernels_agree():
+def test_compiled_and_numpy_kernels_agree():
     fast = build_cubeful_arrays(3)
-    plain = build_cubeful_arrays(3, use_numba=False)
+    plain = build_cubeful_arrays(3, compiled=False)
     for key in fast:
         assert np.max(np.abs(fast[key] - plain[key])) < 1e-12, key
 

@@ -144,9 +144,10 @@ def test_compiled_cube_decision_is_the_plain_one():
     """Arrays go through the compiled cube decision: element by element it is the plain
     function's, every action and the ties included; Fractions decide without tolerance."""
     rng = np.random.default_rng(3)
-    no_double = np.concatenate([rng.uniform(-1, 1.2, 400), [1.0, 0.5, 0.5]])
-    double_take = np.concatenate([rng.uniform(-1, 2, 400), [1.0 + 1e-13, 0.5, 1.0]])
-    may = rng.random(403) < 0.8
+    near = [1.0, 0.5, 0.5, 0.5, 1.0 - 5e-13, 0.7]       # ties and near-ties of every comparison
+    no_double = np.concatenate([rng.uniform(-1, 1.2, 400), near])
+    double_take = np.concatenate([rng.uniform(-1, 2, 400), [1.0 + 1e-13, 0.5, 1.0, 0.5 + 5e-13, 1.5, 1.0 + 2e-12]])
+    may = np.concatenate([rng.random(400) < 0.8, [True] * len(near)])
     codes, equity = cube_action(no_double, double_take, may)
     plain = [cube_decision(n, d, 1.0, bool(m), TIE_TOLERANCE) for n, d, m in zip(no_double, double_take, may)]
     assert codes.tolist() == [c for c, _ in plain] and equity.tolist() == [e for _, e in plain]

@@ -1,6 +1,7 @@
-"""The play generator of ``plays`` (compiled in ``_play_kernels``) against a second method:
-every sequence of single steps of the dice tried, then BG-3's choice among them (the
-method of the former plain-Python engine), on random positions of both presets."""
+"""The rules of ``plays`` (C, ``_plays_c.c``) against a second method in plain Python: the
+step rule written out again here (BG-4..BG-6), and every sequence of single steps of the
+dice tried, then BG-3's choice among them (the method of the former plain-Python engine),
+on random positions of both presets."""
 
 from __future__ import annotations
 
@@ -10,11 +11,43 @@ import numpy as np
 import pytest
 
 from dicemath.games.backgammon import plays
-from dicemath.games.backgammon.moves import legal_moves, roll_results, single_steps
-from dicemath.games.backgammon.position import Position
+from dicemath.games.backgammon.moves import legal_moves, roll_results
+from dicemath.games.backgammon.position import BAR, OFF, Position
 from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD
 
 from .strategies import random_position
+
+
+def reference_target(mine, theirs, source, die, limit):
+    """BG-4..BG-6 in plain Python: where a step lands, or -1."""
+    if mine[source - 1] == 0 or (mine[BAR - 1] > 0 and source != BAR):
+        return -1
+    target = source - die
+    if target >= 1:
+        closed = theirs[24 - target] >= 2 or (limit > 0 and mine[target - 1] >= limit)
+        return -1 if closed else target
+    if any(mine[6:]) or (target < 0 and any(mine[source:6])):
+        return -1
+    return OFF
+
+
+def reference_step(position, source, target):
+    """The position after a legal step, a blot hit going to the bar (BG-5)."""
+    mine, theirs = list(position.on_roll), list(position.opponent)
+    mine[source - 1] -= 1
+    if target != OFF:
+        mine[target - 1] += 1
+        if theirs[24 - target] == 1:
+            theirs[24 - target], theirs[BAR - 1] = 0, theirs[BAR - 1] + 1
+    return Position(tuple(mine), tuple(theirs), position.player)
+
+
+def single_steps(position, die, rules):
+    limit = rules.max_per_point or 0
+    for source in range(BAR, 0, -1):
+        target = reference_target(position.on_roll, position.opponent, source, die, limit)
+        if target >= 0:
+            yield (source, target), reference_step(position, source, target)
 
 
 def _sequences(position, dice, rules, steps, out):
@@ -68,14 +101,31 @@ def test_compiled_plays_equal_the_reference_on_random_positions(rules):
             {(a.on_roll, a.opponent) for a in expected} and len(movers) == len(expected)
 
 
-def test_plain_python_plays_are_the_compiled_ones():
-    """The source of the kernels, run as plain Python, gives the same plays in the same order."""
-    from dicemath.games.backgammon._play_kernels import roll_plays
+def test_step_rule_is_the_reference_on_random_positions():
+    rng = random.Random(5)
+    for _ in range(300):
+        position = random_position(rng, bear_off_bias=0.5)
+        arrays = np.array(position.on_roll, np.int8), np.array(position.opponent, np.int8)
+        for limit in (0, 5):
+            for source in range(1, BAR + 1):
+                for die in range(1, 7):
+                    target = reference_target(position.on_roll, position.opponent, source, die, limit)
+                    assert plays.step_target(position.on_roll, position.opponent, source, die, limit) == target
+                    assert plays.step_target(*arrays, source, die, limit) == target
+                    if target >= 0:
+                        mine, theirs, hit = plays.move_checker(position.on_roll, position.opponent, source, target)
+                        expected = reference_step(position, source, target)
+                        assert (mine, theirs) == (expected.on_roll, expected.opponent)
+                        assert hit == (expected.opponent[BAR - 1] > position.opponent[BAR - 1])
 
-    for position, dice in _cases(PLAYTIVE, 8, 7):
-        arrays = (np.array(position.on_roll, np.int8), np.array(position.opponent, np.int8), *dice, 5)
-        for plain, compiled in zip(plays.roll_plays(*arrays), roll_plays(*arrays)):
-            assert np.array_equal(plain, compiled), (position.position_id(), dice)
+
+def test_roll_plays_orders_results_and_keeps_the_highest_steps():
+    """Results come once each, ordered by key; the steps kept are those of the highest play."""
+    start = Position.initial()
+    mines, theirs, steps, used = plays.roll_plays(start.on_roll, start.opponent, 6, 5, 0)
+    assert used == 2 and len(mines) == len({m.tobytes() + t.tobytes() for m, t in zip(mines, theirs)}) == 7
+    run = plays.unpack_steps(steps[[m[12] == 6 and m[23] == 1 for m in mines].index(True)], used)
+    assert run == ((24, 18), (18, 13))     # 24/13: of 24/18/13 and 24/19/13 the higher steps
 
 
 def test_hand_checked_cases():
@@ -86,5 +136,3 @@ def test_hand_checked_cases():
     bear = Position((0, 0, 0, 1) + (0,) * 21, (0,) * 22 + (1, 0, 0))
     assert [str(m) for m in legal_moves(bear, (4, 2))] == ["4/2 2/off"]
     assert legal_moves(bear, (4, 2))[0].after.opponent == (0,) * 24 + (1,)
-    assert plays.unpack_steps(plays.with_step(plays.with_step(0, plays.step_code(6, 2)), plays.step_code(13, 7)),
-                              2) == ((13, 7), (6, 2))

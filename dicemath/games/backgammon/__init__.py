@@ -8,8 +8,8 @@ The game vocabulary (see :mod:`dicemath.games`): :class:`Rules` with the presets
 Modules:
 
 * :mod:`.rules`: ``STANDARD`` and ``PLAYTIVE`` (at most 5 own checkers per point, BG-4).
-* :mod:`.plays`: the rules that move checkers (BG-3..BG-6), written once for the engine and
-  the compiled kernels (:mod:`._play_kernels`).
+* :mod:`.plays`: the rules that move checkers (BG-3..BG-6), written once in C
+  (``_plays_c.c``) for the engine and the bear-off move table.
 * :mod:`.position`, :mod:`.moves`, :mod:`.state`: positions and their text forms (GNU
   Backgammon Position IDs, XGID position fields, the text board), legal plays and notation,
   the game as a :class:`~dicemath.core.game.GameState` (BG-1..BG-8).
@@ -30,8 +30,8 @@ Modules:
   (``dicemath backgammon``), :mod:`.commands_cube` (its ``cube`` command) and
   :mod:`.commands_hint` (its ``hint`` command): the command line; :mod:`.report_bearoff`,
   :mod:`.report_cube` and :mod:`.report_playtive`: the report sections.
-* :mod:`._play_kernels`, :mod:`._bearoff_kernels`, :mod:`._cube_kernels`: the compiled
-  kernels (numba, imported on first use).
+* :mod:`._bearoff_kernels`, :mod:`._cube_kernels`: the compiled kernels of the bear-off and
+  cube tables (C extensions ``_bearoff_c.c``, ``_cube_c.c``, built at install).
 
 The studies (self-play, the Playtive rule measured, agreement with GNU Backgammon) are in
 :mod:`dicemath.studies`.

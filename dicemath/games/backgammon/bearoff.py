@@ -45,7 +45,6 @@ from functools import lru_cache
 from math import comb
 
 from collections.abc import Iterable, Sequence
-from types import ModuleType
 
 import numpy as np
 
@@ -53,7 +52,9 @@ from dicemath.core.cache import cached_arrays
 from dicemath.core.dice import TWO_DICE_ROLLS, two_dice_rolls
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon.moves import check_roll
+from dicemath.games.backgammon._bearoff_kernels import one_sided_kernel, two_sided_kernel
 from dicemath.games.backgammon.limits import EXACT_CHECKERS
+from dicemath.games.backgammon.plays import bearoff_move_table
 from dicemath.games.backgammon.position import check_counts
 from dicemath.games.backgammon.rules import STANDARD, Rules
 
@@ -216,16 +217,13 @@ def roll_index(roll: Sequence[int]) -> int:
 
 def _build_moves(rules: Rules, checkers: int = MAX_CHECKERS) -> dict[str, np.ndarray]:
     """The move table of the boards of at most ``checkers`` (their plays stay among them),
-    by the rules of :mod:`~dicemath.games.backgammon.plays` compiled over dense board
-    indices (:func:`~dicemath.games.backgammon._play_kernels.bearoff_successors`)."""
-    from dicemath.games.backgammon import _play_kernels  # numba, loaded on first use
-
+    by the rules of :mod:`~dicemath.games.backgammon.plays` run over dense board indices
+    (:func:`~dicemath.games.backgammon.plays.bearoff_move_table`)."""
     keys, order = _key_lookup()
-    limit = rules.max_per_point or 0
-    single = _play_kernels.single_step_table(positions_up_to(checkers), keys, order, limit)
     highs = np.array([high for high, _ in TWO_DICE_ROLLS], dtype=np.int64)
     lows = np.array([low for _, low in TWO_DICE_ROLLS], dtype=np.int64)
-    starts, targets = _play_kernels.bearoff_successors(single, highs, lows, limit)
+    starts, targets = bearoff_move_table(positions_up_to(checkers), keys, order, highs, lows,
+                                         rules.max_per_point or 0)
     return {"starts": starts, "targets": targets}
 
 
@@ -297,16 +295,8 @@ def successors(board: Iterable[int], roll: Sequence[int], rules: Rules = STANDAR
 
 
 # ----------------------------------------------------------------------------------------
-# Dynamic programming (numba kernels in _bearoff_kernels; plain-Python twins in the tests)
+# Dynamic programming (C kernels in _bearoff_kernels; plain-Python twins in the tests)
 # ----------------------------------------------------------------------------------------
-
-def _kernels() -> ModuleType:
-    from dicemath.games.backgammon import _bearoff_kernels
-
-    return _bearoff_kernels
-
-
-
 
 
 def _build_one_sided(rules: Rules, moves: MoveTable | None = None) -> dict[str, np.ndarray]:
@@ -314,7 +304,7 @@ def _build_one_sided(rules: Rules, moves: MoveTable | None = None) -> dict[str, 
     pips = pip_counts()
     order = np.argsort(pips, kind="stable")
     totals = _all_positions().sum(axis=1)
-    mean, dist, gmean, gdist = _kernels().one_sided_kernel(
+    mean, dist, gmean, gdist = one_sided_kernel(
         order, moves.starts, moves.targets.astype(np.int64), ROLL_PROBABILITIES, totals,
         DISTRIBUTION_LENGTH)
     return {"mean": mean, "distribution": dist, "gammon_mean": gmean, "gammon_distribution": gdist}
@@ -357,7 +347,7 @@ class OneSidedTable:
 
 @lru_cache(maxsize=4)
 def one_sided_table(rules: Rules = STANDARD) -> OneSidedTable:
-    """The one-sided bear-off database (BG-6, BG-3), built with numba and cached on disk.
+    """The one-sided bear-off database (BG-6, BG-3), built by a C kernel and cached on disk.
 
     Args:
         rules: STANDARD or PLAYTIVE.
@@ -388,7 +378,7 @@ def _build_two_sided(checkers: int, rules: Rules, moves: MoveTable | None = None
     starts = moves.starts[:limit]
     targets = moves.targets[:starts[-1]].astype(np.int64)
     bucket_starts, bucket_items = _pip_buckets(count)
-    table = _kernels().two_sided_kernel(count, bucket_starts, bucket_items, starts, targets,
+    table = two_sided_kernel(count, bucket_starts, bucket_items, starts, targets,
                                 ROLL_PROBABILITIES)
     return {"win": table}
 

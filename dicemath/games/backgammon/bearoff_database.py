@@ -47,7 +47,7 @@ pip(b))``; the blocks of one total ("diagonal") are independent and are grouped 
 chunks of about ``chunk_pairs`` pairs; every chunk of a diagonal depends on the chunks of
 the diagonal before. That is the Dask graph (:func:`build_database`) run by
 :func:`~dicemath.core.table_store.run_graph`: the threaded local scheduler by default (the
-numba kernel releases the GIL), or a ``dask.distributed`` cluster (its workers must see the
+C kernel releases the GIL), or a ``dask.distributed`` cluster (its workers must see the
 same folder). A worker writes its tables back at most every :data:`FLUSH_SECONDS` and only
 then marks the chunks finished meanwhile done; an interrupted build resumes at the first
 chunk not marked done.
@@ -89,11 +89,11 @@ from dicemath.core.errors import InvalidStateError
 from dicemath.core.progress import progress
 from dicemath.core.table_store import (MANIFEST, Manifest, TableError, TableStore, read_manifest, run_graph,
                                        source_digest)
+from dicemath.games.backgammon._bearoff_kernels import database_block_kernel
 from dicemath.games.backgammon.bearoff import (
     MAX_CHECKERS,
     ROLL_WEIGHTS,
     _all_positions,
-    _kernels,
     check_board,
     move_table,
     pip_counts,
@@ -262,8 +262,8 @@ def build_work(checkers: int, full: int = MAX_CHECKERS) -> dict[str, int]:
 KIND = "bearoff"
 """The :class:`~dicemath.core.table_store.Manifest` kind of a database folder."""
 
-KERNEL_SOURCE = "_bearoff_kernels.py"
-"""The module whose source digest is part of a database's spec: the block kernel that
+KERNEL_SOURCE = "_bearoff_c.c"
+"""The file whose source digest is part of a database's spec: the block kernel that
 computes the values (editing lookups or documentation keeps a build valid)."""
 
 
@@ -343,7 +343,6 @@ def run_chunk(folder: str, build_id: str, index: int, _after=None) -> int:
     spec = store.manifest.spec
     layout = _layout(spec["checkers"], spec["full"])
     chunk = chunk_plan(spec["checkers"], spec["chunk_pairs"], spec["full"])[index]
-    kernel = _kernels().database_block_kernel
     moves = move_table(STANDARD)
     weights = ROLL_WEIGHTS.astype(np.int64)
     for name, on_roll_pips, other_pips in chunk.blocks:
@@ -351,8 +350,8 @@ def run_chunk(folder: str, build_id: str, index: int, _after=None) -> int:
         a0, a1 = table.on_roll.starts[on_roll_pips], table.on_roll.starts[on_roll_pips + 1]
         b0, b1 = table.other.starts[other_pips], table.other.starts[other_pips + 1]
         out = np.empty((a1 - a0, b1 - b0), dtype=np.uint32)
-        kernel(out, tables[table.reads].view(np.ndarray), table.on_roll.boards[a0:a1], table.other.boards[b0:b1],
-               b0, moves.starts, table.succ_rows, weights, SCALE)
+        database_block_kernel(out, tables[table.reads].view(np.ndarray), table.on_roll.boards[a0:a1],
+                              table.other.boards[b0:b1], b0, moves.starts, table.succ_rows, weights, SCALE)
         tables[name][b0:b1, a0:a1] = out.T
     with _PENDING_LOCK:
         _PENDING["chunks"].append((store, index, time.perf_counter() - start))

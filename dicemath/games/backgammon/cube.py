@@ -82,6 +82,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dicemath.core.errors import InvalidProbabilityError, InvalidStateError  # noqa: F401 (re-exported)
+from dicemath.games.backgammon._cube_kernels import decide_all
 from dicemath.games.backgammon.cube_rules import (
     ACTIONS, CUBE_OWNERS, DOUBLE_PASS, DOUBLE_TAKE, MAX_CUBE, NO_DOUBLE, TIE_TOLERANCE, TOO_GOOD, VERDICTS, check_cube,  # noqa: F401 (re-exported)
     cube_decision, may_double, takes)  # noqa: F401 (re-exported)
@@ -286,7 +287,7 @@ def cube_action(no_double: npt.ArrayLike, double_take: npt.ArrayLike, may_double
                 ) -> tuple[int, float] | tuple[npt.NDArray[np.int64], FloatArray]:
     """:func:`cube_decision` for numbers or arrays (the cube at stake 1: double/pass is +1).
 
-    Arrays go through the compiled :func:`cube_decision` (numba, loaded on first use).
+    Arrays go through the compiled decision (C, :func:`~._cube_kernels.decide_all`).
 
     Args:
         no_double: equity if the player does not double now.
@@ -307,8 +308,6 @@ def cube_action(no_double: npt.ArrayLike, double_take: npt.ArrayLike, may_double
     if nd.ndim == 0:
         code, equity = cube_decision(float(nd), float(dt), 1.0, bool(may), TIE_TOLERANCE)
         return int(code), float(equity)
-    from dicemath.games.backgammon._cube_kernels import decide_all  # numba, loaded on first use
-
     codes, equity = np.empty(nd.shape, dtype=np.int64), np.empty(nd.shape)
     decide_all(nd.ravel(), dt.ravel(), may.ravel(), TIE_TOLERANCE, codes.reshape(-1), equity.reshape(-1))
     return codes, equity

@@ -1,11 +1,11 @@
 """The doubling cube's rules in money play (docs/rules.md BG-7, BG-8): cube values and owners,
 who may double, the take, and the cube decision.
 
-:func:`cube_decision` is the one statement of the cube decision: the models of
-:mod:`.cube`, the exact cubeful bear-off tables (compiled by numba in
-:mod:`._cube_kernels`, which compiles this module's functions as they stand), their Fraction
-recursion and the cube advice all call it. It imports no other Backgammon module, so that
-the compiled kernels and the models can both build on it.
+:func:`cube_decision` is the statement of the cube decision for numbers and exact
+Fractions: the models of :mod:`.cube`, the Fraction recursion of the cubeful bear-off tables
+and the cube advice call it. Arrays and the float64 cubeful bear-off tables use its C
+statement (``_cube_c.c``, through :mod:`._cube_kernels`), which the tests compare with it on
+ties and near-ties. It imports no other Backgammon module, so that the models can build on it.
 """
 
 from __future__ import annotations
@@ -76,12 +76,12 @@ def takes(double_take, double_pass=1.0, tie=TIE_TOLERANCE):
 def cube_decision(no_double, double_take, double_pass, may_double, tie):
     """BG-8: the optimal cube action of the player on roll and its equity.
 
-    The one statement of the cube decision: the Janowski models, the exact cubeful
-    bear-off tables (compiled by numba), their Fraction recursion and the cube advice all
-    call it. The opponent answers a double by :func:`takes`; the player doubles when that
-    answer is worth more to him than not doubling; he is *too good* to double when the
-    opponent would pass and playing on is worth at least the cash. Ties (within ``tie``)
-    go to not doubling.
+    The Janowski models, the Fraction recursion of the cubeful bear-off tables and the
+    cube advice call it; arrays and the float64 tables use its C statement (``_cube_c.c``).
+    The opponent answers a double by :func:`takes`; the player doubles when that answer is
+    worth more to him than not doubling; he is *too good* to double when the opponent
+    would pass and playing on is worth at least the cash. Ties (within ``tie``) go to not
+    doubling.
 
     Args:
         no_double: his equity if he does not double now.

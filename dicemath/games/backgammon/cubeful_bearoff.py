@@ -50,7 +50,7 @@ Checkers are played to maximise the cubeful equity of each cube state separately
 best play can differ between cube states). Every play reduces the pip count, so the states
 can be solved in order: with the dense board index of :mod:`~.bearoff` (successors have
 smaller indices), step ``n`` fills row ``n`` (board n on roll against every smaller board)
-and then column ``n``. The default kernel is a small numba loop over the compressed move
+and then column ``n``. The default kernel is a small C loop over the compressed move
 table of :func:`~.bearoff.move_table`; its numpy twin (vectorised gathers and
 ``np.maximum.reduceat``) gives the same numbers and is kept as a cross-check. Floats
 (float64); the tests check them against a second, exact method (:func:`exact_equities`,
@@ -82,6 +82,7 @@ from dicemath.core.cache import cached_arrays
 from dicemath.core.dice import TWO_DICE_ROLLS, two_dice_rolls
 from dicemath.core.errors import InvalidStateError
 from dicemath.core.progress import progress
+from dicemath.games.backgammon._cube_kernels import cubeful_tables
 from dicemath.games.backgammon.bearoff import (
     ROLL_WEIGHTS,
     check_board,
@@ -121,7 +122,7 @@ def _act(no_double: np.ndarray, double_take: np.ndarray) -> tuple[np.ndarray, np
 
 
 def build_cubeful_arrays(checkers: int = 6, *, max_cube: int | None = None,
-                         show_progress: bool = False, use_numba: bool = True) -> dict[str, np.ndarray]:
+                         show_progress: bool = False, compiled: bool = True) -> dict[str, np.ndarray]:
     """Solve the cubeful money game of every two-sided bear-off position (float64).
 
     Args:
@@ -131,8 +132,8 @@ def build_cubeful_arrays(checkers: int = 6, *, max_cube: int | None = None,
             which case the game is solved with explicit cube levels and the arrays returned
             are those of cube value 1.
         show_progress: show a progress bar (numpy kernel only).
-        use_numba: the compiled kernel (default) or the vectorised numpy one (same values;
-            kept as a cross-check, slower).
+        compiled: the C kernel (default) or the vectorised numpy one (same values; kept
+            as a cross-check, slower).
 
     Returns:
         ``{"no_double": (3, N, N), "optimal": (3, N, N), "action": (3, N, N) int8,
@@ -185,7 +186,7 @@ def build_cubeful_arrays(checkers: int = 6, *, max_cube: int | None = None,
     no_double[:, 0, :] = 1.0
     value[:, 1:, 0] = -1.0                           # opponent already off: lost
     no_double[:, 1:, 0] = -1.0
-    kernel = _cubeful_compiled if use_numba else _cubeful_numpy
+    kernel = _cubeful_compiled if compiled else _cubeful_numpy
     # Integer roll weights (out of 36), divided at the end, so sure wins come out exactly +1.
     kernel(starts, targets, ROLL_WEIGHTS.astype(np.float64), np.array(source, dtype=np.int64),
            np.array(take_layer, dtype=np.int64), value, no_double, codes, show_progress)
@@ -257,9 +258,7 @@ def _cubeful_compiled(starts: npt.NDArray[np.int64], targets: npt.NDArray[np.int
                       take_layer: npt.NDArray[np.float64], value: npt.NDArray[np.float64],
                       no_double: npt.NDArray[np.float64], codes: npt.NDArray[np.int8],
                       show_progress: bool = False) -> None:
-    """The numba twin of :func:`_cubeful_numpy` (:func:`~._cube_kernels.cubeful_tables`)."""
-    from dicemath.games.backgammon._cube_kernels import cubeful_tables  # numba, loaded on first use
-
+    """The C twin of :func:`_cubeful_numpy` (:func:`~._cube_kernels.cubeful_tables`)."""
     cubeful_tables(starts, targets, weights, source, take_layer, value, no_double, codes, TIE_TOLERANCE)
 
 

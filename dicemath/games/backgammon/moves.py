@@ -8,8 +8,8 @@ listed (the one whose steps sort highest).
 
 The rules themselves (BG-3 both dice or the larger, doubles four times; BG-4 closed points
 and ``playtive``; BG-5 hits and the bar; BG-6 bearing off) are those of
-:mod:`~dicemath.games.backgammon.plays`: :func:`single_steps` runs its step rule as plain
-Python, :func:`legal_moves` its compiled play generator (numba, loaded on first use).
+:mod:`~dicemath.games.backgammon.plays` (compiled C): :func:`single_steps` runs its step
+rule, :func:`legal_moves` and :func:`roll_results` its play generator.
 
 Example:
     >>> from dicemath.games.backgammon.position import Position
@@ -29,7 +29,7 @@ import numpy as np
 
 from dicemath.core.dice import check_throw
 from dicemath.core.errors import IllegalMoveError
-from dicemath.games.backgammon.plays import move_checker, step_target, unpack_steps
+from dicemath.games.backgammon.plays import move_checker, roll_plays, step_target, unpack_steps
 from dicemath.games.backgammon.position import BAR, OFF, Position
 from dicemath.games.backgammon.rules import STANDARD, Rules
 
@@ -92,9 +92,8 @@ def single_steps(position: Position, die: int,
     for source in range(BAR, 0, -1):
         target = step_target(mine, theirs, source, die, rules.max_per_point or 0)
         if target >= 0:
-            new_mine, new_theirs = [0] * BAR, [0] * BAR
-            move_checker(mine, theirs, source, target, new_mine, new_theirs)
-            yield (source, target), Position(tuple(new_mine), tuple(new_theirs), position.player)
+            new_mine, new_theirs, _ = move_checker(mine, theirs, source, target)
+            yield (source, target), Position(new_mine, new_theirs, position.player)
 
 
 def legal_moves(position: Position, dice: Sequence[int], rules: Rules = STANDARD) -> list[Move]:
@@ -112,8 +111,6 @@ def legal_moves(position: Position, dice: Sequence[int], rules: Rules = STANDARD
     Raises:
         InvalidDiceError: bad dice.
     """
-    from dicemath.games.backgammon._play_kernels import roll_plays  # numba, loaded on first use
-
     high, low = check_roll(dice)
     mines, theirs, steps, used = roll_plays(np.array(position.on_roll, np.int8), np.array(position.opponent, np.int8),
                                             high, low, rules.max_per_point or 0)
@@ -136,8 +133,6 @@ def roll_results(on_roll: Sequence[int] | np.ndarray, opponent: Sequence[int] | 
         ``(movers, opponents)``: int8 arrays (k, 25) of the mover's and the opponent's
         counts after each play (one row, the position itself, if nothing can be played).
     """
-    from dicemath.games.backgammon._play_kernels import roll_plays  # numba, loaded on first use
-
     movers, opponents, _, _ = roll_plays(np.asarray(on_roll, dtype=np.int8), np.asarray(opponent, dtype=np.int8),
                                          int(first), int(second), rules.max_per_point or 0)
     return movers, opponents
@@ -175,6 +170,5 @@ def _number(text: str, play: str) -> int:
 def _move_checker(position: Position, source: int, target: int) -> Position:
     if not 1 <= source <= BAR or not OFF <= target < BAR or position.on_roll[source - 1] == 0:
         raise IllegalMoveError(f"no step {source}/{target}: no checker of the player on roll on point {source}")
-    mine, theirs = [0] * BAR, [0] * BAR
-    move_checker(position.on_roll, position.opponent, source, target, mine, theirs)
-    return Position(tuple(mine), tuple(theirs), position.player)
+    mine, theirs, _ = move_checker(position.on_roll, position.opponent, source, target)
+    return Position(mine, theirs, position.player)
