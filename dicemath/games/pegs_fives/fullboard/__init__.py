@@ -3,9 +3,9 @@
 Modules (imported on demand; ``import dicemath`` loads none of them, nor numba, Dask or the C kernel):
 
 * :mod:`.layout` -- board index <-> board, independent board sets, slabs;
-* :mod:`.fives_kernel` -- the compiled Fives kernel (FIVES-1..5, numba); :mod:`.pegs_kernel`
-  -- the compiled Pegs kernel (PEGS-1..9, C compiled at install: ``_pegs_c.c``), same
-  interface;
+* :mod:`.fives_kernel` -- the compiled Fives kernel (FIVES-1..5, C compiled at install:
+  ``_fives_c.c``); :mod:`.pegs_kernel` -- the compiled Pegs kernel (PEGS-1..9, C compiled at
+  install: ``_pegs_c.c``), same interface;
 * :mod:`.driver` -- kernel dispatch, in-memory solves, resumable builds on disk (a Dask
   graph of slab tasks on local threads or a cluster);
 * :mod:`.storage` -- full-board tables in the core table store: spec, versioning, queries;

@@ -2,7 +2,8 @@
 
 * :func:`kernel_for` picks the kernel by the rules' structure: Fives (no throw limit,
   FIVES-3) -> :class:`.fives_kernel.FivesKernel`; Pegs (a throw budget, PEGS-3) -> the
-  :class:`.pegs_kernel.PegsKernel` (each imported only when needed: it loads numba).
+  :class:`.pegs_kernel.PegsKernel` (each imported only when needed; both are C compiled at
+  install).
 * :func:`solve_sequential` is the plain sweep: board sets of equal total progress, highest
   total first (every transition that makes progress raises the total).
 * :func:`solve_table` solves a table in memory (float64), slab by slab on threads (the

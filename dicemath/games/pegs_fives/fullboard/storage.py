@@ -36,7 +36,7 @@ KIND = "fullboard"
 VALUES = "values"
 """The store array holding the values."""
 
-KERNEL_SOURCES = {"fives": ("fives_kernel.py",),
+KERNEL_SOURCES = {"fives": ("fives_kernel.py", "_fives_c.c", "_fives_c_kernel.h", "_fives_c_table.h"),
                   "pegs": ("pegs_kernel.py", "_pegs_c.c", "_pegs_c_passes.h", "_pegs_c_solver.h")}
 """The kernel modules of each game structure (see :func:`.driver.game_of`)."""
 
