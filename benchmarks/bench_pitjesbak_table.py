@@ -1,81 +1,32 @@
-"""Benchmark: Pitjesbak at a table of n players.
+"""Benchmark: Pitjesbak at a table of n players, this checkout (C kernels) against the numba
+revision :data:`side_by_side.PREVIOUS`, each in a fresh process with empty caches.
 
-* round solves per second by number of players (:func:`solve_table_round`, each player
-  maximising his own value; the compiled induction alone, and through the public call which
-  also allocates the knowledge slots);
-* the game solves of :func:`solve_table` for 3 and 4 players from 9 stripes (cold: no cache);
-* advice at a table of eight (:func:`table_advice`, an estimate) in a new process with an
-  empty dicemath cache: the first question (it builds the round's knowledge states, loads the
-  compiled kernels and solves one round) and a second one at another state;
-* ``--quick`` skips the four-player game solve (a minute or two).
+Printed side by side, with the process's CPU time and peak memory:
 
-Timings taken while the machine is busy are larger; the load average is printed beside them.
+* advice at a table of eight (:func:`table_advice`, an estimate): the first question in a new
+  process (it builds the round's knowledge states, loads the kernels and solves one round;
+  numba's compilation before) and a second one at another state;
+* advice at a table of three in a new process: the first question solves the three-player
+  table (and its two-player subgame) first;
+* rounds per second by number of players (:func:`solve_table_round`, after a first call);
+* the game solves of :func:`solve_table` for 3 and 4 players from 9 stripes, cap 11: the
+  value iteration of the table itself (its subgames solved first, not timed; CPU seconds per
+  sweep), and for three players also the whole solve with its two-player subgame
+  (:func:`.game_solver.solve_game`); ``--quick`` skips the four-player one (minutes).
+
 Run::
 
-    python benchmarks/bench_pitjesbak_table.py [--quick] [--json]
+    python benchmarks/bench_pitjesbak_table.py [--quick]
 """
 
 from __future__ import annotations
 
-import json
-import os
 import sys
-import time
 
+from side_by_side import compare
 
-def round_rates(seconds: float = 1.0) -> dict:
-    import numpy as np
-
-    from dicemath.games.pitjesbak._table_kernels import round_backward
-    from dicemath.games.pitjesbak.table_round import round_graph, round_win_atoms, solve_table_round
-
-    rates = {}
-    for players in range(2, 9):
-        graph = round_graph(players)
-        atoms = round_win_atoms(graph)
-        flags = np.zeros(players, dtype=np.int64)
-        W = np.empty((graph.slots, players))
-        out = np.zeros(players)
-        round_backward(players, flags, atoms, W, *graph.kernel_args(), out)      # compile / load
-        count, start = 0, time.perf_counter()
-        while time.perf_counter() - start < seconds:
-            round_backward(players, flags, atoms, W, *graph.kernel_args(), out)
-            count += 1
-        kernel = count / (time.perf_counter() - start)
-        count, start = 0, time.perf_counter()
-        while time.perf_counter() - start < seconds:
-            solve_table_round(players=players)
-            count += 1
-        public = count / (time.perf_counter() - start)
-        rates[players] = {"knowledge_states": sum(graph.nodes), "kernel_per_s": round(kernel, 1),
-                          "call_per_s": round(public, 1)}
-        print(f"{players} players: {sum(graph.nodes):>9,} knowledge states, {kernel:10.1f} rounds/s "
-              f"(induction), {public:8.1f} rounds/s (solve_table_round)", flush=True)
-    return rates
-
-
-def game_times(players_list) -> dict:
-    from dicemath.games.pitjesbak.rules import Rules
-    from dicemath.games.pitjesbak.table_solver import solve_table, state_count
-
-    out = {}
-    for players in players_list:
-        rules = Rules(players=players, stripes=9)
-        for k in range(3, players):                  # subgames first, so they are not timed
-            solve_table(rules.with_players(k), use_cache=False)
-        start = time.perf_counter()
-        solution = solve_table(rules, use_cache=False)
-        seconds = time.perf_counter() - start
-        out[players] = {"seconds": round(seconds, 1), "sweeps": solution.sweeps, "cap": solution.cap,
-                        "states": state_count(players, solution.cap, 9),
-                        "opening": [round(v, 6) for v in solution.opening_values]}
-        print(f"{players} players, 9 stripes, cap {solution.cap}: {seconds:.1f} s, {solution.sweeps} sweeps, "
-              f"P(win) by position {out[players]['opening']} (load {os.getloadavg()[0]:.1f})", flush=True)
-    return out
-
-
-ADVICE = """
-import time
+ADVICE8 = """
+import json, time
 t0 = time.perf_counter()
 from dicemath.games.pitjesbak.table_game import table_advice
 t1 = time.perf_counter()
@@ -85,30 +36,64 @@ t2 = time.perf_counter()
 table_advice((9, 8, 9, 7, 9, 9, 10, 9), (False, True, False, True, False, False, False, False), 0, dice=(6, 6, 2),
              throws=1)
 t3 = time.perf_counter()
-print(round(t1 - t0, 3), round(t2 - t1, 3), round(t3 - t2, 3))
+print(json.dumps({"import_s": t1 - t0, "advice8_first_s": t2 - t1, "advice8_second_s": t3 - t2}))
+"""
+
+ADVICE3 = """
+import json, time
+t0 = time.perf_counter()
+from dicemath.games.pitjesbak.table_game import table_advice
+t1 = time.perf_counter()
+table_advice((9, 9, 9), (False, False, False), 1, before=[(6, 6, 2)], limit=2, dice=(6, 5, 1), throws=1)
+t2 = time.perf_counter()
+print(json.dumps({"import_s": t1 - t0, "advice3_first_s": t2 - t1}))
+"""
+
+ROUNDS = """
+import json, time
+from dicemath.games.pitjesbak.table_round import solve_table_round
+figures = {}
+for players in range(2, 9):
+    start = time.perf_counter()
+    solve_table_round(players=players)
+    figures[f"round{players}_first_s"] = time.perf_counter() - start
+    count, start = 0, time.process_time()
+    while time.process_time() - start < 0.5:
+        solve_table_round(players=players)
+        count += 1
+    figures[f"round{players}_cpu_ms"] = (time.process_time() - start) / count * 1e3
+print(json.dumps(figures))
+"""
+
+GAME = """
+import json, time
+from dicemath.games.pitjesbak.rules import Rules
+from dicemath.games.pitjesbak.table_solver import _iterate, solve_table, two_player_cap, two_player_table
+rules, cap = Rules(players={players}, stripes=9), 11
+figures = {{}}
+if {players} == 3:
+    wall = time.perf_counter()
+    solve_table(rules, use_cache=False)
+    figures["solve3_with_2p_subgame_s"] = time.perf_counter() - wall
+subgames = {{2: two_player_table(rules, two_player_cap(rules, cap), use_cache=False)}}
+for k in range(3, {players}):
+    subgames[k] = solve_table(rules.with_players(k), use_cache=False)
+wall, cpu = time.perf_counter(), time.process_time()
+values, sweeps, residual = _iterate(rules, cap, subgames, tol=1e-12, max_sweeps=100)
+wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+print(list(values[-1]), sweeps)
+figures.update({{"solve{players}_s": wall, "solve{players}_cpu_s": cpu, "cpu_per_sweep{players}_s": cpu / sweeps}})
+print(json.dumps(figures))
 """
 
 
-def advice_latency() -> dict:
-    import subprocess
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as folder:
-        env = dict(os.environ, DICEMATH_CACHE_DIR=folder)
-        line = subprocess.run([sys.executable, "-c", ADVICE], env=env, capture_output=True, text=True,
-                              check=True).stdout.split()
-    imported, first, second = map(float, line)
-    print(f"advice at a table of 8 (estimate), new process, empty cache: import {imported:.2f} s, first "
-          f"{first:.2f} s, second state {second:.2f} s (load {os.getloadavg()[0]:.1f})", flush=True)
-    return {"import_s": imported, "first_s": first, "second_s": second}
-
-
 def main() -> None:
-    print(f"load average {os.getloadavg()}")
-    result = {"rounds": round_rates(), "advice8": advice_latency()}
-    result["games"] = game_times((3,) if "--quick" in sys.argv else (3, 4))
-    if "--json" in sys.argv:
-        print(json.dumps(result, indent=1))
+    compare(ADVICE8, title="advice at a table of 8")
+    compare(ADVICE3, title="advice at a table of 3")
+    compare(ROUNDS, title="one round by players")
+    compare(GAME.format(players=3), title="3 players from 9 stripes")
+    if "--quick" not in sys.argv:
+        compare(GAME.format(players=4), title="4 players from 9 stripes")
 
 
 if __name__ == "__main__":

@@ -426,7 +426,7 @@ def test_table_card_thresholds_and_text():
 def test_fixed_round_reproduces_the_round_it_follows():
     """A player on fixed decisions, in a round whose values are those of his decisions' round,
     is that round; ``fixed = -1`` is the plain induction."""
-    from dicemath.games.pitjesbak._table_kernels import round_backward, round_backward_fixed
+    from dicemath.games.pitjesbak import _table_c  # type: ignore[attr-defined]  # C extension, no stubs
     from dicemath.games.pitjesbak.table_round import round_graph, round_win_atoms
 
     rules = Rules(players=4)
@@ -437,12 +437,12 @@ def test_fixed_round_reproduces_the_round_it_follows():
     W = np.empty((graph.slots, 4))
     out = np.zeros(4)
     for fixed in (-1, 0, 1, 2, 3):
-        round_backward_fixed(4, fixed, flags, atoms, W, atoms, ro.W, *graph.kernel_args(), out)
+        _table_c.round_backward_fixed(graph.kernel_args, fixed, flags, atoms, W, atoms, ro.W, out)
         assert out == pytest.approx(list(ro.values), abs=1e-14)
     other = np.random.default_rng(5).random((graph.atom_rows, 4))
-    round_backward(4, flags, other, W, *graph.kernel_args(), out)
+    _table_c.round_backward(graph.kernel_args, flags, other, W, out)
     plain = out.copy()
-    round_backward_fixed(4, -1, flags, other, W, atoms, ro.W, *graph.kernel_args(), out)
+    _table_c.round_backward_fixed(graph.kernel_args, -1, flags, other, W, atoms, ro.W, out)
     assert out == pytest.approx(plain, abs=1e-15)
 
 

@@ -15,7 +15,7 @@ the round-maximiser (after a round the start moves on, PIT-8, and so does his po
 once he is out by 1-1-1 (PIT-6) the others play on game-optimally (:mod:`.table_solver`'s
 subgames); with fewer players left and him still in, the smaller tables of this module. A
 round is the backward induction of :mod:`.table_round` with his decisions taken from the
-round-optimal round at the same flags (:func:`._table_kernels.round_backward_fixed`). Same
+round-optimal round at the same flags (``round_backward_fixed`` of :mod:`._table_c`). Same
 cap and clipping as :mod:`.table_solver`. With two players it reproduces the two-player
 solver's comparison (rigorous bounds) to 2e-16 (tested to 1e-9). From 9 stripes, to 1e-10
 (Gauss-Seidel from the game-optimal values): two players (cap 17) 7 sweeps, three players 7
@@ -51,6 +51,7 @@ import numpy as np
 from dicemath.core.cache import cached_arrays
 from dicemath.core.errors import InvalidRulesError
 from dicemath.core.mdp import sweep_to_convergence
+from dicemath.games.pitjesbak import _table_c  # type: ignore[attr-defined]  # C extension, no stubs
 from dicemath.games.pitjesbak.rules import STANDARD, Rules
 from dicemath.games.pitjesbak.table_solver import (
     SOLVED_PLAYERS,
@@ -141,8 +142,6 @@ def solve_round_maximiser(rules: Rules | None = None, *, cap: int | None = None,
         InvalidRulesError: more than four players, or a table :func:`.solve_table` refuses.
         InvalidStateError: a cap below the starting stripes.
     """
-    from dicemath.games.pitjesbak._table_kernels import sweep_fixed
-
     rules = rules or STANDARD
     n = rules.players
     if n > SOLVED_PLAYERS[-1]:
@@ -161,7 +160,6 @@ def solve_round_maximiser(rules: Rules | None = None, *, cap: int | None = None,
     def build() -> dict[str, np.ndarray]:
         start = time.perf_counter()
         graph = round_graph(n, rules)
-        a = graph.arrays
         sub_values, sub_offset, sub_cap, _ = flat_tables(optimal.subgames)
         f_values, f_offset, f_cap, f_count = flat_tables(subgames)
         values = np.ascontiguousarray(np.repeat(optimal.values[None], n, axis=0))
@@ -169,12 +167,11 @@ def solve_round_maximiser(rules: Rules | None = None, *, cap: int | None = None,
         order = np.argsort(totals, kind="stable")
         bounds = np.searchsorted(totals[order], np.arange(n, n * cap + 2))
         blocks = [order[lo:hi] for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
-        args = (a["atom_rows"], a["atom_T"], a["atom_P"], a["atom_O"], a["atom_wipe"], sub_values, sub_offset,
-                sub_cap, f_values, f_offset, f_cap, f_count, round_win_atoms(graph), round_optimal_slots(rules),
-                graph.slots, graph.atom_rows) + graph.kernel_args()
+        args = (sub_values, sub_offset, sub_cap, f_values, f_offset, f_cap, f_count, round_win_atoms(graph),
+                round_optimal_slots(rules))
 
         def update(block: np.ndarray) -> float:
-            return sweep_fixed(block, n, values, cap, rules.stripes, *args)
+            return _table_c.sweep_fixed(graph.kernel_args, block, values, cap, rules.stripes, *args)
 
         sweeps, residual = sweep_to_convergence(blocks, update, tolerance=tol, max_sweeps=max_sweeps,
                                                 desc=f"pitjesbak {n} players, a round-maximiser")

@@ -31,8 +31,8 @@ out with 1-1-1 still sets the limit; a roll-off is fair (1/k each); a player ind
 between stopping and throwing again stops.
 
 Float64 throughout (the round solver :mod:`.round_solver` is the exact-fraction reference;
-the two agree to 5e-16 for 2 to 6 players with either die values). The loops are compiled
-with numba (:mod:`._table_kernels`, loaded on first use).
+the two agree to 5e-16 for 2 to 6 players with either die values). The loops are C
+(:mod:`._table_c`, compiled at install).
 
 Example:
     >>> solution = solve_table_round(players=3)
@@ -48,12 +48,13 @@ from __future__ import annotations
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
 
 from dicemath.core.errors import InvalidStateError
+from dicemath.games.pitjesbak import _table_c  # type: ignore[attr-defined]  # C extension, no stubs
 from dicemath.games.pitjesbak.rules import MAX_THROWS, STANDARD, Rules, check_players
 from dicemath.games.pitjesbak.throws import ClassSpace, ThrowClass, check_throw, class_space, classify
 
@@ -75,7 +76,7 @@ class RoundGraph:
         radix: 4, or 5 when some rank level holds classes with and without a penalty
             (plain pips: 2-2-3 ties 1-2-4 ...), so a holder's penalty needs its own digit.
         n_levels: distinct rank levels (PIT-3).
-        arrays: the tables the kernels read (see :mod:`._table_kernels`).
+        arrays: the tables the kernels read (see ``_table_c.c``).
         slots: number of knowledge slots (value vectors stored per round).
         nodes: knowledge states per turn position (index 0: none, the start player).
     """
@@ -93,13 +94,18 @@ class RoundGraph:
         """Rows of the atom table (``radix**n * 4``, most of them unused)."""
         return self.radix ** self.players * 4
 
+    @cached_property
     def kernel_args(self) -> tuple:
-        """The graph arrays in the order of :func:`._table_kernels.round_backward`."""
+        """The graph as the compiled kernels (:mod:`._table_c`) read it: ``(n, NL, R, slots,``
+        ``mass_apen)`` and the arrays, in the order of ``read_graph`` in ``_table_c.c``."""
         a = self.arrays
-        return (self.n_levels, self.radix, a["powR"], a["slot_off"], a["node_ptr"], a["node_L"], a["node_b"],
-                a["node_code"], a["mass_lp"], a["below_mass"], a["above_mass"], float(a["mass_apen"]),
-                a["level_type"], a["best_pen"], a["demote"], a["nb_count"], a["nb_code"], a["nb_index"],
-                a["item_level"], a["item_pen"], a["item_mass"], a["item_start"], a["suf_mass"])
+        names = ("powR", "slot_off", "node_ptr", "node_L", "node_b", "node_code", "mass_lp", "below_mass",
+                 "above_mass", "level_type", "best_pen", "demote", "nb_count", "nb_code", "nb_index", "item_level",
+                 "item_pen", "item_mass", "item_start", "suf_mass", "atom_rows", "atom_T", "atom_P", "atom_O",
+                 "atom_wipe")
+        arrays = tuple(np.ascontiguousarray(a[name], dtype=np.float64 if a[name].dtype.kind == "f" else np.int64)
+                       for name in names)
+        return (self.players, self.n_levels, self.radix, self.slots, float(a["mass_apen"])) + arrays
 
     # -- knowledge states ------------------------------------------------------------------
     def level_of(self, throw_class: ThrowClass) -> int:
@@ -399,20 +405,12 @@ class TableRound:
     def continuation(self, position: int, limit: int, b: int, code: int, throws_left: int) -> np.ndarray:
         """The value vector of position ``position`` (1..n-1) at knowledge ``(limit, b, code)``
         with ``throws_left`` throws still to come (the next one included)."""
-        from dicemath.games.pitjesbak._table_kernels import _gather, _stop_recursion
-
         g = self.graph
         n = self.players
         if position == n - 1 and b < 0:
             return np.eye(n)[position]
-        size = 2 * g.n_levels + 8
-        masses, vals = np.empty(size), np.empty((size, n))
-        a = g.arrays
-        m = _gather(position, n, limit, b, code, self.flags, self.atoms, self.W, g.n_levels, g.radix, a["powR"],
-                    a["slot_off"], a["mass_lp"], a["below_mass"], a["above_mass"], float(a["mass_apen"]),
-                    a["level_type"], a["best_pen"], a["demote"], masses, vals)
-        E, tmp = np.empty(n), np.empty(n)
-        _stop_recursion(masses, vals, m, position, throws_left, E, tmp)
+        E = np.empty(n)
+        _table_c.continuation(g.kernel_args, position, limit, b, code, throws_left, self.flags, self.atoms, self.W, E)
         return E
 
     def decision(self, position: int, *, before: Sequence[Sequence[int] | None] = (), limit: int | None = None,
@@ -536,11 +534,9 @@ def solve_table_round(rules: Rules | None = None, wiped: Sequence[bool] | None =
     atoms = np.ascontiguousarray(atoms, dtype=float)
     if atoms.shape != (graph.atom_rows, n):
         raise InvalidStateError(f"atom values must have shape {(graph.atom_rows, n)}, got {atoms.shape}")
-    from dicemath.games.pitjesbak._table_kernels import round_backward
-
     W = _take_buffer(graph)                            # every slot read is written first
     out = np.zeros(n)
-    round_backward(n, flags, atoms, W, *graph.kernel_args(), out)  # type: ignore[call-arg]  # a numba dispatcher
+    _table_c.round_backward(graph.kernel_args, flags, atoms, W, out)
     solved = TableRound(graph, flags, atoms, W, tuple(float(v) for v in out))
     weakref.finalize(solved, _give_back, id(graph), W)
     return solved

@@ -76,6 +76,7 @@ from numpy.typing import NDArray
 from dicemath.core.cache import cached_arrays
 from dicemath.core.errors import InvalidRulesError, InvalidStateError
 from dicemath.core.mdp import sweep_to_convergence
+from dicemath.games.pitjesbak import _table_c  # type: ignore[attr-defined]  # C extension, no stubs
 from dicemath.games.pitjesbak.game_solver import solve_game
 from dicemath.games.pitjesbak.limits import GAME_SOLUTION_PLAYERS, TABLE_SOLUTION_PLAYERS
 from dicemath.games.pitjesbak.rules import STANDARD, Rules, check_stripes
@@ -230,17 +231,13 @@ class TableValues:
     def atoms(self, stripes: Sequence[int], wiped: Sequence[bool]) -> np.ndarray:
         """The value vector of every end of a round at a state (the atoms of
         :class:`.table_round.RoundGraph`; PIT-5..PIT-8)."""
-        from dicemath.games.pitjesbak._table_kernels import state_atoms
-
         stripes, wiped = self.check(stripes, wiped)
         graph = round_graph(self.players, self.rules)
-        a = graph.arrays
         values, cap, exact_upto, strength, delta, luce_cap = self._next_values()
         atoms = np.zeros((graph.atom_rows, self.players))
-        state_atoms(self.players, np.array(stripes, dtype=np.int64), np.array(wiped, dtype=np.int64),
-                    a["atom_rows"], a["atom_T"], a["atom_P"], a["atom_O"], a["atom_wipe"], values, cap,
-                    self.rules.stripes, *flat_tables(self.subgames)[:3], exact_upto, strength, delta, luce_cap,
-                    atoms)
+        _table_c.state_atoms(graph.kernel_args, np.array(stripes, dtype=np.int64), np.array(wiped, dtype=np.int64),
+                             _floats(values), cap, self.rules.stripes, *flat_tables(self.subgames)[:3], exact_upto,
+                             _floats(strength), _floats(delta), luce_cap, atoms)
         return atoms
 
     def round_at(self, stripes: Sequence[int], wiped: Sequence[bool]) -> TableRound:
@@ -333,6 +330,10 @@ class TableSolution(TableValues):
         return (f"**Pitjesbak, {self.players} players**, {self.rules.stripes} stripes, cap {self.cap}: "
                 f"P(win) by turn position from the first start player = {values} "
                 f"({self.sweeps} sweeps, residual {self.residual:.1e}, {self.seconds:.0f} s)")
+
+
+def _floats(array: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(array, dtype=np.float64)
 
 
 def flat_tables(tables: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -473,22 +474,18 @@ def solve_table(rules: Rules | None = None, *, cap: int | None = None, tol: floa
 def _iterate(rules: Rules, cap: int, subgames: dict[int, TableSolution], *, tol: float,
              max_sweeps: int) -> tuple[NDArray[np.float64], int, float]:
     """Gauss-Seidel value iteration of the table's Bellman operator (see the module text)."""
-    from dicemath.games.pitjesbak._table_kernels import sweep_states
-
     n = rules.players
     graph = round_graph(n, rules)
-    a = graph.arrays
     sub_values, sub_offset, sub_cap, _ = flat_tables(subgames)
     values = np.full((state_count(n, cap, rules.stripes), n), 1.0 / n)
     _, totals = _all_states(n, cap, rules.stripes)
     order = np.argsort(totals, kind="stable")
     bounds = np.searchsorted(totals[order], np.arange(n, n * cap + 2))
     blocks = [order[lo:hi] for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
-    args = (a["atom_rows"], a["atom_T"], a["atom_P"], a["atom_O"], a["atom_wipe"], sub_values, sub_offset, sub_cap,
-            graph.slots, graph.atom_rows) + graph.kernel_args()
 
     def update(block: np.ndarray) -> float:
-        return sweep_states(block, n, values, cap, rules.stripes, *args)
+        return _table_c.sweep_states(graph.kernel_args, block, values, cap, rules.stripes, sub_values, sub_offset,
+                                     sub_cap)
 
     sweeps, residual = sweep_to_convergence(blocks, update, tolerance=tol, max_sweeps=max_sweeps,
                                             desc=f"pitjesbak {n} players")

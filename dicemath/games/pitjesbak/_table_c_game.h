@@ -1,0 +1,172 @@
+/* The game between rounds (PIT-5..PIT-8): the value of every end of a round, and the sweeps
+ * of the value iteration; included by _table_c.c.
+ *
+ * A state's dense index (table_solver.state_index): a digit per position from the start
+ * player, a - 1 with the has-wiped flag and cap + a - s0 without (a player who never wiped
+ * has at least the starting s0 stripes), base 2 cap - s0 + 1, stripes clipped to the cap. */
+
+/* Where the states after a round are read (table_solver.TableValues._next_values and
+ * flat_tables):
+ *   more than exact_upto players still in: the Luce model strength/delta, stripes above
+ *     luce_cap read as it (table_estimate.Strengths);
+ *   all n players: U[p][index][n] (cap `cap`), p the new turn position of the player at
+ *     `fixed` (-1: nobody keeps to a policy of his own, p = 0);
+ *   fewer, the fixed player out by 1-1-1 or none: the k-player values sub_values from
+ *     sub_offset[k] (cap sub_cap[k]);
+ *   fewer, with him still in: fsub_values from fsub_offset[k] (cap fsub_cap[k],
+ *     fsub_count[k] states for each of his positions). */
+typedef struct {
+    const double *U;
+    int64_t count;                      /* states of U per position of the fixed player */
+    int cap, s0;
+    const double *sub_values;
+    const int64_t *sub_offset, *sub_cap;
+    const double *fsub_values;
+    const int64_t *fsub_offset, *fsub_cap, *fsub_count;
+    int exact_upto;
+    const double *strength, *delta;     /* [(a - 1) * 2 + flag], [9][8] */
+    int luce_cap;
+} Next;
+
+/* The index of the state seen from order[0..count) (order[0] starts). */
+static int64_t state_index(const int64_t *stripes, const int64_t *flags, const int *order, int count, int64_t cap,
+                           int s0) {
+    int64_t index = 0, radix = 2 * cap - s0 + 1;
+    for (int k = 0; k < count; k++) {
+        const int pos = order[k];
+        int64_t a = stripes[pos] > cap ? cap : stripes[pos];
+        index = index * radix + (flags[pos] ? a - 1 : cap + a - s0);
+    }
+    return index;
+}
+
+/* The state of an index (state_index in turn order). */
+static void state_digits(int64_t index, int n, int cap, int s0, int64_t *stripes, int64_t *flags) {
+    const int64_t radix = 2 * cap - s0 + 1;
+    for (int pos = n - 1; pos >= 0; pos--) {
+        const int64_t d = index % radix;
+        index /= radix;
+        stripes[pos] = d < cap ? d + 1 : d - cap + s0;
+        flags[pos] = d < cap;
+    }
+}
+
+static int states_in_range(const int64_t *states, Py_ssize_t count, int64_t limit) {
+    for (Py_ssize_t i = 0; i < count; i++)
+        if (states[i] < 0 || states[i] >= limit) {
+            PyErr_SetString(PyExc_IndexError, "state index out of range");
+            return 0;
+        }
+    return 1;
+}
+
+/* Add share times the estimated value vector of the count-player state seen from order (a
+ * Luce model: exp(strength + position effect), normalised) to the atom row. */
+static void luce(const Next *x, const int64_t *stripes, const int64_t *flags, const int *order, int count,
+                 double share, double *row) {
+    double v[MAXN], top = -1e300, total = 0.0;
+    for (int k = 0; k < count; k++) {
+        const int pos = order[k];
+        const int64_t a = stripes[pos] > x->luce_cap ? x->luce_cap : stripes[pos];
+        v[k] = x->strength[(a - 1) * 2 + flags[pos]] + x->delta[count * 8 + k];
+        if (v[k] > top) top = v[k];
+    }
+    for (int k = 0; k < count; k++) {
+        v[k] = exp(v[k] - top);
+        total += v[k];
+    }
+    for (int k = 0; k < count; k++) row[order[k]] += share * v[k] / total;
+}
+
+/* The value vector of every atom (end of a round) of one state (PIT-5..PIT-8), the player
+ * at turn position `fixed` (or -1) followed into the next state. */
+static void game_atoms(const Graph *g, const Next *x, int fixed, const int64_t *stripes, const int64_t *flags,
+                       double *atoms) {
+    const int n = g->n;
+    int64_t new_stripes[MAXN], new_flags[MAXN];
+    int order[MAXN];
+    for (int64_t a = 0; a < g->atom_count; a++) {
+        const int64_t T = g->atom_T[a], P = g->atom_P[a], O = g->atom_O[a];
+        double *row = atoms + g->atom_rows[a] * n;
+        for (int c = 0; c < n; c++) row[c] = 0.0;
+        int alive = 0, last_alive = -1, holders = 0;
+        for (int pos = 0; pos < n; pos++) {
+            if (!((O >> pos) & 1)) {
+                alive++;
+                last_alive = pos;
+            }
+            holders += (int)((T >> pos) & 1);
+        }
+        if (alive == 1) {                                   /* a player left alone wins (PIT-8) */
+            row[last_alive] = 1.0;
+            continue;
+        }
+        const double share = 1.0 / holders;
+        const int64_t wipe = holders == 1 ? g->atom_wipe[a] : 1;   /* a roll-off winner wipes one (PIT-5) */
+        for (int w = 0; w < n; w++) {
+            if (!((T >> w) & 1)) continue;
+            for (int pos = 0; pos < n; pos++) {
+                new_stripes[pos] = stripes[pos] + ((P >> pos) & 1);
+                new_flags[pos] = flags[pos];
+            }
+            int64_t left = stripes[w] - wipe;
+            if (left < 0) left = 0;
+            new_stripes[w] = left + ((P >> w) & 1);         /* wipes and penalties together (PIT-7) */
+            if (new_stripes[w] == 0) {                      /* the round winner is out of stripes */
+                row[w] += share;
+                continue;
+            }
+            new_flags[w] = 1;
+            int count = 0, where = -1;
+            for (int step = 1; step <= n; step++) {         /* next start: left of this one (PIT-8) */
+                const int pos = step % n;
+                if (!((O >> pos) & 1)) {
+                    if (pos == fixed) where = count;
+                    order[count++] = pos;
+                }
+            }
+            if (count > x->exact_upto) {
+                luce(x, new_stripes, new_flags, order, count, share, row);
+            } else if (count == n) {
+                const int64_t index = state_index(new_stripes, new_flags, order, count, x->cap, x->s0);
+                const double *u = x->U + ((where >= 0 ? where : 0) * x->count + index) * n;
+                for (int k = 0; k < n; k++) row[order[k]] += share * u[k];
+            } else if (where < 0) {
+                const int64_t index = state_index(new_stripes, new_flags, order, count, x->sub_cap[count], x->s0);
+                const double *u = x->sub_values + x->sub_offset[count] + index * count;
+                for (int k = 0; k < count; k++) row[order[k]] += share * u[k];
+            } else {
+                const int64_t index = state_index(new_stripes, new_flags, order, count, x->fsub_cap[count], x->s0);
+                const double *u = x->fsub_values + x->fsub_offset[count] + (where * x->fsub_count[count] + index) * count;
+                for (int k = 0; k < count; k++) row[order[k]] += share * u[k];
+            }
+        }
+    }
+}
+
+/* One Gauss-Seidel pass over `states` (in place in V[N][n]); returns the largest change, or
+ * -1 when out of memory. */
+static double sweep_states(const Graph *g, const Next *x, const int64_t *states, Py_ssize_t count, double *V) {
+    const int n = g->n;
+    int64_t stripes[MAXN], flags[MAXN];
+    double out[MAXN], change = 0.0;
+    double *atoms = calloc((size_t)(g->atom_table * n), sizeof(double));
+    double *W = calloc((size_t)(g->slots * n), sizeof(double));
+    Above above = {0};
+    if (!atoms || !W || !above_alloc(&above, g)) change = -1.0;
+    for (Py_ssize_t i = 0; change >= 0 && i < count; i++) {
+        const int64_t s = states[i];
+        state_digits(s, n, x->cap, x->s0, stripes, flags);
+        game_atoms(g, x, -1, stripes, flags, atoms);
+        round_backward(g, &above, flags, atoms, W, out);
+        for (int c = 0; c < n; c++) {
+            const double d = fabs(out[c] - V[s * n + c]);
+            if (d > change) change = d;
+            V[s * n + c] = out[c];
+        }
+    }
+    above_free(&above);
+    free(atoms);
+    free(W);
+    return change;
+}
