@@ -1,18 +1,29 @@
 """The compiled Fives kernel against the exact reference solver (``solve_reduced``) and the
-within-turn model (``TurnValue``): every mode, float64 and Fractions, a ``marks`` variant."""
+within-turn model (``TurnValue``): every mode, float64 and Fractions, a ``marks`` variant;
+against the numba kernel it replaced (revision 3ccf0bf), bit for bit on the paths with fused
+multiply-adds (avx512, avx2: the arithmetic order is the numba kernel's) and within float64
+rounding on the portable path."""
 
 from __future__ import annotations
 
+import hashlib
+import os
 import random
+import subprocess
+import sys
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+import dicemath
 from dicemath.core.errors import IllegalMoveError, InvalidRulesError
 from dicemath.games.pegs_fives.advisor import Advisor, board_value
-from dicemath.games.pegs_fives.fullboard.driver import solve_sequential
-from dicemath.games.pegs_fives.fullboard.fives_kernel import FivesKernel, axis_coefficients
+from dicemath.games.pegs_fives.fullboard import _fives_c
+from dicemath.games.pegs_fives.fullboard.driver import solve_sequential, solve_table
+from dicemath.games.pegs_fives.fullboard.fives_kernel import (
+    POLICIES, SIMD, FivesKernel, axis_coefficients, fives_tables)
 from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
 from dicemath.games.pegs_fives.rows import row_table
 from dicemath.games.pegs_fives.rules import FIVES
@@ -176,3 +187,121 @@ def test_slab_lanes_equal_the_board_set_sweep_bit_for_bit(policy):
     assert np.array_equal(lanes, expected)
     with pytest.raises(ValueError, match="slabs"):
         kernel.solve_slabs(lanes, np.arange(17), plan.top)
+
+
+NUMBA_DIGESTS = {
+    ("optimal", "float64"): "9485504f9f6a8649", ("greedy", "float64"): "90518646947713bc",
+    ("safe_greedy", "float64"): "810ef99f9ce64444", ("lookahead", "float64"): "2b9194ef016f1e41",
+    ("optimal", "float32"): "c8321d384348c8a7", ("greedy", "float32"): "fbd31d8c2af5066d",
+    ("safe_greedy", "float32"): "d6461875b68b9d97", ("lookahead", "float32"): "631978a705fe0dfc",
+}
+"""sha256 (16 hex digits) of the tables of rows (1, 3, 6, 8, 11, 12) by the numba kernel of
+revision 3ccf0bf on an AVX-512 machine (:func:`digest_tables`); the lookahead's guide is the
+optimal table times 1.01."""
+
+NUMBA_SLABS_DIGEST = "31b5ff4ec97ce5fb"
+"""The same for ``solve_table(FIVES, 5..12, workers=1)`` (the slab lanes), float64."""
+
+
+def digest(E):
+    return hashlib.sha256(np.ascontiguousarray(E).tobytes()).hexdigest()[:16]
+
+
+def digest_tables():
+    kernel = FivesKernel(FIVES, (1, 3, 6, 8, 11, 12))
+    found = {}
+    for dtype in (np.float64, np.float32):
+        optimal = solve_sequential(kernel, np.zeros(kernel.layout.size, dtype))
+        for policy in POLICIES:
+            guide = optimal * np.array(1.01, dtype) if policy == "lookahead" else None
+            found[policy, np.dtype(dtype).name] = digest(
+                solve_sequential(kernel, np.zeros(kernel.layout.size, dtype), policy=policy, guide=guide))
+    return found
+
+
+@pytest.mark.skipif(SIMD == "scalar", reason="the portable path does not fuse multiply-adds (numba did)")
+def test_every_mode_equals_the_numba_kernel_bit_for_bit():
+    assert digest_tables() == NUMBA_DIGESTS
+    assert digest(solve_table(FIVES, range(5, 13), workers=1)) == NUMBA_SLABS_DIGEST
+
+
+def test_min_program_takes_the_minimum_of_every_list_with_fewer_comparisons():
+    tables = fives_tables(FIVES, tuple(range(1, 13)))
+    rng = np.random.default_rng(7)
+    for _ in range(3):
+        values = list(rng.random(tables.entries))
+        for a, b in tables.nodes:
+            values.append(min(values[a], values[b]))
+        for entries, items in zip(tables.lists, tables.items):
+            assert min(values[e] for e in entries) == min(values[i] for i in items)
+    comparisons = len(tables.nodes) + sum(len(items) - 1 for items in tables.items)
+    assert comparisons < 0.4 * sum(len(set(entries)) - 1 for entries in tables.lists)
+    assert all(max(pair) < tables.entries + n for n, pair in enumerate(tables.nodes))
+
+
+def test_the_c_kernel_refuses_inconsistent_tables():
+    kernel = FivesKernel(FIVES, (2, 5))
+    E = np.zeros(kernel.layout.size)
+    with pytest.raises(ValueError, match="geometry"):
+        _fives_c.solve(kernel._geo[:-1], kernel._floats, E, E, np.array([0]), 0, True)
+    with pytest.raises(ValueError, match="geometry"):
+        _fives_c.solve(kernel._geo, kernel._floats[:-1], E, E, np.array([0]), 0, True)
+    with pytest.raises(ValueError, match="range"):
+        _fives_c.solve(kernel._geo, kernel._floats, E, E, np.array([kernel.layout.last]), 0, True)
+
+
+PATH_CHILD = """
+import sys
+import numpy as np
+from dicemath.games.pegs_fives.fullboard.driver import solve_sequential, solve_slabs
+from dicemath.games.pegs_fives.fullboard.fives_kernel import POLICIES, SIMD, FivesKernel
+from dicemath.games.pegs_fives.rules import FIVES
+
+kernel = FivesKernel(FIVES, (2, 4, 7, 9, 11))
+values = {"path": np.array(SIMD)}
+for dtype in (np.float64, np.float32):
+    optimal = solve_sequential(kernel, np.zeros(kernel.layout.size, dtype))
+    for policy in POLICIES:
+        guide = optimal * np.array(1.01, dtype) if policy == "lookahead" else None
+        values[f"{policy}-{np.dtype(dtype).name}"] = solve_sequential(
+            kernel, np.zeros(kernel.layout.size, dtype), policy=policy, guide=guide)
+        plan = kernel.layout.slabs(2)
+        E = np.zeros(kernel.layout.size, dtype)
+        for group in plan.groups(16):
+            solve_slabs(kernel, plan, E, group, policy, guide)
+        values[f"{policy}-{np.dtype(dtype).name}-slabs"] = E
+np.savez(sys.argv[1], **values)
+"""
+
+
+def values_on_path(simd, out):
+    package_root = str(Path(dicemath.__file__).resolve().parents[1])
+    env = dict(os.environ, DICEMATH_SIMD=simd,
+               PYTHONPATH=os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH")) if p))
+    run = subprocess.run([sys.executable, "-c", PATH_CHILD, str(out)], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    with np.load(out) as found:
+        return {key: found[key] for key in found.files}
+
+
+def test_every_code_path_gives_the_same_values(tmp_path):
+    # avx512 and avx2 fuse the same multiply-adds: bit for bit; the portable path does not.
+    by_path = {simd: values_on_path(simd, tmp_path / f"{simd}.npz") for simd in _fives_c.PATHS}
+    assert _fives_c.PATHS[-1] == "scalar" and SIMD == _fives_c.PATHS[0]
+    first = by_path[_fives_c.PATHS[0]]
+    for simd, values in by_path.items():
+        assert str(values.pop("path")) == simd
+        for key, table in values.items():
+            if simd == "scalar":
+                tolerance = 1e-12 if table.dtype == np.float64 else 1e-5
+                assert np.abs(table.astype(np.float64) - first[key]).max() < tolerance, (simd, key)
+            else:
+                assert np.array_equal(table, first[key]), (simd, key)
+            assert np.array_equal(table, values[key.removesuffix("-slabs")])
+
+
+def test_an_unknown_code_path_is_refused_at_import():
+    env = dict(os.environ, DICEMATH_SIMD="avx1024")
+    run = subprocess.run([sys.executable, "-c", "import dicemath.games.pegs_fives.fullboard._fives_c"], env=env,
+                         capture_output=True, text=True)
+    assert run.returncode != 0 and "DICEMATH_SIMD=avx1024" in run.stderr
