@@ -1,6 +1,11 @@
 """Benchmark the strong BohnDuell table: positions per second in memory and on disk, one and two threads.
 
-Each measurement runs in a fresh subprocess (its peak resident memory is its own), after
+First, before and after (:mod:`side_by_side`: the earlier revision, numba kernels, beside this
+checkout, C kernels, each in a fresh process with empty caches): the build of the table of
+stock ``--stock`` (16) on one and on two threads, positions per wall second of each, the peak
+memory, and whether the two revisions' tables are identical (SHA-256).
+
+Then each measurement runs in a fresh subprocess (its peak resident memory is its own), after
 loading the compiled kernels:
 
 - ``memory``: :func:`dicemath.games.bohnduell.solver_dense.solve_dense`, one thread;
@@ -11,8 +16,8 @@ Printed per stock: positions, wall and CPU seconds, positions per wall second, p
 MB (for the store this counts the table's pages mapped in memory), and whether the values
 are identical to the in-memory table's (SHA-256). Run::
 
-    python benchmarks/bench_bohnduell_strong.py                 # stocks 16 and 18
-    python benchmarks/bench_bohnduell_strong.py --stocks 20
+    python benchmarks/bench_bohnduell_strong.py                 # before/after at 16, then stocks 16 and 18
+    python benchmarks/bench_bohnduell_strong.py --stock 14 --stocks 20
 """
 
 from __future__ import annotations
@@ -28,6 +33,32 @@ import tempfile
 import time
 
 import numpy as np
+from side_by_side import compare
+
+STORE = """
+import hashlib, json, tempfile, time
+import numpy as np
+from dicemath.games.bohnduell.rules import Rules
+from dicemath.games.bohnduell.strong_table import build_strong, open_strong
+figures = {}
+with tempfile.TemporaryDirectory() as warm:
+    build_strong(Rules(stock=3), warm, workers=2, announce=False)        # load (or compile) the kernels
+for threads in (1, 2):
+    with tempfile.TemporaryDirectory() as folder:
+        built = build_strong(Rules(stock=STOCK), folder, workers=threads, announce=False)
+        values = np.asarray(open_strong(folder).values)
+        figures[f"positions_per_s_{threads}_thread"] = built.positions / built.seconds
+        figures[f"cpu_s_{threads}_thread"] = built.cpu_seconds
+        figures["values_digest"] = int(hashlib.sha256(values.tobytes()).hexdigest()[:12], 16)
+print(json.dumps(figures))
+"""
+
+
+def before_after(stock: int) -> None:
+    """Print the store's build of ``stock`` on one and two threads, numba (before) beside C (after)."""
+    both = compare(STORE.replace("STOCK", str(stock)), title=f"strong table, stock {stock}:")
+    now, before = both.values()
+    print(f"  values identical (SHA-256 of the table): {now['values_digest'] == before['values_digest']}\n")
 
 
 def measure(mode: str, stock: int) -> dict:
@@ -53,12 +84,14 @@ def measure(mode: str, stock: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--stock", type=int, default=16, help="the stock of the before/after build")
     parser.add_argument("--stocks", type=int, nargs="+", default=[16, 18])
     parser.add_argument("--one", nargs=2, metavar=("MODE", "STOCK"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         print(json.dumps(measure(args.one[0], int(args.one[1]))))
         return
+    before_after(args.stock)
     print(f"machine: {platform.machine()} {platform.processor()}, Python {platform.python_version()}")
     print(f"{'stock':>5} {'mode':>16} {'positions':>14} {'wall s':>8} {'cpu s':>8} {'pos/s':>10} {'peak MB':>8}  same")
     for stock in args.stocks:

@@ -5,10 +5,13 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
+from dicemath.core.mdp import layered_value_iteration
 from dicemath.games.pig import Rules, initial_state, solve
-from dicemath.games.pig.solver import TOLERANCE
+from dicemath.games.pig.rules import FACES
+from dicemath.games.pig.solver import MAX_SWEEPS, TOLERANCE
 
 SIXTH = Fraction(1, 6)
 
@@ -131,3 +134,30 @@ def test_thresholds_and_symmetry_facts():
 def test_solve_is_cached_and_states_counted():
     assert solve(Rules(goal=100)) is solve()
     assert solve(Rules(goal=3)).states == 3 * 3 * 4 // 2
+
+
+def python_sweep(win, total: int, goal: int) -> float:
+    """The C layer sweep's arithmetic in Python, operation for operation (the reference of
+    ``_pig_c.c``: one Gauss-Seidel sweep of layer ``total``, the largest change)."""
+    change, share = 0.0, 1.0 / FACES
+    for i in range(max(0, total - goal + 1), min(total, goal - 1) + 1):
+        j = total - i
+        lose = 1.0 - win[j][i][0]
+        for k in range(goal - i - 1, -1, -1):
+            roll = lose * share
+            for face in range(2, FACES + 1):
+                roll += share * (1.0 if i + k + face >= goal else win[i][j][k + face])
+            value = max(roll, 1.0 - win[j][i + k][0]) if k > 0 else roll
+            change = max(change, abs(value - win[i][j][k]))
+            win[i][j][k] = value
+    return change
+
+
+@pytest.mark.parametrize("goal", [2, 9, 20])
+def test_the_compiled_sweep_equals_the_python_one_bit_for_bit(goal):
+    win = [[[1.0 if i + k >= goal else 0.0 for k in range(goal)] for _ in range(goal)] for i in range(goal)]
+    sweeps = layered_value_iteration(range(2 * goal - 2, -1, -1), lambda total: python_sweep(win, total, goal),
+                                     tolerance=TOLERANCE, max_sweeps=MAX_SWEEPS)
+    solution = solve(Rules(goal=goal))
+    assert list(solution.sweeps) == sweeps
+    assert np.array_equal(solution.win, np.array(win))
