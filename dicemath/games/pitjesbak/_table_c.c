@@ -45,8 +45,8 @@ typedef struct {
     double mass_apen;                   /* P(1-1-1) */
     const int64_t *powR;                /* [n + 1] */
     const int64_t *slot_off;            /* [n + 1] */
-    const int64_t *node_ptr;            /* [n + 1]: the knowledge states of position j */
-    const int64_t *node_L, *node_b, *node_code;
+    const int64_t *code_ptr;            /* [n][NL + 1][2]: the status codes of the knowledge states of */
+    const int64_t *code_list;           /* position j with best level b: code_list[start..end) */
     const double *mass_lp;              /* [NL][2]: P(a class of level l, penalty p) */
     const double *below_mass;           /* [NL + 1][2]: below best level b (row b + 1) */
     const double *above_mass;           /* [NL + 1][4][2]: above b, by type and penalty */
@@ -57,8 +57,16 @@ typedef struct {
     const int64_t *nb_code, *nb_index;
     const int64_t *item_level, *item_pen, *item_start;
     const double *item_mass, *suf_mass;
-    const int64_t *atom_rows, *atom_T, *atom_P, *atom_O, *atom_wipe;    /* [atom_count] */
+    const int64_t *atom_rows;           /* [atom_count]: the rows the rules can produce */
+    const int64_t *type_wipe, *type_penalty;    /* [4]: of the best level's type */
 } Graph;
+
+/* The status codes of position j's knowledge states with best level b (any limit). */
+static inline const int64_t *codes_of(const Graph *g, int j, int64_t b, int64_t *count) {
+    const int64_t *ptr = g->code_ptr + (j * (g->NL + 1) + b + 1) * 2;
+    *count = ptr[1] - ptr[0];
+    return g->code_list + ptr[0];
+}
 
 static inline int64_t slot_of(const Graph *g, int j, int64_t L, int64_t b, int64_t code) {
     return g->slot_off[j] + ((L - 1) * (g->NL + 1) + b + 1) * g->powR[j] + code;
@@ -104,7 +112,7 @@ static void above_free(Above *a) {
 /* Python interface: arrays as buffers (numpy arrays, C-contiguous, dtypes checked by the   */
 /* callers in table_round.py, table_solver.py and table_compare.py).                      */
 
-#define GRAPH_BUFFERS 25
+#define GRAPH_BUFFERS 21
 
 typedef struct {
     Py_buffer view[GRAPH_BUFFERS];
@@ -119,15 +127,13 @@ static void graph_release(GraphViews *v) {
 /* Read RoundGraph.kernel_args(): (n, NL, R, slots, mass_apen, then the arrays below). */
 static int read_graph(PyObject *args, Graph *g, GraphViews *v) {
     const void **field[GRAPH_BUFFERS] = {
-        (const void **)&g->powR, (const void **)&g->slot_off, (const void **)&g->node_ptr,
-        (const void **)&g->node_L, (const void **)&g->node_b, (const void **)&g->node_code,
-        (const void **)&g->mass_lp, (const void **)&g->below_mass, (const void **)&g->above_mass,
-        (const void **)&g->level_type, (const void **)&g->best_pen, (const void **)&g->demote,
-        (const void **)&g->nb_count, (const void **)&g->nb_code, (const void **)&g->nb_index,
-        (const void **)&g->item_level, (const void **)&g->item_pen, (const void **)&g->item_mass,
-        (const void **)&g->item_start, (const void **)&g->suf_mass, (const void **)&g->atom_rows,
-        (const void **)&g->atom_T, (const void **)&g->atom_P, (const void **)&g->atom_O,
-        (const void **)&g->atom_wipe};
+        (const void **)&g->powR, (const void **)&g->slot_off, (const void **)&g->code_ptr,
+        (const void **)&g->code_list, (const void **)&g->mass_lp, (const void **)&g->below_mass,
+        (const void **)&g->above_mass, (const void **)&g->level_type, (const void **)&g->best_pen,
+        (const void **)&g->demote, (const void **)&g->nb_count, (const void **)&g->nb_code,
+        (const void **)&g->nb_index, (const void **)&g->item_level, (const void **)&g->item_pen,
+        (const void **)&g->item_mass, (const void **)&g->item_start, (const void **)&g->suf_mass,
+        (const void **)&g->atom_rows, (const void **)&g->type_wipe, (const void **)&g->type_penalty};
     v->count = 0;
     if (!PyTuple_Check(args) || PyTuple_GET_SIZE(args) != 5 + GRAPH_BUFFERS) {
         PyErr_SetString(PyExc_TypeError, "a graph is the tuple of RoundGraph.kernel_args()");
@@ -147,8 +153,8 @@ static int read_graph(PyObject *args, Graph *g, GraphViews *v) {
         v->count++;
         *field[i] = v->view[i].buf;
     }
-    g->K = (int)(v->view[15].len / 8);                   /* item_level */
-    g->atom_count = v->view[20].len / 8;                 /* atom_rows */
+    g->K = (int)(v->view[13].len / 8);                   /* item_level */
+    g->atom_count = v->view[18].len / 8;                 /* atom_rows */
     g->atom_table = g->powR[g->n] * 4;
     if (g->n < 2 || g->n > MAXN || g->NL < 1 || g->NL > MAXNL || g->K < 1 || (g->R != 4 && g->R != 5)) {
         PyErr_SetString(PyExc_ValueError, "inconsistent round graph");

@@ -25,203 +25,162 @@ static void fixed_free(FixedWork *f) {
     free(f->W);
 }
 
-/* The outcomes of the last position at (b, code) as atom rows (those of last_position). */
-static int last_rows(const Graph *g, int64_t b, int64_t code, int flagged, int64_t *rows, double *masses) {
-    const int64_t pj = g->powR[g->n - 1], t_b = g->level_type[b];
-    int m = 0;
-    if (!flagged) {
-        rows[m] = (code + 3 * pj) * 4 + t_b;
-        masses[m++] = g->mass_apen;
-    }
-    for (int p = 0; p < 2; p++) {
-        double w = g->below_mass[(b + 1) * 2 + p];
-        if (w > 0.0) {
-            rows[m] = (code + p * pj) * 4 + t_b;
-            masses[m++] = w;
-        }
-        w = g->mass_lp[b * 2 + p];
-        if (w > 0.0) {
-            rows[m] = (code + best_digit(g, p) * pj) * 4 + t_b;
-            masses[m++] = w;
-        }
-    }
-    const int64_t dcode = demoted(g, b, code);
-    for (int t = 0; t < 4; t++)
-        for (int p = 0; p < 2; p++) {
-            const double w = g->above_mass[((b + 1) * 4 + t) * 2 + p];
-            if (w > 0.0) {
-                rows[m] = (dcode + best_digit(g, p) * pj) * 4 + t;
-                masses[m++] = w;
-            }
-        }
-    return m;
-}
-
-/* last_position for a last player who decides by the values of atoms_ro while W is filled
- * from atoms. */
-static void fixed_last(const Graph *g, const int64_t *flags, const double *atoms, double *W, const double *atoms_ro) {
+/* last_node for a last player who decides by the values of atoms_ro while W is filled from
+ * atoms. */
+static void fixed_last_node(const Graph *g, int flagged, const double *atoms, double *W, const double *atoms_ro,
+                            int64_t b, int64_t code) {
     const int n = g->n, j = n - 1;
     const int64_t step = (g->NL + 1) * g->powR[j];
-    const int64_t first = g->node_ptr[j], count = (g->node_ptr[j + 1] - first) / 3;
-    const int flagged = flags[j] != 0;
+    const int64_t s1 = slot_of(g, j, 1, b, code);
     const double apen = g->mass_apen;
     int64_t rows[16];
-    double masses[16], E[MAXN], tmp[MAXN], Er[MAXN], tmpr[MAXN];
-    for (int64_t k = first; k < first + count; k++) {
-        const int64_t b = g->node_b[k], code = g->node_code[k];
-        const int64_t s1 = slot_of(g, j, 1, b, code);
-        if (b < 0) {
-            for (int L = 0; L < 3; L++) {
-                double *w = W + (s1 + L * step) * n;
-                for (int c = 0; c < n; c++) w[c] = 0.0;
-                w[j] = 1.0;
-            }
-            continue;
+    double masses[16], E[MAXN] = {0}, tmp[MAXN], Er[MAXN] = {0}, tmpr[MAXN];
+    if (b < 0) {
+        for (int L = 0; L < 3; L++) {
+            double *w = W + (s1 + L * step) * n;
+            for (int c = 0; c < n; c++) w[c] = 0.0;
+            w[j] = 1.0;
         }
-        const int m = last_rows(g, b, code, flagged, rows, masses);
-        for (int c = 0; c < n; c++) E[c] = Er[c] = 0.0;
-        if (flagged) E[j] = Er[j] = apen;                   /* a flagged 1-1-1 wins the game (PIT-6) */
+        return;
+    }
+    const int m = last_rows(g, b, code, flagged, rows, masses);
+    for (int c = 0; c < n; c++) E[c] = Er[c] = 0.0;
+    if (flagged) E[j] = Er[j] = apen;                       /* a flagged 1-1-1 wins the game (PIT-6) */
+    for (int i = 0; i < m; i++) {
+        const double w = masses[i], *a = atoms + rows[i] * n, *ar = atoms_ro + rows[i] * n;
+        for (int c = 0; c < n; c++) {
+            E[c] += w * a[c];
+            Er[c] += w * ar[c];
+        }
+    }
+    for (int c = 0; c < n; c++) W[s1 * n + c] = E[c];
+    for (int L = 1; L < 3; L++) {
+        const double own = Er[j];
+        for (int c = 0; c < n; c++) tmp[c] = tmpr[c] = 0.0;
+        if (flagged) {
+            tmp[j] += apen;
+            tmpr[j] += apen;
+        }
         for (int i = 0; i < m; i++) {
             const double w = masses[i], *a = atoms + rows[i] * n, *ar = atoms_ro + rows[i] * n;
+            const int stop = ar[j] >= own - TIE;
             for (int c = 0; c < n; c++) {
-                E[c] += w * a[c];
-                Er[c] += w * ar[c];
+                tmp[c] += w * (stop ? a[c] : E[c]);
+                tmpr[c] += w * (stop ? ar[c] : Er[c]);
             }
         }
-        for (int c = 0; c < n; c++) W[s1 * n + c] = E[c];
-        for (int L = 1; L < 3; L++) {
-            const double own = Er[j];
-            for (int c = 0; c < n; c++) tmp[c] = tmpr[c] = 0.0;
-            if (flagged) {
-                tmp[j] += apen;
-                tmpr[j] += apen;
-            }
-            for (int i = 0; i < m; i++) {
-                const double w = masses[i], *a = atoms + rows[i] * n, *ar = atoms_ro + rows[i] * n;
-                const int stop = ar[j] >= own - TIE;
-                for (int c = 0; c < n; c++) {
-                    tmp[c] += w * (stop ? a[c] : E[c]);
-                    tmpr[c] += w * (stop ? ar[c] : Er[c]);
-                }
-            }
-            for (int c = 0; c < n; c++) {
-                E[c] = tmp[c];
-                Er[c] = tmpr[c];
-                W[(s1 + L * step) * n + c] = tmp[c];
-            }
+        for (int c = 0; c < n; c++) {
+            E[c] = tmp[c];
+            Er[c] = tmpr[c];
+            W[(s1 + L * step) * n + c] = tmp[c];
         }
     }
 }
 
-/* middle_position for a player who decides by the round of W_ro (its knowledge slots solved
+/* middle_node for a player who decides by the round of W_ro (its knowledge slots solved
  * already): his choices follow his own values there (a_ro, above_tables of W_ro), the values
  * written are those of W (a, above_tables of W). */
-static void fixed_middle(const Graph *g, int j, const int64_t *flags, double *W, const double *W_ro, const Above *a,
-                         const Above *a_ro) {
+static void fixed_middle_node(const Graph *g, int j, int flagged, double *W, const double *W_ro, const Above *a,
+                              const Above *a_ro, int64_t L, int64_t b, int64_t code) {
     const int n = g->n, K = g->K;
-    const int64_t pj = g->powR[j], most = a->most;
-    const int flagged = flags[j] != 0;
     const double apen = g->mass_apen;
-    int64_t rows[8];
+    int64_t rows[8], dcode;
     double masses[8], E[MAXN], tmp[MAXN], Er[MAXN], tmpr[MAXN];
-    for (int64_t k = g->node_ptr[j]; k < g->node_ptr[j + 1]; k++) {
-        const int64_t L = g->node_L[k], b = g->node_b[k], code = g->node_code[k];
-        const int64_t s = slot_of(g, j, L, b, code);
-        int m = 0;
-        if (!flagged) {
-            rows[m] = slot_of(g, j + 1, L, b, code + 3 * pj);
-            masses[m++] = apen;
-        }
-        int64_t dcode = code;
-        if (b >= 0) {
-            for (int p = 0; p < 2; p++) {
-                double w = g->below_mass[(b + 1) * 2 + p];
-                if (w > 0.0) {
-                    rows[m] = slot_of(g, j + 1, L, b, code + p * pj);
-                    masses[m++] = w;
-                }
-                w = g->mass_lp[b * 2 + p];
-                if (w > 0.0) {
-                    rows[m] = slot_of(g, j + 1, L, b, code + best_digit(g, p) * pj);
-                    masses[m++] = w;
-                }
-            }
-            dcode = demoted(g, b, code);
-        }
-        const int64_t cell = (L - 1) * most + g->nb_index[dcode];
-        const int start = (int)g->item_start[b + 1];
-        const double *suf = a->suf_val + cell * (K + 1) * n, *suf_ro = a_ro->suf_val + cell * (K + 1) * n;
-        const double *own_ro = a_ro->own + cell * K;
-        const char *mono_ro = a_ro->mono + cell * K;
+    const int m = kept_rows(g, j, flagged, L, b, code, rows, masses, &dcode);
+    const int64_t cell = (L - 1) * a->most + g->nb_index[dcode];
+    const int start = (int)g->item_start[b + 1];
+    const double *suf = a->suf_val + cell * (K + 1) * n, *suf_ro = a_ro->suf_val + cell * (K + 1) * n;
+    const double *own_ro = a_ro->own + cell * K;
+    const char *mono_ro = a_ro->mono + cell * K;
+    for (int c = 0; c < n; c++) {
+        E[c] = suf[start * n + c];
+        Er[c] = suf_ro[start * n + c];
+    }
+    if (flagged) {
+        E[j] += apen;
+        Er[j] += apen;
+    }
+    for (int i = 0; i < m; i++) {
+        const double w = masses[i], *v = W + rows[i] * n, *vr = W_ro + rows[i] * n;
         for (int c = 0; c < n; c++) {
-            E[c] = suf[start * n + c];
-            Er[c] = suf_ro[start * n + c];
+            E[c] += w * v[c];
+            Er[c] += w * vr[c];
+        }
+    }
+    for (int64_t left = 1; left < L; left++) {
+        const double theta = Er[j] - TIE;
+        for (int c = 0; c < n; c++) {
+            tmp[c] = E[c];
+            tmpr[c] = Er[c];
         }
         if (flagged) {
-            E[j] += apen;
-            Er[j] += apen;
+            for (int c = 0; c < n; c++) {
+                tmp[c] -= apen * E[c];
+                tmpr[c] -= apen * Er[c];
+            }
+            tmp[j] += apen;
+            tmpr[j] += apen;
         }
         for (int i = 0; i < m; i++) {
-            const double w = masses[i], *v = W + rows[i] * n, *vr = W_ro + rows[i] * n;
-            for (int c = 0; c < n; c++) {
-                E[c] += w * v[c];
-                Er[c] += w * vr[c];
+            const double *v = W + rows[i] * n, *vr = W_ro + rows[i] * n;
+            if (vr[j] >= theta) {
+                const double w = masses[i];
+                for (int c = 0; c < n; c++) {
+                    tmp[c] += w * (v[c] - E[c]);
+                    tmpr[c] += w * (vr[c] - Er[c]);
+                }
             }
         }
-        for (int64_t left = 1; left < L; left++) {
-            const double theta = Er[j] - TIE;
+        if (start == K) {
+        } else if (mono_ro[start]) {
+            int lo = start, hi = K;
+            while (lo < hi) {
+                int mid = (lo + hi) / 2;
+                if (own_ro[mid] >= theta) hi = mid;
+                else lo = mid + 1;
+            }
+            const double taken = g->suf_mass[lo];
             for (int c = 0; c < n; c++) {
-                tmp[c] = E[c];
-                tmpr[c] = Er[c];
+                tmp[c] += suf[lo * n + c] - taken * E[c];
+                tmpr[c] += suf_ro[lo * n + c] - taken * Er[c];
             }
-            if (flagged) {
-                for (int c = 0; c < n; c++) {
-                    tmp[c] -= apen * E[c];
-                    tmpr[c] -= apen * Er[c];
-                }
-                tmp[j] += apen;
-                tmpr[j] += apen;
-            }
-            for (int i = 0; i < m; i++) {
-                const double *v = W + rows[i] * n, *vr = W_ro + rows[i] * n;
-                if (vr[j] >= theta) {
-                    const double w = masses[i];
+        } else {
+            for (int i = start; i < K; i++)
+                if (own_ro[i] >= theta) {
+                    const double w = g->item_mass[i];
                     for (int c = 0; c < n; c++) {
-                        tmp[c] += w * (v[c] - E[c]);
-                        tmpr[c] += w * (vr[c] - Er[c]);
+                        tmp[c] += suf[i * n + c] - suf[(i + 1) * n + c] - w * E[c];
+                        tmpr[c] += suf_ro[i * n + c] - suf_ro[(i + 1) * n + c] - w * Er[c];
                     }
                 }
-            }
-            if (start == K) {
-            } else if (mono_ro[start]) {
-                int lo = start, hi = K;
-                while (lo < hi) {
-                    int mid = (lo + hi) / 2;
-                    if (own_ro[mid] >= theta) hi = mid;
-                    else lo = mid + 1;
-                }
-                const double taken = g->suf_mass[lo];
-                for (int c = 0; c < n; c++) {
-                    tmp[c] += suf[lo * n + c] - taken * E[c];
-                    tmpr[c] += suf_ro[lo * n + c] - taken * Er[c];
-                }
-            } else {
-                for (int i = start; i < K; i++)
-                    if (own_ro[i] >= theta) {
-                        const double w = g->item_mass[i];
-                        for (int c = 0; c < n; c++) {
-                            tmp[c] += suf[i * n + c] - suf[(i + 1) * n + c] - w * E[c];
-                            tmpr[c] += suf_ro[i * n + c] - suf_ro[(i + 1) * n + c] - w * Er[c];
-                        }
-                    }
-            }
-            for (int c = 0; c < n; c++) {
-                E[c] = tmp[c];
-                Er[c] = tmpr[c];
-            }
         }
-        for (int c = 0; c < n; c++) W[s * n + c] = E[c];
+        for (int c = 0; c < n; c++) {
+            E[c] = tmp[c];
+            Er[c] = tmpr[c];
+        }
     }
+    const int64_t s = slot_of(g, j, L, b, code);
+    for (int c = 0; c < n; c++) W[s * n + c] = E[c];
+}
+
+static void fixed_last(const Graph *g, const int64_t *flags, const double *atoms, double *W, const double *atoms_ro) {
+    for (int64_t b = -1; b < g->NL; b++) {
+        int64_t count;
+        const int64_t *codes = codes_of(g, g->n - 1, b, &count);
+        for (int64_t i = 0; i < count; i++)
+            fixed_last_node(g, flags[g->n - 1] != 0, atoms, W, atoms_ro, b, codes[i]);
+    }
+}
+
+static void fixed_middle(const Graph *g, int j, const int64_t *flags, double *W, const double *W_ro, const Above *a,
+                         const Above *a_ro) {
+    for (int64_t L = 1; L <= 3; L++)
+        for (int64_t b = -1; b < g->NL; b++) {
+            int64_t count;
+            const int64_t *codes = codes_of(g, j, b, &count);
+            for (int64_t i = 0; i < count; i++)
+                fixed_middle_node(g, j, flags[j] != 0, W, W_ro, a, a_ro, L, b, codes[i]);
+        }
 }
 
 /* The start player deciding by W_ro (fixed = 0) or by W: the round's value vector. */

@@ -78,6 +78,20 @@ static void luce(const Next *x, const int64_t *stripes, const int64_t *flags, co
     for (int k = 0; k < count; k++) row[order[k]] += share * v[k] / total;
 }
 
+/* Who holds the best (T), pays a 2-2-3 penalty (P, PIT-7) and is out (O) at the end of a round
+ * with the status digits `code` (bit k: position k), the best level's type with or without a
+ * penalty. */
+static inline void atom_bits(const Graph *g, int64_t code, int64_t penalty, int64_t *T, int64_t *P, int64_t *O) {
+    *T = *P = *O = 0;
+    for (int pos = 0; pos < g->n; pos++) {
+        const int64_t digit = code % g->R, bit = (int64_t)1 << pos;
+        code /= g->R;
+        if (digit == 2 || digit == 4) *T |= bit;
+        if (digit == 1 || digit == 4 || (digit == 2 && penalty)) *P |= bit;
+        if (digit == 3) *O |= bit;
+    }
+}
+
 /* The value vector of every atom (end of a round) of one state (PIT-5..PIT-8), the player
  * at turn position `fixed` (or -1) followed into the next state. */
 static void game_atoms(const Graph *g, const Next *x, int fixed, const int64_t *stripes, const int64_t *flags,
@@ -86,7 +100,9 @@ static void game_atoms(const Graph *g, const Next *x, int fixed, const int64_t *
     int64_t new_stripes[MAXN], new_flags[MAXN];
     int order[MAXN];
     for (int64_t a = 0; a < g->atom_count; a++) {
-        const int64_t T = g->atom_T[a], P = g->atom_P[a], O = g->atom_O[a];
+        const int64_t type = g->atom_rows[a] & 3;
+        int64_t T, P, O;
+        atom_bits(g, g->atom_rows[a] >> 2, g->type_penalty[type], &T, &P, &O);
         double *row = atoms + g->atom_rows[a] * n;
         for (int c = 0; c < n; c++) row[c] = 0.0;
         int alive = 0, last_alive = -1, holders = 0;
@@ -102,7 +118,7 @@ static void game_atoms(const Graph *g, const Next *x, int fixed, const int64_t *
             continue;
         }
         const double share = 1.0 / holders;
-        const int64_t wipe = holders == 1 ? g->atom_wipe[a] : 1;   /* a roll-off winner wipes one (PIT-5) */
+        const int64_t wipe = holders == 1 ? g->type_wipe[type] : 1;   /* a roll-off winner wipes one (PIT-5) */
         for (int w = 0; w < n; w++) {
             if (!((T >> w) & 1)) continue;
             for (int pos = 0; pos < n; pos++) {

@@ -6,84 +6,93 @@
 
 #define INLINE static inline __attribute__((always_inline))
 
-/* The last position's turns: the atoms do not depend on the limit, so one recursion over a
- * knowledge state (b, code) gives its values for the limits 1, 2 and 3. */
-INLINE void last_position(const Graph *g, const int n, const int64_t *flags, const double *atoms, double *W) {
+/* The outcomes of the last position's counting throw at (b >= 0, code): the atom rows they
+ * end in and their masses (a flagged 1-1-1 wins the game and has no row, PIT-6). */
+static inline int last_rows(const Graph *g, int64_t b, int64_t code, int flagged, int64_t *rows, double *masses) {
+    const int64_t pj = g->powR[g->n - 1], t_b = g->level_type[b];
+    int m = 0;
+    if (!flagged) {
+        rows[m] = (code + 3 * pj) * 4 + t_b;
+        masses[m++] = g->mass_apen;
+    }
+    for (int p = 0; p < 2; p++) {
+        double w = g->below_mass[(b + 1) * 2 + p];          /* below the best: a penalty stays */
+        if (w > 0.0) {
+            rows[m] = (code + p * pj) * 4 + t_b;
+            masses[m++] = w;
+        }
+        w = g->mass_lp[b * 2 + p];                          /* equal to the best: one more holder */
+        if (w > 0.0) {
+            rows[m] = (code + best_digit(g, p) * pj) * 4 + t_b;
+            masses[m++] = w;
+        }
+    }
+    const int64_t dcode = demoted(g, b, code);              /* above the best: the only holder */
+    for (int t = 0; t < 4; t++)
+        for (int p = 0; p < 2; p++) {
+            const double w = g->above_mass[((b + 1) * 4 + t) * 2 + p];
+            if (w > 0.0) {
+                rows[m] = (dcode + best_digit(g, p) * pj) * 4 + t;
+                masses[m++] = w;
+            }
+        }
+    return m;
+}
+
+/* The last position's turn at (b, code): the atoms do not depend on the limit, so one
+ * recursion gives its values for the limits 1, 2 and 3 (W at s1, s1 + step, s1 + 2 step). */
+INLINE void last_node(const Graph *g, const int n, int flagged, const double *atoms, double *W, int64_t b,
+                      int64_t code) {
     const int j = n - 1;
-    const int64_t pj = g->powR[j];
-    const int64_t step = (g->NL + 1) * pj;                  /* from one limit to the next */
-    const int64_t first = g->node_ptr[j];
-    const int64_t count = (g->node_ptr[j + 1] - first) / 3; /* the nodes of limit 1 come first */
-    const int flagged = flags[j] != 0;
+    const int64_t step = (g->NL + 1) * g->powR[j];          /* from one limit to the next */
+    const int64_t s1 = slot_of(g, j, 1, b, code);
     const double apen = g->mass_apen;
     int64_t rows[16];
-    double masses[16], E[MAXN], tmp[MAXN];
-    for (int64_t k = first; k < first + count; k++) {
-        const int64_t b = g->node_b[k], code = g->node_code[k];
-        const int64_t s1 = slot_of(g, j, 1, b, code);
-        if (b < 0) {                                        /* everybody else is out: he wins (PIT-8) */
-            for (int L = 0; L < 3; L++) {
-                double *w = W + (s1 + L * step) * n;
-                for (int c = 0; c < n; c++) w[c] = 0.0;
-                w[j] = 1.0;
-            }
-            continue;
+    double masses[16], E[MAXN] = {0}, tmp[MAXN];
+    if (b < 0) {                                            /* everybody else is out: he wins (PIT-8) */
+        for (int L = 0; L < 3; L++) {
+            double *w = W + (s1 + L * step) * n;
+            for (int c = 0; c < n; c++) w[c] = 0.0;
+            w[j] = 1.0;
         }
-        const int64_t t_b = g->level_type[b];
-        int m = 0;
-        if (!flagged) {
-            rows[m] = (code + 3 * pj) * 4 + t_b;
-            masses[m++] = apen;
+        return;
+    }
+    const int m = last_rows(g, b, code, flagged, rows, masses);
+    /* limit 1: every outcome counts (a flagged 1-1-1 wins the game, PIT-6) */
+    for (int c = 0; c < n; c++) E[c] = 0.0;
+    if (flagged) E[j] = apen;
+    for (int i = 0; i < m; i++) {
+        const double w = masses[i], *a = atoms + rows[i] * n;
+        for (int c = 0; c < n; c++) E[c] += w * a[c];
+    }
+    for (int c = 0; c < n; c++) W[s1 * n + c] = E[c];
+    for (int L = 1; L < 3; L++) {
+        const double own = E[j];
+        for (int c = 0; c < n; c++) tmp[c] = E[c];
+        if (flagged) {                                      /* 1-1-1 is worth 1 to him: he stops */
+            for (int c = 0; c < n; c++) tmp[c] -= apen * E[c];
+            tmp[j] += apen;
         }
-        for (int p = 0; p < 2; p++) {
-            double w = g->below_mass[(b + 1) * 2 + p];
-            if (w > 0.0) {
-                rows[m] = (code + p * pj) * 4 + t_b;
-                masses[m++] = w;
-            }
-            w = g->mass_lp[b * 2 + p];
-            if (w > 0.0) {
-                rows[m] = (code + best_digit(g, p) * pj) * 4 + t_b;
-                masses[m++] = w;
-            }
-        }
-        const int64_t dcode = demoted(g, b, code);
-        for (int t = 0; t < 4; t++)
-            for (int p = 0; p < 2; p++) {
-                double w = g->above_mass[((b + 1) * 4 + t) * 2 + p];
-                if (w > 0.0) {
-                    rows[m] = (dcode + best_digit(g, p) * pj) * 4 + t;
-                    masses[m++] = w;
-                }
-            }
-        /* limit 1: every outcome counts (a flagged 1-1-1 wins the game, PIT-6) */
-        for (int c = 0; c < n; c++) E[c] = 0.0;
-        if (flagged) E[j] = apen;
         for (int i = 0; i < m; i++) {
-            const double w = masses[i], *a = atoms + rows[i] * n;
-            for (int c = 0; c < n; c++) E[c] += w * a[c];
-        }
-        for (int c = 0; c < n; c++) W[s1 * n + c] = E[c];
-        for (int L = 1; L < 3; L++) {
-            const double own = E[j];
-            for (int c = 0; c < n; c++) tmp[c] = E[c];
-            if (flagged) {                                  /* 1-1-1 is worth 1 to him: he stops */
-                for (int c = 0; c < n; c++) tmp[c] -= apen * E[c];
-                tmp[j] += apen;
-            }
-            for (int i = 0; i < m; i++) {
-                const double *a = atoms + rows[i] * n;
-                if (a[j] >= own) {
-                    const double w = masses[i];
-                    for (int c = 0; c < n; c++) tmp[c] += w * (a[c] - E[c]);
-                }
-            }
-            double *out = W + (s1 + L * step) * n;
-            for (int c = 0; c < n; c++) {
-                E[c] = tmp[c];
-                out[c] = tmp[c];
+            const double *a = atoms + rows[i] * n;
+            if (a[j] >= own) {
+                const double w = masses[i];
+                for (int c = 0; c < n; c++) tmp[c] += w * (a[c] - E[c]);
             }
         }
+        double *out = W + (s1 + L * step) * n;
+        for (int c = 0; c < n; c++) {
+            E[c] = tmp[c];
+            out[c] = tmp[c];
+        }
+    }
+}
+
+INLINE void last_position(const Graph *g, const int n, const int64_t *flags, const double *atoms, double *W) {
+    for (int64_t b = -1; b < g->NL; b++) {
+        int64_t count;
+        const int64_t *codes = codes_of(g, n - 1, b, &count);
+        for (int64_t i = 0; i < count; i++) last_node(g, n, flags[n - 1] != 0, atoms, W, b, codes[i]);
     }
 }
 
@@ -111,87 +120,102 @@ INLINE void above_tables(const Graph *g, const int n, int j, const double *W, Ab
         }
 }
 
-/* The turns of position j (not the last): the few outcomes that keep the best directly, the
- * many that take it (one per level above) by suffix sums, where the player's own value rises
- * with the level (a threshold), else one by one. */
-INLINE void middle_position(const Graph *g, const int n, int j, const int64_t *flags, double *W, const Above *a) {
-    const int K = g->K;
-    const int64_t pj = g->powR[j], most = a->most;
-    const int flagged = flags[j] != 0;
-    const double apen = g->mass_apen;
-    int64_t rows[8];
-    double masses[8], E[MAXN], tmp[MAXN];
-    for (int64_t k = g->node_ptr[j]; k < g->node_ptr[j + 1]; k++) {
-        const int64_t L = g->node_L[k], b = g->node_b[k], code = g->node_code[k];
-        const int64_t s = slot_of(g, j, L, b, code);
-        int m = 0;
-        if (!flagged) {
-            rows[m] = slot_of(g, j + 1, L, b, code + 3 * pj);
-            masses[m++] = apen;
-        }
-        int64_t dcode = code;
-        if (b >= 0) {
-            for (int p = 0; p < 2; p++) {
-                double w = g->below_mass[(b + 1) * 2 + p];
-                if (w > 0.0) {
-                    rows[m] = slot_of(g, j + 1, L, b, code + p * pj);
-                    masses[m++] = w;
-                }
-                w = g->mass_lp[b * 2 + p];
-                if (w > 0.0) {
-                    rows[m] = slot_of(g, j + 1, L, b, code + best_digit(g, p) * pj);
-                    masses[m++] = w;
-                }
-            }
-            dcode = demoted(g, b, code);
-        }
-        const int64_t q = g->nb_index[dcode];
-        const int start = (int)g->item_start[b + 1];
-        const double *suf = a->suf_val + ((L - 1) * most + q) * (K + 1) * n;
-        const double *own = a->own + ((L - 1) * most + q) * K;
-        const char *mono = a->mono + ((L - 1) * most + q) * K;
-        /* limit 1 left: every outcome counts (a flagged 1-1-1 wins the game, PIT-6) */
-        for (int c = 0; c < n; c++) E[c] = suf[start * n + c];
-        if (flagged) E[j] += apen;
-        for (int i = 0; i < m; i++) {
-            const double w = masses[i], *v = W + rows[i] * n;
-            for (int c = 0; c < n; c++) E[c] += w * v[c];
-        }
-        for (int64_t left = 1; left < L; left++) {
-            const double theta = E[j];
-            for (int c = 0; c < n; c++) tmp[c] = E[c];
-            if (flagged) {
-                for (int c = 0; c < n; c++) tmp[c] -= apen * E[c];
-                tmp[j] += apen;
-            }
-            for (int i = 0; i < m; i++) {
-                const double *v = W + rows[i] * n;
-                if (v[j] >= theta) {
-                    const double w = masses[i];
-                    for (int c = 0; c < n; c++) tmp[c] += w * (v[c] - E[c]);
-                }
-            }
-            if (start == K) {
-            } else if (mono[start]) {
-                int lo = start, hi = K;
-                while (lo < hi) {                           /* first item with own value >= theta */
-                    int mid = (lo + hi) / 2;
-                    if (own[mid] >= theta) hi = mid;
-                    else lo = mid + 1;
-                }
-                const double taken = g->suf_mass[lo];
-                for (int c = 0; c < n; c++) tmp[c] += suf[lo * n + c] - taken * E[c];
-            } else {
-                for (int i = start; i < K; i++)
-                    if (own[i] >= theta) {
-                        const double w = g->item_mass[i];
-                        for (int c = 0; c < n; c++) tmp[c] += suf[i * n + c] - suf[(i + 1) * n + c] - w * E[c];
-                    }
-            }
-            for (int c = 0; c < n; c++) E[c] = tmp[c];
-        }
-        for (int c = 0; c < n; c++) W[s * n + c] = E[c];
+/* The outcomes of position j's counting throw (j not the last) at (L, b, code) that keep the
+ * best where it is or add a holder: the knowledge slots of j + 1 they lead to and their
+ * masses (a flagged 1-1-1 wins the game and has no slot, PIT-6); *dcode: the code a new
+ * holder of the best leaves behind. */
+static inline int kept_rows(const Graph *g, int j, int flagged, int64_t L, int64_t b, int64_t code, int64_t *rows,
+                            double *masses, int64_t *dcode) {
+    const int64_t pj = g->powR[j];
+    int m = 0;
+    if (!flagged) {
+        rows[m] = slot_of(g, j + 1, L, b, code + 3 * pj);
+        masses[m++] = g->mass_apen;
     }
+    *dcode = code;
+    if (b >= 0) {
+        for (int p = 0; p < 2; p++) {
+            double w = g->below_mass[(b + 1) * 2 + p];
+            if (w > 0.0) {
+                rows[m] = slot_of(g, j + 1, L, b, code + p * pj);
+                masses[m++] = w;
+            }
+            w = g->mass_lp[b * 2 + p];
+            if (w > 0.0) {
+                rows[m] = slot_of(g, j + 1, L, b, code + best_digit(g, p) * pj);
+                masses[m++] = w;
+            }
+        }
+        *dcode = demoted(g, b, code);
+    }
+    return m;
+}
+
+/* The turn of position j (not the last) at (L, b, code): the few outcomes that keep the best
+ * directly, the many that take it (one per level above) by suffix sums, where the player's
+ * own value rises with the level (a threshold), else one by one. */
+INLINE void middle_node(const Graph *g, const int n, int j, int flagged, double *W, const Above *a, int64_t L,
+                        int64_t b, int64_t code) {
+    const int K = g->K;
+    const double apen = g->mass_apen;
+    int64_t rows[8], dcode;
+    double masses[8], E[MAXN], tmp[MAXN];
+    const int m = kept_rows(g, j, flagged, L, b, code, rows, masses, &dcode);
+    const int64_t cell = (L - 1) * a->most + g->nb_index[dcode];
+    const int start = (int)g->item_start[b + 1];
+    const double *suf = a->suf_val + cell * (K + 1) * n, *own = a->own + cell * K;
+    const char *mono = a->mono + cell * K;
+    /* limit 1 left: every outcome counts (a flagged 1-1-1 wins the game, PIT-6) */
+    for (int c = 0; c < n; c++) E[c] = suf[start * n + c];
+    if (flagged) E[j] += apen;
+    for (int i = 0; i < m; i++) {
+        const double w = masses[i], *v = W + rows[i] * n;
+        for (int c = 0; c < n; c++) E[c] += w * v[c];
+    }
+    for (int64_t left = 1; left < L; left++) {
+        const double theta = E[j];
+        for (int c = 0; c < n; c++) tmp[c] = E[c];
+        if (flagged) {
+            for (int c = 0; c < n; c++) tmp[c] -= apen * E[c];
+            tmp[j] += apen;
+        }
+        for (int i = 0; i < m; i++) {
+            const double *v = W + rows[i] * n;
+            if (v[j] >= theta) {
+                const double w = masses[i];
+                for (int c = 0; c < n; c++) tmp[c] += w * (v[c] - E[c]);
+            }
+        }
+        if (start == K) {
+        } else if (mono[start]) {
+            int lo = start, hi = K;
+            while (lo < hi) {                               /* first item with own value >= theta */
+                int mid = (lo + hi) / 2;
+                if (own[mid] >= theta) hi = mid;
+                else lo = mid + 1;
+            }
+            const double taken = g->suf_mass[lo];
+            for (int c = 0; c < n; c++) tmp[c] += suf[lo * n + c] - taken * E[c];
+        } else {
+            for (int i = start; i < K; i++)
+                if (own[i] >= theta) {
+                    const double w = g->item_mass[i];
+                    for (int c = 0; c < n; c++) tmp[c] += suf[i * n + c] - suf[(i + 1) * n + c] - w * E[c];
+                }
+        }
+        for (int c = 0; c < n; c++) E[c] = tmp[c];
+    }
+    const int64_t s = slot_of(g, j, L, b, code);
+    for (int c = 0; c < n; c++) W[s * n + c] = E[c];
+}
+
+INLINE void middle_position(const Graph *g, const int n, int j, const int64_t *flags, double *W, const Above *a) {
+    for (int64_t L = 1; L <= 3; L++)
+        for (int64_t b = -1; b < g->NL; b++) {
+            int64_t count;
+            const int64_t *codes = codes_of(g, j, b, &count);
+            for (int64_t i = 0; i < count; i++) middle_node(g, n, j, flags[j] != 0, W, a, L, b, codes[i]);
+        }
 }
 
 /* The start player's outcomes when he stops after throw t (the limit becomes t): masses and

@@ -99,10 +99,9 @@ class RoundGraph:
         """The graph as the compiled kernels (:mod:`._table_c`) read it: ``(n, NL, R, slots,``
         ``mass_apen)`` and the arrays, in the order of ``read_graph`` in ``_table_c.c``."""
         a = self.arrays
-        names = ("powR", "slot_off", "node_ptr", "node_L", "node_b", "node_code", "mass_lp", "below_mass",
-                 "above_mass", "level_type", "best_pen", "demote", "nb_count", "nb_code", "nb_index", "item_level",
-                 "item_pen", "item_mass", "item_start", "suf_mass", "atom_rows", "atom_T", "atom_P", "atom_O",
-                 "atom_wipe")
+        names = ("powR", "slot_off", "code_ptr", "code_list", "mass_lp", "below_mass", "above_mass", "level_type",
+                 "best_pen", "demote", "nb_count", "nb_code", "nb_index", "item_level", "item_pen", "item_mass",
+                 "item_start", "suf_mass", "atom_rows", "type_wipe", "type_penalty")
         arrays = tuple(np.ascontiguousarray(a[name], dtype=np.float64 if a[name].dtype.kind == "f" else np.int64)
                        for name in names)
         return (self.players, self.n_levels, self.radix, self.slots, float(a["mass_apen"])) + arrays
@@ -219,43 +218,31 @@ def round_graph(players: int, rules: Rules | None = None) -> RoundGraph:
         else:
             allowed[b + 1, BEST] = True
     slot_off = np.zeros(n + 1, dtype=np.int64)
-    node_ptr = np.zeros(n + 1, dtype=np.int64)
-    node_L, node_b, node_code = [], [], []
+    code_ptr = np.zeros((n, NL + 1, 2), dtype=np.int64)
+    code_lists: list[np.ndarray] = []
+    listed = 0
     total = 0
     counts = [0]
     for j in range(1, n):
         slot_off[j] = total
         total += MAX_THROWS * (NL + 1) * R ** j
-        feasible = _feasible_codes(j, R, allowed)
-        count = 0
-        for L in range(1, MAX_THROWS + 1):
-            for b in range(-1, NL):
-                codes_b = feasible[b + 1]
-                node_L.append(np.full(codes_b.size, L, dtype=np.int64))
-                node_b.append(np.full(codes_b.size, b, dtype=np.int64))
-                node_code.append(codes_b)
-                count += codes_b.size
-        node_ptr[j + 1] = node_ptr[j] + count
-        counts.append(count)
+        starts: dict[int, int] = {}
+        for b, codes_b in enumerate(_feasible_codes(j, R, allowed), start=-1):
+            if id(codes_b) not in starts:                # most levels share their codes
+                starts[id(codes_b)] = listed
+                code_lists.append(codes_b)
+                listed += codes_b.size
+            code_ptr[j, b + 1] = starts[id(codes_b)], starts[id(codes_b)] + codes_b.size
+        counts.append(MAX_THROWS * int((code_ptr[j, :, 1] - code_ptr[j, :, 0]).sum()))
     slot_off[n] = total
     feasible_atoms = _feasible_codes(n, R, allowed)
     type_codes = []
     for t in range(len(TYPES)):                          # the union over the levels of each type
         seen = np.zeros(R ** n, dtype=bool)
-        for b in range(NL):
-            if level_type[b] == t:
-                seen[feasible_atoms[b + 1]] = True
+        for codes_b in {id(c): c for b, c in enumerate(feasible_atoms[1:]) if level_type[b] == t}.values():
+            seen[codes_b] = True
         type_codes.append(np.flatnonzero(seen).astype(np.int64))
-    atom_code = np.concatenate(type_codes)
-    atom_type = np.concatenate([np.full(c.size, t, dtype=np.int64) for t, c in enumerate(type_codes)])
-    digs = (atom_code[:, None] // powR[None, :n]) % R
-    bits = (1 << np.arange(n, dtype=np.int64))[None, :]
-    best_penalty = np.array([p for _, p in TYPES], dtype=bool)[atom_type][:, None]
-    rows = atom_code * 4 + atom_type
-    T = (((digs == BEST) | (digs == BEST_PENALTY)) * bits).sum(axis=1)
-    P = (((digs == BELOW_PENALTY) | (digs == BEST_PENALTY) | ((digs == BEST) & best_penalty)) * bits).sum(axis=1)
-    O = ((digs == OUT) * bits).sum(axis=1)
-    wipe = np.array([w for w, _ in TYPES], dtype=np.int64)[atom_type]
+    rows = np.concatenate([c * 4 + t for t, c in enumerate(type_codes)])
     # status codes without a holder (what a new best holder leaves behind), ascending: those
     # of position j are the first 3**j
     no_holder = np.ones(codes.size, dtype=bool)
@@ -277,14 +264,12 @@ def round_graph(players: int, rules: Rules | None = None) -> RoundGraph:
     arrays = {
         "nb_count": nb_count, "nb_code": nb_code, "nb_index": nb_index, "item_level": item_level,
         "item_pen": item_pen, "item_mass": item_mass, "item_start": item_start, "suf_mass": suf_mass,
-        "powR": powR, "slot_off": slot_off, "node_ptr": node_ptr,
-        "node_L": np.concatenate(node_L) if node_L else np.zeros(0, np.int64),
-        "node_b": np.concatenate(node_b) if node_b else np.zeros(0, np.int64),
-        "node_code": np.concatenate(node_code) if node_code else np.zeros(0, np.int64),
+        "powR": powR, "slot_off": slot_off, "code_ptr": code_ptr,
+        "code_list": np.concatenate(code_lists) if code_lists else np.zeros(0, np.int64),
         "mass_lp": mass_lp, "below_mass": below_mass, "above_mass": above_mass,
         "mass_apen": float(probs[space.apen]), "level_type": level_type, "best_pen": best_pen, "demote": demote,
-        "atom_rows": rows, "atom_T": T.astype(np.int64), "atom_P": P.astype(np.int64),
-        "atom_O": O.astype(np.int64), "atom_wipe": wipe,
+        "atom_rows": rows, "type_wipe": np.array([w for w, _ in TYPES], dtype=np.int64),
+        "type_penalty": np.array([p for _, p in TYPES], dtype=np.int64),
     }
     return RoundGraph(n, rules, R, NL, arrays, int(total), tuple(counts))
 
@@ -312,14 +297,14 @@ def round_win_atoms(graph: RoundGraph) -> np.ndarray:
     """Atom values when every player maximises P(win the round): the holders of the best throw
     share it (fair roll-off, PIT-5), a player left alone wins (PIT-8)."""
     n = graph.players
-    a = graph.arrays
-    bits = 1 << np.arange(n)
-    holders = (a["atom_T"][:, None] & bits[None, :]) > 0
-    alive = (a["atom_O"][:, None] & bits[None, :]) == 0
+    rows = graph.arrays["atom_rows"]
+    digits = (rows[:, None] // 4 // graph.arrays["powR"][None, :n]) % graph.radix
+    holders = (digits == BEST) | (digits == BEST_PENALTY)
+    alive = digits != OUT
     alone = alive.sum(axis=1) == 1
     share = np.where(alone[:, None], alive, holders).astype(float)
     atoms = np.zeros((graph.atom_rows, n))
-    atoms[a["atom_rows"]] = share / share.sum(axis=1, keepdims=True)
+    atoms[rows] = share / share.sum(axis=1, keepdims=True)
     return atoms
 
 
