@@ -67,6 +67,64 @@ def test_save_and_read_round_trip_and_refuse_other_rules(model, tmp_path):
         DistilledValue.read(FIVES, tmp_path / "none.npz")
 
 
+def model_in_order(model: DistilledValue, board: np.ndarray) -> float:
+    """The model's value of ``board`` in numpy float32, one operation at a time in the order
+    ``_distilled_c.h`` states (end game, else: bias plus the rows' weights in row order, the
+    active units in unit order, the output summed in order): a second statement of it."""
+    goal = model.rules.goal
+    open_rows = np.flatnonzero(board < goal)
+    if not len(open_rows):
+        return 0.0
+    if len(open_rows) <= model.endgame_rows:
+        mask = int(sum(1 << int(j) for j in open_rows))
+        local = sum(int(board[j]) * goal ** rank for rank, j in enumerate(open_rows))
+        return float(model.endgame[model.offsets[mask] + local])
+    w1, b1, w2, b2, w3, b3 = model.layers
+    hidden = b1.copy()
+    for j, step in enumerate(board):
+        hidden = hidden + w1[j * (goal + 1) + step]
+    second = b2.copy()
+    for unit in np.flatnonzero(hidden > 0):
+        second = second + hidden[unit] * w2[unit]
+    out = b3[0]
+    for k in np.flatnonzero(second > 0):
+        out = np.float32(out + np.float32(second[k] * w3[k, 0]))
+    return float(out)
+
+
+@pytest.mark.parametrize("rules", [PEGS, FIVES], ids=["pegs", "fives"])
+def test_the_compiled_model_is_its_statement_in_order_bit_for_bit(rules):
+    """``DistilledValue.values`` (``_distilled_c.h``) against :func:`model_in_order` on boards
+    with every number of open rows (end game and network), and against the matrix products of
+    :func:`..distilled.activations` within float32 rounding."""
+    from dicemath.games.pegs_fives.distilled import activations, one_hot
+
+    model = DistilledValue.load(rules)
+    rng = np.random.default_rng(4)
+    boards = rng.integers(0, rules.goal, size=(300, 12))
+    boards[rng.random((300, 12)) < np.linspace(0, 1, 300)[:, None]] = rules.goal
+    values = model.values(boards)
+    assert [float(v) for v in values] == [model_in_order(model, b) for b in boards]
+    open_counts = (boards < rules.goal).sum(axis=1)
+    assert set(open_counts) >= {0, 1, model.endgame_rows, model.endgame_rows + 1, 12}
+    network = open_counts > model.endgame_rows
+    products = activations(model.layers, one_hot(boards[network], rules.goal))[-1][:, 0]
+    assert np.abs(values[network] - products).max() < 1e-4
+    assert model(boards[0]) == values[0]
+
+
+def test_a_network_without_two_hidden_layers_and_boards_of_other_rules_are_refused(model):
+    from dicemath.core.errors import DicemathError
+
+    third = (np.eye(32, dtype=np.float32), np.zeros(32, np.float32))            # a third hidden layer
+    deeper = DistilledValue(FIVES, 0, model.endgame[:0], (*model.layers[:4], *third, *model.layers[4:]))
+    with pytest.raises(DicemathError, match="two hidden layers"):
+        deeper.values(np.zeros((1, 12), np.int64))
+    for boards in (np.zeros((2, 6)), np.full((1, 12), 6), np.full((1, 12), -1)):
+        with pytest.raises(DicemathError, match="not boards of fives"):
+            model.values(boards)
+
+
 @pytest.mark.parametrize("widths", [(128, 64), (64, 32), (40, 16), (24, 20)])
 def test_the_compiled_network_equals_the_matrix_products(widths):
     """``_network_c.network`` (vector paths for second layers of 16, 32, 64 and 128 units,

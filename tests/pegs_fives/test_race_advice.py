@@ -1,10 +1,13 @@
 """Race-aware advice (PEGS-2, FIVES-6): the turn-count model against the exact race on
 reduced boards, the exact path, bad opponents, several opponents, and the compiled
-full-board games against the Python advisor."""
+full-board games: their turn (``_turn_c.h``) against the engine's, their games against the
+numba simulator's of the same seed, and their game lengths."""
 
 from __future__ import annotations
 
+import itertools
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,10 +16,11 @@ from dicemath.core.errors import DicemathError
 from dicemath.games.pegs_fives.race_advice import (
     OpponentError, RaceLeaves, decision_agreement, race_advice, turn_laws)
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
-from dicemath.games.pegs_fives.state import InvalidBoardError, InvalidRollError
+from dicemath.games.pegs_fives.state import InvalidBoardError, InvalidRollError, after_hits
 
 FULL = [1, 2, 0, 3, 0, 1, 2, 0, 1, 0, 4, 0]
 THROW = (1, 3, 3, 4, 6, 6)
+NUMBA_GAMES = Path(__file__).parent / "data" / "race_games_numba.json"
 
 
 @pytest.mark.parametrize("rules", [PEGS, FIVES], ids=["pegs", "fives"])
@@ -108,6 +112,61 @@ def test_leaves_are_ordered():
     leaves = RaceLeaves(PEGS, [(10.0, 0.0)])
     assert leaves.end(5.0, 0) > leaves.end(9.0, 0) > leaves.end(15.0, 0)
     assert leaves.fresh(9.0, 0) > leaves.end(9.0, 0)
+
+
+@pytest.mark.parametrize("rules", [
+    PEGS, FIVES, PEGS.variant(all_dice_first=False), PEGS.variant(fresh_budget_on_all_dice=False),
+    PEGS.variant(throws=None), FIVES.variant(overthrow=True, goal=3)],
+    ids=["pegs", "fives", "pegs-in-first", "pegs-budget-kept", "pegs-no-limit", "fives-overthrow-goal-3"])
+def test_the_compiled_turn_states_the_engines_rules(rules):
+    """``_turn_c.h``'s after_hits against :func:`..state.after_hits` on every state of a row
+    (its step, the count, dice and throws left), the other rows open, in, or all in."""
+    from dicemath.games.pegs_fives._race_simulation import rule_points
+    from dicemath.games.pegs_fives._race_simulation_c import after_hits as compiled
+
+    points = rule_points(rules)
+    budgets = [None] if rules.throws is None else range(rules.throws)
+    checked = 0
+    for row, others in itertools.product((3, 8, 12), (0, 2, rules.goal)):
+        for step, count, dice, throws in itertools.product(range(rules.goal), range(1, 7), range(6), budgets):
+            board = tuple(step if r == row else others for r in range(1, 13))
+            want = after_hits(rules, board, row, count, dice, throws)
+            kind, got_board, got_dice, got_throws = compiled(points, np.array(board, np.int32), row - 1, count, dice,
+                                                             throws or 0)
+            assert kind == (0 if want.over else 1 if want.row is None else 2), (board, row, count, dice, throws)
+            assert got_board == want.board, (board, row, count, dice, throws)
+            if not want.over:
+                got_hand = (got_dice, None if rules.throws is None else got_throws)
+                assert got_hand == (want.dice, want.throws), (board, row, count, dice, throws)
+            checked += 1
+    assert checked >= 900
+
+
+@pytest.mark.parametrize("key", ["pegs-10", "pegs-01", "fives-10", "fives-01", "fives-00"])
+def test_compiled_games_are_the_numba_simulators_games_of_the_seed(key):
+    """The same dice (numpy's legacy Mersenne Twister), turn and arithmetic: the games the numba
+    simulator of 3ccf0bf played with seed 5 (recorded in data/race_games_numba.json)."""
+    from dicemath.games.pegs_fives._race_simulation import simulate
+
+    recorded = json.loads(NUMBA_GAMES.read_text())
+    game, kinds = key.split("-")
+    want = recorded["games"][key]
+    out, info = simulate(PEGS if game == "pegs" else FIVES, (int(kinds[0]), int(kinds[1])), len(want["out"]),
+                         recorded["seed"])
+    assert out.tolist() == want["out"]
+    assert info["choices"] == want["choices"]
+
+
+def test_compiled_games_refuse_inconsistent_tables():
+    from dicemath.games.pegs_fives import _race_simulation_c
+    from dicemath.games.pegs_fives._race_simulation import simulation_tables
+
+    tables = simulation_tables(FIVES)
+    with pytest.raises(ValueError, match="inconsistent simulation tables"):
+        _race_simulation_c.play_games(2, 1, 0, 0, *tables, np.zeros((1, 5), np.int64), np.zeros(1, np.int64))
+    with pytest.raises(ValueError, match="inconsistent simulation tables"):
+        _race_simulation_c.play_games(1, 1, 0, 0, *tables[:2], tables[2][:-1], *tables[3:], np.zeros((1, 5), np.int64),
+                                      np.zeros(1, np.int64))
 
 
 @pytest.mark.slow

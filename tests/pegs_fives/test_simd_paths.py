@@ -1,6 +1,7 @@
 """The compiled code paths (``DICEMATH_SIMD``: avx512, avx2, scalar) of the Pegs kernel and of
-the distilled network's loop give the same values: each path this CPU runs is forced in a
-process of its own (the path is chosen once, at import) on the small cases of
+the distilled network's loop give the same values, and the distilled model's values of boards
+(one order of arithmetic, no path) are the same bit for bit: each path this CPU runs is
+forced in a process of its own (the path is chosen once, at import) on the small cases of
 test_pegs_kernel.py and test_full_board_analyses.py."""
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ CHILD = """
 import sys
 import numpy as np
 from dicemath.games.pegs_fives.advisor import board_value
+from dicemath.games.pegs_fives.distilled import DistilledValue
 from dicemath.games.pegs_fives.fullboard import _network_c, _pegs_c
 from dicemath.games.pegs_fives.fullboard.pegs_kernel import POLICIES, PegsKernel
 from dicemath.games.pegs_fives.rules import PEGS
@@ -58,6 +60,8 @@ for units, width in %(widths)r:
     out = np.empty(len(first))
     _network_c.network(first, offset, w2, b2, w3, b3, out)
     values[f"network-{units}-{width}"] = out
+boards = np.random.default_rng(7).integers(0, PEGS.goal + 1, size=(2000, PEGS.rows))
+values["model-values"] = DistilledValue.load(PEGS).values(boards)
 np.savez(sys.argv[1], **values)
 """
 
@@ -121,6 +125,13 @@ def test_the_network_agrees_across_paths_within_float32_rounding(by_path):
             key = f"network-{units}-{width}"
             scale = max(1.0, float(np.abs(reference[key]).max()))
             assert np.abs(values[key] - reference[key]).max() < 1e-4 * scale, (simd, key)
+
+
+def test_the_models_values_are_the_same_on_every_path(by_path):
+    reference = by_path["scalar"]["model-values"]
+    assert len(reference) == 2000 and (reference > 0).any()
+    for simd, values in by_path.items():
+        assert np.array_equal(values["model-values"], reference), simd
 
 
 def test_a_path_this_cpu_does_not_run_is_refused_at_import(tmp_path):

@@ -10,13 +10,15 @@ for a number), :mod:`.state` (boards, the rules engine and :class:`State`), :mod
 (the one exact within-turn recursion, :class:`TurnValue`), :mod:`.rows` (one row alone,
 exact), :mod:`.solver` (exact optimal play on reduced boards), :mod:`.advisor` (the
 full-board advisor: an exact one-turn lookahead on an estimated board value),
-:mod:`.distilled` (the shipped model of the board value, distilled from the full table),
+:mod:`.distilled` (the shipped model of the board value, distilled from the full table; C:
+``_distilled_c.h``),
 :mod:`.fullboard` (compiled kernels, tables, exact advice),
 :mod:`.races` (Fives races and rest points, simulated), :mod:`.race_solver` (the exact
 two-player race on reduced boards, Pegs and Fives; its C kernel :mod:`._race_c`),
 :mod:`.race_advice` (race-aware row advice on the full board; compiled race games
-:mod:`._race_simulation`), :mod:`.analysis` (the cost of every row choice of a played
-game), :mod:`.view` and :mod:`.drawing` (the text view and the SVG picture of a state),
+:mod:`._race_simulation`, C playing the turn of ``_turn_c.h``), :mod:`.analysis` (the cost
+of every row choice of a played game), :mod:`.view` and :mod:`.drawing` (the text view and
+the SVG picture of a state),
 :mod:`.game` (the two :class:`~dicemath.core.game.Game` objects). The
 command line is :mod:`.commands` (``dicemath pegs``, ``dicemath fives``) and
 :mod:`.dice_commands` (``dicemath dice``); the report sections are :mod:`.report_dice`,

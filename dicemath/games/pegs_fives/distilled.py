@@ -3,16 +3,20 @@
 ``E(board)``, the expected number of turns still needed from a board at the start of a turn
 under optimal play, is known exactly for every board of the 12-row game once the full
 table is built (:mod:`.fullboard`; 8.7 GB). :class:`DistilledValue` carries what a player's
-installation can ship instead (a few MB in ``data/``) and evaluates with numpy alone:
+installation can ship instead (a few MB in ``data/``) and evaluates it compiled (C built at
+install: ``_distilled_c.h``, the model's one statement in C, run by ``fullboard/_network_c.c``;
+the compiled race games of :mod:`._race_simulation` include the same header):
 
 * **the end game exactly**: the table's value of every board with at most
   ``endgame_rows`` open rows (float32, as stored in the table);
 * **the rest by a small neural network** (a multilayer perceptron): the board as one-hot
   progress per row (``rows x (goal + 1)`` inputs), two hidden layers with ReLU, one
   output; trained by least squares on boards sampled from the exact table
-  (:mod:`dicemath.studies.full_board_distill`).
+  (:mod:`dicemath.studies.full_board_distill`, whose training runs the batches through
+  :func:`activations`, every layer's output kept for the gradients).
 
-Its values are estimates (float32 arithmetic, returned as float64); the advisor scores
+Its values are estimates (float32 arithmetic in one fixed order, the same on every CPU,
+returned as float64); the advisor scores
 every legal row with them one turn ahead (:class:`.advisor.Advisor`), which is the
 ``lookahead`` policy of the kernels evaluated exactly in the analyses. The measured errors
 and that policy's exact value are in ``dicemath/studies/data/full_board_results.json``.
@@ -27,16 +31,11 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
 
 from dicemath.core.errors import DicemathError
 from dicemath.games.pegs_fives.rules import Rules
 
 DATA = Path(__file__).resolve().parent / "data"
-
-BATCH = 8192
-"""Boards evaluated per matrix product."""
-
 
 class ModelUnavailableError(DicemathError):
     """No distilled model is shipped for these rules."""
@@ -66,18 +65,6 @@ def endgame_offsets(rows: int, goal: int, endgame_rows: int) -> np.ndarray:
     return np.append(np.where(inside, starts[:-1], -1), starts[-1]).astype(np.int64)
 
 
-def endgame_index(boards: np.ndarray, goal: int, offsets: np.ndarray) -> np.ndarray:
-    """The end-game table index of each board (-1 where the board has too many open rows
-    or none). ``boards``: int array ``[board, row - 1]``."""
-    boards = np.asarray(boards, dtype=np.int64)
-    open_ = boards < goal
-    mask = (open_ << np.arange(boards.shape[1])).sum(axis=1)
-    rank: npt.NDArray[np.int64] = np.cumsum(open_, axis=1) - open_
-    local = (np.where(open_, boards, 0) * goal ** rank).sum(axis=1)
-    start = offsets[mask]
-    return np.where(start >= 0, start + local, -1)
-
-
 @dataclass(frozen=True, eq=False)
 class DistilledValue:
     """``V(board)``: exact for the end game, a small network otherwise (module docstring).
@@ -86,8 +73,9 @@ class DistilledValue:
         rules: the game.
         endgame_rows: boards with at most this many open rows are looked up exactly.
         endgame: float32 values of those boards (order of :func:`endgame_offsets`).
-        layers: float32 weights and biases ``W1, b1, W2, b2, W3, b3`` of the network;
-            ``W1`` has ``rules.rows * (goal + 1)`` rows (one-hot progress, row by row).
+        layers: float32 weights and biases ``W1, b1, W2, b2, W3, b3`` of the network (two
+            hidden layers); ``W1`` has ``rules.rows * (goal + 1)`` rows (one-hot progress,
+            row by row).
 
     Example:
         >>> from dicemath.games.pegs_fives.rules import FIVES
@@ -118,24 +106,38 @@ class DistilledValue:
         """The estimate for one board (0 for a complete board)."""
         return float(self.values(np.asarray([board]))[0])
 
+    @cached_property
+    def compiled(self) -> tuple[np.ndarray, ...]:
+        """The model's arrays as the compiled evaluation reads them: ``dims`` (int32 rows,
+        goal, endgame_rows), the end-game offsets and table, and the layers (float32,
+        contiguous; ``W3`` as its one column).
+
+        Raises:
+            DicemathError: the network does not have two hidden layers.
+        """
+        if len(self.layers) != 6 or self.layers[-2].shape[1] != 1:
+            raise DicemathError(f"a distilled network has two hidden layers and one output, got "
+                                f"{[layer.shape for layer in self.layers]}")
+        dims = np.array([self.rules.rows, self.rules.goal, self.endgame_rows], dtype=np.int32)
+        floats = (np.ascontiguousarray(a, dtype=np.float32) for a in (self.endgame, *self.layers))
+        return (dims, np.ascontiguousarray(self.offsets, dtype=np.int64), *floats)
+
     def values(self, boards: np.ndarray) -> np.ndarray:
         """Estimates for many boards: ``boards`` int array ``[board, row - 1]``; float64
-        (float32 arithmetic), 0 for a complete board."""
-        boards = np.asarray(boards, dtype=np.int64)
-        result = np.empty(len(boards))
-        where = endgame_index(boards, self.rules.goal, self.offsets)
-        exact = where >= 0
-        result[exact] = self.endgame[where[exact]]
-        result[(boards >= self.rules.goal).all(axis=1)] = 0.0
-        rest = np.flatnonzero((where < 0) & (boards < self.rules.goal).any(axis=1))
-        for start in range(0, len(rest), BATCH):
-            chosen = rest[start:start + BATCH]
-            result[chosen] = self.network(boards[chosen])
-        return result
+        (float32 arithmetic), 0 for a complete board.
 
-    def network(self, boards: np.ndarray) -> np.ndarray:
-        """The network's output for ``boards`` (float32; no end-game lookup)."""
-        return activations(self.layers, one_hot(boards, self.rules.goal))[-1][:, 0]
+        Raises:
+            DicemathError: not boards of these rules (shape, or progress outside ``0..goal``).
+        """
+        from dicemath.games.pegs_fives.fullboard import _network_c  # type: ignore[attr-defined]  # C extension, no stubs
+
+        boards = np.ascontiguousarray(boards, dtype=np.int32)
+        if boards.ndim != 2 or boards.shape[1] != self.rules.rows or (
+                boards.size and not 0 <= boards.min() <= boards.max() <= self.rules.goal):
+            raise DicemathError(f"not boards of {self.rules.name}: shape {boards.shape}, progress 0..{self.rules.goal}")
+        out = np.empty(len(boards))
+        _network_c.values(boards, *self.compiled, out)
+        return out
 
     def save(self, path: Path | str) -> None:
         """Write the model as a compressed ``.npz``."""
@@ -186,7 +188,9 @@ def one_hot(boards: np.ndarray, goal: int) -> np.ndarray:
 
 def activations(layers: Sequence[np.ndarray], inputs: np.ndarray) -> list[np.ndarray]:
     """Every layer's output of the network ``layers`` (weights and biases alternating) for
-    ``inputs``: the inputs, each hidden layer after its ReLU, and the linear output last."""
+    a batch of ``inputs`` (matrix products): the inputs, each hidden layer after its ReLU,
+    and the linear output last. The training's pass (it needs every layer for the
+    gradients); a model's values are :meth:`DistilledValue.values`."""
     outputs = [inputs]
     for i in range(0, len(layers), 2):
         linear = outputs[-1] @ layers[i] + layers[i + 1]

@@ -10,7 +10,8 @@ Modules (imported on demand; ``import dicemath`` loads none of them, nor numba, 
   graph of slab tasks on local threads or a cluster);
 * :mod:`.storage` -- full-board tables in the core table store: spec, versioning, queries;
 * :mod:`.guides` -- tables evaluated from a board-value estimate (the lookahead's guides;
-  the distilled network's loop in C compiled at install: ``_network_c.c``);
+  the distilled model's values and the network's loop in C compiled at install:
+  ``_network_c.c``);
 * :mod:`.advice` -- row advice from a table or a compiled solve, estimates otherwise;
 * :mod:`.simulate` -- whole games played by a table's policy with seeded dice (the
   distribution of the number of turns).

@@ -1,5 +1,10 @@
-/* The distilled network on a whole slab of boards (guides.distilled_slab_values), built at
- * install time with the Pegs kernel.
+/* The distilled network (distilled.py) compiled at install: the model's values of boards
+ * (DistilledValue.values: end game and network, ../_distilled_c.h, the one statement of the
+ * model in C) and the network on a whole slab of boards (guides.distilled_slab_values).
+ *
+ * values: E(b) of each board as ../_distilled_c.h states it, the same arithmetic on every CPU.
+ *
+ * network, the guides' loop:
  *
  *   out[i] = relu(relu(first[i] + offset) @ w2 + b2) @ w3[:, 0] + b3[0]
  *
@@ -9,8 +14,8 @@
  * inactive ones without a branch per unit; the second layer's outputs stay in registers (the
  * compiler's vectors: 16 units each with AVX-512, 8 with AVX2; two sets of them for the even
  * and odd active units, so that consecutive products do not wait for each other). The
- * arithmetic is float32, as the model's own (distilled.activations), in another order of
- * summation: equal within float32 rounding.
+ * arithmetic is float32, as the model's own (values), in another order of summation: equal
+ * within float32 rounding.
  * The loop is compiled once per instruction set (_network_c_path.h: avx512, avx2, scalar)
  * and the fastest path the CPU runs is chosen at import, or the one the environment variable
  * DICEMATH_SIMD names, so one build runs on every x86-64 CPU (other CPUs and compilers build
@@ -27,8 +32,7 @@
 #include <immintrin.h>
 #endif
 
-#define MAXUNITS 1024   /* first-layer units */
-#define MAXWIDTH 128    /* second-layer units (8 vectors of 16) */
+#include "../_distilled_c.h"      /* MAXUNITS, MAXWIDTH (8 vectors of 16) */
 
 typedef float (*SecondLayer)(const int *, const float *, int, const float *, int, const float *, const float *,
                              float);
@@ -114,12 +118,52 @@ static PyObject *py_network(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* values(boards, dims, offsets, endgame, w1, b1, w2, b2, w3, b3, out): boards int32 [board, row],
+ * dims int32 (rows, goal, endgame_rows), offsets int64, the model's float32 arrays
+ * (../_distilled_c.h) and float64 out [board], written. */
+static PyObject *py_values(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer boards = {0}, dims = {0}, offsets = {0}, endgame = {0}, w1 = {0}, b1 = {0}, w2 = {0}, b2 = {0},
+              w3 = {0}, b3 = {0}, out = {0};
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*y*y*y*w*", &boards, &dims, &offsets, &endgame, &w1, &b1, &w2, &b2,
+                          &w3, &b3, &out))
+        return NULL;
+    const int *d = (const int *)dims.buf;
+    Py_ssize_t count = out.len / 8;
+    int ok = dims.len == 3 * 4;
+    DistilledModel m = {0};
+    if (ok) {
+        m = (DistilledModel){.rows = d[0], .goal = d[1], .endgame_rows = d[2], .units = (int)(b1.len / 4),
+                             .width = (int)(b2.len / 4), .offsets = offsets.buf, .endgame = endgame.buf,
+                             .w1 = w1.buf, .b1 = b1.buf, .w2 = w2.buf, .b2 = b2.buf, .w3 = w3.buf};
+        ok = m.rows >= 1 && m.rows <= MAXROWS && m.goal >= 1 && m.units >= 1 && m.units <= MAXUNITS &&
+             m.width >= 1 && m.width <= MAXWIDTH && boards.len == count * m.rows * 4 &&
+             offsets.len == ((Py_ssize_t)1 << m.rows) * 8 + 8 && w1.len == (Py_ssize_t)m.rows * (m.goal + 1) * m.units * 4 &&
+             w2.len == (Py_ssize_t)m.units * m.width * 4 && w3.len == m.width * 4 && b3.len == 4;
+    }
+    if (ok) {
+        m.b3 = *(const float *)b3.buf;
+        const int *b = (const int *)boards.buf;
+        double *values = (double *)out.buf;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < count; i++) values[i] = distilled_value(&m, b + i * m.rows);
+        Py_END_ALLOW_THREADS
+    } else {
+        PyErr_SetString(PyExc_ValueError, "inconsistent model shapes");
+    }
+    Py_buffer *all[] = {&boards, &dims, &offsets, &endgame, &w1, &b1, &w2, &b2, &w3, &b3, &out};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) PyBuffer_Release(all[i]);
+    if (!ok) return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"values", py_values, METH_VARARGS, "The distilled model's values of boards (see distilled.py)."},
     {"network", py_network, METH_VARARGS, "The distilled network on a slab of boards (see guides.py)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_network_c",
-                                    "The distilled network on a slab of boards, compiled.", -1, methods,
+                                    "The distilled model, compiled: values of boards and the network on a slab.", -1, methods,
                                     NULL, NULL, NULL, NULL};
 
 /* The path: DICEMATH_SIMD's if set (ImportError if this CPU or build has no such path), else

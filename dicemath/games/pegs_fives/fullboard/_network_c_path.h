@@ -28,13 +28,7 @@ static int active_units(const float *first, const float *offset, int units, int 
         at = _mm512_add_epi32(at, step);
     }
 #endif
-    for (; j < units; j++) {            /* written always, kept when positive: no branch to mispredict */
-        float x = first[j] + offset[j];
-        index[count] = j;
-        input[count] = x;
-        count += x > 0.0f;
-    }
-    return count;
+    return gather_active(first, offset, j, units, index, input, count);
 }
 
 #if defined(LANES)
@@ -93,19 +87,10 @@ SECOND_LAYER(8)
 SECOND_LAYER(16)
 #endif
 
-/* The same for any width, scalar. */
+/* The same for any width: _distilled_c.h's order, compiled (inlined) for this path. */
 static float second_layer_any(const int *index, const float *input, int count, const float *w2, int width,
                               const float *b2, const float *w3, float b3) {
-    float hidden[MAXWIDTH];
-    memcpy(hidden, b2, sizeof(float) * (size_t)width);
-    for (int t = 0; t < count; t++) {
-        const float *row = w2 + (size_t)index[t] * width;
-        for (int k = 0; k < width; k++) hidden[k] += input[t] * row[k];
-    }
-    float total = b3;
-    for (int k = 0; k < width; k++)
-        if (hidden[k] > 0.0f) total += hidden[k] * w3[k];
-    return total;
+    return second_layer_in_order(index, input, count, w2, width, b2, w3, b3);
 }
 
 static SecondLayer second_layer_for(int width) {
