@@ -39,47 +39,122 @@ static int cube_decision(double no_double, double double_take, double double_pas
     return NO_DOUBLE;
 }
 
-/* The cube layers of board x on roll against y; nd: room for a value per layer. */
-static void solve_pair(int64_t x, int64_t y, int64_t count, int64_t layers, const int64_t *starts,
-                       const int64_t *targets, const double *weights, const int64_t *source,
-                       const int64_t *take_layer, double *value, double *no_double, int8_t *codes, double *nd,
-                       double tie) {
-    int64_t plane = count * count;
-    for (int64_t k = 0; k < layers; k++) nd[k] = 0.0;
-    for (int r = 0; r < ROLLS; r++) {
-        int64_t a = starts[x * ROLLS + r], b = starts[x * ROLLS + r + 1];
-        for (int64_t k = 0; k < layers; k++) {
-            const double *row = value + source[k] * plane + y * count;
-            double best = -1e300;
-            for (int64_t i = a; i < b; i++) {
-                double v = -row[targets[i]];
-                if (v > best) best = v;
-            }
-            nd[k] += weights[r] * best;
-        }
-    }
-    for (int64_t k = 0; k < layers; k++) nd[k] /= 36.0;
+typedef struct {
+    int64_t count, layers, plane;       /* boards, value layers, count * count */
+    const int64_t *starts, *targets, *source, *take_layer;
+    const double *weights;
+    double *turned;                     /* the value layers transposed: [k, y, x] */
+    double *no_double;
+    int8_t *codes;
+    double tie;
+} Tables;
+
+/* Transpose every layer of `layers` square count x count matrices in place. */
+static void transpose_layers(double *layers_of, int64_t layers, int64_t count) {
     for (int64_t k = 0; k < layers; k++) {
-        int64_t t = take_layer[k], at = k * plane + x * count + y;
-        no_double[at] = nd[k];
-        codes[at] = (int8_t)cube_decision(nd[k], t >= 0 ? 2.0 * nd[t] : 0.0, 1.0, t >= 0, tie, &value[at]);
+        double *m = layers_of + k * count * count;
+        for (int64_t i = 0; i < count; i++)
+            for (int64_t j = i + 1; j < count; j++) {
+                double swap = m[i * count + j];
+                m[i * count + j] = m[j * count + i];
+                m[j * count + i] = swap;
+            }
     }
 }
 
-static int cubeful_tables(int64_t count, int64_t layers, const int64_t *starts, const int64_t *targets,
-                          const double *weights, const int64_t *source, const int64_t *take_layer, double *value,
-                          double *no_double, int8_t *codes, double tie) {
-    double *nd = calloc((size_t)layers, sizeof(double));
-    if (nd == NULL) return -1;
-    for (int64_t n = 1; n < count; n++) {
-        for (int64_t y = 1; y <= n; y++)
-            solve_pair(n, y, count, layers, starts, targets, weights, source, take_layer, value, no_double, codes,
-                       nd, tie);
-        for (int64_t x = 1; x < n; x++)
-            solve_pair(x, n, count, layers, starts, targets, weights, source, take_layer, value, no_double, codes,
-                       nd, tie);
+/* Store the pair (x on roll, y) of every layer from its no-double values nd[k * stride]:
+ * the no-double value, the cube decision and the optimal value. */
+static void finish_pair(const Tables *t, int64_t x, int64_t y, const double *nd, int64_t stride) {
+    for (int64_t k = 0; k < t->layers; k++) {
+        int64_t layer = t->take_layer[k], at = k * t->plane + x * t->count + y;
+        t->no_double[at] = nd[k * stride];
+        t->codes[at] = (int8_t)cube_decision(nd[k * stride], layer >= 0 ? 2.0 * nd[layer * stride] : 0.0, 1.0,
+                                             layer >= 0, t->tie, &t->turned[k * t->plane + y * t->count + x]);
     }
+}
+
+/* Board n on roll against every board y < n at once: nd[k * count + y] = sum_r w_r max over
+ * the plays n' of -value[source[k], y, n'] / 36, read from the transposed layers, where the
+ * values of all y for one n' are contiguous (the max and the sum in the order of
+ * pair_from_row, element by element); best: room for count values. */
+static void row_against_smaller(const Tables *t, int64_t n, double *nd, double *best) {
+    int64_t count = t->count;
+    for (int64_t k = 0; k < t->layers; k++)
+        for (int64_t y = 1; y < n; y++) nd[k * count + y] = 0.0;
+    for (int r = 0; r < ROLLS; r++) {
+        int64_t a = t->starts[n * ROLLS + r], b = t->starts[n * ROLLS + r + 1];
+        double w = t->weights[r];
+        for (int64_t k = 0; k < t->layers; k++) {
+            for (int64_t y = 1; y < n; y++) best[y] = -1e300;
+            for (int64_t i = a; i < b; i++) {
+                const double *column = t->turned + t->source[k] * t->plane + t->targets[i] * count;
+                for (int64_t y = 1; y < n; y++) {
+                    double v = -column[y];
+                    best[y] = v > best[y] ? v : best[y];
+                }
+            }
+            double *sums = nd + k * count;
+            for (int64_t y = 1; y < n; y++) sums[y] += w * best[y];
+        }
+    }
+    for (int64_t k = 0; k < t->layers; k++)
+        for (int64_t y = 1; y < n; y++) nd[k * count + y] /= 36.0;
+}
+
+/* Board x on roll against board n, whose values against the smaller boards z, as the
+ * opponent sees them after a roll, are seen[z * layers + k] = value[source[k], n, z]:
+ * nd[k] = sum_r w_r max over the plays x' of -value[source[k], n, x'] / 36; best: room for
+ * a value per layer. */
+static void pair_from_row(const Tables *t, int64_t x, const double *seen, double *nd, double *best) {
+    int64_t layers = t->layers;
+    for (int64_t k = 0; k < layers; k++) nd[k] = 0.0;
+    for (int r = 0; r < ROLLS; r++) {
+        int64_t a = t->starts[x * ROLLS + r], b = t->starts[x * ROLLS + r + 1];
+        for (int64_t k = 0; k < layers; k++) best[k] = -1e300;
+        for (int64_t i = a; i < b; i++) {
+            const double *values = seen + t->targets[i] * layers;
+            for (int64_t k = 0; k < layers; k++) {
+                double v = -values[k];
+                best[k] = v > best[k] ? v : best[k];
+            }
+        }
+        for (int64_t k = 0; k < layers; k++) nd[k] += t->weights[r] * best[k];
+    }
+    for (int64_t k = 0; k < layers; k++) nd[k] /= 36.0;
+}
+
+/* Fill the tables; value (as t->turned, transposed in place meanwhile), no_double and
+ * codes hold their presets (row 0: the player on roll has won; column 0: he has lost), the
+ * only entries read before they are computed. Step n fills board n on roll against every
+ * board up to n, then every smaller board on roll against n (the successors of a board
+ * have smaller indices). */
+static int cubeful_tables(Tables *t) {
+    int64_t count = t->count, layers = t->layers;
+    double *nd = malloc((size_t)(layers * count) * sizeof(double));
+    double *best = malloc((size_t)(count > layers ? count : layers) * sizeof(double));
+    double *seen = malloc((size_t)(count * layers) * sizeof(double));
+    if (nd == NULL || best == NULL || seen == NULL) {
+        free(nd);
+        free(best);
+        free(seen);
+        return -1;
+    }
+    transpose_layers(t->turned, layers, count);
+    for (int64_t n = 1; n < count; n++) {
+        row_against_smaller(t, n, nd, best);
+        for (int64_t y = 1; y < n; y++) finish_pair(t, n, y, nd + y, count);
+        for (int64_t z = 0; z < n; z++)
+            for (int64_t k = 0; k < layers; k++)
+                seen[z * layers + k] = t->turned[t->source[k] * t->plane + z * count + n];
+        for (int64_t x = 1; x <= n; x++) {
+            pair_from_row(t, x, seen, nd, best);
+            finish_pair(t, x, n, nd, 1);
+        }
+    }
+    transpose_layers(t->turned, layers, count);
     free(nd);
+    free(best);
+    free(seen);
     return 0;
 }
 
@@ -115,11 +190,12 @@ static PyObject *py_cubeful_tables(PyObject *self, PyObject *args) {
     double tie;
     if (!PyArg_ParseTuple(args, "y*y*y*y*y*w*w*w*d", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &b[6], &b[7], &tie))
         return NULL;
-    int64_t layers = b[3].len / 8, count = (b[0].len / 8 - 1) / ROLLS;
+    int64_t count = (b[0].len / 8 - 1) / ROLLS;
+    Tables tables = {count, b[3].len / 8, count * count, b[0].buf, b[1].buf, b[3].buf, b[4].buf, b[2].buf,
+                     b[5].buf, b[6].buf, b[7].buf, tie};
     int status;
     Py_BEGIN_ALLOW_THREADS
-    status = cubeful_tables(count, layers, b[0].buf, b[1].buf, b[2].buf, b[3].buf, b[4].buf, b[5].buf, b[6].buf,
-                            b[7].buf, tie);
+    status = cubeful_tables(&tables);
     Py_END_ALLOW_THREADS
     for (int i = 0; i < 8; i++) PyBuffer_Release(&b[i]);
     if (status < 0) return PyErr_NoMemory();

@@ -327,9 +327,14 @@ static int unite_boards(Levels *base, int first, int second) {
 
 static int64_t count_boards(Levels *base, int level) { return ((BoardLevels *)base)->counts[level]; }
 
-static int compare_int32(const void *a, const void *b) {
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
+/* Sort a short list of boards (a roll reaches at most 126) in place. */
+static void sort_boards(int32_t *boards, int64_t count) {
+    for (int64_t i = 1; i < count; i++) {
+        int32_t board = boards[i];
+        int64_t j = i;
+        for (; j > 0 && boards[j - 1] > board; j--) boards[j] = boards[j - 1];
+        boards[j] = board;
+    }
 }
 
 /* The dense index of the home board mine[0..5] (keys: the sorted base-16 keys of every
@@ -491,7 +496,7 @@ static int32_t *board_plays(const int64_t *single, int64_t count, const int64_t 
             }
             if (!ok) break;
             memcpy(targets + *total, levels.boards[level], (size_t)n * sizeof(int32_t));
-            qsort(targets + *total, (size_t)n, sizeof(int32_t), compare_int32);
+            sort_boards(targets + *total, n);
             *total += n;
             starts[x * ROLLS + r + 1] = *total;
         }

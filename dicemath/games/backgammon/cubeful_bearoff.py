@@ -193,9 +193,9 @@ def build_cubeful_arrays(checkers: int = 6, *, max_cube: int | None = None,
 
     picks = [0, 1, 2] if levels == 0 else [0, 1, levels + 1]
     result = {
-        "no_double": no_double[picks].copy(),
-        "optimal": value[picks].copy(),
-        "action": codes[picks].copy(),
+        "no_double": no_double[picks],                  # (indexing with a list copies)
+        "optimal": value[picks],
+        "action": codes[picks],
         "cubeless": (no_double[-1] + 1.0) / 2.0,
     }
     if levels:
