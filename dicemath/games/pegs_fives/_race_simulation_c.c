@@ -401,7 +401,9 @@ static int read_tables(Sim *s, Py_buffer *b, Py_ssize_t games) {
     const int *r = b[B_RULES].buf;
     const int64_t *shape = b[B_COEF_SHAPE].buf;
     const int *md = b[B_MODEL_DIMS].buf;
-    if (b[B_RULES].len < 9 * 4 || b[B_COEF_SHAPE].len != 6 * 8 || b[B_MODEL_DIMS].len != 3 * 4) return 0;
+    if (b[B_RULES].len < 9 * 4 || b[B_COEF_SHAPE].len != 6 * 8 || b[B_MODEL_DIMS].len != 3 * 4 ||
+        b[B_GRID].len != 2 * 8 || b[B_B3].len != 4)
+        return 0;
     int rows = r[0];
     if (rows != TURN_MAXROWS || b[B_RULES].len != (9 + rows) * 4) return 0;
     s->rules = (TurnRules){.rows = rows, .goal = r[1], .dice = r[2], .throws = r[3], .overthrow = r[4],
@@ -418,7 +420,7 @@ static int read_tables(Sim *s, Py_buffer *b, Py_ssize_t games) {
                                 .width = (int)(b[B_B2].len / 4), .offsets = b[B_OFFSETS].buf,
                                 .endgame = b[B_ENDGAME].buf, .w1 = b[B_W1].buf, .b1 = b[B_B1].buf,
                                 .w2 = b[B_W2].buf, .b2 = b[B_B2].buf, .w3 = b[B_W3].buf,
-                                .b3 = b[B_B3].len == 4 ? *(const float *)b[B_B3].buf : 0.0f};
+                                .b3 = *(const float *)b[B_B3].buf};
     s->coef = b[B_COEF].buf;
     s->group_start = b[B_GROUP_START].buf;
     s->group_p = b[B_GROUP_P].buf;
@@ -442,11 +444,14 @@ static int read_tables(Sim *s, Py_buffer *b, Py_ssize_t games) {
            shape[4] == s->rules.dice + 1 && shape[5] == 2 * s->rules.goal + s->T && b[B_COEF].len == size * 8 &&
            m->rows == rows && m->goal == s->rules.goal && m->units >= 1 && m->units <= MAXUNITS &&
            m->width >= 1 && m->width <= MAXWIDTH && b[B_OFFSETS].len == ((Py_ssize_t)1 << rows) * 8 + 8 &&
-           b[B_W1].len == (Py_ssize_t)rows * (m->goal + 1) * m->units * 4 &&
-           b[B_W2].len == (Py_ssize_t)m->units * m->width * 4 && b[B_W3].len == m->width * 4 && b[B_B3].len == 4 &&
-           b[B_GROUP_START].len == (s->rules.dice + 2) * 8 && s->G >= 2 && b[B_HI].len == b[B_LO].len &&
+           b[B_ENDGAME].len == m->offsets[1 << rows] * 4 && b[B_W1].len == (Py_ssize_t)rows * (m->goal + 1) * m->units * 4 &&
+           b[B_W2].len == (Py_ssize_t)m->units * m->width * 4 && b[B_W3].len == m->width * 4 &&
+           b[B_GROUP_START].len == (s->rules.dice + 2) * 8 && b[B_GROUP_P].len == s->group_start[s->rules.dice + 1] * 8 &&
+           b[B_ENTRY_START].len == b[B_GROUP_P].len + 8 &&
+           b[B_ENTRY_ROW].len == s->entry_start[b[B_GROUP_P].len / 8] * 8 && b[B_ENTRY_HITS].len == b[B_ENTRY_ROW].len &&
+           s->G >= 2 && b[B_HI].len == b[B_LO].len &&
            b[B_PMF].len == table && b[B_REST].len == table && b[B_SURV].len == table && b[B_LREST].len == table &&
-           b[B_GRID].len == 2 * 8 && b[B_OUT].len == games * 5 * 8;
+           b[B_OUT].len == games * 5 * 8;
 }
 
 /* play_games(games, seed, kind_a, kind_b, *tables, out, stats): the tables (arguments, not a

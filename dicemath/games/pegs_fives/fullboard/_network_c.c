@@ -138,7 +138,8 @@ static PyObject *py_values(PyObject *self, PyObject *args) {
                              .w1 = w1.buf, .b1 = b1.buf, .w2 = w2.buf, .b2 = b2.buf, .w3 = w3.buf};
         ok = m.rows >= 1 && m.rows <= MAXROWS && m.goal >= 1 && m.units >= 1 && m.units <= MAXUNITS &&
              m.width >= 1 && m.width <= MAXWIDTH && boards.len == count * m.rows * 4 &&
-             offsets.len == ((Py_ssize_t)1 << m.rows) * 8 + 8 && w1.len == (Py_ssize_t)m.rows * (m.goal + 1) * m.units * 4 &&
+             offsets.len == ((Py_ssize_t)1 << m.rows) * 8 + 8 && endgame.len == m.offsets[1 << m.rows] * 4 &&
+             w1.len == (Py_ssize_t)m.rows * (m.goal + 1) * m.units * 4 &&
              w2.len == (Py_ssize_t)m.units * m.width * 4 && w3.len == m.width * 4 && b3.len == 4;
     }
     if (ok) {

@@ -183,7 +183,7 @@ def build_guide(rules: Rules, rows: tuple[int, ...], out: Path | str,
         out: the table directory.
         slab_values: given the layout's :class:`SlabSplit`, a function ``slab -> float64
             values of the slab's boards`` (0 for the complete board), e.g.
-            :func:`fitted_slab_values` or :meth:`..distilled.DistilledValue.slab_values`.
+            :func:`fitted_slab_values` or :func:`distilled_slab_values`.
         name, digest: the guide's name and the digest of its source (in the manifest; a
             directory holding another guide is refused).
         workers: threads (numpy releases the GIL in its array operations).
