@@ -57,6 +57,17 @@ def test_wheel_contains_rules_and_data(wheel):
     assert any(re.fullmatch(r"dicemath/games/pegs_fives/fullboard/_pegs_c\..*\.so", n) for n in names)
 
 
+def test_wheel_ships_every_kernel_compiled_with_its_sources(wheel):
+    """Every ``dicemath/**/_*.c`` is an extension of the wheel, and its C sources ship beside it
+    (the tables' versions digest them)."""
+    names = set(wheel.namelist())
+    sources = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "dicemath").rglob("_*.[ch]"))
+    assert any(name.endswith(".c") for name in sources)
+    assert not [name for name in sources if name not in names]
+    for name in (n for n in sources if n.endswith(".c")):
+        assert any(re.fullmatch(re.escape(name[:-2]) + r"\..*\.so", n) for n in names), name
+
+
 def test_readme_links_resolve_inside_the_repository():
     text = (REPO / "README.md").read_text(encoding="utf-8")
     targets = [t for t in re.findall(r"\]\(([^)\s]+)\)", text) if not re.match(r"[a-z]+:", t)]

@@ -47,11 +47,16 @@ def cache_dir() -> Path:
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 
 
+SOURCE_PATTERNS = ("*.py", "*.c", "*.h")
+"""The files whose bytes version a cached table: the Python and the C kernels' sources."""
+
+
 @lru_cache(maxsize=None)
 def _digest_sources(folders: tuple[str, ...]) -> str:
     digest = hashlib.sha256(__version__.encode())
     for folder in folders:
-        for source in sorted((PACKAGE_ROOT / folder).rglob("*.py")):
+        sources = (path for pattern in SOURCE_PATTERNS for path in (PACKAGE_ROOT / folder).rglob(pattern))
+        for source in sorted(sources):
             digest.update(str(source.relative_to(PACKAGE_ROOT)).encode())
             digest.update(source.read_bytes())
     return digest.hexdigest()[:12]
@@ -62,8 +67,8 @@ def code_version(module: str | None = None) -> str:
 
     For a builder defined in a game package (``dicemath.games.<game>...``) the digest
     covers the core and that game's package; otherwise the whole package. Any change to
-    that code changes the version, so a cached table never outlives the code that
-    computed it, while an edit to another game leaves it valid.
+    that code (Python or C, :data:`SOURCE_PATTERNS`) changes the version, so a cached table
+    never outlives the code that computed it, while an edit to another game leaves it valid.
     """
     parts = (module or "").split(".")
     folders: tuple[str, ...]
