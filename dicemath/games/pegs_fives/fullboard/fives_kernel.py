@@ -1,4 +1,6 @@
-"""The compiled exact Fives kernel: expected turns of every board of a table (the package docstring of :mod:`dicemath.games.pegs_fives.fullboard`).
+"""The compiled exact Fives kernel: expected turns of every board of a table.
+
+The package docstring of :mod:`dicemath.games.pegs_fives.fullboard` places it in the solver.
 
 Fives (docs/rules.md FIVES-1..5) with ``W(b) = E(b) - 1`` (``W = 0`` for the complete board):
 
@@ -285,7 +287,7 @@ def fives_tables(rules: Rules, rows: tuple[int, ...]) -> FivesTables:
 
 
 class FivesKernel:
-    """The Fives kernel for one rules object and one set of open rows (the package docstring of :mod:`dicemath.games.pegs_fives.fullboard`).
+    """The Fives kernel for one rules object and one set of open rows (see the module docstring).
 
     Args:
         rules: :data:`~dicemath.games.pegs_fives.rules.FIVES` or a variant of its goal /
@@ -372,7 +374,8 @@ class FivesKernel:
         _fives_c.solve_slabs(self._geo, self._floats, E, guide, slabs, top, POLICIES.index(policy),
                              E.dtype == np.float64)
 
-    def _check_inputs(self, E, policy, guide) -> tuple[np.ndarray, np.ndarray]:
+    def _check_inputs(self, E: np.ndarray, policy: str,
+                      guide: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         E = self._check_table(E, "E")
         if policy not in POLICIES:
             raise ValueError(f"policy must be one of {POLICIES}, got {policy!r}")
@@ -398,7 +401,8 @@ class FivesKernel:
         E = self._check_table(E, "E")
         board = self.layout.check_index(board)
         if dice != self.rules.dice:
-            raise IllegalMoveError(f"every Fives choice throw uses all {self.rules.dice} dice (FIVES-2/4/5), got {dice}")
+            raise IllegalMoveError(
+                f"every Fives choice throw uses all {self.rules.dice} dice (FIVES-2/4/5), got {dice}")
         if throws is not None:
             raise IllegalMoveError(f"Fives has no throw limit (FIVES-3); throws must be None, got {throws!r}")
         counts = counts_of(check_roll(faces, dice))
