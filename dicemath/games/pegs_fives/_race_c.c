@@ -31,24 +31,34 @@
  * for the solo tables both are the expected turns E (RESTART read as E - 1: the restart
  * identity of turn.TurnValue).
  *
- * Order (solve_pairs): the lower board index lo from the highest down and, for each, hi
+ * A board with complete rows sees fewer throw groups: the groups whose hits on its open rows
+ * agree are merged (Merged), so the choices of a turn walk only the distinct ones.
+ *
+ * Order (solve_lo_passes): the lower board index lo from the highest down and, for each, hi
  * from the highest down to lo; a pair reads only pairs whose boards are both at least as far
  * on, one further, so they are final. Both (hi, lo) and (lo, hi) are solved there, with their
  * mirrors. A side whose opponent is lo (fixed while hi runs) reads its leaves along rows of
  * the tables; a side whose mover is lo reads them along rows of the transposes (the column
- * of the opponent hi), so that consecutive pairs read neighbouring memory. Each pair starts
- * Newton's method from the neighbours' extrapolation V[a + 1, b] + V[a, b + 1] -
- * V[a + 1, b + 1] and is done when the step stays inside both sides' radius of linearity
- * (evaluate).
+ * of the opponent hi), so that consecutive pairs read neighbouring memory. Threads take the
+ * passes of lo in turn, each waiting for the passes above it to be done down to its hi. Each
+ * pair starts Newton's method from the neighbours' extrapolation V[a + 1, b] + V[a, b + 1] -
+ * V[a + 1, b + 1] (the bracket's middle when a neighbour is complete) and is done when the
+ * step stays inside both sides' radius of linearity (evaluate): every value is the same
+ * whatever the threads, and so are the counts (summed per pass of lo, then in order).
  *
- * No fused multiply-adds (the module has no target regions, and the default x86-64 target
- * has none): the arithmetic is that of the plain float64 formulas, term by term.
+ * No fused multiply-adds (fp-contract off, whatever the compiler flags): the arithmetic is
+ * that of the plain float64 formulas, term by term.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("fp-contract=off")
+#endif
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <pthread.h>
+#include <sched.h>
 #include <string.h>
 
 #define BIG 1e300               /* minus the value of a complete row's option */
@@ -59,6 +69,22 @@
 #define MAXGOAL 12
 #define ROWS 10                 /* work rows: 1..dice the PEGS-7 throws, dice + 2 and dice + 3 the sides */
 #define MEMO_BITS 16            /* slots of the memo of PEGS-7 choice-throw values */
+
+/* The choice throws of d dice as a board with the open rows `mask` sees them: the groups
+ * whose hits on those rows agree merged into one (probabilities added in group order), the
+ * entries of complete rows left out (never chosen). A board with complete rows then walks
+ * fewer groups and entries; a merged group keeps its members' solo choice (the same legal
+ * rows in the same order) through its first member. */
+typedef struct {
+    int nmask;
+    int64_t *start;             /* [d * nmask + mask] .. [+ 1]: the merged groups of d dice under mask */
+    double *p;                  /* [m] the chance of merged group m */
+    int64_t *first;             /* [m] its first original group */
+    int64_t *entry_start;       /* [m] .. [m + 1]: its entries */
+    int64_t *entry;             /* the original entry e */
+    int64_t *idx;               /* entry_idx[e]: the option j * HM + h */
+    uint16_t *open;             /* [x] the open rows of board x as a bit set */
+} Merged;
 
 typedef struct {
     int64_t N, groups;
@@ -73,6 +99,7 @@ typedef struct {
     const double *group_p;
     int32_t *solo;              /* [x, t - 1, g] */
     const double *RP;           /* FIVES-6 rest points of every board */
+    Merged merged;              /* the groups as each set of open rows sees them (merge_groups) */
 } Race;
 
 /* The work space of one solve: per work row the options' stays and rests, the PEGS-7 values
@@ -84,6 +111,27 @@ typedef struct {
     int64_t *memo_key;
     double *memo_value;
 } Work;
+
+static Work *work_new(void) {
+    Work *W = (Work *)calloc(1, sizeof(Work));
+    if (W == NULL) return NULL;
+    W->memo_key = (int64_t *)malloc(sizeof(int64_t) << MEMO_BITS);
+    W->memo_value = (double *)malloc(sizeof(double) << MEMO_BITS);
+    if (W->memo_key == NULL || W->memo_value == NULL) {
+        free(W->memo_key);
+        free(W->memo_value);
+        free(W);
+        return NULL;
+    }
+    for (size_t i = 0; i < ((size_t)1 << MEMO_BITS); i++) W->memo_key[i] = -1;
+    return W;
+}
+
+static void work_free(Work *W) {
+    free(W->memo_key);
+    free(W->memo_value);
+    free(W);
+}
 
 /* A table read as value(y, x) = base[y * sy + x * sx]: rows of a table (sy = N, sx = 1) or
  * of its transpose (sy = 1, sx = N). */
@@ -155,24 +203,26 @@ static void fill_options(const Race *R, Work *W, int64_t x, int d, int t, const 
 /* The value of a choice throw of d dice whose turn-ending-here is worth here: per throw group
  * the best option (race) or the solo table's, here when no row is legal. */
 static double choice_value(const Race *R, const Work *W, double here, int race, int64_t x, int d, int t, int row) {
+    const Merged *M = &R->merged;
     const double *S = W->S[row], *OR = W->R[row];
+    const int64_t cell = d * M->nmask + M->open[x];
     double total = 0.0;
-    for (int64_t g = R->group_start[d]; g < R->group_start[d + 1]; g++) {
+    for (int64_t m = M->start[cell]; m < M->start[cell + 1]; m++) {
         if (race) {
             double best = -BIG;
-            for (int64_t e = R->entry_start[g]; e < R->entry_start[g + 1]; e++) {
-                int64_t i = R->entry_idx[e];
+            for (int64_t e = M->entry_start[m]; e < M->entry_start[m + 1]; e++) {
+                int64_t i = M->idx[e];
                 double v = S[i] * here + OR[i];
                 if (v > best) best = v;
             }
-            total += R->group_p[g] * (best > -BIG ? best : here);
+            total += M->p[m] * (best > -BIG ? best : here);
         } else {
-            int32_t e = R->solo[(x * R->T + t - 1) * R->groups + g];
+            int32_t e = R->solo[(x * R->T + t - 1) * R->groups + M->first[m]];
             if (e < 0) {
-                total += R->group_p[g] * here;
+                total += M->p[m] * here;
             } else {
                 int64_t i = R->entry_idx[e];
-                total += R->group_p[g] * (S[i] * here + OR[i]);
+                total += M->p[m] * (S[i] * here + OR[i]);
             }
         }
     }
@@ -186,35 +236,52 @@ typedef struct {
     double value, slope, radius;
 } Piece;
 
+/* A throw group's best option at X (of the options idx[from .. to), the first of equals in
+ * their order): its value, the largest slope among the options of that value, the second
+ * best value (the best again on a tie) and the range of the options' slopes. */
+typedef struct {
+    double best, slope, second, smin, smax;
+} Best;
+
+static inline Best best_option(const double *S, const double *OR, const int64_t *idx, int64_t from, int64_t to,
+                               double X) {
+    Best b = {-BIG, 0.0, -BIG, 1.0, 0.0};
+    for (int64_t e = from; e < to; e++) {
+        double s = S[idx[e]];
+        double v = s * X + OR[idx[e]];
+        if (v > b.best || (v == b.best && s > b.slope)) {
+            b.second = b.best;
+            b.best = v;
+            b.slope = s;
+        } else if (v > b.second) {
+            b.second = v;
+        }
+        if (s < b.smin) b.smin = s;
+        if (s > b.smax) b.smax = s;
+    }
+    return b;
+}
+
 static Piece evaluate(const Race *R, const Work *W, double X, int race, int64_t x, int row) {
+    const Merged *M = &R->merged;
     const double *S = W->S[row], *OR = W->R[row];
-    const int dice = R->dice, T = R->T;
+    const int T = R->T;
+    const int64_t cell = R->dice * M->nmask + M->open[x];
     double total = 0.0, slope = 0.0, radius = INFINITY;
-    for (int64_t g = R->group_start[dice]; g < R->group_start[dice + 1]; g++) {
-        double p = R->group_p[g];
+    for (int64_t m = M->start[cell]; m < M->start[cell + 1]; m++) {
+        double p = M->p[m];
         if (race) {
-            double best = -BIG, second = -BIG, bs = 0.0, smin = 1.0, smax = 0.0;
-            for (int64_t e = R->entry_start[g]; e < R->entry_start[g + 1]; e++) {
-                int64_t i = R->entry_idx[e];
-                double s = S[i];
-                double v = s * X + OR[i];
-                if (v > best || (v == best && s > bs)) {
-                    second = best;
-                    best = v;
-                    bs = s;
-                } else if (v > second) {
-                    second = v;
-                }
-                if (s < smin) smin = s;
-                if (s > smax) smax = s;
-            }
+            Best b = best_option(S, OR, M->idx, M->entry_start[m], M->entry_start[m + 1], X);
+            double best = b.best, second = b.second, bs = b.slope, smin = b.smin, smax = b.smax;
             if (best > -BIG) {
                 total += p * best;
                 slope += p * bs;
                 if (second > -BIG) {
                     double spread = smax - bs > bs - smin ? smax - bs : bs - smin;
-                    if (spread > 0.0) {
-                        double r = (best - second) / spread;
+                    double gap = best - second;
+                    /* min(radius, gap / spread), dividing only when the quotient may be smaller */
+                    if (spread > 0.0 && gap < radius * spread * (1.0 + 1e-12)) {
+                        double r = gap / spread;
                         if (r < radius) radius = r;
                     }
                 }
@@ -223,7 +290,7 @@ static Piece evaluate(const Race *R, const Work *W, double X, int race, int64_t 
                 slope += p;
             }
         } else {
-            int32_t e = R->solo[(x * T + T - 1) * R->groups + g];
+            int32_t e = R->solo[(x * T + T - 1) * R->groups + M->first[m]];
             if (e < 0) {
                 total += p * X;
                 slope += p;
@@ -387,51 +454,50 @@ typedef struct {
     int64_t newton_steps, systems;
 } Counts;
 
+/* Keep an example of a loss if it is larger than the smallest kept (whose slot is in
+ * ex_info[0, 5]). */
+static void keep_example(Counts *C, double loss, const int64_t *info, const double *values) {
+    int64_t worst = C->ex_info[5];
+    if (loss <= C->ex_loss[worst]) return;
+    C->ex_loss[worst] = loss;
+    memcpy(&C->ex_info[worst * 6], info, 5 * sizeof(int64_t));
+    memcpy(&C->ex_value[worst * 2], values, 2 * sizeof(double));
+    for (int64_t n = 0; n < C->examples; n++)
+        if (C->ex_loss[n] < C->ex_loss[worst]) worst = n;
+    C->ex_info[5] = worst;
+}
+
 /* Add the turn-start choices of mover x against y (race play, X solved, options in row) to
  * the counts: chances summed over pairs (invariant under how throws are grouped); keep the
  * largest losses. */
 static void count_choices(const Race *R, const Work *W, int64_t x, int64_t y, double X, int row, Counts *C) {
+    const Merged *M = &R->merged;
     const double *S = W->S[row], *OR = W->R[row];
-    const int dice = R->dice, T = R->T;
+    const int T = R->T;
+    const int64_t cell = R->dice * M->nmask + M->open[x];
     int differs = 0;
-    for (int64_t g = R->group_start[dice]; g < R->group_start[dice + 1]; g++) {
-        int legal = 0;
+    for (int64_t m = M->start[cell]; m < M->start[cell + 1]; m++) {
+        if (M->entry_start[m + 1] - M->entry_start[m] < 2) continue;
         double best = 0.0;
         int64_t race_e = -1;
-        for (int64_t e = R->entry_start[g]; e < R->entry_start[g + 1]; e++) {
-            int64_t i = R->entry_idx[e];
-            if (OR[i] <= -BIG) continue;
-            legal++;
+        for (int64_t e = M->entry_start[m]; e < M->entry_start[m + 1]; e++) {
+            int64_t i = M->idx[e];
             double v = S[i] * X + OR[i];
             if (race_e < 0 || v > best) {
                 best = v;
-                race_e = e;
+                race_e = M->entry[e];
             }
         }
-        if (legal < 2) continue;
-        C->stats[0] += R->group_p[g];
-        int32_t e = R->solo[(x * T + T - 1) * R->groups + g];
+        C->stats[0] += M->p[m];
+        int32_t e = R->solo[(x * T + T - 1) * R->groups + M->first[m]];
         int64_t i = R->entry_idx[e];
         double value = S[i] * X + OR[i];
         if (value < best - TIE * (1.0 + fabs(best))) {
             differs = 1;
-            C->stats[1] += R->group_p[g];
-            double loss = best - value;
-            int64_t worst = C->ex_info[5];
-            if (loss > C->ex_loss[worst]) {
-                C->ex_loss[worst] = loss;
-                int64_t *info = &C->ex_info[worst * 6];
-                info[0] = x;
-                info[1] = y;
-                info[2] = g;
-                info[3] = race_e;
-                info[4] = e;
-                C->ex_value[worst * 2] = best;
-                C->ex_value[worst * 2 + 1] = value;
-                for (int64_t n = 0; n < C->examples; n++)
-                    if (C->ex_loss[n] < C->ex_loss[worst]) worst = n;
-                C->ex_info[5] = worst;
-            }
+            C->stats[1] += M->p[m];
+            int64_t info[5] = {x, y, M->first[m], race_e, e};
+            double values[2] = {best, value};
+            keep_example(C, best - value, info, values);
         }
     }
     C->stats[2] += 1.0;
@@ -470,7 +536,7 @@ static Side make_side(const Race *R, int64_t x, int64_t y, int race, int ctx, in
  * u = F_a(m(F_b(m(u)))) inside a bracket, from guess; done when the step stays within both
  * sides' radius of linearity (or is below rounding). Returns 0 when it did not converge. */
 static int solve_system(const Race *R, Work *W, const Tables *V, int64_t a, int64_t b, int race_a, int race_b,
-                        int ctx_b, int pegs, double guess, double *root, Counts *C) {
+                        int ctx_b, int pegs, double guess, Counts *C) {
     const int64_t N = R->N;
     const int row_a = R->dice + 2, row_b = R->dice + 3;
     Side side_a = make_side(R, a, b, race_a, 0, pegs, V->A, V->AT, V->B, V->BT);
@@ -524,7 +590,6 @@ static int solve_system(const Race *R, Work *W, const Tables *V, int64_t a, int6
     V->AT[b * N + a] = u;
     V->B[b * N + a] = w;
     V->BT[a * N + b] = w;
-    *root = u;
     return 1;
 }
 
@@ -535,36 +600,213 @@ static inline double neighbours(const Tables *V, int64_t N, int64_t a, int64_t b
     return V->A[(a + 1) * N + b] + V->A[a * N + b + 1] - V->A[(a + 1) * N + b + 1];
 }
 
-/* Solve every pair whose lower board index is in lo_from down to lo_to (inclusive): for each
- * such lo, every hi >= lo from the highest index down (every value a pair reads is then
+/* A solve of the pairs whose lower board index is in lo_from down to lo_to (inclusive): for
+ * each such lo, every hi >= lo from the highest index down (every value a pair reads is then
  * final). V->A is the first mover's policy (race1) to move, V->B the second's (the same
  * arrays when symmetric). With count (both playing to win), the turn-start choices are
- * counted. Returns 0 when a pair did not converge. */
-static int solve_pairs(const Race *R, Work *W, const Tables *V, int race1, int race2, int symmetric, int pegs,
-                       int count, int64_t lo_from, int64_t lo_to, Counts *C) {
+ * counted.
+ *
+ * Threads take the lo in turn (thread t the lo_from - t - n * threads). A pair (hi, lo) reads
+ * only pairs of a larger lo at an index hi' >= hi, or of its own lo at hi' > hi; so a thread
+ * goes on with (hi, lo) once each of the threads - 1 lo above it has published, in
+ * progress[lo'], that it is done down to hi (-1: done). */
+typedef struct {
+    const Race *R;
+    const Tables *V;
+    int race1, race2, symmetric, pegs, count, threads;
+    int64_t lo_from, lo_to;
+    int64_t *progress;          /* [N] the last hi solved in the pass of lo (N: not begun, -1: done) */
+    double *sums;               /* [N, 4] the counts' sums of each pass of lo, added in order at the end */
+    int failed;                 /* a pair did not converge (or a thread did not start): every thread stops */
+} Plan;
+
+typedef struct {
+    const Plan *plan;
+    int index;
+    Work *W;
+    Counts C;
+    int ok;
+} Worker;
+
+/* Wait until the passes of lo + 1 .. lo + threads - 1 are done down to hi; 0 if a thread failed. */
+static int wait_for(const Plan *P, int64_t lo, int64_t hi) {
+    for (int64_t above = lo + 1; above < lo + P->threads && above <= P->lo_from; above++) {
+        int spins = 0;
+        while (__atomic_load_n(&P->progress[above], __ATOMIC_ACQUIRE) > hi) {
+            if (__atomic_load_n(&P->failed, __ATOMIC_RELAXED)) return 0;
+            if (++spins > 64) sched_yield();
+        }
+    }
+    return 1;
+}
+
+static void publish(const Plan *P, int64_t lo, int64_t hi) {
+    __atomic_store_n(&P->progress[lo], hi, __ATOMIC_RELEASE);
+}
+
+static void *solve_lo_passes(void *arg) {
+    Worker *K = (Worker *)arg;
+    const Plan *P = K->plan;
+    const Race *R = P->R;
+    const Tables *V = P->V;
     const int64_t N = R->N;
-    const int ctx2 = symmetric ? 0 : 1;
-    double guess[2] = {0.5, 0.5};
-    for (int64_t lo = lo_from; lo >= lo_to; lo--) {
-        if (R->complete[lo]) continue;
-        for (int64_t hi = N - 1; hi >= lo; hi--) {
+    const int ctx2 = P->symmetric ? 0 : 1;
+    K->ok = 1;
+    for (int64_t lo = P->lo_from - K->index; lo >= P->lo_to; lo -= P->threads) {
+        K->C.stats = &P->sums[lo * 4];
+        for (int64_t hi = N - 1; hi >= lo && !R->complete[lo]; hi--) {
             if (R->complete[hi]) continue;
-            int systems = symmetric || hi == lo ? 1 : 2;
+            if (!wait_for(P, lo, hi)) {
+                K->ok = 0;
+                return NULL;
+            }
+            int systems = P->symmetric || hi == lo ? 1 : 2;
             for (int system = 0; system < systems; system++) {
                 int64_t a = system == 0 ? hi : lo, b = system == 0 ? lo : hi;
-                double start = guess[system];
-                if (a + 1 < N && b + 1 < N) {              /* extrapolate from the neighbours solved before */
-                    double near = neighbours(V, N, a, b, system == 0);
-                    if (near == near) start = near;
+                /* Newton's start: the neighbours' extrapolation (NaN when one is complete: the
+                 * bracket's middle), the same whatever the threads */
+                double start = a + 1 < N && b + 1 < N ? neighbours(V, N, a, b, system == 0) : NAN;
+                if (!solve_system(R, K->W, V, a, b, P->race1, P->race2, ctx2, P->pegs, start, &K->C)) {
+                    __atomic_store_n((int *)&P->failed, 1, __ATOMIC_RELAXED);   /* the others stop waiting */
+                    K->ok = 0;
+                    return NULL;
                 }
-                if (!solve_system(R, W, V, a, b, race1, race2, ctx2, pegs, start, &guess[system], C)) return 0;
-                C->systems++;
+                K->C.systems++;
             }
-            if (count) {
-                count_choices(R, W, hi, lo, mirror(V->B[lo * N + hi], pegs), R->dice + 2, C);
-                if (hi != lo) count_choices(R, W, lo, hi, mirror(V->AT[lo * N + hi], pegs), R->dice + 3, C);
+            if (P->count) {
+                count_choices(R, K->W, hi, lo, mirror(V->B[lo * N + hi], P->pegs), R->dice + 2, &K->C);
+                if (hi != lo) count_choices(R, K->W, lo, hi, mirror(V->AT[lo * N + hi], P->pegs), R->dice + 3, &K->C);
+            }
+            publish(P, lo, hi);
+        }
+        publish(P, lo, -1);
+    }
+    return NULL;
+}
+
+/* Run the plan on its threads, the counts of every thread added into C (the examples of
+ * thread 0 kept in C's arrays, the others' merged into them). Returns 1, 0 when a pair did
+ * not converge, -1 when out of memory or threads. */
+static int solve_pairs(Plan *P, Counts *C) {
+    const int n = P->threads;
+    const int64_t kept = C->examples;
+    Worker *workers = (Worker *)calloc(n, sizeof(Worker));
+    double *ex = (double *)calloc((size_t)n * 3 * kept, sizeof(double));
+    int64_t *info = (int64_t *)calloc((size_t)n * 6 * kept, sizeof(int64_t));
+    pthread_t *ids = (pthread_t *)calloc(n, sizeof(pthread_t));
+    int result = workers && ex && info && ids ? 1 : -1;
+    for (int t = 0; t < n && result == 1; t++) {
+        Worker *K = &workers[t];
+        K->plan = P;
+        K->index = t;
+        K->W = work_new();
+        K->C = *C;
+        if (t > 0) {                                            /* thread 0 keeps its examples in C's arrays */
+            K->C.ex_loss = &ex[(size_t)t * 3 * kept];
+            K->C.ex_value = &ex[(size_t)t * 3 * kept + kept];
+            K->C.ex_info = &info[(size_t)t * 6 * kept];
+            for (int64_t i = 0; i < kept; i++) K->C.ex_loss[i] = -1.0;
+        }
+        if (K->W == NULL) result = -1;
+    }
+    int started = 0;
+    while (result == 1 && started + 1 < n) {
+        if (pthread_create(&ids[started + 1], NULL, solve_lo_passes, &workers[started + 1]) != 0) {
+            __atomic_store_n(&P->failed, 1, __ATOMIC_RELAXED);   /* the threads started stop */
+            result = -1;
+            break;
+        }
+        started++;
+    }
+    if (result == 1) solve_lo_passes(&workers[0]);
+    for (int t = 1; t <= started; t++) pthread_join(ids[t], NULL);
+    for (int t = 0; t < n && result == 1; t++) {
+        const Counts *K = &workers[t].C;
+        if (!workers[t].ok) result = 0;
+        C->newton_steps += K->newton_steps;
+        C->systems += K->systems;
+        for (int64_t i = 0; t > 0 && i < kept; i++)
+            if (K->ex_loss[i] > 0.0) keep_example(C, K->ex_loss[i], &K->ex_info[i * 6], &K->ex_value[i * 2]);
+    }
+    for (int64_t lo = P->lo_from; lo >= P->lo_to && result == 1; lo--)
+        for (int i = 0; i < 4; i++) C->stats[i] += P->sums[lo * 4 + i];
+    for (int t = 0; workers != NULL && t < n; t++)
+        if (workers[t].W != NULL) work_free(workers[t].W);
+    free(workers);
+    free(ex);
+    free(info);
+    free(ids);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* The merged groups.                                                                     */
+
+static void merged_free(Merged *M) {
+    free(M->start);
+    free(M->p);
+    free(M->first);
+    free(M->entry_start);
+    free(M->entry);
+    free(M->idx);
+    free(M->open);
+    memset(M, 0, sizeof(*M));
+}
+
+/* Fill R->merged (see Merged); 0 when out of memory. */
+static int merge_groups(Race *R) {
+    Merged *M = &R->merged;
+    const int nmask = 1 << R->k;
+    const int64_t cells = (int64_t)(R->dice + 1) * nmask, most = R->groups * nmask;
+    const int64_t entries = R->entry_start[R->groups] * nmask;
+    M->nmask = nmask;
+    M->start = (int64_t *)malloc((cells + 1) * sizeof(int64_t));
+    M->p = (double *)malloc(most * sizeof(double));
+    M->first = (int64_t *)malloc(most * sizeof(int64_t));
+    M->entry_start = (int64_t *)malloc((most + 1) * sizeof(int64_t));
+    M->entry = (int64_t *)malloc((entries + 1) * sizeof(int64_t));
+    M->idx = (int64_t *)malloc((entries + 1) * sizeof(int64_t));
+    M->open = (uint16_t *)malloc(R->N * sizeof(uint16_t));
+    if (!M->start || !M->p || !M->first || !M->entry_start || !M->entry || !M->idx || !M->open) {
+        merged_free(M);
+        return 0;
+    }
+    int64_t m = 0, n = 0;
+    M->entry_start[0] = 0;
+    for (int d = 0; d <= R->dice; d++) {
+        for (int mask = 0; mask < nmask; mask++) {
+            int64_t begin = m;
+            M->start[d * nmask + mask] = m;
+            for (int64_t g = R->group_start[d]; g < R->group_start[d + 1]; g++) {
+                int64_t kept[MAXK];
+                int len = 0;
+                for (int64_t e = R->entry_start[g]; e < R->entry_start[g + 1]; e++)
+                    if (mask >> (R->entry_idx[e] / R->HM) & 1) kept[len++] = e;
+                int64_t same = -1;
+                for (int64_t q = begin; q < m && same < 0; q++)
+                    if (M->entry_start[q + 1] - M->entry_start[q] == len &&
+                        memcmp(&M->entry[M->entry_start[q]], kept, len * sizeof(int64_t)) == 0)
+                        same = q;
+                if (same >= 0) {
+                    M->p[same] += R->group_p[g];
+                    continue;
+                }
+                M->p[m] = R->group_p[g];
+                M->first[m] = g;
+                for (int i = 0; i < len; i++) {
+                    M->entry[n] = kept[i];
+                    M->idx[n++] = R->entry_idx[kept[i]];
+                }
+                M->entry_start[++m] = n;
             }
         }
+    }
+    M->start[cells] = m;
+    for (int64_t x = 0; x < R->N; x++) {
+        unsigned open = 0;
+        for (int j = 0; j < R->k; j++)
+            if (row_steps(R, x, j) < R->goal) open |= 1u << j;
+        M->open[x] = (uint16_t)open;
     }
     return 1;
 }
@@ -646,27 +888,6 @@ bad:
     return 0;
 }
 
-static Work *work_new(void) {
-    Work *W = (Work *)calloc(1, sizeof(Work));
-    if (W == NULL) return NULL;
-    W->memo_key = (int64_t *)malloc(sizeof(int64_t) << MEMO_BITS);
-    W->memo_value = (double *)malloc(sizeof(double) << MEMO_BITS);
-    if (W->memo_key == NULL || W->memo_value == NULL) {
-        free(W->memo_key);
-        free(W->memo_value);
-        free(W);
-        return NULL;
-    }
-    for (size_t i = 0; i < ((size_t)1 << MEMO_BITS); i++) W->memo_key[i] = -1;
-    return W;
-}
-
-static void work_free(Work *W) {
-    free(W->memo_key);
-    free(W->memo_value);
-    free(W);
-}
-
 /* solo_tables(tables, shape, E, CE): fills tables' solo and CE (see solo_tables). */
 static PyObject *py_solo_tables(PyObject *self, PyObject *args) {
     (void)self;
@@ -704,21 +925,23 @@ static PyObject *py_solo_tables(PyObject *self, PyObject *args) {
 }
 
 /* solve_pairs(tables, shape, (V1, V2, V1T, V2T), (race1, race2, symmetric, pegs, count),
- *             stats, ex_loss, ex_info, ex_value, lo_from, lo_to) -> (newton_steps, systems) */
+ *             stats, ex_loss, ex_info, ex_value, lo_from, lo_to, threads) -> (newton_steps, systems) */
 static PyObject *py_solve_pairs(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *tuple;
     long long N, lo_from, lo_to;
-    int k, goal, dice, T, race1, race2, symmetric, pegs, count;
+    int k, goal, dice, T, race1, race2, symmetric, pegs, count, threads;
     Py_buffer buf[8];
     memset(buf, 0, sizeof(buf));
-    if (!PyArg_ParseTuple(args, "O(Liiii)(w*w*w*w*)(ppppp)w*w*w*w*LL", &tuple, &N, &k, &goal, &dice, &T, &buf[0],
+    if (!PyArg_ParseTuple(args, "O(Liiii)(w*w*w*w*)(ppppp)w*w*w*w*LLi", &tuple, &N, &k, &goal, &dice, &T, &buf[0],
                           &buf[1], &buf[2], &buf[3], &race1, &race2, &symmetric, &pegs, &count, &buf[4], &buf[5],
-                          &buf[6], &buf[7], &lo_from, &lo_to))
+                          &buf[6], &buf[7], &lo_from, &lo_to, &threads))
         return NULL;
     Geometry G;
     Race R;
-    int ok = parse_geometry(tuple, &G), converged = 1;
+    int ok = parse_geometry(tuple, &G), result = 1;
+    int64_t *progress = NULL;
+    double *sums = NULL;
     Counts C = {0};
     if (ok) {
         ok = read_race(&R, &G, N, k, goal, dice, T);
@@ -726,30 +949,37 @@ static PyObject *py_solve_pairs(PyObject *self, PyObject *args) {
         for (int i = 0; ok && i < 4; i++)
             if (buf[i].len != N * N * 8) ok = 0;
         if (ok && (buf[4].len != 4 * 8 || examples < 1 || buf[6].len != examples * 6 * 8 ||
-                   buf[7].len != examples * 2 * 8 || lo_from >= N || lo_to < 0)) ok = 0;
-        if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad race tables, counts or range");
-        Work *W = ok ? work_new() : NULL;
-        if (ok && W == NULL) {
+                   buf[7].len != examples * 2 * 8 || lo_from >= N || lo_to < 0 || threads < 1 || threads > 256))
+            ok = 0;
+        if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad race tables, counts, range or threads");
+        progress = ok ? (int64_t *)malloc(N * sizeof(int64_t)) : NULL;
+        sums = ok ? (double *)calloc(N * 4, sizeof(double)) : NULL;
+        if (ok && (progress == NULL || sums == NULL || !merge_groups(&R))) {
             PyErr_NoMemory();
             ok = 0;
         }
         if (ok) {
             Tables V = {(double *)buf[0].buf, (double *)buf[1].buf, (double *)buf[2].buf, (double *)buf[3].buf};
+            for (int64_t lo = 0; lo < N; lo++) progress[lo] = lo_to <= lo && lo <= lo_from ? N : -1;
+            Plan P = {&R, &V, race1, race2, symmetric, pegs, count, threads, lo_from, lo_to, progress, sums, 0};
             C.stats = (double *)buf[4].buf;
             C.ex_loss = (double *)buf[5].buf;
             C.ex_info = (int64_t *)buf[6].buf;
             C.ex_value = (double *)buf[7].buf;
             C.examples = examples;
             Py_BEGIN_ALLOW_THREADS
-            converged = solve_pairs(&R, W, &V, race1, race2, symmetric, pegs, count, lo_from, lo_to, &C);
+            result = solve_pairs(&P, &C);
             Py_END_ALLOW_THREADS
-            work_free(W);
+            merged_free(&R.merged);
         }
         release(G.b, NBUF);
     }
+    free(progress);
+    free(sums);
     release(buf, 8);
     if (!ok) return NULL;
-    if (!converged) {
+    if (result < 0) return PyErr_NoMemory();
+    if (result == 0) {
         PyErr_SetString(PyExc_RuntimeError, "the race equations of a pair did not converge");
         return NULL;
     }
