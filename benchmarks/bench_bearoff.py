@@ -1,8 +1,8 @@
 """Benchmark: bear-off database builds, side by side with GNU Backgammon's makebearoff.
 
 Run ``python benchmarks/bench_bearoff.py [--max-checkers 8]``. Prints, for each build, the
-best of ``--repeat`` runs in this process (numba kernels compiled once beforehand, compile
-time printed separately; the on-disk cache is bypassed) and GNU Backgammon's time for the
+best of ``--repeat`` runs in this process (after a warm-up of first builds, its time printed
+separately; the on-disk cache is bypassed; the C kernels are compiled at install) and GNU Backgammon's time for the
 same table when ``makebearoff`` is installed, with the ratio.
 
 * one-sided, 6 points x 15 checkers (54,264 boards): all legal plays + the DP for the
@@ -85,7 +85,7 @@ def main() -> None:
     two_sided(1)
     one_sided_small = bo.MoveTable(STANDARD, **bo._build_moves(STANDARD))
     bo._build_one_sided(STANDARD, one_sided_small)
-    print(f"warm-up (numba kernels loaded or compiled, first builds): {time.perf_counter() - start:.2f} s")
+    print(f"warm-up (first builds): {time.perf_counter() - start:.2f} s")
 
     ours = best_of(args.repeat, one_sided)
     line("one-sided 6x15 (54,264 boards)", ours, makebearoff(["-o", "6"]), " -o 6")

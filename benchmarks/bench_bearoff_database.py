@@ -96,7 +96,7 @@ def main() -> None:
     parser.add_argument("--gnubg", type=int, default=0, help="time makebearoff -t 6xN for this N (0: skip)")
     args = parser.parse_args()
 
-    db.build_database(2, args.out / "warm-up", show_progress=False)   # numba kernel compiled / loaded
+    db.build_database(2, args.out / "warm-up", show_progress=False)   # the move table built
     results = [build(n, args.out, args.keep or n == max(args.checkers)) for n in sorted(args.checkers)]
 
     last = results[-1]

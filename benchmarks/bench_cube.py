@@ -1,7 +1,7 @@
 """Building the 6x6 cubeful bear-off tables vs GNU Backgammon's ``makebearoff -t 6x6``.
 
-Run: ``python benchmarks/bench_cube.py``. Times our exact DP (numba kernel after its one-time
-compilation, and the numpy twin) over all 924 x 924 positions and three cube states, and, if
+Run: ``python benchmarks/bench_cube.py``. Times our exact DP (the C kernel, and the numpy
+twin) over all 924 x 924 positions and three cube states, and, if
 GNU Backgammon is installed, ``makebearoff -t 6x6`` writing the same database (cubeless and
 three cubeful equities). Prints both and the ratio; also the largest difference between the
 two databases.
@@ -40,14 +40,14 @@ def best_of(function, repeats: int) -> tuple[float, float, object]:
 
 def main() -> None:
     move_table()                      # the move table (bearoff.py) is not part of the timing
-    build_cubeful_arrays(2)           # compile the numba kernel once
+    build_cubeful_arrays(2)           # a first build (the C kernel is compiled at install)
     ours, ours_cpu, arrays = best_of(lambda: build_cubeful_arrays(6), 3)
     plain, plain_cpu, _ = best_of(lambda: build_cubeful_arrays(6, compiled=False), 1)
     capped, capped_cpu, _ = best_of(lambda: build_cubeful_arrays(6, max_cube=64), 1)
     print("(wall-clock / CPU seconds; on a shared machine the CPU time is the fair figure)")
-    print(f"dicemath cubeful 6x6 (numba, 3 cube states + cubeless):   {ours:6.2f} / {ours_cpu:6.2f} s")
+    print(f"dicemath cubeful 6x6 (C, 3 cube states + cubeless):       {ours:6.2f} / {ours_cpu:6.2f} s")
     print(f"dicemath cubeful 6x6 (numpy twin):                        {plain:6.2f} / {plain_cpu:6.2f} s")
-    print(f"dicemath cubeful 6x6 (numba, BG-8 cap 64, 7 cube levels): {capped:6.2f} / {capped_cpu:6.2f} s")
+    print(f"dicemath cubeful 6x6 (C, BG-8 cap 64, 7 cube levels):     {capped:6.2f} / {capped_cpu:6.2f} s")
     makebearoff = shutil.which("makebearoff") or "/usr/games/makebearoff"
     if not Path(makebearoff).exists():
         print("makebearoff not installed: no comparison")
@@ -65,7 +65,7 @@ def main() -> None:
                                 arrays["cubeless"])
     diff = np.abs(gnubg_columns(table) - gnubg)
     print(f"makebearoff -t 6x6:                                       {gnubg_time:6.2f} / {gnubg_cpu:6.2f} s")
-    print(f"ratio makebearoff / dicemath (numba): {gnubg_time / ours:.1f}x wall-clock, "
+    print(f"ratio makebearoff / dicemath (C): {gnubg_time / ours:.1f}x wall-clock, "
           f"{gnubg_cpu / ours_cpu:.1f}x CPU")
     names = ["cubeless", "owned", "centred", "opponent owns"]
     print("max |dicemath - gnubg|: " + ", ".join(

@@ -17,7 +17,8 @@
  *                  every run gives the same bits)
  *
  * float64 arithmetic in the order of the sums written here, no fused multiply-adds: the
- * tables are the same bits on every machine.
+ * tables are the same bits on every machine. The database block, integer arithmetic, has an
+ * AVX2 copy besides the portable one on x86-64 (chosen by the CPU at load time).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -26,6 +27,14 @@
 #include <string.h>
 
 #define ROLLS 21
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/* An AVX2 copy of a function besides the portable one, chosen when the CPU runs it (for
+ * integer loops: both give the same bits). */
+#define INTEGER_VECTOR_PATHS __attribute__((target_clones("avx2", "default")))
+#else
+#define INTEGER_VECTOR_PATHS
+#endif
 
 /* Whether board x's only play of roll r leaves it where it is (a blocked roll). */
 static int blocked(const int64_t *starts, const int64_t *targets, int64_t x, int r) {
@@ -166,6 +175,7 @@ static int two_sided(int64_t count, const int64_t *bucket_starts, int64_t levels
  * a = 0 (nothing left to bear off) is one; otherwise b = 0 (the other side has finished)
  * is 0. For fixed a' the values for all t are contiguous: the inner loops are vector
  * minimums and sums. */
+INTEGER_VECTOR_PATHS
 static int database_block(uint32_t *out, const uint32_t *read, int64_t read_columns, const int64_t *a_boards,
                           int64_t na, const int64_t *b_boards, int64_t nb, int64_t b_start,
                           const int64_t *succ_starts, const int32_t *succ_rows, const int64_t *weights, uint32_t one) {

@@ -11,7 +11,11 @@
  * the opponent sees after the roll for layer k's no-double value, take_layer[k] the layer
  * whose no-double value, doubled, is layer k's double/take equity (-1: no double possible).
  * Step n fills board n on roll against every board up to n, then every smaller board on
- * roll against n (the successors of a board have smaller indices).
+ * roll against n (the successors of a board have smaller indices). The first half reads,
+ * for each play n' of n, the values of every opponent board y against n': the kernel keeps
+ * the value layers transposed in place while it runs, so that those are contiguous and the
+ * loop over y is a vector loop (each element's max and sum in the order of the scalar
+ * loop: the same bits).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

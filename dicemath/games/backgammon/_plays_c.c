@@ -45,7 +45,7 @@
 #define HIT_SHIFT 39
 #define LEVELS 6         /* levels of one roll: the start and at most five more */
 #define ROLLS 21
-#define LEVEL_ROOM 1296  /* home boards a level can hold: one roll reaches at most C(9, 4) = 126 */
+#define LEVEL_ROOM 1296  /* home boards a level can hold: at most 6^4 sequences of single steps */
 
 /* ---------------------------------------------------------------------------------------
  * The step rules (BG-4..BG-6)
@@ -291,6 +291,8 @@ typedef struct {
     int made;
 } BoardLevels;
 
+/* Every board one single step of `die` away from a board of `level`, each taken once (a new
+ * stamp marks the boards taken). */
 static int expand_boards(Levels *base, int level, int die, int limit) {
     (void)limit;            /* the single-step table follows the limit it was filled with */
     BoardLevels *levels = (BoardLevels *)base;
@@ -308,6 +310,7 @@ static int expand_boards(Levels *base, int level, int die, int limit) {
     return made;
 }
 
+/* The boards of two levels together, each taken once. */
 static int unite_boards(Levels *base, int first, int second) {
     BoardLevels *levels = (BoardLevels *)base;
     int made = levels->made++;
@@ -327,7 +330,7 @@ static int unite_boards(Levels *base, int first, int second) {
 
 static int64_t count_boards(Levels *base, int level) { return ((BoardLevels *)base)->counts[level]; }
 
-/* Sort a short list of boards (a roll reaches at most 126) in place. */
+/* Sort a short list of boards (the results of one roll) in place. */
 static void sort_boards(int32_t *boards, int64_t count) {
     for (int64_t i = 1; i < count; i++) {
         int32_t board = boards[i];
