@@ -112,8 +112,7 @@ def legal_moves(position: Position, dice: Sequence[int], rules: Rules = STANDARD
         InvalidDiceError: bad dice.
     """
     high, low = check_roll(dice)
-    mines, theirs, steps, used = roll_plays(np.array(position.on_roll, np.int8), np.array(position.opponent, np.int8),
-                                            high, low, rules.max_per_point or 0)
+    mines, theirs, steps, used = roll_plays(position.on_roll, position.opponent, high, low, rules.max_per_point or 0)
     moves = [Move(unpack_steps(code, used), Position(tuple(mine.tolist()), tuple(their.tolist()), position.player))
              for mine, their, code in zip(mines, theirs, steps)]
     return sorted(moves, reverse=True)
@@ -133,8 +132,7 @@ def roll_results(on_roll: Sequence[int] | np.ndarray, opponent: Sequence[int] | 
         ``(movers, opponents)``: int8 arrays (k, 25) of the mover's and the opponent's
         counts after each play (one row, the position itself, if nothing can be played).
     """
-    movers, opponents, _, _ = roll_plays(np.asarray(on_roll, dtype=np.int8), np.asarray(opponent, dtype=np.int8),
-                                         int(first), int(second), rules.max_per_point or 0)
+    movers, opponents, _, _ = roll_plays(on_roll, opponent, int(first), int(second), rules.max_per_point or 0)
     return movers, opponents
 
 
