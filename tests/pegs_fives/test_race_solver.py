@@ -9,12 +9,14 @@ import math
 import random
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from dicemath.cli import main
 from dicemath.core.errors import DicemathError
 from dicemath.games.pegs_fives.race_solver import (
-    RacePlay, RaceTooLargeError, SoloOptimal, exact_race_result, solve_race, solve_race_compiled)
+    RacePlay, RaceTooLargeError, SoloOptimal, _c_tables, exact_race_result, kernel_tables, solo_choice_table,
+    solve_race, solve_race_compiled)
 from dicemath.games.pegs_fives.races import play_race
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.games.pegs_fives.solver import solve_reduced
@@ -48,6 +50,43 @@ def test_compiled_kernel_equals_the_reference_on_every_pair(rules, rows):
 def test_compiled_kernel_equals_the_reference_on_three_rows(rules, rows):
     """Three rows: PEGS-7 choice throws after a row going in can follow each other (about a minute)."""
     _check_every_pair(rules, rows, (("race", "solo"), ("race", "race")))
+
+
+@pytest.mark.parametrize("rules, rows", [(PEGS, (2, 7, 12)), (FIVES, (1, 6, 11)), (PEGS, (1, 2, 3))],
+                         ids=["pegs", "fives", "pegs-low-rows"])
+def test_values_and_counts_are_the_same_whatever_the_threads(rules, rows):
+    """The kernel's threads take the passes of the lower board in turn, each waiting for those
+    above it: every value, count and example is the same on one thread and on three, and the
+    values without the counts too."""
+    for first, second in (("race", "race"), ("race", "solo")):
+        one = solve_race_compiled(rules, rows, first=first, second=second, threads=1)
+        three = solve_race_compiled(rules, rows, first=first, second=second, threads=3)
+        alone = solve_race_compiled(rules, rows, first=first, second=second, threads=2, decisions=False)
+        for tables in (three, alone):
+            assert np.array_equal(tables.V1, one.V1, equal_nan=True)
+            assert np.array_equal(tables.V2, one.V2, equal_nan=True)
+        assert alone.decisions is None
+        assert three.decisions == one.decisions
+        assert (one.decisions is not None) == (first == second == "race")
+
+
+def test_the_kernel_rejects_tables_that_do_not_fit():
+    from dicemath.games.pegs_fives import _race_c  # type: ignore[attr-defined]  # C extension, no stubs
+
+    rows = (11, 12)
+    tables, (N, k, goal, dice, T) = _c_tables(kernel_tables(PEGS, rows), solo_choice_table(PEGS, rows))
+    V, VT = np.full((N, N), np.nan), np.full((N, N), np.nan)
+    counts = (np.zeros(4), np.full(1, -1.0), np.zeros((1, 6), dtype=np.int64), np.zeros((1, 2)))
+    flags = (True, True, True, True, False)
+    _race_c.solve_pairs(tables, (N, k, goal, dice, T), (V, V, VT, VT), flags, *counts, N - 1, 0, 1)
+    assert V[0, 0] == solve_race_compiled(PEGS, rows).start_value
+    for shape in ((N, k + 1, goal, dice, T), (N - 1, k, goal, dice, T), (N, k, goal, dice, 4)):
+        with pytest.raises(ValueError):
+            _race_c.solve_pairs(tables, shape, (V, V, VT, VT), flags, *counts, N - 1, 0, 1)
+    with pytest.raises(ValueError):
+        _race_c.solve_pairs(tables, (N, k, goal, dice, T), (V, V, VT, VT), flags, *counts, N - 1, 0, 0)
+    with pytest.raises(ValueError):
+        _race_c.solve_pairs(tables, (N, k, goal, dice, T), (V[1:], V, VT, VT), flags, *counts, N - 1, 0, 1)
 
 
 def _check_every_pair(rules, rows, matchups):

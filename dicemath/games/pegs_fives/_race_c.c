@@ -454,16 +454,25 @@ typedef struct {
     int64_t newton_steps, systems;
 } Counts;
 
-/* Keep an example of a loss if it is larger than the smallest kept (whose slot is in
- * ex_info[0, 5]). */
+/* Whether an example (loss, mover, opponent, group) ranks below another: a smaller loss, or
+ * an equal one at a later (mover, opponent, group). A total order, so that the examples kept
+ * are the same in whatever order they come. */
+static int ranks_below(double loss, const int64_t *info, double other_loss, const int64_t *other) {
+    if (loss != other_loss) return loss < other_loss;
+    for (int i = 0; i < 3; i++)
+        if (info[i] != other[i]) return info[i] > other[i];
+    return 0;
+}
+
+/* Keep an example if it ranks above the lowest kept (whose slot is in ex_info[0, 5]). */
 static void keep_example(Counts *C, double loss, const int64_t *info, const double *values) {
     int64_t worst = C->ex_info[5];
-    if (loss <= C->ex_loss[worst]) return;
+    if (!ranks_below(C->ex_loss[worst], &C->ex_info[worst * 6], loss, info)) return;
     C->ex_loss[worst] = loss;
     memcpy(&C->ex_info[worst * 6], info, 5 * sizeof(int64_t));
     memcpy(&C->ex_value[worst * 2], values, 2 * sizeof(double));
     for (int64_t n = 0; n < C->examples; n++)
-        if (C->ex_loss[n] < C->ex_loss[worst]) worst = n;
+        if (ranks_below(C->ex_loss[n], &C->ex_info[n * 6], C->ex_loss[worst], &C->ex_info[worst * 6])) worst = n;
     C->ex_info[5] = worst;
 }
 

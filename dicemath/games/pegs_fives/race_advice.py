@@ -333,7 +333,7 @@ def _exact_model(rules: Rules, board: BoardTuple, opponent: BoardTuple, rows: tu
         _RaceTurn, kernel_tables, mirror, solve_race_compiled, win_value)
 
     def build() -> dict[str, np.ndarray]:
-        return {"V": solve_race_compiled(rules, rows, examples=0).V1}
+        return {"V": solve_race_compiled(rules, rows, decisions=False).V1}
 
     table = cached_arrays("pegs-fives-race-table", (rules, rows), build)["V"]
     layout = kernel_tables(rules, rows)["layout"]

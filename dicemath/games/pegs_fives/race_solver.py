@@ -896,7 +896,7 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
         found_stats = DecisionStats(float(stats[0]), float(stats[1]), int(stats[2]), int(stats[3]))
         layout = t["layout"]
         found, seen = [], set()
-        for i in np.argsort(-ex_loss, kind="stable"):
+        for i in sorted(range(kept), key=lambda i: (-ex_loss[i], *ex_info[i, :3])):   # the kernel's order
             if ex_loss[i] <= 0:
                 continue
             x, y, g, race_e, solo_e = (int(v) for v in ex_info[i, :5])
@@ -982,7 +982,7 @@ def exact_race_result(rules: Rules, open_rows: Sequence[int], *, boards: tuple |
     result["value"] = result["race_vs_race"]
     if pair is not None:
         def build() -> dict:
-            tables = solve_race_compiled(rules, rows, examples=0)
+            tables = solve_race_compiled(rules, rows, decisions=False)
             return {"V": tables.V1}
 
         table = cached_arrays("pegs-fives-race-table", (rules, rows), build, use_cache=use_cache)["V"]
