@@ -13,8 +13,9 @@
  * units], w2 [units, width], w3 [width] (w3's one column), float32, C order.
  *
  * The network's second layer sums the active units (relu > 0) in increasing unit order and
- * the output sums the width in order, each product rounded before it is added (no fused
- * multiply-add in this order): distilled_value is the same arithmetic on every CPU. The
+ * the output sums the width in order, each product rounded before it is added (the default
+ * build fuses no multiply-add outside the vector paths): distilled_value is the same
+ * arithmetic on every CPU. The
  * guides' vector paths (fullboard/_network_c_path.h) share the gathering of active units
  * and this second layer for widths their vectors do not divide.
  */

@@ -16,9 +16,8 @@ start; the race leaves those of :class:`.race_advice.RaceLeaves`). Among equal v
 first of the throw-group order wins (most hits, then the higher row), as in the Python
 advisors. The C file's comment is the reference of the arithmetic.
 
-The dice are numpy's legacy Mersenne Twister seeded with ``seed`` (``np.random.seed``,
-``np.random.randint(1, 7)`` per die): the games of a seed are those of the numba simulator
-this replaced.
+The dice are the draws of numpy's legacy generator, ``np.random.seed(seed)`` and then
+``np.random.randint(1, 7)`` per die (the Mersenne Twister numba's ``np.random`` runs too).
 """
 
 from __future__ import annotations
@@ -34,7 +33,8 @@ _TABLES: dict[Rules, tuple[np.ndarray, ...]] = {}
 
 
 def rule_points(rules: Rules) -> np.ndarray:
-    """The rule points of a turn as ``_turn_c.h`` reads them (int32): rows, goal, dice, throws
+    """The rule points as the compiled games read them (int32; ``_turn_c.h``'s and the
+    scoring): rows, goal, dice, throws
     (0: no limit), overthrow, all_dice_first, fresh_budget_on_all_dice, fresh dice on
     completion, first out wins (else rest points), then the dice per hit of each row."""
     return np.array([rules.rows, rules.goal, rules.dice, rules.throws or 0, rules.overthrow, rules.all_dice_first,

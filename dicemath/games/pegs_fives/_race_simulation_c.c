@@ -26,9 +26,9 @@
  *
  * Dice: the Mersenne Twister MT19937 seeded with init_genrand(seed), a face 1 + the low three
  * bits of a 32-bit draw, drawn again while they exceed 5: the draws of numpy's legacy
- * np.random.seed(seed); np.random.randint(1, 7), so the games of a seed are those of the
- * numba simulator this replaced. The float64 arithmetic rounds every product (no fused
- * multiply-add) in the order of that code.
+ * np.random.seed(seed); np.random.randint(1, 7) (and numba's). The float64 arithmetic rounds
+ * every product in the order written here (the default build has no fused multiply-add outside
+ * the vector paths of other kernels; a -march=native build may fuse).
  *
  * A game: boards from 0, player A (kinds[0]; 1 race, 0 solo) moving first in even games;
  * out[g] = (winner, rest points of A, of B, turns of A, of B). The GIL is released.
