@@ -3,8 +3,9 @@ else about the package is in pyproject.toml.
 
 Every C file of the package whose name starts with an underscore (``dicemath/**/_*.c``) is one
 extension module, named by its path (``dicemath/games/pig/_pig_c.c`` is
-``dicemath.games.pig._pig_c``); the headers (``*.h``) beside it are its dependencies, and
-``dicemath/core`` is on every include path (the shared headers ``_c_*.h``).
+``dicemath.games.pig._pig_c``); the headers (``*.h``) beside it, in the folders above it up to
+its game's package and in ``dicemath/core`` are its dependencies (a changed header rebuilds it),
+and ``dicemath/core`` is on every include path.
 
 The default build runs on any x86-64 CPU: kernels that vectorise compile their hot code once per
 instruction set (AVX-512, AVX2, scalar) and pick the fastest the CPU runs at import; the
@@ -36,7 +37,8 @@ def extensions() -> list[Extension]:
     found = []
     for source in sorted(Path("dicemath").rglob("_*.c")):
         name = ".".join(source.with_suffix("").parts)
-        headers = sorted({*map(str, source.parent.glob("*.h")), *map(str, Path(CORE).glob("_c_*.h"))})
+        folders = [folder for folder in source.parents if folder.is_relative_to("dicemath/games")] + [Path(CORE)]
+        headers = sorted({str(header) for folder in folders for header in folder.glob("*.h")})
         found.append(Extension(name, sources=[str(source)], depends=headers, include_dirs=[CORE],
                                extra_compile_args=CFLAGS))
     return found

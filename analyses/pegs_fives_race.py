@@ -68,7 +68,7 @@ def run_simulate(rules, games: int, seed: int) -> dict:
     """Race policy (player A) against solo play (B), A first in even games."""
     from dicemath.games.pegs_fives._race_simulation import simulate
 
-    simulate(rules, (1, 0), 2, seed)                                      # compile, not timed
+    simulate(rules, (1, 0), 2, seed)                                      # tables built, not timed
     out, info = simulate(rules, (1, 0), games, seed)
     wins = out[:, 0] == 0
     p = float(wins.mean())

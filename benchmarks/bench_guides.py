@@ -5,7 +5,7 @@ table evaluates the network on all 2,176,782,336 boards of the full board, 7,776
 279,936 boards (:func:`dicemath.games.pegs_fives.fullboard.guides.distilled_slab_values`).
 For each slab this prints the CPU milliseconds of one thread (the best of ``--repeat``), the
 extrapolated CPU seconds of the whole table, and the largest difference from the model's own
-float32 matrix products (``DistilledValue.values``) on the slab's boards. Compare two
+values (``DistilledValue.values``, the C statement of the model) on the slab's boards. Compare two
 versions by running it from both checkouts (``PYTHONPATH``), alternately.
 """
 
