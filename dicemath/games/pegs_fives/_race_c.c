@@ -100,6 +100,10 @@ typedef struct {
     int32_t *solo;              /* [x, t - 1, g] */
     const double *RP;           /* FIVES-6 rest points of every board */
     Merged merged;              /* the groups as each set of open rows sees them (merge_groups) */
+    /* The steps c of each coefficient row [j, need, d, ta, h] whose ending or fresh start has a
+     * chance (h = 0: those of any h), terms[term_start[row]] .. (list_terms): most are 0. */
+    int64_t *term_start;
+    uint8_t *terms;
 } Race;
 
 /* The work space of one solve: per work row the options' stays and rests, the PEGS-7 values
@@ -178,7 +182,10 @@ static void fill_options(const Race *R, Work *W, int64_t x, int d, int t, const 
             continue;
         }
         int need = goal - (int)s;
-        for (int c = 1; c <= need; c++) {
+        const int64_t cell = (((int64_t)j * (goal + 1) + need) * (R->dice + 1) + d) * T + t - 1;
+        const int64_t rows = cell * (R->dice + 1);
+        for (int64_t n = R->term_start[rows]; n < R->term_start[rows + 1]; n++) {
+            int c = R->terms[n];
             int64_t xc = x + c * R->stride[j];
             if (R->complete[xc]) {
                 E0[c] = L->term;
@@ -189,10 +196,12 @@ static void fill_options(const Race *R, Work *W, int64_t x, int d, int t, const 
             }
         }
         for (int h = 1; h <= d / R->per_hit[j]; h++) {
-            const double *cf = &R->coef[(((((int64_t)j * (goal + 1) + need) * (R->dice + 1) + d) * T + t - 1) *
-                                             (R->dice + 1) + h) * R->ncol];
+            const double *cf = &R->coef[(rows + h) * R->ncol];
             double r = 0.0;
-            for (int c = 1; c <= need; c++) r += cf[c] * E0[c] + cf[goal + c] * E1[c];
+            for (int64_t n = R->term_start[rows + h]; n < R->term_start[rows + h + 1]; n++) {
+                int c = R->terms[n];                  /* the other steps add 0 * E0 + 0 * E1: nothing */
+                r += cf[c] * E0[c] + cf[goal + c] * E1[c];
+            }
             for (int t2 = 1; t2 < T; t2++) r += cf[2 * goal + t2] * W->PN[row][j][t2];
             S[base + h] = cf[0];
             OR[base + h] = r;
@@ -749,7 +758,40 @@ static int solve_pairs(Plan *P, Counts *C) {
 }
 
 /* ------------------------------------------------------------------------------------ */
-/* The merged groups.                                                                     */
+/* The coefficients' terms and the merged groups.                                         */
+
+/* Fill R->term_start and R->terms; 0 when out of memory. */
+static int list_terms(Race *R) {
+    const int goal = R->goal;
+    const int64_t rows = (int64_t)R->k * (goal + 1) * (R->dice + 1) * R->T * (R->dice + 1);
+    R->term_start = (int64_t *)malloc((rows + 1) * sizeof(int64_t));
+    R->terms = (uint8_t *)malloc(rows * goal + 1);
+    if (R->term_start == NULL || R->terms == NULL) return 0;
+    int64_t n = 0;
+    for (int64_t row = 0; row < rows; row++) {
+        const int64_t first = row - row % (R->dice + 1);        /* h = 0 of the same [j, need, d, ta] */
+        R->term_start[row] = n;
+        for (int c = 1; c <= goal; c++) {
+            int used = 0;
+            for (int64_t h = row == first ? first : row; h <= (row == first ? first + R->dice : row); h++)
+                used |= R->coef[h * R->ncol + c] != 0.0 || R->coef[h * R->ncol + goal + c] != 0.0;
+            if (used) R->terms[n++] = (uint8_t)c;
+        }
+    }
+    R->term_start[rows] = n;
+    return 1;
+}
+
+static void merged_free(Merged *M);
+
+static void race_free(Race *R) {
+    free(R->term_start);
+    free(R->terms);
+    R->term_start = NULL;
+    R->terms = NULL;
+    merged_free(&R->merged);
+}
+
 
 static void merged_free(Merged *M) {
     free(M->start);
@@ -915,7 +957,7 @@ static PyObject *py_solo_tables(PyObject *self, PyObject *args) {
             ok = 0;
         }
         Work *W = ok ? work_new() : NULL;
-        if (ok && W == NULL) {
+        if (ok && (W == NULL || !list_terms(&R))) {
             PyErr_NoMemory();
             ok = 0;
         }
@@ -923,8 +965,9 @@ static PyObject *py_solo_tables(PyObject *self, PyObject *args) {
             Py_BEGIN_ALLOW_THREADS
             solo_tables(&R, W, (const double *)E.buf, (double *)CE.buf);
             Py_END_ALLOW_THREADS
-            work_free(W);
         }
+        if (W != NULL) work_free(W);
+        race_free(&R);
         release(G.b, NBUF);
     }
     PyBuffer_Release(&E);
@@ -963,7 +1006,7 @@ static PyObject *py_solve_pairs(PyObject *self, PyObject *args) {
         if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad race tables, counts, range or threads");
         progress = ok ? (int64_t *)malloc(N * sizeof(int64_t)) : NULL;
         sums = ok ? (double *)calloc(N * 4, sizeof(double)) : NULL;
-        if (ok && (progress == NULL || sums == NULL || !merge_groups(&R))) {
+        if (ok && (progress == NULL || sums == NULL || !list_terms(&R) || !merge_groups(&R))) {
             PyErr_NoMemory();
             ok = 0;
         }
@@ -979,8 +1022,8 @@ static PyObject *py_solve_pairs(PyObject *self, PyObject *args) {
             Py_BEGIN_ALLOW_THREADS
             result = solve_pairs(&P, &C);
             Py_END_ALLOW_THREADS
-            merged_free(&R.merged);
         }
+        race_free(&R);
         release(G.b, NBUF);
     }
     free(progress);

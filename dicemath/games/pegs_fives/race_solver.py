@@ -64,7 +64,6 @@ Example:
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -838,7 +837,7 @@ class RaceTables:
 
 
 def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = "race", second: str = "race",
-                        examples: int = 10, decisions: bool = True, threads: int | None = None) -> RaceTables:
+                        examples: int = 10, decisions: bool = True, threads: int = 1) -> RaceTables:
     """Solve the two-player race on a reduced board with the compiled kernel (float64).
 
     Args:
@@ -848,8 +847,9 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
         first, second: the policies (:data:`POLICIES`).
         examples: differing decisions kept (race vs race).
         decisions: count the differing decisions (race vs race; False: the values alone).
-        threads: threads of the kernel (default: one per CPU); the values and counts are the
-            same whatever the threads.
+        threads: threads of the kernel (default 1); the values and counts are the same
+            whatever the threads. Each thread follows the one before it pair by pair, so more
+            than one pays only on CPUs that are otherwise idle.
 
     Raises:
         InvalidBoardError, RaceTooLargeError, DicemathError: as :func:`solve_race`;
@@ -889,7 +889,7 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
     newton_steps, _ = _race_c.solve_pairs(
         tables, shape, (V1, V2, V1T, V2T),
         (policies[0] == "race", policies[1] == "race", symmetric, rules.scoring == "first_out", count),
-        stats, ex_loss, ex_info, ex_value, N - 1, 0, threads or os.cpu_count() or 1)
+        stats, ex_loss, ex_info, ex_value, N - 1, 0, threads)
     seconds = time.perf_counter() - start
     found_stats = None
     if count:
