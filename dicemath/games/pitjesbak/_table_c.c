@@ -81,12 +81,15 @@ static inline int64_t demoted(const Graph *g, int64_t b, int64_t code) {
     return g->demote[mode * g->powR[g->n - 1] + code];
 }
 
-/* Work arrays of a round: the suffix tables of the outcomes that take the best. */
+/* Work arrays of a round: the suffix tables of the outcomes that take the best, and where
+ * theta is set, the thresholds of the decisions (for round_forward in _table_c_policy.h). */
 typedef struct {
     double *suf_val;                    /* [3][most][K + 1][n] */
     double *own;                        /* [3][most][K] */
     char *mono;                         /* [3][most][K] */
     int64_t most;
+    double *theta;                      /* [slots][2]: a middle position's own value with 1, 2 throws left */
+    double start_theta[2];              /* the start player's value of throwing again after throw 1, 2 */
 } Above;
 
 static int above_alloc(Above *a, const Graph *g) {
@@ -95,6 +98,7 @@ static int above_alloc(Above *a, const Graph *g) {
     a->suf_val = malloc(cells * (size_t)(g->K + 1) * (size_t)g->n * sizeof(double));
     a->own = malloc(cells * (size_t)g->K * sizeof(double));
     a->mono = malloc(cells * (size_t)g->K);
+    a->theta = NULL;
     return a->suf_val && a->own && a->mono;
 }
 
@@ -107,6 +111,7 @@ static void above_free(Above *a) {
 #include "_table_c_round.h"
 #include "_table_c_game.h"
 #include "_table_c_fixed.h"
+#include "_table_c_policy.h"
 
 /* ------------------------------------------------------------------------------------- */
 /* Python interface: arrays as buffers (numpy arrays, C-contiguous, dtypes checked by the   */
@@ -266,20 +271,47 @@ static PyObject *py_state_atoms(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* sweep_states(graph, states, V, cap, s0, sub_values, sub_offset, sub_cap) -> largest change */
+/* Policy buffers (policy_buffers) or None. */
+static int read_policy(PyObject *objs[4], Py_buffer views[4], Policy *pol, int n, int64_t states) {
+    if (objs[0] == Py_None) return 1;
+    for (int i = 0; i < 4; i++)
+        if (PyObject_GetBuffer(objs[i], &views[i], PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
+            release_all(views, i);
+            return 0;
+        }
+    pol->base = views[0].buf;
+    pol->next = views[1].buf;
+    pol->coef = views[2].buf;
+    pol->terms = views[3].buf;
+    pol->most = (int64_t)n * 3 << n;
+    if (!check_len(&views[0], states * n, 8, "base") || !check_len(&views[1], states * pol->most, 4, "next") ||
+        !check_len(&views[2], states * pol->most, 8, "coef") || !check_len(&views[3], states, 4, "terms")) {
+        release_all(views, 4);
+        return 0;
+    }
+    return 1;
+}
+
+/* sweep_states(graph, states, V, V_new, cap, s0, sub_values, sub_offset, sub_cap, base, next, coef, terms)
+ * -> largest change: the new values of `states` from V written to V_new (V itself: Gauss-Seidel);
+ * the last four: the policy buffers to record the decisions' rows in, or None. */
 static PyObject *py_sweep_states(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *gargs;
+    PyObject *gargs, *objs[4];
     int cap, s0;
-    Py_buffer b[5] = {{0}};
-    if (!PyArg_ParseTuple(args, "Oy*w*iiy*y*y*", &gargs, &b[0], &b[1], &cap, &s0, &b[2], &b[3], &b[4]))
+    Py_buffer b[6] = {{0}}, pv[4] = {{0}};
+    if (!PyArg_ParseTuple(args, "Oy*w*w*iiy*y*y*OOOO", &gargs, &b[0], &b[1], &b[5], &cap, &s0, &b[2], &b[3], &b[4],
+                          &objs[0], &objs[1], &objs[2], &objs[3]))
         return NULL;
     Graph g;
     GraphViews v;
-    if (!read_graph(gargs, &g, &v)) { release_all(b, 5); return NULL; }
+    if (!read_graph(gargs, &g, &v)) { release_all(b, 6); return NULL; }
     int64_t count = (int64_t)(b[1].len / 8 / g.n);
+    Policy pol = {0};
     int ok = check_len(&b[3], 9, 8, "sub_offset") && check_len(&b[4], 9, 8, "sub_cap") &&
-             states_in_range((const int64_t *)b[0].buf, b[0].len / 8, count);
+             check_len(&b[5], count * g.n, 8, "V_new") &&
+             states_in_range((const int64_t *)b[0].buf, b[0].len / 8, count) &&
+             read_policy(objs, pv, &pol, g.n, count);
     double change = 0.0;
     if (ok) {
         double one = 0.0;
@@ -287,13 +319,39 @@ static PyObject *py_sweep_states(PyObject *self, PyObject *args) {
         double no_delta[9 * 8] = {0};
         Next next = {(double *)b[1].buf, count, cap, s0, (const double *)b[2].buf, (const int64_t *)b[3].buf,
                      (const int64_t *)b[4].buf, &one, ones, ones, ones, g.n, &one, no_delta, 1};
+        Policy *record = objs[0] == Py_None ? NULL : &pol;
         Py_BEGIN_ALLOW_THREADS
-        change = sweep_states(&g, &next, (const int64_t *)b[0].buf, b[0].len / 8, (double *)b[1].buf);
+        change = sweep_states(&g, &next, (const int64_t *)b[0].buf, b[0].len / 8, (double *)b[5].buf, record);
         Py_END_ALLOW_THREADS
+        if (record) release_all(pv, 4);
         if (change < 0) { PyErr_NoMemory(); ok = 0; }
     }
     graph_release(&v);
-    release_all(b, 5);
+    release_all(b, 6);
+    if (!ok) return NULL;
+    return PyFloat_FromDouble(change);
+}
+
+/* evaluate_states(states, V, base, next, coef, terms) -> largest change */
+static PyObject *py_evaluate_states(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *objs[4];
+    Py_buffer b[2] = {{0}}, pv[4] = {{0}};
+    int n;
+    if (!PyArg_ParseTuple(args, "iy*w*OOOO", &n, &b[0], &b[1], &objs[0], &objs[1], &objs[2], &objs[3])) return NULL;
+    int64_t count = n >= 2 && n <= MAXN ? (int64_t)(b[1].len / 8 / n) : 0;
+    Policy pol = {0};
+    int ok = count > 0 && objs[0] != Py_None && states_in_range((const int64_t *)b[0].buf, b[0].len / 8, count) &&
+             read_policy(objs, pv, &pol, n, count);
+    if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad players, values or policy");
+    double change = 0.0;
+    if (ok) {
+        Py_BEGIN_ALLOW_THREADS
+        change = evaluate_states(&pol, n, (const int64_t *)b[0].buf, b[0].len / 8, (double *)b[1].buf);
+        Py_END_ALLOW_THREADS
+        release_all(pv, 4);
+    }
+    release_all(b, 2);
     if (!ok) return NULL;
     return PyFloat_FromDouble(change);
 }
@@ -380,8 +438,12 @@ static PyMethodDef methods[] = {
      "state_atoms(graph, stripes, flags, U, cap, s0, sub_values, sub_offset, sub_cap, exact_upto, strength, "
      "delta, luce_cap, atoms): the value vector of every end of a round at one state."},
     {"sweep_states", py_sweep_states, METH_VARARGS,
-     "sweep_states(graph, states, V, cap, s0, sub_values, sub_offset, sub_cap): one Gauss-Seidel pass; "
-     "returns the largest change."},
+     "sweep_states(graph, states, V, V_new, cap, s0, sub_values, sub_offset, sub_cap, base, next, coef, terms): "
+     "one pass (Gauss-Seidel when V_new is V), recording the rows of its decisions unless base is None; returns "
+     "the largest change."},
+    {"evaluate_states", py_evaluate_states, METH_VARARGS,
+     "evaluate_states(n, states, V, base, next, coef, terms): one Gauss-Seidel pass of the recorded decisions' "
+     "linear map; returns the largest change."},
     {"round_backward_fixed", py_round_backward_fixed, METH_VARARGS,
      "round_backward_fixed(graph, fixed, flags, atoms, W, atoms_ro, W_ro, out): a round with the player at "
      "position fixed deciding by the round of atoms_ro and W_ro."},

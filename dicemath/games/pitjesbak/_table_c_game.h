@@ -159,30 +159,3 @@ static void game_atoms(const Graph *g, const Next *x, int fixed, const int64_t *
         }
     }
 }
-
-/* One Gauss-Seidel pass over `states` (in place in V[N][n]); returns the largest change, or
- * -1 when out of memory. */
-static double sweep_states(const Graph *g, const Next *x, const int64_t *states, Py_ssize_t count, double *V) {
-    const int n = g->n;
-    int64_t stripes[MAXN], flags[MAXN];
-    double out[MAXN], change = 0.0;
-    double *atoms = calloc((size_t)(g->atom_table * n), sizeof(double));
-    double *W = calloc((size_t)(g->slots * n), sizeof(double));
-    Above above = {0};
-    if (!atoms || !W || !above_alloc(&above, g)) change = -1.0;
-    for (Py_ssize_t i = 0; change >= 0 && i < count; i++) {
-        const int64_t s = states[i];
-        state_digits(s, n, x->cap, x->s0, stripes, flags);
-        game_atoms(g, x, -1, stripes, flags, atoms);
-        round_backward(g, &above, flags, atoms, W, out);
-        for (int c = 0; c < n; c++) {
-            const double d = fabs(out[c] - V[s * n + c]);
-            if (d > change) change = d;
-            V[s * n + c] = out[c];
-        }
-    }
-    above_free(&above);
-    free(atoms);
-    free(W);
-    return change;
-}

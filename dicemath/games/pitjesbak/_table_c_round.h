@@ -161,6 +161,7 @@ INLINE void middle_node(const Graph *g, const int n, int j, int flagged, double 
     int64_t rows[8], dcode;
     double masses[8], E[MAXN], tmp[MAXN];
     const int m = kept_rows(g, j, flagged, L, b, code, rows, masses, &dcode);
+    const int64_t s = slot_of(g, j, L, b, code);
     const int64_t cell = (L - 1) * a->most + g->nb_index[dcode];
     const int start = (int)g->item_start[b + 1];
     const double *suf = a->suf_val + cell * (K + 1) * n, *own = a->own + cell * K;
@@ -174,6 +175,7 @@ INLINE void middle_node(const Graph *g, const int n, int j, int flagged, double 
     }
     for (int64_t left = 1; left < L; left++) {
         const double theta = E[j];
+        if (a->theta) a->theta[s * 2 + left - 1] = theta;
         for (int c = 0; c < n; c++) tmp[c] = E[c];
         if (flagged) {
             for (int c = 0; c < n; c++) tmp[c] -= apen * E[c];
@@ -205,7 +207,6 @@ INLINE void middle_node(const Graph *g, const int n, int j, int flagged, double 
         }
         for (int c = 0; c < n; c++) E[c] = tmp[c];
     }
-    const int64_t s = slot_of(g, j, L, b, code);
     for (int c = 0; c < n; c++) W[s * n + c] = E[c];
 }
 
@@ -237,13 +238,15 @@ INLINE int start_outcomes(const Graph *g, const int n, int t, const int64_t *fla
 }
 
 /* The start player: stopping after throw t sets the limit t (PIT-4); writes the round's value. */
-INLINE void start_position(const Graph *g, const int n, const int64_t *flags, const double *W, double *out) {
+INLINE void start_position(const Graph *g, const int n, const int64_t *flags, const double *W, Above *a,
+                           double *out) {
     double cont[MAXN], tmp[MAXN], alone[MAXN] = {0}, masses[2 * MAXNL + 1];
     const double *vals[2 * MAXNL + 1];
     alone[0] = 1.0;
     for (int c = 0; c < n; c++) cont[c] = 0.0;
     for (int t = 3; t > 0; t--) {
         int m = start_outcomes(g, n, t, flags, W, alone, masses, vals);
+        if (t < 3) a->start_theta[t - 1] = cont[0];
         for (int c = 0; c < n; c++) tmp[c] = 0.0;
         for (int k = 0; k < m; k++) {
             const double w = masses[k];
@@ -264,7 +267,7 @@ INLINE void round_backward_n(const Graph *g, const int n, Above *a, const int64_
         above_tables(g, n, j, W, a);
         middle_position(g, n, j, flags, W, a);
     }
-    start_position(g, n, flags, W, out);
+    start_position(g, n, flags, W, a, out);
 }
 
 #define ROUND_BACKWARD_N(N)                                                                                      \

@@ -64,9 +64,11 @@ Example:
 
 from __future__ import annotations
 
+import os
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -471,25 +473,99 @@ def solve_table(rules: Rules | None = None, *, cap: int | None = None, tol: floa
                          float(arrays["seconds"]), subgames)
 
 
+EVALUATION_TOLERANCE = 0.1
+"""Between two full sweeps the decisions of the last one are evaluated until a pass changes no
+value by this fraction of ``tol`` (or :data:`MAX_EVALUATIONS` passes)."""
+
+MAX_EVALUATIONS = 1000
+
+LAST_SWEEP = 1e-5
+"""A full sweep after one that changed no value by this much records no decisions."""
+
+
+def policy_buffers(states: int, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The arrays in which a full sweep records each state's round under its decisions as a
+    linear map of the states it leads to (``base``, ``next``, ``coef``, ``terms``; see
+    ``_table_c_policy.h``): at most ``n * 3 * 2**n`` states a round leads to with every
+    player still in (the winner, his wipe, who pays a 2-2-3 penalty)."""
+    most = players * 3 << players
+    return (np.zeros((states, players)), np.zeros((states, most), dtype=np.int32), np.zeros((states, most)),
+            np.zeros(states, dtype=np.int32))
+
+
 def _iterate(rules: Rules, cap: int, subgames: dict[int, TableSolution], *, tol: float,
              max_sweeps: int) -> tuple[NDArray[np.float64], int, float]:
-    """Gauss-Seidel value iteration of the table's Bellman operator (see the module text)."""
+    """Value iteration of the table's Bellman operator with policy evaluation between the full
+    sweeps (modified policy iteration), from the Luce model of the next smaller table
+    (:func:`_first_guess`).
+
+    A full sweep solves every state's round by backward induction, the states in blocks of
+    equal total stripes in ascending order (most rounds lead to fewer stripes), each block in
+    two halves solved side by side (two threads): Gauss-Seidel within a half, the other half's
+    values of the block read from before the block (so the result does not depend on the
+    threads' timing, nor on their number). It records every round's decisions as a linear map
+    of the states it leads to; Gauss-Seidel passes of that map then carry the values towards
+    those decisions' values (until a pass changes no value by :data:`EVALUATION_TOLERANCE`
+    times ``tol``) before the next full sweep. A full sweep after a recording one that changed
+    no value by :data:`LAST_SWEEP` records nothing (it is most likely the last). Stops after a full sweep
+    that changes no value by ``tol``: the values are a fixed point of the Bellman operator to
+    the criterion of plain value iteration (which needs 10 or 11 full sweeps from 9 stripes;
+    this needs 5)."""
     n = rules.players
     graph = round_graph(n, rules)
     sub_values, sub_offset, sub_cap, _ = flat_tables(subgames)
-    values = np.full((state_count(n, cap, rules.stripes), n), 1.0 / n)
+    values = _first_guess(rules, cap, subgames)
+    other = values.copy()                               # the second half's view of the values
     _, totals = _all_states(n, cap, rules.stripes)
     order = np.argsort(totals, kind="stable")
     bounds = np.searchsorted(totals[order], np.arange(n, n * cap + 2))
-    blocks = [order[lo:hi] for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
+    halves = [[np.ascontiguousarray(half) for half in np.array_split(order[lo:hi], 2)]
+              for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
+    policy = policy_buffers(len(values), n)
+    last = {"change": float("inf"), "recorded": False}
 
-    def update(block: np.ndarray) -> float:
-        return _table_c.sweep_states(graph.kernel_args, block, values, cap, rules.stripes, sub_values, sub_offset,
-                                     sub_cap)
+    def sweep_half(states: np.ndarray, view: np.ndarray, record: bool) -> float:
+        return _table_c.sweep_states(graph.kernel_args, states, view, view, cap, rules.stripes, sub_values,
+                                     sub_offset, sub_cap, *(policy if record else (None,) * 4))
 
-    sweeps, residual = sweep_to_convergence(blocks, update, tolerance=tol, max_sweeps=max_sweeps,
+    def update(states: np.ndarray) -> float:
+        record = not last["recorded"] or last["change"] >= LAST_SWEEP
+        change = 0.0
+        with ThreadPoolExecutor(min(2, _cpus())) as pool:
+            for first, second in halves:
+                done = pool.map(sweep_half, (first, second), (values, other), (record, record))
+                change = max(change, *done)
+                other[first] = values[first]
+                values[second] = other[second]
+        for _ in range(MAX_EVALUATIONS if record and change >= tol else 0):
+            if _table_c.evaluate_states(n, states, values, *policy) < tol * EVALUATION_TOLERANCE:
+                break
+        other[:] = values
+        last.update(change=change, recorded=record)
+        return change
+
+    sweeps, residual = sweep_to_convergence([order], update, tolerance=tol, max_sweeps=max_sweeps,
                                             desc=f"pitjesbak {n} players")
     return values, sweeps, residual
+
+
+def _cpus() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _first_guess(rules: Rules, cap: int, subgames: dict[int, TableSolution]) -> NDArray[np.float64]:
+    """Where the value iteration starts: the Luce model (:mod:`.table_estimate`) fitted to the
+    table of one player fewer when it has the same cap (4 players: 0.08 from the solution at
+    worst, one full sweep fewer), else ``1/n`` everywhere."""
+    from dicemath.games.pitjesbak.table_estimate import _fit, _luce_all
+
+    n = rules.players
+    smaller = subgames.get(n - 1)
+    if smaller is None or smaller.cap != cap:
+        return np.full((state_count(n, cap, rules.stripes), n), 1.0 / n)
+    strength, position = _fit(smaller.values, n - 1, cap, rules.stripes)
+    stretched = np.interp(np.arange(n) * (n - 2) / (n - 1), np.arange(n - 1), position)
+    return np.ascontiguousarray(_luce_all(strength, stretched, n, cap, rules.stripes))
 
 
 def cap_effect(rules: Rules | None = None, *, cap: int | None = None, use_cache: bool = True) -> float:
