@@ -18,7 +18,7 @@ Fives (docs/rules.md FIVES-1..5) with ``W(b) = E(b) - 1`` (``W = 0`` for the com
   ``P0`` = the chance of no legal number, ``W = S + P0 (W + 1)``, so
   ``W = (S + P0) / (1 - P0)`` in closed form.
 
-The cost is the best option of each of the 462 six-dice multisets (about 3,100 (throw,
+The cost is the best option of each of the 462 six-dice multisets (about 2,900 (throw,
 option) pairs on the full board). The arithmetic is C (``_fives_c.c``, compiled when the
 package is installed: nothing is compiled at run time). It evaluates 16 boards at once with
 the option values laid out ``[entry][board]``, so that a minimum is a 16-lane vector
