@@ -11,7 +11,7 @@ side by side (each in a fresh process with empty caches, ``REV`` from a temporar
 worktree``): cold start (numba's compile, or nothing for a kernel compiled at install, whose
 compile time is measured separately), CPU µs a board on rows 7..12, 1..6 and 1..8 and the
 wall time of the on-demand solves of a 6- and an 8-row board. For Pegs the default ``REV`` is
-``0ad4532``, the last revision with the numba kernel.
+``0ad4532``, for Fives ``3ccf0bf``: the last revisions with their numba kernels.
 """
 
 from __future__ import annotations
@@ -62,8 +62,8 @@ def kernel_speed(rules, rows) -> float:
 FIGURE_ROWS = ((7, 8, 9, 10, 11, 12), (1, 2, 3, 4, 5, 6), (1, 2, 3, 4, 5, 6, 7, 8))
 """The reduced boards whose per-board kernel cost is compared across revisions."""
 
-PREVIOUS = {"pegs": "0ad4532", "fives": "HEAD"}
-"""Default revision to compare with: for Pegs the last one with the numba kernel."""
+PREVIOUS = {"pegs": "0ad4532", "fives": "3ccf0bf"}
+"""Default revision to compare with: for each game the last one with its numba kernel."""
 
 
 def kernel_figures(rules) -> dict:
