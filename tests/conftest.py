@@ -8,8 +8,7 @@ writes ``~/.gnubg``, pip its cache) go there too.
 
 The default run keeps both cores busy with pytest-xdist (``-n 2 --dist loadfile`` in
 ``pyproject.toml``): each test file runs whole on one worker, so a file's module fixtures
-are computed once; numba's on-disk cache serves every later process with what one worker
-compiled (the Pegs kernel is C, compiled at install). ``-n 0`` runs in one process.
+are computed once (the kernels are C, compiled at install). ``-n 0`` runs in one process.
 """
 
 from __future__ import annotations

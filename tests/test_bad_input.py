@@ -33,7 +33,7 @@ from dicemath.core.errors import DicemathError
 EXCLUDED = {
     "serve": "starts a server (the page's API is driven in-process below)",
     "report": "writes report files",
-    "warmup": "compiles kernels and builds tables for minutes",
+    "warmup": "builds the first-use tables",
     "cache clear": "removes the cache",
     "pegs build-table": "writes a table of 6**12 boards",
     "fives build-table": "writes a table of 6**12 boards",
@@ -49,7 +49,7 @@ valid value would write files."""
 
 EXAMPLE_SECONDS = 180
 """The most one example may take (work is bounded, and refused input is refused up front); the
-first example of a command may compile its numba kernels, which on a loaded machine takes a
+first example of a command may build a first-use table, which on a loaded machine takes a
 minute or more."""
 
 

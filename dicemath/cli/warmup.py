@@ -1,10 +1,9 @@
-"""``dicemath warmup``: compile every kernel and build the first-use tables now, once.
+"""``dicemath warmup``: build the first-use tables now, once.
 
-Each game's first query compiles its numba kernels (cached on disk afterwards) and some
-build a table on first use (cached in ``dicemath cache``). A user who prefers to wait once,
-at install time, runs this: each step asks one small query of the kind that triggers the
-work, and says how long it took. The Pegs kernel is C, compiled when the package is
-installed, so it needs no step here.
+The kernels are C, compiled when the package is installed; some queries build a table on
+first use (cached in ``dicemath cache``). A user who prefers to wait once, at install time,
+runs this: each step asks one small query of the kind that builds such tables, and says how
+long it took.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ def steps() -> tuple[tuple[str, str, tuple[str, ...]], ...]:
 
 def register(subparsers) -> None:
     """Add ``dicemath warmup``."""
-    parser = subparsers.add_parser("warmup", help="compile every kernel and build first-use tables now (once)")
+    parser = subparsers.add_parser("warmup", help="build the first-use tables now (once)")
     parser.add_argument("--only", nargs="+", choices=[name for name, _, _ in steps()], metavar="STEP",
                         help=f"only these steps: {', '.join(name for name, _, _ in steps())}")
     parser.set_defaults(func=run_warmup)
@@ -43,5 +42,5 @@ def run_warmup(args) -> int:
             print(f"failed (exit {code}: `dicemath {' '.join(query)}`)", file=sys.stderr)
             return code
         print(f"done in {time.perf_counter() - start:.1f} s", flush=True)
-    print("ready: later queries load the compiled kernels and tables from the caches")
+    print("ready: later queries load these tables from the cache")
     return 0

@@ -163,8 +163,9 @@ class Game:
         name: the game's name in commands, records and JSON (``"pegs"``).
         title: its name for people (``"Pegs"``).
         rules_headings: the headings of ``docs/rules.md`` that state its rules, in order.
-        warmup: ``(step, what is compiled or built, the dicemath argv that does it)`` for
-            ``dicemath warmup``.
+        warmup: ``(step, the tables built, the dicemath argv that builds them)`` for
+            ``dicemath warmup``: the tables a first query builds (the kernels are compiled
+            at install).
 
     Hooks a game gives: :meth:`presets`, :meth:`initial_state`, :meth:`read_state`,
     :meth:`draw`, :meth:`sources`, :meth:`register_commands`, :meth:`report_sections`,

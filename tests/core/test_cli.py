@@ -93,6 +93,7 @@ def test_advise_and_show_draw_the_position_into_an_svg_file(tmp_path, capsys):
 
 
 def test_warmup_runs_its_queries_and_says_how_long_each_took(capsys):
-    assert main(["warmup", "--only", "fives"]) == 0
+    assert main(["warmup", "--only", "backgammon-cube"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("fives: the Fives kernel (numba) ... done in ") and "ready" in out
+    assert out.startswith("backgammon-cube: the backgammon bear-off move, one-sided and cubeful tables ... done in ")
+    assert "ready" in out

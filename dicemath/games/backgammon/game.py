@@ -40,10 +40,8 @@ class BackgammonGame(Game):
     name = "backgammon"
     title = "Backgammon"
     rules_headings = ("4. Backgammon",)
-    warmup = (("backgammon-moves", "the backgammon move generator (numba)",
-               ("backgammon", "moves", "4HPwATDgc/ABMA", "3", "1", "--json")),
-              ("backgammon-cube", "the backgammon bear-off and cube kernels (numba) and their first tables",
-               ("backgammon", "cube", "2,2,0,0,0,0", "--versus", "0,0,1,1,1,0", "--json")))
+    warmup = (("backgammon-cube", "the backgammon bear-off move, one-sided and cubeful tables",
+               ("backgammon", "cube", "2,2,0,0,0,0", "--versus", "0,0,1,1,1,0", "--json")),)
 
     def presets(self) -> dict[str, Any]:
         return dict(PRESETS)

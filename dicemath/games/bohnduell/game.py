@@ -21,7 +21,6 @@ class BohnDuellGame(Game):
     name = "bohnduell"
     title = "BohnDuell"
     rules_headings = ("5. BohnDuell",)
-    warmup = (("bohnduell", "the BohnDuell solver (numba)", ("bohnduell", "solve", "--stock", "6", "--json")),)
 
     def presets(self) -> dict[str, Any]:
         return {"standard": STANDARD, "capture-every": CAPTURE_EVERY}

@@ -80,7 +80,6 @@ class PegsGame(PegsFivesGame):
     title = "Pegs"
     rules_headings = ("1. Pegs", "Dice and hits")
     preset = PEGS
-    warmup = (("race", "the Pegs/Fives two-player race kernel (numba)", ("pegs", "race", "--open", "12", "--json")),)
 
     def register_commands(self, subparsers: Any) -> None:
         from dicemath.games.pegs_fives import commands, dice_commands
@@ -104,8 +103,6 @@ class FivesGame(PegsFivesGame):
     title = "Fives"
     rules_headings = ("2. Fives", "Dice and hits")
     preset = FIVES
-    warmup = (("fives", "the Fives kernel (numba)",
-               ("fives", "advise", "--board", "5,5,5,5,5,5,5,5,5,5,3,0", "--roll", "1,2,3,4,5,6", "--json")),)
 
     def register_commands(self, subparsers: Any) -> None:
         from dicemath.games.pegs_fives import commands
