@@ -44,4 +44,4 @@ def extensions() -> list[Extension]:
     return found
 
 
-setup(ext_modules=extensions())
+setup(ext_modules=extensions(), options={"build_ext": {"parallel": os.cpu_count() or 1}})
