@@ -84,7 +84,9 @@ if TYPE_CHECKING:
     from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
 
 RACE_MAX_ROWS = 5
-"""The most open rows a race is solved for (``5``: 7,776 boards a side, 7,776^2 pairs)."""
+"""The most open rows a race is solved for (``5``: 7,776 boards a side, 7,776^2 pairs, two
+float64 tables of 7,776^2 values, 0.97 GB, four in a mixed matchup). Six rows would need tables
+of 46,656^2 values, 17.4 GB each: more memory than the machines the project runs on."""
 
 REFERENCE_MAX_ROWS = 3
 """The most open rows the plain-Python reference solver accepts (a solve at 3 rows takes
