@@ -29,9 +29,11 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAXN 8                          /* players (PIT-1) */
 #define MAXNL 64                        /* rank levels (PIT-3: 41 with the traditional values) */

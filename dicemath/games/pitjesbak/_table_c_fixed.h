@@ -217,14 +217,14 @@ static void round_backward_fixed(const Graph *g, FixedWork *f, int fixed, const 
                                  double *W, const double *atoms_ro, const double *W_ro, double *out) {
     const int n = g->n;
     if (fixed == n - 1) fixed_last(g, flags, atoms, W, atoms_ro);
-    else last_position(g, n, flags, atoms, W);
+    else last_position(g, n, flags, atoms, W, 0, 1);
     for (int j = n - 2; j > 0; j--) {
         above_tables(g, n, j, W, &f->above);
         if (j == fixed) {
             above_tables(g, n, j, W_ro, &f->above_ro);
             fixed_middle(g, j, flags, W, W_ro, &f->above, &f->above_ro);
         } else {
-            middle_position(g, n, j, flags, W, &f->above);
+            middle_position(g, n, j, flags, W, &f->above, 0, 1);
         }
     }
     fixed_start(g, fixed, flags, W, W_ro, out);

@@ -88,8 +88,10 @@ INLINE void last_node(const Graph *g, const int n, int flagged, const double *at
     }
 }
 
-INLINE void last_position(const Graph *g, const int n, const int64_t *flags, const double *atoms, double *W) {
-    for (int64_t b = -1; b < g->NL; b++) {
+/* The last position's knowledge states with best levels b = share - 1 (mod shares). */
+INLINE void last_position(const Graph *g, const int n, const int64_t *flags, const double *atoms, double *W,
+                          int share, int shares) {
+    for (int64_t b = share - 1; b < g->NL; b += shares) {
         int64_t count;
         const int64_t *codes = codes_of(g, n - 1, b, &count);
         for (int64_t i = 0; i < count; i++) last_node(g, n, flags[n - 1] != 0, atoms, W, b, codes[i]);
@@ -210,9 +212,11 @@ INLINE void middle_node(const Graph *g, const int n, int j, int flagged, double 
     for (int c = 0; c < n; c++) W[s * n + c] = E[c];
 }
 
-INLINE void middle_position(const Graph *g, const int n, int j, const int64_t *flags, double *W, const Above *a) {
+/* Position j's knowledge states with best levels b = share - 1 (mod shares). */
+INLINE void middle_position(const Graph *g, const int n, int j, const int64_t *flags, double *W, const Above *a,
+                            int share, int shares) {
     for (int64_t L = 1; L <= 3; L++)
-        for (int64_t b = -1; b < g->NL; b++) {
+        for (int64_t b = share - 1; b < g->NL; b += shares) {
             int64_t count;
             const int64_t *codes = codes_of(g, j, b, &count);
             for (int64_t i = 0; i < count; i++) middle_node(g, n, j, flags[j] != 0, W, a, L, b, codes[i]);
@@ -260,12 +264,75 @@ INLINE void start_position(const Graph *g, const int n, const int64_t *flags, co
     for (int c = 0; c < n; c++) out[c] = cont[c];
 }
 
+/* A position of a large round is solved by two threads, each for half of the best levels
+ * (every knowledge state on its own: the same values). */
+#define SPLIT_NODES 20000               /* knowledge states of a position worth a second thread */
+
+typedef struct {
+    const Graph *g;
+    const int64_t *flags;
+    const double *atoms;
+    double *W;
+    const Above *a;
+    int j, share, shares;
+} Share;
+
+INLINE void position_share(const Graph *g, const int n, const Share *s) {
+    if (s->j == n - 1) last_position(g, n, s->flags, s->atoms, s->W, s->share, s->shares);
+    else middle_position(g, n, s->j, s->flags, s->W, s->a, s->share, s->shares);
+}
+
+#define POSITION_SHARE_N(N) \
+    static void *position_share_##N(void *share) { position_share(((const Share *)share)->g, N, share); return NULL; }
+POSITION_SHARE_N(2)
+POSITION_SHARE_N(3)
+POSITION_SHARE_N(4)
+POSITION_SHARE_N(5)
+POSITION_SHARE_N(6)
+POSITION_SHARE_N(7)
+POSITION_SHARE_N(8)
+
+static void *(*const position_share_by_n[MAXN + 1])(void *) = {
+    NULL, NULL, position_share_2, position_share_3, position_share_4, position_share_5, position_share_6,
+    position_share_7, position_share_8};
+
+static int more_than_one_cpu(void) {
+    static int cpus = 0;
+    if (cpus == 0) cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus > 1;
+}
+
+static int64_t position_codes(const Graph *g, int j) {
+    const int64_t *ptr = g->code_ptr + j * (g->NL + 1) * 2;
+    int64_t count = 0;
+    for (int b = 0; b <= g->NL; b++) count += ptr[b * 2 + 1] - ptr[b * 2];
+    return count;
+}
+
+INLINE void solve_position(const Graph *g, const int n, int j, const int64_t *flags, const double *atoms, double *W,
+                           const Above *a) {
+    Share first = {g, flags, atoms, W, a, j, 0, 1};
+    if (position_codes(g, j) * 3 >= SPLIT_NODES && more_than_one_cpu()) {
+        Share second = first;
+        pthread_t thread;
+        first.shares = second.shares = 2;
+        second.share = 1;
+        if (pthread_create(&thread, NULL, position_share_by_n[n], &second) == 0) {
+            position_share(g, n, &first);
+            pthread_join(thread, NULL);
+            return;
+        }
+        first.shares = 1;
+    }
+    position_share(g, n, &first);
+}
+
 INLINE void round_backward_n(const Graph *g, const int n, Above *a, const int64_t *flags, const double *atoms,
                              double *W, double *out) {
-    last_position(g, n, flags, atoms, W);
+    solve_position(g, n, n - 1, flags, atoms, W, a);
     for (int j = n - 2; j > 0; j--) {
         above_tables(g, n, j, W, a);
-        middle_position(g, n, j, flags, W, a);
+        solve_position(g, n, j, flags, atoms, W, a);
     }
     start_position(g, n, flags, W, a, out);
 }
