@@ -12,7 +12,11 @@ Printed side by side, with the process's CPU time and peak memory:
 * the game solves of :func:`solve_table` for 3 and 4 players from 9 stripes, cap 11: the
   value iteration of the table itself (its subgames solved first, not timed; CPU seconds per
   sweep), and for three players also the whole solve with its two-player subgame
-  (:func:`.game_solver.solve_game`); ``--quick`` skips the four-player one (minutes).
+  (:func:`.game_solver.solve_game`); ``--quick`` skips the four-player one (half a minute
+  here, a minute and a half before).
+
+Wall times include waiting for the CPU: on a busy machine compare the CPU figures (the
+solver and a large round use two threads where two CPUs are free).
 
 Run::
 
