@@ -2,29 +2,31 @@
  * PIT-4..PIT-8), built at install time.
  *
  * Called by table_round.py (one round: round_backward, continuation), table_solver.py (the
- * value iteration: sweep_states, state_atoms) and table_compare.py (one player on fixed
- * decisions: round_backward_fixed, sweep_fixed). Every function is plain arithmetic on the
- * arrays of a RoundGraph (table_round.py); nothing here knows the rules beyond what the
- * arrays say.
+ * value iteration: sweep_states, evaluate_states, state_atoms) and table_compare.py (one
+ * player on fixed decisions: round_backward_fixed, sweep_fixed). Every function is plain
+ * arithmetic on the arrays of a RoundGraph (table_round.py) and the status digits below.
  *
  * Layout (table_round.py describes the knowledge states and atoms):
- *   a knowledge slot of turn position j (1..n-1) is
- *     slot_off[j] + ((L - 1) * (NL + 1) + b + 1) * R**j + code
+ *   the knowledge states of turn position j (1..n-1) with best level b are (L, b, code) for
+ *   every limit L and the codes code_list[code_ptr[j][b + 1][0] .. [1]); the knowledge slot
+ *   of one is slot_off[j] + ((L - 1) * (NL + 1) + b + 1) * R**j + code
  *   (limit L, best level b, -1: everybody before is out; code: the status digits of
  *   positions 0..j-1 in base R: 0 below, 1 below with a 2-2-3 penalty, 2 best, 3 out,
  *   4 best with a penalty); W[slot][n] is its value vector (every position's value);
  *   an atom (the end of a round) is row code * 4 + type, code the digits of all n positions
  *   and type the (wipe, penalty) type of the best level; atoms[row][n] its value vector.
  *
- * A player indifferent between stopping and throwing again stops. The arithmetic is that of
- * the numba kernels it replaces, in the same order (no fused multiply-adds): equal values bit
- * for bit. Each solver is compiled once per table size n = 2..8 (the loops over the n
- * components of a value vector unrolled) and chosen by n.
+ * A player indifferent between stopping and throwing again stops. The sums run in a fixed
+ * order without fused multiply-adds, so the values are the same bit for bit on every build.
+ * Each round solver is compiled once per table size n = 2..8 (the loops over the n components
+ * of a value vector unrolled) and chosen by n; the positions of a large round are solved by
+ * two threads (_table_c_round.h).
  *
- * The game (table_solver.py): a state between rounds is the stripes and has-wiped flags of
- * the players still in, seen from the start player, as a dense index (table_round_state in
- * _table_c_game.h); game_atoms gives every atom of a state its value vector (PIT-5..PIT-8)
- * from the values of the states the round leads to.
+ * The game (_table_c_game.h): a state between rounds is the stripes and has-wiped flags of
+ * the players still in, seen from the start player, as a dense index (state_index);
+ * game_atoms gives every atom of a state its value vector (PIT-5..PIT-8) from the values of
+ * the states the round leads to. _table_c_policy.h records a round's decisions as a linear
+ * map of those states, for the policy evaluation of the game solver.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

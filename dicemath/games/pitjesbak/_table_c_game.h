@@ -84,8 +84,8 @@ static void luce(const Next *x, const int64_t *stripes, const int64_t *flags, co
 static inline void atom_bits(const Graph *g, int64_t code, int64_t penalty, int64_t *T, int64_t *P, int64_t *O) {
     *T = *P = *O = 0;
     for (int pos = 0; pos < g->n; pos++) {
-        const int64_t digit = code % g->R, bit = (int64_t)1 << pos;
-        code /= g->R;
+        const int64_t digit = g->R == 4 ? (code >> 2 * pos) & 3 : code / g->powR[pos] % g->R;
+        const int64_t bit = (int64_t)1 << pos;
         if (digit == 2 || digit == 4) *T |= bit;
         if (digit == 1 || digit == 4 || (digit == 2 && penalty)) *P |= bit;
         if (digit == 3) *O |= bit;

@@ -58,7 +58,7 @@ Cost: a round of four has 5,382 knowledge states; from 9 stripes (AMD EPYC, 2 th
 players are solved in half a second (5 full sweeps; the two-player subgame takes a second
 more) and four in about half a minute of CPU (5 full sweeps of 38,416 rounds, 0.1 ms each and
 as much again to record their decisions). ``benchmarks/bench_pitjesbak_table.py`` prints the
-times beside those of the numba kernels before.
+times beside those of the previous kernels.
 
 Example:
     >>> solution = solve_table(Rules(players=3, stripes=1), cap=2, use_cache=False)
@@ -567,9 +567,11 @@ def _first_guess(rules: Rules, cap: int, subgames: dict[int, TableSolution]) -> 
     smaller = subgames.get(n - 1)
     if smaller is None or smaller.cap != cap:
         return np.full((state_count(n, cap, rules.stripes), n), 1.0 / n)
-    strength, position = _fit(smaller.values, n - 1, cap, rules.stripes)
-    stretched = np.interp(np.arange(n) * (n - 2) / (n - 1), np.arange(n - 1), position)
-    return np.ascontiguousarray(_luce_all(strength, stretched, n, cap, rules.stripes))
+    with np.errstate(all="ignore"):                      # a value of 0 has no logarithm: no fit
+        strength, position = _fit(smaller.values, n - 1, cap, rules.stripes)
+        stretched = np.interp(np.arange(n) * (n - 2) / (n - 1), np.arange(n - 1), position)
+        guess = np.ascontiguousarray(_luce_all(strength, stretched, n, cap, rules.stripes))
+    return guess if np.isfinite(guess).all() else np.full_like(guess, 1.0 / n)
 
 
 def cap_effect(rules: Rules | None = None, *, cap: int | None = None, use_cache: bool = True) -> float:
