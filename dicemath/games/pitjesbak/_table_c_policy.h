@@ -74,8 +74,10 @@ static void forward_middle(const Graph *g, int j, int flagged, const double *W, 
     }
 }
 
-/* The same for the last position at (b, code) and every limit, whose outcomes are atoms; his
- * value with l throws is the knowledge slot of limit l. */
+/* The same for the last position at (b, code), all limits at once: his decisions with l
+ * throws left do not depend on the limit (his value with l throws is the knowledge slot of
+ * limit l), so the probability of throwing with l left is that of arriving with limit l plus
+ * that of throwing again with l + 1 left. */
 static void forward_last(const Graph *g, int flagged, const double *atoms, const double *W, int64_t b, int64_t code,
                          Forward *f, double *won) {
     const int n = g->n, j = n - 1;
@@ -89,18 +91,17 @@ static void forward_last(const Graph *g, int flagged, const double *atoms, const
     }
     if (reach[0] == 0.0 && reach[1] == 0.0 && reach[2] == 0.0) return;
     const int m = last_rows(g, b, code, flagged, rows, masses);
-    for (int64_t L = 1; L <= 3; L++) {
-        double p = reach[L - 1];
-        for (int64_t left = L; left >= 1 && p != 0.0; left--) {
-            const double theta = left > 1 ? W[(s1 + (left - 2) * step) * n + j] : -1.0;
-            double again = 0.0;
-            if (flagged) won[j] += p * g->mass_apen;
-            for (int i = 0; i < m; i++) {
-                if (atoms[rows[i] * n + j] >= theta) f->end[rows[i]] += p * masses[i];
-                else again += masses[i];
-            }
-            p *= again;
+    double p = 0.0;
+    for (int64_t left = 3; left >= 1; left--) {
+        p += reach[left - 1];
+        const double theta = left > 1 ? W[(s1 + (left - 2) * step) * n + j] : -1.0;
+        double again = 0.0;
+        if (flagged) won[j] += p * g->mass_apen;            /* 1-1-1 wins the game (PIT-6) */
+        for (int i = 0; i < m; i++) {
+            if (atoms[rows[i] * n + j] >= theta) f->end[rows[i]] += p * masses[i];
+            else again += masses[i];
         }
+        p *= again;
     }
 }
 
