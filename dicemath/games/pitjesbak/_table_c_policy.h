@@ -26,38 +26,43 @@ typedef struct {
     double *reach;                      /* [slots]: P(the round reaches a knowledge slot) */
     double *end;                        /* [atom_table]: P(the round ends in an atom) */
     int32_t *where;                     /* [N]: a state's term in the row being built, or -1 */
+    double *taken;                      /* [3][most][K + 1]: P(the best taken from item k on, own values rising) */
 } Forward;
 
-static int forward_alloc(Forward *f, const Graph *g, int64_t states) {
+static int forward_alloc(Forward *f, const Graph *g, int64_t states, int64_t most) {
+    f->taken = calloc((size_t)(3 * most * (g->K + 1)), sizeof(double));
     f->reach = malloc((size_t)g->slots * sizeof(double));
     f->end = malloc((size_t)g->atom_table * sizeof(double));
     f->where = malloc((size_t)states * sizeof(int32_t));
     if (f->where)
         for (int64_t s = 0; s < states; s++) f->where[s] = -1;
-    return f->reach && f->end && f->where;
+    return f->reach && f->end && f->where && f->taken;
 }
 
 static void forward_free(Forward *f) {
     free(f->reach);
     free(f->end);
     free(f->where);
+    free(f->taken);
 }
 
 /* Spread the probability p of a knowledge state of position j (not the last) over its
  * outcomes, throw by throw (L throws left at most): a throw is kept where the player's own
- * value of it is at least his value of throwing again (the recorded thresholds). */
+ * value of it is at least his value of throwing again (the recorded thresholds). Where his
+ * own values rise with the level taken (above_tables), the outcomes that take the best are
+ * kept from a threshold item on: f->taken collects those probabilities by first item, and
+ * spread_taken gives them to the items' knowledge slots once for the whole position. */
 static void forward_middle(const Graph *g, int j, int flagged, const double *W, const Above *a, int64_t L, int64_t b,
                            int64_t code, double p, Forward *f, double *won) {
     const int n = g->n, K = g->K;
     const int64_t pj = g->powR[j], s = slot_of(g, j, L, b, code);
-    int64_t rows[8], items[2 * MAXNL], dcode;
-    double masses[8], own[2 * MAXNL];
+    int64_t rows[8], dcode;
+    double masses[8];
     const int m = kept_rows(g, j, flagged, L, b, code, rows, masses, &dcode);
     const int start = (int)g->item_start[b + 1];
-    for (int i = start; i < K; i++) {
-        items[i - start] = slot_of(g, j + 1, L, g->item_level[i], dcode + best_digit(g, (int)g->item_pen[i]) * pj);
-        own[i - start] = W[items[i - start] * n + j];
-    }
+    const int64_t cell = (L - 1) * a->most + g->nb_index[dcode];
+    const double *own = a->own + cell * K;
+    const int rising = start < K && a->mono[cell * K + start];
     for (int64_t left = L; left >= 1; left--) {
         const double theta = left > 1 ? a->theta[s * 2 + left - 2] : -1.0;   /* own values are >= 0 */
         double again = 0.0;
@@ -66,12 +71,45 @@ static void forward_middle(const Graph *g, int j, int flagged, const double *W, 
             if (W[rows[i] * n + j] >= theta) f->reach[rows[i]] += p * masses[i];
             else again += masses[i];
         }
-        for (int i = start; i < K; i++) {
-            if (own[i - start] >= theta) f->reach[items[i - start]] += p * g->item_mass[i];
-            else again += g->item_mass[i];
+        if (rising) {
+            int lo = start, hi = K;
+            while (lo < hi) {                               /* first item with own value >= theta */
+                int mid = (lo + hi) / 2;
+                if (own[mid] >= theta) hi = mid;
+                else lo = mid + 1;
+            }
+            f->taken[cell * (K + 1) + lo] += p;
+            again += g->suf_mass[start] - g->suf_mass[lo];
+        } else {
+            for (int i = start; i < K; i++) {
+                if (own[i] >= theta)
+                    f->reach[slot_of(g, j + 1, L, g->item_level[i], dcode + best_digit(g, (int)g->item_pen[i]) * pj)] +=
+                        p * g->item_mass[i];
+                else again += g->item_mass[i];
+            }
         }
         p *= again;
     }
+}
+
+/* The probabilities f->taken of position j given to the knowledge slots of position j + 1
+ * (item k gets those collected at items up to k). */
+static void spread_taken(const Graph *g, int j, int64_t most, Forward *f) {
+    const int K = g->K;
+    const int64_t pj = g->powR[j];
+    for (int64_t L = 1; L <= 3; L++)
+        for (int64_t q = 0; q < g->nb_count[j]; q++) {
+            double *taken = f->taken + ((L - 1) * most + q) * (K + 1);
+            double p = 0.0;
+            for (int k = 0; k < K; k++) {
+                p += taken[k];
+                taken[k] = 0.0;
+                if (p != 0.0)
+                    f->reach[slot_of(g, j + 1, L, g->item_level[k],
+                                     g->nb_code[q] + best_digit(g, (int)g->item_pen[k]) * pj)] += p * g->item_mass[k];
+            }
+            taken[K] = 0.0;
+        }
 }
 
 /* The same for the last position at (b, code), all limits at once: his decisions with l
@@ -107,7 +145,7 @@ static void forward_last(const Graph *g, int flagged, const double *atoms, const
 
 /* Follow a round solved by round_backward (with a->theta recorded) from its start to its
  * ends: f->end (P of every atom) and won (P each position wins the game in the round). */
-static void round_forward(const Graph *g, const int64_t *flags, const double *atoms, const double *W, const Above *a,
+static void round_forward(const Graph *g, const int64_t *flags, const double *atoms, const double *W, Above *a,
                           Forward *f, double *won) {
     const int n = g->n;
     double alone[MAXN] = {0}, masses[2 * MAXNL + 1], p = 1.0;
@@ -129,7 +167,8 @@ static void round_forward(const Graph *g, const int64_t *flags, const double *at
         }
         p *= again;
     }
-    for (int j = 1; j < n - 1; j++)
+    for (int j = 1; j < n - 1; j++) {
+        above_tables(g, n, j, W, a);                        /* position j's own values of the items */
         for (int64_t L = 1; L <= 3; L++)
             for (int64_t b = -1; b < g->NL; b++) {
                 int64_t count;
@@ -139,6 +178,8 @@ static void round_forward(const Graph *g, const int64_t *flags, const double *at
                     if (r != 0.0) forward_middle(g, j, flags[j] != 0, W, a, L, b, codes[i], r, f, won);
                 }
             }
+        spread_taken(g, j, a->most, f);
+    }
     for (int64_t b = -1; b < g->NL; b++) {
         int64_t count;
         const int64_t *codes = codes_of(g, n - 1, b, &count);
@@ -256,7 +297,7 @@ static double sweep_states(const Graph *g, const Next *x, const int64_t *states,
     int ok = atoms && W && above_alloc(&above, g);
     if (ok && pol) {
         above.theta = malloc((size_t)g->slots * 2 * sizeof(double));
-        ok = above.theta && forward_alloc(&forward, g, x->count);
+        ok = above.theta && forward_alloc(&forward, g, x->count, above.most);
     }
     for (Py_ssize_t i = 0; ok && i < count; i++) {
         const int64_t s = states[i];
