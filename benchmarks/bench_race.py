@@ -6,9 +6,10 @@ process, one open row: numba compiled its kernel there, the C kernel was compile
 then the solve of ``--rows`` both playing to win with the differing decisions counted (as
 ``dicemath pegs race`` does): its CPU seconds, live ordered pairs per CPU second, the greatest
 difference of the two revisions' values over every pair (the earlier revision reads this
-checkout's from a scratch file), and the process's peak memory; this checkout's figures on a
-thread per CPU and with the values alone (``decisions=False``, what race advice and the table
-of ``race --mover`` use, one thread) follow.
+checkout's from a scratch file), and the process's peak memory. This checkout runs on one
+thread there, so CPU seconds compare like with like; its figures on a thread per CPU and with
+the values alone (``decisions=False``, what race advice and the table of ``race --mover`` use,
+one thread) follow.
 
 Then, per matchup (``--matchups``), this checkout alone: the kernel's wall time, the process
 CPU time of the solve, the live ordered pairs solved (both players' tables in a mixed matchup),
@@ -41,13 +42,14 @@ solve_race_compiled(rules, rows[:1])
 figures = {{"cold_start_s": time.perf_counter() - tic}}
 compiled_c = "threads" in inspect.signature(solve_race_compiled).parameters
 cpu = time.process_time()
-tables = solve_race_compiled(rules, rows)
+tables = solve_race_compiled(rules, rows, **({{"threads": 1}} if compiled_c else {{}}))
 figures["solve_cpu_s"] = time.process_time() - cpu
 figures["pairs_per_cpu_s"] = tables.pairs / figures["solve_cpu_s"]
 figures["first_mover_value"] = tables.start_value
 if compiled_c:
     np.save(os.path.join(scratch, "after.npy"), tables.V1)
-    for name, options in (("all_cpus", {{"threads": os.cpu_count()}}), ("values_alone", {{"decisions": False}})):
+    runs = (("all_cpus", {{"threads": os.cpu_count()}}), ("values_alone", {{"threads": 1, "decisions": False}}))
+    for name, options in runs:
         cpu, wall = time.process_time(), time.perf_counter()
         solve_race_compiled(rules, rows, **options)
         figures[f"solve_{{name}}_cpu_s"] = time.process_time() - cpu

@@ -64,6 +64,7 @@ Example:
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -87,6 +88,10 @@ RACE_MAX_ROWS = 5
 """The most open rows a race is solved for (``5``: 7,776 boards a side, 7,776^2 pairs, two
 float64 tables of 7,776^2 values, 0.97 GB, four in a mixed matchup). Six rows would need tables
 of 46,656^2 values, 17.4 GB each: more memory than the machines the project runs on."""
+
+THREADED_BOARDS = 6 ** 4
+"""Boards a side from which the compiled race runs a thread per CPU by default (fewer: one, the
+passes of the kernel being too short for a second thread to keep pace)."""
 
 REFERENCE_MAX_ROWS = 3
 """The most open rows the plain-Python reference solver accepts (a solve at 3 rows takes
@@ -838,8 +843,13 @@ class RaceTables:
         return out
 
 
+def _default_threads(boards: int) -> int:
+    """A thread per CPU from :data:`THREADED_BOARDS` boards a side, else one."""
+    return (os.cpu_count() or 1) if boards >= THREADED_BOARDS else 1
+
+
 def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = "race", second: str = "race",
-                        examples: int = 10, decisions: bool = True, threads: int = 1) -> RaceTables:
+                        examples: int = 10, decisions: bool = True, threads: int | None = None) -> RaceTables:
     """Solve the two-player race on a reduced board with the compiled kernel (float64).
 
     Args:
@@ -849,9 +859,10 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
         first, second: the policies (:data:`POLICIES`).
         examples: differing decisions kept (race vs race).
         decisions: count the differing decisions (race vs race; False: the values alone).
-        threads: threads of the kernel (default 1); the values and counts are the same
-            whatever the threads. Each thread follows the one before it pair by pair, so more
-            than one pays only on CPUs that are otherwise idle.
+        threads: threads of the kernel (default: one per CPU from :data:`THREADED_BOARDS`
+            boards a side, else one); the values and counts are the same whatever the threads.
+            Each thread follows the one before it pair by pair: two halve the wall time on two
+            idle CPUs, and gain nothing on busy ones.
 
     Raises:
         InvalidBoardError, RaceTooLargeError, DicemathError: as :func:`solve_race`;
@@ -891,7 +902,7 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
     newton_steps, _ = _race_c.solve_pairs(
         tables, shape, (V1, V2, V1T, V2T),
         (policies[0] == "race", policies[1] == "race", symmetric, rules.scoring == "first_out", count),
-        stats, ex_loss, ex_info, ex_value, N - 1, 0, threads)
+        stats, ex_loss, ex_info, ex_value, N - 1, 0, threads or _default_threads(N))
     seconds = time.perf_counter() - start
     found_stats = None
     if count:
