@@ -101,12 +101,13 @@ typedef struct {
     const double *RP;           /* FIVES-6 rest points of every board */
     Merged merged;              /* the groups as each set of open rows sees them (merge_groups) */
     /* The steps c of each coefficient row [j, need, d, ta, h] whose ending or fresh start has a
-     * chance (h = 0: those of any h), terms[term_start[row]] .. (list_terms): most are 0. */
+     * chance (h = 0: those of any h), terms[term_start[row] .. term_start[row + 1]] (list_terms;
+     * most coefficients are 0). */
     int64_t *term_start;
     uint8_t *terms;
 } Race;
 
-/* The work space of one solve: per work row the options' stays and rests, the PEGS-7 values
+/* The work space of one thread: per work row the options' stays and rests, the PEGS-7 values
  * following each row going in [j][t2], and the leaf values [ending or fresh start][steps]. */
 typedef struct {
     double S[ROWS][MAXK * MAXHM], R[ROWS][MAXK * MAXHM];
@@ -145,11 +146,6 @@ typedef struct {
 } View;
 
 static inline double at(View v, int64_t y, int64_t x) { return v.base[y * v.sy + x * v.sx]; }
-
-static inline double coef_at(const Race *R, int j, int need, int d, int ta, int h, int c) {
-    return R->coef[(((((int64_t)j * (R->goal + 1) + need) * (R->dice + 1) + d) * R->T + ta) * (R->dice + 1) + h) *
-                       R->ncol + c];
-}
 
 static inline int reaches(const Race *R, int j, int need, int d, int ta, int t2) {
     return R->reach[((((int64_t)j * (R->goal + 1) + need) * (R->dice + 1) + d) * R->T + ta) * R->T + t2];
