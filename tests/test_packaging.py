@@ -68,6 +68,16 @@ def test_wheel_ships_every_kernel_compiled_with_its_sources(wheel):
         assert any(re.fullmatch(re.escape(name[:-2]) + r"\..*\.so", n) for n in names), name
 
 
+def test_the_package_imports_no_numba():
+    """One compiled route: the kernels are C extensions, and no module of the package imports
+    numba (it is no dependency)."""
+    pattern = re.compile(r"^\s*(import numba|from numba)\b", re.MULTILINE)
+    importers = [p.relative_to(REPO).as_posix() for p in (REPO / "dicemath").rglob("*.py")
+                 if pattern.search(p.read_text(encoding="utf-8"))]
+    assert not importers
+    assert "numba" not in (REPO / "pyproject.toml").read_text(encoding="utf-8")
+
+
 def test_readme_links_resolve_inside_the_repository():
     text = (REPO / "README.md").read_text(encoding="utf-8")
     targets = [t for t in re.findall(r"\]\(([^)\s]+)\)", text) if not re.match(r"[a-z]+:", t)]

@@ -370,7 +370,7 @@ def test_race_bear_off_uses_the_database(root, monkeypatch):
 
 def test_backgammon_modules_do_not_import_numba():
     """No backgammon module imports numba (its kernels are C), nor Dask when it is
-    imported, even when the kernels run. (``import dicemath`` may load numba for another
+    imported, even when the kernels run. (``import dicemath`` may load Dask for another
     game, so the check is on who asks for it.)"""
     import subprocess
     import sys

@@ -1,6 +1,6 @@
 """The exact full-board solver of Pegs and Fives: every board of the 12-row game.
 
-Modules (imported on demand; ``import dicemath`` loads none of them, nor numba, Dask or the C kernel):
+Modules (imported on demand; ``import dicemath`` loads none of them, nor Dask or the C kernels):
 
 * :mod:`.layout` -- board index <-> board, independent board sets, slabs;
 * :mod:`.fives_kernel` -- the compiled Fives kernel (FIVES-1..5, C compiled at install:
