@@ -44,9 +44,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define X86_PATHS 1   /* GCC on x86-64: the AVX-512 and AVX2 paths besides the portable one */
-#endif
+
+#include "_c_paths.h"   /* X86_PATHS: GCC on x86-64, the AVX-512 and AVX2 paths besides the portable one */
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -131,7 +130,7 @@ typedef struct {
 
 typedef struct {
     const char *name;
-    int (*runs)(void);                  /* this CPU has the path's instructions */
+    int (*runs)(void);                  /* this CPU has the path's instructions (_c_paths.h) */
     void (*boards_f64)(const Geo *, double *, const double *, const int64_t *, int64_t, int, Scratch *);
     void (*boards_f32)(const Geo *, float *, const float *, const int64_t *, int64_t, int, Scratch *);
     void (*slabs_f64)(const Geo *, double *, const double *, const Slabs *, int, Scratch *);
@@ -139,12 +138,6 @@ typedef struct {
     void (*options_f64)(const Geo *, const double *, int64_t, Lanes *, double *);
     void (*options_f32)(const Geo *, const float *, int64_t, Lanes *, double *);
 } Path;
-
-#if defined(X86_PATHS)
-static int runs_avx512(void) { return __builtin_cpu_supports("x86-64-v4"); }
-static int runs_avx2(void) { return __builtin_cpu_supports("x86-64-v3"); }
-#endif
-static int runs_scalar(void) { return 1; }
 
 #define PATH_ENTRY(name) \
     {#name, runs_##name, solve_boards_f64_##name, solve_boards_f32_##name, solve_slabs_f64_##name, \
@@ -428,32 +421,14 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fives_c",
                                     "The compiled exact Fives kernel (see fives_kernel.py).", -1, methods,
                                     NULL, NULL, NULL, NULL};
 
-/* The path: DICEMATH_SIMD's if set (ImportError if this CPU or build has no such path), else
- * the fastest this CPU runs. PATHS: the names of the paths it runs, fastest first. */
+/* The path (choose_path); PATHS: the names of the paths this CPU runs, fastest first. */
 PyMODINIT_FUNC PyInit__fives_c(void) {
-    const char *forced = getenv("DICEMATH_SIMD");
-    if (forced != NULL && forced[0] == '\0') forced = NULL;
-    __builtin_cpu_init();
-    const Path *chosen = NULL;
-    PyObject *names = PyList_New(0);
-    for (size_t i = 0; names != NULL && i < sizeof(paths) / sizeof(paths[0]); i++) {
-        if (!paths[i].runs()) continue;
-        if (chosen == NULL && (forced == NULL || strcmp(forced, paths[i].name) == 0)) chosen = &paths[i];
-        PyObject *name = PyUnicode_FromString(paths[i].name);
-        if (name == NULL || PyList_Append(names, name) < 0) Py_CLEAR(names);
-        Py_XDECREF(name);
-    }
-    if (names == NULL) return NULL;
-    if (chosen == NULL) {
-        PyErr_Format(PyExc_ImportError, "DICEMATH_SIMD=%s: not a code path this CPU runs (%R)", forced, names);
-        Py_DECREF(names);
-        return NULL;
-    }
-    path = chosen;
-    PyObject *m = PyModule_Create(&module), *tuple = PyList_AsTuple(names);
-    Py_DECREF(names);
-    if (m == NULL || tuple == NULL || PyModule_AddObject(m, "PATHS", tuple) < 0) {
-        Py_XDECREF(tuple);
+    PyObject *names = NULL;
+    path = choose_path(paths, sizeof(paths) / sizeof(paths[0]), sizeof(paths[0]), &names);
+    if (path == NULL) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL || PyModule_AddObject(m, "PATHS", names) < 0) {
+        Py_XDECREF(names);
         Py_XDECREF(m);
         return NULL;
     }

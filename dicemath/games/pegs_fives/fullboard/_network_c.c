@@ -27,8 +27,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define X86_PATHS 1   /* GCC on x86-64: the AVX-512 and AVX2 paths besides the scalar one */
+
+#include "_c_paths.h"   /* X86_PATHS: GCC on x86-64, the AVX-512 and AVX2 paths besides the scalar one */
+#if defined(X86_PATHS)
 #include <immintrin.h>
 #endif
 
@@ -67,16 +68,10 @@ typedef float (*SecondLayer)(const int *, const float *, int, const float *, int
  * bits of a value depend on, is the path's name. */
 typedef struct {
     const char *name;
-    int (*runs)(void);                  /* this CPU has the path's instructions */
+    int (*runs)(void);                  /* this CPU has the path's instructions (_c_paths.h) */
     void (*boards)(const float *, const float *, int, const float *, int, const float *, const float *, float,
                    Py_ssize_t, double *);
 } Path;
-
-#if defined(X86_PATHS)
-static int runs_avx512(void) { return __builtin_cpu_supports("x86-64-v4"); }
-static int runs_avx2(void) { return __builtin_cpu_supports("x86-64-v3"); }
-#endif
-static int runs_scalar(void) { return 1; }
 
 static const Path paths[] = {   /* fastest first */
 #if defined(X86_PATHS)
@@ -167,35 +162,17 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_network_c",
                                     "The distilled model, compiled: values of boards and the network on a slab.", -1, methods,
                                     NULL, NULL, NULL, NULL};
 
-/* The path: DICEMATH_SIMD's if set (ImportError if this CPU or build has no such path), else
- * the fastest this CPU runs. SUMMATION names it (guides.distilled_guide_digest puts it in a
+/* The path (choose_path). SUMMATION names it (guides.distilled_guide_digest puts it in a
  * guide's digest, so a guide table is never resumed by a build that sums in another order);
  * PATHS: the names of the paths this CPU runs, fastest first. */
 PyMODINIT_FUNC PyInit__network_c(void) {
-    const char *forced = getenv("DICEMATH_SIMD");
-    if (forced != NULL && forced[0] == '\0') forced = NULL;
-    __builtin_cpu_init();
-    const Path *chosen = NULL;
-    PyObject *names = PyList_New(0);
-    for (size_t i = 0; names != NULL && i < sizeof(paths) / sizeof(paths[0]); i++) {
-        if (!paths[i].runs()) continue;
-        if (chosen == NULL && (forced == NULL || strcmp(forced, paths[i].name) == 0)) chosen = &paths[i];
-        PyObject *name = PyUnicode_FromString(paths[i].name);
-        if (name == NULL || PyList_Append(names, name) < 0) Py_CLEAR(names);
-        Py_XDECREF(name);
-    }
-    if (names == NULL) return NULL;
-    if (chosen == NULL) {
-        PyErr_Format(PyExc_ImportError, "DICEMATH_SIMD=%s: not a code path this CPU runs (%R)", forced, names);
-        Py_DECREF(names);
-        return NULL;
-    }
-    path = chosen;
-    PyObject *m = PyModule_Create(&module), *tuple = PyList_AsTuple(names);
-    Py_DECREF(names);
-    if (m == NULL || tuple == NULL || PyModule_AddStringConstant(m, "SUMMATION", path->name) < 0 ||
-        PyModule_AddObject(m, "PATHS", tuple) < 0) {
-        Py_XDECREF(tuple);
+    PyObject *names = NULL;
+    path = choose_path(paths, sizeof(paths) / sizeof(paths[0]), sizeof(paths[0]), &names);
+    if (path == NULL) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL || PyModule_AddStringConstant(m, "SUMMATION", path->name) < 0 ||
+        PyModule_AddObject(m, "PATHS", names) < 0) {
+        Py_XDECREF(names);
         Py_XDECREF(m);
         return NULL;
     }
