@@ -58,7 +58,7 @@ QUERIES: tuple[tuple[str, ...], ...] = (
     ("pitjesbak", "simulate", "--players", "3", "--games", "1000", "--json"),
     ("pitjesbak", "show", "--json", "start"),
     ("backgammon", "rules"),
-    ("backgammon", "bearoff", "0,0,3,3,2,1", "--versus", "1,1,1,2,2,2", "--json"),
+    ("backgammon", "bearoff", "0,0,2,2,2,1", "--versus", "1,1,1,2,1,1", "--json"),
     ("backgammon", "moves", BACKGAMMON_START, "3", "1", "--json"),
     ("backgammon", "cube", "2,2,0,0,0,0", "--versus", "0,0,1,1,1,0", "--json"),
     ("backgammon", "hint", BACKGAMMON_START, "3", "1", "--json"),
