@@ -6,6 +6,7 @@ numba simulator's of the same seed, and their game lengths."""
 from __future__ import annotations
 
 import itertools
+import math
 import json
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import pytest
 
 from dicemath.core.errors import DicemathError
 from dicemath.games.pegs_fives.race_advice import (
-    OpponentError, RaceLeaves, decision_agreement, race_advice, turn_laws)
+    OpponentError, RaceLeaves, decision_agreement, race_advice, shape_of, turn_laws, weibull_survival)
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.games.pegs_fives.state import InvalidBoardError, InvalidRollError, after_hits
 
@@ -31,6 +32,34 @@ def test_the_turn_count_law_has_the_expected_turns_as_its_mean(rules):
         pmf = laws.row(laws.pmf, mu)
         assert pmf.sum() == pytest.approx(1.0, abs=1e-9)
         assert (pmf * n).sum() == pytest.approx(mu, rel=1e-6)
+
+
+def _survival_every_row_every_pass(mu, k, horizon=512):
+    """The Newton iteration of :func:`weibull_survival` on every row until all are within tolerance."""
+    n = np.arange(horizon, dtype=np.float64)
+    lam = np.maximum(mu - 0.5, 1e-3) / np.array([math.gamma(1 + 1 / x) for x in k])
+    for _ in range(60):
+        z = (n[None, :] / lam[:, None]) ** k[:, None]
+        s = np.exp(-z)
+        mean = s.sum(axis=1)
+        slope = (s * z * k[:, None]).sum(axis=1)
+        lam = lam * np.exp(np.clip(np.where(slope > 0, (mu - mean) / np.maximum(slope, 1e-300), 0.0), -1.0, 1.0))
+        if np.all(np.abs(mu - mean) < 1e-11 * mu):
+            break
+    s = np.exp(-(n[None, :] / lam[:, None]) ** k[:, None])
+    s[:, 0] = 1.0
+    return s
+
+
+@pytest.mark.parametrize("rules", [PEGS, FIVES], ids=["pegs", "fives"])
+def test_iterating_only_unconverged_rows_gives_the_survival_of_the_full_iteration(rules):
+    laws = turn_laws(rules)
+    mu = laws.mu[::7]                                   # 565 rows from 1 to 80 expected turns
+    k = shape_of(rules, mu)
+    survival = weibull_survival(mu, k)
+    assert np.abs(survival - _survival_every_row_every_pass(mu, k)).max() < 1e-13
+    assert np.array_equal(survival, laws.survival[::7])
+    assert survival.sum(axis=1) == pytest.approx(mu, rel=1e-10)
 
 
 @pytest.mark.parametrize("rules, rows, threshold", [

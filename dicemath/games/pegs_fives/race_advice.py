@@ -116,21 +116,23 @@ def shape_of(rules: Rules, mu: npt.ArrayLike) -> npt.NDArray[np.float64]:
 def weibull_survival(mu: npt.ArrayLike, k: npt.ArrayLike, horizon: int = HORIZON) -> np.ndarray:
     """``S[i, n] = P(N > n)`` of the discrete Weibull law with mean ``mu[i]`` and shape ``k[i]``
     (``n = 0 .. horizon - 1``; ``S[i, 0] = 1``); ``mu >= 1``. The scale is solved by Newton's
-    method on its logarithm (the mean is increasing in it)."""
+    method on its logarithm (the mean is increasing in it), each row until its mean is within
+    ``1e-11`` (relative) of ``mu[i]``: a pass computes only the rows still short of that."""
     mu = np.atleast_1d(np.asarray(mu, dtype=np.float64))
     k = np.broadcast_to(np.asarray(k, dtype=np.float64), mu.shape)
     n = np.arange(horizon, dtype=np.float64)
     lam = np.maximum(mu - 0.5, 1e-3) / np.array([math.gamma(1 + 1 / x) for x in k])
-    target = mu
+    active = np.arange(mu.size)                            # rows whose mean is not yet within tolerance
     for _ in range(60):
-        z = (n[None, :] / lam[:, None]) ** k[:, None]
+        target, shape = mu[active], k[active, None]
+        z = (n[None, :] / lam[active, None]) ** shape
         s = np.exp(-z)
         mean = s.sum(axis=1)
-        slope = (s * z * k[:, None]).sum(axis=1)          # d mean / d log(lam)
+        slope = (s * z * shape).sum(axis=1)                # d mean / d log(lam)
         step = np.where(slope > 0, (target - mean) / np.maximum(slope, 1e-300), 0.0)
-        step = np.clip(step, -1.0, 1.0)
-        lam = lam * np.exp(step)
-        if np.all(np.abs(target - mean) < 1e-11 * target):
+        lam[active] *= np.exp(np.clip(step, -1.0, 1.0))
+        active = active[np.abs(target - mean) >= 1e-11 * target]
+        if not active.size:
             break
     s = np.exp(-(n[None, :] / lam[:, None]) ** k[:, None])
     s[:, 0] = 1.0
