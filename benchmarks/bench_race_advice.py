@@ -7,7 +7,11 @@ Run: ``python benchmarks/bench_race_advice.py [--games 300] [--boards 30]``. Pri
 * **advice**: the first answer of ``dicemath pegs advise ... --opponent ...`` and of Fives'
   (imports included: the cold start of a command), then the warm latency of
   :func:`dicemath.games.pegs_fives.race_advice.race_advice` on random full-board pairs (no
-  table: the distilled model), median and worst;
+  table: the distilled model), median and worst, and the worst over random pairs of boards
+  with 1 to 12 open rows each (where solo tables are solved on demand; the exact race on
+  demand up to three open rows in both trees, as four take seconds and five minutes), with
+  the open rows of the slowest pair; and the turn-count laws' Newton solve on their grid
+  (:func:`dicemath.games.pegs_fives.race_advice.weibull_survival`, Pegs, 3,951 laws);
 * **games**: the first call of :func:`dicemath.games.pegs_fives._race_simulation.simulate`
   (its tables, and numba's compilation before), CPU per game of the race policy against solo
   play (Fives and Pegs), and the distilled model's values
@@ -48,8 +52,32 @@ for rules in (PEGS, FIVES):
         start = time.perf_counter()
         race_advice(rules, board, random_throw(rng, 6), [opponent])
         times.append(time.perf_counter() - start)
-print(json.dumps({"pegs_advise_first_answer_s": pegs_first, "fives_advise_first_answer_s": fives_first,
-                  "advice_warm_median_ms": 1000 * statistics.median(times), "advice_warm_max_ms": 1000 * max(times)}))
+figures = {"pegs_advise_first_answer_s": pegs_first, "fives_advise_first_answer_s": fives_first,
+           "advice_warm_median_ms": 1000 * statistics.median(times), "advice_warm_max_ms": 1000 * max(times)}
+
+
+def reduced_board(rules):
+    open_rows = set(rng.sample(range(12), rng.randint(1, 12)))
+    return [rng.randint(0, rules.goal - 1) if row in open_rows else rules.goal for row in range(12)]
+
+
+slowest = (0.0, "", 0, 0)
+for rules in (PEGS, FIVES):
+    for _ in range(%(pairs)d):
+        board, opponent = reduced_board(rules), reduced_board(rules)
+        start = time.perf_counter()
+        race_advice(rules, board, random_throw(rng, 6), [opponent], exact_max_rows=3)
+        took = time.perf_counter() - start
+        if took > slowest[0]:
+            slowest = (took, rules.name, sum(r < rules.goal for r in board), sum(r < rules.goal for r in opponent))
+from dicemath.games.pegs_fives.race_advice import shape_of, turn_laws, weibull_survival
+grid = turn_laws(PEGS).mu
+start = time.perf_counter()
+weibull_survival(grid, shape_of(PEGS, grid))
+figures["weibull_survival_grid_ms"] = 1000 * (time.perf_counter() - start)
+figures.update({"worst_case_ms": 1000 * slowest[0], "worst_case_is_fives": float(slowest[1] == "fives"),
+                "worst_case_mover_open_rows": slowest[2], "worst_case_opponent_open_rows": slowest[3]})
+print(json.dumps(figures))
 """
 
 GAMES = """
@@ -81,11 +109,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300, help="Fives games (Pegs: a quarter)")
     parser.add_argument("--boards", type=int, default=30, help="random board pairs per game for the warm latency")
+    parser.add_argument("--pairs", type=int, default=40,
+                        help="random pairs of boards with 1 to 12 open rows per game for the worst case")
     args = parser.parse_args()
     cpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
     print(next((line.split(":", 1)[1].strip() for line in cpu.splitlines() if line.startswith("Model name")), "?"),
           f"({os.cpu_count()} CPUs)")
-    compare(ADVICE % {"boards": args.boards}, title="race advice")
+    compare(ADVICE % {"boards": args.boards, "pairs": args.pairs}, title="race advice")
     compare(GAMES % {"games": args.games}, title="race games")
 
 

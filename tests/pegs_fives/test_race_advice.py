@@ -14,8 +14,10 @@ import numpy as np
 import pytest
 
 from dicemath.core.errors import DicemathError
+from dicemath.games.pegs_fives.fullboard.advice import advise_throw
 from dicemath.games.pegs_fives.race_advice import (
-    OpponentError, RaceLeaves, decision_agreement, race_advice, shape_of, turn_laws, weibull_survival)
+    SOLO_SOLVE_MAX_ROWS, OpponentError, RaceLeaves, decision_agreement, race_advice, shape_of, turn_laws,
+    weibull_survival)
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.games.pegs_fives.state import InvalidBoardError, InvalidRollError, after_hits
 
@@ -85,6 +87,34 @@ def test_the_exact_solver_answers_small_board_pairs():
     approx = race_advice(PEGS, board, (3, 4, 4, 1, 1, 2), opponent, exact_max_rows=0).as_dict()
     assert approx["exact"] is False
     assert approx["race_value_now"] == pytest.approx(value, abs=0.08)
+
+
+@pytest.mark.parametrize("rules", [PEGS, FIVES], ids=["pegs", "fives"])
+def test_solo_values_are_solved_up_to_the_limit_and_estimated_beyond(rules):
+    """A board within :data:`SOLO_SOLVE_MAX_ROWS` gets the exact solo values of ``advise``;
+    one beyond (Pegs' seven open rows; Fives has none beyond, its limit being the chain's)
+    the estimate, said so."""
+    small = [0] * SOLO_SOLVE_MAX_ROWS[rules.name] + [rules.goal] * (12 - SOLO_SOLVE_MAX_ROWS[rules.name])
+    opponent = [1] * 12
+    r = race_advice(rules, small, THROW, [opponent]).as_dict()
+    solo = advise_throw(rules, small, THROW).as_dict()
+    assert r["solo_sources"] == ["solve", "estimate"] and r["exact"] is False
+    assert all(o["solo_exact"] for o in r["options"]) and r["solo_best"] == solo["recommendation"]
+    assert {o["row"]: o["expected_turns"] for o in r["options"]} == {
+        o["row"]: o["expected_turns"] for o in solo["options"]}
+    assert "expected turns estimated" in r["approximation"]
+    large = [0] * 7 + [rules.goal] * 5
+    r = race_advice(rules, large, THROW, [opponent]).as_dict()
+    expected = "estimate" if SOLO_SOLVE_MAX_ROWS[rules.name] < 7 else "solve"
+    assert r["solo_sources"][0] == expected
+    assert all(o["solo_exact"] == (expected == "solve") for o in r["options"])
+
+
+def test_the_exact_race_is_solved_on_demand_up_to_three_rows():
+    three = race_advice(PEGS, [5] * 9 + [3, 4, 4], (3, 4, 4, 1, 1, 2), [[5] * 10 + [2, 2]]).as_dict()
+    four = race_advice(PEGS, [5] * 8 + [3, 3, 4, 4], (3, 4, 4, 1, 1, 2), [[5] * 10 + [2, 2]]).as_dict()
+    assert (three["method"], four["method"]) == ("exact_race", "turn_count_model")
+    assert three["solo_sources"] == four["solo_sources"] == ["solve", "solve"]
 
 
 def test_full_board_advice_keys_and_values():

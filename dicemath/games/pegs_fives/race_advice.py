@@ -33,11 +33,12 @@ space (about 10^18 pairs) is not. :func:`race_advice` approximates it:
    included) on those leaf values, later choices of the turn maximising them as well.
 
 Values are estimates (``exact: False``), except for two players on a board pair whose open
-rows together number at most :data:`~.race_solver.RACE_MAX_ROWS`: the exact race
-(:func:`.race_solver.solve_race_compiled`, both playing to win thereafter) gives the values
-(``exact: True``). With two or more opponents the opponents are taken as independent
-solo-optimal players (the stated approximation): Pegs' value is the chance of finishing
-before all of them, Fives' the difference above.
+rows together number at most :data:`EXACT_ON_DEMAND_ROWS` (or ``exact_max_rows``, up to
+:data:`~.race_solver.RACE_MAX_ROWS`): the exact race (:func:`.race_solver.solve_race_compiled`,
+both playing to win thereafter) gives the values (``exact: True``). With two or more
+opponents the opponents are taken as independent solo-optimal players (the stated
+approximation): Pegs' value is the chance of finishing before all of them, Fives' the
+difference above.
 
 Example:
     >>> from dicemath.games.pegs_fives.rules import PEGS
@@ -97,6 +98,19 @@ GRID_MAX = 80.0
 
 HORIZON = 512
 """Turns tabulated per law (``P(N > n)`` for ``n < HORIZON``; the tail beyond is dropped)."""
+
+EXACT_ON_DEMAND_ROWS = 3
+"""The most open rows (both boards together) whose exact race :func:`race_advice` solves on
+demand by default: 216 boards a side, 0.07 s on an AMD EPYC; four rows take 2 to 3 s, five
+more than 4 minutes and 1 GB (``exact_max_rows`` asks for them)."""
+
+SOLO_SOLVE_MAX_ROWS = {"pegs": 6, "fives": 8}
+"""The most open rows of a board whose reduced table :func:`race_advice` solves on demand for
+its solo values (the ``"solve"`` source of :func:`.fullboard.advice.source_chain`), per game
+(other rules: Pegs');
+a board with more open rows and no table gets the estimate (``solo_exact`` False). The
+mover's and an opponent's board may each need a solve: the largest take 0.13 s (Pegs, six
+rows) and 0.19 s (Fives, eight rows) on an AMD EPYC, Pegs' seven rows 0.5 s and eight 2.2 s."""
 
 
 class OpponentError(InvalidBoardError):
@@ -284,7 +298,8 @@ def _check_opponents(rules: Rules, opponents: Opponents) -> list[BoardTuple]:
 def _solo(rules: Rules, board: BoardTuple, table: Path | str | None) -> ExactAdvisor | Advisor:
     from dicemath.games.pegs_fives.fullboard.advice import advisor_for
 
-    return advisor_for(rules, board, table)
+    limit = SOLO_SOLVE_MAX_ROWS.get(rules.name, SOLO_SOLVE_MAX_ROWS["pegs"])
+    return advisor_for(rules, board, table, solve_max_rows=limit)
 
 
 class _Leaves:
@@ -383,7 +398,7 @@ def check_objective(rules: Rules, objective: str | None) -> str:
 def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], opponents: Opponents, *,
                 dice: int | None = None, throws: int | None = None, table: Path | str | None = None,
                 objective: str | None = None,
-                exact_max_rows: int = RACE_MAX_ROWS) -> Advice:
+                exact_max_rows: int = EXACT_ON_DEMAND_ROWS) -> Advice:
     """Every legal row after a choice throw, valued for the race against ``opponents``.
 
     Args:
@@ -393,11 +408,14 @@ def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], oppone
         opponents: one opponent's board, or a list of boards (three or more players).
         dice, throws: dice in hand and throws left before the throw (default: all dice, the
             full budget; fewer dice: a PEGS-7 choice throw).
-        table: a table directory for the solo values (as :func:`.fullboard.advice.advisor_for`).
+        table: a table directory for the solo values (as :func:`.fullboard.advice.advisor_for`;
+            without a table, a board of at most :data:`SOLO_SOLVE_MAX_ROWS` open rows is
+            solved, a larger one estimated).
         objective: ``"win"`` or ``"rest_points"`` (:data:`OBJECTIVES`; default the game's own).
         exact_max_rows: use the exact race solver for one opponent when the two boards' open
-            rows together number at most this many (0: never; at most
-            :data:`~.race_solver.RACE_MAX_ROWS`, the solver's limit).
+            rows together number at most this many (0: never; default
+            :data:`EXACT_ON_DEMAND_ROWS`; at most :data:`~.race_solver.RACE_MAX_ROWS`, the
+            solver's limit). A race solved is kept in the cache.
 
     Returns:
         The :class:`~dicemath.core.advice.Advice` (unit :data:`UNITS` of the objective, higher
@@ -413,7 +431,9 @@ def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], oppone
         * ``method``: ``"exact_race"`` or ``"turn_count_model"``; ``approximation``: the
           assumptions in words;
         * ``race_value_now``: the mover's race value at the start of this turn (before the throw);
-        * ``board_expected_turns``, ``opponent_expected_turns`` (one per opponent);
+        * ``board_expected_turns``, ``opponent_expected_turns`` (one per opponent), and
+          ``solo_sources``: the source of each (the mover's first; ``"table"``, ``"solve"`` or
+          ``"estimate"``, :data:`SOLO_SOLVE_MAX_ROWS`);
         * ``race_best`` and ``solo_best`` (None without a legal row), ``differs`` (whether
           they differ).
 
@@ -448,7 +468,8 @@ def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], oppone
     solo = _solo(rules, b, table)
     solo_rows = solo.rank(b, faces, dice=dice, throws=throws) if legal else []
     solo_exact = bool(getattr(solo, "exact", False))
-    opponent_e = [float(_solo(rules, o, table).value(o)) for o in others]
+    opponent_solo = [_solo(rules, o, table) for o in others]
+    opponent_e = [float(advisor.value(o)) for advisor, o in zip(opponent_solo, others)]
     opponent_r = [float(rest_points(o, rules.goal)) for o in others]
 
     rows_union = tuple(sorted(set(open_rows_of(b, rules.goal)).union(*(open_rows_of(o, rules.goal) for o in others))))
@@ -487,10 +508,14 @@ def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], oppone
             "approximation": None if exact else (
                 "each player's remaining turns follow a discrete Weibull law around his expected turns under "
                 "solo-optimal play; opponents independent and solo-optimal" + ("" if pegs else
-                "; rest points fall with the expected work left")),
+                "; rest points fall with the expected work left") + (
+                "" if all(advisor.exact for advisor in (solo, *opponent_solo)) else
+                "; a board's expected turns estimated where no table covers it and it has too many open rows "
+                "to solve now")),
             "race_value_now": float(now),
             "board_expected_turns": float(solo.value(b)),
             "opponent_expected_turns": opponent_e,
+            "solo_sources": [advisor.source for advisor in (solo, *opponent_solo)],
             "race_best": ranking[0][1] if ranking else None,
             "solo_best": solo_rows[0].row if solo_rows else None,
             "differs": bool(ranking) and ranking[0][1] != solo_rows[0].row,

@@ -212,7 +212,8 @@ def source_chain(rules: Rules) -> SourceChain:
                lambda state, **_: True, lambda state, **_: _decision_advice(estimate_advisor(state.rules), state)))
 
 
-def advisor_for(rules: Rules, board: Sequence[int], table: Path | str | None = None) -> ExactAdvisor | Advisor:
+def advisor_for(rules: Rules, board: Sequence[int], table: Path | str | None = None, *,
+                solve_max_rows: int = SOLVE_MAX_ROWS) -> ExactAdvisor | Advisor:
     """The advisor of the first source of :func:`source_chain` that covers ``board`` (at the
     start of a turn), which also values the boards after it.
 
@@ -220,6 +221,9 @@ def advisor_for(rules: Rules, board: Sequence[int], table: Path | str | None = N
         rules: the game.
         board: the board (validated).
         table: a table directory to use (it must cover the board).
+        solve_max_rows: the ``"solve"`` source answers only boards with at most this many
+            open rows (a caller's tighter time limit; at most :data:`SOLVE_MAX_ROWS`); a board
+            it leaves out gets the estimate.
 
     Returns:
         An :class:`ExactAdvisor` (source ``"table"`` or ``"solve"``), or
@@ -233,7 +237,7 @@ def advisor_for(rules: Rules, board: Sequence[int], table: Path | str | None = N
     source = source_chain(rules).source_for(state, table=table)
     if source.name == "table":
         return _table_advisor(state, table)
-    if source.name == "solve":
+    if source.name == "solve" and len(open_rows_of(state.board, rules.goal)) <= solve_max_rows:
         return _solve_advisor(state)
     return estimate_advisor(rules)
 
