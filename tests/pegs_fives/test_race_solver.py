@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
+import subprocess
+import sys
 from fractions import Fraction
 
 import numpy as np
@@ -55,9 +58,9 @@ def test_compiled_kernel_equals_the_reference_on_three_rows(rules, rows):
 @pytest.mark.parametrize("rules, rows", [(PEGS, (2, 7, 12)), (FIVES, (1, 6, 11)), (PEGS, (1, 2, 3))],
                          ids=["pegs", "fives", "pegs-low-rows"])
 def test_values_and_counts_are_the_same_whatever_the_threads(rules, rows):
-    """The kernel's threads take the passes of the lower board in turn, each waiting for those
-    above it: every value, count and example is the same on one thread and on three, and the
-    values without the counts too."""
+    """The kernel's threads take chunks of boards as they come, waiting for each other between
+    levels of progress: every value, count and example is the same on one thread and on three,
+    and the values without the counts too."""
     for first, second in (("race", "race"), ("race", "solo")):
         one = solve_race_compiled(rules, rows, first=first, second=second, threads=1)
         three = solve_race_compiled(rules, rows, first=first, second=second, threads=3)
@@ -70,6 +73,22 @@ def test_values_and_counts_are_the_same_whatever_the_threads(rules, rows):
         assert (one.decisions is not None) == (first == second == "race")
 
 
+def test_values_and_counts_are_the_same_on_every_code_path():
+    """A lane's arithmetic is the scalar one, term by term: every code path this CPU runs
+    (DICEMATH_SIMD) gives the same values and counts, bit for bit."""
+    from dicemath.games.pegs_fives import _race_c  # type: ignore[attr-defined]  # C extension, no stubs
+
+    snippet = ("import hashlib\n"
+               "from dicemath.games.pegs_fives.race_solver import solve_race_compiled\n"
+               "from dicemath.games.pegs_fives.rules import PEGS\n"
+               "for second in ('race', 'solo'):\n"
+               "    t = solve_race_compiled(PEGS, (2, 7, 12), second=second)\n"
+               "    print(hashlib.sha256(t.V1.tobytes() + t.V2.tobytes()).hexdigest(), repr(t.decisions))\n")
+    outputs = {path: subprocess.run([sys.executable, "-c", snippet], env={**os.environ, "DICEMATH_SIMD": path},
+                                    capture_output=True, text=True, check=True).stdout for path in _race_c.PATHS}
+    assert len(set(outputs.values())) == 1, outputs
+
+
 def test_the_kernel_rejects_tables_that_do_not_fit():
     from dicemath.games.pegs_fives import _race_c  # type: ignore[attr-defined]  # C extension, no stubs
 
@@ -78,15 +97,15 @@ def test_the_kernel_rejects_tables_that_do_not_fit():
     V, VT = np.full((N, N), np.nan), np.full((N, N), np.nan)
     counts = (np.zeros(4), np.full(1, -1.0), np.zeros((1, 6), dtype=np.int64), np.zeros((1, 2)))
     flags = (True, True, True, True, False)
-    _race_c.solve_pairs(tables, (N, k, goal, dice, T), (V, V, VT, VT), flags, *counts, N - 1, 0, 1)
+    _race_c.solve_pairs(tables, (N, k, goal, dice, T), (V, V, VT, VT), flags, *counts, 1)
     assert V[0, 0] == solve_race_compiled(PEGS, rows).start_value
     for shape in ((N, k + 1, goal, dice, T), (N - 1, k, goal, dice, T), (N, k, goal, dice, 4)):
         with pytest.raises(ValueError):
-            _race_c.solve_pairs(tables, shape, (V, V, VT, VT), flags, *counts, N - 1, 0, 1)
+            _race_c.solve_pairs(tables, shape, (V, V, VT, VT), flags, *counts, 1)
     with pytest.raises(ValueError):
-        _race_c.solve_pairs(tables, (N, k, goal, dice, T), (V, V, VT, VT), flags, *counts, N - 1, 0, 0)
+        _race_c.solve_pairs(tables, (N, k, goal, dice, T), (V, V, VT, VT), flags, *counts, 0)
     with pytest.raises(ValueError):
-        _race_c.solve_pairs(tables, (N, k, goal, dice, T), (V[1:], V, VT, VT), flags, *counts, N - 1, 0, 1)
+        _race_c.solve_pairs(tables, (N, k, goal, dice, T), (V[1:], V, VT, VT), flags, *counts, 1)
 
 
 def _check_every_pair(rules, rows, matchups):

@@ -34,17 +34,28 @@
  * A board with complete rows sees fewer throw groups: the groups whose hits on its open rows
  * agree are merged (Merged), so the choices of a turn walk only the distinct ones.
  *
- * Order (solve_lo_passes): the lower board index lo from the highest down and, for each, hi
- * from the highest down to lo; a pair reads only pairs whose boards are both at least as far
- * on, one further, so they are final. Both (hi, lo) and (lo, hi) are solved there, with their
- * mirrors. A side whose opponent is lo (fixed while hi runs) reads its leaves along rows of
- * the tables; a side whose mover is lo reads them along rows of the transposes (the column
- * of the opponent hi), so that consecutive pairs read neighbouring memory. Threads take the
- * passes of lo in turn, each waiting for the passes above it to be done down to its hi. Each
- * pair starts Newton's method from the neighbours' extrapolation V[a + 1, b] + V[a, b + 1] -
- * V[a + 1, b + 1] (the bracket's middle when a neighbour is complete) and is done when the
- * step stays inside both sides' radius of linearity (evaluate): every value is the same
- * whatever the threads, and so are the counts (summed per pass of lo, then in order).
+ * Order (make_plan): a pair (a, b) reads only pairs where one board is one step or more
+ * further on, (a', b) and (a, b'), of a higher level of progress (the sum of a board's
+ * steps). The open boards are ordered by level, then index, and cut into chunks of LANES; a
+ * tile is a chunk of movers a against a chunk of opponents b, both sides of each pair (the
+ * mover a's TA[a, b] and the opponent's TB[b, a]) solved together. The levels of b from the
+ * highest down are phases; in a phase, each chunk of b is a unit that solves its tiles against
+ * the a of every level from the highest down, reading only its own pairs and earlier phases'.
+ * Threads take the units of a phase as they come and wait for each other between phases. One
+ * policy for both (symmetric): a system per unordered pair, a the board of the higher level
+ * (the higher index on one level), those of one level in a phase of their own after the
+ * others.
+ *
+ * Lanes (Batch, _race_c_lanes.h): the side of one mover against the LANES opponents of a
+ * chunk shares the open rows, throw groups and options; only the leaves differ, read from the
+ * tables' rows (a gather of the chunk's columns). The PEGS-7 throws, the first Newton step of
+ * every pair of a tile and the counts run on the lanes; the few pairs the first step does not
+ * settle go on alone (evaluate). Newton's method starts from the neighbours' extrapolation
+ * V[a', b] + V[a, b'] - V[a', b'], a' and b' one step further on their first open row (the
+ * bracket's middle when one is complete), and is done when the step stays inside both sides'
+ * radius of linearity (evaluate): every value is the same whatever the threads and the code
+ * path (a lane's arithmetic is the scalar one), and so are the counts (summed per tile, then
+ * in order).
  *
  * No fused multiply-adds (fp-contract off, whatever the compiler flags): the arithmetic is
  * that of the plain float64 formulas, term by term.
@@ -60,6 +71,10 @@
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define X86_PATHS 1   /* GCC on x86-64: the AVX-512 and AVX2 paths besides the portable one */
+#include <immintrin.h>
+#endif
 
 #define BIG 1e300               /* minus the value of a complete row's option */
 #define TIE 1e-12               /* relative tolerance of equal options (race_solver.TIE) */
@@ -67,8 +82,8 @@
 #define MAXHM 7                 /* hits 0..dice per row */
 #define MAXT 4                  /* throw budget T (kernel_tables allows PEGS-7 throws for T <= 3) */
 #define MAXGOAL 12
-#define ROWS 10                 /* work rows: 1..dice the PEGS-7 throws, dice + 2 and dice + 3 the sides */
-#define MEMO_BITS 16            /* slots of the memo of PEGS-7 choice-throw values */
+#define ROWS 3                  /* work rows: 0 the solo tables', 1 and 2 the sides of a pair */
+#define MEMO_BITS 15            /* slots of the memo of PEGS-7 choice-throw values (of LANES opponents each) */
 
 /* The choice throws of d dice as a board with the open rows `mask` sees them: the groups
  * whose hits on those rows agree merged into one (probabilities added in group order), the
@@ -107,36 +122,14 @@ typedef struct {
     uint8_t *terms;
 } Race;
 
-/* The work space of one thread: per work row the options' stays and rests, the PEGS-7 values
- * following each row going in [j][t2], and the leaf values [ending or fresh start][steps]. */
+/* The scalar work space of one thread: per work row the options' stays and rests, the PEGS-7
+ * values following each row going in [j][t2], and the leaf values [ending or fresh
+ * start][steps]. */
 typedef struct {
     double S[ROWS][MAXK * MAXHM], R[ROWS][MAXK * MAXHM];
     double PN[ROWS][MAXK][MAXT];
     double E[ROWS][2][MAXGOAL + 1];
-    int64_t *memo_key;
-    double *memo_value;
 } Work;
-
-static Work *work_new(void) {
-    Work *W = (Work *)calloc(1, sizeof(Work));
-    if (W == NULL) return NULL;
-    W->memo_key = (int64_t *)malloc(sizeof(int64_t) << MEMO_BITS);
-    W->memo_value = (double *)malloc(sizeof(double) << MEMO_BITS);
-    if (W->memo_key == NULL || W->memo_value == NULL) {
-        free(W->memo_key);
-        free(W->memo_value);
-        free(W);
-        return NULL;
-    }
-    for (size_t i = 0; i < ((size_t)1 << MEMO_BITS); i++) W->memo_key[i] = -1;
-    return W;
-}
-
-static void work_free(Work *W) {
-    free(W->memo_key);
-    free(W->memo_value);
-    free(W);
-}
 
 /* A table read as value(y, x) = base[y * sy + x * sx]: rows of a table (sy = N, sx = 1) or
  * of its transpose (sy = 1, sx = N). */
@@ -203,35 +196,6 @@ static void fill_options(const Race *R, Work *W, int64_t x, int d, int t, const 
             OR[base + h] = r;
         }
     }
-}
-
-/* The value of a choice throw of d dice whose turn-ending-here is worth here: per throw group
- * the best option (race) or the solo table's, here when no row is legal. */
-static double choice_value(const Race *R, const Work *W, double here, int race, int64_t x, int d, int t, int row) {
-    const Merged *M = &R->merged;
-    const double *S = W->S[row], *OR = W->R[row];
-    const int64_t cell = d * M->nmask + M->open[x];
-    double total = 0.0;
-    for (int64_t m = M->start[cell]; m < M->start[cell + 1]; m++) {
-        if (race) {
-            double best = -BIG;
-            for (int64_t e = M->entry_start[m]; e < M->entry_start[m + 1]; e++) {
-                int64_t i = M->idx[e];
-                double v = S[i] * here + OR[i];
-                if (v > best) best = v;
-            }
-            total += M->p[m] * (best > -BIG ? best : here);
-        } else {
-            int32_t e = R->solo[(x * R->T + t - 1) * R->groups + M->first[m]];
-            if (e < 0) {
-                total += M->p[m] * here;
-            } else {
-                int64_t i = R->entry_idx[e];
-                total += M->p[m] * (S[i] * here + OR[i]);
-            }
-        }
-    }
-    return total;
 }
 
 /* F(X), its slope and radius of a turn's first choice throw: F is linear with this slope for
@@ -361,92 +325,6 @@ static void solo_tables(const Race *R, Work *W, const double *E, double *CE) {
 }
 
 /* ------------------------------------------------------------------------------------ */
-/* PEGS-7 choice throws inside a race turn.                                               */
-
-/* One side of a pair: mover x against opponent y, his policy (race: play to win, else the
- * solo table) and the leaves he reads; ctx names his tables in the memo (0 or 1). */
-typedef struct {
-    int64_t x, y;
-    int race, ctx;
-    Leaves leaves;
-} Side;
-
-static inline int64_t memo_key(const Race *R, const Side *side, int64_t x, int d, int t) {
-    return (((x * R->N + side->y) * 8 + d) * 8 + t) * 2 + side->ctx;
-}
-
-static inline size_t memo_slot(int64_t key) {
-    return (size_t)(((uint64_t)key * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - MEMO_BITS));
-}
-
-/* The mover's race value of a PEGS-7 choice throw of d dice with one throw left on board x:
- * no PEGS-7 throw can follow it; the choice by his policy, a throw with no legal row ending
- * the turn on x. Memoised: it reads only final pairs. */
-static double last_throw_value(const Race *R, Work *W, const Side *side, int64_t x, int d, int depth) {
-    int64_t key = memo_key(R, side, x, d, 1);
-    size_t slot = memo_slot(key);
-    if (W->memo_key[slot] == key) return W->memo_value[slot];
-    for (int j = 0; j < R->k; j++)
-        for (int t2 = 0; t2 < R->T; t2++) W->PN[depth][j][t2] = 0.0;
-    const Leaves *L = &side->leaves;
-    fill_options(R, W, x, d, 1, L, depth);
-    double total = choice_value(R, W, L->es * at(L->end, L->y, x) + L->eo, side->race, x, d, 1, depth);
-    W->memo_key[slot] = key;
-    W->memo_value[slot] = total;
-    return total;
-}
-
-/* As last_throw_value with two throws left: a row going in on this choice throw with dice
- * left is followed by a PEGS-7 choice throw with one throw left. (Only the rules' three
- * throws, PEGS-3, are compiled: race_solver.kernel_tables checks.) */
-static double two_throws_value(const Race *R, Work *W, const Side *side, int64_t x, int d, int depth) {
-    int64_t key = memo_key(R, side, x, d, 2);
-    size_t slot = memo_slot(key);
-    if (W->memo_key[slot] == key) return W->memo_value[slot];
-    const Leaves *L = &side->leaves;
-    for (int j = 0; j < R->k; j++) {
-        for (int t2 = 0; t2 < R->T; t2++) W->PN[depth][j][t2] = 0.0;
-        int64_t s = row_steps(R, x, j);
-        if (s >= R->goal) continue;
-        int need = R->goal - (int)s;
-        int d2 = d - R->per_hit[j] * need;
-        int64_t xin = x + need * R->stride[j];
-        if (reaches(R, j, need, d, 1, 1)) {
-            if (R->complete[xin]) W->PN[depth][j][1] = L->term;
-            else if (d2 >= 1) W->PN[depth][j][1] = last_throw_value(R, W, side, xin, d2, depth + 1);
-        }
-    }
-    fill_options(R, W, x, d, 2, L, depth);
-    double total = choice_value(R, W, L->es * at(L->end, L->y, x) + L->eo, side->race, x, d, 2, depth);
-    W->memo_key[slot] = key;
-    W->memo_value[slot] = total;
-    return total;
-}
-
-/* Fill W->S[row], W->R[row] for the options of the first choice throw of the side's turn. */
-static void fill_side(const Race *R, Work *W, const Side *side, int row) {
-    const int goal = R->goal, dice = R->dice, T = R->T;
-    const int64_t x = side->x;
-    for (int j = 0; j < R->k; j++) {
-        int64_t s = row_steps(R, x, j);
-        if (s >= goal) continue;
-        int need = goal - (int)s;
-        int d2 = dice - R->per_hit[j] * need;
-        int64_t xin = x + need * R->stride[j];
-        for (int t2 = 1; t2 < T; t2++) {
-            double v = 0.0;
-            if (reaches(R, j, need, dice, T - 1, t2)) {
-                if (R->complete[xin]) v = side->leaves.term;
-                else if (d2 >= 1 && t2 == 1) v = last_throw_value(R, W, side, xin, d2, 1);
-                else if (d2 >= 1) v = two_throws_value(R, W, side, xin, d2, 1);
-            }
-            W->PN[row][j][t2] = v;
-        }
-    }
-    fill_options(R, W, x, dice, T, &side->leaves, row);
-}
-
-/* ------------------------------------------------------------------------------------ */
 /* The turn-start choices (race against race): how often the solo-optimal row loses.     */
 
 /* What solve_pairs fills besides the tables. */
@@ -481,41 +359,223 @@ static void keep_example(Counts *C, double loss, const int64_t *info, const doub
     C->ex_info[5] = worst;
 }
 
-/* Add the turn-start choices of mover x against y (race play, X solved, options in row) to
- * the counts: chances summed over pairs (invariant under how throws are grouped); keep the
- * largest losses. */
-static void count_choices(const Race *R, const Work *W, int64_t x, int64_t y, double X, int row, Counts *C) {
-    const Merged *M = &R->merged;
-    const double *S = W->S[row], *OR = W->R[row];
-    const int T = R->T;
-    const int64_t cell = R->dice * M->nmask + M->open[x];
-    int differs = 0;
-    for (int64_t m = M->start[cell]; m < M->start[cell + 1]; m++) {
-        if (M->entry_start[m + 1] - M->entry_start[m] < 2) continue;
-        double best = 0.0;
-        int64_t race_e = -1;
-        for (int64_t e = M->entry_start[m]; e < M->entry_start[m + 1]; e++) {
-            int64_t i = M->idx[e];
-            double v = S[i] * X + OR[i];
-            if (race_e < 0 || v > best) {
-                best = v;
-                race_e = M->entry[e];
-            }
-        }
-        C->stats[0] += M->p[m];
-        int32_t e = R->solo[(x * T + T - 1) * R->groups + M->first[m]];
-        int64_t i = R->entry_idx[e];
-        double value = S[i] * X + OR[i];
-        if (value < best - TIE * (1.0 + fabs(best))) {
-            differs = 1;
-            C->stats[1] += M->p[m];
-            int64_t info[5] = {x, y, M->first[m], race_e, e};
-            double values[2] = {best, value};
-            keep_example(C, best - value, info, values);
+/* ------------------------------------------------------------------------------------ */
+/* Lanes: one side of LANES pairs at once (_race_c_lanes.h, a code path per instruction set). */
+
+#define LANES 8                 /* pairs per batch: 8 float64, one AVX-512 register */
+typedef double Lanes __attribute__((vector_size(8 * LANES)));
+typedef int64_t LaneMask __attribute__((vector_size(8 * LANES)));
+
+/* The options of a choice throw for every lane: stays S (the same in every lane), rests OR;
+ * the PEGS-7 values PN[j][t2] that follow row j going in and the leaves E[ending or fresh
+ * start][steps] per lane. */
+typedef struct {
+    Lanes OR[MAXK * MAXHM];
+    Lanes PN[MAXK][MAXT];
+    Lanes E[2][MAXGOAL + 1];
+    double S[MAXK * MAXHM];
+} LaneRow;
+
+/* One side of LANES pairs: mover x against the opponents y[l] (lanes a chunk of Plan.order,
+ * padded with its first board: y[0] names it), his policy, his leaves (Leaves as rows of the
+ * tables: END(l, x') = oppT[x' * N + y[l]], RESTART(l, x') = own[x' * N + y[l]], es, eo, ro,
+ * term per lane), ctx his tables in the memo, and the options of his turn's first choice
+ * throw. */
+typedef struct {
+    LaneRow first;
+    Lanes term;
+    const double *own, *oppT;
+    double es, eo, ro;
+    int64_t x;
+    LaneMask y;
+    int race, ctx;
+} Batch;
+
+typedef struct {
+    Lanes value, slope, radius;
+} Pieces;
+
+#pragma GCC diagnostic ignored "-Wpsabi"   /* the lane functions pass vectors only between inlined helpers */
+#if defined(X86_PATHS)
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,avx512cd,avx512dq,avx512vl,avx2,bmi,bmi2,f16c,fma,lzcnt,movbe,popcnt")
+#define PATH(name) name##_avx512
+#define PATH_AVX512 1
+#include "_race_c_lanes.h"
+#undef PATH_AVX512
+#undef PATH
+#pragma GCC pop_options
+
+#pragma GCC push_options
+#pragma GCC target("avx2,bmi,bmi2,f16c,fma,lzcnt,movbe,popcnt")
+#define PATH(name) name##_avx2
+#define PATH_AVX2 1
+#include "_race_c_lanes.h"
+#undef PATH_AVX2
+#undef PATH
+#pragma GCC pop_options
+#endif
+
+#define PATH(name) name##_scalar
+#include "_race_c_lanes.h"
+#undef PATH
+
+typedef struct {
+    const char *name;
+    int (*runs)(void);          /* this CPU has the path's instructions */
+    void (*fill_lanes)(const Race *, const Batch *, int64_t, int, int, LaneRow *);
+    void (*choice_lanes)(const Race *, const Batch *, const LaneRow *, const Lanes *, int64_t, int, int, Lanes *);
+    void (*evaluate_batch)(const Race *, const Batch *, const Lanes *, Pieces *);
+    void (*count_lanes)(const Race *, const Batch *, const Lanes *, const int *, Counts *);
+} LanePath;
+
+#if defined(X86_PATHS)
+static int runs_avx512(void) { return __builtin_cpu_supports("x86-64-v4"); }
+static int runs_avx2(void) { return __builtin_cpu_supports("x86-64-v3"); }
+#endif
+static int runs_scalar(void) { return 1; }
+
+#define PATH_ENTRY(name) \
+    {#name, runs_##name, fill_lanes_##name, choice_lanes_##name, evaluate_batch_##name, count_lanes_##name}
+static const LanePath paths[] = {   /* fastest first */
+#if defined(X86_PATHS)
+    PATH_ENTRY(avx512),
+    PATH_ENTRY(avx2),
+#endif
+    PATH_ENTRY(scalar)};
+#undef PATH_ENTRY
+
+static const LanePath *lanes = &paths[sizeof(paths) / sizeof(paths[0]) - 1];   /* chosen at import */
+
+/* ------------------------------------------------------------------------------------ */
+/* PEGS-7 choice throws inside a race turn.                                               */
+
+/* The lane work space of one thread: the sides of a tile, the PEGS-7 throws after a turn's
+ * first choice throw (depth 1 and 2), and the memo of their values. */
+typedef struct {
+    Batch side_a[LANES], side_b[LANES];
+    LaneRow depth[3];
+    int64_t *memo_key;
+    Lanes *memo_value;
+} LaneWork;
+
+static LaneWork *lane_work_new(void) {
+    LaneWork *LW = (LaneWork *)aligned_alloc(64, sizeof(LaneWork));
+    if (LW == NULL) return NULL;
+    memset(LW, 0, sizeof(*LW));
+    LW->memo_key = (int64_t *)malloc(sizeof(int64_t) << MEMO_BITS);
+    LW->memo_value = (Lanes *)aligned_alloc(64, sizeof(Lanes) << MEMO_BITS);
+    if (LW->memo_key == NULL || LW->memo_value == NULL) {
+        free(LW->memo_key);
+        free(LW->memo_value);
+        free(LW);
+        return NULL;
+    }
+    for (size_t i = 0; i < ((size_t)1 << MEMO_BITS); i++) LW->memo_key[i] = -1;
+    return LW;
+}
+
+static void lane_work_free(LaneWork *LW) {
+    free(LW->memo_key);
+    free(LW->memo_value);
+    free(LW);
+}
+
+/* The memo's key of a PEGS-7 choice throw of d dice, t throws left, on board x against the
+ * side's opponents (named by y[0]) and its slot. */
+static inline int64_t memo_key(const Race *R, const Batch *B, int64_t x, int d, int t) {
+    return (((x * R->N + B->y[0]) * 8 + d) * 8 + t) * 2 + B->ctx;
+}
+
+static inline size_t memo_slot(int64_t key) {
+    return (size_t)(((uint64_t)key * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - MEMO_BITS));
+}
+
+/* The turn-ending-here of board x to the side's mover, per lane: es * END(y, x) + eo. */
+static inline void ending_here(const Race *R, const Batch *B, int64_t x, Lanes *here) {
+    for (int l = 0; l < LANES; l++) (*here)[l] = B->es * B->oppT[x * R->N + B->y[l]] + B->eo;
+}
+
+/* The mover's race value of a PEGS-7 choice throw of d dice with one throw left on board x,
+ * per lane: no PEGS-7 throw can follow it; the choice by his policy, a throw with no legal
+ * row ending the turn on x. Memoised: it reads only final pairs. */
+static void last_throw_value(const Race *R, LaneWork *LW, const Batch *B, int64_t x, int d, int depth, Lanes *out) {
+    const int64_t key = memo_key(R, B, x, d, 1);
+    const size_t slot = memo_slot(key);
+    if (LW->memo_key[slot] == key) {
+        *out = LW->memo_value[slot];
+        return;
+    }
+    LaneRow *row = &LW->depth[depth];
+    memset(row->PN, 0, sizeof(row->PN));
+    lanes->fill_lanes(R, B, x, d, 1, row);
+    Lanes here;
+    ending_here(R, B, x, &here);
+    lanes->choice_lanes(R, B, row, &here, x, d, 1, out);
+    LW->memo_key[slot] = key;
+    LW->memo_value[slot] = *out;
+}
+
+/* As last_throw_value with two throws left: a row going in on this choice throw with dice
+ * left is followed by a PEGS-7 choice throw with one throw left. (Only the rules' three
+ * throws, PEGS-3, are compiled: race_solver.kernel_tables checks.) */
+static void two_throws_value(const Race *R, LaneWork *LW, const Batch *B, int64_t x, int d, int depth, Lanes *out) {
+    const int64_t key = memo_key(R, B, x, d, 2);
+    const size_t slot = memo_slot(key);
+    if (LW->memo_key[slot] == key) {
+        *out = LW->memo_value[slot];
+        return;
+    }
+    LaneRow *row = &LW->depth[depth];
+    memset(row->PN, 0, sizeof(row->PN));
+    for (int j = 0; j < R->k; j++) {
+        int64_t s = row_steps(R, x, j);
+        if (s >= R->goal) continue;
+        int need = R->goal - (int)s;
+        int d2 = d - R->per_hit[j] * need;
+        int64_t xin = x + need * R->stride[j];
+        if (reaches(R, j, need, d, 1, 1)) {
+            if (R->complete[xin]) row->PN[j][1] = B->term;
+            else if (d2 >= 1) last_throw_value(R, LW, B, xin, d2, depth + 1, &row->PN[j][1]);
         }
     }
-    C->stats[2] += 1.0;
-    if (differs) C->stats[3] += 1.0;
+    lanes->fill_lanes(R, B, x, d, 2, row);
+    Lanes here;
+    ending_here(R, B, x, &here);
+    lanes->choice_lanes(R, B, row, &here, x, d, 2, out);
+    LW->memo_key[slot] = key;
+    LW->memo_value[slot] = *out;
+}
+
+/* The side of mover x against each opponent y[l] with his own table OWN and the opponent's
+ * transposed OPPT (see Batch): the PEGS-7 values that follow each row going in on the first
+ * choice throw, then its options. */
+static void batch_side(const Race *R, LaneWork *LW, Batch *B, int64_t x, const int64_t *y, int race, int ctx,
+                       int pegs, const double *own, const double *oppT) {
+    const int goal = R->goal, dice = R->dice, T = R->T;
+    *B = (Batch){.own = own, .oppT = oppT, .es = -1.0, .eo = pegs ? 1.0 : 0.0, .ro = 0.0, .x = x, .race = race,
+                 .ctx = ctx};
+    for (int l = 0; l < LANES; l++) {
+        B->y[l] = y[l];
+        B->term[l] = pegs ? 1.0 : R->RP[y[l]];
+    }
+    LaneRow *row = &B->first;
+    for (int j = 0; j < R->k; j++) {
+        int64_t s = row_steps(R, x, j);
+        if (s >= goal) continue;
+        int need = goal - (int)s;
+        int d2 = dice - R->per_hit[j] * need;
+        int64_t xin = x + need * R->stride[j];
+        for (int t2 = 1; t2 < T; t2++) {
+            const Lanes zero = {0};
+            row->PN[j][t2] = zero;
+            if (!reaches(R, j, need, dice, T - 1, t2)) continue;
+            if (R->complete[xin]) row->PN[j][t2] = B->term;
+            else if (d2 >= 1 && t2 == 1) last_throw_value(R, LW, B, xin, d2, 1, &row->PN[j][t2]);
+            else if (d2 >= 1) two_throws_value(R, LW, B, xin, d2, 1, &row->PN[j][t2]);
+        }
+    }
+    lanes->fill_lanes(R, B, x, dice, T, row);
 }
 
 /* ------------------------------------------------------------------------------------ */
@@ -529,181 +589,342 @@ typedef struct {
 
 static inline double mirror(double v, int pegs) { return pegs ? 1.0 - v : -v; }
 
-/* The side of mover x against y with his own table OWN (and its transpose OWNT) and the
- * opponent's OPP (OPPT): leaves along rows of OPP and OWNT when y <= x (y is the loop's lo),
- * else along rows of OPPT and OWN. */
-static Side make_side(const Race *R, int64_t x, int64_t y, int race, int ctx, int pegs, const double *own,
-                      const double *ownT, const double *opp, const double *oppT) {
-    const int64_t N = R->N;
-    Side side = {x, y, race, ctx, {{0}, {0}, y, -1.0, pegs ? 1.0 : 0.0, 0.0, pegs ? 1.0 : R->RP[y]}};
-    if (y <= x) {
-        side.leaves.end = (View){opp, N, 1};
-        side.leaves.restart = (View){ownT, N, 1};
-    } else {
-        side.leaves.end = (View){oppT, 1, N};
-        side.leaves.restart = (View){own, 1, N};
+/* Lane l of a batch as the scalar options of work row `row` (for evaluate). */
+static void lane_to_row(const Race *R, Work *W, const Batch *B, int l, int row) {
+    for (int i = 0; i < R->k * R->HM; i++) {
+        W->S[row][i] = B->first.S[i];
+        W->R[row][i] = B->first.OR[i][l];
     }
-    return side;
 }
 
-/* Solve TA[a, b] (mover a) and TB[b, a] together: Newton's method on the active pieces of
- * u = F_a(m(F_b(m(u)))) inside a bracket, from guess; done when the step stays within both
- * sides' radius of linearity (or is below rounding). Returns 0 when it did not converge. */
-static int solve_system(const Race *R, Work *W, const Tables *V, int64_t a, int64_t b, int race_a, int race_b,
-                        int ctx_b, int pegs, double guess, Counts *C) {
-    const int64_t N = R->N;
-    const int row_a = R->dice + 2, row_b = R->dice + 3;
-    Side side_a = make_side(R, a, b, race_a, 0, pegs, V->A, V->AT, V->B, V->BT);
-    Side side_b = make_side(R, b, a, race_b, ctx_b, pegs, V->B, V->BT, V->A, V->AT);
-    fill_side(R, W, &side_a, row_a);
-    fill_side(R, W, &side_b, row_b);
-    double lo = pegs ? -1.0 : -R->RP[a] - 1.0, hi = pegs ? 2.0 : R->RP[b] + 1.0;
-    double u = (lo < guess && guess < hi) ? guess : 0.5 * (lo + hi);
-    double w = 0.0;
-    int done = 0;
-    for (int step = 0; step < 500; step++) {
-        C->newton_steps++;
-        double Y = mirror(u, pegs);
-        Piece fb = evaluate(R, W, Y, race_b, b, row_b);
-        w = fb.value;
-        double X = mirror(w, pegs);
-        Piece fa = evaluate(R, W, X, race_a, a, row_a);
-        double h = fa.value;
-        double phi = u - h;
-        if (phi == 0.0) {
-            done = 1;
-            break;
-        }
-        if (phi < 0.0) lo = u;
-        else hi = u;
-        double slope = fa.slope * fb.slope;
-        double next = 0.5 * (lo + hi);
-        if (slope < 1.0) {
-            double newton = (h - slope * u) / (1.0 - slope);
-            if (lo <= newton && newton <= hi) {
-                next = newton;
-                double w_next = w + fb.slope * (mirror(next, pegs) - Y);
-                if (fabs(next - u) < fb.radius && fabs(mirror(w_next, pegs) - X) < fa.radius) {
-                    u = next;                                   /* the same pieces: the root itself */
-                    w = w_next;
-                    done = 1;
-                    break;
-                }
+/* Newton's method on the active pieces of u = F_a(m(F_b(m(u)))) inside the bracket [lo, hi]:
+ * u the mover a's value, w the opponent b's. */
+typedef struct {
+    double lo, hi, u, w;
+} Newton;
+
+/* One step from the pieces fb of F_b at m(u) and fa of F_a at m(fb.value). Returns 1 when u
+ * and w are the root (the step stays within both sides' radius of linearity), 2 when u is
+ * (the step is below rounding) and w is F_b at m(u) still to evaluate, 0 to go on from the
+ * new u. */
+static int newton_step(Newton *s, Piece fa, Piece fb, int pegs) {
+    const double Y = mirror(s->u, pegs);
+    s->w = fb.value;
+    const double X = mirror(s->w, pegs), h = fa.value, phi = s->u - h;
+    if (phi == 0.0) return 1;
+    if (phi < 0.0) s->lo = s->u;
+    else s->hi = s->u;
+    const double slope = fa.slope * fb.slope;
+    double next = 0.5 * (s->lo + s->hi);
+    if (slope < 1.0) {
+        double newton = (h - slope * s->u) / (1.0 - slope);
+        if (s->lo <= newton && newton <= s->hi) {
+            next = newton;
+            double w_next = s->w + fb.slope * (mirror(next, pegs) - Y);
+            if (fabs(next - s->u) < fb.radius && fabs(mirror(w_next, pegs) - X) < fa.radius) {
+                s->u = next;                                    /* the same pieces: the root itself */
+                s->w = w_next;
+                return 1;
             }
         }
-        if (fabs(next - u) <= 1e-15 * (1.0 + fabs(u))) {
-            u = next;
-            w = evaluate(R, W, mirror(u, pegs), race_b, b, row_b).value;
-            done = 1;
-            break;
-        }
-        u = next;
     }
-    if (!done) return 0;
-    V->A[a * N + b] = u;
-    V->AT[b * N + a] = u;
-    V->B[b * N + a] = w;
-    V->BT[a * N + b] = w;
-    return 1;
+    const int last = fabs(next - s->u) <= 1e-15 * (1.0 + fabs(s->u));
+    s->u = next;
+    return last ? 2 : 0;
 }
 
-/* V1[a + 1, b] + V1[a, b + 1] - V1[a + 1, b + 1], read from the transpose when b is the
- * loop's lo (along_b), else from V1 itself: neighbouring memory from one pair to the next. */
-static inline double neighbours(const Tables *V, int64_t N, int64_t a, int64_t b, int along_b) {
-    if (along_b) return V->AT[b * N + a + 1] + V->AT[(b + 1) * N + a] - V->AT[(b + 1) * N + a + 1];
-    return V->A[(a + 1) * N + b] + V->A[a * N + b + 1] - V->A[(a + 1) * N + b + 1];
+/* Go on from a first step that returned `result` with the scalar options of the sides in the
+ * work rows 1 (mover a) and 2 (mover b), up to 500 steps in all. Returns 0 when
+ * the pair did not converge. */
+static int newton_finish(const Race *R, const Work *W, Newton *s, int64_t a, int64_t b, int race_a, int race_b,
+                         int pegs, int result, Counts *C) {
+    const int row_a = 1, row_b = 2;
+    for (int step = 1; result == 0 && step < 500; step++) {
+        C->newton_steps++;
+        Piece fb = evaluate(R, W, mirror(s->u, pegs), race_b, b, row_b);
+        Piece fa = evaluate(R, W, mirror(fb.value, pegs), race_a, a, row_a);
+        result = newton_step(s, fa, fb, pegs);
+    }
+    if (result == 2) s->w = evaluate(R, W, mirror(s->u, pegs), race_b, b, row_b).value;
+    return result != 0;
 }
 
-/* A solve of the pairs whose lower board index is in lo_from down to lo_to (inclusive): for
- * each such lo, every hi >= lo from the highest index down (every value a pair reads is then
- * final). V->A is the first mover's policy (race1) to move, V->B the second's (the same
- * arrays when symmetric). With count (both playing to win), the turn-start choices are
- * counted.
- *
- * Threads take the lo in turn (thread t the lo_from - t - n * threads). A pair (hi, lo) reads
- * only pairs of a larger lo at an index hi' >= hi, or of its own lo at hi' > hi; so a thread
- * goes on with (hi, lo) once each of the threads - 1 lo above it has published, in
- * progress[lo'], that it is done down to hi (-1: done). */
+/* The pairs solved together: the movers a[0 .. na) against the opponents b[0 .. nb), every
+ * one of each from one level of progress (upper: only the systems with a >= b). */
+typedef struct {
+    int32_t a, b;               /* where they start in Plan.order */
+    uint8_t na, nb, upper;
+} Tile;
+
+/* The plan of a solve (solve_pairs, make_plan): the tiles in units, each unit's tiles solved
+ * in order by one thread, the units of a phase in any order by any thread, the phases one
+ * after the other. */
 typedef struct {
     const Race *R;
     const Tables *V;
     int race1, race2, symmetric, pegs, count, threads;
-    int64_t lo_from, lo_to;
-    int64_t *progress;          /* [N] the last hi solved in the pass of lo (N: not begun, -1: done) */
-    double *sums;               /* [N, 4] the counts' sums of each pass of lo, added in order at the end */
+    int64_t *order;             /* the open boards by progress (sum of their steps), then index */
+    Tile *tiles;
+    int64_t ntiles, units;
+    int phases;
+    int64_t *unit_start;        /* [units + 1]: the tiles of each unit */
+    int64_t *phase_start;       /* [phases + 1]: the units of each phase */
+    double *stats;              /* [ntiles, 4] the counts of each tile (with count), added in tile order at the end */
+    int64_t *taken;             /* [phases] the units of each phase handed out */
+    int64_t *arrived;           /* [phases] the threads done with each phase */
+    int running;                /* the threads that run (those started) */
     int failed;                 /* a pair did not converge (or a thread did not start): every thread stops */
 } Plan;
 
+/* Newton's start for (a, b): V1[a', b] + V1[a, b'] - V1[a', b'], a' and b' the boards one step
+ * further on their first open row (solved before; NaN when one is complete: the bracket's
+ * middle). */
+static double start_guess(const Race *R, const Tables *V, int64_t a, int64_t b) {
+    const int64_t N = R->N;
+    int ja = 0, jb = 0;
+    while (row_steps(R, a, ja) >= R->goal) ja++;
+    while (row_steps(R, b, jb) >= R->goal) jb++;
+    const int64_t a1 = a + R->stride[ja], b1 = b + R->stride[jb];
+    return V->A[a1 * N + b] + V->A[a * N + b1] - V->A[a1 * N + b1];
+}
+
+/* Count the turn-start choices of a solved tile (both playing to win): of each mover a
+ * against the b at b's value, then of each b against the a (a != b) at a's. */
+static void count_tile(const Plan *P, const LaneWork *LW, const Tile *tile, const int64_t *a, const int64_t *b,
+                       int valid[LANES][LANES], Newton s[LANES][LANES], Counts *C) {
+    int count[LANES];
+    Lanes X;
+    for (int i = 0; i < tile->na; i++) {
+        for (int l = 0; l < LANES; l++) {
+            count[l] = valid[i][l];
+            X[l] = count[l] ? mirror(s[i][l].w, P->pegs) : 0.0;
+        }
+        lanes->count_lanes(P->R, &LW->side_a[i], &X, count, C);
+    }
+    for (int j = 0; j < tile->nb; j++) {
+        for (int l = 0; l < LANES; l++) {
+            count[l] = valid[l][j] && a[l] != b[j];
+            X[l] = count[l] ? mirror(s[l][j].u, P->pegs) : 0.0;
+        }
+        lanes->count_lanes(P->R, &LW->side_b[j], &X, count, C);
+    }
+}
+
+/* Solve the systems of a tile: TA[a, b] (mover a) and TB[b, a] for each a and b. The first
+ * Newton step of every system runs on the lanes (side b of each b across the a, then side a
+ * of each a across the b), the few systems it does not settle go on alone. With count, the
+ * turn-start choices are counted. Returns 0 when a pair did not converge. */
+static int solve_tile(const Plan *P, Work *W, LaneWork *LW, const Tile *tile, Counts *C) {
+    const Race *R = P->R;
+    const Tables *V = P->V;
+    const int64_t N = R->N;
+    const int row_a = 1, row_b = 2, ctx2 = P->symmetric ? 0 : 1;
+    Batch *side_a = LW->side_a, *side_b = LW->side_b;
+    int64_t a[LANES], b[LANES];
+    int valid[LANES][LANES];
+    for (int l = 0; l < LANES; l++) {
+        a[l] = P->order[tile->a + (l < tile->na ? l : 0)];
+        b[l] = P->order[tile->b + (l < tile->nb ? l : 0)];
+    }
+    for (int i = 0; i < LANES; i++)
+        for (int j = 0; j < LANES; j++)
+            valid[i][j] = i < tile->na && j < tile->nb && (!tile->upper || a[i] >= b[j]);
+    for (int j = 0; j < tile->nb; j++) batch_side(R, LW, &side_b[j], b[j], a, P->race2, ctx2, P->pegs, V->B, V->AT);
+    for (int i = 0; i < tile->na; i++) batch_side(R, LW, &side_a[i], a[i], b, P->race1, 0, P->pegs, V->A, V->BT);
+    Newton s[LANES][LANES];
+    for (int i = 0; i < tile->na; i++)
+        for (int j = 0; j < tile->nb; j++) {
+            if (!valid[i][j]) continue;
+            double lo = P->pegs ? -1.0 : -R->RP[a[i]] - 1.0, hi = P->pegs ? 2.0 : R->RP[b[j]] + 1.0;
+            double guess = start_guess(R, V, a[i], b[j]);
+            s[i][j] = (Newton){lo, hi, (lo < guess && guess < hi) ? guess : 0.5 * (lo + hi), 0.0};
+        }
+    Pieces fb[LANES], fa[LANES];
+    for (int j = 0; j < tile->nb; j++) {
+        Lanes Y;
+        for (int l = 0; l < LANES; l++) Y[l] = valid[l][j] ? mirror(s[l][j].u, P->pegs) : 0.0;
+        lanes->evaluate_batch(R, &side_b[j], &Y, &fb[j]);
+    }
+    for (int i = 0; i < tile->na; i++) {
+        Lanes X;
+        for (int l = 0; l < LANES; l++) X[l] = valid[i][l] ? mirror(fb[l].value[i], P->pegs) : 0.0;
+        lanes->evaluate_batch(R, &side_a[i], &X, &fa[i]);
+    }
+    for (int i = 0; i < tile->na; i++)
+        for (int j = 0; j < tile->nb; j++) {
+            if (!valid[i][j]) continue;
+            Newton *n = &s[i][j];
+            Piece pb = {fb[j].value[i], fb[j].slope[i], fb[j].radius[i]};
+            Piece pa = {fa[i].value[j], fa[i].slope[j], fa[i].radius[j]};
+            C->newton_steps++;
+            int result = newton_step(n, pa, pb, P->pegs);
+            if (result != 1) {
+                lane_to_row(R, W, &side_a[i], j, row_a);
+                lane_to_row(R, W, &side_b[j], i, row_b);
+                if (!newton_finish(R, W, n, a[i], b[j], P->race1, P->race2, P->pegs, result, C)) return 0;
+            }
+            C->systems++;
+            V->A[a[i] * N + b[j]] = n->u;
+            V->AT[b[j] * N + a[i]] = n->u;
+            V->B[b[j] * N + a[i]] = n->w;
+            V->BT[a[i] * N + b[j]] = n->w;
+        }
+    if (P->count) count_tile(P, LW, tile, a, b, valid, s, C);
+    return 1;
+}
+
+/* Counting (fill 0) or listing (fill 1) the tiles, units and phases of a plan. */
 typedef struct {
-    const Plan *plan;
+    Plan *P;
+    int fill;
+    int64_t tiles, units, phases;
+} Lister;
+
+static void list_phase(Lister *L) {
+    if (L->fill) L->P->phase_start[L->phases] = L->units;
+    L->phases++;
+}
+
+static void list_unit(Lister *L) {
+    if (L->fill) L->P->unit_start[L->units] = L->tiles;
+    L->units++;
+}
+
+static void list_tile(Lister *L, int64_t ca, int64_t na, int64_t cb, int64_t nb, int upper) {
+    if (L->fill)
+        L->P->tiles[L->tiles] = (Tile){(int32_t)ca, (int32_t)cb, (uint8_t)(na < LANES ? na : LANES),
+                                       (uint8_t)(nb < LANES ? nb : LANES), (uint8_t)upper};
+    L->tiles++;
+}
+
+/* The tiles of the levels (L1 from, from - 1, .. to) of a against the chunk cb of b. */
+static void list_levels(Lister *L, const int64_t *level_start, int from, int to, int64_t cb, int L2) {
+    for (int L1 = from; L1 >= to; L1--)
+        for (int64_t ca = level_start[L1]; ca < level_start[L1 + 1]; ca += LANES)
+            list_tile(L, ca, level_start[L1 + 1] - ca, cb, level_start[L2 + 1] - cb, 0);
+}
+
+/* A pair (a, b) reads only pairs where one board is one step or more further on: (a', b) and
+ * (a, b') with a' of a higher level of progress than a, b' than b. So the levels of b from
+ * the highest down are phases; a unit is a chunk of LANES boards b of that level against the
+ * boards a of every level, from the highest down (reading only its own pairs and earlier
+ * phases'). Symmetric (one system per unordered pair, a of the higher level, the higher index
+ * on one level): the boards a of the levels above b's, then, in a phase of their own, those of
+ * b's level. */
+static void list_plan(Lister *L, const int64_t *level_start, int levels) {
+    const Plan *P = L->P;
+    for (int L2 = levels - 1; L2 >= 0; L2--) {
+        list_phase(L);
+        for (int64_t cb = level_start[L2]; cb < level_start[L2 + 1]; cb += LANES) {
+            list_unit(L);
+            list_levels(L, level_start, levels - 1, P->symmetric ? L2 + 1 : 0, cb, L2);
+        }
+        if (!P->symmetric) continue;
+        list_phase(L);
+        for (int64_t cb = level_start[L2]; cb < level_start[L2 + 1]; cb += LANES) {
+            list_unit(L);
+            for (int64_t ca = cb; ca < level_start[L2 + 1]; ca += LANES)
+                list_tile(L, ca, level_start[L2 + 1] - ca, cb, level_start[L2 + 1] - cb, ca == cb);
+        }
+    }
+    if (L->fill) {
+        L->P->phase_start[L->phases] = L->units;
+        L->P->unit_start[L->units] = L->tiles;
+    }
+}
+
+/* Order the open boards by progress and list the plan; 0 when out of memory. */
+static int make_plan(Plan *P) {
+    const Race *R = P->R;
+    const int levels = R->k * R->goal + 1;
+    int64_t level_start[MAXK * MAXGOAL + 2] = {0}, next[MAXK * MAXGOAL + 2];
+    P->order = (int64_t *)malloc(R->N * sizeof(int64_t));
+    if (P->order == NULL) return 0;
+    for (int pass = 0; pass < 2; pass++) {                      /* count the boards of each level, then place them */
+        for (int L = 0; L <= levels; L++) next[L] = level_start[L];
+        for (int64_t x = 0; x < R->N; x++) {
+            if (R->complete[x]) continue;
+            int level = 0;
+            for (int j = 0; j < R->k; j++) level += (int)row_steps(R, x, j);
+            if (pass == 0) level_start[level + 1]++;
+            else P->order[next[level]++] = x;
+        }
+        for (int L = 0; pass == 0 && L < levels; L++) level_start[L + 1] += level_start[L];
+    }
+    Lister count = {P, 0, 0, 0, 0};
+    list_plan(&count, level_start, levels);
+    P->ntiles = count.tiles;
+    P->units = count.units;
+    P->phases = (int)count.phases;
+    P->tiles = (Tile *)malloc((P->ntiles + 1) * sizeof(Tile));
+    P->unit_start = (int64_t *)malloc((P->units + 1) * sizeof(int64_t));
+    P->phase_start = (int64_t *)malloc((P->phases + 1) * sizeof(int64_t));
+    P->stats = P->count ? (double *)calloc(P->ntiles * 4 + 1, sizeof(double)) : NULL;
+    P->taken = (int64_t *)calloc(P->phases + 1, sizeof(int64_t));
+    P->arrived = (int64_t *)calloc(P->phases + 1, sizeof(int64_t));
+    if (!P->tiles || !P->unit_start || !P->phase_start || (P->count && !P->stats) || !P->taken || !P->arrived)
+        return 0;
+    Lister fill = {P, 1, 0, 0, 0};
+    list_plan(&fill, level_start, levels);
+    return 1;
+}
+
+static void plan_free(Plan *P) {
+    free(P->order);
+    free(P->tiles);
+    free(P->unit_start);
+    free(P->phase_start);
+    free(P->stats);
+    free(P->taken);
+    free(P->arrived);
+}
+
+typedef struct {
+    Plan *plan;
     int index;
     Work *W;
+    LaneWork *LW;
     Counts C;
     int ok;
 } Worker;
 
-/* Wait until the passes of lo + 1 .. lo + threads - 1 are done down to hi; 0 if a thread failed. */
-static int wait_for(const Plan *P, int64_t lo, int64_t hi) {
-    for (int64_t above = lo + 1; above < lo + P->threads && above <= P->lo_from; above++) {
-        int spins = 0;
-        while (__atomic_load_n(&P->progress[above], __ATOMIC_ACQUIRE) > hi) {
-            if (__atomic_load_n(&P->failed, __ATOMIC_RELAXED)) return 0;
-            if (++spins > 64) sched_yield();
-        }
-    }
-    return 1;
+/* Wait until every running thread is done with the phase. */
+static void wait_for_all(Plan *P, int phase) {
+    __atomic_add_fetch(&P->arrived[phase], 1, __ATOMIC_ACQ_REL);
+    int spins = 0;
+    while (__atomic_load_n(&P->arrived[phase], __ATOMIC_ACQUIRE) < __atomic_load_n(&P->running, __ATOMIC_ACQUIRE))
+        if (++spins > 64) sched_yield();
 }
 
-static void publish(const Plan *P, int64_t lo, int64_t hi) {
-    __atomic_store_n(&P->progress[lo], hi, __ATOMIC_RELEASE);
-}
-
-static void *solve_lo_passes(void *arg) {
+/* The threads take the units of each phase in turn, then wait for each other. */
+static void *solve_tiles(void *arg) {
     Worker *K = (Worker *)arg;
-    const Plan *P = K->plan;
-    const Race *R = P->R;
-    const Tables *V = P->V;
-    const int64_t N = R->N;
-    const int ctx2 = P->symmetric ? 0 : 1;
+    Plan *P = K->plan;
     K->ok = 1;
-    for (int64_t lo = P->lo_from - K->index; lo >= P->lo_to; lo -= P->threads) {
-        K->C.stats = &P->sums[lo * 4];
-        for (int64_t hi = N - 1; hi >= lo && !R->complete[lo]; hi--) {
-            if (R->complete[hi]) continue;
-            if (!wait_for(P, lo, hi)) {
-                K->ok = 0;
-                return NULL;
-            }
-            int systems = P->symmetric || hi == lo ? 1 : 2;
-            for (int system = 0; system < systems; system++) {
-                int64_t a = system == 0 ? hi : lo, b = system == 0 ? lo : hi;
-                /* Newton's start: the neighbours' extrapolation (NaN when one is complete: the
-                 * bracket's middle), the same whatever the threads */
-                double start = a + 1 < N && b + 1 < N ? neighbours(V, N, a, b, system == 0) : NAN;
-                if (!solve_system(R, K->W, V, a, b, P->race1, P->race2, ctx2, P->pegs, start, &K->C)) {
-                    __atomic_store_n((int *)&P->failed, 1, __ATOMIC_RELAXED);   /* the others stop waiting */
+    for (int phase = 0; phase < P->phases; phase++) {
+        for (;;) {
+            int64_t u = P->phase_start[phase] + __atomic_fetch_add(&P->taken[phase], 1, __ATOMIC_RELAXED);
+            if (u >= P->phase_start[phase + 1] || __atomic_load_n(&P->failed, __ATOMIC_RELAXED)) break;
+            for (int64_t t = P->unit_start[u]; t < P->unit_start[u + 1] && K->ok; t++) {
+                K->C.stats = P->count ? &P->stats[t * 4] : NULL;
+                if (!solve_tile(P, K->W, K->LW, &P->tiles[t], &K->C)) {
+                    __atomic_store_n(&P->failed, 1, __ATOMIC_RELAXED);
                     K->ok = 0;
-                    return NULL;
                 }
-                K->C.systems++;
             }
-            if (P->count) {
-                count_choices(R, K->W, hi, lo, mirror(V->B[lo * N + hi], P->pegs), R->dice + 2, &K->C);
-                if (hi != lo) count_choices(R, K->W, lo, hi, mirror(V->AT[lo * N + hi], P->pegs), R->dice + 3, &K->C);
-            }
-            publish(P, lo, hi);
         }
-        publish(P, lo, -1);
+        wait_for_all(P, phase);
     }
     return NULL;
 }
 
 /* Run the plan on its threads, the counts of every thread added into C (the examples of
- * thread 0 kept in C's arrays, the others' merged into them). Returns 1, 0 when a pair did
- * not converge, -1 when out of memory or threads. */
+ * thread 0 kept in C's arrays, the others' merged into them; the tiles' stats added in tile
+ * order). Returns 1, 0 when a pair did not converge, -1 when out of memory or threads. */
 static int solve_pairs(Plan *P, Counts *C) {
     const int n = P->threads;
     const int64_t kept = C->examples;
+    double *stats = C->stats;
     Worker *workers = (Worker *)calloc(n, sizeof(Worker));
     double *ex = (double *)calloc((size_t)n * 3 * kept, sizeof(double));
     int64_t *info = (int64_t *)calloc((size_t)n * 6 * kept, sizeof(int64_t));
@@ -713,7 +934,8 @@ static int solve_pairs(Plan *P, Counts *C) {
         Worker *K = &workers[t];
         K->plan = P;
         K->index = t;
-        K->W = work_new();
+        K->W = (Work *)calloc(1, sizeof(Work));
+        K->LW = lane_work_new();
         K->C = *C;
         if (t > 0) {                                            /* thread 0 keeps its examples in C's arrays */
             K->C.ex_loss = &ex[(size_t)t * 3 * kept];
@@ -721,18 +943,20 @@ static int solve_pairs(Plan *P, Counts *C) {
             K->C.ex_info = &info[(size_t)t * 6 * kept];
             for (int64_t i = 0; i < kept; i++) K->C.ex_loss[i] = -1.0;
         }
-        if (K->W == NULL) result = -1;
+        if (K->W == NULL || K->LW == NULL) result = -1;
     }
+    P->running = n;
     int started = 0;
     while (result == 1 && started + 1 < n) {
-        if (pthread_create(&ids[started + 1], NULL, solve_lo_passes, &workers[started + 1]) != 0) {
+        if (pthread_create(&ids[started + 1], NULL, solve_tiles, &workers[started + 1]) != 0) {
             __atomic_store_n(&P->failed, 1, __ATOMIC_RELAXED);   /* the threads started stop */
+            __atomic_store_n(&P->running, started + 1, __ATOMIC_RELEASE);
             result = -1;
             break;
         }
         started++;
     }
-    if (result == 1) solve_lo_passes(&workers[0]);
+    if (started > 0 || result == 1) solve_tiles(&workers[0]);  /* thread 0 waits with the others */
     for (int t = 1; t <= started; t++) pthread_join(ids[t], NULL);
     for (int t = 0; t < n && result == 1; t++) {
         const Counts *K = &workers[t].C;
@@ -742,10 +966,12 @@ static int solve_pairs(Plan *P, Counts *C) {
         for (int64_t i = 0; t > 0 && i < kept; i++)
             if (K->ex_loss[i] > 0.0) keep_example(C, K->ex_loss[i], &K->ex_info[i * 6], &K->ex_value[i * 2]);
     }
-    for (int64_t lo = P->lo_from; lo >= P->lo_to && result == 1; lo--)
-        for (int i = 0; i < 4; i++) C->stats[i] += P->sums[lo * 4 + i];
-    for (int t = 0; workers != NULL && t < n; t++)
-        if (workers[t].W != NULL) work_free(workers[t].W);
+    for (int64_t t = 0; P->stats != NULL && t < P->ntiles && result == 1; t++)
+        for (int i = 0; i < 4; i++) stats[i] += P->stats[t * 4 + i];
+    for (int t = 0; workers != NULL && t < n; t++) {
+        free(workers[t].W);
+        if (workers[t].LW != NULL) lane_work_free(workers[t].LW);
+    }
     free(workers);
     free(ex);
     free(info);
@@ -952,7 +1178,7 @@ static PyObject *py_solo_tables(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "E is [N], CE is [N, dice + 1, T + 1]");
             ok = 0;
         }
-        Work *W = ok ? work_new() : NULL;
+        Work *W = ok ? (Work *)calloc(1, sizeof(Work)) : NULL;
         if (ok && (W == NULL || !list_terms(&R))) {
             PyErr_NoMemory();
             ok = 0;
@@ -962,7 +1188,7 @@ static PyObject *py_solo_tables(PyObject *self, PyObject *args) {
             solo_tables(&R, W, (const double *)E.buf, (double *)CE.buf);
             Py_END_ALLOW_THREADS
         }
-        if (W != NULL) work_free(W);
+        free(W);
         race_free(&R);
         release(G.b, NBUF);
     }
@@ -973,23 +1199,21 @@ static PyObject *py_solo_tables(PyObject *self, PyObject *args) {
 }
 
 /* solve_pairs(tables, shape, (V1, V2, V1T, V2T), (race1, race2, symmetric, pegs, count),
- *             stats, ex_loss, ex_info, ex_value, lo_from, lo_to, threads) -> (newton_steps, systems) */
+ *             stats, ex_loss, ex_info, ex_value, threads) -> (newton_steps, systems) */
 static PyObject *py_solve_pairs(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *tuple;
-    long long N, lo_from, lo_to;
+    long long N;
     int k, goal, dice, T, race1, race2, symmetric, pegs, count, threads;
     Py_buffer buf[8];
     memset(buf, 0, sizeof(buf));
-    if (!PyArg_ParseTuple(args, "O(Liiii)(w*w*w*w*)(ppppp)w*w*w*w*LLi", &tuple, &N, &k, &goal, &dice, &T, &buf[0],
+    if (!PyArg_ParseTuple(args, "O(Liiii)(w*w*w*w*)(ppppp)w*w*w*w*i", &tuple, &N, &k, &goal, &dice, &T, &buf[0],
                           &buf[1], &buf[2], &buf[3], &race1, &race2, &symmetric, &pegs, &count, &buf[4], &buf[5],
-                          &buf[6], &buf[7], &lo_from, &lo_to, &threads))
+                          &buf[6], &buf[7], &threads))
         return NULL;
     Geometry G;
     Race R;
     int ok = parse_geometry(tuple, &G), result = 1;
-    int64_t *progress = NULL;
-    double *sums = NULL;
     Counts C = {0};
     if (ok) {
         ok = read_race(&R, &G, N, k, goal, dice, T);
@@ -997,19 +1221,16 @@ static PyObject *py_solve_pairs(PyObject *self, PyObject *args) {
         for (int i = 0; ok && i < 4; i++)
             if (buf[i].len != N * N * 8) ok = 0;
         if (ok && (buf[4].len != 4 * 8 || examples < 1 || buf[6].len != examples * 6 * 8 ||
-                   buf[7].len != examples * 2 * 8 || lo_from >= N || lo_to < 0 || threads < 1 || threads > 256))
+                   buf[7].len != examples * 2 * 8 || threads < 1 || threads > 256))
             ok = 0;
-        if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad race tables, counts, range or threads");
-        progress = ok ? (int64_t *)malloc(N * sizeof(int64_t)) : NULL;
-        sums = ok ? (double *)calloc(N * 4, sizeof(double)) : NULL;
-        if (ok && (progress == NULL || sums == NULL || !list_terms(&R) || !merge_groups(&R))) {
+        if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad race tables, counts or threads");
+        Tables V = {(double *)buf[0].buf, (double *)buf[1].buf, (double *)buf[2].buf, (double *)buf[3].buf};
+        Plan P = {&R, &V, race1, race2, symmetric, pegs, count, threads};
+        if (ok && (!list_terms(&R) || !merge_groups(&R) || !make_plan(&P))) {
             PyErr_NoMemory();
             ok = 0;
         }
         if (ok) {
-            Tables V = {(double *)buf[0].buf, (double *)buf[1].buf, (double *)buf[2].buf, (double *)buf[3].buf};
-            for (int64_t lo = 0; lo < N; lo++) progress[lo] = lo_to <= lo && lo <= lo_from ? N : -1;
-            Plan P = {&R, &V, race1, race2, symmetric, pegs, count, threads, lo_from, lo_to, progress, sums, 0};
             C.stats = (double *)buf[4].buf;
             C.ex_loss = (double *)buf[5].buf;
             C.ex_info = (int64_t *)buf[6].buf;
@@ -1019,11 +1240,10 @@ static PyObject *py_solve_pairs(PyObject *self, PyObject *args) {
             result = solve_pairs(&P, &C);
             Py_END_ALLOW_THREADS
         }
+        plan_free(&P);
         race_free(&R);
         release(G.b, NBUF);
     }
-    free(progress);
-    free(sums);
     release(buf, 8);
     if (!ok) return NULL;
     if (result < 0) return PyErr_NoMemory();
@@ -1034,13 +1254,53 @@ static PyObject *py_solve_pairs(PyObject *self, PyObject *args) {
     return Py_BuildValue("LL", (long long)C.newton_steps, (long long)C.systems);
 }
 
+/* simd(): the name of the lane code path in use. */
+static PyObject *py_simd(PyObject *self, PyObject *args) {
+    (void)self;
+    (void)args;
+    return PyUnicode_FromString(lanes->name);
+}
+
 static PyMethodDef methods[] = {
     {"solo_tables", py_solo_tables, METH_VARARGS, "Solo-optimal choices and PEGS-7 expected turns."},
-    {"solve_pairs", py_solve_pairs, METH_VARARGS, "Solve the race pairs of a range of lower board indices."},
+    {"solve_pairs", py_solve_pairs, METH_VARARGS, "Solve the race pairs of every open board."},
+    {"simd", py_simd, METH_NOARGS, "The lane code path in use (avx512, avx2 or scalar), chosen at import."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_race_c",
                                     "The compiled two-player race (see race_solver.py).", -1, methods,
                                     NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__race_c(void) { return PyModule_Create(&module); }
+/* The lane path: DICEMATH_SIMD's if set (ImportError if this CPU or build has no such path),
+ * else the fastest this CPU runs. PATHS: the names of the paths it runs, fastest first. */
+PyMODINIT_FUNC PyInit__race_c(void) {
+    const char *forced = getenv("DICEMATH_SIMD");
+    if (forced != NULL && forced[0] == '\0') forced = NULL;
+#if defined(X86_PATHS)
+    __builtin_cpu_init();
+#endif
+    const LanePath *chosen = NULL;
+    PyObject *names = PyList_New(0);
+    for (size_t i = 0; names != NULL && i < sizeof(paths) / sizeof(paths[0]); i++) {
+        if (!paths[i].runs()) continue;
+        if (chosen == NULL && (forced == NULL || strcmp(forced, paths[i].name) == 0)) chosen = &paths[i];
+        PyObject *name = PyUnicode_FromString(paths[i].name);
+        if (name == NULL || PyList_Append(names, name) < 0) Py_CLEAR(names);
+        Py_XDECREF(name);
+    }
+    if (names == NULL) return NULL;
+    if (chosen == NULL) {
+        PyErr_Format(PyExc_ImportError, "DICEMATH_SIMD=%s: not a code path this CPU runs (%R)", forced, names);
+        Py_DECREF(names);
+        return NULL;
+    }
+    lanes = chosen;
+    PyObject *m = PyModule_Create(&module), *paths_run = PyList_AsTuple(names);
+    Py_DECREF(names);
+    if (m == NULL || paths_run == NULL || PyModule_AddObject(m, "PATHS", paths_run) < 0) {
+        Py_XDECREF(paths_run);
+        Py_XDECREF(m);
+        return NULL;
+    }
+    return m;
+}

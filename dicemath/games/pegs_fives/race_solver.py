@@ -91,7 +91,7 @@ of 46,656^2 values, 17.4 GB each: more memory than the machines the project runs
 
 THREADED_BOARDS = 6 ** 4
 """Boards a side from which the compiled race runs a thread per CPU by default (fewer: one, the
-passes of the kernel being too short for a second thread to keep pace)."""
+solve being too short for a second thread to pay)."""
 
 REFERENCE_MAX_ROWS = 3
 """The most open rows the plain-Python reference solver accepts (a solve at 3 rows takes
@@ -861,8 +861,8 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
         decisions: count the differing decisions (race vs race; False: the values alone).
         threads: threads of the kernel (default: one per CPU from :data:`THREADED_BOARDS`
             boards a side, else one); the values and counts are the same whatever the threads.
-            Each thread follows the one before it pair by pair: two halve the wall time on two
-            idle CPUs, and gain nothing on busy ones.
+            The threads take chunks of opponents' boards level of progress by level, waiting for
+            each other between levels: two halve the wall time on two idle CPUs.
 
     Raises:
         InvalidBoardError, RaceTooLargeError, DicemathError: as :func:`solve_race`;
@@ -902,7 +902,7 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
     newton_steps, _ = _race_c.solve_pairs(
         tables, shape, (V1, V2, V1T, V2T),
         (policies[0] == "race", policies[1] == "race", symmetric, rules.scoring == "first_out", count),
-        stats, ex_loss, ex_info, ex_value, N - 1, 0, threads or _default_threads(N))
+        stats, ex_loss, ex_info, ex_value, threads or _default_threads(N))
     seconds = time.perf_counter() - start
     found_stats = None
     if count:
