@@ -3,9 +3,12 @@
  * docstring); this file only walks the tables.
  *
  * Boards are indices of fullboard.layout.BoardLayout (N boards); a pair's value is
- * V[mover * N + opponent] in an N x N float64 table, kept with its transpose
- * (VT[opponent * N + mover], the same numbers). The rules enter through tables the Python
- * side builds from the engine (race_solver.kernel_tables):
+ * V[position[mover] * N + position[opponent]] in an N x N float64 table, kept with its
+ * transpose (VT[position[opponent] * N + position[mover]], the same numbers): the tables'
+ * rows and columns hold the open boards by level of progress, then index, the complete boards
+ * after them (race_solver.kernel_tables' position; see Order), so that the opponents of a
+ * chunk are neighbouring columns. The rules enter through tables the Python side builds from
+ * the engine (race_solver.kernel_tables):
  *
  *   coef[j, need, d, ta, h, c]  naming the row of position j with need steps to go and h
  *       hits on a choice throw of d dice, ta throws after it (ta = t - 1), leads to:
@@ -114,6 +117,7 @@ typedef struct {
     const double *group_p;
     int32_t *solo;              /* [x, t - 1, g] */
     const double *RP;           /* FIVES-6 rest points of every board */
+    const int64_t *position;    /* [x] the row and column of board x in the pair tables (make_plan) */
     Merged merged;              /* the groups as each set of open rows sees them (merge_groups) */
     /* The steps c of each coefficient row [j, need, d, ta, h] whose ending or fresh start has a
      * chance (h = 0: those of any h), terms[term_start[row] .. term_start[row + 1]] (list_terms;
@@ -378,16 +382,16 @@ typedef struct {
 
 /* One side of LANES pairs: mover x against the opponents y[l] (lanes a chunk of Plan.order,
  * padded with its first board: y[0] names it), his policy, his leaves (Leaves as rows of the
- * tables: END(l, x') = oppT[x' * N + y[l]], RESTART(l, x') = own[x' * N + y[l]], es, eo, ro,
- * term per lane), ctx his tables in the memo, and the options of his turn's first choice
- * throw. */
+ * tables: END(l, x') = oppT[position[x'] * N + column[l]], RESTART(l, x') = own[position[x'] *
+ * N + column[l]], es, eo, ro, term per lane), ctx his tables in the memo, and the options of
+ * his turn's first choice throw. */
 typedef struct {
     LaneRow first;
     Lanes term;
     const double *own, *oppT;
     double es, eo, ro;
     int64_t x;
-    LaneMask y;
+    LaneMask y, column;         /* the opponents and their columns in the tables */
     int race, ctx;
 } Batch;
 
@@ -493,7 +497,8 @@ static inline size_t memo_slot(int64_t key) {
 
 /* The turn-ending-here of board x to the side's mover, per lane: es * END(y, x) + eo. */
 static inline void ending_here(const Race *R, const Batch *B, int64_t x, Lanes *here) {
-    for (int l = 0; l < LANES; l++) (*here)[l] = B->es * B->oppT[x * R->N + B->y[l]] + B->eo;
+    const double *row = &B->oppT[R->position[x] * R->N];
+    for (int l = 0; l < LANES; l++) (*here)[l] = B->es * row[B->column[l]] + B->eo;
 }
 
 /* The mover's race value of a PEGS-7 choice throw of d dice with one throw left on board x,
@@ -557,6 +562,7 @@ static void batch_side(const Race *R, LaneWork *LW, Batch *B, int64_t x, const i
                  .ctx = ctx};
     for (int l = 0; l < LANES; l++) {
         B->y[l] = y[l];
+        B->column[l] = R->position[y[l]];
         B->term[l] = pegs ? 1.0 : R->RP[y[l]];
     }
     LaneRow *row = &B->first;
@@ -684,8 +690,8 @@ static double start_guess(const Race *R, const Tables *V, int64_t a, int64_t b) 
     int ja = 0, jb = 0;
     while (row_steps(R, a, ja) >= R->goal) ja++;
     while (row_steps(R, b, jb) >= R->goal) jb++;
-    const int64_t a1 = a + R->stride[ja], b1 = b + R->stride[jb];
-    return V->A[a1 * N + b] + V->A[a * N + b1] - V->A[a1 * N + b1];
+    const int64_t *pos = R->position, pa = pos[a], pb = pos[b], pa1 = pos[a + R->stride[ja]], pb1 = pos[b + R->stride[jb]];
+    return V->A[pa1 * N + pb] + V->A[pa * N + pb1] - V->A[pa1 * N + pb1];
 }
 
 /* Count the turn-start choices of a solved tile (both playing to win): of each mover a
@@ -764,10 +770,11 @@ static int solve_tile(const Plan *P, Work *W, LaneWork *LW, const Tile *tile, Co
                 if (!newton_finish(R, W, n, a[i], b[j], P->race1, P->race2, P->pegs, result, C)) return 0;
             }
             C->systems++;
-            V->A[a[i] * N + b[j]] = n->u;
-            V->AT[b[j] * N + a[i]] = n->u;
-            V->B[b[j] * N + a[i]] = n->w;
-            V->BT[a[i] * N + b[j]] = n->w;
+            const int64_t at_a = R->position[a[i]], at_b = R->position[b[j]];
+            V->A[at_a * N + at_b] = n->u;
+            V->AT[at_b * N + at_a] = n->u;
+            V->B[at_b * N + at_a] = n->w;
+            V->BT[at_a * N + at_b] = n->w;
         }
     if (P->count) count_tile(P, LW, tile, a, b, valid, s, C);
     return 1;
@@ -833,7 +840,8 @@ static void list_plan(Lister *L, const int64_t *level_start, int levels) {
     }
 }
 
-/* Order the open boards by progress and list the plan; 0 when out of memory. */
+/* Order the open boards by progress and list the plan; 0 when out of memory, -1 when the
+ * tables' positions are not that order (the complete boards after it). */
 static int make_plan(Plan *P) {
     const Race *R = P->R;
     const int levels = R->k * R->goal + 1;
@@ -851,6 +859,11 @@ static int make_plan(Plan *P) {
         }
         for (int L = 0; pass == 0 && L < levels; L++) level_start[L + 1] += level_start[L];
     }
+    const int64_t open = level_start[levels];
+    for (int64_t p = 0; p < open; p++)
+        if (R->position[P->order[p]] != p) return -1;
+    for (int64_t x = 0; x < R->N; x++)
+        if (R->complete[x] && (R->position[x] < open || R->position[x] >= R->N)) return -1;
     Lister count = {P, 0, 0, 0, 0};
     list_plan(&count, level_start, levels);
     P->ntiles = count.tiles;
@@ -1089,7 +1102,7 @@ static int merge_groups(Race *R) {
 
 /* The buffers of kernel_tables, in the order of race_solver.C_FIELDS. */
 enum { DIGITS, COMPLETE, STRIDES, PER_HIT, COEF, REACH, GROUP_START, GROUP_P, ENTRY_START, ENTRY_IDX, SOLO, RP,
-       NBUF };
+       POSITION, NBUF };
 
 typedef struct {
     Py_buffer b[NBUF];
@@ -1103,7 +1116,7 @@ static void release(Py_buffer *b, int n) {
 static int parse_geometry(PyObject *tuple, Geometry *G) {
     memset(G, 0, sizeof(*G));
     if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) != NBUF) {
-        PyErr_SetString(PyExc_TypeError, "the race tables are a tuple of 12 arrays (race_solver.C_FIELDS)");
+        PyErr_SetString(PyExc_TypeError, "the race tables are a tuple of 13 arrays (race_solver.C_FIELDS)");
         return 0;
     }
     for (int i = 0; i < NBUF; i++) {
@@ -1135,7 +1148,7 @@ static int read_race(Race *R, const Geometry *G, int64_t N, int k, int goal, int
     if (b[DIGITS].len != N * k * 8 || b[COMPLETE].len != N || b[STRIDES].len != k * 8 || b[PER_HIT].len != k * 8 ||
         b[COEF].len != (Py_ssize_t)k * (goal + 1) * (dice + 1) * T * (dice + 1) * R->ncol * 8 ||
         b[REACH].len != (Py_ssize_t)k * (goal + 1) * (dice + 1) * T * T || b[GROUP_START].len != (dice + 2) * 8 ||
-        b[ENTRY_START].len != (R->groups + 1) * 8 || b[SOLO].len != N * T * R->groups * 4 || b[RP].len != N * 8)
+        b[ENTRY_START].len != (R->groups + 1) * 8 || b[SOLO].len != N * T * R->groups * 4 || b[RP].len != N * 8 || b[POSITION].len != N * 8)
         goto bad;
     R->digits = (const int64_t *)b[DIGITS].buf;
     R->complete = (const uint8_t *)b[COMPLETE].buf;
@@ -1152,6 +1165,7 @@ static int read_race(Race *R, const Geometry *G, int64_t N, int k, int goal, int
     R->entry_idx = (const int64_t *)b[ENTRY_IDX].buf;
     R->solo = (int32_t *)b[SOLO].buf;
     R->RP = (const double *)b[RP].buf;
+    R->position = (const int64_t *)b[POSITION].buf;
     if (R->group_start[0] != 0 || R->group_start[dice + 1] != R->groups ||
         R->entry_start[R->groups] != b[ENTRY_IDX].len / 8)
         goto bad;
@@ -1226,10 +1240,10 @@ static PyObject *py_solve_pairs(PyObject *self, PyObject *args) {
         if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad race tables, counts or threads");
         Tables V = {(double *)buf[0].buf, (double *)buf[1].buf, (double *)buf[2].buf, (double *)buf[3].buf};
         Plan P = {&R, &V, race1, race2, symmetric, pegs, count, threads};
-        if (ok && (!list_terms(&R) || !merge_groups(&R) || !make_plan(&P))) {
-            PyErr_NoMemory();
-            ok = 0;
-        }
+        int planned = ok && list_terms(&R) && merge_groups(&R) ? make_plan(&P) : 0;
+        if (ok && planned < 0) PyErr_SetString(PyExc_ValueError, "the race tables' positions are not the boards' order");
+        else if (ok && planned == 0) PyErr_NoMemory();
+        ok = ok && planned > 0;
         if (ok) {
             C.stats = (double *)buf[4].buf;
             C.ex_loss = (double *)buf[5].buf;

@@ -55,8 +55,8 @@ static inline __attribute__((always_inline)) Lanes PATH(gather)(const double *ta
 
 /* fill_options for every lane: row->S the options' stays at a choice throw of d dice, t
  * throws left, on board x (the same in every lane), row->OR their rests per lane, from the
- * PEGS-7 values row->PN and the side's leaves: END(l, x') = B->oppT[x' * N + y[l]] and
- * RESTART(l, x') = B->own[x' * N + y[l]], rows of the tables' columns y. */
+ * PEGS-7 values row->PN and the side's leaves (see Batch): a row of each table, at the
+ * neighbouring columns of the lanes' opponents. */
 static void PATH(fill_lanes)(const Race *R, const Batch *B, int64_t x, int d, int t, LaneRow *row) {
     const int goal = R->goal, HM = R->HM, T = R->T;
     const int64_t N = R->N;
@@ -83,8 +83,9 @@ static void PATH(fill_lanes)(const Race *R, const Batch *B, int64_t x, int d, in
                 E1[c] = B->term;
                 continue;
             }
-            E0[c] = B->es * PATH(gather)(&B->oppT[xc * N], &B->y) + B->eo;
-            E1[c] = PATH(gather)(&B->own[xc * N], &B->y) + B->ro;
+            const int64_t at = R->position[xc] * N;
+            E0[c] = B->es * PATH(gather)(&B->oppT[at], &B->column) + B->eo;
+            E1[c] = PATH(gather)(&B->own[at], &B->column) + B->ro;
         }
         for (int h = 1; h <= d / R->per_hit[j]; h++) {
             const double *cf = &R->coef[(rows + h) * R->ncol];

@@ -698,7 +698,9 @@ def kernel_tables(rules: Rules, rows: tuple[int, ...]) -> dict:
     ``complete``, ``RP`` (FIVES-6 rest points of every board), ``strides``, ``per_hit``,
     ``coef`` and ``reach`` (the cycle terminals, :mod:`._race_c`), ``T`` (throw budgets:
     ``rules.throws``, 1 without a limit), the choice-throw groups of 1..6 dice
-    (:func:`.fullboard.pegs_kernel.throw_groups`).
+    (:func:`.fullboard.pegs_kernel.throw_groups`), ``position`` (each board's row and column
+    in the kernel's tables: the open boards by level of progress, the sum of their steps, then
+    index, the complete boards after them).
     """
     key = (rules, rows)
     if key in _KERNEL_TABLES:
@@ -712,6 +714,8 @@ def kernel_tables(rules: Rules, rows: tuple[int, ...]) -> dict:
     index = np.arange(N)
     digits = np.stack([(index // s) % layout.base for s in layout.strides], axis=1).astype(np.int64)
     complete = (digits >= goal).all(axis=1)
+    position = np.empty(N, np.int64)
+    position[np.lexsort((index, np.where(complete, k * goal + 1, digits.sum(axis=1))))] = index
     RP = ((goal - digits) * np.array(rows)).sum(axis=1).astype(np.float64)
     coef = cycle_coefficients(rules, rows)
     reach = np.zeros((k, goal + 1, dice + 1, T, T), dtype=np.bool_)
@@ -728,7 +732,8 @@ def kernel_tables(rules: Rules, rows: tuple[int, ...]) -> dict:
               "reach": reach, "goal": goal, "dice": dice, "T": T, "group_start": groups["group_start"],
               "group_p": groups["group_p"], "entry_start": groups["entry_start"], "entry_j": groups["entry_row"],
               "entry_h": groups["entry_hits"],
-              "entry_idx": (groups["entry_row"] * (dice + 1) + groups["entry_hits"]).astype(np.int64)}
+              "entry_idx": (groups["entry_row"] * (dice + 1) + groups["entry_hits"]).astype(np.int64),
+              "position": position}
     _KERNEL_TABLES[key] = tables
     return tables
 
@@ -736,12 +741,12 @@ def kernel_tables(rules: Rules, rows: tuple[int, ...]) -> dict:
 _SOLO_TABLES: dict = {}
 
 C_FIELDS = ("digits", "complete", "strides", "per_hit", "coef", "reach", "group_start", "group_p", "entry_start",
-            "entry_idx", "solo", "RP")
+            "entry_idx", "solo", "RP", "position")
 """The tables of :mod:`._race_c` in its order (:func:`kernel_tables`; ``solo`` the solo choices)."""
 
 _C_TYPES = {"digits": np.int64, "complete": np.bool_, "strides": np.int64, "per_hit": np.int64, "coef": np.float64,
             "reach": np.bool_, "group_start": np.int64, "group_p": np.float64, "entry_start": np.int64,
-            "entry_idx": np.int64, "solo": np.int32, "RP": np.float64}
+            "entry_idx": np.int64, "solo": np.int32, "RP": np.float64, "position": np.int64}
 
 
 def _c_tables(t: dict, solo: np.ndarray) -> tuple[tuple[np.ndarray, ...], tuple[int, int, int, int, int]]:
@@ -904,6 +909,10 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
         (policies[0] == "race", policies[1] == "race", symmetric, rules.scoring == "first_out", count),
         stats, ex_loss, ex_info, ex_value, threads or _default_threads(N))
     seconds = time.perf_counter() - start
+    del V1T, V2T
+    by_index = np.ix_(t["position"], t["position"])           # the kernel's rows and columns are positions
+    V1 = V1[by_index]
+    V2 = V1 if symmetric else V2[by_index]
     found_stats = None
     if count:
         found_stats = DecisionStats(float(stats[0]), float(stats[1]), int(stats[2]), int(stats[3]))
