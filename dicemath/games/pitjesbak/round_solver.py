@@ -31,13 +31,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from dicemath.core.errors import InvalidStateError
 from dicemath.core.mdp import optimal_stopping
 from dicemath.games.pitjesbak.rules import MAX_THROWS, STANDARD, Rules, check_players
 from dicemath.games.pitjesbak.state import STOP, THROW, State
-from dicemath.games.pitjesbak.throws import ClassSpace, ThrowClass, class_space, classify
+from dicemath.games.pitjesbak.throws import ThrowClass, class_space, classify
 
 EXACT_UP_TO = 4
 """Default: exact fractions for at most this many players, floats above."""
@@ -151,13 +152,22 @@ class RoundSolution:
         The state's turn order must match the solution's seating (flags by position).
         """
         space = class_space(self.rules)
+        class_of: dict[tuple[int, ...], int] = {}
+        situations: dict[tuple, tuple[int, int, int, int]] = {}
 
         def decide(state: State) -> str:
-            c = space.index(classify(state.current, self.rules))  # type: ignore[arg-type]
+            dice = state.current
+            assert dice is not None  # a decision follows a throw
+            c = class_of.get(dice)
+            if c is None:
+                c = class_of[dice] = space.index(classify(dice, self.rules))
             if state.turn == 0:
                 return STOP if self.start_stop[state.throws - 1][c] else THROW
-            position, limit, best, tied = self.situation(state)
-            return STOP if self.plan(position, limit, best, tied).stop[state.throws - 1][c] else THROW
+            seen = (state.turn, state.limit, state.results)
+            situation = situations.get(seen)
+            if situation is None:
+                situation = situations[seen] = self.situation(state)
+            return STOP if self.plan(*situation).stop[state.throws - 1][c] else THROW
         return decide
 
 
@@ -172,9 +182,11 @@ def _threshold(rules: Rules, stops: Sequence[bool]) -> ThrowClass | None:
     return None
 
 
-def _probabilities(space: ClassSpace, exact: bool) -> tuple[Any, ...]:
+@lru_cache(maxsize=None)
+def _probabilities(die_values: str, exact: bool) -> tuple[Any, ...]:
     """The classes' probabilities: exact Fractions, or Python floats."""
-    return space.fractions() if exact else tuple(float(p) for p in space.fractions())
+    fractions = class_space(Rules(die_values=die_values)).fractions()
+    return fractions if exact else tuple(float(p) for p in fractions)
 
 
 def _number(exact: bool) -> Callable[..., Any]:
@@ -195,7 +207,7 @@ def _plan(solution: RoundSolution, position: int, limit: int, best: int, tied: i
         return cached
     space = class_space(solution.rules)
     num = _number(solution.exact)
-    probs = _probabilities(space, solution.exact)
+    probs = _probabilities(solution.rules.die_values, solution.exact)
     zero, one = num(0), num(1)
     n = solution.players
     if best < 0 and position == n - 1:
@@ -269,7 +281,7 @@ def solve_round(rules: Rules | None = None, wiped: Sequence[bool] | None = None,
     solution = RoundSolution(rules.with_players(n), wiped, exact)
     space = class_space(rules)
     num = _number(exact)
-    probs = _probabilities(space, exact)
+    probs = _probabilities(rules.die_values, exact)
     zero, one = num(0), num(1)
 
     # Start player: stopping after throw t sets the limit to t.
@@ -339,12 +351,12 @@ def round_policy(rules: Rules | None = None, *, exact: bool = False) -> Callable
         True
     """
     rules = rules or STANDARD
-    solutions: dict[tuple[bool, ...], RoundSolution] = {}
+    policies: dict[tuple[bool, ...], Callable[[State], str]] = {}
 
     def decide(state: State) -> str:
         flags = tuple(state.wiped[seat] for seat in state.order)
-        solution = solutions.get(flags)
-        if solution is None:
-            solution = solutions[flags] = solve_round(state.rules, flags, exact=exact)
-        return solution.policy()(state)
+        policy = policies.get(flags)
+        if policy is None:
+            policy = policies[flags] = solve_round(state.rules, flags, exact=exact).policy()
+        return policy(state)
     return decide
