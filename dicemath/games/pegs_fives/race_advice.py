@@ -101,8 +101,8 @@ HORIZON = 512
 
 EXACT_ON_DEMAND_ROWS = 3
 """The most open rows (both boards together) whose exact race :func:`race_advice` solves on
-demand by default: 216 boards a side, 0.07 s on an AMD EPYC; four rows take 2 to 3 s, five
-more than 4 minutes and 1 GB (``exact_max_rows`` asks for them)."""
+demand by default: 216 boards a side, at most 0.1 s on an AMD EPYC; four rows take 1 s (Fives)
+to 3 s (Pegs), five minutes and 1 GB (``exact_max_rows`` asks for them)."""
 
 SOLO_SOLVE_MAX_ROWS = {"pegs": 6, "fives": 8}
 """The most open rows of a board whose reduced table :func:`race_advice` solves on demand for
