@@ -99,10 +99,12 @@ GRID_MAX = 80.0
 HORIZON = 512
 """Turns tabulated per law (``P(N > n)`` for ``n < HORIZON``; the tail beyond is dropped)."""
 
-EXACT_ON_DEMAND_ROWS = 3
+EXACT_ON_DEMAND_ROWS = RACE_MAX_ROWS
 """The most open rows (both boards together) whose exact race :func:`race_advice` solves on
-demand by default: 216 boards a side, at most 0.1 s on an AMD EPYC; four rows take 1 s (Fives)
-to 3 s (Pegs), five minutes and 1 GB (``exact_max_rows`` asks for them)."""
+demand by default: every race the exact solver takes. Its table is built once and cached:
+three rows take under 0.1 s on an AMD EPYC, four 1 to 4 s, five about a minute and 1 GB
+(the build says so on screen); ``exact_max_rows`` lowers the limit, and beyond it the answer
+is the turn-count estimate, which answers within a second."""
 
 SOLO_SOLVE_MAX_ROWS = {"pegs": 6, "fives": 8}
 """The most open rows of a board whose reduced table :func:`race_advice` solves on demand for
