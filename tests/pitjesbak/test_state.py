@@ -190,3 +190,14 @@ def test_apply_reads_action_text_with_parse_action():
     assert thrown.apply("stop") == thrown.apply(" Stop ") and thrown.apply("THROW") == thrown.apply("throw")
     with pytest.raises(IllegalMoveError):
         thrown.apply("hold")
+
+
+def test_state_copy_equals_dataclasses_replace():
+    from dataclasses import replace
+
+    from dicemath.games.pitjesbak.state import _copy
+    state = initial_state(Rules(players=3)).apply((4, 5, 6))
+    changes = {"turn": 1, "throws": 0, "current": None, "limit": 1}
+    copy = _copy(state, **changes)
+    assert copy == replace(state, **changes) and hash(copy) == hash(replace(state, **changes))
+    assert copy != state and state.current == (4, 5, 6)  # the original is unchanged
