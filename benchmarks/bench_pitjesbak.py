@@ -1,19 +1,89 @@
-"""Benchmark: the two-player Pitjesbak game solve, cold (empty cache) and from the cache.
+"""Benchmark: Pitjesbak's first answers, and the two-player game solve, cold and cached.
 
-Run: ``python benchmarks/bench_pitjesbak.py [--three]``. Target: < 30 s cold, < 1 s cached.
-The cold figure includes the round-maximising comparisons (three value iterations).
-``--three`` also times the three-player solve with 2 stripes (cap 4).
+First, before and after (:mod:`side_by_side`: an earlier revision beside this checkout, each
+in a fresh process with empty caches): the wall and CPU seconds of the first answer of each
+command below, each in its own new process with an empty cache (``pitjesbak advise`` solves
+the two-player game with its round-maximising comparisons, ``game``/``card --players 3``
+solve the three-player table and the two-player game it starts from, ``simulate`` plays 1000
+three-player games with round-optimal decisions), then the best CPU seconds of three uncached
+two-player solves (optimal values only) and per state and bound, the largest difference of the
+two revisions' bounds, and the peak memory. The earlier revisions: the start of the C port of
+the game solver (``--previous``, default 0886c06: numpy Bellman operator) and 3ccf0bf (numba).
+
+Then the figures of this checkout alone: the cold and cached game solve (target < 30 s cold,
+< 1 s cached; the cold figure includes the round-maximising comparisons, three value
+iterations), the bound widths, and the round solves.
+
+Run: ``python benchmarks/bench_pitjesbak.py [--previous 0886c06,3ccf0bf] [--three]``
+(``--previous ''``: this checkout alone). ``--three`` also times the three-player solve with
+2 stripes (cap 4).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
-import sys
 import tempfile
 import time
+from pathlib import Path
+
+import numpy as np
+from side_by_side import compare
+
+FIRST_ANSWERS = """
+import json, os, resource, subprocess, sys, tempfile, time
+commands = {
+    "advise": "advise --my-stripes 9 --their-stripes 9 --role start --throws-used 1 --throw 6-5-4 --json",
+    "game_3": "game --players 3 --json",
+    "card_3": "card --players 3 --json",
+    "simulate_3": "simulate --players 3 --games 1000 --json",
+}
+figures = {}
+for name, command in commands.items():
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "DICEMATH_CACHE_DIR": cache}
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        tic = time.perf_counter()
+        run = subprocess.run([sys.executable, "-m", "dicemath", "pitjesbak", *command.split()], env=env,
+                             capture_output=True)
+        figures[f"{name}_first_answer_wall_s"] = time.perf_counter() - tic if run.returncode == 0 else float("nan")
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        figures[f"{name}_first_answer_cpu_s"] = (after.ru_utime + after.ru_stime
+                                                 - before.ru_utime - before.ru_stime)
+import numpy as np
+from dicemath.games.pitjesbak.game_solver import solve_game
+cpus = []
+for _ in range(3):
+    cpu = time.process_time()
+    solution = solve_game(compare=False, use_cache=False)
+    cpus.append(time.process_time() - cpu)
+figures["game_solve_cpu_s"] = min(cpus)
+figures["game_solve_us_per_state_and_bound"] = min(cpus) / (solution.sweeps * solution.low.size * 2) * 1e6
+figures["sweeps"] = solution.sweeps
+np.savez(os.path.join(OUT, os.environ["PYTHONPATH"].replace("/", "_")), low=solution.low, high=solution.high)
+print(json.dumps(figures))
+"""
+
+
+def before_after(previous: str) -> None:
+    """Print the first answers and the game solve of this checkout beside ``previous``'s, and
+    the largest difference of their bounds."""
+    with tempfile.TemporaryDirectory() as out:
+        both = compare(f"OUT = {out!r}\n" + FIRST_ANSWERS, previous=previous,
+                       title="dicemath pitjesbak, first answers (each a new process) and the two-player solve:")
+        bounds = [np.load(path) for path in sorted(Path(out).glob("*.npz"))]
+    if len(bounds) == 2 and len(both) == 2:
+        difference = max(float(np.max(np.abs(bounds[0][key] - bounds[1][key]))) for key in ("low", "high"))
+        print(f"  largest difference of the bounds of every state: {difference:.1e}\n")
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--previous", default="0886c06,3ccf0bf")
+    parser.add_argument("--three", action="store_true")
+    args = parser.parse_args()
+    for previous in filter(None, args.previous.split(",")):
+        before_after(previous)
     with tempfile.TemporaryDirectory() as folder:
         os.environ["DICEMATH_CACHE_DIR"] = folder
         from dicemath.games.pitjesbak.game_solver import solve_game
@@ -44,7 +114,7 @@ def main() -> None:
             solve_round(players=players, exact=exact)
             print(f"round solve, {players} players, {'exact' if exact else 'float'}: "
                   f"{time.perf_counter() - start:.2f} s")
-        if "--three" in sys.argv:
+        if args.three:
             from dicemath.games.pitjesbak.rules import Rules
             from dicemath.games.pitjesbak.table_solver import solve_table
             start = time.perf_counter()

@@ -52,3 +52,12 @@ def test_round_values_reject_a_state_outside_the_space():
     with pytest.raises(ValueError):
         operands.round_values(np.array([space.n], dtype=np.int64), np.zeros(space.n), 0.0, (False, False),
                               np.empty(1))
+
+
+def test_round_values_reject_an_output_of_the_wrong_kind():
+    space = StateSpace(4)
+    operands = _Operands.of(space, STANDARD)
+    states = np.arange(3, dtype=np.int64)
+    for out in (np.empty(3, dtype=np.float32), np.empty(4), np.empty(6)[::2]):
+        with pytest.raises(ValueError):
+            operands.round_values(states, np.zeros(space.n), 0.0, (False, False), out)

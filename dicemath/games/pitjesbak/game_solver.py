@@ -27,7 +27,7 @@ two-player game, PIT-6/PIT-8.)
 States are swept in order of ``a + b`` (Gauss-Seidel): most rounds lower the total, so one
 sweep propagates almost everything. The sweeps are the core's
 :func:`~dicemath.core.mdp.bounded_value_iteration`; this module supplies ``T``, compiled at
-install (``_game_c.c``: about 11 us per state and bound on an AMD EPYC); :func:`round_backward`
+install (``_game_c.c``: about 5 us per state and bound on an AMD EPYC); :func:`round_backward`
 is the same round in numpy, used for one state's decision tables (equal values within 1e-12,
 the sums run in another order). Float64; classes are the 42 throw classes of
 :func:`~dicemath.games.pitjesbak.throws.class_space`.
@@ -268,7 +268,7 @@ def _iterate(space: StateSpace, rules: Rules, *, tol: float, max_sweeps: int,
     ``policies`` says how player 0 and player 1 decide: ``"opt"`` (game-optimal for
     themselves) or ``"round"`` (round-maximising). With two optimal players one frame
     suffices; otherwise frame k holds the states where player k starts. ``T`` is the
-    compiled :func:`round_values` of ``_game_c.c`` (the values of :func:`round_backward`).
+    compiled :meth:`_Operands.round_values` (the values of :func:`round_backward`).
     """
     operands = _Operands.of(space, rules)
     symmetric = policies[0] == policies[1]
@@ -325,10 +325,16 @@ class _Operands:
         """Into ``out``: the round value of each of ``states`` (``round_backward(...).value``)
         given ``other``, the values of every state in the next start player's frame, and the
         boundary's; ``fixed`` says whether the start player and the follower play the
-        round-maximising decisions (else they maximise and minimise)."""
-        _game_c.round_values(states, self.atoms, self.flags, self.combo, self.columns, self.probs,
-                             self.start_masks, self.follower_masks, int(fixed[0]), int(fixed[1]),
-                             np.ascontiguousarray(other, dtype=np.float64), boundary_other, out)
+        round-maximising decisions (else they maximise and minimise).
+
+        Raises:
+            ValueError: ``out`` is not a C-contiguous float64 array of one value per state.
+        """
+        if out.dtype != np.float64 or not out.flags.c_contiguous or out.shape != states.shape:
+            raise ValueError("round_values: out must be a C-contiguous float64 array, one value per state")
+        _game_c.round_values(np.ascontiguousarray(states, dtype=np.int64), self.atoms, self.flags, self.combo,
+                             self.columns, self.probs, self.start_masks, self.follower_masks, int(fixed[0]),
+                             int(fixed[1]), np.ascontiguousarray(other, dtype=np.float64), boundary_other, out)
 
 
 @dataclass(frozen=True)
