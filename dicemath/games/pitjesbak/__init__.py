@@ -22,8 +22,9 @@ which solution answers a decision), :mod:`.limits` (the chain's limits as plain 
 :mod:`.decision` (the stop-or-throw answer and the Advice each source answers with),
 :mod:`.analysis` (the cost of every decision of a played game), :mod:`.view` and
 :mod:`.drawing` (the text view and the SVG picture of a state), :mod:`.game` (the
-:class:`~dicemath.core.game.Game` object) and :mod:`._table_c` (the compiled loops of the
-n-player solvers, C); its command line is :mod:`.commands`, its report section :mod:`.report`.
+:class:`~dicemath.core.game.Game` object), :mod:`._table_c` (the compiled loops of the
+n-player solvers, C) and :mod:`._game_c` (the two-player game solver's round, C); its
+command line is :mod:`.commands`, its report section :mod:`.report`.
 The solvers run on the core's algorithms: optimal stopping and bounded value iteration
 (:mod:`dicemath.core.mdp`); their tests check them against the core's expectimax
 (:mod:`dicemath.core.search`) over :class:`State`.
