@@ -558,8 +558,14 @@ static void two_throws_value(const Race *R, LaneWork *LW, const Batch *B, int64_
 static void batch_side(const Race *R, LaneWork *LW, Batch *B, int64_t x, const int64_t *y, int race, int ctx,
                        int pegs, const double *own, const double *oppT) {
     const int goal = R->goal, dice = R->dice, T = R->T;
-    *B = (Batch){.own = own, .oppT = oppT, .es = -1.0, .eo = pegs ? 1.0 : 0.0, .ro = 0.0, .x = x, .race = race,
-                 .ctx = ctx};
+    B->own = own;                                               /* field by field: the rows are overwritten */
+    B->oppT = oppT;
+    B->es = -1.0;
+    B->eo = pegs ? 1.0 : 0.0;
+    B->ro = 0.0;
+    B->x = x;
+    B->race = race;
+    B->ctx = ctx;
     for (int l = 0; l < LANES; l++) {
         B->y[l] = y[l];
         B->column[l] = R->position[y[l]];

@@ -1,8 +1,8 @@
 /* The lane functions of _race_c.c, compiled once per code path (PATH(name), see PyInit): one
  * side of LANES pairs that share the mover (the same open rows, throw groups and options) and
- * differ in the opponent. Each lane does the arithmetic of fill_options, choice_value and
- * evaluate term by term, in the same order: a lane's numbers are those of the scalar
- * functions bit for bit. The choices compare and select in parts of PART lanes, the width of
+ * differ in the opponent. Each lane does the arithmetic of the scalar fill_options and
+ * evaluate term by term, in the same order (so do the choice values and counts on every path):
+ * a lane's numbers are those of the scalar functions bit for bit. The choices compare and select in parts of PART lanes, the width of
  * the path's registers (8 AVX-512, 4 AVX2, 2 otherwise), a part at a time. */
 
 #if defined(PATH_AVX512)
@@ -101,8 +101,9 @@ static void PATH(fill_lanes)(const Race *R, const Batch *B, int64_t x, int d, in
     }
 }
 
-/* choice_value for every lane: a choice throw of d dice, t throws left, on board x whose
- * turn-ending-here is worth here[l]. */
+/* The value of a choice throw of d dice, t throws left, on board x whose turn-ending-here is
+ * worth here[l], per lane: per throw group the best option (race) or the solo table's, here
+ * when no row is legal. */
 static void PATH(choice_lanes)(const Race *R, const Batch *B, const LaneRow *row, const Lanes *at_here, int64_t x,
                                int d, int t, Lanes *out) {
     const Merged *M = &R->merged;
@@ -189,10 +190,11 @@ static void PATH(evaluate_batch)(const Race *R, const Batch *B, const Lanes *at_
     }
 }
 
-/* count_choices for each lane l where count[l] (X[l] the mover's value there): per throw
- * group of two options or more, the race choice (the first of the best) beside the solo one;
- * the chances summed per lane in group order, then added lane by lane (the same sums on every
- * path). */
+/* Add the turn-start choices of the mover against each lane's opponent where count[l] (race
+ * play, X[l] solved) to the counts: per throw group of two options or more, the race choice
+ * (the first of the best) beside the solo one, chances summed over pairs (invariant under how
+ * throws are grouped) per lane in group order, then lane by lane (the same sums on every
+ * path); keep the largest losses. */
 static void PATH(count_lanes)(const Race *R, const Batch *B, const Lanes *at_X, const int *count, Counts *C) {
     const Merged *M = &R->merged;
     const LaneRow *row = &B->first;
