@@ -74,8 +74,9 @@
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define X86_PATHS 1   /* GCC on x86-64: the AVX-512 and AVX2 paths besides the portable one */
+
+#include "_c_paths.h"   /* X86_PATHS: GCC on x86-64, the AVX-512 and AVX2 paths besides the portable one */
+#if defined(X86_PATHS)
 #include <immintrin.h>
 #endif
 
@@ -432,12 +433,6 @@ typedef struct {
     void (*evaluate_batch)(const Race *, const Batch *, const Lanes *, Pieces *);
     void (*count_lanes)(const Race *, const Batch *, const Lanes *, const int *, Counts *);
 } LanePath;
-
-#if defined(X86_PATHS)
-static int runs_avx512(void) { return __builtin_cpu_supports("x86-64-v4"); }
-static int runs_avx2(void) { return __builtin_cpu_supports("x86-64-v3"); }
-#endif
-static int runs_scalar(void) { return 1; }
 
 #define PATH_ENTRY(name) \
     {#name, runs_##name, fill_lanes_##name, choice_lanes_##name, evaluate_batch_##name, count_lanes_##name}
@@ -1291,34 +1286,14 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_race_c",
                                     "The compiled two-player race (see race_solver.py).", -1, methods,
                                     NULL, NULL, NULL, NULL};
 
-/* The lane path: DICEMATH_SIMD's if set (ImportError if this CPU or build has no such path),
- * else the fastest this CPU runs. PATHS: the names of the paths it runs, fastest first. */
+/* The lane path (choose_path); PATHS: the names of the paths this CPU runs, fastest first. */
 PyMODINIT_FUNC PyInit__race_c(void) {
-    const char *forced = getenv("DICEMATH_SIMD");
-    if (forced != NULL && forced[0] == '\0') forced = NULL;
-#if defined(X86_PATHS)
-    __builtin_cpu_init();
-#endif
-    const LanePath *chosen = NULL;
-    PyObject *names = PyList_New(0);
-    for (size_t i = 0; names != NULL && i < sizeof(paths) / sizeof(paths[0]); i++) {
-        if (!paths[i].runs()) continue;
-        if (chosen == NULL && (forced == NULL || strcmp(forced, paths[i].name) == 0)) chosen = &paths[i];
-        PyObject *name = PyUnicode_FromString(paths[i].name);
-        if (name == NULL || PyList_Append(names, name) < 0) Py_CLEAR(names);
-        Py_XDECREF(name);
-    }
-    if (names == NULL) return NULL;
-    if (chosen == NULL) {
-        PyErr_Format(PyExc_ImportError, "DICEMATH_SIMD=%s: not a code path this CPU runs (%R)", forced, names);
-        Py_DECREF(names);
-        return NULL;
-    }
-    lanes = chosen;
-    PyObject *m = PyModule_Create(&module), *paths_run = PyList_AsTuple(names);
-    Py_DECREF(names);
-    if (m == NULL || paths_run == NULL || PyModule_AddObject(m, "PATHS", paths_run) < 0) {
-        Py_XDECREF(paths_run);
+    PyObject *names = NULL;
+    lanes = choose_path(paths, sizeof(paths) / sizeof(paths[0]), sizeof(paths[0]), &names);
+    if (lanes == NULL) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL || PyModule_AddObject(m, "PATHS", names) < 0) {
+        Py_XDECREF(names);
         Py_XDECREF(m);
         return NULL;
     }
