@@ -6,8 +6,8 @@ Run: ``python benchmarks/bench_report.py`` (it prints a table). Each run is
 
 - **cold**: every cache empty, as after installing from a fresh clone: ``DICEMATH_CACHE_DIR``,
   ``DICEMATH_BEAROFF_DIR``, ``NUMBA_CACHE_DIR`` and ``XDG_CACHE_HOME`` point into a new
-  temporary folder, so each numba kernel a section needs is compiled and each first-use
-  table built; the expensive studies are read from the committed data
+  temporary folder, so each first-use table a section needs is built (the kernels are C,
+  compiled at install); the expensive studies are read from the committed data
   (:mod:`dicemath.studies.report_studies`);
 - **warm**: the same command again with those caches.
 
