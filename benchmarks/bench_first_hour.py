@@ -7,8 +7,8 @@ a table). Every measurement runs ``sys.executable -m dicemath ...`` in a fresh p
 
 - **cold**: every cache empty, as after installing: ``DICEMATH_CACHE_DIR``,
   ``DICEMATH_BEAROFF_DIR``, ``NUMBA_CACHE_DIR`` and ``XDG_CACHE_HOME`` point into a new
-  temporary folder (one per game), so each numba kernel the query needs is compiled and each
-  first-use table built (the Pegs kernel is C, compiled when the package is installed);
+  temporary folder (one per game), so each first-use table the query needs is built (the
+  kernels are C, compiled when the package is installed);
   **written**: what that run left in the caches;
 - **warm**: the same query again, in a new process with those caches;
 - **SVG** and **draw**: the picture of the query's position with its advice, as ``--svg``

@@ -31,7 +31,7 @@ def main() -> None:
     layout = BoardLayout(PEGS, FULL_ROWS)
     split = SlabSplit(layout, guide_top(layout))
     values = distilled_slab_values(model, split)
-    values(0)                                          # compiles (numba) or loads the extension
+    values(0)                                          # loads the extension and the tables
     count, size = split.plan.count, split.plan.slab_size
     print(f"Pegs distilled guide, {count:,} slabs of {size:,} boards, one thread, CPU time:")
     total = []
