@@ -22,14 +22,11 @@ from dicemath.games.pitjesbak.state import next_start, round_order
 from dicemath.games.pitjesbak.table_game import table_advice, table_policy
 from dicemath.games.pitjesbak.table_solver import (
     TableSolution,
-    _all_states,
     solve_table,
-    state_count,
-    state_index,
-    state_of,
     two_player_table,
 )
 from dicemath.games.pitjesbak.table_round import solve_table_round
+from dicemath.games.pitjesbak.table_states import state_count, state_index, state_of, state_table
 from dicemath.games.pitjesbak.throws import class_space, class_table
 
 
@@ -202,7 +199,7 @@ def test_two_players_reproduce_the_exact_solver():
     rules = Rules(stripes=9)
     exact = solve_game(rules, compare=False)
     table = solve_table(rules.with_players(2), cap=exact.cap, use_cache=False)
-    stripes, _ = _all_states(2, table.cap, rules.stripes)
+    stripes, _ = state_table(2, table.cap, rules.stripes)
     worst = 0.0
     for index in np.flatnonzero((stripes <= rules.stripes).all(axis=1)):
         (a, b), (fa, fb) = state_of(int(index), 2, table.cap, rules.stripes)

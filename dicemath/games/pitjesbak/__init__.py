@@ -11,7 +11,8 @@ in the :mod:`dicemath.core.game` vocabulary, PIT-4..8), :mod:`.simulate` (seeded
 and games), :mod:`.round_solver` (N players, each maximising P(win the round), exact),
 :mod:`.game_solver` (two players, P(win the game), rigorous bounds), :mod:`.table_round` (a round at
 a table of 2..8 players, each maximising his own value of the round's end, by knowledge
-states), :mod:`.table_solver` (game-optimal play at a table of n players, value iteration on
+states), :mod:`.table_states` (the dense index of a table's states), :mod:`.table_luce` (the
+Luce model of a table's values), :mod:`.table_solver` (game-optimal play at a table of n players, value iteration on
 the vector of win probabilities: 2 to 4 players from 9 stripes, more with few stripes),
 :mod:`.table_estimate` (labelled estimates for 5 to 8 players), :mod:`.table_game` (the
 solution each table uses; advice at any table),

@@ -56,13 +56,12 @@ from dicemath.games.pitjesbak.rules import STANDARD, Rules
 from dicemath.games.pitjesbak.table_solver import (
     SOLVED_PLAYERS,
     TableSolution,
-    _all_states,
     _check_table,
     flat_tables,
     solve_table,
-    state_index,
 )
 from dicemath.games.pitjesbak.table_round import round_graph, round_win_atoms, solve_table_round
+from dicemath.games.pitjesbak.table_states import state_index, state_table
 
 
 @dataclass(frozen=True, eq=False)
@@ -163,7 +162,7 @@ def solve_round_maximiser(rules: Rules | None = None, *, cap: int | None = None,
         sub_values, sub_offset, sub_cap, _ = flat_tables(optimal.subgames)
         f_values, f_offset, f_cap, f_count = flat_tables(subgames)
         values = np.ascontiguousarray(np.repeat(optimal.values[None], n, axis=0))
-        _, totals = _all_states(n, cap, rules.stripes)
+        totals = state_table(n, cap, rules.stripes)[0].sum(axis=1)
         order = np.argsort(totals, kind="stable")
         bounds = np.searchsorted(totals[order], np.arange(n, n * cap + 2))
         blocks = [order[lo:hi] for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]

@@ -70,10 +70,10 @@ from dicemath.games.pitjesbak.table_solver import (
     TableSolution,
     TableValues,
     solve_table,
-    state_count,
     two_player_cap,
     two_player_table,
 )
+from dicemath.games.pitjesbak.table_luce import fit_luce, luce_values
 from dicemath.games.pitjesbak.table_round import TableRound, solve_table_round
 
 FIT_PLAYERS = 4
@@ -117,48 +117,6 @@ class Strengths:
         return weights / weights.sum()
 
 
-def _digits(players: int, cap: int, start: int) -> tuple[np.ndarray, np.ndarray]:
-    radix = 2 * cap - start + 1
-    rest = np.arange(state_count(players, cap, start), dtype=np.int64)
-    stripes = np.empty((rest.size, players), dtype=np.int64)
-    flags = np.empty((rest.size, players), dtype=np.int64)
-    for pos in range(players - 1, -1, -1):
-        digit = rest % radix
-        stripes[:, pos] = np.where(digit < cap, digit + 1, digit - cap + start)
-        flags[:, pos] = digit < cap
-        rest //= radix
-    return stripes, flags
-
-
-def _fit(values: np.ndarray, players: int, cap: int, start: int) -> tuple[np.ndarray, np.ndarray]:
-    """Least squares of ``log(V_k / V_0) = s_k - s_0 + d_k - d_0`` over every state."""
-    stripes, flags = _digits(players, cap, start)
-    feature = (stripes - 1) * 2 + flags                       # strength index per position
-    width = 2 * cap
-    rows, targets = [], []
-    for k in range(1, players):
-        x = np.zeros((len(values), width + players - 1))
-        x[np.arange(len(values)), feature[:, k]] += 1.0
-        x[np.arange(len(values)), feature[:, 0]] -= 1.0
-        x[:, width + k - 1] = 1.0
-        rows.append(x)
-        targets.append(np.log(values[:, k] / values[:, 0]))
-    theta, *_ = np.linalg.lstsq(np.concatenate(rows), np.concatenate(targets), rcond=None)
-    strength = theta[:width].copy()
-    used = np.zeros(width, dtype=bool)
-    used[np.unique(feature)] = True
-    strength[~used] = strength[(start - 1) * 2]              # states the rules cannot produce
-    position = np.concatenate([[0.0], theta[width:]])
-    return strength, position
-
-
-def _luce_all(strength, position, players, cap, start) -> np.ndarray:
-    stripes, flags = _digits(players, cap, start)
-    scores = strength[(stripes - 1) * 2 + flags] + position[None, :players]
-    weights = np.exp(scores - scores.max(axis=1, keepdims=True))
-    return weights / weights.sum(axis=1, keepdims=True)
-
-
 SHIPPED = {
     ("traditional", 9, 11, 4): (
         (-1.0147758379198721, 2.5309839257425635, -1.0147758379198721, 1.754706228487735, -1.0147758379198721,
@@ -195,8 +153,8 @@ def fit_strengths(rules: Rules | None = None, *, cap: int | None = None, players
     source = solve_table(rules, cap=cap, use_cache=use_cache)
 
     def build():
-        strength, position = _fit(source.values, players, cap, rules.stripes)
-        error = np.abs(_luce_all(strength, position, players, cap, rules.stripes) - source.values)
+        strength, position = fit_luce(source.values, players, cap, rules.stripes)
+        error = np.abs(luce_values(strength, position, players, cap, rules.stripes) - source.values)
         return {"strength": strength, "position": position, "error": np.array([error.max(), error.mean()])}
 
     arrays = cached_arrays("pitjesbak-table-strengths", (rules, cap), build, use_cache=use_cache)

@@ -87,7 +87,9 @@ from dicemath.games.pitjesbak.game_solver import solve_game
 from dicemath.games.pitjesbak.limits import GAME_SOLUTION_PLAYERS, TABLE_SOLUTION_PLAYERS
 from dicemath.games.pitjesbak.rules import STANDARD, Rules, check_stripes
 from dicemath.games.pitjesbak.state import State
+from dicemath.games.pitjesbak.table_luce import fit_luce, luce_values
 from dicemath.games.pitjesbak.table_round import TableRound, round_graph, solve_table_round
+from dicemath.games.pitjesbak.table_states import state_count, state_index, state_of, state_table
 
 DEFAULT_CAP_EXTRA = 2
 """Default cap: the starting stripes plus this many."""
@@ -103,57 +105,6 @@ ROUND_MEMORY = 128 * 2 ** 20
 """Bytes of knowledge slots of solved rounds a table (:class:`TableValues`) keeps for repeated
 questions (about 390 rounds of four players; always the last one, a round of eight holds 176
 MB)."""
-
-
-def _radix(cap: int, start: int) -> int:
-    return 2 * cap - start + 1
-
-
-def state_count(players: int, cap: int, start: int) -> int:
-    """Number of states of a ``players``-player table with stripes up to ``cap`` that the rules
-    can produce from ``start`` stripes each: ``(2 cap - start + 1)**n`` (see :func:`state_index`)."""
-    return _radix(cap, start) ** players
-
-
-def state_index(stripes: Sequence[int], wiped: Sequence[bool], cap: int, start: int) -> int:
-    """Dense index of a state (turn order from the start player; stripes clipped to the cap).
-
-    A player who never wiped a stripe has the starting ``start`` stripes plus his 2-2-3
-    penalties (PIT-1, PIT-6, PIT-7), so a position's digit is ``a - 1`` (has wiped, 1..cap) or
-    ``cap + a - start`` (never wiped, start..cap), base ``2 cap - start + 1``, the start
-    player's digit first. Only states the rules can produce are stored: with 9 stripes and
-    cap 11 that is 14 digits a position instead of 22 (38,416 states for four players instead
-    of 234,256).
-    """
-    index = 0
-    for a, f in zip(stripes, wiped):
-        a = min(a, cap)
-        index = index * _radix(cap, start) + (a - 1 if f else cap + a - start)
-    return index
-
-
-def state_of(index: int, players: int, cap: int, start: int) -> tuple[tuple[int, ...], tuple[bool, ...]]:
-    """``(stripes, wiped)`` of a dense index (:func:`state_index`)."""
-    stripes, wiped = [], []
-    radix = _radix(cap, start)
-    for _ in range(players):
-        digit = index % radix
-        index //= radix
-        stripes.append(digit + 1 if digit < cap else digit - cap + start)
-        wiped.append(digit < cap)
-    return tuple(reversed(stripes)), tuple(reversed(wiped))
-
-
-def _all_states(players: int, cap: int, start: int) -> tuple[np.ndarray, np.ndarray]:
-    """Stripes of every state (``(N, n)``) and their totals."""
-    radix = _radix(cap, start)
-    rest = np.arange(state_count(players, cap, start), dtype=np.int64)
-    stripes = np.empty((rest.size, players), dtype=np.int64)
-    for pos in range(players - 1, -1, -1):
-        digit = rest % radix
-        stripes[:, pos] = np.where(digit < cap, digit + 1, digit - cap + start)
-        rest //= radix
-    return stripes, stripes.sum(axis=1)
 
 
 class TableValues:
@@ -520,7 +471,7 @@ def _iterate(rules: Rules, cap: int, subgames: dict[int, TableSolution], *, tol:
     sub_values, sub_offset, sub_cap, _ = flat_tables(subgames)
     values = _first_guess(rules, cap, subgames)
     other = values.copy()                               # the second half's view of the values
-    _, totals = _all_states(n, cap, rules.stripes)
+    totals = state_table(n, cap, rules.stripes)[0].sum(axis=1)
     order = np.argsort(totals, kind="stable")
     bounds = np.searchsorted(totals[order], np.arange(n, n * cap + 2))
     halves = [[np.ascontiguousarray(half) for half in np.array_split(order[lo:hi], 2)]
@@ -558,19 +509,17 @@ def _cpus() -> int:
 
 
 def _first_guess(rules: Rules, cap: int, subgames: dict[int, TableSolution]) -> NDArray[np.float64]:
-    """Where the value iteration starts: the Luce model (:mod:`.table_estimate`) fitted to the
+    """Where the value iteration starts: the Luce model (:mod:`.table_luce`) fitted to the
     table of one player fewer when it has the same cap (4 players: 0.08 from the solution at
     worst, one full sweep fewer), else ``1/n`` everywhere."""
-    from dicemath.games.pitjesbak.table_estimate import _fit, _luce_all
-
     n = rules.players
     smaller = subgames.get(n - 1)
     if smaller is None or smaller.cap != cap:
         return np.full((state_count(n, cap, rules.stripes), n), 1.0 / n)
     with np.errstate(all="ignore"):                      # a value of 0 has no logarithm: no fit
-        strength, position = _fit(smaller.values, n - 1, cap, rules.stripes)
+        strength, position = fit_luce(smaller.values, n - 1, cap, rules.stripes)
         stretched = np.interp(np.arange(n) * (n - 2) / (n - 1), np.arange(n - 1), position)
-        guess = np.ascontiguousarray(_luce_all(strength, stretched, n, cap, rules.stripes))
+        guess = np.ascontiguousarray(luce_values(strength, stretched, n, cap, rules.stripes))
     return guess if np.isfinite(guess).all() else np.full_like(guess, 1.0 / n)
 
 
@@ -582,7 +531,7 @@ def cap_effect(rules: Rules | None = None, *, cap: int | None = None, use_cache:
     cap = _check_table(rules, cap)
     low = solve_table(rules, cap=cap, use_cache=use_cache)
     high = solve_table(rules, cap=cap + 1, use_cache=use_cache)
-    stripes, _ = _all_states(rules.players, cap, rules.stripes)
+    stripes, _ = state_table(rules.players, cap, rules.stripes)
     keep = np.flatnonzero((stripes <= rules.stripes).all(axis=1))
     worst = 0.0
     for index in keep:
