@@ -92,6 +92,58 @@ static inline void atom_bits(const Graph *g, int64_t code, int64_t penalty, int6
     }
 }
 
+/* How a round's end (atom) settles (PIT-5..PIT-8): the bits of the best throw's holders (T),
+ * of the 2-2-3 penalties (P) and of the players out (O); the players still in, the last of
+ * them, the holders, and the stripes a holder who wins the round wipes (a roll-off winner
+ * wipes one, PIT-5). */
+typedef struct {
+    int64_t T, P, O, wipe;
+    int alive, last_alive, holders;
+} AtomEnd;
+
+static void atom_end(const Graph *g, int64_t atom_row, AtomEnd *e) {
+    const int64_t type = atom_row & 3;
+    atom_bits(g, atom_row >> 2, g->type_penalty[type], &e->T, &e->P, &e->O);
+    e->alive = 0;
+    e->last_alive = -1;
+    e->holders = 0;
+    for (int pos = 0; pos < g->n; pos++) {
+        if (!((e->O >> pos) & 1)) {
+            e->alive++;
+            e->last_alive = pos;
+        }
+        e->holders += (int)((e->T >> pos) & 1);
+    }
+    e->wipe = e->holders == 1 ? g->type_wipe[type] : 1;
+}
+
+/* The next state when holder w wins the round ending in e: every stripe count after the wipes
+ * and penalties (PIT-7, settled together) and the flags; 0 when w is out of stripes (he wins
+ * the game), else the players still in, whose turn order from the next start (left of this
+ * one, PIT-8) is written to order; *where is the index there of turn position `fixed` (or -1). */
+static int next_state(const AtomEnd *e, int n, int w, int fixed, const int64_t *stripes, const int64_t *flags,
+                      int64_t *new_stripes, int64_t *new_flags, int *order, int *where) {
+    for (int pos = 0; pos < n; pos++) {
+        new_stripes[pos] = stripes[pos] + ((e->P >> pos) & 1);
+        new_flags[pos] = flags[pos];
+    }
+    int64_t left = stripes[w] - e->wipe;
+    if (left < 0) left = 0;
+    new_stripes[w] = left + ((e->P >> w) & 1);
+    if (new_stripes[w] == 0) return 0;
+    new_flags[w] = 1;
+    int count = 0;
+    *where = -1;
+    for (int step = 1; step <= n; step++) {
+        const int pos = step % n;
+        if (!((e->O >> pos) & 1)) {
+            if (pos == fixed) *where = count;
+            order[count++] = pos;
+        }
+    }
+    return count;
+}
+
 /* The value vector of every atom (end of a round) of one state (PIT-5..PIT-8), the player
  * at turn position `fixed` (or -1) followed into the next state. */
 static void game_atoms(const Graph *g, const Next *x, int fixed, const int64_t *stripes, const int64_t *flags,
@@ -100,46 +152,22 @@ static void game_atoms(const Graph *g, const Next *x, int fixed, const int64_t *
     int64_t new_stripes[MAXN], new_flags[MAXN];
     int order[MAXN];
     for (int64_t a = 0; a < g->atom_count; a++) {
-        const int64_t type = g->atom_rows[a] & 3;
-        int64_t T, P, O;
-        atom_bits(g, g->atom_rows[a] >> 2, g->type_penalty[type], &T, &P, &O);
+        AtomEnd e;
+        atom_end(g, g->atom_rows[a], &e);
         double *row = atoms + g->atom_rows[a] * n;
         for (int c = 0; c < n; c++) row[c] = 0.0;
-        int alive = 0, last_alive = -1, holders = 0;
-        for (int pos = 0; pos < n; pos++) {
-            if (!((O >> pos) & 1)) {
-                alive++;
-                last_alive = pos;
-            }
-            holders += (int)((T >> pos) & 1);
-        }
-        if (alive == 1) {                                   /* a player left alone wins (PIT-8) */
-            row[last_alive] = 1.0;
+        if (e.alive == 1) {                                 /* a player left alone wins (PIT-8) */
+            row[e.last_alive] = 1.0;
             continue;
         }
-        const double share = 1.0 / holders;
-        const int64_t wipe = holders == 1 ? g->type_wipe[type] : 1;   /* a roll-off winner wipes one (PIT-5) */
+        const double share = 1.0 / e.holders;
         for (int w = 0; w < n; w++) {
-            if (!((T >> w) & 1)) continue;
-            for (int pos = 0; pos < n; pos++) {
-                new_stripes[pos] = stripes[pos] + ((P >> pos) & 1);
-                new_flags[pos] = flags[pos];
-            }
-            int64_t left = stripes[w] - wipe;
-            if (left < 0) left = 0;
-            new_stripes[w] = left + ((P >> w) & 1);         /* wipes and penalties together (PIT-7) */
-            if (new_stripes[w] == 0) {                      /* the round winner is out of stripes */
+            if (!((e.T >> w) & 1)) continue;
+            int where;
+            const int count = next_state(&e, n, w, fixed, stripes, flags, new_stripes, new_flags, order, &where);
+            if (count == 0) {                               /* the round winner is out of stripes */
                 row[w] += share;
                 continue;
-            }
-            new_flags[w] = 1;
-            int count = 0, where = -1;
-            for (int step = 1; step <= n; step++) {         /* next start: left of this one (PIT-8) */
-                const int pos = step % n;
-                if (!((O >> pos) & 1)) {
-                    if (pos == fixed) where = count;
-                    order[count++] = pos;
-                }
             }
             if (count > x->exact_upto) {
                 luce(x, new_stripes, new_flags, order, count, share, row);

@@ -212,41 +212,20 @@ static void policy_row(const Graph *g, const Next *x, int64_t s, const int64_t *
     for (int64_t a = 0; a < g->atom_count; a++) {
         const double pa = f->end[g->atom_rows[a]];
         if (pa == 0.0) continue;
-        const int64_t type = g->atom_rows[a] & 3;
-        int64_t T, P, O;
-        atom_bits(g, g->atom_rows[a] >> 2, g->type_penalty[type], &T, &P, &O);
-        int alive = 0, last_alive = -1, holders = 0;
-        for (int pos = 0; pos < n; pos++) {
-            if (!((O >> pos) & 1)) {
-                alive++;
-                last_alive = pos;
-            }
-            holders += (int)((T >> pos) & 1);
-        }
-        if (alive == 1) {
-            base[last_alive] += pa;
+        AtomEnd e;
+        atom_end(g, g->atom_rows[a], &e);
+        if (e.alive == 1) {
+            base[e.last_alive] += pa;
             continue;
         }
-        const double share = pa / holders;
-        const int64_t wipe = holders == 1 ? g->type_wipe[type] : 1;
+        const double share = pa / e.holders;
         for (int w = 0; w < n; w++) {
-            if (!((T >> w) & 1)) continue;
-            for (int pos = 0; pos < n; pos++) {
-                new_stripes[pos] = stripes[pos] + ((P >> pos) & 1);
-                new_flags[pos] = flags[pos];
-            }
-            int64_t left = stripes[w] - wipe;
-            if (left < 0) left = 0;
-            new_stripes[w] = left + ((P >> w) & 1);
-            if (new_stripes[w] == 0) {
+            if (!((e.T >> w) & 1)) continue;
+            int where;
+            const int count = next_state(&e, n, w, -1, stripes, flags, new_stripes, new_flags, order, &where);
+            if (count == 0) {
                 base[w] += share;
                 continue;
-            }
-            new_flags[w] = 1;
-            int count = 0;
-            for (int step = 1; step <= n; step++) {
-                const int pos = step % n;
-                if (!((O >> pos) & 1)) order[count++] = pos;
             }
             if (count == n) {
                 add_term(pol, s, f, state_index(new_stripes, new_flags, order, count, x->cap, x->s0), share);
