@@ -69,11 +69,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from dicemath.core.errors import DicemathError, IllegalMoveError, InvalidRulesError
+from dicemath.games.pegs_fives.race_box import RaceBox
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.solver import reduced_boards, solve_reduced
 from dicemath.games.pegs_fives.state import (
@@ -81,13 +81,19 @@ from dicemath.games.pegs_fives.state import (
     rest_points)
 from dicemath.games.pegs_fives.turn import Amount, TurnValue, open_rows_of
 
-if TYPE_CHECKING:
-    from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
-
 RACE_MAX_ROWS = 5
 """The most open rows a race is solved for (``5``: 7,776 boards a side, 7,776^2 pairs, two
 float64 tables of 7,776^2 values, 0.97 GB, four in a mixed matchup). Six rows would need tables
 of 46,656^2 values, 17.4 GB each: more memory than the machines the project runs on."""
+
+RACE_MAX_BOARDS = 6 ** RACE_MAX_ROWS
+"""The most boards a side a race is solved for, on the whole reduced board or on the boards
+reachable from one pair (a :class:`.race_box.RaceBox`): ``7,776``, the boards of five open
+rows. The kernel's time and memory grow with the square: 7,776 boards take about 17 s on two
+cores of an AMD EPYC and two float64 tables of 0.48 GB."""
+
+BOX_MAX_ROWS = 8
+"""The most open rows of a box the kernel takes (``MAXK`` of ``_race_c.c``)."""
 
 THREADED_BOARDS = 6 ** 4
 """Boards a side from which the compiled race runs a thread per CPU by default (fewer: one, the
@@ -143,6 +149,30 @@ def check_race_rows(rules: Rules, open_rows: Sequence[int], limit: int = RACE_MA
             f"the exact race is solved for at most {limit} open rows ({(rules.goal + 1) ** limit:,} boards a "
             f"side, {(rules.goal + 1) ** (2 * limit):,} pairs); got {len(rows)}: {list(rows)}")
     return rows
+
+
+def check_race_box(rules: Rules, open_rows: Sequence[int], floors: Sequence[int] = ()) -> RaceBox:
+    """Validate the boards of a race: the whole reduced board of ``open_rows``
+    (:func:`check_race_rows`), or with ``floors`` the box of those floors, of at most
+    :data:`BOX_MAX_ROWS` rows and :data:`RACE_MAX_BOARDS` boards.
+
+    Raises:
+        InvalidBoardError: bad rows or floors.
+        RaceTooLargeError: more rows or boards than that.
+
+    Example:
+        >>> from dicemath.games.pegs_fives.rules import PEGS
+        >>> check_race_box(PEGS, range(1, 7), [0, 0, 0, 0, 3, 4]).size
+        7776
+    """
+    if not any(floors):
+        return RaceBox(rules, check_race_rows(rules, open_rows))
+    box = RaceBox(rules, check_open_rows(open_rows, rules), tuple(floors))
+    if box.k > BOX_MAX_ROWS or box.size > RACE_MAX_BOARDS:
+        raise RaceTooLargeError(
+            f"the exact race is solved for at most {RACE_MAX_BOARDS:,} boards a side and {BOX_MAX_ROWS} open rows; "
+            f"rows {list(box.rows)} from {list(box.floors)} on are {box.size:,} boards")
+    return box
 
 
 def check_policy(policy: str | RaceMaker) -> str | RaceMaker:
@@ -691,28 +721,28 @@ def cycle_coefficients(rules: Rules, rows: tuple[int, ...]) -> np.ndarray:
 _KERNEL_TABLES: dict = {}
 
 
-def kernel_tables(rules: Rules, rows: tuple[int, ...]) -> dict:
-    """The constant arrays of :mod:`._race_c` for ``rules`` and open ``rows`` (cached).
+def kernel_tables(rules: Rules, rows: tuple[int, ...], floors: tuple[int, ...] = ()) -> dict:
+    """The constant arrays of :mod:`._race_c` for ``rules`` and open ``rows`` (cached), on the
+    boards of the :class:`.race_box.RaceBox` of ``floors`` (default: the whole reduced board).
 
-    Keys: ``layout`` (:class:`.fullboard.layout.BoardLayout`), ``digits`` (``[board, j]``),
-    ``complete``, ``RP`` (FIVES-6 rest points of every board), ``strides``, ``per_hit``,
-    ``coef`` and ``reach`` (the cycle terminals, :mod:`._race_c`), ``T`` (throw budgets:
-    ``rules.throws``, 1 without a limit), the choice-throw groups of 1..6 dice
+    Keys: ``layout`` (the :class:`.race_box.RaceBox`), ``digits`` (``[board, j]``: the steps of
+    row ``rows[j]``), ``complete``, ``RP`` (FIVES-6 rest points of every board), ``strides``,
+    ``per_hit``, ``coef`` and ``reach`` (the cycle terminals, :mod:`._race_c`), ``T`` (throw
+    budgets: ``rules.throws``, 1 without a limit), the choice-throw groups of 1..6 dice
     (:func:`.fullboard.pegs_kernel.throw_groups`), ``position`` (each board's row and column
     in the kernel's tables: the open boards by level of progress, the sum of their steps, then
     index, the complete boards after them).
     """
-    key = (rules, rows)
+    layout = RaceBox(rules, rows, floors)
+    rows, key = layout.rows, (rules, layout.rows, layout.floors)
     if key in _KERNEL_TABLES:
         return _KERNEL_TABLES[key]
-    from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
     from dicemath.games.pegs_fives.fullboard.pegs_kernel import throw_groups
 
-    layout = BoardLayout(rules, rows)
     goal, dice, k, N = rules.goal, rules.dice, layout.k, layout.size
     T = rules.throws or 1
     index = np.arange(N)
-    digits = np.stack([(index // s) % layout.base for s in layout.strides], axis=1).astype(np.int64)
+    digits = layout.steps()
     complete = (digits >= goal).all(axis=1)
     position = np.empty(N, np.int64)
     position[np.lexsort((index, np.where(complete, k * goal + 1, digits.sum(axis=1))))] = index
@@ -734,7 +764,8 @@ def kernel_tables(rules: Rules, rows: tuple[int, ...]) -> dict:
               "entry_h": groups["entry_hits"],
               "entry_idx": (groups["entry_row"] * (dice + 1) + groups["entry_hits"]).astype(np.int64),
               "position": position}
-    _KERNEL_TABLES[key] = tables
+    if not any(layout.floors):                  # the whole board's, used again and again; a box's once
+        _KERNEL_TABLES[key] = tables
     return tables
 
 
@@ -763,10 +794,11 @@ def _c_tables(t: dict, solo: np.ndarray) -> tuple[tuple[np.ndarray, ...], tuple[
     return tuple(values[name] for name in C_FIELDS), shape
 
 
-def solo_choice_table(rules: Rules, rows: tuple[int, ...]) -> np.ndarray:
+def solo_choice_table(rules: Rules, rows: tuple[int, ...], floors: tuple[int, ...] = ()) -> np.ndarray:
     """``solo[x, t - 1, g]``: the solo-optimal entry on throw group ``g`` at every choice throw
-    of board ``x`` (:class:`SoloOptimal`'s rule), from the compiled expected-turns table
-    (:func:`.fullboard.driver.solve_table`, float64). Cached."""
+    of board ``x`` of the :class:`.race_box.RaceBox` of ``floors`` (:class:`SoloOptimal`'s
+    rule), from the compiled expected-turns table of the whole reduced board
+    (:func:`.fullboard.driver.solve_table`, float64). The whole board's is cached."""
     key = (rules, rows)
     if key not in _SOLO_TABLES:
         from dicemath.games.pegs_fives import _race_c  # type: ignore[attr-defined]  # C extension, no stubs
@@ -780,7 +812,10 @@ def solo_choice_table(rules: Rules, rows: tuple[int, ...]) -> np.ndarray:
         tables, shape = _c_tables(t, solo)
         _race_c.solo_tables(tables, shape, E, CE)
         _SOLO_TABLES[key] = solo
-    return _SOLO_TABLES[key]
+    box = RaceBox(rules, rows, floors)
+    if not any(box.floors):
+        return _SOLO_TABLES[key]
+    return np.ascontiguousarray(_SOLO_TABLES[key][box.steps() @ np.array(RaceBox(rules, rows).strides)])
 
 
 def _varied(found: list[Decision], count: int) -> list[Decision]:
@@ -802,7 +837,8 @@ class RaceTables:
 
     Attributes:
         rules, open_rows, first, second: as :class:`RaceSolution`.
-        layout: board index <-> board (:class:`.fullboard.layout.BoardLayout`).
+        layout: board index <-> board (:class:`.race_box.RaceBox`: the whole reduced board,
+            or the boards reachable from one pair).
         V1, V2: ``N x N`` float64: ``V1[a, b]`` the first mover's policy to move on board
             index ``a`` against ``b``; ``V2`` the second's (the same array when both play one
             policy). Pairs with a complete board are NaN.
@@ -814,7 +850,7 @@ class RaceTables:
     open_rows: tuple[int, ...]
     first: str
     second: str
-    layout: BoardLayout
+    layout: RaceBox
     V1: np.ndarray = field(repr=False)
     V2: np.ndarray = field(repr=False)
     decisions: DecisionStats | None
@@ -854,13 +890,19 @@ def _default_threads(boards: int) -> int:
 
 
 def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = "race", second: str = "race",
-                        examples: int = 10, decisions: bool = True, threads: int | None = None) -> RaceTables:
+                        examples: int = 10, decisions: bool = True, threads: int | None = None,
+                        floors: Sequence[int] = ()) -> RaceTables:
     """Solve the two-player race on a reduced board with the compiled kernel (float64).
 
     Args:
         rules: :data:`~.rules.PEGS` or :data:`~.rules.FIVES` (the structures the compiled
             expected-turns kernels implement, :func:`.fullboard.driver.kernel_for`).
-        open_rows: at most :data:`RACE_MAX_ROWS` open rows.
+        open_rows: at most :data:`RACE_MAX_ROWS` open rows; with ``floors``, at most
+            :data:`BOX_MAX_ROWS`.
+        floors: solve only the pairs of the :class:`.race_box.RaceBox` of these floors (the
+            pairs reachable from one pair, :meth:`.race_box.RaceBox.around`; at most
+            :data:`RACE_MAX_BOARDS` boards); their values are those of the whole board's solve.
+            Default: the whole reduced board.
         first, second: the policies (:data:`POLICIES`).
         examples: differing decisions kept (race vs race).
         decisions: count the differing decisions (race vs race; False: the values alone).
@@ -870,8 +912,9 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
             each other between levels: two halve the wall time on two idle CPUs.
 
     Raises:
-        InvalidBoardError, RaceTooLargeError, DicemathError: as :func:`solve_race`;
-        InvalidRulesError: rules no compiled kernel implements.
+        InvalidBoardError, RaceTooLargeError, DicemathError: as :func:`solve_race`, or a
+        box too large (:func:`check_race_box`); InvalidRulesError: rules no compiled kernel
+        implements.
 
     Example:
         >>> from dicemath.games.pegs_fives.rules import FIVES
@@ -882,21 +925,25 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
     from dicemath.games.pegs_fives import _race_c  # type: ignore[attr-defined]  # C extension, no stubs
     from dicemath.games.pegs_fives.fullboard.driver import kernel_for
 
-    rows = check_race_rows(rules, open_rows)
+    box = check_race_box(rules, open_rows, floors)
+    rows = box.rows
     first_policy, second_policy = check_policy(first), check_policy(second)
     if not isinstance(first_policy, str) or not isinstance(second_policy, str):
         raise DicemathError(f"the compiled race plays the policies {POLICIES}, not a policy maker")
     policies = (first_policy, second_policy)
     kernel_for(rules, rows)                                  # InvalidRulesError for rules no kernel implements
-    t = kernel_tables(rules, rows)
-    solo = solo_choice_table(rules, rows)
+    t = kernel_tables(rules, rows, box.floors)
     N = t["layout"].size
     symmetric = policies[0] == policies[1]
+    count = decisions and symmetric and policies[0] == "race"
+    if count or "solo" in policies:
+        solo = solo_choice_table(rules, rows, box.floors)
+    else:                                                    # read by no choice of the race
+        solo = np.full((N, t["T"], len(t["group_p"])), -1, dtype=np.int32)
     V1 = np.full((N, N), np.nan)
     V2 = V1 if symmetric else np.full((N, N), np.nan)
     V1T = np.full((N, N), np.nan)
     V2T = V1T if symmetric else np.full((N, N), np.nan)
-    count = decisions and symmetric and policies[0] == "race"
     kept = max(64, 16 * examples) if count else 1                          # thinned out below
     stats = np.zeros(4)
     ex_loss = np.full(kept, -1.0)
