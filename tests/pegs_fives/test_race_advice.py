@@ -278,3 +278,101 @@ def test_bad_opponent_input_is_a_clear_error(argv, capsys):
         code = stop.code
     assert code == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+SIX_ROWS = {  # rows 7..12 open on both boards, one or two steps to go each: 324 boards reachable
+    "mover": [5] * 6 + [3, 4, 4, 3, 4, 4],
+    "opponent": [5] * 6 + [4, 3, 4, 4, 3, 4],
+}
+
+
+def _box_play(rules, box, V):
+    """Both players' race policy on the boards of ``box`` from its solved table ``V``: the
+    row that maximises the mover's race value, as the exact race advice ranks them."""
+    from dicemath.games.pegs_fives.race_solver import _RaceTurn, mirror, win_value
+
+    def maker(own, opponent):
+        o = box.index(opponent)
+        win = win_value(rules, opponent)
+
+        def end(x):
+            return win if min(x) == rules.goal else mirror(rules, float(V[o, box.index(x)]))
+
+        def restart(x):
+            return win if min(x) == rules.goal else float(V[box.index(x), o])
+
+        model = _RaceTurn(rules, end, restart, exact=False)
+
+        def choose(board, legal, dice, throws):
+            after = None if throws is None else throws - 1
+            here = end(board)
+            return max((stay * here + rest, row) for row, hits in legal
+                       for stay, rest in [model.race_option(tuple(board), row, hits, dice, after)])[1]
+
+        return choose
+
+    return maker
+
+
+@pytest.mark.parametrize("rules, seed", [(PEGS, 5), (FIVES, 6)], ids=["pegs", "fives"])
+def test_exact_advice_on_six_open_rows_agrees_with_monte_carlo_within_4_standard_errors(rules, seed):
+    """Six open rows: the boards reachable from the pair are solved (a box); its value from the
+    pair against 2,000 races both players play by the box's values."""
+    import random
+
+    from dicemath.games.pegs_fives.race_box import RaceBox
+    from dicemath.games.pegs_fives.race_solver import solve_race_compiled
+    from dicemath.games.pegs_fives.races import play_race
+
+    a, b = SIX_ROWS["mover"], SIX_ROWS["opponent"]
+    r = race_advice(rules, a, (1, 2, 3, 4, 5, 6), [b]).as_dict()
+    assert r["exact"] is True and r["method"] == "exact_race"
+    box = RaceBox.around(rules, a, b)
+    assert (box.k, box.size) == (6, 324)
+    V = solve_race_compiled(rules, box.rows, floors=box.floors, decisions=False).V1
+    makers = [_box_play(rules, box, V)] * 2
+    rng = random.Random(seed)
+    games = 2000
+    outcomes = []
+    for _ in range(games):
+        winner, rest, _ = play_race(rules, makers, rng, start=[a, b])
+        outcomes.append(float(winner == 0) if rules.scoring == "first_out" else float(rest[1] - rest[0]))
+    mean = sum(outcomes) / games
+    error = math.sqrt(sum((x - mean) ** 2 for x in outcomes) / (games - 1) / games)
+    assert abs(mean - r["race_value_now"]) < 4 * error
+
+
+@pytest.mark.parametrize("rules", [PEGS, FIVES], ids=["pegs", "fives"])
+def test_the_pairs_box_gives_the_whole_boards_advice(rules):
+    """On four rows, the exact advice from the box around the pair is the whole reduced
+    board's, bit for bit (the same model, leaves read from the box's solve)."""
+    from dicemath.games.pegs_fives.race_advice import _exact_model
+    from dicemath.games.pegs_fives.race_box import RaceBox
+
+    a = [5, 2, 5, 3, 5, 5, 1, 5, 5, 4, 5, 5]
+    b = [5, 3, 5, 1, 5, 5, 3, 5, 5, 2, 5, 5]
+    box = RaceBox.around(rules, a, b)
+    assert any(box.floors)
+    whole, whole_now = _exact_model(rules, tuple(a), tuple(b), RaceBox(rules, box.rows))
+    pair, pair_now = _exact_model(rules, tuple(a), tuple(b), box)
+    assert pair_now == whole_now
+    for row, hits in ((2, 1), (4, 2), (7, 3), (10, 1)):
+        assert pair.race_option(tuple(a), row, hits, 6, None) == whole.race_option(tuple(a), row, hits, 6, None)
+
+
+def test_six_open_rows_are_exact_when_their_box_fits_and_estimated_beyond(monkeypatch):
+    from dicemath.games.pegs_fives import race_solver
+
+    a, b = SIX_ROWS["mover"], SIX_ROWS["opponent"]
+    first = race_advice(PEGS, a, (1, 2, 3, 4, 5, 6), [b]).as_dict()
+    assert first["exact"] is True
+    fewer = race_advice(PEGS, a, (1, 2, 3, 4, 5, 6), [b], exact_max_rows=5).as_dict()
+    assert fewer["exact"] is False and fewer["method"] == "turn_count_model"
+    fresh = race_advice(PEGS, [5] * 6 + [0] * 6, (1, 2, 3, 4, 5, 6), [[5] * 6 + [1] * 6]).as_dict()
+    assert fresh["exact"] is False                              # 46,656 boards reachable: beyond the solver
+
+    def no_solve(*args, **kwargs):
+        raise AssertionError("the pair's values were solved again instead of read from the cache")
+
+    monkeypatch.setattr(race_solver, "solve_race_compiled", no_solve)
+    assert race_advice(PEGS, a, (1, 2, 3, 4, 5, 6), [b]).as_dict() == first

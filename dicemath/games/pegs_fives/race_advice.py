@@ -5,8 +5,8 @@ Solo advice (:mod:`.fullboard.advice`) minimises the player's own expected numbe
 The games reward something else: Pegs is won by whoever first has every peg in (PEGS-2);
 a Fives round ends the moment one player completes every number and everybody else scores
 rest points (FIVES-6), the lowest total over the rounds winning (FIVES-7). The exact race
-(:mod:`.race_solver`) is solved on reduced boards of up to five open rows; the full pair
-space (about 10^18 pairs) is not. :func:`race_advice` approximates it:
+(:mod:`.race_solver`) is solved late in a game, when at most 7,776 boards a side are still
+reachable; the full pair space (about 10^18 pairs) is not. :func:`race_advice` approximates it:
 
 1. **Turn counts.** ``N(x)``, the number of turns a player still needs from board ``x`` at
    the start of his turn under solo-optimal play, is modelled by a *discrete Weibull
@@ -33,9 +33,11 @@ space (about 10^18 pairs) is not. :func:`race_advice` approximates it:
    included) on those leaf values, later choices of the turn maximising them as well.
 
 Values are estimates (``exact: False``), except for two players on a board pair whose open
-rows together number at most :data:`EXACT_ON_DEMAND_ROWS` (or ``exact_max_rows``, up to
-:data:`~.race_solver.RACE_MAX_ROWS`): the exact race (:func:`.race_solver.solve_race_compiled`,
-both playing to win thereafter) gives the values (``exact: True``). With two or more
+rows together number at most :data:`EXACT_ON_DEMAND_ROWS` (or ``exact_max_rows``) and from
+which at most :data:`~.race_solver.RACE_MAX_BOARDS` boards a side are reachable (a
+:class:`.race_box.RaceBox`): the exact race on those boards
+(:func:`.race_solver.solve_race_compiled`, both playing to win thereafter) gives the values
+(``exact: True``). With two or more
 opponents the opponents are taken as independent solo-optimal players (the stated
 approximation): Pegs' value is the chance of finishing before all of them, Fives' the
 difference above.
@@ -62,7 +64,8 @@ import numpy.typing as npt
 
 from dicemath.core.advice import Advice, Option
 from dicemath.core.errors import DicemathError, IllegalMoveError
-from dicemath.games.pegs_fives.race_solver import RACE_MAX_ROWS
+from dicemath.games.pegs_fives.race_box import RaceBox
+from dicemath.games.pegs_fives.race_solver import BOX_MAX_ROWS, RACE_MAX_BOARDS
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.state import (
     BoardTuple, InvalidBoardError, Policy, check_board, check_roll, check_throws_left, initial_state, legal_rows,
@@ -99,12 +102,17 @@ GRID_MAX = 80.0
 HORIZON = 512
 """Turns tabulated per law (``P(N > n)`` for ``n < HORIZON``; the tail beyond is dropped)."""
 
-EXACT_ON_DEMAND_ROWS = RACE_MAX_ROWS
+EXACT_ON_DEMAND_ROWS = BOX_MAX_ROWS
 """The most open rows (both boards together) whose exact race :func:`race_advice` solves on
-demand by default: every race the exact solver takes. Its table is built once and cached:
-three rows take under 0.1 s on an AMD EPYC, four 1 to 4 s, five about a minute and 1 GB
-(the build says so on screen); ``exact_max_rows`` lowers the limit, and beyond it the answer
-is the turn-count estimate, which answers within a second."""
+demand by default: every race the exact solver takes. It solves the pairs reachable from the
+pair asked (:meth:`.race_box.RaceBox.around`) when they number at most
+:data:`~.race_solver.RACE_MAX_BOARDS` boards a side, and caches the opponent's leaves. In
+games played by the advisor, every turn start with six open rows (both boards together) has
+such a box, as do about three in four with seven and one in five with eight
+(``benchmarks/bench_race_box.py``); the largest box takes the time and memory of the whole
+five-row race, 16 to 52 s and 1 GB on two cores of an AMD EPYC, most well under a second.
+``exact_max_rows`` lowers the limit; beyond it, or for a box too large, the answer is the
+turn-count estimate, which answers within a second."""
 
 SOLO_SOLVE_MAX_ROWS = {"pegs": 6, "fives": 8}
 """The most open rows of a board whose reduced table :func:`race_advice` solves on demand for
@@ -344,31 +352,44 @@ def race_turn_model(rules: Rules, value: BoardValues, opponents: Sequence[tuple[
     return model
 
 
-def _exact_model(rules: Rules, board: BoardTuple, opponent: BoardTuple, rows: tuple[int, ...]
-                 ) -> tuple[_RaceTurn, float]:
-    """The exact race's within-turn model (both playing to win) and the mover's value of the pair."""
+def _exact_box(rules: Rules, board: BoardTuple, opponents: list[BoardTuple], rows: tuple[int, ...],
+               max_rows: int) -> RaceBox | None:
+    """The boards reachable from ``board`` and the one opponent's (:meth:`.race_box.RaceBox.around`),
+    whose exact race values the pair; None when no exact race is solved (more opponents, more
+    rows than ``max_rows`` or :data:`~.race_solver.BOX_MAX_ROWS`, more boards than
+    :data:`~.race_solver.RACE_MAX_BOARDS`)."""
+    if len(opponents) != 1 or not 0 < len(rows) <= min(max_rows, BOX_MAX_ROWS):
+        return None
+    box = RaceBox.around(rules, board, opponents[0])
+    return box if box.size <= RACE_MAX_BOARDS else None
+
+
+def _exact_model(rules: Rules, board: BoardTuple, opponent: BoardTuple, box: RaceBox) -> tuple[_RaceTurn, float]:
+    """The exact race's within-turn model (both playing to win) on the boards of ``box`` and
+    the mover's value of the pair, from the box's solve (the opponent's row and column of its
+    table cached: the leaves of every turn the mover can play against him)."""
     from dicemath.core.cache import cached_arrays
-    from dicemath.games.pegs_fives.race_solver import (
-        _RaceTurn, kernel_tables, mirror, solve_race_compiled, win_value)
+    from dicemath.games.pegs_fives.race_solver import _RaceTurn, mirror, solve_race_compiled, win_value
 
-    def build() -> dict[str, np.ndarray]:
-        return {"V": solve_race_compiled(rules, rows, decisions=False).V1}
+    def solve() -> dict[str, np.ndarray]:
+        V = solve_race_compiled(rules, box.rows, floors=box.floors, decisions=False).V1
+        o = box.index(opponent)
+        return {"end": V[o].copy(), "restart": V[:, o].copy()}
 
-    table = cached_arrays("pegs-fives-race-table", (rules, rows), build)["V"]
-    layout = kernel_tables(rules, rows)["layout"]
-    o = layout.index(opponent)
+    leaves = cached_arrays("pegs-fives-race-pair", (rules, box.rows, box.floors, opponent), solve)
+    ends, restarts = leaves["end"], leaves["restart"]
     win = win_value(rules, opponent)
     goal = rules.goal
 
     def end(x: BoardTuple) -> float:
-        return win if not open_rows_of(x, goal) else mirror(rules, float(table[o, layout.index(x)]))
+        return win if not open_rows_of(x, goal) else mirror(rules, float(ends[box.index(x)]))
 
     def restart(x: BoardTuple) -> float:
-        return win if not open_rows_of(x, goal) else float(table[layout.index(x), o])
+        return win if not open_rows_of(x, goal) else float(restarts[box.index(x)])
 
     model = _RaceTurn(rules, end, restart, exact=False)
     model.end = end
-    return model, float(table[layout.index(board), o])
+    return model, float(restarts[box.index(board)])
 
 
 OBJECTIVES = ("win", "rest_points")
@@ -415,9 +436,9 @@ def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], oppone
             solved, a larger one estimated).
         objective: ``"win"`` or ``"rest_points"`` (:data:`OBJECTIVES`; default the game's own).
         exact_max_rows: use the exact race solver for one opponent when the two boards' open
-            rows together number at most this many (0: never; default
-            :data:`EXACT_ON_DEMAND_ROWS`; at most :data:`~.race_solver.RACE_MAX_ROWS`, the
-            solver's limit). A race solved is kept in the cache.
+            rows together number at most this many and the solver takes the race (0: never;
+            default :data:`EXACT_ON_DEMAND_ROWS`, which says what it takes). A race solved is
+            kept in the cache.
 
     Returns:
         The :class:`~dicemath.core.advice.Advice` (unit :data:`UNITS` of the objective, higher
@@ -475,9 +496,10 @@ def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], oppone
     opponent_r = [float(rest_points(o, rules.goal)) for o in others]
 
     rows_union = tuple(sorted(set(open_rows_of(b, rules.goal)).union(*(open_rows_of(o, rules.goal) for o in others))))
-    exact = len(others) == 1 and 0 < len(rows_union) <= min(exact_max_rows, RACE_MAX_ROWS)
-    if exact:
-        model, now = _exact_model(race_rules, b, others[0], rows_union)
+    box = _exact_box(race_rules, b, others, rows_union, exact_max_rows)
+    exact = box is not None
+    if box is not None:
+        model, now = _exact_model(race_rules, b, others[0], box)
     else:
         model = race_turn_model(race_rules, solo.value, list(zip(opponent_e, opponent_r)))
         now = model._restart(b)
