@@ -365,9 +365,9 @@ def test_six_open_rows_are_exact_when_their_box_fits_and_estimated_beyond(monkey
 
     a, b = SIX_ROWS["mover"], SIX_ROWS["opponent"]
     first = race_advice(PEGS, a, (1, 2, 3, 4, 5, 6), [b]).as_dict()
-    assert first["exact"] is True
+    assert first["exact"] is True and first["race_boards"] == 3 ** 4 * 2 ** 2
     fewer = race_advice(PEGS, a, (1, 2, 3, 4, 5, 6), [b], exact_max_rows=5).as_dict()
-    assert fewer["exact"] is False and fewer["method"] == "turn_count_model"
+    assert fewer["exact"] is False and fewer["method"] == "turn_count_model" and fewer["race_boards"] is None
     fresh = race_advice(PEGS, [5] * 6 + [0] * 6, (1, 2, 3, 4, 5, 6), [[5] * 6 + [1] * 6]).as_dict()
     assert fresh["exact"] is False                              # 46,656 boards reachable: beyond the solver
 

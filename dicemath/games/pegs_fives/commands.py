@@ -304,7 +304,8 @@ def _render_race_advice(r: dict) -> str:
     table = [[o["row"], o["hits"], f"{o['race_value']:.4f}" if win else f"{o['race_value']:+.2f}",
               "-" if o["expected_turns"] is None else f"{o['expected_turns']:.3f}", rank]
              for rank, o in enumerate(r["options"], 1)]
-    note = ("exact: the two-player race solved on these open rows, both playing to win" if r["exact"]
+    note = (f"exact: the two-player race solved on the {r['race_boards']:,} boards a side reachable from here, "
+            "both playing to win" if r["exact"]
             else f"estimates: {r['approximation']}")
     return (head + "\n" + text_table(["row", "hits", label, "solo E[turns after]", "rank"], table)
             + f"\nto win: row {r['race_best']}; solo-optimal: row {r['solo_best']}"

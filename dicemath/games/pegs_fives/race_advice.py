@@ -454,6 +454,8 @@ def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], oppone
         * ``method``: ``"exact_race"`` or ``"turn_count_model"``; ``approximation``: the
           assumptions in words;
         * ``race_value_now``: the mover's race value at the start of this turn (before the throw);
+        * ``race_boards``: the boards a side the exact race was solved on (those reachable from
+          the pair), None for the estimate;
         * ``board_expected_turns``, ``opponent_expected_turns`` (one per opponent), and
           ``solo_sources``: the source of each (the mover's first; ``"table"``, ``"solve"`` or
           ``"estimate"``, :data:`SOLO_SOLVE_MAX_ROWS`);
@@ -537,6 +539,7 @@ def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], oppone
                 "; a board's expected turns estimated where no table covers it and it has too many open rows "
                 "to solve now")),
             "race_value_now": float(now),
+            "race_boards": None if box is None else box.size,
             "board_expected_turns": float(solo.value(b)),
             "opponent_expected_turns": opponent_e,
             "solo_sources": [advisor.source for advisor in (solo, *opponent_solo)],
