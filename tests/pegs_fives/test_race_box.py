@@ -1,6 +1,6 @@
-"""The exact race on the boards reachable from one pair (a box): its index against the
-boards, its values against the whole reduced board's solve and against a solve with one row
-fewer, and bad input."""
+"""The exact race on the boards reachable from one pair (a box, or each player's own box): the
+index against the boards, the values against the whole reduced board's solve and against a
+solve with one row fewer, and bad input."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dicemath.games.pegs_fives.race_box import RaceBox
-from dicemath.games.pegs_fives.race_solver import RACE_MAX_BOARDS, RaceTooLargeError, solve_race_compiled
+from dicemath.games.pegs_fives.race_solver import (
+    RACE_MAX_BOARDS, RACE_MAX_PAIRS, RaceTooLargeError, solve_race_compiled)
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.games.pegs_fives.state import InvalidBoardError
 
@@ -79,11 +80,49 @@ def test_a_box_with_a_row_complete_on_both_boards_is_the_race_without_it(rules, 
     np.testing.assert_allclose(box.V1[np.ix_(inside, inside)][live], fewer.V1[live], rtol=1e-11, atol=1e-12)
 
 
+BOARDS = {  # two boards on rows 2, 5, 7, 9 (Pegs) and 3, 6, 8, 11 (Fives), each ahead on some rows
+    "pegs": ((2, 5, 7, 9), {2: 1, 5: 0, 7: 5, 9: 3}, {2: 3, 5: 2, 7: 0, 9: 5}),
+    "fives": ((3, 6, 8, 11), {3: 0, 6: 4, 8: 1, 11: 2}, {3: 2, 6: 1, 8: 3, 11: 0}),
+}
+
+
+def _board(steps):
+    board = [5] * 12
+    for row, s in steps.items():
+        board[row - 1] = s
+    return board
+
+
+@pytest.mark.parametrize("rules", [PEGS, FIVES], ids=["pegs", "fives"])
+@pytest.mark.parametrize("second", ["race", "solo"])
+def test_each_players_own_boards_give_the_whole_boards_values(rules, second):
+    """Two sets of boards, each player's reachable from his board: bit for bit the whole
+    board's solve of two policies (the same equations from the same side); with one policy the
+    whole board solves each unordered pair once, from the side of the board further on, so the
+    values agree up to rounding."""
+    rows, a, b = BOARDS[rules.name]
+    mine, theirs = RaceBox.of_board(rules, rows, _board(a)), RaceBox.of_board(rules, rows, _board(b))
+    whole = solve_race_compiled(rules, rows, second=second, decisions=False)
+    two = solve_race_compiled(rules, rows, second=second, decisions=False, floors=mine.floors,
+                              second_floors=theirs.floors)
+    assert two.layouts == (mine, theirs) and two.V1.shape == (mine.size, theirs.size)
+    assert two.pairs == (mine.size - 1) * (theirs.size - 1) * 2
+    at_a, at_b = _indices(whole.layout, mine), _indices(whole.layout, theirs)
+    if second == "solo":
+        np.testing.assert_array_equal(whole.V1[np.ix_(at_a, at_b)], two.V1)
+        np.testing.assert_array_equal(whole.V2[np.ix_(at_b, at_a)], two.V2)
+    else:
+        np.testing.assert_allclose(whole.V1[np.ix_(at_a, at_b)], two.V1, rtol=1e-14, atol=1e-14)
+        np.testing.assert_allclose(whole.V1[np.ix_(at_b, at_a)], two.V2, rtol=1e-14, atol=1e-14)
+    assert two.value(_board(a), _board(b)) == two.V1[mine.index(_board(a)), theirs.index(_board(b))]
+    assert two.value(_board(b), _board(a), player=2) == two.V2[theirs.index(_board(b)), mine.index(_board(a))]
+
+
 def test_bad_boxes_are_clear_errors():
     with pytest.raises(InvalidBoardError, match="floors"):
         RaceBox(PEGS, (1, 2), (0,))
     with pytest.raises(InvalidBoardError, match="floors"):
-        RaceBox(PEGS, (1, 2), (0, 5))
+        RaceBox(PEGS, (1, 2), (0, 6))
     box = RaceBox(PEGS, (1, 2), (2, 0))
     with pytest.raises(InvalidBoardError, match="behind"):
         box.index([1, 0] + [5] * 10)
@@ -91,7 +130,11 @@ def test_bad_boxes_are_clear_errors():
         box.index([3, 0, 0] + [5] * 9)
     with pytest.raises(InvalidBoardError, match="index"):
         box.board(box.size)
+    with pytest.raises(InvalidBoardError, match="open"):
+        RaceBox.of_board(PEGS, (1, 2), [0, 0, 0] + [5] * 9)
     with pytest.raises(RaceTooLargeError, match=f"{RACE_MAX_BOARDS:,} boards"):
         solve_race_compiled(PEGS, range(1, 7), floors=(0, 0, 0, 0, 0, 1))
     with pytest.raises(RaceTooLargeError, match="8 open rows"):
         solve_race_compiled(PEGS, range(1, 10), floors=(4,) * 9)
+    with pytest.raises(RaceTooLargeError, match=f"{RACE_MAX_PAIRS:,} pairs"):
+        solve_race_compiled(PEGS, range(1, 7), floors=(0,) * 6, second_floors=(0, 0, 0, 0, 0, 4))

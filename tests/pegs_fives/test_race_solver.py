@@ -97,15 +97,27 @@ def test_the_kernel_rejects_tables_that_do_not_fit():
     V, VT = np.full((N, N), np.nan), np.full((N, N), np.nan)
     counts = (np.zeros(4), np.full(1, -1.0), np.zeros((1, 6), dtype=np.int64), np.zeros((1, 2)))
     flags = (True, True, True, True, False)
-    _race_c.solve_pairs(tables, (N, k, goal, dice, T), (V, V, VT, VT), flags, *counts, 1)
+    shape = (N, k, goal, dice, T)
+    _race_c.solve_pairs(tables, shape, tables, shape, (V, V, VT, VT), flags, *counts, 1)
     assert V[0, 0] == solve_race_compiled(PEGS, rows).start_value
-    for shape in ((N, k + 1, goal, dice, T), (N - 1, k, goal, dice, T), (N, k, goal, dice, 4)):
+    for bad in ((N, k + 1, goal, dice, T), (N - 1, k, goal, dice, T), (N, k, goal, dice, 4)):
         with pytest.raises(ValueError):
-            _race_c.solve_pairs(tables, shape, (V, V, VT, VT), flags, *counts, 1)
+            _race_c.solve_pairs(tables, bad, tables, bad, (V, V, VT, VT), flags, *counts, 1)
     with pytest.raises(ValueError):
-        _race_c.solve_pairs(tables, (N, k, goal, dice, T), (V, V, VT, VT), flags, *counts, 0)
+        _race_c.solve_pairs(tables, shape, tables, shape, (V, V, VT, VT), flags, *counts, 0)
     with pytest.raises(ValueError):
-        _race_c.solve_pairs(tables, (N, k, goal, dice, T), (V[1:], V, VT, VT), flags, *counts, 1)
+        _race_c.solve_pairs(tables, shape, tables, shape, (V[1:], V, VT, VT), flags, *counts, 1)
+    other_tables, other_shape = _c_tables(kernel_tables(PEGS, rows, (2, 3)), solo_choice_table(PEGS, rows, (2, 3)))
+    M = other_shape[0]
+    V1, V2 = np.full((N, M), np.nan), np.full((M, N), np.nan)
+    two = (V1, V2, np.full((M, N), np.nan), np.full((N, M), np.nan))
+    with pytest.raises(ValueError, match="two sets of boards"):      # one policy for two sets: two tables
+        _race_c.solve_pairs(tables, shape, other_tables, other_shape, two, flags, *counts, 1)
+    _race_c.solve_pairs(tables, shape, other_tables, other_shape, two, (True, True, False, True, False), *counts, 1)
+    assert not np.isnan(V1[0, 0]) and not np.isnan(V2[0, 0])
+    with pytest.raises(ValueError):
+        _race_c.solve_pairs(tables, shape, other_tables, other_shape, (V, V, VT, VT), flags[:2] + (False,) + flags[3:],
+                            *counts, 1)
 
 
 def _check_every_pair(rules, rows, matchups):

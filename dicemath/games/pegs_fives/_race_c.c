@@ -2,12 +2,15 @@
  * float64, built at install time. race_solver.py explains the equations (its module
  * docstring); this file only walks the tables.
  *
- * Boards are indices of fullboard.layout.BoardLayout (N boards); a pair's value is
+ * Boards are indices of a race_box.RaceBox (N boards); a pair's value is
  * V[position[mover] * N + position[opponent]] in an N x N float64 table, kept with its
  * transpose (VT[position[opponent] * N + position[mover]], the same numbers): the tables'
  * rows and columns hold the open boards by level of progress, then index, the complete boards
  * after them (race_solver.kernel_tables' position; see Order), so that the opponents of a
- * chunk are neighbouring columns. The rules enter through tables the Python side builds from
+ * chunk are neighbouring columns. The two players may have boards of their own (two boxes on
+ * the same rows: the boards reachable from each one's board, NA and NB of them): the first
+ * mover's table is then NA x NB, the second's NB x NA, each Race reading the other's positions
+ * and rest points as its opponent's (opp_N, opp_position, opp_RP). The rules enter through tables the Python side builds from
  * the engine (race_solver.kernel_tables):
  *
  *   coef[j, need, d, ta, h, c]  naming the row of position j with need steps to go and h
@@ -119,6 +122,11 @@ typedef struct {
     int32_t *solo;              /* [x, t - 1, g] */
     const double *RP;           /* FIVES-6 rest points of every board */
     const int64_t *position;    /* [x] the row and column of board x in the pair tables (make_plan) */
+    /* The opponent's boards (the same boards, or the other player's in a race of two sets of
+     * boards): their number (a row of the tables this mover reads), positions and rest points. */
+    int64_t opp_N;
+    const int64_t *opp_position;
+    const double *opp_RP;
     Merged merged;              /* the groups as each set of open rows sees them (merge_groups) */
     /* The steps c of each coefficient row [j, need, d, ta, h] whose ending or fresh start has a
      * chance (h = 0: those of any h), terms[term_start[row] .. term_start[row + 1]] (list_terms;
@@ -483,7 +491,7 @@ static void lane_work_free(LaneWork *LW) {
 /* The memo's key of a PEGS-7 choice throw of d dice, t throws left, on board x against the
  * side's opponents (named by y[0]) and its slot. */
 static inline int64_t memo_key(const Race *R, const Batch *B, int64_t x, int d, int t) {
-    return (((x * R->N + B->y[0]) * 8 + d) * 8 + t) * 2 + B->ctx;
+    return (((x * R->opp_N + B->y[0]) * 8 + d) * 8 + t) * 2 + B->ctx;
 }
 
 static inline size_t memo_slot(int64_t key) {
@@ -492,7 +500,7 @@ static inline size_t memo_slot(int64_t key) {
 
 /* The turn-ending-here of board x to the side's mover, per lane: es * END(y, x) + eo. */
 static inline void ending_here(const Race *R, const Batch *B, int64_t x, Lanes *here) {
-    const double *row = &B->oppT[R->position[x] * R->N];
+    const double *row = &B->oppT[R->position[x] * R->opp_N];
     for (int l = 0; l < LANES; l++) (*here)[l] = B->es * row[B->column[l]] + B->eo;
 }
 
@@ -563,8 +571,8 @@ static void batch_side(const Race *R, LaneWork *LW, Batch *B, int64_t x, const i
     B->ctx = ctx;
     for (int l = 0; l < LANES; l++) {
         B->y[l] = y[l];
-        B->column[l] = R->position[y[l]];
-        B->term[l] = pegs ? 1.0 : R->RP[y[l]];
+        B->column[l] = R->opp_position[y[l]];
+        B->term[l] = pegs ? 1.0 : R->opp_RP[y[l]];
     }
     LaneRow *row = &B->first;
     for (int j = 0; j < R->k; j++) {
@@ -643,16 +651,16 @@ static int newton_step(Newton *s, Piece fa, Piece fb, int pegs) {
 /* Go on from a first step that returned `result` with the scalar options of the sides in the
  * work rows 1 (mover a) and 2 (mover b), up to 500 steps in all. Returns 0 when
  * the pair did not converge. */
-static int newton_finish(const Race *R, const Work *W, Newton *s, int64_t a, int64_t b, int race_a, int race_b,
-                         int pegs, int result, Counts *C) {
+static int newton_finish(const Race *RA, const Race *RB, const Work *W, Newton *s, int64_t a, int64_t b, int race_a,
+                         int race_b, int pegs, int result, Counts *C) {
     const int row_a = 1, row_b = 2;
     for (int step = 1; result == 0 && step < 500; step++) {
         C->newton_steps++;
-        Piece fb = evaluate(R, W, mirror(s->u, pegs), race_b, b, row_b);
-        Piece fa = evaluate(R, W, mirror(fb.value, pegs), race_a, a, row_a);
+        Piece fb = evaluate(RB, W, mirror(s->u, pegs), race_b, b, row_b);
+        Piece fa = evaluate(RA, W, mirror(fb.value, pegs), race_a, a, row_a);
         result = newton_step(s, fa, fb, pegs);
     }
-    if (result == 2) s->w = evaluate(R, W, mirror(s->u, pegs), race_b, b, row_b).value;
+    if (result == 2) s->w = evaluate(RB, W, mirror(s->u, pegs), race_b, b, row_b).value;
     return result != 0;
 }
 
@@ -667,10 +675,10 @@ typedef struct {
  * in order by one thread, the units of a phase in any order by any thread, the phases one
  * after the other. */
 typedef struct {
-    const Race *R;
+    const Race *RA, *RB;        /* the first mover's boards and the second's (the same Race: one set) */
     const Tables *V;
     int race1, race2, symmetric, pegs, count, threads;
-    int64_t *order;             /* the open boards by progress (sum of their steps), then index */
+    int64_t *order_a, *order_b; /* the open boards of each by progress (sum of their steps), then index */
     Tile *tiles;
     int64_t ntiles, units;
     int phases;
@@ -686,12 +694,13 @@ typedef struct {
 /* Newton's start for (a, b): V1[a', b] + V1[a, b'] - V1[a', b'], a' and b' the boards one step
  * further on their first open row (solved before; NaN when one is complete: the bracket's
  * middle). */
-static double start_guess(const Race *R, const Tables *V, int64_t a, int64_t b) {
-    const int64_t N = R->N;
+static double start_guess(const Race *RA, const Race *RB, const Tables *V, int64_t a, int64_t b) {
+    const int64_t N = RB->N;
     int ja = 0, jb = 0;
-    while (row_steps(R, a, ja) >= R->goal) ja++;
-    while (row_steps(R, b, jb) >= R->goal) jb++;
-    const int64_t *pos = R->position, pa = pos[a], pb = pos[b], pa1 = pos[a + R->stride[ja]], pb1 = pos[b + R->stride[jb]];
+    while (row_steps(RA, a, ja) >= RA->goal) ja++;
+    while (row_steps(RB, b, jb) >= RB->goal) jb++;
+    const int64_t pa = RA->position[a], pa1 = RA->position[a + RA->stride[ja]];
+    const int64_t pb = RB->position[b], pb1 = RB->position[b + RB->stride[jb]];
     return V->A[pa1 * N + pb] + V->A[pa * N + pb1] - V->A[pa1 * N + pb1];
 }
 
@@ -706,14 +715,14 @@ static void count_tile(const Plan *P, const LaneWork *LW, const Tile *tile, cons
             count[l] = valid[i][l];
             X[l] = count[l] ? mirror(s[i][l].w, P->pegs) : 0.0;
         }
-        lanes->count_lanes(P->R, &LW->side_a[i], &X, count, C);
+        lanes->count_lanes(P->RA, &LW->side_a[i], &X, count, C);
     }
     for (int j = 0; j < tile->nb; j++) {
         for (int l = 0; l < LANES; l++) {
             count[l] = valid[l][j] && a[l] != b[j];
             X[l] = count[l] ? mirror(s[l][j].u, P->pegs) : 0.0;
         }
-        lanes->count_lanes(P->R, &LW->side_b[j], &X, count, C);
+        lanes->count_lanes(P->RB, &LW->side_b[j], &X, count, C);
     }
 }
 
@@ -722,40 +731,40 @@ static void count_tile(const Plan *P, const LaneWork *LW, const Tile *tile, cons
  * of each a across the b), the few systems it does not settle go on alone. With count, the
  * turn-start choices are counted. Returns 0 when a pair did not converge. */
 static int solve_tile(const Plan *P, Work *W, LaneWork *LW, const Tile *tile, Counts *C) {
-    const Race *R = P->R;
+    const Race *RA = P->RA, *RB = P->RB;
     const Tables *V = P->V;
-    const int64_t N = R->N;
+    const int64_t NA = RA->N, NB = RB->N;
     const int row_a = 1, row_b = 2, ctx2 = P->symmetric ? 0 : 1;
     Batch *side_a = LW->side_a, *side_b = LW->side_b;
     int64_t a[LANES], b[LANES];
     int valid[LANES][LANES];
     for (int l = 0; l < LANES; l++) {
-        a[l] = P->order[tile->a + (l < tile->na ? l : 0)];
-        b[l] = P->order[tile->b + (l < tile->nb ? l : 0)];
+        a[l] = P->order_a[tile->a + (l < tile->na ? l : 0)];
+        b[l] = P->order_b[tile->b + (l < tile->nb ? l : 0)];
     }
     for (int i = 0; i < LANES; i++)
         for (int j = 0; j < LANES; j++)
             valid[i][j] = i < tile->na && j < tile->nb && (!tile->upper || a[i] >= b[j]);
-    for (int j = 0; j < tile->nb; j++) batch_side(R, LW, &side_b[j], b[j], a, P->race2, ctx2, P->pegs, V->B, V->AT);
-    for (int i = 0; i < tile->na; i++) batch_side(R, LW, &side_a[i], a[i], b, P->race1, 0, P->pegs, V->A, V->BT);
+    for (int j = 0; j < tile->nb; j++) batch_side(RB, LW, &side_b[j], b[j], a, P->race2, ctx2, P->pegs, V->B, V->AT);
+    for (int i = 0; i < tile->na; i++) batch_side(RA, LW, &side_a[i], a[i], b, P->race1, 0, P->pegs, V->A, V->BT);
     Newton s[LANES][LANES];
     for (int i = 0; i < tile->na; i++)
         for (int j = 0; j < tile->nb; j++) {
             if (!valid[i][j]) continue;
-            double lo = P->pegs ? -1.0 : -R->RP[a[i]] - 1.0, hi = P->pegs ? 2.0 : R->RP[b[j]] + 1.0;
-            double guess = start_guess(R, V, a[i], b[j]);
+            double lo = P->pegs ? -1.0 : -RA->RP[a[i]] - 1.0, hi = P->pegs ? 2.0 : RB->RP[b[j]] + 1.0;
+            double guess = start_guess(RA, RB, V, a[i], b[j]);
             s[i][j] = (Newton){lo, hi, (lo < guess && guess < hi) ? guess : 0.5 * (lo + hi), 0.0};
         }
     Pieces fb[LANES], fa[LANES];
     for (int j = 0; j < tile->nb; j++) {
         Lanes Y;
         for (int l = 0; l < LANES; l++) Y[l] = valid[l][j] ? mirror(s[l][j].u, P->pegs) : 0.0;
-        lanes->evaluate_batch(R, &side_b[j], &Y, &fb[j]);
+        lanes->evaluate_batch(RB, &side_b[j], &Y, &fb[j]);
     }
     for (int i = 0; i < tile->na; i++) {
         Lanes X;
         for (int l = 0; l < LANES; l++) X[l] = valid[i][l] ? mirror(fb[l].value[i], P->pegs) : 0.0;
-        lanes->evaluate_batch(R, &side_a[i], &X, &fa[i]);
+        lanes->evaluate_batch(RA, &side_a[i], &X, &fa[i]);
     }
     for (int i = 0; i < tile->na; i++)
         for (int j = 0; j < tile->nb; j++) {
@@ -766,16 +775,16 @@ static int solve_tile(const Plan *P, Work *W, LaneWork *LW, const Tile *tile, Co
             C->newton_steps++;
             int result = newton_step(n, pa, pb, P->pegs);
             if (result != 1) {
-                lane_to_row(R, W, &side_a[i], j, row_a);
-                lane_to_row(R, W, &side_b[j], i, row_b);
-                if (!newton_finish(R, W, n, a[i], b[j], P->race1, P->race2, P->pegs, result, C)) return 0;
+                lane_to_row(RA, W, &side_a[i], j, row_a);
+                lane_to_row(RB, W, &side_b[j], i, row_b);
+                if (!newton_finish(RA, RB, W, n, a[i], b[j], P->race1, P->race2, P->pegs, result, C)) return 0;
             }
             C->systems++;
-            const int64_t at_a = R->position[a[i]], at_b = R->position[b[j]];
-            V->A[at_a * N + at_b] = n->u;
-            V->AT[at_b * N + at_a] = n->u;
-            V->B[at_b * N + at_a] = n->w;
-            V->BT[at_a * N + at_b] = n->w;
+            const int64_t at_a = RA->position[a[i]], at_b = RB->position[b[j]];
+            V->A[at_a * NB + at_b] = n->u;
+            V->AT[at_b * NA + at_a] = n->u;
+            V->B[at_b * NA + at_a] = n->w;
+            V->BT[at_a * NB + at_b] = n->w;
         }
     if (P->count) count_tile(P, LW, tile, a, b, valid, s, C);
     return 1;
@@ -805,34 +814,36 @@ static void list_tile(Lister *L, int64_t ca, int64_t na, int64_t cb, int64_t nb,
     L->tiles++;
 }
 
-/* The tiles of the levels (L1 from, from - 1, .. to) of a against the chunk cb of b. */
-static void list_levels(Lister *L, const int64_t *level_start, int from, int to, int64_t cb, int L2) {
+/* The tiles of the levels (L1 from, from - 1, .. to) of a (level_a) against the chunk cb of b,
+ * nb boards b from it to the end of its level. */
+static void list_levels(Lister *L, const int64_t *level_a, int from, int to, int64_t cb, int64_t nb) {
     for (int L1 = from; L1 >= to; L1--)
-        for (int64_t ca = level_start[L1]; ca < level_start[L1 + 1]; ca += LANES)
-            list_tile(L, ca, level_start[L1 + 1] - ca, cb, level_start[L2 + 1] - cb, 0);
+        for (int64_t ca = level_a[L1]; ca < level_a[L1 + 1]; ca += LANES)
+            list_tile(L, ca, level_a[L1 + 1] - ca, cb, nb, 0);
 }
 
 /* A pair (a, b) reads only pairs where one board is one step or more further on: (a', b) and
  * (a, b') with a' of a higher level of progress than a, b' than b. So the levels of b from
  * the highest down are phases; a unit is a chunk of LANES boards b of that level against the
  * boards a of every level, from the highest down (reading only its own pairs and earlier
- * phases'). Symmetric (one system per unordered pair, a of the higher level, the higher index
- * on one level): the boards a of the levels above b's, then, in a phase of their own, those of
- * b's level. */
-static void list_plan(Lister *L, const int64_t *level_start, int levels) {
+ * phases'). Symmetric (one set of boards, one system per unordered pair, a of the higher
+ * level, the higher index on one level): the boards a of the levels above b's, then, in a
+ * phase of their own, those of b's level. level_a, level_b: where each level starts in
+ * order_a, order_b. */
+static void list_plan(Lister *L, const int64_t *level_a, const int64_t *level_b, int levels) {
     const Plan *P = L->P;
     for (int L2 = levels - 1; L2 >= 0; L2--) {
         list_phase(L);
-        for (int64_t cb = level_start[L2]; cb < level_start[L2 + 1]; cb += LANES) {
+        for (int64_t cb = level_b[L2]; cb < level_b[L2 + 1]; cb += LANES) {
             list_unit(L);
-            list_levels(L, level_start, levels - 1, P->symmetric ? L2 + 1 : 0, cb, L2);
+            list_levels(L, level_a, levels - 1, P->symmetric ? L2 + 1 : 0, cb, level_b[L2 + 1] - cb);
         }
         if (!P->symmetric) continue;
         list_phase(L);
-        for (int64_t cb = level_start[L2]; cb < level_start[L2 + 1]; cb += LANES) {
+        for (int64_t cb = level_b[L2]; cb < level_b[L2 + 1]; cb += LANES) {
             list_unit(L);
-            for (int64_t ca = cb; ca < level_start[L2 + 1]; ca += LANES)
-                list_tile(L, ca, level_start[L2 + 1] - ca, cb, level_start[L2 + 1] - cb, ca == cb);
+            for (int64_t ca = cb; ca < level_b[L2 + 1]; ca += LANES)
+                list_tile(L, ca, level_b[L2 + 1] - ca, cb, level_b[L2 + 1] - cb, ca == cb);
         }
     }
     if (L->fill) {
@@ -841,14 +852,14 @@ static void list_plan(Lister *L, const int64_t *level_start, int levels) {
     }
 }
 
-/* Order the open boards by progress and list the plan; 0 when out of memory, -1 when the
- * tables' positions are not that order (the complete boards after it). */
-static int make_plan(Plan *P) {
-    const Race *R = P->R;
-    const int levels = R->k * R->goal + 1;
-    int64_t level_start[MAXK * MAXGOAL + 2] = {0}, next[MAXK * MAXGOAL + 2];
-    P->order = (int64_t *)malloc(R->N * sizeof(int64_t));
-    if (P->order == NULL) return 0;
+/* The open boards of R by level of progress (the sum of their steps), then index, into *order,
+ * and where each level starts (level_start[0 .. levels]); 0 when out of memory, -1 when R's
+ * positions are not that order (the complete boards after it). */
+static int order_boards(const Race *R, int levels, int64_t **order, int64_t *level_start) {
+    int64_t next[MAXK * MAXGOAL + 2];
+    memset(level_start, 0, (levels + 1) * sizeof(int64_t));
+    *order = (int64_t *)malloc(R->N * sizeof(int64_t));
+    if (*order == NULL) return 0;
     for (int pass = 0; pass < 2; pass++) {                      /* count the boards of each level, then place them */
         for (int L = 0; L <= levels; L++) next[L] = level_start[L];
         for (int64_t x = 0; x < R->N; x++) {
@@ -856,17 +867,33 @@ static int make_plan(Plan *P) {
             int level = 0;
             for (int j = 0; j < R->k; j++) level += (int)row_steps(R, x, j);
             if (pass == 0) level_start[level + 1]++;
-            else P->order[next[level]++] = x;
+            else (*order)[next[level]++] = x;
         }
         for (int L = 0; pass == 0 && L < levels; L++) level_start[L + 1] += level_start[L];
     }
     const int64_t open = level_start[levels];
     for (int64_t p = 0; p < open; p++)
-        if (R->position[P->order[p]] != p) return -1;
+        if (R->position[(*order)[p]] != p) return -1;
     for (int64_t x = 0; x < R->N; x++)
         if (R->complete[x] && (R->position[x] < open || R->position[x] >= R->N)) return -1;
+    return 1;
+}
+
+/* Order the open boards of both sets by progress and list the plan; 0 when out of memory, -1
+ * when the tables' positions are not that order (the complete boards after it). */
+static int make_plan(Plan *P) {
+    const int levels = P->RA->k * P->RA->goal + 1;
+    int64_t level_a[MAXK * MAXGOAL + 2], level_b[MAXK * MAXGOAL + 2];
+    int ordered = order_boards(P->RA, levels, &P->order_a, level_a);
+    if (ordered != 1) return ordered;
+    if (P->RB == P->RA) {
+        P->order_b = P->order_a;
+        memcpy(level_b, level_a, sizeof(level_a));
+    } else if ((ordered = order_boards(P->RB, levels, &P->order_b, level_b)) != 1) {
+        return ordered;
+    }
     Lister count = {P, 0, 0, 0, 0};
-    list_plan(&count, level_start, levels);
+    list_plan(&count, level_a, level_b, levels);
     P->ntiles = count.tiles;
     P->units = count.units;
     P->phases = (int)count.phases;
@@ -879,12 +906,13 @@ static int make_plan(Plan *P) {
     if (!P->tiles || !P->unit_start || !P->phase_start || (P->count && !P->stats) || !P->taken || !P->arrived)
         return 0;
     Lister fill = {P, 1, 0, 0, 0};
-    list_plan(&fill, level_start, levels);
+    list_plan(&fill, level_a, level_b, levels);
     return 1;
 }
 
 static void plan_free(Plan *P) {
-    free(P->order);
+    if (P->order_b != P->order_a) free(P->order_b);
+    free(P->order_a);
     free(P->tiles);
     free(P->unit_start);
     free(P->phase_start);
@@ -1167,6 +1195,9 @@ static int read_race(Race *R, const Geometry *G, int64_t N, int k, int goal, int
     R->solo = (int32_t *)b[SOLO].buf;
     R->RP = (const double *)b[RP].buf;
     R->position = (const int64_t *)b[POSITION].buf;
+    R->opp_N = N;                                               /* one set of boards until solve_pairs pairs two */
+    R->opp_position = R->position;
+    R->opp_RP = R->RP;
     if (R->group_start[0] != 0 || R->group_start[dice + 1] != R->groups ||
         R->entry_start[R->groups] != b[ENTRY_IDX].len / 8)
         goto bad;
@@ -1213,35 +1244,57 @@ static PyObject *py_solo_tables(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* solve_pairs(tables, shape, (V1, V2, V1T, V2T), (race1, race2, symmetric, pegs, count),
- *             stats, ex_loss, ex_info, ex_value, threads) -> (newton_steps, systems) */
+/* solve_pairs(tables_a, shape_a, tables_b, shape_b, (V1, V2, V1T, V2T),
+ *             (race1, race2, symmetric, pegs, count), stats, ex_loss, ex_info, ex_value, threads)
+ *   -> (newton_steps, systems)
+ * The first mover's boards are those of tables_a (NA of them), the second's those of tables_b
+ * (NB; the same object: one set of boards, NA = NB = N), both on the same open rows: V1 and V2T
+ * NA x NB, V2 and V1T NB x NA. Symmetric (V1 and V2 the same arrays) needs one set. */
 static PyObject *py_solve_pairs(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *tuple;
-    long long N;
-    int k, goal, dice, T, race1, race2, symmetric, pegs, count, threads;
+    PyObject *tuple_a, *tuple_b;
+    long long NA, NB;
+    int k, goal, dice, T, kb, goal_b, dice_b, T_b, race1, race2, symmetric, pegs, count, threads;
     Py_buffer buf[8];
     memset(buf, 0, sizeof(buf));
-    if (!PyArg_ParseTuple(args, "O(Liiii)(w*w*w*w*)(ppppp)w*w*w*w*i", &tuple, &N, &k, &goal, &dice, &T, &buf[0],
-                          &buf[1], &buf[2], &buf[3], &race1, &race2, &symmetric, &pegs, &count, &buf[4], &buf[5],
-                          &buf[6], &buf[7], &threads))
+    if (!PyArg_ParseTuple(args, "O(Liiii)O(Liiii)(w*w*w*w*)(ppppp)w*w*w*w*i", &tuple_a, &NA, &k, &goal, &dice, &T,
+                          &tuple_b, &NB, &kb, &goal_b, &dice_b, &T_b, &buf[0], &buf[1], &buf[2], &buf[3], &race1,
+                          &race2, &symmetric, &pegs, &count, &buf[4], &buf[5], &buf[6], &buf[7], &threads))
         return NULL;
-    Geometry G;
-    Race R;
-    int ok = parse_geometry(tuple, &G), result = 1;
+    const int one = tuple_b == tuple_a;
+    Geometry GA, GB;
+    Race RA, RB;
+    memset(&RB, 0, sizeof(RB));
+    int ok = parse_geometry(tuple_a, &GA), got_b = 0, result = 1;
     Counts C = {0};
+    if (ok && !one) ok = got_b = parse_geometry(tuple_b, &GB);
     if (ok) {
-        ok = read_race(&R, &G, N, k, goal, dice, T);
+        ok = read_race(&RA, &GA, NA, k, goal, dice, T) && (one || read_race(&RB, &GB, NB, kb, goal_b, dice_b, T_b));
+        if (ok && !one && (kb != k || goal_b != goal || dice_b != dice || T_b != T || symmetric)) {
+            PyErr_SetString(PyExc_ValueError, "two sets of boards need the same rows and rules, and two tables");
+            ok = 0;
+        }
+        if (ok && one && NB != NA) ok = 0;
+        if (ok && !one) {
+            RA.opp_N = RB.N;
+            RA.opp_position = RB.position;
+            RA.opp_RP = RB.RP;
+            RB.opp_N = RA.N;
+            RB.opp_position = RA.position;
+            RB.opp_RP = RA.RP;
+        }
         int64_t examples = buf[5].len / 8;
         for (int i = 0; ok && i < 4; i++)
-            if (buf[i].len != N * N * 8) ok = 0;
+            if (buf[i].len != NA * NB * 8) ok = 0;
         if (ok && (buf[4].len != 4 * 8 || examples < 1 || buf[6].len != examples * 6 * 8 ||
                    buf[7].len != examples * 2 * 8 || threads < 1 || threads > 256))
             ok = 0;
         if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad race tables, counts or threads");
         Tables V = {(double *)buf[0].buf, (double *)buf[1].buf, (double *)buf[2].buf, (double *)buf[3].buf};
-        Plan P = {&R, &V, race1, race2, symmetric, pegs, count, threads};
-        int planned = ok && list_terms(&R) && merge_groups(&R) ? make_plan(&P) : 0;
+        const Race *second = one ? &RA : &RB;
+        Plan P = {&RA, second, &V, race1, race2, symmetric, pegs, count, threads};
+        int planned = ok && list_terms(&RA) && merge_groups(&RA) && (one || (list_terms(&RB) && merge_groups(&RB)))
+                          ? make_plan(&P) : 0;
         if (ok && planned < 0) PyErr_SetString(PyExc_ValueError, "the race tables' positions are not the boards' order");
         else if (ok && planned == 0) PyErr_NoMemory();
         ok = ok && planned > 0;
@@ -1256,9 +1309,11 @@ static PyObject *py_solve_pairs(PyObject *self, PyObject *args) {
             Py_END_ALLOW_THREADS
         }
         plan_free(&P);
-        race_free(&R);
-        release(G.b, NBUF);
+        race_free(&RA);
+        if (!one) race_free(&RB);
     }
+    release(GA.b, NBUF);
+    if (got_b) release(GB.b, NBUF);
     release(buf, 8);
     if (!ok) return NULL;
     if (result < 0) return PyErr_NoMemory();

@@ -59,7 +59,7 @@ static inline __attribute__((always_inline)) Lanes PATH(gather)(const double *ta
  * neighbouring columns of the lanes' opponents. */
 static void PATH(fill_lanes)(const Race *R, const Batch *B, int64_t x, int d, int t, LaneRow *row) {
     const int goal = R->goal, HM = R->HM, T = R->T;
-    const int64_t N = R->N;
+    const int64_t N = R->opp_N;                                /* a row of the tables this mover reads */
     const Lanes zero = {0}, none = zero - BIG;
     Lanes *E0 = row->E[0], *E1 = row->E[1];
     for (int j = 0; j < R->k; j++) {

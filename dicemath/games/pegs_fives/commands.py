@@ -304,7 +304,7 @@ def _render_race_advice(r: dict) -> str:
     table = [[o["row"], o["hits"], f"{o['race_value']:.4f}" if win else f"{o['race_value']:+.2f}",
               "-" if o["expected_turns"] is None else f"{o['expected_turns']:.3f}", rank]
              for rank, o in enumerate(r["options"], 1)]
-    note = (f"exact: the two-player race solved on the {r['race_boards']:,} boards a side reachable from here, "
+    note = (f"exact: the two-player race solved on the {r['race_pairs']:,} pairs of boards reachable from here, "
             "both playing to win" if r["exact"]
             else f"estimates: {r['approximation']}")
     return (head + "\n" + text_table(["row", "hits", label, "solo E[turns after]", "rank"], table)

@@ -5,8 +5,8 @@ Solo advice (:mod:`.fullboard.advice`) minimises the player's own expected numbe
 The games reward something else: Pegs is won by whoever first has every peg in (PEGS-2);
 a Fives round ends the moment one player completes every number and everybody else scores
 rest points (FIVES-6), the lowest total over the rounds winning (FIVES-7). The exact race
-(:mod:`.race_solver`) is solved late in a game, when at most 7,776 boards a side are still
-reachable; the full pair space (about 10^18 pairs) is not. :func:`race_advice` approximates it:
+(:mod:`.race_solver`) is solved late in a game, when at most about 30 million pairs of boards
+are still reachable; the full pair space (about 10^18 pairs) is not. :func:`race_advice` approximates it:
 
 1. **Turn counts.** ``N(x)``, the number of turns a player still needs from board ``x`` at
    the start of his turn under solo-optimal play, is modelled by a *discrete Weibull
@@ -34,8 +34,8 @@ reachable; the full pair space (about 10^18 pairs) is not. :func:`race_advice` a
 
 Values are estimates (``exact: False``), except for two players on a board pair whose open
 rows together number at most :data:`EXACT_ON_DEMAND_ROWS` (or ``exact_max_rows``) and from
-which at most :data:`~.race_solver.RACE_MAX_BOARDS` boards a side are reachable (a
-:class:`.race_box.RaceBox`): the exact race on those boards
+which at most :data:`~.race_solver.RACE_MAX_PAIRS` pairs are reachable (the mover's boards
+against the opponent's, :class:`.race_box.RaceBox`): the exact race on those pairs
 (:func:`.race_solver.solve_race_compiled`, both playing to win thereafter) gives the values
 (``exact: True``). With two or more
 opponents the opponents are taken as independent solo-optimal players (the stated
@@ -65,7 +65,7 @@ import numpy.typing as npt
 from dicemath.core.advice import Advice, Option
 from dicemath.core.errors import DicemathError, IllegalMoveError
 from dicemath.games.pegs_fives.race_box import RaceBox
-from dicemath.games.pegs_fives.race_solver import BOX_MAX_ROWS, RACE_MAX_BOARDS
+from dicemath.games.pegs_fives.race_solver import BOX_MAX_ROWS, RACE_MAX_PAIRS
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.state import (
     BoardTuple, InvalidBoardError, Policy, check_board, check_roll, check_throws_left, initial_state, legal_rows,
@@ -104,15 +104,11 @@ HORIZON = 512
 
 EXACT_ON_DEMAND_ROWS = BOX_MAX_ROWS
 """The most open rows (both boards together) whose exact race :func:`race_advice` solves on
-demand by default: every race the exact solver takes. It solves the pairs reachable from the
-pair asked (:meth:`.race_box.RaceBox.around`) when they number at most
-:data:`~.race_solver.RACE_MAX_BOARDS` boards a side, and caches the opponent's leaves. In
-games played by the advisor, every turn start with six open rows (both boards together) has
-such a box, as do about three in four with seven and one in five with eight
-(``benchmarks/bench_race_box.py``); the largest box takes the time and memory of the whole
-five-row race, 16 to 52 s and 1 GB on two cores of an AMD EPYC, most well under a second.
-``exact_max_rows`` lowers the limit; beyond it, or for a box too large, the answer is the
-turn-count estimate, which answers within a second."""
+demand by default: every race the exact solver takes. It solves the mover's boards reachable
+from his board against the opponent's (:meth:`.race_box.RaceBox.of_board`, two sets of
+boards) when they make at most :data:`~.race_solver.RACE_MAX_PAIRS` pairs, and caches the
+opponent's leaves. ``exact_max_rows`` lowers the limit; beyond it, or for too many pairs, the
+answer is the turn-count estimate, which answers within a second."""
 
 SOLO_SOLVE_MAX_ROWS = {"pegs": 6, "fives": 8}
 """The most open rows of a board whose reduced table :func:`race_advice` solves on demand for
@@ -352,44 +348,49 @@ def race_turn_model(rules: Rules, value: BoardValues, opponents: Sequence[tuple[
     return model
 
 
-def _exact_box(rules: Rules, board: BoardTuple, opponents: list[BoardTuple], rows: tuple[int, ...],
-               max_rows: int) -> RaceBox | None:
-    """The boards reachable from ``board`` and the one opponent's (:meth:`.race_box.RaceBox.around`),
-    whose exact race values the pair; None when no exact race is solved (more opponents, more
-    rows than ``max_rows`` or :data:`~.race_solver.BOX_MAX_ROWS`, more boards than
-    :data:`~.race_solver.RACE_MAX_BOARDS`)."""
+def _exact_boxes(rules: Rules, board: BoardTuple, opponents: list[BoardTuple], rows: tuple[int, ...],
+                 max_rows: int) -> tuple[RaceBox, RaceBox] | None:
+    """The boards reachable from ``board`` and from the one opponent's on the open ``rows``
+    (:meth:`.race_box.RaceBox.of_board`), whose exact race values the pair; None when no exact
+    race is solved (more opponents, more rows than ``max_rows`` or
+    :data:`~.race_solver.BOX_MAX_ROWS`, more pairs than :data:`~.race_solver.RACE_MAX_PAIRS`)."""
     if len(opponents) != 1 or not 0 < len(rows) <= min(max_rows, BOX_MAX_ROWS):
         return None
-    box = RaceBox.around(rules, board, opponents[0])
-    return box if box.size <= RACE_MAX_BOARDS else None
+    mine, theirs = RaceBox.of_board(rules, rows, board), RaceBox.of_board(rules, rows, opponents[0])
+    return (mine, theirs) if mine.size * theirs.size <= RACE_MAX_PAIRS else None
 
 
-def _exact_model(rules: Rules, board: BoardTuple, opponent: BoardTuple, box: RaceBox) -> tuple[_RaceTurn, float]:
-    """The exact race's within-turn model (both playing to win) on the boards of ``box`` and
-    the mover's value of the pair, from the box's solve (the opponent's row and column of its
-    table cached: the leaves of every turn the mover can play against him)."""
+def _exact_model(rules: Rules, board: BoardTuple, opponent: BoardTuple, boxes: tuple[RaceBox, RaceBox]
+                 ) -> tuple[_RaceTurn, float]:
+    """The exact race's within-turn model (both playing to win) on the boards reachable from
+    the pair, ``boxes`` (the mover's, the opponent's), and the mover's value of the pair: the
+    race of the mover's boards against the opponent's (the opponent's row and column cached:
+    the leaves of every turn the mover can play against him)."""
     from dicemath.core.cache import cached_arrays
     from dicemath.games.pegs_fives.race_solver import _RaceTurn, mirror, solve_race_compiled, win_value
 
-    def solve() -> dict[str, np.ndarray]:
-        V = solve_race_compiled(rules, box.rows, floors=box.floors, decisions=False).V1
-        o = box.index(opponent)
-        return {"end": V[o].copy(), "restart": V[:, o].copy()}
+    mine, theirs = boxes
 
-    leaves = cached_arrays("pegs-fives-race-pair", (rules, box.rows, box.floors, opponent), solve)
+    def solve() -> dict[str, np.ndarray]:
+        race = solve_race_compiled(rules, mine.rows, floors=mine.floors, second_floors=theirs.floors,
+                                   decisions=False)
+        o = theirs.index(opponent)
+        return {"end": race.V2[o].copy(), "restart": race.V1[:, o].copy()}
+
+    leaves = cached_arrays("pegs-fives-race-pair", (rules, mine.rows, mine.floors, theirs.floors), solve)
     ends, restarts = leaves["end"], leaves["restart"]
     win = win_value(rules, opponent)
     goal = rules.goal
 
     def end(x: BoardTuple) -> float:
-        return win if not open_rows_of(x, goal) else mirror(rules, float(ends[box.index(x)]))
+        return win if not open_rows_of(x, goal) else mirror(rules, float(ends[mine.index(x)]))
 
     def restart(x: BoardTuple) -> float:
-        return win if not open_rows_of(x, goal) else float(restarts[box.index(x)])
+        return win if not open_rows_of(x, goal) else float(restarts[mine.index(x)])
 
     model = _RaceTurn(rules, end, restart, exact=False)
     model.end = end
-    return model, float(restarts[box.index(board)])
+    return model, float(restarts[mine.index(board)])
 
 
 OBJECTIVES = ("win", "rest_points")
@@ -454,8 +455,8 @@ def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], oppone
         * ``method``: ``"exact_race"`` or ``"turn_count_model"``; ``approximation``: the
           assumptions in words;
         * ``race_value_now``: the mover's race value at the start of this turn (before the throw);
-        * ``race_boards``: the boards a side the exact race was solved on (those reachable from
-          the pair), None for the estimate;
+        * ``race_pairs``: the pairs of boards the exact race was solved on (the mover's boards
+          reachable from here against the opponent's), None for the estimate;
         * ``board_expected_turns``, ``opponent_expected_turns`` (one per opponent), and
           ``solo_sources``: the source of each (the mover's first; ``"table"``, ``"solve"`` or
           ``"estimate"``, :data:`SOLO_SOLVE_MAX_ROWS`);
@@ -498,10 +499,10 @@ def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], oppone
     opponent_r = [float(rest_points(o, rules.goal)) for o in others]
 
     rows_union = tuple(sorted(set(open_rows_of(b, rules.goal)).union(*(open_rows_of(o, rules.goal) for o in others))))
-    box = _exact_box(race_rules, b, others, rows_union, exact_max_rows)
-    exact = box is not None
-    if box is not None:
-        model, now = _exact_model(race_rules, b, others[0], box)
+    boxes = _exact_boxes(race_rules, b, others, rows_union, exact_max_rows)
+    exact = boxes is not None
+    if boxes is not None:
+        model, now = _exact_model(race_rules, b, others[0], boxes)
     else:
         model = race_turn_model(race_rules, solo.value, list(zip(opponent_e, opponent_r)))
         now = model._restart(b)
@@ -539,7 +540,7 @@ def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], oppone
                 "; a board's expected turns estimated where no table covers it and it has too many open rows "
                 "to solve now")),
             "race_value_now": float(now),
-            "race_boards": None if box is None else box.size,
+            "race_pairs": None if boxes is None else boxes[0].size * boxes[1].size,
             "board_expected_turns": float(solo.value(b)),
             "opponent_expected_turns": opponent_e,
             "solo_sources": [advisor.source for advisor in (solo, *opponent_solo)],

@@ -1,12 +1,14 @@
-"""The boards a race can still reach from a pair: a box of the reduced board.
+"""The boards a race can still reach: boxes of the reduced board.
 
-From a pair of boards ``(a, b)`` with the rows ``rows`` open on one of them or both, a
-player's board only moves on (PEGS-5, FIVES-3): every board either player can reach has each
-row ``rows[j]`` at least ``floors[j] = min(a, b)`` on that row. These boards form a box of
-``prod(goal + 1 - floors[j])`` boards, closed under every turn, so the exact race on the box's
-pairs (:func:`.race_solver.solve_race_compiled` with ``floors``) gives the values of every
-pair reachable from ``(a, b)`` without the rest of the reduced board. The box of floors zero
-is the whole reduced board.
+A player's board only moves on (PEGS-5, FIVES-3): from board ``a`` he reaches only boards
+whose every row ``rows[j]`` is at least ``a``'s on that row, a box of
+``prod(goal + 1 - floors[j])`` boards closed under every turn (:meth:`RaceBox.of_board`; a row
+complete on ``a`` stays complete). From a pair ``(a, b)`` the race reaches only the pairs of
+``a``'s box against ``b``'s, and their mirrors: the exact race on those pairs
+(:func:`.race_solver.solve_race_compiled` with ``floors`` and ``second_floors``) gives the
+values of every pair reachable from ``(a, b)`` without the rest of the reduced board. One box
+holding both (:meth:`RaceBox.around`, each row from the lesser progress) is a race of one set
+of boards; the box of floors zero is the whole reduced board.
 
 A board's index is ``sum_j (s_j - floors[j]) * strides[j]``, ``s_j`` the progress of row
 ``rows[j]``, the lowest open row varying fastest (the order of
@@ -49,11 +51,11 @@ class RaceBox:
     Attributes:
         rules: the game (its ``goal``: a row's steps).
         rows: the open rows, sorted and distinct.
-        floors: per open row, the least progress of a board of the box (``0 .. goal - 1``;
-            default all 0: the whole reduced board).
+        floors: per open row, the least progress of a board of the box (``0 .. goal``, a
+            row at the goal staying complete; default all 0: the whole reduced board).
 
     Raises:
-        InvalidBoardError: a bad row, or floors not one per row in ``0 .. goal - 1``.
+        InvalidBoardError: a bad row, or floors not one per row in ``0 .. goal``.
     """
 
     rules: Rules
@@ -65,8 +67,8 @@ class RaceBox:
         floors = tuple(self.floors) or (0,) * len(rows)
         goal = self.rules.goal
         if len(floors) != len(rows) or any(
-                isinstance(f, bool) or not isinstance(f, (int, np.integer)) or not 0 <= f < goal for f in floors):
-            raise InvalidBoardError(f"floors must give each of the {len(rows)} open rows a progress 0..{goal - 1}, "
+                isinstance(f, bool) or not isinstance(f, (int, np.integer)) or not 0 <= f <= goal for f in floors):
+            raise InvalidBoardError(f"floors must give each of the {len(rows)} open rows a progress 0..{goal}, "
                                     f"got {list(self.floors)}")
         object.__setattr__(self, "rows", rows)
         object.__setattr__(self, "floors", tuple(int(f) for f in floors))
@@ -84,6 +86,21 @@ class RaceBox:
         if not rows:
             raise InvalidBoardError("both boards are complete: no race is left")
         return cls(rules, rows, tuple(min(a[r - 1], b[r - 1]) for r in rows))
+
+    @classmethod
+    def of_board(cls, rules: Rules, rows: Sequence[int], board: Sequence[int]) -> RaceBox:
+        """The boards reachable from ``board`` on the open ``rows`` (``board`` among them).
+
+        Raises:
+            InvalidBoardError: a bad board or rows, or a row open on ``board`` outside ``rows``.
+        """
+        b = check_board(board, rules)
+        rows = check_open_rows(rows, rules)
+        outside = [r for r, s in enumerate(b, 1) if s < rules.goal and r not in rows]
+        if outside:
+            raise InvalidBoardError(f"rows {outside} are open on board {list(b)} but the race has only rows "
+                                    f"{list(rows)} open")
+        return cls(rules, rows, tuple(b[r - 1] for r in rows))
 
     @property
     def k(self) -> int:

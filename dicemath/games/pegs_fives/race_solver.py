@@ -98,6 +98,11 @@ rows, two float64 tables of 0.48 GB. The time grows with the square and depends 
 190 s (a box on Pegs rows 1..6) on two cores of an AMD EPYC
 (``benchmarks/bench_race_box.py``)."""
 
+RACE_MAX_PAIRS = RACE_MAX_BOARDS ** 2 // 2
+"""The most pairs a race of two sets of boards is solved for (each player's own box, the
+boards reachable from his board): ``30,233,088``, four float64 tables of 0.24 GB, the memory of
+:data:`RACE_MAX_BOARDS` boards a side in one set."""
+
 BOX_MAX_ROWS = 8
 """The most open rows of a box the kernel takes (``MAXK`` of ``_race_c.c``)."""
 
@@ -157,28 +162,45 @@ def check_race_rows(rules: Rules, open_rows: Sequence[int], limit: int = RACE_MA
     return rows
 
 
-def check_race_box(rules: Rules, open_rows: Sequence[int], floors: Sequence[int] = ()) -> RaceBox:
-    """Validate the boards of a race: the whole reduced board of ``open_rows``
-    (:func:`check_race_rows`), or with ``floors`` the box of those floors, of at most
-    :data:`BOX_MAX_ROWS` rows and :data:`RACE_MAX_BOARDS` boards.
+def check_race_boxes(rules: Rules, open_rows: Sequence[int], floors: Sequence[int] = (),
+                     second_floors: Sequence[int] | None = None) -> tuple[RaceBox, RaceBox | None]:
+    """Validate the boards of a race: the first mover's, and the second's when he has boards of
+    his own (``second_floors``; None: the same boards).
+
+    One set: the whole reduced board of ``open_rows`` (:func:`check_race_rows`), or with
+    ``floors`` the box of those floors, of at most :data:`BOX_MAX_ROWS` rows and
+    :data:`RACE_MAX_BOARDS` boards. Two sets: two boxes on the same rows, of at most
+    :data:`RACE_MAX_PAIRS` pairs together.
 
     Raises:
         InvalidBoardError: bad rows or floors.
-        RaceTooLargeError: more rows or boards than that.
+        RaceTooLargeError: more rows, boards or pairs than that.
 
     Example:
         >>> from dicemath.games.pegs_fives.rules import PEGS
-        >>> check_race_box(PEGS, range(1, 7), [0, 0, 0, 0, 3, 4]).size
-        7776
+        >>> box, second = check_race_boxes(PEGS, range(1, 7), [0, 0, 0, 0, 3, 4], [5, 5, 0, 0, 0, 0])
+        >>> box.size, second.size
+        (7776, 1296)
     """
-    if not any(floors):
-        return RaceBox(rules, check_race_rows(rules, open_rows))
-    box = RaceBox(rules, check_open_rows(open_rows, rules), tuple(floors))
-    if box.k > BOX_MAX_ROWS or box.size > RACE_MAX_BOARDS:
+    if second_floors is None and not any(floors):
+        return RaceBox(rules, check_race_rows(rules, open_rows)), None
+    rows = check_open_rows(open_rows, rules)
+    box = RaceBox(rules, rows, tuple(floors))
+    second = None if second_floors is None else RaceBox(rules, rows, tuple(second_floors))
+    if second is not None and second.floors == box.floors:
+        second = None
+    if box.k > BOX_MAX_ROWS:
+        raise RaceTooLargeError(f"the exact race is solved for at most {BOX_MAX_ROWS} open rows; got {box.k}: "
+                                f"{list(box.rows)}")
+    if second is None and box.size > RACE_MAX_BOARDS:
         raise RaceTooLargeError(
-            f"the exact race is solved for at most {RACE_MAX_BOARDS:,} boards a side and {BOX_MAX_ROWS} open rows; "
-            f"rows {list(box.rows)} from {list(box.floors)} on are {box.size:,} boards")
-    return box
+            f"the exact race is solved for at most {RACE_MAX_BOARDS:,} boards a side; rows {list(box.rows)} from "
+            f"{list(box.floors)} on are {box.size:,} boards")
+    if second is not None and box.size * second.size > RACE_MAX_PAIRS:
+        raise RaceTooLargeError(
+            f"the exact race is solved for at most {RACE_MAX_PAIRS:,} pairs of boards; rows {list(box.rows)} from "
+            f"{list(box.floors)} and from {list(second.floors)} on are {box.size:,} x {second.size:,}")
+    return box, second
 
 
 def check_policy(policy: str | RaceMaker) -> str | RaceMaker:
@@ -844,12 +866,15 @@ class RaceTables:
     Attributes:
         rules, open_rows, first, second: as :class:`RaceSolution`.
         layout: board index <-> board (:class:`.race_box.RaceBox`: the whole reduced board,
-            or the boards reachable from one pair).
+            or the boards reachable from one pair), the first mover's boards.
         V1, V2: ``N x N`` float64: ``V1[a, b]`` the first mover's policy to move on board
             index ``a`` against ``b``; ``V2`` the second's (the same array when both play one
-            policy). Pairs with a complete board are NaN.
-        decisions: :class:`DecisionStats` when both play ``"race"``.
+            policy). Pairs with a complete board are NaN. With ``second_layout``, ``V1`` is
+            ``NA x NB`` (the first mover's boards against the second's) and ``V2`` ``NB x NA``.
+        decisions: :class:`DecisionStats` when both play ``"race"`` on one set of boards.
         seconds: the kernel's wall time; newton_steps: Newton steps over all pairs.
+        second_layout: the second mover's boards when he has his own (a race of two sets of
+            boards), else None.
     """
 
     rules: Rules
@@ -862,12 +887,18 @@ class RaceTables:
     decisions: DecisionStats | None
     seconds: float
     newton_steps: int
+    second_layout: RaceBox | None = None
+
+    @property
+    def layouts(self) -> tuple[RaceBox, RaceBox]:
+        """The first mover's boards and the second's."""
+        return self.layout, self.second_layout or self.layout
 
     @property
     def pairs(self) -> int:
         """Live ordered pairs solved for each player (both boards incomplete)."""
-        live = self.layout.size - 1
-        return live * live * (1 if self.V1 is self.V2 else 2)
+        first, second = (layout.size - 1 for layout in self.layouts)    # a box's one complete board: its top
+        return first * second * (1 if self.V1 is self.V2 else 2)
 
     @property
     def start_value(self) -> float:
@@ -877,16 +908,19 @@ class RaceTables:
     def value(self, mover: Sequence[int], opponent: Sequence[int], player: int = 1) -> float:
         """As :meth:`RaceSolution.value` (float64)."""
         a, b = check_pair(self.rules, self.open_rows, mover, opponent)
+        own, other = self.layouts if player == 1 else self.layouts[::-1]
         table = self.V1 if player == 1 else self.V2
-        return float(table[self.layout.index(a), self.layout.index(b)])
+        return float(table[own.index(a), other.index(b)])
 
     def as_dict(self) -> dict[int, dict[tuple[BoardTuple, BoardTuple], float]]:
         """``{1: {(a, b): value}, 2: ...}`` over live pairs (for comparisons; small boards)."""
-        boards = [self.layout.board(i) for i in range(self.layout.size)]
-        live = [i for i in range(self.layout.size) if not _complete(boards[i], self.rules.goal)]
+        boards = [[layout.board(i) for i in range(layout.size)] for layout in self.layouts]
+        live = [[i for i, board in enumerate(side) if not _complete(board, self.rules.goal)] for side in boards]
         out: dict[int, dict[tuple[BoardTuple, BoardTuple], float]] = {}
         for player, table in ((1, self.V1), (2, self.V2)):
-            out[player] = {(boards[a], boards[b]): float(table[a, b]) for a in live for b in live}
+            own, other = (0, 1) if player == 1 else (1, 0)
+            out[player] = {(boards[own][a], boards[other][b]): float(table[a, b])
+                           for a in live[own] for b in live[other]}
         return out
 
 
@@ -897,7 +931,7 @@ def _default_threads(boards: int) -> int:
 
 def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = "race", second: str = "race",
                         examples: int = 10, decisions: bool = True, threads: int | None = None,
-                        floors: Sequence[int] = ()) -> RaceTables:
+                        floors: Sequence[int] = (), second_floors: Sequence[int] | None = None) -> RaceTables:
     """Solve the two-player race on a reduced board with the compiled kernel (float64).
 
     Args:
@@ -909,6 +943,12 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
             pairs reachable from one pair, :meth:`.race_box.RaceBox.around`; at most
             :data:`RACE_MAX_BOARDS` boards); their values are those of the whole board's solve.
             Default: the whole reduced board.
+        second_floors: the second mover's own boards, the box of these floors on the same rows
+            (the boards reachable from his board, :meth:`.race_box.RaceBox.of_board`; the first
+            mover's then those of ``floors``): the pairs of the first's boards against the
+            second's and their mirrors, at most :data:`RACE_MAX_PAIRS`, the values those of the
+            whole board's solve. ``V1`` is then first x second boards, ``V2`` second x first,
+            and no decisions are counted. Default: one set of boards.
         first, second: the policies (:data:`POLICIES`).
         examples: differing decisions kept (race vs race).
         decisions: count the differing decisions (race vs race; False: the values alone).
@@ -918,8 +958,8 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
             each other between levels: two halve the wall time on two idle CPUs.
 
     Raises:
-        InvalidBoardError, RaceTooLargeError, DicemathError: as :func:`solve_race`, or a
-        box too large (:func:`check_race_box`); InvalidRulesError: rules no compiled kernel
+        InvalidBoardError, RaceTooLargeError, DicemathError: as :func:`solve_race`, or
+        boxes too large (:func:`check_race_boxes`); InvalidRulesError: rules no compiled kernel
         implements.
 
     Example:
@@ -931,7 +971,7 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
     from dicemath.games.pegs_fives import _race_c  # type: ignore[attr-defined]  # C extension, no stubs
     from dicemath.games.pegs_fives.fullboard.driver import kernel_for
 
-    box = check_race_box(rules, open_rows, floors)
+    box, second_box = check_race_boxes(rules, open_rows, floors, second_floors)
     rows = box.rows
     first_policy, second_policy = check_policy(first), check_policy(second)
     if not isinstance(first_policy, str) or not isinstance(second_policy, str):
@@ -939,33 +979,39 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
     policies = (first_policy, second_policy)
     kernel_for(rules, rows)                                  # InvalidRulesError for rules no kernel implements
     t = kernel_tables(rules, rows, box.floors)
-    N = t["layout"].size
-    symmetric = policies[0] == policies[1]
+    u = t if second_box is None else kernel_tables(rules, rows, second_box.floors)
+    NA, NB = t["layout"].size, u["layout"].size
+    symmetric = policies[0] == policies[1] and u is t
     count = decisions and symmetric and policies[0] == "race"
-    if count or "solo" in policies:
-        solo = solo_choice_table(rules, rows, box.floors)
-    else:                                                    # read by no choice of the race
-        solo = np.full((N, t["T"], len(t["group_p"])), -1, dtype=np.int32)
-    V1 = np.full((N, N), np.nan)
-    V2 = V1 if symmetric else np.full((N, N), np.nan)
-    V1T = np.full((N, N), np.nan)
-    V2T = V1T if symmetric else np.full((N, N), np.nan)
+
+    def c_tables(tables: dict) -> tuple[tuple[np.ndarray, ...], tuple[int, int, int, int, int]]:
+        N = tables["layout"].size
+        if count or "solo" in policies:
+            solo = solo_choice_table(rules, rows, tables["layout"].floors)
+        else:                                                # read by no choice of the race
+            solo = np.full((N, tables["T"], len(tables["group_p"])), -1, dtype=np.int32)
+        return _c_tables(tables, solo)
+
+    V1 = np.full((NA, NB), np.nan)
+    V2 = V1 if symmetric else np.full((NB, NA), np.nan)
+    V1T = np.full((NB, NA), np.nan)
+    V2T = V1T if symmetric else np.full((NA, NB), np.nan)
     kept = max(64, 16 * examples) if count else 1                          # thinned out below
     stats = np.zeros(4)
     ex_loss = np.full(kept, -1.0)
     ex_info = np.zeros((kept, 6), dtype=np.int64)
     ex_value = np.zeros((kept, 2))
-    tables, shape = _c_tables(t, solo)
+    tables_a, shape_a = c_tables(t)
+    tables_b, shape_b = (tables_a, shape_a) if u is t else c_tables(u)
     start = time.perf_counter()
     newton_steps, _ = _race_c.solve_pairs(
-        tables, shape, (V1, V2, V1T, V2T),
+        tables_a, shape_a, tables_b, shape_b, (V1, V2, V1T, V2T),
         (policies[0] == "race", policies[1] == "race", symmetric, rules.scoring == "first_out", count),
-        stats, ex_loss, ex_info, ex_value, threads or _default_threads(N))
+        stats, ex_loss, ex_info, ex_value, threads or _default_threads(max(NA, NB)))
     seconds = time.perf_counter() - start
     del V1T, V2T
-    by_index = np.ix_(t["position"], t["position"])           # the kernel's rows and columns are positions
-    V1 = V1[by_index]
-    V2 = V1 if symmetric else V2[by_index]
+    V1 = V1[np.ix_(t["position"], u["position"])]            # the kernel's rows and columns are positions
+    V2 = V1 if symmetric else V2[np.ix_(u["position"], t["position"])]
     found_stats = None
     if count:
         found_stats = DecisionStats(float(stats[0]), float(stats[1]), int(stats[2]), int(stats[3]))
@@ -988,7 +1034,8 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
                                   rows[int(t["entry_j"][race_e])], rows[int(t["entry_j"][solo_e])],
                                   float(ex_value[i, 0]), float(ex_value[i, 1]), chance / 6 ** rules.dice))
         found_stats.examples = _varied(found, examples)
-    return RaceTables(rules, rows, policies[0], policies[1], t["layout"], V1, V2, found_stats, seconds, newton_steps)
+    return RaceTables(rules, rows, policies[0], policies[1], t["layout"], V1, V2, found_stats, seconds, newton_steps,
+                      None if u is t else u["layout"])
 
 
 # ---------------------------------------------------------------------------------------------
