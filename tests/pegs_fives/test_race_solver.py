@@ -71,6 +71,10 @@ def test_values_and_counts_are_the_same_whatever_the_threads(rules, rows):
         assert alone.decisions is None
         assert three.decisions == one.decisions
         assert (one.decisions is not None) == (first == second == "race")
+    boxes = {"floors": (1, 0, 2), "second_floors": (0, 3, 1)}            # each player's own boards
+    one = solve_race_compiled(rules, rows, threads=1, **boxes)
+    three = solve_race_compiled(rules, rows, threads=3, **boxes)
+    assert np.array_equal(three.V1, one.V1, equal_nan=True) and np.array_equal(three.V2, one.V2, equal_nan=True)
 
 
 def test_values_and_counts_are_the_same_on_every_code_path():
@@ -83,7 +87,9 @@ def test_values_and_counts_are_the_same_on_every_code_path():
                "from dicemath.games.pegs_fives.rules import PEGS\n"
                "for second in ('race', 'solo'):\n"
                "    t = solve_race_compiled(PEGS, (2, 7, 12), second=second)\n"
-               "    print(hashlib.sha256(t.V1.tobytes() + t.V2.tobytes()).hexdigest(), repr(t.decisions))\n")
+               "    print(hashlib.sha256(t.V1.tobytes() + t.V2.tobytes()).hexdigest(), repr(t.decisions))\n"
+               "t = solve_race_compiled(PEGS, (2, 7, 12), floors=(1, 0, 2), second_floors=(0, 3, 1))\n"
+               "print(hashlib.sha256(t.V1.tobytes() + t.V2.tobytes()).hexdigest())\n")
     outputs = {path: subprocess.run([sys.executable, "-c", snippet], env={**os.environ, "DICEMATH_SIMD": path},
                                     capture_output=True, text=True, check=True).stdout for path in _race_c.PATHS}
     assert len(set(outputs.values())) == 1, outputs
