@@ -286,20 +286,21 @@ SIX_ROWS = {  # rows 7..12 open on both boards, one or two steps to go each: 144
 }
 
 
-def _box_play(rules, box, V):
-    """Both players' race policy on the boards of ``box`` from its solved table ``V``: the
-    row that maximises the mover's race value, as the exact race advice ranks them."""
+def _box_play(rules, own_box, other_box, own_V, other_V):
+    """A player's race policy from a solved race: his boards ``own_box`` against the
+    opponent's ``other_box``, his table ``own_V`` (his boards to move) and the opponent's
+    ``other_V``; the row that maximises his race value, as the exact race advice ranks them."""
     from dicemath.games.pegs_fives.race_solver import _RaceTurn, mirror, win_value
 
     def maker(own, opponent):
-        o = box.index(opponent)
+        o = other_box.index(opponent)
         win = win_value(rules, opponent)
 
         def end(x):
-            return win if min(x) == rules.goal else mirror(rules, float(V[o, box.index(x)]))
+            return win if min(x) == rules.goal else mirror(rules, float(other_V[o, own_box.index(x)]))
 
         def restart(x):
-            return win if min(x) == rules.goal else float(V[box.index(x), o])
+            return win if min(x) == rules.goal else float(own_V[own_box.index(x), o])
 
         model = _RaceTurn(rules, end, restart, exact=False)
 
@@ -314,15 +315,27 @@ def _box_play(rules, box, V):
     return maker
 
 
-@pytest.mark.parametrize("rules, seed", [(PEGS, 5), (FIVES, 6)], ids=["pegs", "fives"])
-def test_exact_advice_on_six_open_rows_agrees_with_monte_carlo_within_4_standard_errors(rules, seed):
-    """Six open rows: the boards reachable from the pair are solved (a box); its value from the
-    pair against 2,000 races both players play by the box's values."""
+def _monte_carlo(rules, makers, start, seed, games=2000):
+    """The first mover's mean outcome over ``games`` races from ``start`` and its standard error."""
     import random
 
+    from dicemath.games.pegs_fives.races import play_race
+
+    rng = random.Random(seed)
+    outcomes = []
+    for _ in range(games):
+        winner, rest, _ = play_race(rules, makers, rng, start=start)
+        outcomes.append(float(winner == 0) if rules.scoring == "first_out" else float(rest[1] - rest[0]))
+    mean = sum(outcomes) / games
+    return mean, math.sqrt(sum((x - mean) ** 2 for x in outcomes) / (games - 1) / games)
+
+
+@pytest.mark.parametrize("rules, seed", [(PEGS, 5), (FIVES, 6)], ids=["pegs", "fives"])
+def test_exact_advice_on_six_open_rows_agrees_with_monte_carlo_within_4_standard_errors(rules, seed):
+    """Six open rows: the advice's value of the pair against 2,000 races both players play by
+    the values of the box holding both boards (another solve of the same pairs)."""
     from dicemath.games.pegs_fives.race_box import RaceBox
     from dicemath.games.pegs_fives.race_solver import solve_race_compiled
-    from dicemath.games.pegs_fives.races import play_race
 
     a, b = SIX_ROWS["mover"], SIX_ROWS["opponent"]
     r = race_advice(rules, a, (1, 2, 3, 4, 5, 6), [b]).as_dict()
@@ -330,15 +343,27 @@ def test_exact_advice_on_six_open_rows_agrees_with_monte_carlo_within_4_standard
     box = RaceBox.around(rules, a, b)
     assert (box.k, box.size) == (6, 324)
     V = solve_race_compiled(rules, box.rows, floors=box.floors, decisions=False).V1
-    makers = [_box_play(rules, box, V)] * 2
-    rng = random.Random(seed)
-    games = 2000
-    outcomes = []
-    for _ in range(games):
-        winner, rest, _ = play_race(rules, makers, rng, start=[a, b])
-        outcomes.append(float(winner == 0) if rules.scoring == "first_out" else float(rest[1] - rest[0]))
-    mean = sum(outcomes) / games
-    error = math.sqrt(sum((x - mean) ** 2 for x in outcomes) / (games - 1) / games)
+    mean, error = _monte_carlo(rules, [_box_play(rules, box, box, V, V)] * 2, [a, b], seed)
+    assert abs(mean - r["race_value_now"]) < 4 * error
+
+
+@pytest.mark.parametrize("rules, seed", [(PEGS, 7), (FIVES, 8)], ids=["pegs", "fives"])
+def test_exact_advice_on_nine_open_rows_agrees_with_monte_carlo_within_4_standard_errors(rules, seed):
+    """Nine rows open on one board or both (more than eight: sets of open rows the kernel merges
+    on demand), one or two steps to go on each: the advice's value of the pair against 2,000
+    races each player plays by his own boards' values (the race of two sets of boards)."""
+    from dicemath.games.pegs_fives.race_box import RaceBox
+    from dicemath.games.pegs_fives.race_solver import solve_race_compiled
+
+    a = [5, 5, 5, 5, 4, 4, 3, 4, 4, 4, 5, 4]
+    b = [5, 5, 5, 4, 5, 4, 4, 4, 3, 4, 4, 5]
+    rows = tuple(range(4, 13))
+    r = race_advice(rules, a, (1, 2, 3, 4, 5, 6), [b]).as_dict()
+    assert r["exact"] is True and r["race_pairs"] == (2 ** 6 * 3) ** 2
+    mine, theirs = RaceBox.of_board(rules, rows, a), RaceBox.of_board(rules, rows, b)
+    race = solve_race_compiled(rules, rows, floors=mine.floors, second_floors=theirs.floors, decisions=False)
+    makers = [_box_play(rules, mine, theirs, race.V1, race.V2), _box_play(rules, theirs, mine, race.V2, race.V1)]
+    mean, error = _monte_carlo(rules, makers, [a, b], seed)
     assert abs(mean - r["race_value_now"]) < 4 * error
 
 

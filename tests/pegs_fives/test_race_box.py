@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from dicemath.games.pegs_fives.race_box import RaceBox
 from dicemath.games.pegs_fives.race_solver import (
-    RACE_MAX_BOARDS, RACE_MAX_PAIRS, RaceTooLargeError, solve_race_compiled)
+    BOX_MAX_BOARDS, RACE_MAX_BOARDS, RACE_MAX_PAIRS, RaceTooLargeError, solve_race_compiled)
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.games.pegs_fives.state import InvalidBoardError
 
@@ -134,7 +134,28 @@ def test_bad_boxes_are_clear_errors():
         RaceBox.of_board(PEGS, (1, 2), [0, 0, 0] + [5] * 9)
     with pytest.raises(RaceTooLargeError, match=f"{RACE_MAX_BOARDS:,} boards"):
         solve_race_compiled(PEGS, range(1, 7), floors=(0, 0, 0, 0, 0, 1))
-    with pytest.raises(RaceTooLargeError, match="8 open rows"):
-        solve_race_compiled(PEGS, range(1, 10), floors=(4,) * 9)
+    with pytest.raises(RaceTooLargeError, match="8 open rows"):                 # a solo player on nine rows
+        solve_race_compiled(PEGS, range(1, 10), second="solo", floors=(4,) * 9)
+    with pytest.raises(RaceTooLargeError, match=f"{BOX_MAX_BOARDS:,} boards of one player"):
+        solve_race_compiled(PEGS, range(1, 9), floors=(0,) * 8, second_floors=(5,) * 7 + (4,))
     with pytest.raises(RaceTooLargeError, match=f"{RACE_MAX_PAIRS:,} pairs"):
         solve_race_compiled(PEGS, range(1, 7), floors=(0,) * 6, second_floors=(0, 0, 0, 0, 0, 4))
+
+
+@pytest.mark.parametrize("rules", [PEGS, FIVES], ids=["pegs", "fives"])
+def test_ten_open_rows_each_players_boards_against_one_box_holding_both(rules):
+    """Ten open rows, one step to go on each open row: the race of each player's own boards
+    against the race on the box holding both (1,024 boards, one policy: each unordered pair
+    solved once), two solves of the same pairs."""
+    rows = tuple(range(1, 11))
+    a = [4] * 10 + [5, 5]
+    b = [4] * 10 + [5, 5]
+    a[2] = a[6] = b[4] = b[8] = 5
+    mine, theirs = RaceBox.of_board(rules, rows, a), RaceBox.of_board(rules, rows, b)
+    both = RaceBox.around(rules, a, b)
+    assert (mine.size, theirs.size, both.size) == (256, 256, 1024)
+    two = solve_race_compiled(rules, rows, decisions=False, floors=mine.floors, second_floors=theirs.floors)
+    one = solve_race_compiled(rules, rows, decisions=False, floors=both.floors)
+    at_a, at_b = _indices(both, mine), _indices(both, theirs)
+    np.testing.assert_allclose(one.V1[np.ix_(at_a, at_b)], two.V1, rtol=1e-13, atol=1e-13)
+    np.testing.assert_allclose(one.V1[np.ix_(at_b, at_a)], two.V2, rtol=1e-13, atol=1e-13)

@@ -85,7 +85,7 @@
 
 #define BIG 1e300               /* minus the value of a complete row's option */
 #define TIE 1e-12               /* relative tolerance of equal options (race_solver.TIE) */
-#define MAXK 8                  /* open rows */
+#define MAXK 12                 /* open rows */
 #define MAXHM 7                 /* hits 0..dice per row */
 #define MAXT 4                  /* throw budget T (kernel_tables allows PEGS-7 throws for T <= 3) */
 #define MAXGOAL 12
@@ -1068,21 +1068,38 @@ static void merged_free(Merged *M) {
     memset(M, 0, sizeof(*M));
 }
 
-/* Fill R->merged (see Merged); 0 when out of memory. */
+/* Fill R->merged (see Merged) for the sets of open rows R's boards have (the others' cells
+ * empty); 0 when out of memory. */
 static int merge_groups(Race *R) {
     Merged *M = &R->merged;
     const int nmask = 1 << R->k;
-    const int64_t cells = (int64_t)(R->dice + 1) * nmask, most = R->groups * nmask;
-    const int64_t entries = R->entry_start[R->groups] * nmask;
     M->nmask = nmask;
+    M->open = (uint16_t *)malloc(R->N * sizeof(uint16_t));
+    uint8_t *present = (uint8_t *)calloc(nmask, 1);
+    if (M->open == NULL || present == NULL) {
+        free(present);
+        merged_free(M);
+        return 0;
+    }
+    int64_t masks = 0;
+    for (int64_t x = 0; x < R->N; x++) {
+        unsigned open = 0;
+        for (int j = 0; j < R->k; j++)
+            if (row_steps(R, x, j) < R->goal) open |= 1u << j;
+        M->open[x] = (uint16_t)open;
+        masks += !present[open];
+        present[open] = 1;
+    }
+    const int64_t cells = (int64_t)(R->dice + 1) * nmask, most = R->groups * masks;
+    const int64_t entries = R->entry_start[R->groups] * masks;
     M->start = (int64_t *)malloc((cells + 1) * sizeof(int64_t));
-    M->p = (double *)malloc(most * sizeof(double));
-    M->first = (int64_t *)malloc(most * sizeof(int64_t));
+    M->p = (double *)malloc((most + 1) * sizeof(double));
+    M->first = (int64_t *)malloc((most + 1) * sizeof(int64_t));
     M->entry_start = (int64_t *)malloc((most + 1) * sizeof(int64_t));
     M->entry = (int64_t *)malloc((entries + 1) * sizeof(int64_t));
     M->idx = (int64_t *)malloc((entries + 1) * sizeof(int64_t));
-    M->open = (uint16_t *)malloc(R->N * sizeof(uint16_t));
-    if (!M->start || !M->p || !M->first || !M->entry_start || !M->entry || !M->idx || !M->open) {
+    if (!M->start || !M->p || !M->first || !M->entry_start || !M->entry || !M->idx) {
+        free(present);
         merged_free(M);
         return 0;
     }
@@ -1092,6 +1109,7 @@ static int merge_groups(Race *R) {
         for (int mask = 0; mask < nmask; mask++) {
             int64_t begin = m;
             M->start[d * nmask + mask] = m;
+            if (!present[mask]) continue;
             for (int64_t g = R->group_start[d]; g < R->group_start[d + 1]; g++) {
                 int64_t kept[MAXK];
                 int len = 0;
@@ -1117,12 +1135,7 @@ static int merge_groups(Race *R) {
         }
     }
     M->start[cells] = m;
-    for (int64_t x = 0; x < R->N; x++) {
-        unsigned open = 0;
-        for (int j = 0; j < R->k; j++)
-            if (row_steps(R, x, j) < R->goal) open |= 1u << j;
-        M->open[x] = (uint16_t)open;
-    }
+    free(present);
     return 1;
 }
 
@@ -1177,7 +1190,8 @@ static int read_race(Race *R, const Geometry *G, int64_t N, int k, int goal, int
     if (b[DIGITS].len != N * k * 8 || b[COMPLETE].len != N || b[STRIDES].len != k * 8 || b[PER_HIT].len != k * 8 ||
         b[COEF].len != (Py_ssize_t)k * (goal + 1) * (dice + 1) * T * (dice + 1) * R->ncol * 8 ||
         b[REACH].len != (Py_ssize_t)k * (goal + 1) * (dice + 1) * T * T || b[GROUP_START].len != (dice + 2) * 8 ||
-        b[ENTRY_START].len != (R->groups + 1) * 8 || b[SOLO].len != N * T * R->groups * 4 || b[RP].len != N * 8 || b[POSITION].len != N * 8)
+        b[ENTRY_START].len != (R->groups + 1) * 8 || (b[SOLO].len != 0 && b[SOLO].len != N * T * R->groups * 4) ||
+        b[RP].len != N * 8 || b[POSITION].len != N * 8)
         goto bad;
     R->digits = (const int64_t *)b[DIGITS].buf;
     R->complete = (const uint8_t *)b[COMPLETE].buf;
@@ -1192,7 +1206,7 @@ static int read_race(Race *R, const Geometry *G, int64_t N, int k, int goal, int
     R->group_p = (const double *)b[GROUP_P].buf;
     R->entry_start = (const int64_t *)b[ENTRY_START].buf;
     R->entry_idx = (const int64_t *)b[ENTRY_IDX].buf;
-    R->solo = (int32_t *)b[SOLO].buf;
+    R->solo = b[SOLO].len ? (int32_t *)b[SOLO].buf : NULL;    /* empty: no choice reads the solo table */
     R->RP = (const double *)b[RP].buf;
     R->position = (const int64_t *)b[POSITION].buf;
     R->opp_N = N;                                               /* one set of boards until solve_pairs pairs two */
@@ -1220,8 +1234,8 @@ static PyObject *py_solo_tables(PyObject *self, PyObject *args) {
     int ok = parse_geometry(tuple, &G);
     if (ok) {
         ok = read_race(&R, &G, N, k, goal, dice, T);
-        if (ok && (E.len != N * 8 || CE.len != N * (dice + 1) * (T + 1) * 8)) {
-            PyErr_SetString(PyExc_ValueError, "E is [N], CE is [N, dice + 1, T + 1]");
+        if (ok && (E.len != N * 8 || CE.len != N * (dice + 1) * (T + 1) * 8 || R.solo == NULL)) {
+            PyErr_SetString(PyExc_ValueError, "E is [N], CE is [N, dice + 1, T + 1], solo [N, T, groups]");
             ok = 0;
         }
         Work *W = ok ? (Work *)calloc(1, sizeof(Work)) : NULL;
@@ -1275,6 +1289,10 @@ static PyObject *py_solve_pairs(PyObject *self, PyObject *args) {
             ok = 0;
         }
         if (ok && one && NB != NA) ok = 0;
+        if (ok && (!race1 || !race2 || count) && (RA.solo == NULL || (!one && RB.solo == NULL))) {
+            PyErr_SetString(PyExc_ValueError, "a solo policy or the counts read the solo tables: they are empty");
+            ok = 0;
+        }
         if (ok && !one) {
             RA.opp_N = RB.N;
             RA.opp_position = RB.position;

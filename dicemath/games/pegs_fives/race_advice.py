@@ -65,7 +65,7 @@ import numpy.typing as npt
 from dicemath.core.advice import Advice, Option
 from dicemath.core.errors import DicemathError, IllegalMoveError
 from dicemath.games.pegs_fives.race_box import RaceBox
-from dicemath.games.pegs_fives.race_solver import BOX_MAX_ROWS, RACE_MAX_PAIRS
+from dicemath.games.pegs_fives.race_solver import BOX_MAX_BOARDS, BOX_MAX_ROWS, RACE_MAX_PAIRS
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.state import (
     BoardTuple, InvalidBoardError, Policy, check_board, check_roll, check_throws_left, initial_state, legal_rows,
@@ -352,12 +352,13 @@ def _exact_boxes(rules: Rules, board: BoardTuple, opponents: list[BoardTuple], r
                  max_rows: int) -> tuple[RaceBox, RaceBox] | None:
     """The boards reachable from ``board`` and from the one opponent's on the open ``rows``
     (:meth:`.race_box.RaceBox.of_board`), whose exact race values the pair; None when no exact
-    race is solved (more opponents, more rows than ``max_rows`` or
-    :data:`~.race_solver.BOX_MAX_ROWS`, more pairs than :data:`~.race_solver.RACE_MAX_PAIRS`)."""
+    race is solved (more opponents, more rows than ``max_rows``, more pairs than
+    :data:`~.race_solver.RACE_MAX_PAIRS` or boards than :data:`~.race_solver.BOX_MAX_BOARDS`)."""
     if len(opponents) != 1 or not 0 < len(rows) <= min(max_rows, BOX_MAX_ROWS):
         return None
     mine, theirs = RaceBox.of_board(rules, rows, board), RaceBox.of_board(rules, rows, opponents[0])
-    return (mine, theirs) if mine.size * theirs.size <= RACE_MAX_PAIRS else None
+    fits = mine.size * theirs.size <= RACE_MAX_PAIRS and max(mine.size, theirs.size) <= BOX_MAX_BOARDS
+    return (mine, theirs) if fits else None
 
 
 def _exact_model(rules: Rules, board: BoardTuple, opponent: BoardTuple, boxes: tuple[RaceBox, RaceBox]

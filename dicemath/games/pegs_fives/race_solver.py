@@ -103,8 +103,16 @@ RACE_MAX_PAIRS = RACE_MAX_BOARDS ** 2 // 2
 boards reachable from his board): ``30,233,088``, four float64 tables of 0.24 GB, the memory of
 :data:`RACE_MAX_BOARDS` boards a side in one set."""
 
-BOX_MAX_ROWS = 8
-"""The most open rows of a box the kernel takes (``MAXK`` of ``_race_c.c``)."""
+BOX_MAX_BOARDS = 6 ** 7
+"""The most boards of either player's own box in a race of two sets of boards (``279,936``:
+the kernel keeps some 100 bytes of tables per board)."""
+
+BOX_MAX_ROWS = 12
+"""The most open rows of a box the kernel takes (``MAXK`` of ``_race_c.c``): every row."""
+
+SOLO_MAX_ROWS = 8
+"""The most open rows of a box on which a player may play ``"solo"``: his choices come from the
+whole reduced board's expected turns (1.7 million boards on eight rows)."""
 
 THREADED_BOARDS = 6 ** 4
 """Boards a side from which the compiled race runs a thread per CPU by default (fewer: one, the
@@ -170,7 +178,7 @@ def check_race_boxes(rules: Rules, open_rows: Sequence[int], floors: Sequence[in
     One set: the whole reduced board of ``open_rows`` (:func:`check_race_rows`), or with
     ``floors`` the box of those floors, of at most :data:`BOX_MAX_ROWS` rows and
     :data:`RACE_MAX_BOARDS` boards. Two sets: two boxes on the same rows, of at most
-    :data:`RACE_MAX_PAIRS` pairs together.
+    :data:`BOX_MAX_BOARDS` boards each and :data:`RACE_MAX_PAIRS` pairs together.
 
     Raises:
         InvalidBoardError: bad rows or floors.
@@ -196,6 +204,10 @@ def check_race_boxes(rules: Rules, open_rows: Sequence[int], floors: Sequence[in
         raise RaceTooLargeError(
             f"the exact race is solved for at most {RACE_MAX_BOARDS:,} boards a side; rows {list(box.rows)} from "
             f"{list(box.floors)} on are {box.size:,} boards")
+    if second is not None and max(box.size, second.size) > BOX_MAX_BOARDS:
+        raise RaceTooLargeError(
+            f"the exact race is solved for at most {BOX_MAX_BOARDS:,} boards of one player; rows {list(box.rows)} "
+            f"from {list(box.floors)} and from {list(second.floors)} on are {box.size:,} and {second.size:,}")
     if second is not None and box.size * second.size > RACE_MAX_PAIRS:
         raise RaceTooLargeError(
             f"the exact race is solved for at most {RACE_MAX_PAIRS:,} pairs of boards; rows {list(box.rows)} from "
@@ -983,13 +995,15 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
     NA, NB = t["layout"].size, u["layout"].size
     symmetric = policies[0] == policies[1] and u is t
     count = decisions and symmetric and policies[0] == "race"
+    if "solo" in policies and len(rows) > SOLO_MAX_ROWS:
+        raise RaceTooLargeError(f"a solo player's choices come from the whole board's expected turns: at most "
+                                f"{SOLO_MAX_ROWS} open rows, got {len(rows)}")
 
     def c_tables(tables: dict) -> tuple[tuple[np.ndarray, ...], tuple[int, int, int, int, int]]:
-        N = tables["layout"].size
         if count or "solo" in policies:
             solo = solo_choice_table(rules, rows, tables["layout"].floors)
-        else:                                                # read by no choice of the race
-            solo = np.full((N, tables["T"], len(tables["group_p"])), -1, dtype=np.int32)
+        else:                                                # read by no choice of the race: empty
+            solo = np.zeros((0, tables["T"], len(tables["group_p"])), dtype=np.int32)
         return _c_tables(tables, solo)
 
     V1 = np.full((NA, NB), np.nan)
