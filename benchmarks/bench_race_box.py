@@ -2,7 +2,7 @@
 exact solver, and what the first answer costs, against the revision that solved only whole
 reduced boards of up to five rows.
 
-Run: ``python benchmarks/bench_race_box.py [--games 40] [--positions 3] [--previous e6a3e42]
+Run: ``python benchmarks/bench_race_box.py [--games 40] [--positions 2] [--previous e6a3e42]
 [--kernel]``.
 Prints two tables:
 
@@ -11,14 +11,14 @@ Prints two tables:
   the pair (each player's boards reachable from his board,
   :meth:`dicemath.games.pegs_fives.race_box.RaceBox.of_board`). Per number of rows: the turn
   starts, the share whose race advice is exact now (at most ``RACE_MAX_PAIRS`` pairs and
-  ``BOX_MAX_ROWS`` rows) and before (at most five rows), and the median and largest count of
-  pairs.
+  ``BOX_MAX_BOARDS`` boards a player) and before (at most five rows), and the median and
+  largest count of pairs.
 * **The largest races** (``--kernel``): the kernel's time on two sets of boards of the most
   pairs it takes on six rows, beside the whole five-row race on rows of the same kind, one
   after the other in this process (two threads).
 * **First answers**, side by side with ``--previous`` (``side_by_side.compare``: fresh
   processes, empty caches): ``race_advice`` at the first ``--positions`` turn starts of those
-  games with five and with six open rows, cold; the figures are the positions answered
+  games with five, six, eight and nine open rows, cold; the figures are the positions answered
   exactly, their seconds in total and the slowest.
 """
 
@@ -37,7 +37,7 @@ from side_by_side import compare  # noqa: E402
 
 from dicemath.games.pegs_fives.advisor import Advisor  # noqa: E402
 from dicemath.games.pegs_fives.race_box import RaceBox  # noqa: E402
-from dicemath.games.pegs_fives.race_solver import BOX_MAX_ROWS, RACE_MAX_PAIRS, RACE_MAX_ROWS  # noqa: E402
+from dicemath.games.pegs_fives.race_solver import BOX_MAX_BOARDS, RACE_MAX_PAIRS, RACE_MAX_ROWS  # noqa: E402
 from dicemath.games.pegs_fives.races import play_race  # noqa: E402
 from dicemath.games.pegs_fives.rules import FIVES, PEGS  # noqa: E402
 from dicemath.games.pegs_fives.turn import open_rows_of  # noqa: E402
@@ -60,7 +60,7 @@ for _ in range({games}):
     play_race(rules, [maker, maker], rng)
 figures = {{}}
 throw = (1, 2, 3, 4, 5, 6)
-for rows in (5, 6):
+for rows in (5, 6, 8, 9):
     union = lambda a, b: set(open_rows_of(a, rules.goal)) | set(open_rows_of(b, rules.goal))
     chosen = list(dict.fromkeys((a, b) for a, b in starts if open_rows_of(a, rules.goal) and len(union(a, b)) == rows))
     times, exact = [], 0
@@ -96,14 +96,15 @@ def reach(rules, games: int, seed: int) -> None:
         if not open_rows_of(own, rules.goal):
             continue
         rows = tuple(sorted(set(open_rows_of(own, rules.goal)) | set(open_rows_of(other, rules.goal))))
-        pairs = RaceBox.of_board(rules, rows, own).size * RaceBox.of_board(rules, rows, other).size
-        by_rows.setdefault(len(rows), []).append(pairs)
-    print(f"{rules.name}: {games} advisor games (seed {seed}); exact now: <= {RACE_MAX_PAIRS:,} pairs and "
-          f"<= {BOX_MAX_ROWS} rows; before: <= {RACE_MAX_ROWS} rows")
+        sizes = RaceBox.of_board(rules, rows, own).size, RaceBox.of_board(rules, rows, other).size
+        fits = sizes[0] * sizes[1] <= RACE_MAX_PAIRS and max(sizes) <= BOX_MAX_BOARDS
+        by_rows.setdefault(len(rows), []).append((sizes[0] * sizes[1], fits))
+    print(f"{rules.name}: {games} advisor games (seed {seed}); exact now: <= {RACE_MAX_PAIRS:,} pairs, "
+          f"<= {BOX_MAX_BOARDS:,} boards a player; before: <= {RACE_MAX_ROWS} rows")
     print(f"  {'rows':>4s}{'turn starts':>13s}{'exact now':>11s}{'before':>8s}{'median pairs':>24s}{'largest':>28s}")
     for rows in sorted(by_rows):
-        pairs = np.array(by_rows[rows], dtype=np.int64)
-        now = float(np.mean((pairs <= RACE_MAX_PAIRS) & (rows <= BOX_MAX_ROWS)))
+        pairs = np.array([p for p, _ in by_rows[rows]], dtype=np.int64)
+        now = float(np.mean([fits for _, fits in by_rows[rows]]))
         print(f"  {rows:4d}{len(pairs):13d}{now:11.0%}{float(rows <= RACE_MAX_ROWS):8.0%}"
               f"{int(np.median(pairs)):24,d}{int(pairs.max()):28,d}")
 
@@ -136,7 +137,7 @@ def largest_races() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
-    parser.add_argument("--positions", type=int, default=3)
+    parser.add_argument("--positions", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--previous", default="e6a3e42", help="the revision to compare with")
     parser.add_argument("--kernel", action="store_true", help="also time the largest races (minutes)")

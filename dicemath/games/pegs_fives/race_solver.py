@@ -48,9 +48,10 @@ The mover's choices inside a turn follow his *policy*:
 
 :func:`solve_race` is the plain-Python reference (Fractions with ``exact=True``, else
 float64; meant for 1..3 open rows); :func:`solve_race_compiled` the C kernel
-(:mod:`._race_c`, ``_race_c.c``, float64) for up to :data:`RACE_MAX_ROWS` open rows, or
-on the boards reachable from one pair (a :class:`.race_box.RaceBox` of up to
-:data:`BOX_MAX_ROWS` rows and :data:`RACE_MAX_BOARDS` boards, the exact race advice's);
+(:mod:`._race_c`, ``_race_c.c``, float64) for up to :data:`RACE_MAX_ROWS` open rows, on
+a box of the reduced board (:class:`.race_box.RaceBox`, up to :data:`RACE_MAX_BOARDS`
+boards), or on each player's own boards (two boxes, the boards reachable from each one's
+board: the exact race advice's, up to :data:`RACE_MAX_PAIRS` pairs on any rows);
 :func:`exact_race_result` the JSON object of ``dicemath pegs race`` / ``dicemath fives race``
 (``--open``).
 
@@ -87,15 +88,15 @@ RACE_MAX_ROWS = 5
 """The most open rows a whole reduced board's race is solved for (``5``: 7,776 boards a side,
 7,776^2 pairs, two float64 tables of 7,776^2 values, 0.97 GB, four in a mixed matchup). Six rows
 would need tables of 46,656^2 values, 17.4 GB each: more memory than the machines the project
-runs on. Beyond five rows a race is solved on the boards reachable from one pair
-(:data:`RACE_MAX_BOARDS`)."""
+runs on. Beyond five rows a race is solved on the boards reachable from a pair
+(:data:`RACE_MAX_BOARDS`, :data:`RACE_MAX_PAIRS`)."""
 
 RACE_MAX_BOARDS = 6 ** RACE_MAX_ROWS
-"""The most boards a side a race is solved for, on the whole reduced board or on the boards
-reachable from one pair (a :class:`.race_box.RaceBox`): ``7,776``, the boards of five open
-rows, two float64 tables of 0.48 GB. The time grows with the square and depends on the rows:
-7,776 boards take 16 s (Pegs rows 8..12), 52 to 55 s (Pegs rows 2, 4, .., 10 or .., 12) and
-190 s (a box on Pegs rows 1..6) on two cores of an AMD EPYC
+"""The most boards a side a race of one set of boards is solved for, the whole reduced board or
+a box holding both players' boards (:class:`.race_box.RaceBox`): ``7,776``, the boards of five
+open rows, two float64 tables of 0.48 GB. The time grows with the square and depends on the
+rows: 7,776 boards take 16 s (Pegs rows 8..12), 48 to 58 s (Pegs rows 2, 4, .., 10 or .., 12)
+and 190 s (a box on Pegs rows 1..6) on two cores of an AMD EPYC
 (``benchmarks/bench_race_box.py``)."""
 
 RACE_MAX_PAIRS = RACE_MAX_BOARDS ** 2 // 2
