@@ -109,7 +109,7 @@ from his board against the opponent's (:meth:`.race_box.RaceBox.of_board`, two s
 boards) when they make at most :data:`~.race_solver.RACE_MAX_PAIRS` pairs, and caches the
 opponent's leaves. In 40 games of each played by the advisor, every turn start with up to
 seven open rows (both boards together) is exact, and about 95% (Pegs) and 90% (Fives) with
-eight, 60% with nine, a third with ten (``benchmarks/bench_race_box.py``); such an answer
+eight, 55 to 62% with nine, 22 to 35% with ten (``benchmarks/bench_race_box.py``); such an answer
 takes well under a second, up to about 7 s with eight rows, and at the limit of pairs as
 long as the whole five-row race on rows of the same kind (15 to 155 s on two cores of an
 AMD EPYC). ``exact_max_rows`` lowers the limit; beyond it, or for too many pairs, the answer
