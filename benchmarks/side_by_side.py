@@ -32,8 +32,12 @@ import json, resource, sys, time
 wall, cpu = time.perf_counter(), time.process_time()
 sys.argv = ["snippet"]
 exec(compile(open({path!r}).read(), "snippet", "exec"), {{"__name__": "__main__"}})
+try:        # this process's own peak (Linux); ru_maxrss keeps the launching process's peak across exec
+    peak = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:")) / 1024
+except (OSError, StopIteration):
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps({{"process_wall_s": time.perf_counter() - wall, "process_cpu_s": time.process_time() - cpu,
-                  "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
+                  "peak_rss_mib": peak}}))
 """
 
 
