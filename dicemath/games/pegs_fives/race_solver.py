@@ -972,8 +972,8 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
 
     Raises:
         InvalidBoardError, RaceTooLargeError, DicemathError: as :func:`solve_race`, or
-        boxes too large (:func:`check_race_boxes`); InvalidRulesError: rules no compiled kernel
-        implements.
+            boxes too large (:func:`check_race_boxes`).
+        InvalidRulesError: rules no compiled kernel implements.
 
     Example:
         >>> from dicemath.games.pegs_fives.rules import FIVES
