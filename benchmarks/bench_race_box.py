@@ -148,7 +148,7 @@ def main() -> None:
         reach(rules, args.games, args.seed)
     for game in ("PEGS", "FIVES"):
         compare(FIRST_ANSWERS.format(game=game, seed=args.seed, games=args.games, positions=args.positions),
-                args.previous, title=f"{game.lower()}: race advice at five and six open rows, cold")
+                args.previous, title=f"{game.lower()}: race advice at five, six, eight and nine open rows, cold")
 
 
 if __name__ == "__main__":
