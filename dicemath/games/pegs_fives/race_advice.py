@@ -110,10 +110,12 @@ boards) when they make at most :data:`~.race_solver.RACE_MAX_PAIRS` pairs, and c
 opponent's leaves. In 40 games of each played by the advisor, every turn start with up to
 seven open rows (both boards together) is exact, and about 95% (Pegs) and 90% (Fives) with
 eight, 55 to 62% with nine, 22 to 35% with ten (``benchmarks/bench_race_box.py``); such an answer
-takes well under a second, up to about 7 s with eight rows, and at the limit of pairs as
-long as the whole five-row race on rows of the same kind (15 to 155 s on two cores of an
-AMD EPYC). ``exact_max_rows`` lowers the limit; beyond it, or for too many pairs, the answer
-is the turn-count estimate, which answers within a second."""
+takes well under a second, up to about 7 s with eight rows, and at the limit of pairs about
+as long as the whole five-row race on rows of the same kind: 15 s to about 3 minutes on two
+cores of an AMD EPYC, the longest on Pegs' rows 1..6, which take one die a hit (25 million
+pairs on all twelve rows, one step to go on each: 149 s). ``exact_max_rows`` lowers the
+limit; beyond it, or for too many pairs, the answer is the turn-count estimate, which
+answers within a second."""
 
 SOLO_SOLVE_MAX_ROWS = {"pegs": 6, "fives": 8}
 """The most open rows of a board whose reduced table :func:`race_advice` solves on demand for
