@@ -11,11 +11,13 @@ Prints two tables:
   the pair (each player's boards reachable from his board,
   :meth:`dicemath.games.pegs_fives.race_box.RaceBox.of_board`). Per number of rows: the turn
   starts, the share whose race advice is exact now (at most ``RACE_MAX_PAIRS`` pairs and
-  ``BOX_MAX_BOARDS`` boards a player) and before (at most five rows), and the median and
-  largest count of pairs.
+  ``BOX_MAX_BOARDS`` boards a player) and before (at most five rows), the median and largest
+  count of pairs, and the median of how many times more pairs one box holding both boards
+  (:meth:`~dicemath.games.pegs_fives.race_box.RaceBox.around`) would solve.
 * **The largest races** (``--kernel``): the kernel's time on two sets of boards of the most
-  pairs it takes on six rows, beside the whole five-row race on rows of the same kind, one
-  after the other in this process (two threads).
+  pairs it takes on six rows, beside the whole five-row race on rows of the same kind and one
+  box of 7,776 boards holding both players' boards on the six rows, one after the other in
+  this process (two threads); then two sets on all twelve rows near the limit.
 * **First answers**, side by side with ``--previous`` (``side_by_side.compare``: fresh
   processes, empty caches): ``race_advice`` at the first ``--positions`` turn starts of those
   games with five, six, eight and nine open rows, cold; the figures are the positions answered
@@ -37,7 +39,8 @@ from side_by_side import compare  # noqa: E402
 
 from dicemath.games.pegs_fives.advisor import Advisor  # noqa: E402
 from dicemath.games.pegs_fives.race_box import RaceBox  # noqa: E402
-from dicemath.games.pegs_fives.race_solver import BOX_MAX_BOARDS, RACE_MAX_PAIRS, RACE_MAX_ROWS  # noqa: E402
+from dicemath.games.pegs_fives.race_solver import (  # noqa: E402
+    BOX_MAX_BOARDS, RACE_MAX_BOARDS, RACE_MAX_PAIRS, RACE_MAX_ROWS)
 from dicemath.games.pegs_fives.races import play_race  # noqa: E402
 from dicemath.games.pegs_fives.rules import FIVES, PEGS  # noqa: E402
 from dicemath.games.pegs_fives.turn import open_rows_of  # noqa: E402
@@ -98,15 +101,18 @@ def reach(rules, games: int, seed: int) -> None:
         rows = tuple(sorted(set(open_rows_of(own, rules.goal)) | set(open_rows_of(other, rules.goal))))
         sizes = RaceBox.of_board(rules, rows, own).size, RaceBox.of_board(rules, rows, other).size
         fits = sizes[0] * sizes[1] <= RACE_MAX_PAIRS and max(sizes) <= BOX_MAX_BOARDS
-        by_rows.setdefault(len(rows), []).append((sizes[0] * sizes[1], fits))
+        one_box = RaceBox.around(rules, own, other).size ** 2 / (sizes[0] * sizes[1])
+        by_rows.setdefault(len(rows), []).append((sizes[0] * sizes[1], fits, one_box))
     print(f"{rules.name}: {games} advisor games (seed {seed}); exact now: <= {RACE_MAX_PAIRS:,} pairs, "
           f"<= {BOX_MAX_BOARDS:,} boards a player; before: <= {RACE_MAX_ROWS} rows")
-    print(f"  {'rows':>4s}{'turn starts':>13s}{'exact now':>11s}{'before':>8s}{'median pairs':>24s}{'largest':>28s}")
+    print(f"  {'rows':>4s}{'turn starts':>13s}{'exact now':>11s}{'before':>8s}{'median pairs':>24s}{'largest':>28s}"
+          f"{'one box, x':>12s}")
     for rows in sorted(by_rows):
-        pairs = np.array([p for p, _ in by_rows[rows]], dtype=np.int64)
-        now = float(np.mean([fits for _, fits in by_rows[rows]]))
+        pairs = np.array([p for p, _, _ in by_rows[rows]], dtype=np.int64)
+        now = float(np.mean([fits for _, fits, _ in by_rows[rows]]))
+        one_box = float(np.median([x for _, _, x in by_rows[rows]]))
         print(f"  {rows:4d}{len(pairs):13d}{now:11.0%}{float(rows <= RACE_MAX_ROWS):8.0%}"
-              f"{int(np.median(pairs)):24,d}{int(pairs.max()):28,d}")
+              f"{int(np.median(pairs)):24,d}{int(pairs.max()):28,d}{one_box:12,.0f}")
 
 
 LARGEST = (
@@ -119,19 +125,34 @@ LARGEST = (
 pairs the kernel takes, as many systems as the whole five-row race solves."""
 
 
+TWELVE_ROWS = ((PEGS, (4,) * 12, (3,) + (4,) * 11), (FIVES, (4,) * 12, (3,) + (4,) * 11))
+"""Every row open, one step to go on each (one row two for the second mover): two sets of 4,096
+and 6,144 boards, 25 million pairs, near the limit."""
+
+
 def largest_races() -> None:
     from dicemath.games.pegs_fives.race_solver import solve_race_compiled
 
-    print("the largest races: kernel seconds (two threads), the whole five-row race beside two sets of boards "
-          "on six rows")
-    print(f"  {'game':6s}{'five rows':>22s}{'s':>8s}{'six rows':>26s}{'s':>8s}{'ratio':>8s}")
+    print("the largest races: kernel seconds (two threads); the whole five-row race, and on six rows of the same "
+          "kind one box of 7,776 boards holding both players' and two sets at the limit of pairs")
+    print(f"  {'game':6s}{'five rows':>16s}{'s':>8s}{'six rows':>20s}{'one box s':>11s}{'two sets s':>12s}"
+          f"{'two / five':>12s}")
     for rules, five, six, floors, second_floors in LARGEST:
-        whole = solve_race_compiled(rules, five, decisions=False)
+        whole_s = solve_race_compiled(rules, five, decisions=False).seconds
+        box = solve_race_compiled(rules, six, floors=floors, decisions=False)
+        assert box.layout.size == RACE_MAX_BOARDS
+        box_s = box.seconds
+        del box
         two = solve_race_compiled(rules, six, floors=floors, second_floors=second_floors, decisions=False)
         assert two.V1.size == RACE_MAX_PAIRS
-        print(f"  {rules.name:6s}{','.join(map(str, five)):>22s}{whole.seconds:8.1f}"
-              f"{','.join(map(str, six)):>26s}{two.seconds:8.1f}{two.seconds / whole.seconds:7.2f}x", flush=True)
-        del whole, two
+        print(f"  {rules.name:6s}{','.join(map(str, five)):>16s}{whole_s:8.1f}{','.join(map(str, six)):>20s}"
+              f"{box_s:11.1f}{two.seconds:12.1f}{two.seconds / whole_s:11.2f}x", flush=True)
+        del two
+    for rules, floors, second_floors in TWELVE_ROWS:
+        two = solve_race_compiled(rules, range(1, 13), floors=floors, second_floors=second_floors, decisions=False)
+        print(f"  {rules.name}: all twelve rows, one step to go on each, {two.V1.size:,} pairs: {two.seconds:.1f} s",
+              flush=True)
+        del two
 
 
 def main() -> None:

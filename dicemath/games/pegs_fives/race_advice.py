@@ -113,7 +113,7 @@ eight, 55 to 62% with nine, 22 to 35% with ten (``benchmarks/bench_race_box.py``
 takes well under a second, up to about 7 s with eight rows, and at the limit of pairs about
 as long as the whole five-row race on rows of the same kind: 15 s to about 3 minutes on two
 cores of an AMD EPYC, the longest on Pegs' rows 1..6, which take one die a hit (25 million
-pairs on all twelve rows, one step to go on each: 149 s). ``exact_max_rows`` lowers the
+pairs on all twelve rows, one step to go on each: 148 s). ``exact_max_rows`` lowers the
 limit; beyond it, or for too many pairs, the answer is the turn-count estimate, which
 answers within a second."""
 
