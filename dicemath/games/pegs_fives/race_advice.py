@@ -109,13 +109,13 @@ from his board against the opponent's (:meth:`.race_box.RaceBox.of_board`, two s
 boards) when they make at most :data:`~.race_solver.RACE_MAX_PAIRS` pairs, and caches the
 opponent's leaves. In 40 games of each played by the advisor, every turn start with up to
 seven open rows (both boards together) is exact, and about 95% (Pegs) and 90% (Fives) with
-eight, 55 to 62% with nine, 22 to 35% with ten (``benchmarks/bench_race_box.py``); such an answer
-takes well under a second, up to about 7 s with eight rows, and at the limit of pairs about
-as long as the whole five-row race on rows of the same kind: 15 s to about 3 minutes on two
+eight, 55 to 62% with nine, 22 to 35% with ten (``benchmarks/bench_race_box.py``); such an
+answer takes well under a second, up to about 7 s with eight rows. At the limit of pairs it
+takes about as long as the whole five-row race on rows of the same kind: 15 to 154 s on two
 cores of an AMD EPYC, the longest on Pegs' rows 1..6, which take one die a hit (25 million
-pairs on all twelve rows, one step to go on each: 148 s). ``exact_max_rows`` lowers the
-limit; beyond it, or for too many pairs, the answer is the turn-count estimate, which
-answers within a second."""
+pairs on all twelve rows, one step to go on each: 148 s; ``--kernel``). ``exact_max_rows``
+lowers the limit; beyond it, or for too many pairs, the answer is the turn-count estimate,
+which answers within a second."""
 
 SOLO_SOLVE_MAX_ROWS = {"pegs": 6, "fives": 8}
 """The most open rows of a board whose reduced table :func:`race_advice` solves on demand for
