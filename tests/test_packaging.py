@@ -88,12 +88,15 @@ def test_readme_links_resolve_inside_the_repository():
         assert path.exists(), f"{target} does not exist"
 
 
-def test_the_shipped_rules_are_a_real_copy_of_docs_rules():
-    # A plain file (a symbolic link becomes a one-line file in some checkouts), kept equal to
-    # the document the code cites: copy docs/rules.md over it after editing the rules.
+def test_the_shipped_rules_are_docs_rules_itself():
+    """The rules are kept once, in ``docs/rules.md``: the package's ``data/rules.md`` is a
+    symbolic link to it, committed as one (git mode 120000), which the wheel's build follows
+    (:func:`test_wheel_contains_rules_and_data` reads the text from the wheel)."""
     shipped = REPO / "dicemath" / "data" / "rules.md"
-    assert not shipped.is_symlink()
-    assert shipped.read_bytes() == (REPO / "docs" / "rules.md").read_bytes()
+    assert shipped.is_symlink() and shipped.resolve() == (REPO / "docs" / "rules.md").resolve()
+    staged = subprocess.run(["git", "ls-files", "-s", "dicemath/data/rules.md"], cwd=REPO, capture_output=True,
+                            text=True, check=True).stdout.split()
+    assert staged[0] == "120000", staged
 
 
 @pytest.mark.parametrize("name", game_names())
