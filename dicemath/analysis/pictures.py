@@ -1,21 +1,24 @@
 """Pictures of analysed decisions: the position with its advice, the choice played against the best.
 
 :func:`costliest` picks the decisions that lost most; :func:`decision_pictures` draws them:
-the game's own picture of the position (:func:`dicemath.core.svg.picture`) with the advice
-from the values the analysis used (:meth:`~dicemath.analysis.values.ValueSource.advice`:
-the best option framed in blue, each option's value), under a caption naming the choice
+the game's own picture of the position (:meth:`~dicemath.core.game.Game.draw`) with the
+game's advice there, the one that valued the decision (:meth:`~dicemath.core.game.Game.advise`
+with the record's settings: the best option framed in blue, each option's value), under a
+caption naming the choice
 played (a vermillion mark), the best one (a blue mark), what the choice lost and whether
 the values are exact; :func:`write_pictures` writes them as SVG files (``dicemath analyse
 FILE --pictures DIR``).
 
 Example:
-    >>> from dicemath.analysis import analyse, read_record
-    >>> record = read_record({"game": "bohnduell", "rules": {"stock": 6}, "moves": ["S2", "S1", "S4"]})
-    >>> analysis = analyse(record)
+    >>> from dicemath.analysis import analyse, game_named, read_record
+    >>> from dicemath.games.registry import GAMES
+    >>> record = read_record({"game": "pig", "rules": {"goal": 20}, "moves": ["roll", "6", "hold", "roll", "4"]})
+    >>> analysis = analyse(record, GAMES)
     >>> [d.index for d in costliest(analysis.decisions)]
-    [0, 2]
-    >>> decision_pictures(record, analysis, analysis.decisions[:1])[0].count('class="advised"')
-    2
+    [2]
+    >>> drawn = decision_pictures(record, analysis, analysis.decisions[:1], game_named("pig", GAMES))
+    >>> drawn[0].count('class="advised"')
+    1
 """
 
 from __future__ import annotations
@@ -23,12 +26,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from dicemath.analysis.registered import adapter as game_adapter
 from dicemath.analysis.engine import decision_states
 from dicemath.analysis.records import Record
 from dicemath.analysis.result import Analysis, DecisionCost
 from dicemath.core import svg
 from dicemath.core.errors import OutputPathError
+from dicemath.core.game import Game
 from dicemath.core.numbers import number_text
 
 COUNT = 3
@@ -73,18 +76,19 @@ def decision_picture(position: str, cost: DecisionCost, analysis: Analysis) -> s
     return drawing.add(*parts, svg.embed(position, 0, below)).to_svg()
 
 
-def decision_pictures(record: Record, analysis: Analysis, decisions: Sequence[DecisionCost]) -> list[str]:
+def decision_pictures(record: Record, analysis: Analysis, decisions: Sequence[DecisionCost],
+                      game: Game) -> list[str]:
     """The picture of each of ``decisions`` (:func:`decision_picture`), ``analysis`` being
-    the analysis of ``record``.
+    the analysis of ``record``, a record of ``game``: its drawing of the state with its advice.
 
     Raises:
         DicemathError: a bad entry on the way to a decision, named.
     """
-    situations = decision_states(record, game_adapter(record.game), [d.index for d in decisions])
+    situations = decision_states(record, game, [d.index for d in decisions])
     pictures = []
     for cost in decisions:
-        state, source = situations[cost.index]
-        pictures.append(decision_picture(svg.picture(state, source.advice(state)), cost, analysis))
+        state, settings = situations[cost.index]
+        pictures.append(decision_picture(game.draw(state, game.advise(state, **settings)), cost, analysis))
     return pictures
 
 
@@ -102,9 +106,10 @@ def check_folder(folder: str | Path) -> Path:
     return target
 
 
-def write_pictures(record: Record, analysis: Analysis, folder: str | Path, count: int = COUNT) -> list[Path]:
-    """Draw the ``count`` costliest decisions of ``analysis`` (of ``record``) into ``folder``
-    (made if missing, see :func:`check_folder`) as ``entry-<index>.svg``.
+def write_pictures(record: Record, analysis: Analysis, folder: str | Path, game: Game,
+                   count: int = COUNT) -> list[Path]:
+    """Draw the ``count`` costliest decisions of ``analysis`` (of ``record``, a record of
+    ``game``) into ``folder`` (made if missing, see :func:`check_folder`) as ``entry-<index>.svg``.
 
     Returns:
         The files written, costliest first (none when no decision lost anything).
@@ -116,7 +121,7 @@ def write_pictures(record: Record, analysis: Analysis, folder: str | Path, count
     target = check_folder(folder)
     target.mkdir(exist_ok=True)
     paths = []
-    for cost, document in zip(chosen, decision_pictures(record, analysis, chosen)):
+    for cost, document in zip(chosen, decision_pictures(record, analysis, chosen, game)):
         path = target / f"entry-{cost.index}.svg"
         path.write_text(document, encoding="utf-8")
         paths.append(path)

@@ -6,11 +6,12 @@ its seat decides; chance is drawn with its exact probabilities
 (:meth:`~dicemath.analysis.engine.GameAnalysis.text`), so the record replays exactly.
 
 Example:
-    >>> from dicemath.analysis import analyse
-    >>> greedy = lambda state, rng: state.legal_actions()[-1]
-    >>> record = record_game("bohnduell", (greedy, greedy), seed=1, rules={"stock": 4})
-    >>> record.moves[:3], analyse(record).decisions[0].choice
-    (('S4', 'S4', 'H1'), 'S4')
+    >>> from dicemath.analysis import analyse, game_named
+    >>> from dicemath.games.registry import GAMES
+    >>> hold_at_6 = lambda state, rng: "hold" if state.turn_total >= 6 else "roll"
+    >>> record = record_game(game_named("pig", GAMES), (hold_at_6, hold_at_6), seed=1, rules={"goal": 20})
+    >>> record.moves[:4], analyse(record, GAMES).decisions[0].choice
+    (('roll', '1', 'roll', '6'), 'hold')
 """
 
 from __future__ import annotations
@@ -18,20 +19,19 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 
-from dicemath.analysis.registered import adapter as game_adapter
 from dicemath.analysis.records import Record
-from dicemath.core.game import CHANCE, TERMINAL, GameState, sample_chance
+from dicemath.core.game import CHANCE, TERMINAL, Game, GameState, sample_chance
 
 Policy = Callable[[GameState, random.Random], Hashable]
 """``policy(state, rng) -> action`` at a state where the policy's seat decides."""
 
 
-def play_tokens(game: str, rules, policies: Sequence[Policy], rng: random.Random, *, start: str | None = None,
+def play_tokens(game: Game, rules, policies: Sequence[Policy], rng: random.Random, *, start: str | None = None,
                 max_steps: int = 100_000) -> list[str]:
     """Play one game from the start; return its record tokens.
 
     Args:
-        game: the record's game name.
+        game: the game.
         rules: the game's rules object.
         policies: one policy per seat.
         rng: the source of dice (and of the policies' randomness).
@@ -41,7 +41,7 @@ def play_tokens(game: str, rules, policies: Sequence[Policy], rng: random.Random
     Raises:
         RuntimeError: the game did not end within ``max_steps`` tokens.
     """
-    adapter = game_adapter(game)
+    adapter = game.analysis()
     state = adapter.initial_state(rules, start)
     tokens: list[str] = []
     for _ in range(max_steps):
@@ -54,22 +54,21 @@ def play_tokens(game: str, rules, policies: Sequence[Policy], rng: random.Random
     raise RuntimeError(f"the game did not end within {max_steps} moves")
 
 
-def record_game(game: str, policies: Sequence[Policy], *, seed: int = 0, rules: Mapping | None = None,
+def record_game(game: Game, policies: Sequence[Policy], *, seed: int = 0, rules: Mapping | None = None,
                 settings: Mapping | None = None, players: Sequence[str] | None = None,
                 start: str | None = None) -> Record:
     """A whole-game :class:`~dicemath.analysis.records.Record` of one seeded game.
 
     Args:
-        game: the game's name.
+        game: the game.
         policies: one per seat.
         seed: the seed of the dice.
         rules: the record's rules fields.
-        settings: the record's value-source settings.
+        settings: the record's settings (of the game's advice and chain).
         players: names of the seats (e.g. the policies' names).
         start: the text of the state to start from (default: the game's start).
     """
     fields = dict(rules or {})
-    adapter = game_adapter(game)
-    tokens = play_tokens(game, adapter.rules(fields), policies, random.Random(seed), start=start)
-    return Record(game, fields, dict(settings or {}), moves=tuple(tokens),
+    tokens = play_tokens(game, game.analysis().rules(fields), policies, random.Random(seed), start=start)
+    return Record(game.name, fields, dict(settings or {}), moves=tuple(tokens),
                   players=tuple(players) if players else None, start=start)

@@ -115,13 +115,16 @@ def record_json(record: Record | Mapping) -> str:
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
-def read_record(source: str | Path | Mapping) -> Record:
-    """Read and check a record: a JSON file's path, or the already parsed object.
+def read_record(source: Record | str | Path | Mapping) -> Record:
+    """Read and check a record: a JSON file's path, or the already parsed object (a
+    :class:`Record`, already checked, is returned as it is).
 
     Raises:
         InvalidRecordError: unreadable JSON, a missing ``game``, neither or both of
             ``decisions`` and ``moves``, an empty list, or an unknown key.
     """
+    if isinstance(source, Record):
+        return source
     if isinstance(source, Mapping):
         data = source
     else:

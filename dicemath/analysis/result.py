@@ -23,7 +23,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, overload
 
-from dicemath.analysis.values import Valued
+from dicemath.core.sources import Valued
 from dicemath.core.errors import DicemathError
 from dicemath.core.numbers import number_text
 

@@ -1,7 +1,8 @@
 """``dicemath analyse FILE``: the cost of every decision of a played game, and its luck.
 
 ``FILE`` is a record (``docs/analyse.md``): a decision list or a whole game, JSON; the game
-is read from it. Options: ``--json`` (keys below), ``--plot FILE.png`` (the value over a
+is read from it, one of the registry's (:data:`dicemath.games.registry.GAMES`, handed to the
+analysis). Options: ``--json`` (keys below), ``--plot FILE.png`` (the value over a
 whole game, or the loss of each listed decision), ``--pictures DIR`` (the three costliest
 decisions drawn, the choice played against the best, as ``DIR/entry-<index>.svg``, see
 :mod:`dicemath.analysis.pictures`), ``--threshold X`` (a decision losing more than X is an
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from dicemath.core.commands import add_json_flag, check_figure_path, emit, text_table
 from dicemath.core.numbers import number_text
+from dicemath.games.registry import GAMES
 
 
 def register(subparsers) -> None:
@@ -49,7 +51,7 @@ def render(result: dict) -> str:
     head = ["entry", *(["player"] if game and len(seats) > 1 else []), "choice", "best",
             f"loss ({result['unit']})", "value"]
     kind = "whole game" if game else "decision list"
-    lines = [f"{result['game']}, {kind}: values are {result['source']}",
+    lines = [f"{result['game']}, {kind}: {result['source']}",
              text_table(head, rows) if rows else "(no decisions)",
              f"Total loss {number_text(result['total_loss'])} {result['unit']}, mean "
              f"{number_text(result['mean_loss'])} per decision; {result['errors']} error(s) above "
@@ -76,7 +78,8 @@ def render(result: dict) -> str:
 
 
 def run_analyse(args) -> int:
-    from dicemath.analysis import analyse, read_record
+    from dicemath.analysis import game_named, read_record
+    from dicemath.analysis.engine import analyse_record
     from dicemath.analysis.pictures import check_folder, write_pictures
     from dicemath.analysis.result import check_threshold
 
@@ -86,10 +89,11 @@ def run_analyse(args) -> int:
     if args.pictures:
         check_folder(args.pictures)
     record = read_record(args.file)
-    analysis = analyse(record)
+    game = game_named(record.game, GAMES)
+    analysis = analyse_record(record, game)
     result = analysis.as_dict(args.threshold)
     if args.pictures:
-        result["pictures"] = [str(path) for path in write_pictures(record, analysis, args.pictures)]
+        result["pictures"] = [str(path) for path in write_pictures(record, analysis, args.pictures, game)]
     if args.plot:
         from dicemath.analysis.plot import analysis_figure
 

@@ -13,8 +13,10 @@ from dicemath.core.errors import IllegalMoveError, InvalidStateError
 from dicemath.core.game import CHANCE, TERMINAL
 from dicemath.core.svg import picture
 from dicemath.games.pig import State, advise, initial_state, policy_card, solve
-from dicemath.games.pig.analysis import ANALYSIS, analyse
+from dicemath.games.pig.advice import advise as solution_advice
+from dicemath.games.pig.analysis import analyse
 from dicemath.games.pig.drawing import draw
+from dicemath.games.pig.game import PIG_GAME
 
 
 def test_advice_envelope_and_values():
@@ -69,9 +71,15 @@ def test_picture_with_advice():
         draw(other, advise(state))
 
 
+def test_the_package_advice_is_the_games():
+    state = State.from_str("1:35-62 t12 choose")
+    assert advise == PIG_GAME.advise
+    assert advise(state) == solution_advice(state) == PIG_GAME.sources(state.rules).advise(state)
+
+
 def test_decision_values_equal_advice():
     rng = random.Random(3)
-    source = ANALYSIS.source_for(solve().rules, {})
+    chain = PIG_GAME.sources(solve().rules)
     checked = 0
     for _ in range(200):
         i, j, k = rng.choice([0, *range(2, 100)]), rng.choice([0, *range(2, 100)]), rng.choice([0, *range(2, 60)])
@@ -81,16 +89,25 @@ def test_decision_values_equal_advice():
         advice = advise(state)
         assert decision.values == {o.text: o.value for o in advice.options}
         assert decision.best == advice.best.text or decision.loss == 0
-        best = max(source.action_values(state).values(), key=lambda v: v.values[state.to_move])
-        assert source.value(state).values == pytest.approx(best.values, abs=1e-15)
+        # the chain's value of the decision is the best option's, for the mover (and 1 minus it for the other)
+        valued = chain.value(state)
+        assert valued.exact and valued.values[state.to_move] == pytest.approx(advice.best.value, abs=1e-12)
+        assert sum(valued.values) == pytest.approx(1.0, abs=1e-15)
         checked += 1
     assert checked == 200
 
 
-def test_value_source_is_consistent_at_chance_states():
-    source = ANALYSIS.source_for(solve().rules, {})
+def test_chain_values_at_chance_and_end_states():
+    chain = PIG_GAME.sources(solve().rules)
     state = State.from_str("1:35-62 t12 rolling")
-    assert source.value(state).values == pytest.approx(source.expected(state).values, abs=1e-11)
+    expected = chain.expected(state)
+    assert chain.value(state).values == pytest.approx(expected.values, abs=1e-11) and expected.exact
+    # the mean over the faces, by hand: a 1 passes the turn with the turn total lost (PIG-3)
+    by_hand = sum(chain.value(state.apply(face)).values[1] for face in range(1, 7)) / 6
+    assert expected.values[1] == pytest.approx(by_hand, abs=1e-15)
+    assert chain.value(State.from_str("0:100-62 t0 won")).values == (1.0, 0.0)
+    with pytest.raises(InvalidStateError):
+        chain.expected(State.from_str("1:35-62 t12 choose"))
 
 
 def test_whole_game_record():

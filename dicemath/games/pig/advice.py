@@ -1,10 +1,13 @@
-"""Roll or hold? The win probability of each choice, and the hold thresholds on one card.
+"""Roll or hold? The win probability of each choice, each state's value, and the hold thresholds on one card.
 
 :func:`advise` values both actions of a decision (PIG-4, PIG-5) from the optimal solution
 (:func:`~dicemath.games.pig.solver.solve`): the probability that the player to move wins
-if he rolls, and if he holds, both playing optimally afterwards. The values are marked
-exact: they come from the solved equations, in float64, converged to
-:data:`~dicemath.games.pig.solver.TOLERANCE` (no estimate is involved).
+if he rolls, and if he holds, both playing optimally afterwards; :func:`win_probabilities`
+gives both players' at any state (a decision, a rolling die, the end, PIG-6). The values
+are marked exact: they come from the solved equations, in float64, converged to
+:data:`~dicemath.games.pig.solver.TOLERANCE` (no estimate is involved). The two are the
+implementation of the one source of Pig's chain (:mod:`~dicemath.games.pig.game`); callers
+ask the game (``PIG_GAME.advise``, the package's ``advise``).
 
 :func:`policy_card` condenses the optimal policy into one number per pair of scores: the
 turn total at which to hold (:class:`PolicyCard`).
@@ -24,6 +27,7 @@ import numpy as np
 
 from dicemath.core.advice import Advice, Option
 from dicemath.core.errors import InvalidStateError
+from dicemath.core.sources import Valued
 from dicemath.games.pig.rules import STANDARD, Rules
 from dicemath.games.pig.solver import TOLERANCE, PigSolution, solve
 from dicemath.games.pig.state import HOLD, PLAYER_NAMES, State
@@ -73,6 +77,34 @@ def advise(state: State, solution: PigSolution | None = None) -> Advice:
               "goal": state.rules.goal, "hold_at": solution.hold_threshold(score, other)}
     return Advice(game=GAME, state=str(state), unit=UNIT, higher_is_better=True, exact=True, source=SOURCE,
                   options=options, extras=extras)
+
+
+def win_probabilities(state: State, solution: PigSolution | None = None) -> Valued:
+    """P(player 0 wins), P(player 1 wins) at any state, both playing optimally from there (PIG-6).
+
+    Args:
+        state: any state: at a decision the best action's value, while the die rolls the
+            roll's, 1 and 0 at the end.
+        solution: the solution of ``state.rules`` (default: :func:`solve`).
+
+    Returns:
+        The :class:`~dicemath.core.sources.Valued`, exact (see the module docstring).
+
+    Raises:
+        InvalidStateError: a solution of other rules.
+
+    Example:
+        >>> from dicemath.games.pig.state import State
+        >>> [round(p, 4) for p in win_probabilities(State.from_str("1:35-62 t12 rolling")).values]
+        [0.1603, 0.8397]
+    """
+    if state.is_over():
+        return Valued(state.returns(), True)
+    solution = solution or solve(state.rules)
+    if solution.rules != state.rules:
+        raise InvalidStateError(f"a state of {state.rules} needs the solution of those rules, not of {solution.rules}")
+    mover = solution.value(state)
+    return Valued((mover, 1.0 - mover) if state.to_move == 0 else (1.0 - mover, mover), True)
 
 
 @dataclass(frozen=True, eq=False)

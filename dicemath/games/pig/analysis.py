@@ -1,10 +1,8 @@
-"""Analysis of played Pig: every roll-or-hold decision's cost in P(win the game).
+"""Analysis of played Pig: how its records read (every roll-or-hold decision's cost in P(win the game)).
 
-The value of a state is each player's probability of winning when both play optimally
-from there, read from the solution (:func:`~dicemath.games.pig.solver.solve`, float64
-value iteration converged to 1e-12): at a decision the best action's value, while the
-die rolls the roll's value, 1 and 0 at the end (PIG-6). A decision's values are exactly
-those of :func:`~dicemath.games.pig.advice.advise`.
+The values are the game's own (:mod:`~dicemath.games.pig.game`): a decision's are its
+advice, a state's the win probabilities of its chain's one source, both from the optimal
+solution (:func:`~dicemath.games.pig.solver.solve`).
 
 Records (``docs/analyse.md``): a decision entry gives ``state`` (the text form of
 :class:`~dicemath.games.pig.state.State`, e.g. ``"0:35-62 t12 choose"``, or ``"start"``)
@@ -21,50 +19,17 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
-from typing import Any, ClassVar, cast
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
 
-from dicemath.analysis.engine import GameAnalysis
-from dicemath.analysis.records import InvalidRecordError, check_keys
-from dicemath.analysis.values import Valued, ValueSource
-from dicemath.core.advice import Advice
+from dicemath.analysis.engine import GameAnalysis, analyse_record
+from dicemath.analysis.records import InvalidRecordError, Record, check_keys, read_record
+from dicemath.analysis.result import Analysis
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.pig.advice import advise
+from dicemath.games.pig.game import PIG_GAME
 from dicemath.games.pig.rules import Rules
-from dicemath.games.pig.solver import TOLERANCE, solve
 from dicemath.games.pig.state import PLAYER_NAMES, State, initial_state, parse_state
-
-
-def _both(mover: int, value: float) -> tuple[float, float]:
-    """The mover's win probability as ``(P(player 0 wins), P(player 1 wins))``."""
-    return (value, 1.0 - value) if mover == 0 else (1.0 - value, value)
-
-
-class SolutionValues(ValueSource[State]):
-    """P(each player wins) of any Pig state, from the optimal solution.
-
-    Args:
-        rules: the variant (solved once per process).
-    """
-
-    def __init__(self, rules: Rules):
-        self.rules = rules
-        self.solution = solve(rules)
-        self.description = (f"exact win probabilities for optimal play (goal {rules.goal}: value iteration, "
-                            f"float64, converged to {TOLERANCE:g})")
-
-    def value(self, state: State) -> Valued:
-        if state.is_over():
-            return Valued(tuple(state.returns()), True)
-        return Valued(_both(state.to_move, self.solution.value(state)), True)
-
-    def advice(self, state: State) -> Advice:
-        """Roll and hold with their win probabilities, as :func:`~dicemath.games.pig.advice.advise`."""
-        return advise(state, self.solution)
-
-    def action_values(self, state: State) -> dict[Hashable, Valued]:
-        # the solution's values are float64, never Fractions
-        return {o.action: Valued(_both(state.to_move, cast(float, o.value)), True) for o in self.advice(state).options}
 
 
 class PigAnalysis(GameAnalysis[State]):
@@ -77,11 +42,6 @@ class PigAnalysis(GameAnalysis[State]):
     seats = PLAYER_NAMES
     required = ("state",)
 
-    def advice(self, state: State, settings: Mapping) -> Advice:
-        """The advice of Pig's chain, as ``advise`` gives it: :func:`~dicemath.games.pig.advice.advise`,
-        the chain's one source (the solution of ``state.rules``)."""
-        return advise(state)
-
     def initial_state(self, rules: Rules, start: str | None = None) -> State:
         """The start of a game (player 0 rolls), or the state whose text is ``start``.
 
@@ -89,9 +49,6 @@ class PigAnalysis(GameAnalysis[State]):
             InvalidStateError: unreadable text, or a state of another goal.
         """
         return initial_state(rules) if start is None else self._state(start, rules)
-
-    def value_source(self, rules: Rules, settings: Mapping) -> SolutionValues:
-        return SolutionValues(rules)
 
     def value_label(self, rules: Rules, seats: tuple[str, ...]) -> str:
         return f"P({seats[0]} wins)"
@@ -101,16 +58,13 @@ class PigAnalysis(GameAnalysis[State]):
 
         Raises:
             InvalidRecordError: a missing or unknown key, or a state that is not text.
-            InvalidStateError: unreadable text, another goal, or a state without a decision.
+            InvalidStateError: unreadable text, or another goal.
         """
         check_keys(entry, self.required, self.optional)
         text = entry["state"]
         if not isinstance(text, str):
             raise InvalidRecordError(f'"state" is the text of a Pig state, got {text!r}')
-        state = self._state(text, rules)
-        if state.current_player() < 0:
-            raise InvalidStateError(f"nobody decides in {state} ({state.phase})")
-        return state
+        return self._state(text, rules)
 
     @staticmethod
     def _state(text: str, rules: Rules) -> State:
@@ -137,6 +91,14 @@ class PigAnalysis(GameAnalysis[State]):
 
 
 ANALYSIS = PigAnalysis()
-"""The adapter the registry will list for ``"pig"`` (:data:`dicemath.analysis.GAMES`)."""
+"""Pig's records (:meth:`PIG_GAME.analysis() <dicemath.core.game.Game.analysis>`)."""
 
-analyse = ANALYSIS.analyse
+
+def analyse(record: Record | Mapping | str | Path) -> Analysis:
+    """Analyse a Pig record (a :class:`~dicemath.analysis.records.Record`, its JSON object or a file's path).
+
+    Raises:
+        InvalidRecordError: a record of the wrong form or of another game.
+        DicemathError: the first bad entry, named.
+    """
+    return analyse_record(read_record(record), PIG_GAME)

@@ -5,8 +5,9 @@ Commands (each takes ``--goal`` and ``--json``):
 - ``rules``: the rules (docs/rules.md section 6).
 - ``game``: P(each player wins) from the start with optimal play (``win_probabilities``,
   player 0 first, PIG-7), the hold threshold at the start, and how the solve went.
-- ``advise STATE [--svg FILE]``: the win probability of rolling and of holding (the JSON
-  envelope of :class:`~dicemath.core.advice.Advice`). ``STATE`` is the text form of
+- ``advise STATE [--svg FILE]``: the win probability of rolling and of holding, the game's
+  advice (:meth:`~dicemath.core.game.Game.advise`; the JSON envelope of
+  :class:`~dicemath.core.advice.Advice`). ``STATE`` is the text form of
   :class:`~dicemath.games.pig.state.State` (``"1:35-62 t12 choose"``) or ``start``.
 - ``policy [--step 10]``: the hold thresholds (:func:`~dicemath.games.pig.advice.policy_card`).
 - ``show STATE``: the text view and the legal moves (``--svg FILE``: the picture).
@@ -68,7 +69,7 @@ def register(subparsers, game) -> None:
     _goal(advise)
     add_svg_option(advise)
     add_json_flag(advise)
-    advise.set_defaults(func=run_advise)
+    advise.set_defaults(func=run_advise, pig_game=game)
 
     policy = commands.add_parser("policy", help="the policy card: the turn total to hold at, by score")
     _goal(policy)
@@ -137,13 +138,10 @@ def _render_advise(r: dict) -> str:
 
 
 def run_advise(args) -> int:
-    from dicemath.games.pig.advice import advise
-    from dicemath.games.pig.drawing import draw
-
     state = _state(args)
-    advice = advise(state)
+    advice = args.pig_game.advise(state)
     result = advice.as_dict()
-    write_svg(args.svg, lambda: draw(state, advice), result)
+    write_svg(args.svg, lambda: args.pig_game.draw(state, advice), result)
     emit(result, args.json, _render_advise)
     return 0
 

@@ -2,11 +2,17 @@
 
 Its chain has one source: the solution of :func:`~dicemath.games.pig.solver.solve` (the
 core's layered value iteration, float64, converged to its stated tolerance), which covers
-every state of every goal.
+every state of every goal: it advises at a decision
+(:func:`~dicemath.games.pig.advice.advise`) and values any state for both players
+(:func:`~dicemath.games.pig.advice.win_probabilities`); the expectation before a roll is the
+mean over the six faces. :data:`advise` is the Game's advice, the one door to it.
 
 Example:
-    >>> PIG_GAME.advise(PIG_GAME.read_state("0:0-0 t0 choose")).best.text
+    >>> advise(PIG_GAME.read_state("0:0-0 t0 choose")).best.text
     'roll'
+    >>> valued = PIG_GAME.sources(PIG_GAME.standard).value(PIG_GAME.read_state("0:0-0 t0 choose"))
+    >>> [round(p, 4) for p in valued.values], valued.exact
+    ([0.5306, 0.4694], True)
 """
 
 from __future__ import annotations
@@ -29,7 +35,14 @@ def _advise(state: State, **settings: Any) -> Any:
     return advise(state)
 
 
-SOLUTION = Source("value iteration", True, "every state (the whole game is solved)", _covers, _advise)
+def _value(state: State, **settings: Any) -> Any:
+    from dicemath.games.pig.advice import win_probabilities
+
+    return win_probabilities(state)
+
+
+SOLUTION = Source("value iteration", True, "every state (the whole game is solved)", _covers, _advise,
+                  value=_value)
 """The one source of Pig: the exact solution, float64."""
 
 
@@ -76,3 +89,6 @@ class PigGame(Game):
 
 PIG_GAME = PigGame()
 """Pig."""
+
+advise = PIG_GAME.advise
+"""Roll or hold? The win probability of each at a decision (:meth:`dicemath.core.game.Game.advise`; no settings)."""
