@@ -16,6 +16,7 @@ import argparse
 import contextlib
 import io
 import json
+import re
 import signal
 import threading
 import urllib.error
@@ -27,8 +28,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dicemath.cli import build_parser, main
-from dicemath.cli.page_api import advise, picture
+from dicemath.cli.page_api import advise, picture, state_fields
 from dicemath.core.errors import DicemathError
+from dicemath.core.requests import Field
+from dicemath.games.registry import game, game_names
 
 EXCLUDED = {
     "serve": "starts a server (the page's API is driven in-process below)",
@@ -209,28 +212,39 @@ def test_every_excluded_command_exists():
 
 # -- the page's API ---------------------------------------------------------------------------
 
-PAGE_FIELDS = {
-    "pegs": ("board", "roll", "throws"),
-    "fives": ("board", "roll", "throws"),
-    "bohnduell": ("position", "cups", "stock", "capture", "depth", "table_stock"),
-    "pitjesbak": ("my_stripes", "my_wiped", "their_stripes", "their_wiped", "role", "throw_number", "current",
-                  "best", "limit", "stripes", "die_values"),
-    "backgammon": ("query", "position", "dice", "rules", "ply", "versus", "cube_value", "cube_owner",
-                   "unbounded_cube"),
-    "pig": ("state",),
-}
-"""The fields of each game's ``advise`` request (the ``page_api`` docstring)."""
+def page_fields(name: str) -> tuple[str, ...]:
+    """The keys of each form of a game's ``advise`` request: the fields it declares
+    (:meth:`~dicemath.core.game.Game.page_fields`) and the state form's, with a key that is none."""
+    own = tuple(f.name for f in game(name).page_fields())
+    return own + tuple(f.name for f in state_fields(game(name)) if f.name not in own) + ("unknown",)
+
 
 JSON_VALUE = st.one_of(VALUE, st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True),
                        st.lists(SMALL, max_size=3), st.dictionaries(st.text(max_size=3), SMALL, max_size=2))
 
 
+def _valid(field: Field):
+    """Values ``field`` takes (its example, its choices, whole numbers at and beyond its bounds)."""
+    options = [st.just(field.example)] if field.example else []
+    if field.choices:
+        options.append(st.sampled_from(field.choices))
+    if field.kind == "int":
+        options.append(st.integers(-1 if field.low is None else field.low - 1,
+                                   (field.low or 0) + 12 if field.high is None else field.high + 1))
+    if field.kind == "flag":
+        options.append(st.booleans())
+    return st.one_of(*options) if options else JSON_VALUE
+
+
 @st.composite
-def requests_of(draw, game: str):
-    request = {"game": game}
-    for name in PAGE_FIELDS[game] + ("state",):
+def requests_of(draw, name: str):
+    """A request of either form of a game: each key present or not, a value its field takes or
+    any JSON value (the fuzz reaches unknown keys, fields that do not apply, bounds)."""
+    fields = {f.name: f for f in state_fields(game(name)) + game(name).page_fields()}
+    request = {"game": name}
+    for key in page_fields(name):
         if draw(st.booleans()):
-            request[name] = draw(JSON_VALUE)
+            request[key] = draw(st.one_of(_valid(fields[key]), JSON_VALUE) if key in fields else JSON_VALUE)
     return request
 
 
@@ -238,8 +252,9 @@ def check_page(route, request: dict) -> None:
     with time_limit(EXAMPLE_SECONDS):
         try:
             answer = route(request)
-        except DicemathError as error:                    # HTTP 400 with {"error": MESSAGE}
+        except DicemathError as error:                    # HTTP 400 with {"error": MESSAGE}, in the page's words
             assert str(error).strip(), request
+            assert not re.search(r"(?<![\w-])--[a-z]", str(error)), (request, str(error))
             return
         except TookTooLong:
             pytest.fail(f"{request} ran more than {EXAMPLE_SECONDS} s")
@@ -248,20 +263,20 @@ def check_page(route, request: dict) -> None:
     json.dumps(answer)
 
 
-@pytest.mark.parametrize("game", sorted(PAGE_FIELDS))
-def test_page_advise_answers_or_names_the_problem(game):
+@pytest.mark.parametrize("name", game_names())
+def test_page_advise_answers_or_names_the_problem(name):
     @FUZZ
-    @given(requests_of(game))
+    @given(requests_of(name))
     def prop(request):
         check_page(advise, request)
 
     prop()
 
 
-@pytest.mark.parametrize("game", sorted(PAGE_FIELDS))
-def test_page_picture_answers_or_names_the_problem(game):
+@pytest.mark.parametrize("name", game_names())
+def test_page_picture_answers_or_names_the_problem(name):
     @FUZZ
-    @given(requests_of(game))
+    @given(requests_of(name))
     def prop(request):
         check_page(picture, request)
 

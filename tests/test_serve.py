@@ -1,12 +1,15 @@
-"""``dicemath serve``: the page's JSON API answers what the command line answers, and the
-page works in a real browser at a phone's size.
+"""``dicemath serve``: the page's JSON API answers what the command line answers, reads every
+field by its declaration, and the page works in a real browser at a phone's size.
 
-The API tests start :func:`dicemath.cli.page.make_server` on a free port in a thread and post one
-question per game on small positions (instant solves); each answer must equal the command
-line's result function's JSON, plus the picture. The browser test drives Debian's headless
-Chromium through chromedriver's W3C WebDriver protocol (plain HTTP, the protocol Selenium
-speaks); it is skipped where Chromium or chromedriver is not installed (``apt-get install
-chromium chromium-driver``), as on CI.
+The API tests start :func:`dicemath.cli.page.make_server` on a free port in a thread and post
+questions on small positions (instant solves); each answer must equal the command line's
+result function's JSON, plus the picture and the page's view. Every game of the registry and
+every field it declares is driven: its form filled with the fields' examples answers, a value
+out of a field's bounds, a key that is no field and a field that does not apply are refused
+with HTTP 400 naming the field. The browser tests drive Debian's headless Chromium through
+chromedriver's W3C WebDriver protocol (plain HTTP, the protocol Selenium speaks); they are
+skipped where Chromium or chromedriver is not installed (``apt-get install chromium
+chromium-driver``), as on CI.
 """
 
 from __future__ import annotations
@@ -25,10 +28,12 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from dicemath.cli import build_parser
-from dicemath.core.commands import _default
-from dicemath.games.backgammon import gnubg_engine
 from dicemath.cli.page import make_server
-from dicemath.games.registry import game_names
+from dicemath.cli.page_api import page_words, state_fields
+from dicemath.core.commands import _default
+from dicemath.core.requests import Field
+from dicemath.games.backgammon import gnubg_engine
+from dicemath.games.registry import GAMES, game, game_names
 
 PEGS_BOARD = "5,5,5,5,5,5,5,5,5,4,2,0"
 """Three open rows: the exact solve is instant."""
@@ -47,10 +52,10 @@ def server():
     thread.join(5)
 
 
-def post(server, path: str, body, content_type: str = "application/json") -> tuple[int, dict]:
-    """POST ``body`` (JSON) to ``path``; the status and the decoded answer."""
+def post(server, path: str, body, content_type: str = "application/json", method: str = "POST") -> tuple[int, dict]:
+    """Send ``body`` (JSON) to ``path``; the status and the decoded answer."""
     request = urllib.request.Request(server.url + path.lstrip("/"), data=json.dumps(body).encode(),
-                                     headers={"Content-Type": content_type})
+                                     headers={"Content-Type": content_type}, method=method)
     try:
         with urllib.request.urlopen(request, timeout=60) as answer:
             return answer.status, json.load(answer)
@@ -63,10 +68,19 @@ def as_json(result: dict) -> dict:
     return json.loads(json.dumps(result, default=_default))
 
 
+def check_view(view: dict) -> None:
+    """The page's view of an answer: a headline, exact or not, a note, a table of text."""
+    assert set(view) == {"headline", "exact", "note", "columns", "rows", "best"}
+    assert view["headline"] and isinstance(view["exact"], bool)
+    assert all(len(row) == len(view["columns"]) and all(isinstance(c, str) for c in row) for row in view["rows"])
+    assert -1 <= view["best"] < max(len(view["rows"]), 1)
+
+
 def check_answer(answer: dict, expected: dict) -> None:
-    """The answer is the command line's JSON plus a picture of the position."""
+    """The answer is the command line's JSON plus a picture of the position and the page's view."""
     picture = answer.pop("svg")
     assert picture.startswith("<svg") and ET.fromstring(picture).tag.endswith("svg")
+    check_view(answer.pop("view"))
     assert answer == as_json(expected)
 
 
@@ -78,8 +92,8 @@ def test_pegs_and_fives_advice_is_the_clis(server, game):
 
     rules = PEGS if game == "pegs" else FIVES
     board, roll = [int(s) for s in PEGS_BOARD.split(",")], [int(s) for s in PEGS_ROLL.split(",")]
-    status, answer = post(server, "/api/advise", {"game": game, "board": PEGS_BOARD, "roll": PEGS_ROLL,
-                                                  "throws": ""})
+    blank = {"throws": ""} if rules.throws is not None else {}         # a blank field is one not given
+    status, answer = post(server, "/api/advise", {"game": game, "board": PEGS_BOARD, "roll": PEGS_ROLL, **blank})
     assert status == 200
     expected = advise_throw(rules, board, roll, dice=choice_throw_dice(rules, roll)).as_dict()
     assert answer["exact"] and answer["recommendation"] == expected["recommendation"]
@@ -165,30 +179,47 @@ def cli_error(argv: list[str], capsys) -> str:
 @pytest.mark.parametrize("body, argv", [
     ({"game": "pegs", "board": "5,5,5,5,5,5,5,5,5,4,2,-1", "roll": PEGS_ROLL},
      ["pegs", "advise", "--board=5,5,5,5,5,5,5,5,5,4,2,-1", "--roll", PEGS_ROLL]),
-    ({"game": "pegs", "board": "5,5,5,x", "roll": PEGS_ROLL},
-     ["pegs", "advise", "--board", "5,5,5,x", "--roll", PEGS_ROLL]),
     ({"game": "fives", "board": PEGS_BOARD, "roll": "6,6,5,5,2,7"},
      ["fives", "advise", "--board", PEGS_BOARD, "--roll", "6,6,5,5,2,7"]),
     ({"game": "bohnduell", "position": "nonsense"}, ["bohnduell", "advise", "nonsense"]),
-    ({"game": "pitjesbak", "my_stripes": 9, "their_stripes": 9, "role": "follower", "throw_number": 1,
-      "current": "1-2-3"},
-     ["pitjesbak", "advise", "--my-stripes", "9", "--their-stripes", "9", "--role", "follower",
+    ({"game": "pitjesbak", "my_stripes": 7, "their_stripes": 9, "throw_number": 1, "current": "1-2-3"},
+     ["pitjesbak", "advise", "--my-stripes", "7", "--their-stripes", "9", "--role", "start",
       "--throw-number", "1", "--current", "1-2-3"]),
-    ({"game": "backgammon", "query": "cube", "position": "0,2,0,0,0,0"},
-     ["backgammon", "cube", "0,2,0,0,0,0"]),
+    ({"game": "backgammon", "query": "cube", "position": "nonsense"}, ["backgammon", "cube", "nonsense"]),
 ])
-def test_bad_input_is_a_400_with_the_clis_message(server, capsys, body, argv):
+def test_what_the_rules_refuse_is_a_400_with_the_clis_message_in_the_pages_words(server, capsys, body, argv):
     status, answer = post(server, "/api/advise", body)
     assert status == 400 and set(answer) == {"error"}
-    assert answer["error"] == cli_error(argv, capsys)
-    assert "Traceback" not in answer["error"]
+    assert answer["error"] == page_words(cli_error(argv, capsys), [f.name for f in game(body["game"]).page_fields()])
+    assert "Traceback" not in answer["error"] and "--" not in answer["error"]
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"game": "pegs", "board": "5,5,5,x", "roll": PEGS_ROLL},
+     """field "board": expected comma-separated whole numbers, got '5,5,5,x'"""),
+    ({"game": "pegs", "roll": PEGS_ROLL}, 'field "board" is required (Board)'),
+    ({"game": "pitjesbak", "my_stripes": 9, "their_stripes": 9, "role": "follower", "throw_number": 1,
+      "current": "1-2-3"}, 'field "best" is required (Start player\'s counting throw)'),
+    ({"game": "backgammon", "query": "bearoff", "position": "0,2,0,0,0,0"},
+     'field "versus" is required (Opponent\'s home board)'),
+    ({"game": "backgammon", "query": "cube", "position": "0,2,0,0,0,0"},
+     'field "position": a home board is asked with the question "bearoff", not "cube"'),
+    ({"game": "bohnduell", "position": "1:1,0,0,0:1/0:3,2,0,0:2/A", "stock": 8},
+     'field "stock" applies only to the position "start"'),
+    ({"game": "bohnduell", "position": "start", "stock": 8, "depth": 40}, 'field "depth" must be 1..12, got 40'),
+    ({"game": "bohnduell", "state": "1:1,0,0,0:1/0:3,2,0,0:2/A", "depth": 4},
+     'unknown field "depth" (the fields: state, rules)'),
+    ({"game": "pig", "state": "0:0-0 t0 choose", "goal": 50}, 'unknown field "goal" (the fields: state)'),
+    ({"game": "pegs", "board": PEGS_BOARD, "roll": PEGS_ROLL, "colour": "red"},
+     'unknown field "colour" (the fields: board, roll, throws)'),
+])
+def test_a_field_the_page_cannot_use_is_a_400_naming_it(server, body, message):
+    assert post(server, "/api/advise", body) == (400, {"error": message})
 
 
 def test_bad_requests_are_400_or_404(server):
     assert post(server, "/api/advise", {"game": "chess"}) == (
-        400, {"error": "unknown game 'chess'; known: pegs, fives, pitjesbak, backgammon, bohnduell, pig"})
-    status, answer = post(server, "/api/advise", {"game": "pegs", "roll": PEGS_ROLL})
-    assert status == 400 and answer["error"] == "the following arguments are required: --board"
+        400, {"error": "unknown game 'chess'; known: " + ", ".join(game_names())})
     status, answer = post(server, "/api/advise", {"game": "pegs"}, content_type="text/plain")
     assert status == 400 and "Content-Type: application/json" in answer["error"]
     status, answer = post(server, "/api/advise", ["pegs"])
@@ -196,14 +227,112 @@ def test_bad_requests_are_400_or_404(server):
     assert post(server, "/api/nothing", {})[0] == 404
 
 
-def test_a_bug_is_a_500_without_a_traceback(server, monkeypatch, capsys):
-    from dicemath.games.registry import game
+@pytest.mark.parametrize("method, path, allowed", [
+    ("PUT", "/api/advise", "GET, POST"), ("DELETE", "/", "GET, POST"), ("PATCH", "/api/games", "GET, POST"),
+    ("GET", "/api/advise", "POST"), ("GET", "/api/picture", "POST"), ("POST", "/", "GET"),
+    ("POST", "/api/games", "GET")])
+def test_another_method_is_a_405_naming_the_methods_allowed(server, method, path, allowed):
+    request = urllib.request.Request(server.url + path.lstrip("/"), method=method,
+                                     data=None if method == "GET" else b"{}",
+                                     headers={"Content-Type": "application/json"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=30)
+    assert refused.value.code == 405 and refused.value.headers["Allow"] == allowed
+    assert refused.value.headers["Content-Type"] == "application/json"
+    assert json.load(refused.value) == {"error": f"{method} is not answered at {path}; use {allowed}"}
 
+
+# -- every game of the registry, every field it declares ----------------------------------------
+
+def filled(fields: tuple[Field, ...], **chosen) -> dict:
+    """The request of a form filled as the page starts it, but for the ``chosen`` values: each
+    field that applies, its example."""
+    request: dict = {}
+    for field in fields:
+        start = chosen.get(field.name, field.example)
+        if field.when is None or request.get(field.when[0], _start(fields, field.when[0])) in field.when[1]:
+            if start:
+                request[field.name] = start
+    return request
+
+
+def _start(fields: tuple[Field, ...], name: str):
+    """The value a field starts with on the page: its example, else its default."""
+    field = next(f for f in fields if f.name == name)
+    return field.example or field.default
+
+
+def forms(name: str) -> list[tuple[Field, ...]]:
+    """The forms of a game: its own fields (if it declares any) and the state form."""
+    return [f for f in (game(name).page_fields(), state_fields(game(name))) if f]
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_form_filled_with_its_examples_answers(server, name):
+    for fields in forms(name):
+        status, answer = post(server, "/api/advise", {"game": name, **filled(fields)})
+        assert status == 200, answer
+        check_view(answer["view"])
+        assert answer["svg"].startswith("<svg")
+
+
+def _out_of_bounds(field: Field) -> list:
+    """Values ``field`` refuses by its declaration alone."""
+    values: list = [{"a": 1}, [1, 2]]
+    if field.kind == "int":
+        values += ["x", 1.5, True] + [b for b in (None if field.low is None else field.low - 1,
+                                                   None if field.high is None else field.high + 1) if b is not None]
+    elif field.kind == "choice":
+        values.append("none of them")
+    elif field.kind == "ints":
+        values.append("1,x")
+    elif field.kind == "throw":
+        values.append("6-x")
+    elif field.kind == "flag":
+        values.append("maybe")
+    return values
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_declared_field_refuses_what_its_declaration_refuses_by_name(server, name):
+    for fields in forms(name):
+        base = {"game": name, **filled(fields)}
+        for field in fields:
+            chosen = {} if field.when is None else {field.when[0]: field.when[1][0]}
+            request = {"game": name, **filled(fields, **chosen)}
+            assert field.name in request or not field.required, field
+            for value in _out_of_bounds(field):
+                status, answer = post(server, "/api/advise", {**request, field.name: value})
+                assert status == 400 and answer["error"].startswith(f'field "{field.name}"'), (field, value, answer)
+            if field.required and field.name != "state":           # without state, a request fills the own form
+                status, answer = post(server, "/api/advise", {k: v for k, v in request.items() if k != field.name})
+                assert (status, answer) == (400, {"error": f'field "{field.name}" is required ({field.label})'})
+            if field.when is not None:
+                other = next(f for f in fields if f.name == field.when[0])
+                elsewhere = [c for c in other.choices if c not in field.when[1]]
+                if elsewhere:
+                    request = {"game": name, **filled(fields, **{other.name: elsewhere[0]}),
+                               field.name: request[field.name] if field.name in request else "1"}
+                    status, answer = post(server, "/api/advise", request)
+                    assert status == 400 and answer["error"].startswith(f'field "{field.name}" applies only'), answer
+        status, answer = post(server, "/api/advise", {**base, "no_such_field": 1})
+        assert status == 400 and answer["error"].startswith('unknown field "no_such_field"')
+
+
+@pytest.mark.parametrize("name", [g.name for g in GAMES if g.page_fields()])
+def test_a_state_with_the_games_own_fields_is_refused_by_name(server, name):
+    own = game(name).page_fields()
+    example = next(f for f in state_fields(game(name)) if f.name == "state").example
+    status, answer = post(server, "/api/advise", {"game": name, "state": example, own[0].name: "1"})
+    assert status == 400 and answer["error"].startswith(f'unknown field "{own[0].name}"')
+
+
+def test_a_bug_is_a_500_without_a_traceback(server, monkeypatch, capsys):
     def broken(request):
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(game("pegs"), "page_advice", broken)
-    status, answer = post(server, "/api/advise", {"game": "pegs"})
+    status, answer = post(server, "/api/advise", {"game": "pegs", "board": PEGS_BOARD, "roll": PEGS_ROLL})
     assert status == 500 and answer == {"error": "internal error (the server's log has the details)"}
     assert "RuntimeError: a bug" in capsys.readouterr().err
 
@@ -347,6 +476,7 @@ def test_pegs_advice_in_a_phone_sized_browser(server, browser):
 
     browser.command("POST", "/url", {"url": server.url})
     assert browser.run("return window.innerWidth") <= 400
+    browser.wait("return document.querySelector('label[for=game-pegs]')")
     browser.click("label[for=game-pegs]")
     browser.type_into("#pegs-board", PEGS_BOARD)
     browser.type_into("#pegs-roll", PEGS_ROLL)
@@ -378,21 +508,11 @@ def test_pegs_advice_in_a_phone_sized_browser(server, browser):
     assert browser.run("return document.getElementById('recommendation').textContent") == \
         f"Row {after['recommendation']}"
 
-    # Bad input: the command line's message, no picture change needed.
+    # Bad input: the field named, in the page's words.
     browser.type_into("#pegs-board", "5,5,x")
     browser.click("#advise")
     message = browser.wait("const e = document.getElementById('error'); return !e.hidden && e.textContent")
-    assert message == "argument --board: expected comma-separated whole numbers, got '5,5,x'"
-
-
-def _ask(browser, server, game: str, fields: dict[str, str]) -> None:
-    """Open the page, pick ``game``, fill ``fields`` (element id -> text) and ask."""
-    browser.command("POST", "/url", {"url": server.url})
-    browser.click(f"label[for=game-{game}]")
-    for element, text in fields.items():
-        browser.type_into(f"#{element}", text)
-    browser.click("#advise")
-    browser.wait("return !document.getElementById('summary').hidden")
+    assert message == "field \"board\": expected comma-separated whole numbers, got '5,5,x'"
 
 
 def _shown(browser) -> tuple[str, str, int, int]:
@@ -403,72 +523,54 @@ def _shown(browser) -> tuple[str, str, int, int]:
             browser.run("return document.querySelectorAll('#picture svg').length"))
 
 
-def test_fives_advice_in_the_browser(server, browser):
-    from dicemath.games.pegs_fives.fullboard.advice import advise_throw
-    from dicemath.games.pegs_fives.rules import FIVES
-
-    board, roll = "5,5,5,5,5,5,5,5,5,4,2,0", "6,6,5,5,2,1"
-    _ask(browser, server, "fives", {"pegs-board": board, "pegs-roll": roll})
-    advice = advise_throw(FIVES, [int(s) for s in board.split(",")], [int(s) for s in roll.split(",")])
-    assert _shown(browser) == (f"Number {advice.best.action}", "exact" if advice.exact else "estimate",
-                               len(advice.options), 1)
-
-
-def test_pitjesbak_advice_in_the_browser(server, browser):
-    from dicemath.games.pitjesbak.advice import advise_situation
-
-    _ask(browser, server, "pitjesbak", {"pit-my-stripes": "9", "pit-their-stripes": "9", "pit-current": "6-6-2"})
-    role = browser.run("return document.getElementById('pit-role').value")
-    used = int(browser.run("return document.getElementById('pit-throw-number').value"))
-    advice = advise_situation(9, False, 9, False, role=role, throw_number=used, current=(6, 6, 2))
-    assert _shown(browser) == ("Stop" if advice.decision == "stop" else "Throw again", "exact", 2, 1)
-
-
-def test_backgammon_play_in_the_browser(server, browser):
-    from dicemath.games.backgammon.hint import hint
-    from dicemath.games.backgammon.position import Position
-
-    _ask(browser, server, "backgammon", {"bg-position": "AgAAGAAAAAAAAA", "bg-dice": "3,1"})
-    moves = hint(Position.from_str("AgAAGAAAAAAAAA"), (3, 1))       # a bear-off: exact, no gnubg needed
-    assert _shown(browser) == (f"Play {moves[0].move}", "exact", len(moves), 1)
-
-
-def test_bohnduell_advice_in_the_browser(server, browser):
-    from dicemath.games.bohnduell.commands import parse_position, position_advice
-
-    _ask(browser, server, "bohnduell", {"bohn-stock": "8", "bohn-table-stock": "8", "bohn-depth": "4"})
-    advice = position_advice(parse_position("start", 4, 8, "last"), 4, 8)
-    assert _shown(browser) == (f"{advice.extras['to_move']} plays {advice.best.text}",
-                               "exact" if advice.exact else "estimate", len(advice.options), 1)
-
-
-FORMS = ("pegs", "fives", "pitjesbak", "backgammon", "bohnduell")
-"""The games the page has a form of its own for; every other registered game is asked for a state."""
-
-
-@pytest.mark.parametrize("name", [g for g in game_names() if g not in FORMS])
-def test_a_game_without_a_form_is_asked_for_its_state(server, browser, name):
-    from dicemath.cli.page_api import games
-    from dicemath.games.registry import game
-
-    example = next(g["example"] for g in games()["games"] if g["name"] == name)
+@pytest.mark.parametrize("name", game_names())
+def test_every_games_form_is_drawn_from_its_fields_and_answers_as_the_api(server, browser, name):
+    """The page shows each game's form (its own fields, else the state form), every field with
+    its label and example, and, asked as it starts, the API's answer to the same request."""
+    fields = game(name).page_fields() or state_fields(game(name))
     browser.command("POST", "/url", {"url": server.url})
     browser.wait(f"return document.querySelector('label[for=game-{name}]')")
     browser.click(f"label[for=game-{name}]")
-    assert browser.run("return document.getElementById('state-text').value") == example
+    for field in fields:
+        assert browser.run(f"return document.getElementById('{name}-{field.name}') !== null"), field.name
+        if field.kind != "flag":
+            assert browser.run(f"return document.querySelector('label[for={name}-{field.name}]').textContent") \
+                == field.label
+    request = filled(fields)
+    for field in fields:
+        value = browser.run(f"return document.getElementById('{name}-{field.name}').value")
+        if field.name in request and field.kind != "flag":
+            assert value == request[field.name], field.name
     browser.click("#advise")
     browser.wait("return !document.getElementById('summary').hidden")
-    advice = game(name).advise(game(name).read_state(example))
-    assert _shown(browser) == (advice.best.text, "exact" if advice.exact else "estimate", len(advice.options), 1)
+    status, answer = post(server, "/api/advise", {"game": name, **request})
+    assert status == 200
+    view = answer["view"]
+    assert _shown(browser) == (view["headline"], "exact" if view["exact"] else "estimate", len(view["rows"]), 1)
+    assert browser.run("return document.getElementById('note').textContent") == view["note"]
+
+
+def test_the_fields_that_apply_follow_the_choices(server, browser):
+    """A field declared ``when`` another has some value shows only then (a bear-off's
+    opponent board; the follower's counting throw to beat)."""
+    browser.command("POST", "/url", {"url": server.url})
+    browser.wait("return document.querySelector('label[for=game-backgammon]')")
+    browser.click("label[for=game-backgammon]")
+    shown = "return !document.getElementById('{}').closest('.field').hidden"
+    assert browser.run(shown.format("backgammon-dice")) and not browser.run(shown.format("backgammon-versus"))
+    browser.run("const q = document.getElementById('backgammon-query'); q.value = 'bearoff';"
+                "q.dispatchEvent(new Event('change', {bubbles: true}))")
+    assert not browser.run(shown.format("backgammon-dice")) and browser.run(shown.format("backgammon-versus"))
+    assert "BOHN-3" in browser.run("return document.querySelector('[data-game=bohnduell] .help').textContent")
 
 
 def test_the_api_lists_every_registered_game_with_a_state_it_reads(server):
-    from dicemath.games.registry import game
-
     with urllib.request.urlopen(server.url + "api/games", timeout=30) as answer:
         listed = json.load(answer)["games"]
     assert [g["name"] for g in listed] == game_names()
     for entry in listed:
         state = game(entry["name"]).read_state(entry["example"])
         assert str(state) == entry["example"] and state.current_player() >= 0
+        assert entry["fields"] == [f.as_dict() for f in game(entry["name"]).page_fields()]
+        assert entry["state_fields"] == [f.as_dict() for f in state_fields(game(entry["name"]))]
         assert post(server, "/api/advise", {"game": entry["name"], "state": entry["example"]})[0] == 200

@@ -1,22 +1,24 @@
 """The page to ask from at the table: a small local web server (``dicemath serve``).
 
-A player picks a game, types the position and the throw as the command line takes them,
-and gets the advice with its values, whether they are exact, and the picture of the
-position. Everything is served from here, offline: the page (``data/page.html``, with its
-CSS and JavaScript inline) and a JSON API.
+A player picks a game, fills its form (drawn from the fields the game declares,
+:meth:`~dicemath.core.game.Game.page_fields`) and gets the advice with its values, whether
+they are exact, and the picture of the position. Everything is served from here, offline:
+the page (``data/page.html``, with its CSS and JavaScript inline) and a JSON API.
 
-- ``GET /``: the page; ``GET /api/games``: the games it offers (:func:`~dicemath.cli.page_api.games`).
+- ``GET /``: the page; ``GET /api/games``: the games it offers and their fields
+  (:func:`~dicemath.cli.page_api.games`).
 - ``POST /api/advise`` and ``POST /api/picture``: the JSON API, answered by the routes of
   :mod:`dicemath.cli.page_api` (:data:`~dicemath.cli.page_api.ROUTES`, its module docstring
   describes the requests and answers), in this process or in the worker processes of
   :mod:`dicemath.cli.page_workers`; :func:`advise`, :func:`picture` and :data:`ROUTES` are
   importable from here too.
 
-Input the rules refuse answers HTTP 400 with ``{"error": MESSAGE}``, the message the
-command line prints (a :class:`~dicemath.core.errors.DicemathError`'s text, or argparse's
-words for an option it cannot read); never a traceback. Requests must be JSON
-(``Content-Type: application/json``), which also keeps other web sites' pages from
-posting to the server without the browser asking first.
+A request the page cannot use answers HTTP 400 with ``{"error": MESSAGE}``, naming the field
+(an unknown one, one that does not apply, a value out of its bounds) or what the rules refuse,
+in the page's words; never a traceback. Another method than ``GET`` and ``POST`` (or the
+other one of the two on a path) answers 405 with ``Allow``, every error as JSON. Requests
+must be JSON (``Content-Type: application/json``), which also keeps other web sites' pages
+from posting to the server without the browser asking first.
 
 Example:
     >>> import json, threading, urllib.request
@@ -54,6 +56,9 @@ from dicemath.core.requests import RequestError
 PAGE = Path(__file__).resolve().parent / "data" / "page.html"
 """The page: HTML with its CSS and JavaScript inline (no network needed)."""
 
+PAGES = ("/", "/index.html", "/api/games", "/favicon.ico")
+"""The paths answered to ``GET``."""
+
 MAX_BODY = 64 * 1024
 """The largest request body accepted, in bytes."""
 
@@ -78,7 +83,9 @@ class AdviceHandler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:                                 # noqa: N802 (the http.server name)
         path = self.path.split("?", 1)[0]
-        if path in ("/", "/index.html"):
+        if path in ROUTES:
+            self._not_allowed("POST")
+        elif path in ("/", "/index.html"):
             self._send(HTTPStatus.OK, PAGE.read_bytes(), "text/html; charset=utf-8")
         elif path == "/api/games":
             self._send_json(HTTPStatus.OK, games())
@@ -91,7 +98,10 @@ class AdviceHandler(BaseHTTPRequestHandler):
         path = self.path.split("?", 1)[0]
         route = ROUTES.get(path)
         if route is None:
-            self._send_json(HTTPStatus.NOT_FOUND, {"error": f"no API at {path}"})
+            if path in PAGES:
+                self._not_allowed("GET")
+            else:
+                self._send_json(HTTPStatus.NOT_FOUND, {"error": f"no API at {path}"})
             return
         try:
             request = self._read_json()
@@ -111,6 +121,19 @@ class AdviceHandler(BaseHTTPRequestHandler):
         else:
             self._send_json(HTTPStatus.OK, result)
 
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """http.server's errors as JSON; an unsupported method (its 501) is 405 with ``Allow``."""
+        if code == HTTPStatus.NOT_IMPLEMENTED:
+            self._not_allowed("GET, POST")
+            return
+        self.close_connection = True
+        self._send_json(HTTPStatus(code), {"error": message or HTTPStatus(code).phrase})
+
+    def _not_allowed(self, allowed: str) -> None:
+        """HTTP 405: the method is none the path answers (``allowed``)."""
+        body = {"error": f"{self.command} is not answered at {self.path.split('?', 1)[0]}; use {allowed}"}
+        self._send_json(HTTPStatus.METHOD_NOT_ALLOWED, body, {"Allow": allowed})
+
     def _read_json(self) -> dict:
         kind = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
         if kind != "application/json":
@@ -126,16 +149,18 @@ class AdviceHandler(BaseHTTPRequestHandler):
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
             raise RequestError(f"the request is not valid JSON: {error}") from None
         if not isinstance(request, dict):
-            raise RequestError("the request must be a JSON object, e.g. {\"game\": \"pegs\", ...}")
+            raise RequestError("the request must be a JSON object, e.g. {\"game\": GAME, ...}")
         return request
 
-    def _send_json(self, status: HTTPStatus, body: dict) -> None:
-        self._send(status, json.dumps(body, default=_json_default).encode("utf-8"), "application/json")
+    def _send_json(self, status: HTTPStatus, body: dict, headers: dict[str, str] | None = None) -> None:
+        self._send(status, json.dumps(body, default=_json_default).encode("utf-8"), "application/json", headers)
 
-    def _send(self, status: HTTPStatus, body: bytes, kind: str | None) -> None:
+    def _send(self, status: HTTPStatus, body: bytes, kind: str | None, headers: dict[str, str] | None = None) -> None:
         self.send_response(status)
         if kind is not None:
             self.send_header("Content-Type", kind)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")

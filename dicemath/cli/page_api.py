@@ -1,62 +1,59 @@
 """The JSON API of the page (``dicemath serve``, :mod:`dicemath.cli.page`): its routes.
 
-- ``GET /api/games``: ``{"games": [{"name", "title", "example"}]}``, every game of the
-  registry with the text of a state where a player decides (:func:`games`); the page lists
-  its games from it and asks a game without a form of its own for a state in its text form.
-
 The server (:mod:`dicemath.cli.page`) answers them in its own process or hands them to its
 worker processes (:mod:`dicemath.cli.page_workers`); both find them here, in :data:`ROUTES`.
+Every game comes from the registry; the page's forms are drawn from the fields each game
+declares (:meth:`~dicemath.core.game.Game.page_fields`, :class:`~dicemath.core.requests.Field`).
 
-- ``POST /api/advise`` with ``{"game": GAME, "state": TEXT}`` (any game of the registry, the
-  state in its text form, optionally ``"rules"``, a preset's name): the game's advice at that
-  state (:meth:`dicemath.core.game.Game.advise`, the envelope of ``dicemath GAME advise STATE
-  --json``) plus ``"svg"``, the picture of the position with the advice. Without ``state``,
-  the game's own fields (:meth:`~dicemath.core.game.Game.page_advice`): the JSON object the
-  command line's ``advise`` query prints with ``--json`` plus ``"svg"``; the keys are the
-  command-line options of that query with ``_`` for ``-``, as strings or numbers; an
-  empty string means "not given" (the option's default):
+- ``GET /api/games``: ``{"games": [{"name", "title", "example", "fields", "state_fields"}]}``
+  (:func:`games`): every game of the registry, the text of a state where a player decides,
+  the fields of its own form (none: the page asks for a state) and the fields of the state
+  form every game has (:func:`state_fields`: ``state``, and ``rules`` where the game has
+  presets).
+- ``POST /api/advise`` with ``{"game": GAME, "state": TEXT}`` (optionally ``"rules"``, a
+  preset's name): the game's advice at that state (:meth:`dicemath.core.game.Game.advise`,
+  the envelope of ``dicemath GAME advise STATE --json``). With the game's own fields instead
+  of ``state``: the game's answer (:meth:`~dicemath.core.game.Game.page_advice`, the JSON
+  object its command line's advise query prints with ``--json``). Either way plus ``"svg"``,
+  the picture of the position with the advice, and ``"view"``, what the page shows
+  (:func:`~dicemath.core.requests.view`).
+- ``POST /api/picture`` with ``{"game": GAME, "state": TEXT}``, or the game's field that
+  ``redraws`` (a board at the start of a turn, which the page redraws when a row is tapped):
+  ``{"state", "board", "svg"}``.
 
-  - ``pegs``, ``fives``: ``board``, ``roll``, ``throws`` (``dicemath pegs advise``);
-  - ``bohnduell``: ``position``, ``cups``, ``stock``, ``capture``, ``depth``,
-    ``table_stock`` (``dicemath bohnduell advise``);
-  - ``pitjesbak``: ``my_stripes``, ``my_wiped``, ``their_stripes``, ``their_wiped``,
-    ``role``, ``throw_number``, ``current``, ``best``, ``limit``, ``stripes``,
-    ``die_values`` (``dicemath pitjesbak advise``);
-  - ``backgammon``: ``query`` ``"hint"`` with ``position``, ``dice``, ``rules``, ``ply``
-    (``dicemath backgammon hint``), or ``"cube"`` with ``position`` (a Position ID, or a
-    home board with ``versus``), ``cube_value``, ``cube_owner``, ``ply``, ``rules``,
-    ``unbounded_cube`` (``dicemath backgammon cube``). Positions with contact need the
-    optional ``gnubg`` package, as on the command line.
-
-- ``POST /api/picture`` with ``{"game": GAME, "state": TEXT}``, or for Pegs and Fives
-  ``{"game": "pegs" | "fives", "board": ...}`` (the board at the start of a turn, which the
-  page redraws when a hole is tapped): ``{"state", "board", "svg"}``.
-
-Input the rules refuse raises a :class:`~dicemath.core.errors.DicemathError` with the
-message the command line prints; the server answers it with HTTP 400 and ``{"error":
-MESSAGE}`` (:mod:`dicemath.cli.page`).
+Every key of a request is ``game`` or a field of the form it fills, and each field is read
+by its declaration (:func:`~dicemath.core.requests.read_fields`): a key that is no field of
+the form, a field that does not apply, a value out of its bounds raise
+:class:`~dicemath.core.requests.RequestError` naming the field. Input the rules refuse
+raises a :class:`~dicemath.core.errors.DicemathError`, its command-line options named as
+the page's fields (:func:`page_words`). The server answers both with HTTP 400 and
+``{"error": MESSAGE}`` (:mod:`dicemath.cli.page`).
 
 Example:
-    >>> answer = advise({"game": "pegs", "board": "5,5,5,5,5,5,5,5,5,4,2,0", "roll": "6,6,5,5,2,1"})
-    >>> answer["recommendation"], answer["exact"], answer["svg"].startswith("<svg")
-    (12, True, True)
+    >>> from dicemath.games.registry import GAMES
+    >>> [g["name"] for g in games()["games"]] == [g.name for g in GAMES]
+    True
     >>> sorted(ROUTES)
     ['/api/advise', '/api/picture']
-    >>> [g["name"] for g in games()["games"]][-1]
-    'pig'
+    >>> page_words('needs --versus (the opponent\\'s home board)', ("versus",))
+    'needs "versus" (the opponent\\'s home board)'
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
+from dicemath.core.errors import DicemathError
 from dicemath.core.game import CHANCE, Game, GameState
-from dicemath.core.requests import choice_field, given, text_field
+from dicemath.core.requests import Field, RequestError, advice_view, read_fields
 from dicemath.games.registry import GAMES
 from dicemath.games.registry import game as game_named
 
-__all__ = ["ROUTES", "advise", "games", "picture"]
+__all__ = ["ROUTES", "advise", "games", "page_words", "picture", "state_fields"]
 
+T = TypeVar("T")
 
 def _first_decision(game: Game) -> GameState:
     """The first state of ``game`` where a player decides (each chance node's first outcome)."""
@@ -66,60 +63,105 @@ def _first_decision(game: Game) -> GameState:
     return state
 
 
-def games() -> dict:
-    """The answer of ``GET /api/games``: every registered game, its title and an example state."""
-    return {"games": [{"name": g.name, "title": g.title, "example": str(_first_decision(g))} for g in GAMES]}
+def state_fields(game: Game) -> tuple[Field, ...]:
+    """The fields of the state form every game has: ``state`` (its text form) and, where the
+    game has more than one preset, ``rules``."""
+    presets = tuple(game.presets())
+    text = Field("state", "text", "State", help=f"the state's text form, as 'dicemath {game.name} show' prints it",
+                 required=True, example=str(_first_decision(game)), wide=True)
+    if len(presets) < 2:
+        return (text,)
+    return (text, Field("rules", "choice", "Rules", default=presets[0], choices=presets))
 
 
-def _game(request: dict) -> Game:
-    return game_named(text_field(request, "game", required=True, positional=True))
+def games() -> dict[str, Any]:
+    """The answer of ``GET /api/games`` (see the module docstring)."""
+    return {"games": [{"name": g.name, "title": g.title, "example": str(_first_decision(g)),
+                       "fields": [f.as_dict() for f in g.page_fields()],
+                       "state_fields": [f.as_dict() for f in state_fields(g)]} for g in GAMES]}
 
 
-def _state_advice(game: Game, request: dict) -> dict:
+def _game(request: dict[str, Any]) -> Game:
+    name = request.get("game")
+    if not isinstance(name, str) or not name.strip():
+        raise RequestError('field "game" is required (one of ' + ", ".join(g.name for g in GAMES) + ")")
+    return game_named(name.strip())
+
+
+def page_words(message: str, names: Sequence[str]) -> str:
+    """``message`` with the command-line option of each field in ``names`` written as that
+    field (``--cube-value`` as ``"cube_value"``): the page speaks of its own fields."""
+    for name in sorted(names, key=len, reverse=True):
+        message = re.sub(r"--" + re.escape(name.replace("_", "-")) + r"\b(?!-)", f'"{name}"', message)
+    return message
+
+
+def _answer(answer: Callable[[], T], fields: Sequence[Field]) -> T:
+    """``answer()``; a refusal's message in the words of the page's ``fields`` (:func:`page_words`)."""
+    try:
+        return answer()
+    except DicemathError as error:
+        words = page_words(str(error), [f.name for f in fields])
+        if words == str(error):
+            raise
+        raise DicemathError(words) from error
+
+
+def _state_advice(game: Game, request: dict[str, Any]) -> dict[str, Any]:
     """The answer to ``{"game": NAME, "state": TEXT}``: the game's advice at that state."""
-    rules_name = choice_field(request, "rules", sorted(game.presets()))
-    state = game.read_state(text_field(request, "state", required=True, positional=True),
-                            game.presets()[rules_name] if rules_name else None)
+    values = read_fields(request, state_fields(game), also=("game",))
+    state = game.read_state(values["state"], game.presets()[values["rules"]] if "rules" in values else None)
     advice = game.advise(state)
     result = advice.as_dict()
     result["svg"] = game.draw(state, advice if advice.options else None)
+    result["view"] = advice_view(advice)
     return result
 
 
-def advise(request: dict) -> dict:
+def advise(request: dict[str, Any]) -> dict[str, Any]:
     """The answer of ``POST /api/advise`` (see the module docstring).
 
     Args:
         request: the decoded JSON object, ``{"game": ..., "state": ...}`` or ``{"game": ...,
-            option: value, ...}``.
+            field: value, ...}``.
 
     Returns:
-        The command line's ``--json`` object with ``"svg"``, the picture, added.
+        The command line's ``--json`` object with ``"svg"``, the picture, and ``"view"``.
 
     Raises:
-        DicemathError: input the rules refuse (the command line's message), or a request
-            the server cannot read (:class:`RequestError`).
+        DicemathError: input the rules refuse, or a request the server cannot read
+            (:class:`~dicemath.core.requests.RequestError`); either names the page's fields.
     """
     game = _game(request)
-    if given(request, "state") is not None:
-        return _state_advice(game, request)
-    return game.page_advice({**request, "game": game.name})
+    own = game.page_fields()
+    if not own or "state" in request:
+        return _answer(lambda: _state_advice(game, request), state_fields(game))
+    values = read_fields(request, own, also=("game",))
+    return _answer(lambda: game.page_advice(values), own)
 
 
-def picture(request: dict) -> dict:
-    """The answer of ``POST /api/picture``: ``{"state", "svg"}``, the picture of a state given in
-    its text form (``state``), or of a Pegs or Fives board at the start of a turn (``board``).
+def picture(request: dict[str, Any]) -> dict[str, Any]:
+    """The answer of ``POST /api/picture``: ``{"state", "board", "svg"}``, the picture of a
+    state given in its text form (``state``), or of the game's field that ``redraws``.
 
     Raises:
-        DicemathError: a state or board the rules refuse.
+        DicemathError: a state or field the rules refuse, a request with other fields.
     """
     game = _game(request)
-    if given(request, "board") is not None:
-        state = game.page_picture_state(request)
+    own = game.page_fields()
+    if not own or "state" in request:
+        fields = state_fields(game)
+        values = read_fields(request, fields, also=("game",))
+        rules = game.presets()[values["rules"]] if "rules" in values else None
+        state = _answer(lambda: game.read_state(values["state"], rules), fields)
     else:
-        state = game.read_state(text_field(request, "state", required=True, positional=True))
+        redrawn = tuple(f for f in own if f.redraws)
+        if not redrawn:
+            raise RequestError('field "state" is required (a picture of ' + game.title + " needs the state)")
+        values = read_fields(request, redrawn, also=("game",))
+        state = _answer(lambda: game.page_picture_state(values), redrawn)
     return {"state": str(state), "board": list(getattr(state, "board", ())), "svg": game.draw(state)}
 
 
-ROUTES: dict[str, Callable[[dict], dict]] = {"/api/advise": advise, "/api/picture": picture}
+ROUTES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {"/api/advise": advise, "/api/picture": picture}
 """The JSON endpoints, by path."""

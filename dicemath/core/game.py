@@ -169,7 +169,8 @@ class Game:
 
     Hooks a game gives: :meth:`presets`, :meth:`initial_state`, :meth:`read_state`,
     :meth:`draw`, :meth:`sources`, :meth:`register_commands`, :meth:`report_sections`,
-    :meth:`analysis`; optionally :meth:`page_advice` (the page's per-game fields).
+    :meth:`analysis`; optionally :meth:`page_fields` with :meth:`page_advice` and
+    :meth:`page_picture_state` (the page's form of the game's own fields).
     """
 
     name: str = ""
@@ -244,28 +245,34 @@ class Game:
         """The game's :class:`dicemath.analysis.GameAnalysis` (records of played games)."""
         raise NotImplementedError
 
-    def page_advice(self, request: Any) -> dict[str, Any]:
-        """The page's answer to a request in the game's own fields (``/api/advise`` without
-        ``state``): the ``--json`` object of its advise command plus ``svg``.
+    def page_fields(self) -> tuple[Any, ...]:
+        """The fields of the game's own page form, each a :class:`~dicemath.core.requests.Field`
+        declared once (the page draws the form from them and reads requests by them); none, the
+        default: the page asks for a state in its text form."""
+        return ()
+
+    def page_advice(self, values: Any) -> dict[str, Any]:
+        """The page's answer to the game's own fields (``/api/advise`` without ``state``):
+        the ``--json`` object of its advise command plus ``svg`` (the picture) and ``view``
+        (:func:`~dicemath.core.requests.view`).
+
+        Args:
+            values: ``{name: value}`` of :meth:`page_fields`, read and checked by
+                :func:`~dicemath.core.requests.read_fields`.
 
         Raises:
             DicemathError: input the rules refuse.
         """
-        from dicemath.core.errors import InvalidStateError
+        raise NotImplementedError
 
-        raise InvalidStateError(f"{self.name} takes a state in its text form: {{\"game\": {self.name!r}, "
-                                "\"state\": TEXT}")
-
-    def page_picture_state(self, request: Any) -> GameState:
-        """The state the page draws for a request in the game's own fields (``/api/picture``
-        with ``board``).
+    def page_picture_state(self, values: Any) -> GameState:
+        """The state the page draws from the field of :meth:`page_fields` that ``redraws``
+        (``/api/picture`` without ``state``); ``values`` as :meth:`page_advice` has them.
 
         Raises:
             DicemathError: input the rules refuse.
         """
-        from dicemath.core.errors import InvalidStateError
-
-        raise InvalidStateError(f"{self.name} draws a state given in its text form: {{\"state\": TEXT}}")
+        raise NotImplementedError
 
     def __repr__(self) -> str:
         return f"<Game {self.name}>"

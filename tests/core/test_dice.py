@@ -73,14 +73,16 @@ def test_one_reading_of_a_throw_for_the_command_line_the_page_and_the_states():
 
     from dicemath.core.commands import throw_list
     from dicemath.core.dice import read_throw, throw_faces
-    from dicemath.core.requests import RequestError, throw_list_field
+    from dicemath.core.requests import Field, RequestError, read_field
+
+    roll = Field("roll", "throw", "Throw")
 
     for text in ("6-5-3-3-3-2", "6,5,3,3,3,2", "6 5 3 3 3 2", "653332"):
-        assert throw_faces(text) == throw_list(text) == throw_list_field({"roll": text}, "roll") == [6, 5, 3, 3, 3, 2]
+        assert throw_faces(text) == throw_list(text) == read_field({"roll": text}, roll) == [6, 5, 3, 3, 3, 2]
         assert read_throw(text, 6) == (2, 3, 3, 3, 5, 6)
     with pytest.raises(argparse.ArgumentTypeError, match="write it as 6-5-3 or 6,5,3"):
         throw_list("6-x")
-    with pytest.raises(RequestError, match="argument --roll: cannot read a throw"):
-        throw_list_field({"roll": "6-x"}, "roll")
+    with pytest.raises(RequestError, match='field "roll": cannot read a throw'):
+        read_field({"roll": "6-x"}, roll)
     with pytest.raises(InvalidDiceError, match="cannot read a throw of 3 dice from '6-x'"):
         read_throw("6-x", 3)

@@ -7,32 +7,19 @@ Example:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-from dicemath.core.errors import InvalidStateError
+from dicemath.core.commands import int_list
 from dicemath.core.game import Game
-from dicemath.core.requests import (
-    RequestError, choice_field, flag_field, int_field, int_list_field, text_field, throw_list_field)
-from dicemath.games.backgammon.rules import PRESETS, STANDARD
+from dicemath.core.requests import Field, RequestError, view
+from dicemath.games.backgammon.cube_rules import CUBE_OWNERS, MAX_CUBE
+from dicemath.games.backgammon.rules import PLAYTIVE_LIMIT, PRESETS, STANDARD
 from dicemath.games.backgammon.state import State, initial_state
 
 if TYPE_CHECKING:
     from dicemath.core.advice import Advice
     from dicemath.core.sources import SourceChain
-
-T = TypeVar("T")
-
-
-def _given(value: T | None, name: str) -> T:
-    """A page field that a required field or a default makes present.
-
-    Raises:
-        RequestError: the field is absent after all.
-    """
-    if value is None:
-        raise RequestError(f"the following arguments are required: {name}")
-    return value
-
 
 class BackgammonGame(Game):
     """Backgammon with the doubling cube (the standard rules and the Playtive variant)."""
@@ -58,7 +45,8 @@ class BackgammonGame(Game):
         return draw(state, advice)
 
     def sources(self, rules: Any) -> SourceChain:
-        """The chain of :func:`dicemath.games.backgammon.advice.sources` (move and cube decisions)."""
+        """The chain of :func:`dicemath.games.backgammon.advice.sources`: the advice at every
+        decision (plays and the cube) and the value of every state (setting ``ply``, 0..3)."""
         from dicemath.games.backgammon.advice import sources
 
         return sources(rules)
@@ -84,43 +72,100 @@ class BackgammonGame(Game):
 
         return ANALYSIS
 
-    def page_advice(self, request: Any) -> dict[str, Any]:
-        query = choice_field(request, "query", ("hint", "cube"), required=True)
-        return self._page_hint(request) if query == "hint" else self._page_cube(request)
+    def page_fields(self) -> tuple[Field, ...]:
+        """The questions of ``hint`` (a play) and ``cube`` (the Position ID form, and the
+        bear-off form of two home boards), each with its options."""
+        from dicemath.games.backgammon.gnubg_engine import MAX_PLY
 
-    @staticmethod
-    def _page_hint(request: Any) -> dict[str, Any]:
-        from dicemath.games.backgammon.commands_hint import hint_picture, hint_result
+        hint, cube, bearoff = ("hint",), ("cube",), ("bearoff",)
+        return (Field("query", "choice", "Question", default="hint", choices=("hint", "cube", "bearoff"),
+                      choice_labels=("Which play? (a roll)", "Double, take or pass? (the cube)",
+                                     "The cube in a bear-off (two home boards)"), wide=True),
+                Field("position", "text", "Position",
+                      "GNU Backgammon Position ID or XGID, the player on roll to move (positions with contact need "
+                      "the gnubg package); for a bear-off, the home board of the player on roll: checkers on "
+                      "points 1..6, e.g. 0,2,0,0,0,0", required=True, example="4HPwATDgc/ABMA", wide=True),
+                Field("dice", "throw", "Dice", required=True, example="3-1", when=("query", hint), dice=2, wide=True),
+                Field("versus", "ints", "Opponent's home board", "checkers on points 1..6", required=True,
+                      example="0,1,0,0,0,0", when=("query", bearoff), wide=True),
+                Field("unbounded_cube", "flag", "No cap on the cube (BG-8 caps it at 64)", default=False,
+                      when=("query", bearoff)),
+                Field("cube_value", "int", "Cube value", "default 1, or 2 when owned (BG-8)", low=1, high=MAX_CUBE,
+                      when=("query", cube)),
+                Field("cube_owner", "choice", "Cube owner", default="centred", choices=CUBE_OWNERS,
+                      choice_labels=("centred", "the player on roll", "the opponent"), when=("query", cube)),
+                Field("ply", "int", "Look-ahead (ply)", "default 0", default=0, low=0, high=MAX_PLY,
+                      when=("query", hint + cube)),
+                Field("rules", "choice", "Rules", default="standard", choices=tuple(PRESETS),
+                      choice_labels=("standard", f"playtive (at most {PLAYTIVE_LIMIT} on a point)"),
+                      when=("query", hint + cube)))
 
-        position = _given(text_field(request, "position", required=True, positional=True), "position")
-        dice = _given(throw_list_field(request, "dice", required=True, positional=True), "dice")
-        rules_name = _given(choice_field(request, "rules", sorted(PRESETS), "standard"), "--rules")
-        result = hint_result(position, dice, rules_name, _given(int_field(request, "ply", 0), "--ply"))
-        result["svg"] = hint_picture(position, dice, rules_name, result)
+    def page_advice(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        from dicemath.games.backgammon import commands_cube, commands_hint
+
+        query, text = values["query"], values["position"]
+        if query == "bearoff":
+            board = int_list(text) if commands_cube.is_board_text(text) else None
+            if board is None:
+                raise RequestError('field "position": a bear-off is asked with a home board, e.g. 0,2,0,0,0,0')
+            result = commands_cube.position_result(board, values["versus"],
+                                                   None if values["unbounded_cube"] else MAX_CUBE)
+            result["svg"] = commands_cube.bearoff_picture(result)
+        elif commands_cube.is_board_text(text):
+            raise RequestError(f'field "position": a home board is asked with the question "bearoff", not "{query}"')
+        elif query == "hint":
+            result = commands_hint.hint_result(text, values["dice"], values["rules"], values["ply"])
+            result["svg"] = commands_hint.hint_picture(text, values["dice"], values["rules"], result)
+        else:
+            owner = values["cube_owner"]
+            value = values["cube_value"] or (1 if owner == "centred" else 2)
+            result = commands_cube.advice_result(text, value, owner, values["ply"], values["rules"])
+            result["svg"] = commands_cube.advice_picture(text, result)
+        result["view"] = _page_view(result)
         return result
 
-    @staticmethod
-    def _page_cube(request: Any) -> dict[str, Any]:
-        from dicemath.games.backgammon.commands_cube import (
-            is_board_text, advice_picture, advice_result, bearoff_picture, position_result)
-        from dicemath.games.backgammon.cube import CUBE_OWNERS, MAX_CUBE
 
-        text = _given(text_field(request, "position", required=True, positional=True), "position")
-        if not is_board_text(text):                                   # a Position ID or XGID
-            owner = _given(choice_field(request, "cube_owner", CUBE_OWNERS, "centred"), "--cube-owner")
-            value = _given(int_field(request, "cube_value", 1 if owner == "centred" else 2), "--cube-value")
-            rules_name = _given(choice_field(request, "rules", sorted(PRESETS), "standard"), "--rules")
-            result = advice_result(text, value, owner, _given(int_field(request, "ply", 0), "--ply"), rules_name)
-            result["svg"] = advice_picture(text, result)
-            return result
-        board = int_list_field(request, "position", positional=True)  # the bear-off form: two home boards
-        versus = int_list_field(request, "versus")
-        if versus is None:
-            raise InvalidStateError("a bear-off position needs --versus (the opponent's home board)")
-        result = position_result(board, versus, None if flag_field(request, "unbounded_cube") else MAX_CUBE)
-        result["svg"] = bearoff_picture(result)
-        return result
+def _signed(x: float | None) -> str:
+    return "-" if x is None else f"{x:+.4f}"
 
 
-BACKGAMMON_GAME = BackgammonGame()
+def _percent(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _page_view(r: Mapping[str, Any]) -> dict[str, Any]:
+    """What the page shows of the JSON ``r`` of ``hint`` or ``cube`` (either form)."""
+    if "moves" in r:
+        moves = r["moves"]
+        sources = ", ".join(dict.fromkeys(m["source"] for m in moves)) or "-"
+        return view(f"Play {moves[0]['move'] or 'nothing'}" if moves else "No legal play",
+                    bool(moves) and all(m["source"] == "exact" for m in moves),
+                    f"cubeless money equity of the mover, {r['rules']} rules; values from {sources}",
+                    ("play", "equity", "win", "source"),
+                    [(m["move"] or "(no play)", _signed(m["equity"]), _percent(m["probabilities"]["win"]), m["source"])
+                     for m in moves])
+    if "position_id" in r:
+        actions = ("no double", "double/take", "double/pass")
+        return view(f"Cube: {r['action']}", r["method"] == "exact cubeful bear-off",
+                    f"{r['method']}; cubeless chances from {r['source']}; win {_percent(r['probabilities']['win'])}; "
+                    f"equity per unit cube ({r['cube_value']}, {r['cube_owner']})", ("action", "equity"),
+                    [(a, _signed(r[a.replace(" ", "_").replace("/", "_")])) for a in actions],
+                    actions.index(r["action"]) if r["action"] in actions else -1)
+    names = {"centred": "centred", "owned": "owned by the player on roll", "opponent_owned": "owned by the opponent"}
+    return view(f"Centred cube: {r['action']['centred']}", r.get("exact") is not False,
+                f"{r.get('method', 'exact cubeful bear-off')}; cubeless win {_percent(r['win_probability'])}",
+                ("cube", "no double", "optimal", "action"),
+                [(name, _signed(r["no_double"][k]), _signed(r[k]), r["action"][k]) for k, name in names.items()])
+
+
+BACKGAMMON_GAME: BackgammonGame = BackgammonGame()
 """Backgammon."""
+
+advise = BACKGAMMON_GAME.advise
+"""Every legal action of a decision, valued, best first (:meth:`dicemath.core.game.Game.advise`;
+setting ``ply``, 0..3, the evaluator's look-ahead).
+
+Example:
+    >>> advise(State.from_str("AgAAGAAAAAAAAA X may-double cube 1")).best.text
+    'double'
+"""

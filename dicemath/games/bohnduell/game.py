@@ -1,17 +1,29 @@
 """BohnDuell (Sackson's *Cups*) as a :class:`~dicemath.core.game.Game` object (docs/rules.md section 5).
 
+Its advice (:meth:`~dicemath.core.game.Game.advise`, the one door to BohnDuell advice) and the
+values of its positions come from its chain of sources
+(:func:`~dicemath.games.bohnduell.search.source_chain`), with the settings ``depth`` (the
+search's plies, 1..12, default 6) and ``table_stock`` (the exact table's beans a side,
+default 12): every legal move valued by the final pot difference from the mover's view after
+the move and best play (BOHN-6, BOHN-7), best first.
+
 Example:
     >>> BOHNDUELL_GAME.read_state(str(BOHNDUELL_GAME.initial_state())) == BOHNDUELL_GAME.initial_state()
     True
+    >>> advice = BOHNDUELL_GAME.advise(BOHNDUELL_GAME.read_state("1:1,0,0,0:1/0:3,2,0,0:2/A"), table_stock=8)
+    >>> [(str(o.action), o.value) for o in advice.options], advice.exact, advice.source
+    ([('H1', 3), ('S1', 1)], True, 'table')
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from dicemath.core.game import Game
-from dicemath.core.requests import RequestError, choice_field, int_field, text_field
-from dicemath.games.bohnduell.rules import CAPTURE_EVERY, STANDARD
+from dicemath.core.numbers import number_text
+from dicemath.core.requests import Field, RequestError, view
+from dicemath.games.bohnduell.rules import CAPTURE_EVERY, CAPTURE_RULES, MAX_CUPS, MIN_CUPS, STANDARD, STANDARD_STOCK
 from dicemath.games.bohnduell.state import State, initial_state
 
 
@@ -38,8 +50,8 @@ class BohnDuellGame(Game):
 
     def sources(self, rules: Any) -> Any:
         """The chain (:func:`~dicemath.games.bohnduell.search.source_chain`): the dense table,
-        the exact solve of small positions, the alpha-beta search (settings ``depth``,
-        ``table_stock``)."""
+        the strong tables, the solved starts, the exact solve of small positions, the alpha-beta
+        search (settings ``depth``, ``table_stock``); each source advises and values positions."""
         from dicemath.games.bohnduell.search import source_chain
 
         return source_chain(rules)
@@ -61,23 +73,43 @@ class BohnDuellGame(Game):
 
         return ANALYSIS
 
-    def page_advice(self, request: Any) -> dict[str, Any]:
-        from dicemath.games.bohnduell.commands import parse_position, position_advice
-        from dicemath.games.bohnduell.drawing import draw
-        from dicemath.games.bohnduell.search import DEPTH, TABLE_STOCK
+    def page_fields(self) -> tuple[Field, ...]:
+        """The position of ``advise`` (``start`` with its variant), the search's depth and the exact table's limit."""
+        from dicemath.games.bohnduell.search import DEPTH, MAX_DEPTH, TABLE_STOCK
+        from dicemath.games.bohnduell.solver_dense import MAX_TABLE_STOCK
 
-        text = text_field(request, "position", required=True, positional=True)
-        cups, stock = int_field(request, "cups", 4), int_field(request, "stock", 40)
-        capture = choice_field(request, "capture", ("last", "every"), "last")
-        if text is None or cups is None or stock is None or capture is None:    # required, or a default
-            raise RequestError("the page's request has no position, cups, stock or capture")
-        position = parse_position(text, cups, stock, capture)
-        depth, table_stock = int_field(request, "depth", DEPTH), int_field(request, "table_stock", TABLE_STOCK)
-        if depth is None or table_stock is None:                                 # both have a default
-            raise RequestError("the page's request has no depth or table_stock")
-        advice = position_advice(position, depth, table_stock)
+        return (Field("position", "text", "Position",
+                      "start, or stock:cups:pot/stock:cups:pot/mover, e.g. 38:0,0,1,1:0/40:0,0,0,0:0/B. Moves: Sk sows "
+                      "k beans from the stock (BOHN-3), Hd harvests the cup d from the pot (BOHN-5), P passes (BOHN-6)",
+                      required=True, example="start", wide=True),
+                Field("cups", "int", "Cups per row (for start)", "default 4 (BOHN-1)", low=MIN_CUPS, high=MAX_CUPS),
+                Field("stock", "int", "Beans per player (for start)", f"default {STANDARD_STOCK} (BOHN-1)", low=0),
+                Field("capture", "choice", "Capture rule (BOHN-4)", default=CAPTURE_RULES[0], choices=CAPTURE_RULES,
+                      choice_labels=("last bean", "every bean")),
+                Field("depth", "int", "Search depth (plies)", f"default {DEPTH}", default=DEPTH, low=1, high=MAX_DEPTH),
+                Field("table_stock", "int", "Exact table up to (beans a side)", f"default {TABLE_STOCK}; 0: none",
+                      default=TABLE_STOCK, low=0, high=MAX_TABLE_STOCK))
+
+    def page_advice(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        from dicemath.games.bohnduell.drawing import draw
+        from dicemath.games.bohnduell.state import parse_position
+
+        text = values["position"]
+        if text.strip().lower() != "start":
+            for name in ("cups", "stock"):
+                if values[name] is not None:
+                    raise RequestError(f'field "{name}" applies only to the position "start"')
+        cups, stock = values["cups"], values["stock"]
+        position = parse_position(text, 4 if cups is None else cups, STANDARD_STOCK if stock is None else stock,
+                                  values["capture"])
+        advice = self.advise(position, depth=values["depth"], table_stock=values["table_stock"])
         result = advice.as_dict()
         result["svg"] = draw(position, advice)
+        methods = {o["method"] for o in result["options"]}
+        mixed = "; some moves exact, others searched" if not advice.exact and "exact" in methods else ""
+        result["view"] = view(f"{result['to_move']} plays {result['best']}" if advice.best else "No move",
+                              advice.exact, f"value: {result['value_view']}{mixed}", ("move", "value", "how"),
+                              [(o["action"], number_text(o["value"]), o["method"]) for o in result["options"]])
         return result
 
 

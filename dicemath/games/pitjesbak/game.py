@@ -5,22 +5,37 @@ Its chain of value sources (:meth:`PitjesbakGame.sources`) is
 and four players within the table solver's work limit, the labelled estimate beyond (the
 limits: :mod:`.limits`).
 
+Its advice (:meth:`~dicemath.core.game.Game.advise`, the one door to Pitjesbak advice) at a
+state where a player decides: stop, or throw again? (PIT-4..PIT-8): ``stop`` and, when a
+throw is left, ``throw``, each valued by the chance to win the game
+(:func:`.decision.decision_advice` of :func:`.decision.decide`), ``source`` the name of the
+chain's source, the :class:`~.advice_type.StopOrThrow` as its ``detail``. Its setting:
+``solution``, a solved game or table to answer with (of the kind of the source that covers
+the state). The chain's first source values every state of a two-player game too
+(:func:`.sources.game_value`).
+
 Example:
     >>> PITJESBAK_GAME.read_state(str(PITJESBAK_GAME.initial_state())) == PITJESBAK_GAME.initial_state()
     True
+    >>> from dicemath.games.pitjesbak.game_solver import solve_game
+    >>> small = solve_game(Rules(stripes=3), use_cache=False, compare=False)
+    >>> answer = PITJESBAK_GAME.advise(initial_state(small.rules).apply((6, 5, 4)), solution=small)
+    >>> answer.best.action, answer.exact, answer.source
+    ('stop', True, 'two-player game solution')
     >>> print(PITJESBAK_GAME.sources(STANDARD).describe())
-    two-player game solution (exact, float64): 2 players still in the game, any stripes
+    two-player game solution (exact, float64): 2 players still in the game, any stripes; a finished game
     table solution (exact, float64): 3 or 4 players still in the game, their stripes within the table solver's MAX_WORK
     table estimate (fitted strengths) (estimate): any table of 2 to 8 players
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from dicemath.core.game import Game
-from dicemath.core.requests import RequestError, choice_field, flag_field, int_field, int_list_field, text_field
-from dicemath.games.pitjesbak.rules import PIPS, STANDARD, Rules
+from dicemath.core.requests import Field, advice_view
+from dicemath.games.pitjesbak.rules import DICE, DIE_VALUE_VARIANTS, MAX_THROWS, PIPS, STANDARD, Rules
 from dicemath.games.pitjesbak.state import State, initial_state
 
 
@@ -69,37 +84,47 @@ class PitjesbakGame(Game):
 
         return ANALYSIS
 
-    def page_advice(self, request: Any) -> dict[str, Any]:
-        """The page's answer in the fields of ``pitjesbak advise`` (``_`` for ``-``): a table
-        (``stripes_left``, ``wiped``, ``position``, ``before``) or the two-player form
-        (``my_stripes`` ... ``role``, ``best``), with ``current``, ``throw_number``, ``limit``,
-        ``stripes``, ``die_values``; read by the command line's own function
-        (:func:`.commands.advise_state`) and answered by the chain, plus ``svg``.
+    def page_fields(self) -> tuple[Field, ...]:
+        """The two-player form of ``pitjesbak advise`` (a table of more players: its state's text form)."""
+        follower = ("role", ("follower",))
+        return (Field("my_stripes", "int", "My stripes", required=True, low=0, example="9"),
+                Field("my_wiped", "flag", "I have wiped a stripe before", default=False),
+                Field("their_stripes", "int", "Their stripes", required=True, low=0, example="9"),
+                Field("their_wiped", "flag", "They have wiped before", default=False),
+                Field("role", "choice", "I am", default="start", choices=("start", "follower"),
+                      choice_labels=("the start player", "the follower")),
+                Field("throw_number", "int", "Throws used, this one included", f"1..{MAX_THROWS} (PIT-4)",
+                      required=True, low=1, high=MAX_THROWS, example="1"),
+                Field("current", "throw", "My throw", required=True, example="6-5-4", dice=DICE, wide=True),
+                Field("best", "throw", "Start player's counting throw", required=True, example="1-1-2", dice=DICE,
+                      when=follower),
+                Field("limit", "int", "Limit (throws allowed)", "default: as many as the start player used (PIT-4)",
+                      low=1, high=MAX_THROWS, when=follower),
+                Field("stripes", "int", "Stripes at the start of the game", f"default {STANDARD.stripes} (PIT-1)",
+                      default=STANDARD.stripes, low=1),
+                Field("die_values", "choice", "Die values", default=STANDARD.die_values, choices=DIE_VALUE_VARIANTS,
+                      choice_labels=("traditional (1 = 100, 6 = 60)", "pips"), wide=True))
+
+    def page_advice(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """The page's answer in the two-player form (:meth:`page_fields`): the situation read
+        by :func:`.advice.read_situation` (as the command line reads it) and answered by the
+        chain, plus ``svg`` and ``view``.
 
         Raises:
-            DicemathError: input the rules refuse (the command line's message).
+            DicemathError: input the rules refuse.
         """
-        from dicemath.games.pitjesbak.commands import advise_result, advise_state
+        from dicemath.games.pitjesbak.advice import read_situation
         from dicemath.games.pitjesbak.drawing import draw
-        from dicemath.games.pitjesbak.rules import DIE_VALUE_VARIANTS
 
-        stripes = int_field(request, "stripes", 9)
-        die_values = choice_field(request, "die_values", DIE_VALUE_VARIANTS, "traditional")
-        if stripes is None or die_values is None:           # both have a default
-            raise RequestError("the page's request has no stripes or die_values")
-        rules = Rules(stripes=stripes, die_values=die_values)
-        state = advise_state(rules, current=text_field(request, "current"),
-                             throw_number=int_field(request, "throw_number"), limit=int_field(request, "limit"),
-                             stripes_left=int_list_field(request, "stripes_left"),
-                             wiped=int_list_field(request, "wiped"), position=int_field(request, "position"),
-                             before=text_field(request, "before"), my_stripes=int_field(request, "my_stripes"),
-                             my_wiped=flag_field(request, "my_wiped"),
-                             their_stripes=int_field(request, "their_stripes"),
-                             their_wiped=flag_field(request, "their_wiped"),
-                             role=choice_field(request, "role", ("start", "follower")),
-                             best=text_field(request, "best"))
-        result, advice = advise_result(state, self)
+        rules = Rules(stripes=values["stripes"], die_values=values["die_values"])
+        state = read_situation(rules, current=values["current"], throw_number=values["throw_number"],
+                               limit=values.get("limit"), my_stripes=values["my_stripes"], my_wiped=values["my_wiped"],
+                               their_stripes=values["their_stripes"], their_wiped=values["their_wiped"],
+                               role=values["role"], best=values.get("best"))
+        advice = self.advise(state)
+        result = advice.as_dict()
         result["svg"] = draw(state, advice)
+        result["view"] = advice_view(advice)
         return result
 
 
