@@ -1,10 +1,12 @@
-"""Every door gives one answer: ``analyse`` values each decision of every registered game
-exactly as ``advise`` does (the same values, ``exact`` flag and ``source``), because both ask
-the game's one chain of sources (:meth:`dicemath.core.game.Game.sources`).
+"""Every door gives one answer: ``analyse`` values each decision of every registered game by the
+game's own advice (:meth:`dicemath.core.game.Game.advise`, asked once per decision), and values
+states by the game's chain (:meth:`dicemath.core.game.Game.sources`), whose value at a decision
+is the best option's wherever the answer is exact.
 
 Random games are played from each game's start with small rules (seeded); the record of the
-whole game is analysed, and every decision the analysis valued is compared with the game's
-advice at that state; and the record of a whole game replays to the state the game ended in.
+whole game is analysed through a game that counts its advice, and every decision the analysis
+valued is compared with that advice and with the chain's value of the state; and the record of
+a whole game replays to the state the game ended in.
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ SMALL = {"pegs": dict(rows=3), "fives": dict(rows=3), "pitjesbak": dict(stripes=
          "pig": dict(goal=20)}
 """Rules fields of a quick game per game (the standard rules for the others)."""
 
+START = {"backgammon": "NQ0AAMsKAAAAAA"}
+"""A record's ``start`` for games whose opening holds no exact decision within :data:`MOVES` (a
+Backgammon bear-off, X's home board 2-1-0-2-1-1 against O's 1-1-2-0-1-2); the others start at the start."""
+
 MOVES = 40
 """Tokens played per game (the record of an unfinished game is analysed as far as it goes)."""
 
@@ -29,7 +35,7 @@ MOVES = 40
 def _random_game(game, rules, rng: random.Random, moves: int | None = MOVES):
     """The tokens of a random game from the start a record's game has (at most ``moves`` of
     them; None: to the end), the state before each token, and the state after the last."""
-    state = game.analysis().initial_state(rules)
+    state = game.analysis().initial_state(rules, START.get(game.name))
     tokens, before = [], []
     while (moves is None or len(tokens) < moves) and state.current_player() != TERMINAL:
         if state.current_player() == CHANCE:
@@ -51,21 +57,54 @@ def _small(game):
     return rules, fields
 
 
+def _record(game, fields, tokens):
+    """The whole-game record of ``tokens`` played from the start :func:`_random_game` played from."""
+    start = {"start": START[game.name]} if game.name in START else {}
+    return {"game": game.name, "rules": fields, "moves": tokens, **start}
+
+
+class _CountingAdvice:
+    """``game`` whose every advice is kept, in order: what the analysis asked it."""
+
+    def __init__(self, game):
+        self.game = game
+        self.asked = []
+
+    def __getattr__(self, name):
+        return getattr(self.game, name)
+
+    def advise(self, state, **settings):
+        advice = self.game.advise(state, **settings)
+        self.asked.append((state, advice))
+        return advice
+
+
 @pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
-def test_analyse_values_every_decision_as_advise_does(game):
+def test_analyse_values_every_decision_by_the_games_advice(game):
     rules, fields = _small(game)
+    chain = game.sources(rules)
     rng = random.Random(7)
-    checked = 0
+    decisions = exact = 0
     for _ in range(2):
-        tokens, before, _ = _random_game(game, rules, rng)
-        result = analyse({"game": game.name, "rules": fields, "moves": tokens})
-        for decision in result.decisions:
-            state = before[decision.index]
-            advice = game.advise(state)
+        tokens, before, end = _random_game(game, rules, rng)
+        counting = _CountingAdvice(game)
+        result = analyse(_record(game, fields, tokens), [counting])
+        # one advice per decision, at the decision's state, and nothing else asked
+        assert [state for state, _ in counting.asked] == [before[d.index] for d in result.decisions], game.name
+        for decision, (state, advice) in zip(result.decisions, counting.asked):
             assert decision.values == {o.text: float(o.value) for o in advice.options}, (game.name, str(state))
             assert (decision.exact, decision.source) == (advice.exact, advice.source), (game.name, str(state))
-            checked += 1
-    assert checked > 0
+            if advice.exact:
+                # the chain's value of the decision is the best option's, for the mover
+                valued = chain.value(state)
+                assert valued.exact, (game.name, str(state))
+                assert valued.values[state.current_player()] == pytest.approx(float(advice.best.value), abs=1e-9), \
+                    (game.name, str(state))
+                exact += 1
+            decisions += 1
+        # the trajectory is the chain's value of every state the game passed
+        assert [valued for _, valued in result.trajectory] == [chain.value(state) for state in (*before, end)]
+    assert decisions > 0 and exact > 0
 
 
 @pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
@@ -74,4 +113,4 @@ def test_replay_reproduces_the_end_state(game):
     rules, fields = _small(game)
     tokens, _, end = _random_game(game, rules, random.Random(5), moves=None)
     assert end.current_player() == TERMINAL
-    assert replay({"game": game.name, "rules": fields, "moves": tokens}) == end
+    assert replay(_record(game, fields, tokens), GAMES) == end

@@ -8,19 +8,22 @@ import random
 
 import pytest
 
-from dicemath.analysis import InvalidRecordError, analyse, replay
+from dicemath.analysis import InvalidRecordError, analyse, game_named, replay
+from dicemath.games.registry import GAMES
 from dicemath.analysis.play import record_game
 from dicemath.core.errors import IllegalMoveError, InvalidDiceError, InvalidStateError
 from dicemath.core.game import CHANCE, TERMINAL, sample_chance
 from dicemath.core.search import action_values
 from dicemath.games.backgammon import Position, gnubg_engine
 from dicemath.games.backgammon.hint import hint
-from dicemath.games.backgammon.analysis import ANALYSIS, EquityValues
+from dicemath.games.backgammon.analysis import ANALYSIS
 from dicemath.games.backgammon.rules import STANDARD
 from dicemath.games.backgammon.state import ROLL, State
 
 SMALL = Position.from_home_boards((1, 0, 1, 0, 0, 1), (0, 1, 0, 1, 0, 0))
 LARGER = Position.from_home_boards((2, 1, 0, 2, 1, 1), (1, 1, 2, 0, 1, 2))
+BACKGAMMON = game_named("backgammon", GAMES)
+CHAIN = BACKGAMMON.sources(STANDARD)
 
 
 def test_play_values_equal_expectimax_to_the_end():
@@ -28,25 +31,29 @@ def test_play_values_equal_expectimax_to_the_end():
     points; no gammon is possible once both sides have borne off checkers)."""
     state = ANALYSIS.decision_state({"position_id": SMALL.position_id(), "dice": [5, 2]}, STANDARD)
     searched = action_values(state)
-    ours = EquityValues(STANDARD, 0).action_values(state)
+    mover = state.current_player()
+    ours = {option.action: option.value for option in BACKGAMMON.advise(state).options}
     assert set(searched) == set(ours) and len(ours) > 1
     for action, values in searched.items():
-        assert ours[action].values[0] == pytest.approx(float(values[0]), abs=1e-9)
+        assert ours[action] == pytest.approx(float(values[mover]), abs=1e-9)
     worst = min(searched, key=lambda a: searched[a][0])
     best = max(searched, key=lambda a: searched[a][0])
     entry = {"position_id": SMALL.position_id(), "dice": [5, 2], "choice": ANALYSIS.text(state, worst)}
-    cost = analyse({"game": "backgammon", "decisions": [entry]}).decisions[0]
+    cost = analyse({"game": "backgammon", "decisions": [entry]}, GAMES).decisions[0]
     assert cost.exact and cost.best == ANALYSIS.text(state, best)
     assert cost.loss == pytest.approx(float(searched[best][0] - searched[worst][0]), abs=1e-9) and cost.loss > 0
 
 
 def test_chance_values_are_the_mean_over_the_21_rolls():
-    values = EquityValues(STANDARD, 0)
     rng = random.Random(1)
     state, checked = State(LARGER, STANDARD, ROLL, cube_value=None), 0
     while state.current_player() != TERMINAL:
         if state.current_player() == CHANCE:
-            assert values.value(state).values[0] == pytest.approx(values.expected(state).values[0], abs=1e-9)
+            expected = CHAIN.expected(state, ply=0)
+            assert CHAIN.value(state, ply=0).values[0] == pytest.approx(expected.values[0], abs=1e-9)
+            by_hand = sum(float(p) * CHAIN.value(state.apply(roll), ply=0).values[0]
+                          for roll, p in state.chance_outcomes())
+            assert expected.values[0] == pytest.approx(by_hand, abs=1e-12)
             state = state.apply(sample_chance(state, rng))
             checked += 1
         else:
@@ -54,13 +61,8 @@ def test_chance_values_are_the_mean_over_the_21_rolls():
     assert checked >= 3
 
 
-VALUES = EquityValues(STANDARD, 0)
-
-
 def _best(state, rng):
-    options = VALUES.action_values(state)
-    mover = state.current_player()
-    return max(options, key=lambda a: options[a].values[mover])
+    return BACKGAMMON.advise(state).best.action
 
 
 def _random(state, rng):
@@ -68,13 +70,13 @@ def _random(state, rng):
 
 
 def test_best_play_loses_nothing():
-    analysis = analyse(record_game("backgammon", (_best, _best), seed=3, start=LARGER.position_id()))
+    analysis = analyse(record_game(BACKGAMMON, (_best, _best), seed=3, start=LARGER.position_id()), GAMES)
     assert analysis.decisions and all(d.loss == 0 for d in analysis.decisions)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_luck_minus_losses_is_the_change_of_equity(seed):
-    analysis = analyse(record_game("backgammon", (_random, _random), seed=seed, start=LARGER.position_id()))
+    analysis = analyse(record_game(BACKGAMMON, (_random, _random), seed=seed, start=LARGER.position_id()), GAMES)
     start, end = analysis.trajectory[0][1].values, analysis.trajectory[-1][1].values
     assert analysis.exact and analysis.finished and abs(end[0]) == 1
     for seat in (0, 1):
@@ -95,17 +97,17 @@ def test_luck_minus_losses_is_the_change_of_equity(seed):
 ])
 def test_malformed_records_name_the_first_bad_entry(record, error, words):
     with pytest.raises(error, match=words):
-        analyse(record)
+        analyse(record, GAMES)
 
 
 def test_replay_checks_a_game_from_the_opening():
     """Replaying needs no values: a whole game from the opening roll is checked move by move."""
     opening = ["3-1", "8/5 6/5", "6-4", "24/18 13/9", "2-2"]
-    assert replay({"game": "backgammon", "moves": opening}).dice == (2, 2)
+    assert replay({"game": "backgammon", "moves": opening}, GAMES).dice == (2, 2)
     with pytest.raises(InvalidDiceError, match="moves entry 0.*two different dice"):
-        replay({"game": "backgammon", "moves": ["3-3"]})
+        replay({"game": "backgammon", "moves": ["3-3"]}, GAMES)
     with pytest.raises(IllegalMoveError, match="moves entry 1"):
-        replay({"game": "backgammon", "moves": ["1-3", "13/7"]})
+        replay({"game": "backgammon", "moves": ["1-3", "13/7"]}, GAMES)
 
 
 def test_cube_actions_of_a_last_roll_by_hand():
@@ -117,7 +119,7 @@ def test_cube_actions_of_a_last_roll_by_hand():
     result = analyse({"game": "backgammon", "decisions": [
         {"position_id": position, "choice": "roll"},
         {"position_id": position, "choice": "pass"},
-        {"position_id": position, "choice": "double"}]})
+        {"position_id": position, "choice": "double"}]}, GAMES)
     no_double, passed, doubled = result.decisions
     assert no_double.best == "double" and passed.best == "take" and doubled.loss == 0
     assert no_double.loss == pytest.approx(2 * (2 * win - 1) - (2 * win - 1), abs=1e-12)
@@ -125,7 +127,7 @@ def test_cube_actions_of_a_last_roll_by_hand():
     assert passed.player == 1 and no_double.exact
     with pytest.raises(InvalidStateError, match="may not double"):
         analyse({"game": "backgammon", "decisions": [{"position_id": position, "cube_value": 2,
-                                                      "cube_owner": "opponent", "choice": "double"}]})
+                                                      "cube_owner": "opponent", "choice": "double"}]}, GAMES)
 
 
 needs_gnubg = pytest.mark.skipif(not gnubg_engine.available(), reason="the gnubg package is not installed")
@@ -134,7 +136,7 @@ needs_gnubg = pytest.mark.skipif(not gnubg_engine.available(), reason="the gnubg
 @needs_gnubg
 def test_contact_plays_are_valued_as_hint_ranks_them():
     entry = {"position_id": "4HPwATDgc/ABMA", "dice": [6, 4], "choice": "24/18 13/9"}
-    cost = analyse({"game": "backgammon", "decisions": [entry]}).decisions[0]
+    cost = analyse({"game": "backgammon", "decisions": [entry]}, GAMES).decisions[0]
     ranked = hint(Position.initial(), (6, 4))
     assert not cost.exact and cost.best == ranked[0].move
     assert cost.values == pytest.approx({m.move: m.equity for m in ranked}, abs=1e-12)
@@ -144,8 +146,8 @@ def test_contact_plays_are_valued_as_hint_ranks_them():
 @pytest.mark.slow
 @needs_gnubg
 def test_a_game_from_the_opening_roll():
-    record = record_game("backgammon", (_best, _random), seed=4, players=("gnubg", "random"))
-    analysis = analyse(record)
+    record = record_game(BACKGAMMON, (_best, _random), seed=4, players=("gnubg", "random"))
+    analysis = analyse(record, GAMES)
     assert analysis.finished and all(d.loss == 0 for d in analysis.by_seat(0))
     assert analysis.trajectory[0][1].values[0] == pytest.approx(0.0, abs=1e-9)   # the opening is fair
     assert sum(d.loss for d in analysis.by_seat(1)) > 0.1

@@ -7,20 +7,23 @@ import random
 
 import pytest
 
-from dicemath.analysis import InvalidRecordError, analyse
+from dicemath.analysis import InvalidRecordError, analyse, game_named
+from dicemath.games.registry import GAMES
 from dicemath.analysis.play import record_game
 from dicemath.games.bohnduell.commands import position_advice
 from dicemath.core.errors import IllegalMoveError, InvalidStateError
 from dicemath.games.bohnduell import DictSolver, Rules, State, initial_state, load_dense
 from dicemath.games.bohnduell.players import ExactPlayer, greedy_player, random_player
-from dicemath.games.bohnduell.search import SOLVE_POTENTIAL, TABLE_STOCK, advise, source_chain
+from dicemath.games.bohnduell.search import SOLVE_POTENTIAL, TABLE_STOCK, source_chain
+
+BOHNDUELL = game_named("bohnduell", GAMES)
 
 
 def test_losses_are_the_dictionary_solvers_differences():
     """Second method: memoised negamax over sides (not the dense table) on a small game."""
     rules = Rules(stock=7)
-    record = record_game("bohnduell", (random_player, greedy_player), seed=5, rules={"stock": 7})
-    analysis = analyse(record)
+    record = record_game(BOHNDUELL, (random_player, greedy_player), seed=5, rules={"stock": 7})
+    analysis = analyse(record, GAMES)
     solver = DictSolver(rules)
     state = initial_state(rules)
     costs = {d.index: d for d in analysis.decisions}
@@ -37,7 +40,7 @@ def test_losses_are_the_dictionary_solvers_differences():
 def test_perfect_play_loses_nothing_and_the_value_never_moves():
     table = load_dense(Rules(stock=12))
     perfect = ExactPlayer(table)
-    analysis = analyse(record_game("bohnduell", (perfect, perfect), seed=2, rules={"stock": 10}))
+    analysis = analyse(record_game(BOHNDUELL, (perfect, perfect), seed=2, rules={"stock": 10}), GAMES)
     assert analysis.exact and analysis.finished
     assert all(d.loss == 0 for d in analysis.decisions)
     values = {v.values for _, v in analysis.trajectory}
@@ -46,7 +49,8 @@ def test_perfect_play_loses_nothing_and_the_value_never_moves():
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_value_changes_by_the_losses(seed):
-    analysis = analyse(record_game("bohnduell", (random_player, greedy_player), seed=seed, rules={"stock": 9}))
+    analysis = analyse(record_game(BOHNDUELL, (random_player, greedy_player), seed=seed, rules={"stock": 9}),
+                       GAMES)
     start, end = analysis.trajectory[0][1].values[0], analysis.trajectory[-1][1].values[0]
     loss_a = sum(d.loss for d in analysis.by_seat(0))
     loss_b = sum(d.loss for d in analysis.by_seat(1))
@@ -57,7 +61,7 @@ def test_the_value_changes_by_the_losses(seed):
 def test_search_values_are_advises():
     position = "30:1,2,0,3:2/31:0,1,3,0:3/A"
     entry = {"position": position, "choice": "S1", "depth": 3, "table_stock": 8}
-    cost = analyse({"game": "bohnduell", "decisions": [entry]}).decisions[0]
+    cost = analyse({"game": "bohnduell", "decisions": [entry]}, GAMES).decisions[0]
     advice = position_advice(State.from_str(position), depth=3, table_stock=8).as_dict()
     assert not cost.exact and cost.source == advice["source"]
     assert cost.values == {m["move"]: m["value"] for m in advice["options"]}
@@ -94,8 +98,8 @@ def test_analyse_values_each_decision_as_advise_does(seed):
         record = {"game": "bohnduell", "rules": {"cups": 4, "capture": state.rules.capture},
                   "decisions": [{"position": str(state), "choice": str(choice), "depth": depth,
                                  "table_stock": table_stock}]}
-        cost = analyse(record).decisions[0]
-        advice = advise(state, depth=depth, table_stock=table_stock)
+        cost = analyse(record, GAMES).decisions[0]
+        advice = BOHNDUELL.advise(state, depth=depth, table_stock=table_stock)
         assert cost.values == {o.text: float(o.value) for o in advice.options}
         assert (cost.exact, cost.source) == (advice.exact, advice.source)
         seen.add(source_chain(state.rules).source_for(state, depth=depth, table_stock=table_stock).name)
@@ -108,7 +112,7 @@ def test_analyse_values_each_decision_as_advise_does(seed):
     ({"game": "bohnduell", "rules": {"stock": 6}, "moves": ["S4", 4]}, InvalidRecordError, "written as text"),
     ({"game": "bohnduell", "rules": {"stock": 1}, "moves": ["S1", "S1", "H1", "P", "S1"]}, InvalidRecordError,
      "already over"),
-    ({"game": "bohnduell", "settings": {"depth": 0}, "moves": ["S4"]}, InvalidRecordError, "depth"),
+    ({"game": "bohnduell", "settings": {"depth": 0}, "moves": ["S4"]}, InvalidStateError, "start: .*depth"),
     ({"game": "bohnduell", "settings": {"speed": 3}, "moves": ["S4"]}, InvalidRecordError, "speed"),
     ({"game": "bohnduell", "decisions": [{"position": "1:0,0,0:0/1:0,0,0:0/A", "choice": "S1"}]},
      InvalidRecordError, "3 cups"),
@@ -119,4 +123,4 @@ def test_analyse_values_each_decision_as_advise_does(seed):
 ])
 def test_malformed_records_name_the_first_bad_entry(record, error, words):
     with pytest.raises(error, match=words):
-        analyse(record)
+        analyse(record, GAMES)

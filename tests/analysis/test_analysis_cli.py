@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from dicemath.analysis import analyse
-from dicemath.games.registry import game_names
+from dicemath.analysis import analyse, game_named
+from dicemath.games.registry import GAMES, game_names
 from dicemath.analysis.play import record_game
 from dicemath.cli import main
 from dicemath.games.backgammon.gnubg_engine import GnubgUnavailableError
@@ -67,7 +67,7 @@ def test_decision_list_json_and_plot(tmp_path, capsys):
 
 
 def test_a_bohnduell_game_from_the_start(tmp_path, capsys):
-    record = record_game("bohnduell", (greedy_player, random_player), seed=1, rules={"stock": 8})
+    record = record_game(game_named("bohnduell", GAMES), (greedy_player, random_player), seed=1, rules={"stock": 8})
     assert main(["analyse", _write(tmp_path, record.as_dict())]) == 0
     assert "bohnduell, whole game" in capsys.readouterr().out
 
@@ -102,7 +102,7 @@ def test_every_game_has_documented_examples_that_analyse():
     games = set()
     for path in EXAMPLES:
         try:
-            result = analyse(path)
+            result = analyse(path, GAMES)
         except GnubgUnavailableError:     # a contact position needs the optional gnubg package
             continue
         games.add(result.game)

@@ -8,7 +8,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from dicemath.analysis import analyse, read_record
+from dicemath.analysis import analyse, game_named, read_record
+from dicemath.games.registry import GAMES
 from dicemath.analysis.pictures import costliest, decision_pictures, write_pictures
 from dicemath.analysis.result import DecisionCost
 from dicemath.cli import main
@@ -27,6 +28,10 @@ def _texts(document: str) -> list[str]:
     return ["".join(t.itertext()) for t in ET.fromstring(document).iter(f"{SVG}text")]
 
 
+def _game(record):
+    return game_named(record.game, GAMES)
+
+
 def _cost(index, loss):
     return DecisionCost(index, 0, "a", "b", loss, True, {})
 
@@ -40,8 +45,8 @@ def test_costliest_leaves_out_optimal_choices_and_keeps_record_order_on_ties():
 
 def test_a_decision_list_draws_the_choice_against_the_best(tmp_path):
     record = read_record(PEGS)
-    analysis = analyse(record)
-    paths = write_pictures(record, analysis, tmp_path / "pictures")
+    analysis = analyse(record, GAMES)
+    paths = write_pictures(record, analysis, tmp_path / "pictures", _game(record))
     losing = [d for d in analysis.decisions if d.loss > 0]
     assert len(losing) == 1 and [p.name for p in paths] == [f"entry-{losing[0].index}.svg"]
     document = paths[0].read_text(encoding="utf-8")
@@ -60,9 +65,9 @@ def test_a_decision_list_draws_the_choice_against_the_best(tmp_path):
 
 def test_a_whole_game_draws_at_most_three_decisions_costliest_first(tmp_path):
     record = read_record(BOHNDUELL)
-    analysis = analyse(record)
+    analysis = analyse(record, GAMES)
     assert sum(d.loss > 0 for d in analysis.decisions) == 4
-    paths = write_pictures(record, analysis, tmp_path)
+    paths = write_pictures(record, analysis, tmp_path, _game(record))
     assert [p.name for p in paths] == ["entry-0.svg", "entry-1.svg", "entry-2.svg"]
     for path, cost in zip(paths, analysis.decisions):
         texts = _texts(path.read_text(encoding="utf-8"))
@@ -70,33 +75,33 @@ def test_a_whole_game_draws_at_most_three_decisions_costliest_first(tmp_path):
         assert f"Played by {'AB'[cost.player]}: {cost.choice}, 1 beans worse than the best" in texts
         assert any(t.startswith("Best: ") and f"({cost.best})" in t for t in texts)  # the drawing's own caption
     uneven = read_record({**BOHNDUELL, "moves": ["S1", "S1", "S4", "S3", "H1", "S2", "S1"]})
-    paths = write_pictures(uneven, analyse(uneven), tmp_path / "uneven")
+    paths = write_pictures(uneven, analyse(uneven, GAMES), tmp_path / "uneven", _game(uneven))
     assert [p.name for p in paths] == ["entry-3.svg", "entry-2.svg"]       # 5 beans lost, then 3
 
 
 def test_the_pictured_values_are_the_analysis_values():
     record = read_record(BOHNDUELL)
-    analysis = analyse(record)
+    analysis = analyse(record, GAMES)
     cost = costliest(analysis.decisions, 1)[0]
-    texts = _texts(decision_pictures(record, analysis, [cost])[0])
+    texts = _texts(decision_pictures(record, analysis, [cost], _game(record))[0])
     for move, value in cost.values.items():                     # the mover's final pot difference
         assert any(f"({move}): {value:+.0f}" in t for t in texts), move
 
 
 def test_a_perfect_game_draws_nothing(tmp_path):
     record = read_record({"game": "bohnduell", "rules": {"stock": 6}, "moves": ["S1"]})
-    assert write_pictures(record, analyse(record), tmp_path / "none") == []
+    assert write_pictures(record, analyse(record, GAMES), tmp_path / "none", _game(record)) == []
     assert list((tmp_path / "none").iterdir()) == []
 
 
 def test_a_folder_that_cannot_hold_pictures_is_an_error(tmp_path):
     record = read_record(BOHNDUELL)
-    analysis = analyse(record)
+    analysis = analyse(record, GAMES)
     (tmp_path / "file").write_text("x")
     with pytest.raises(OutputPathError, match="it is a file"):
-        write_pictures(record, analysis, tmp_path / "file")
+        write_pictures(record, analysis, tmp_path / "file", _game(record))
     with pytest.raises(OutputPathError, match="does not exist"):
-        write_pictures(record, analysis, tmp_path / "missing" / "dir")
+        write_pictures(record, analysis, tmp_path / "missing" / "dir", _game(record))
 
 
 def test_cli_pictures_option(tmp_path, capsys):

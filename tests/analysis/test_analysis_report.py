@@ -6,6 +6,7 @@ from dicemath.reporting.sections.analyse import (
     AnalyseReport, GroupRow, PolicyRow, compute, concentration_sentence, figure, ranking_sentence, render)
 from dicemath.reporting import section
 from dicemath.reporting.context import ReportContext
+from dicemath.games.registry import GAMES
 
 from ..conftest import linked_pictures
 
@@ -25,7 +26,7 @@ def test_ranking_sentence_follows_the_numbers():
 
 def test_section_from_the_committed_records(tmp_path):
     context = ReportContext(tmp_path, quick=True)
-    report = compute(context)
+    report = compute(context, GAMES)
     assert report.records >= 10
     assert {row.game for row in report.policies} == {"pegs", "fives", "pitjesbak", "bohnduell", "backgammon"}
     for row in report.policies:
@@ -56,7 +57,8 @@ def test_stages_without_decisions_are_shown_as_not_measured():
     groups = (GroupRow("pegs", "stage", "12-9 rows open", "advisor", 2, 0.1),
               GroupRow("pegs", "stage", "8-5 rows open", "advisor", 2, 0.1),
               GroupRow("pegs", "stage", "12-9 rows open", "greedy", 2, 0.0))
-    drawn = figure(AnalyseReport(1, rows, groups, {"pegs": "exact"}, ()))
+    stages = {"stage": ("12-9 rows open", "8-5 rows open", "4-1 rows open")}
+    drawn = figure(AnalyseReport(1, ("pegs",), {"pegs": stages}, rows, groups, {"pegs": "exact"}, ()))
     axis = drawn.axes[0]
     hatched = [patch for patch in axis.patches if patch.get_hatch()]
     assert len(hatched) == 3                        # advisor 4-1, greedy 8-5 and 4-1: nothing measured
@@ -64,6 +66,7 @@ def test_stages_without_decisions_are_shown_as_not_measured():
     assert [t.get_text() for t in axis.get_legend().get_texts()] == ["advisor", "greedy", "not measured (no decisions)"]
     assert [t.get_text() for t in axis.texts] == ["0"]    # greedy's measured 0 in 12-9 rows open
     complete = (*groups, GroupRow("pegs", "stage", "4-1 rows open", "advisor", 1, 0.0))
-    others = figure(AnalyseReport(1, rows[:1], complete[:2] + complete[3:], {"pegs": "exact"}, ()))
+    others = figure(AnalyseReport(1, ("pegs",), {"pegs": stages}, rows[:1], complete[:2] + complete[3:],
+                                  {"pegs": "exact"}, ()))
     assert not [p for p in others.axes[0].patches if p.get_hatch()]
     assert "not measured (no decisions)" not in [t.get_text() for t in others.axes[0].get_legend().get_texts()]
