@@ -8,7 +8,7 @@ from dicemath.core.errors import IllegalMoveError, InvalidStateError
 from dicemath.games.bohnduell.drawing import draw
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.core.advice import Advice, Option
-from dicemath.games.bohnduell.search import advise
+from dicemath.games.bohnduell.game import BOHNDUELL_GAME
 from dicemath.games.bohnduell.state import Move, State, initial_state
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -61,7 +61,7 @@ def test_ten_cups_fit_and_the_end_of_the_game():
 
 def test_the_best_sow_is_marked_on_the_board_and_in_the_caption():
     state = initial_state(Rules(stock=6))
-    advice = advise(state, depth=3, table_stock=0)
+    advice = BOHNDUELL_GAME.advise(state, depth=3, table_stock=0)
     root = ET.fromstring(draw(state, advice))
     ring, caption = classed(root, "advised")
     best = advice.best.action

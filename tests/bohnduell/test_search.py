@@ -12,8 +12,8 @@ from dicemath.games.bohnduell.players import (ExactPlayer, MatchResult, SearchPl
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.bohnduell.game import BOHNDUELL_GAME
 from dicemath.games.bohnduell.rules import STANDARD
-from dicemath.games.bohnduell.search import (MAX_DEPTH, SOLVE_POTENTIAL, TABLE_STOCK, SearchAdvisor, advise,
-                                             source_chain)
+from dicemath.core.sources import Valued
+from dicemath.games.bohnduell.search import MAX_DEPTH, SOLVE_POTENTIAL, TABLE_STOCK, SearchAdvisor, source_chain
 from dicemath.games.bohnduell.solver_dense import solve_dense
 from dicemath.games.bohnduell.solver_dict import DictSolver
 
@@ -41,7 +41,7 @@ def test_table_values_are_marked_exact():
     advice = SearchAdvisor(position.rules, depth=1, table_stock=8).advise(position)
     assert [(a.text, a.value, a.extras["method"]) for a in advice.options] == [("H1", 3, "exact"), ("S1", 1, "exact")]
     assert not advice.exact and advice.source.startswith("search (depth 1)")
-    chained = advise(position, depth=1, table_stock=8)
+    chained = BOHNDUELL_GAME.advise(position, depth=1, table_stock=8)
     assert chained.exact and chained.source == "table"
     assert [(a.text, a.value) for a in chained.options] == [("H1", 3), ("S1", 1)]
 
@@ -68,25 +68,63 @@ def test_the_chain_answers_from_its_first_covering_source():
     beyond = initial_state(Rules(stock=45))                           # a start beyond the solved ones
     for state, name in ((in_table, "table"), (smaller, "solve"), (small, "search"), (beyond, "search")):
         source = chain.source_for(state)
-        advice = advise(state, depth=2)
+        advice = BOHNDUELL_GAME.advise(state, depth=2)
         assert source.name == name and advice.exact == source.exact and advice.source.startswith(name)
-        assert advice == BOHNDUELL_GAME.advise(state, depth=2)
-    solved = advise(smaller)
+        assert advice == chain.advise(state, depth=2)
+    solved = BOHNDUELL_GAME.advise(smaller)
     assert {o.action: o.value for o in solved.options} == DictSolver(smaller.rules).move_values(smaller)
 
 
 @pytest.mark.parametrize("depth", [0, -1, MAX_DEPTH + 1, True])
 def test_depths_out_of_range_are_refused(depth):
     with pytest.raises(InvalidStateError, match="depth"):
-        advise(initial_state(), depth=depth)
-    with pytest.raises(InvalidStateError, match="depth"):
         BOHNDUELL_GAME.advise(initial_state(), depth=depth)
+    with pytest.raises(InvalidStateError, match="depth"):
+        source_chain(STANDARD).value(initial_state(), depth=depth)
 
 
 def test_a_finished_game_is_refused():
     over = State.from_str("0:0,0,0,0:2/0:0,0,0,0:4/A")
     with pytest.raises(InvalidStateError, match="over"):
-        advise(over)
+        BOHNDUELL_GAME.advise(over)
+
+
+def test_every_source_values_the_end_of_a_game_exactly():
+    """A finished game's value is its final pot difference, exact, whichever source covers it."""
+    over = State.from_str("0:0,0,0,0:2/0:0,0,0,0:4/A")
+    chain = source_chain(over.rules)
+    assert chain.source_for(over).name == "table"
+    for source in chain.sources:
+        assert source.value is not None and source.value(over) == Valued((-2.0, 2.0), True)
+    assert chain.value(over, table_stock=0) == Valued((-2.0, 2.0), True)
+
+
+@pytest.mark.parametrize("moves, source", [((), "table"), (("S1",), "table"), (("S2", "S1"), "table")])
+def test_values_are_the_exact_tables_from_each_players_view(moves, source):
+    """The chain's value of a position in the table: the dense table's final pot difference
+    (mover's view), turned to ``(A - B, B - A)``."""
+    rules = Rules(stock=6)
+    state = initial_state(rules)
+    for move in moves:
+        state = state.apply(move)
+    table = solve_dense(rules)
+    mover = table.position_value(state)
+    expected = (mover, -mover) if state.to_move == 0 else (-mover, mover)
+    chain = source_chain(rules)
+    assert chain.source_for(state, table_stock=6).name == source
+    assert chain.value(state, table_stock=6) == Valued(tuple(float(v) for v in expected), True)
+
+
+def test_values_are_the_best_advice_of_the_source_that_covers_the_position():
+    """Beyond the exact sources a position's value is the search's best option, an estimate;
+    in the solve's reach the exact solver's value."""
+    solvable = State.from_str("0:3,0,0,10:0/0:1,0,0,0:66/A")
+    searched = initial_state(STANDARD).apply("S1")
+    solved_value = max(DictSolver(solvable.rules).move_values(solvable).values())
+    assert source_chain(STANDARD).value(solvable) == Valued((float(solved_value), -float(solved_value)), True)
+    best = SearchAdvisor(STANDARD, depth=2, table_stock=6).advise(searched).best
+    assert best is not None and searched.to_move == 1
+    assert source_chain(STANDARD).value(searched, depth=2, table_stock=6) == Valued((-best.value, best.value), False)
 
 
 def test_greedy_takes_the_capture():

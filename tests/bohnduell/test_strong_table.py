@@ -12,7 +12,8 @@ from dicemath.cli import main
 from dicemath.core.errors import InvalidStateError
 from dicemath.core.table_store import TableError, TableStore
 from dicemath.games.bohnduell import Rules, State, initial_state
-from dicemath.games.bohnduell.search import advise, solved_starts
+from dicemath.games.bohnduell.game import BOHNDUELL_GAME
+from dicemath.games.bohnduell.search import solved_starts
 from dicemath.games.bohnduell.solver_dense import SideIndex, solve_dense
 from dicemath.games.bohnduell.solver_dict import DictSolver
 from dicemath.games.bohnduell.state import side_moves
@@ -78,11 +79,11 @@ def test_the_chain_answers_from_a_strong_table_in_the_cache(tmp_path, monkeypatc
     monkeypatch.setenv("DICEMATH_CACHE_DIR", str(tmp_path))
     rules = Rules(stock=40)
     position = State.from_str("2:0,1,2,2:34/2:0,0,2,3:32/A", rules)    # 7 beans a side, outside a 6-bean table
-    before = advise(position, depth=1, table_stock=6)
+    before = BOHNDUELL_GAME.advise(position, depth=1, table_stock=6)
     assert before.source == "solve" or not before.exact
     build_strong(Rules(stock=7), default_folder(Rules(stock=7)), announce=False)
     assert [e.stock for e in strong_tables() if e.complete and e.current] == [7]
-    after = advise(position, depth=1, table_stock=6)
+    after = BOHNDUELL_GAME.advise(position, depth=1, table_stock=6)
     assert after.exact and after.source == "strong table" and after.extras["table_stock"] == 7
     exact = DictSolver(rules).move_values(position)
     assert {o.action: o.value for o in after.options} == exact
@@ -101,12 +102,12 @@ def test_the_shipped_starts_equal_a_fresh_solve():
 def test_the_chain_answers_a_solved_start_exactly_and_searches_beyond():
     starts = solved_starts()["starts"]["cups4-last"]
     stock = max(int(s) for s in starts)
-    advice = advise(initial_state(Rules(stock=stock)), depth=1, table_stock=6)
+    advice = BOHNDUELL_GAME.advise(initial_state(Rules(stock=stock)), depth=1, table_stock=6)
     assert advice.exact and advice.source == "solved start"
     assert {o.text: o.value for o in advice.options} == starts[str(stock)]["first_moves"]
     assert advice.best.value == starts[str(stock)]["value"]
     after = initial_state(Rules(stock=stock)).apply("S1")
-    assert not advise(after, depth=1, table_stock=6).exact       # only the start itself is shipped
+    assert not BOHNDUELL_GAME.advise(after, depth=1, table_stock=6).exact       # only the start itself is shipped
 
 
 def test_table_commands(tmp_path, monkeypatch, capsys):

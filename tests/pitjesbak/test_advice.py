@@ -3,7 +3,8 @@
 import pytest
 
 from dicemath.core.errors import InvalidDiceError, InvalidStateError
-from dicemath.games.pitjesbak.advice import advise, advise_situation, describe_stops, policy_card
+from dicemath.games.pitjesbak.advice import advise_situation, describe_stops, policy_card
+from dicemath.games.pitjesbak.game import PITJESBAK_GAME
 from dicemath.games.pitjesbak.game_solver import solve_game
 from dicemath.games.pitjesbak.throws import class_space
 
@@ -94,22 +95,21 @@ def test_invalid_dice_and_stripes(game):
 
 
 def test_advice_on_engine_states_equals_the_situation(game):
-    """advise(state) reads the situation off a rules-engine state: the same advice."""
+    """The game's advice reads the situation off a rules-engine state: the same advice."""
     from dicemath.games.pitjesbak.state import initial_state
     start = initial_state(game.rules, stripes=(4, 6), wiped=(True, False)).apply((2, 3, 4))
-    assert advise(start, solution=game).detail == advise_situation(4, True, 6, False, role="start", throw_number=1,
-                                                            current=(2, 3, 4), solution=game)
+    assert PITJESBAK_GAME.advise(start, solution=game).detail == advise_situation(
+        4, True, 6, False, role="start", throw_number=1, current=(2, 3, 4), solution=game)
     follower = start.apply("throw").apply((1, 1, 2)).apply("stop").apply((1, 2, 3))
     assert follower.current_player() == 1 and follower.limit == 2
-    assert advise(follower, solution=game).detail == advise_situation(6, False, 4, True, role="follower",
-                                                                      throw_number=1, current=(1, 2, 3),
-                                                                      best=(1, 1, 2), limit=2, solution=game)
+    assert PITJESBAK_GAME.advise(follower, solution=game).detail == advise_situation(
+        6, False, 4, True, role="follower", throw_number=1, current=(1, 2, 3), best=(1, 1, 2), limit=2, solution=game)
     with pytest.raises(InvalidStateError):
-        advise(initial_state(game.rules), solution=game)            # chance acts, nobody decides
+        PITJESBAK_GAME.advise(initial_state(game.rules), solution=game)            # chance acts, nobody decides
 
 
 def test_one_advice_type_for_every_table(game):
-    """Two players: the vectors in turn order and ``exact``; at a table of three, advise(state)
+    """Two players: the vectors in turn order and ``exact``; at a table of three, the game's advice
     is :func:`table_advice` of the same situation."""
     from dicemath.games.pitjesbak.advice import StopOrThrow
     from dicemath.games.pitjesbak.rules import Rules
@@ -123,7 +123,7 @@ def test_one_advice_type_for_every_table(game):
                                   "stop_values", "throw_values"}
     solution = solve_table(Rules(players=3, stripes=2), cap=4)
     state = initial_state(solution.rules, stripes=(2, 3, 2), wiped=(True, False, True)).apply((5, 5, 3))
-    advice = advise(state, solution=solution).detail
+    advice = PITJESBAK_GAME.advise(state, solution=solution).detail
     assert isinstance(advice, StopOrThrow) and advice.exact
     assert advice == table_advice((2, 3, 2), (True, False, True), 0, dice=(5, 5, 3), throws=1,
                                   rules=solution.rules, solution=solution)
@@ -137,9 +137,7 @@ def test_analyse_values_each_decision_as_advise():
     import random
 
     from dicemath.core.game import CHANCE, TERMINAL, sample_chance
-    from dicemath.games.pitjesbak.analysis import ANALYSIS
-    from dicemath.games.pitjesbak.game import PITJESBAK_GAME
-
+    from dicemath.games.pitjesbak.analysis import ANALYSIS, analyse
     from dicemath.games.pitjesbak.rules import Rules
     from dicemath.games.pitjesbak.state import initial_state
 
@@ -161,8 +159,8 @@ def test_analyse_values_each_decision_as_advise():
                 if state.turn:
                     entry.update(best="-".join(map(str, state.results[0])), limit=state.limit)
                 record = {"game": "pitjesbak", "rules": {"stripes": 3}, "decisions": [entry]}
-                cost = ANALYSIS.analyse(record).decisions[0]
-                advice = advise(ANALYSIS.decision_state(entry, rules))
+                cost = analyse(record).decisions[0]
+                advice = PITJESBAK_GAME.advise(ANALYSIS.decision_state(entry, rules))
                 played = PITJESBAK_GAME.advise(state)
                 assert [(o.action, o.value) for o in played.options] == [(o.action, o.value) for o in advice.options]
                 assert cost.values == {o.action: o.value for o in advice.options}

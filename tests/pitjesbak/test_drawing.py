@@ -5,7 +5,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.pitjesbak.advice import StopOrThrow, advise, decision_advice
+from dicemath.games.pitjesbak.advice import StopOrThrow, decision_advice
+from dicemath.games.pitjesbak.game import PITJESBAK_GAME
 from dicemath.games.pitjesbak.drawing import draw
 from dicemath.games.pitjesbak.game_solver import solve_game
 from dicemath.games.pitjesbak.rules import Rules
@@ -71,7 +72,7 @@ def test_a_player_out_and_the_winner():
 def test_advice_marks_the_recommended_action_with_both_chances():
     solution = solve_game(Rules(stripes=2), use_cache=False, compare=False)
     state = initial_state(solution.rules).apply((2, 3, 4))
-    answer = advise(state, solution=solution)
+    answer = PITJESBAK_GAME.advise(state, solution=solution)
     advice = answer.detail
     root = ET.fromstring(draw(state, answer))
     (chosen,) = classed(root, "advised")

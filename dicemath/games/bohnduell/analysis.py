@@ -1,12 +1,13 @@
 """Analysis of played BohnDuell: every move's cost in beans of final pot difference.
 
-The value of a position is the final pot difference (BOHN-6) under best play from there,
-from each player's view (``A - B`` for A), from the game's chain of sources
+The values come from the game (:data:`~dicemath.games.bohnduell.game.BOHNDUELL_GAME`): a
+decision's values, ``exact`` flag and ``source`` are its advice, those ``dicemath bohnduell
+advise`` gives; the value of a position is the final pot difference (BOHN-6) under best play
+from there, from each player's view (``A - B`` for A), from its chain of sources
 (:func:`~dicemath.games.bohnduell.search.source_chain`): exact from the dense table when both
 sides lie in it, exact from a solve of a small position, else the alpha-beta search to
-``depth`` plies (an estimate). A decision's values, ``exact`` flag and ``source`` are those
-``dicemath bohnduell advise`` gives (:meth:`BohnDuellAnalysis.advice`). BohnDuell has no dice, so a whole
-game has no luck: its value changes only by the players' losses.
+``depth`` plies (an estimate). BohnDuell has no dice, so a whole game has no luck: its value
+changes only by the players' losses. This module reads and writes the records.
 
 Records (``docs/analyse.md``): a decision entry holds ``advise``'s inputs, ``position``
 (the state's text form, or ``"start"`` with the record's rules) and optionally ``depth``
@@ -14,7 +15,7 @@ and ``table_stock``, plus ``choice`` (``"S2"``, ``"H1"``, ``"P"``); a whole game
 moves from the start, A first (BOHN-7), a forced pass written ``"P"``. The record's
 ``rules`` are :class:`~dicemath.games.bohnduell.rules.Rules` fields (``cups``, ``stock``,
 ``capture``); its ``settings`` may give ``depth`` (default 6, as ``advise``) and
-``table_stock`` (default 12), each within the range ``advise`` takes.
+``table_stock`` (default 12), each within the range ``advise`` takes (the chain's settings).
 
 Example:
     >>> result = analyse({"game": "bohnduell", "rules": {"stock": 6}, "moves": ["S3"]})
@@ -25,61 +26,20 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 
-from dicemath.analysis.engine import GameAnalysis
-from dicemath.analysis.records import InvalidRecordError, check_keys
-from dicemath.analysis.values import Valued, ValueSource
-from dicemath.core.errors import InvalidStateError
+from dicemath.analysis.engine import GameAnalysis, analyse_record
+from dicemath.analysis.records import InvalidRecordError, Record, check_keys, read_record
+from dicemath.analysis.result import Analysis
 from dicemath.core.game import GameState, state_of
+from dicemath.games.bohnduell.game import BOHNDUELL_GAME
 from dicemath.games.bohnduell.rules import Rules
-from dicemath.core.advice import Advice
-from dicemath.games.bohnduell.search import DEPTH, SOLVE_POTENTIAL, TABLE_STOCK, advise, check_settings
-from dicemath.games.bohnduell.state import PLAYER_NAMES, State, initial_state
-
-
-def _both(mover: int, value: float) -> tuple[float, float]:
-    """A mover's pot difference as ``(A - B, B - A)``."""
-    return (value, -value) if mover == 0 else (-value, value)
+from dicemath.games.bohnduell.search import DEPTH, TABLE_STOCK
+from dicemath.games.bohnduell.state import PLAYER_NAMES, State, initial_state, parse_position
 
 
 def _own(state: GameState) -> State:
     return state_of(state, State, "BohnDuell")
-
-
-class SearchValues(ValueSource):
-    """Final pot differences of BohnDuell positions from the game's chain of sources (the
-    exact table, a strong table built here, the shipped solved starts, the exact solve of
-    small positions, else the alpha-beta search), as ``advise`` gives them.
-
-    Args:
-        rules: the variant (cups, capture).
-        depth: search depth in plies (``advise``'s ``depth``).
-        table_stock: per-side bean bound of the exact table.
-    """
-
-    def __init__(self, rules: Rules, depth: int, table_stock: int):
-        self.depth, self.table_stock = check_settings(depth, table_stock)
-        self.description = (f"exact table (sides of at most {table_stock} beans), strong tables built here, the "
-                            f"solved starts, exact solve (potential at most {SOLVE_POTENTIAL}), else alpha-beta "
-                            f"search to {depth} plies (an estimate)")
-
-    def value(self, state: GameState) -> Valued:
-        state = _own(state)
-        if state.is_over():
-            return Valued(tuple(float(v) for v in state.returns()), True)
-        advice = self.advice(state)
-        if advice.best is None:                   # a game going on has a move (a pass is one)
-            raise InvalidStateError(f"no move to value in {state}")
-        return Valued(_both(state.to_move, float(advice.best.value)), advice.exact)
-
-    def advice(self, state: GameState) -> Advice:
-        """Every legal move with its value, best first, as ``advise`` gives them."""
-        return advise(_own(state), depth=self.depth, table_stock=self.table_stock)
-
-    def action_values(self, state: GameState) -> dict:
-        state = _own(state)
-        advice = self.advice(state)
-        return {o.action: Valued(_both(state.to_move, float(o.value)), advice.exact) for o in advice.options}
 
 
 class BohnDuellAnalysis(GameAnalysis):
@@ -101,23 +61,6 @@ class BohnDuellAnalysis(GameAnalysis):
         """
         return initial_state(rules) if start is None else self._position(start, rules)
 
-    def value_source(self, rules: Rules, settings: Mapping) -> SearchValues:
-        """The chain's values with the record's ``depth`` and ``table_stock``.
-
-        Raises:
-            InvalidRecordError: a setting outside the range ``advise`` takes.
-        """
-        try:
-            return SearchValues(rules, settings["depth"], settings["table_stock"])
-        except InvalidStateError as error:
-            raise InvalidRecordError(f"settings: {error}") from None
-
-    def advice(self, state: GameState, settings: Mapping) -> Advice:
-        """The chain's advice at ``state`` (:func:`~dicemath.games.bohnduell.search.advise`) with
-        the record's ``depth`` and ``table_stock``: the values, ``exact`` and ``source`` of
-        ``dicemath bohnduell advise``."""
-        return advise(_own(state), depth=settings["depth"], table_stock=settings["table_stock"])
-
     def value_label(self, rules: Rules, seats: tuple[str, ...]) -> str:
         return f"final pot difference {seats[0]} - {seats[1]} under best play (beans)"
 
@@ -137,8 +80,6 @@ class BohnDuellAnalysis(GameAnalysis):
     @staticmethod
     def _position(text: str, rules: Rules) -> State:
         """The position ``text`` (or ``"start"``) as ``advise`` reads it, in the record's variant."""
-        from dicemath.games.bohnduell.state import parse_position
-
         position = parse_position(text, rules.cups, rules.stock, rules.capture)
         if (position.rules.cups, position.rules.capture) != (rules.cups, rules.capture):
             raise InvalidRecordError(f"position {text!r} has {position.rules.cups} cups and capture "
@@ -163,4 +104,13 @@ class BohnDuellAnalysis(GameAnalysis):
 ANALYSIS = BohnDuellAnalysis()
 """The adapter its game object lists (:meth:`dicemath.core.game.Game.analysis`)."""
 
-analyse = ANALYSIS.analyse
+
+def analyse(record: Record | Mapping | str | Path) -> Analysis:
+    """Analyse a record of BohnDuell (a :class:`~dicemath.analysis.records.Record`, its JSON
+    object or a file's path; see the module docstring).
+
+    Raises:
+        InvalidRecordError: a record of the wrong form or of another game.
+        DicemathError: the first bad entry, named.
+    """
+    return analyse_record(read_record(record), BOHNDUELL_GAME)

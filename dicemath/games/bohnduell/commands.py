@@ -40,7 +40,8 @@ from dicemath.core.commands import (
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.core.advice import Advice
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.bohnduell.search import DEPTH, MAX_DEPTH, TABLE_STOCK, advise, check_settings, solved_start
+from dicemath.games.bohnduell.game import BOHNDUELL_GAME
+from dicemath.games.bohnduell.search import DEPTH, MAX_DEPTH, TABLE_STOCK, check_settings, solved_start
 from dicemath.games.bohnduell.solver_dense import load_dense
 from dicemath.games.bohnduell.state import PLAYER_NAMES, State, initial_state, parse_position
 
@@ -209,7 +210,7 @@ def _solve_json(rules: Rules, value: int, first_moves: dict[str, int], line: lis
 
 def position_advice(position: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> Advice:
     """The :class:`~dicemath.core.advice.Advice` of ``advise``: every legal move's value, best
-    first, from BohnDuell's chain of sources (:func:`~dicemath.games.bohnduell.search.advise`).
+    first, from BohnDuell's chain of sources (:meth:`BOHNDUELL_GAME.advise <dicemath.core.game.Game.advise>`).
 
     Raises:
         InvalidStateError: the game is over, or a setting out of range.
@@ -219,7 +220,7 @@ def position_advice(position: State, depth: int = DEPTH, table_stock: int = TABL
         >>> [(m["action"], m["value"], m["method"]) for m in r["options"]], r["exact"], r["source"]
         ([('H1', 3, 'exact'), ('S1', 1, 'exact')], True, 'table')
     """
-    return advise(position, depth=depth, table_stock=table_stock)
+    return BOHNDUELL_GAME.advise(position, depth=depth, table_stock=table_stock)
 
 
 def _render_solve(r: dict) -> str:
@@ -254,9 +255,6 @@ def run_advise(args) -> int:
     from dicemath.games.bohnduell.drawing import draw
 
     position = parse_position(args.state, args.cups, args.stock, args.capture)
-    if position.is_over():
-        raise InvalidStateError(f"the game is over in {position} (pots {list(position.pots)}): there is no move "
-                                "to advise")
     advice = position_advice(position, args.depth, args.table_stock)
     result = advice.as_dict()
     write_svg(args.svg, lambda: draw(position, advice), result)

@@ -51,8 +51,9 @@ def draw(state: State, advice: Advice | None = None) -> str:
     Example:
         >>> from dicemath.games.bohnduell.state import initial_state, Move
         >>> from dicemath.games.bohnduell.rules import Rules
-        >>> from dicemath.games.bohnduell.search import advise
-        >>> picture = draw(initial_state(Rules(stock=6)), advise(initial_state(Rules(stock=6)), table_stock=6))
+        >>> from dicemath.games.bohnduell.game import BOHNDUELL_GAME
+        >>> start = initial_state(Rules(stock=6))
+        >>> picture = draw(start, BOHNDUELL_GAME.advise(start, table_stock=6))
         >>> picture.count('class="advised"')
         2
     """

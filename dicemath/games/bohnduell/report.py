@@ -21,7 +21,8 @@ from dicemath.games.bohnduell.players import SearchPlayer, greedy_player, match,
 from dicemath.games.bohnduell.rules import STANDARD, Rules
 from dicemath.core.svg import picture
 from dicemath.core.advice import Advice
-from dicemath.games.bohnduell.search import TABLE_STOCK, SearchAdvisor, advise
+from dicemath.games.bohnduell.game import BOHNDUELL_GAME
+from dicemath.games.bohnduell.search import TABLE_STOCK, SearchAdvisor
 from dicemath.games.bohnduell.solver_dense import solve_dense
 from dicemath.games.bohnduell.state import State, initial_state
 from dicemath.core.markdown import markdown_table
@@ -124,7 +125,7 @@ def compute(context: ReportContext) -> BohnReport:
     return BohnReport(data.get("produced_by", "computed live"), data.get("machine", "this machine"), stocks,
                       line_stock, table.position_value(start), tuple(str(m) for m, _ in line),
                       (line[-1][1] if line else start).diagram(), start,
-                      advise(start, depth=search.depth, table_stock=TABLE_STOCK), overfill,
+                      BOHNDUELL_GAME.advise(start, depth=search.depth, table_stock=TABLE_STOCK), overfill,
                       advisor_strength(), search_quality(), data.get("standard_game"), data.get("proofs", []),
                       games, live)
 

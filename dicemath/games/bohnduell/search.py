@@ -1,8 +1,9 @@
 """BohnDuell's chain of value sources, and the alpha-beta advisor beyond the exact ones.
 
-Every door (``advise``, ``dicemath bohnduell advise``, the page, the analysis of played
-games, the report) asks :func:`source_chain`; the first source that covers a position
-answers it, each limit a constant of this module:
+Every door (:meth:`BohnDuellGame.advise <dicemath.core.game.Game.advise>`, ``dicemath
+bohnduell advise``, the page, the analysis of played games, the report) asks
+:func:`source_chain`; the first source that covers a position answers it (its advice at a
+decision, its value of any position), each limit a constant of this module:
 
 1. ``table`` (exact): both sides (stock and cups, BOHN-1) hold at most :data:`TABLE_STOCK`
    beans and lie in the :class:`~dicemath.games.bohnduell.solver_dense.DenseTable`.
@@ -13,8 +14,13 @@ answers it, each limit a constant of this module:
    table and ship with the package (:func:`solved_starts`, ``data/solved_starts.json``).
 4. ``solve`` (exact): the potential ``Phi`` is at most :data:`SOLVE_POTENTIAL`; solved on
    demand by :class:`~dicemath.games.bohnduell.solver_dict.DictSolver`.
-5. ``search`` (an estimate): any position where a player moves; :class:`SearchAdvisor`
-   to ``depth`` plies (:data:`DEPTH`, at most :data:`MAX_DEPTH`).
+5. ``search`` (an estimate): any position; :class:`SearchAdvisor` to ``depth`` plies
+   (:data:`DEPTH`, at most :data:`MAX_DEPTH`).
+
+A source's value of a position (:attr:`~dicemath.core.sources.Source.value`) is the final
+pot difference under best play for each player (``(A - B, B - A)``, BOHN-6): the value of
+its advice's best move, or the pots' difference once the game is over (exact, whatever the
+source). BohnDuell has no chance.
 
 Beyond the exact sources (in the standard 40-bean game, docs/rules.md section 5, most
 positions after the start) the advisor runs the core's alpha-beta
@@ -31,19 +37,23 @@ on :class:`~dicemath.games.bohnduell.state.State`, and the exact sources against
 Example:
     >>> from dicemath.games.bohnduell.rules import Rules
     >>> from dicemath.games.bohnduell.state import initial_state
-    >>> advice = advise(initial_state(Rules()), depth=2, table_stock=6)   # the 40-bean start: proven
+    >>> chain = source_chain(Rules())
+    >>> advice = chain.advise(initial_state(Rules()), depth=2, table_stock=6)   # the 40-bean start: proven
     >>> str(advice.best.action), advice.best.value, advice.exact, advice.source
     ('S1', -1, True, 'solved start')
-    >>> advice = advise(initial_state(Rules()).apply("S1"), depth=2, table_stock=6)
+    >>> chain.value(initial_state(Rules()), depth=2, table_stock=6)
+    Valued(values=(-1.0, 1.0), exact=True)
+    >>> advice = chain.advise(initial_state(Rules()).apply("S1"), depth=2, table_stock=6)
     >>> advice.exact, advice.source
     (False, 'search (depth 2) with exact tables of 6 beans a side')
-    >>> advise(initial_state(Rules(stock=6)), table_stock=6).source
+    >>> source_chain(Rules(stock=6)).advise(initial_state(Rules(stock=6)), table_stock=6).source
     'table'
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
 from typing import Any, cast
@@ -54,7 +64,7 @@ from dicemath.core.advice import Advice, Option
 from dicemath.core.cache import cached_object
 from dicemath.core.errors import IllegalMoveError, InvalidStateError
 from dicemath.core.search import negamax
-from dicemath.core.sources import Source, SourceChain
+from dicemath.core.sources import Source, SourceChain, Valued
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.sides import can_move
 from dicemath.games.bohnduell.solver_dense import MAX_TABLE_STOCK, DenseTable, load_dense
@@ -99,7 +109,7 @@ def fit_evaluation(table: DenseTable, samples: int = 50_000, seed: int = 0) -> n
 
 
 DEPTH = 6
-"""The default search depth in plies (every door: ``advise``, the command, the page, the analysis)."""
+"""The default search depth in plies (every door: the game's advice, the command, the page, the analysis)."""
 
 MAX_DEPTH = 12
 """The deepest search any door runs (the depth is refused outside ``1..MAX_DEPTH``)."""
@@ -130,6 +140,11 @@ UNIT = "final pot difference"
 the move and best play from both (BOHN-7; higher is better)."""
 
 
+EVAL_WEIGHTS_FORMAT = 1
+"""The format version of the cached table ``bohnduell-eval-weights``: change it when its computation
+or layout changes."""
+
+
 class SearchAdvisor:
     """Alpha-beta (the core's negamax with this advisor's transposition table) with exact
     end-game tables.
@@ -151,7 +166,7 @@ class SearchAdvisor:
         else:
             self.weights = cached_object("bohnduell-eval-weights",
                                          (rules.cups, table_stock, rules.capture),
-                                         lambda: fit_evaluation(weight_table))
+                                         lambda: fit_evaluation(weight_table), format_version=EVAL_WEIGHTS_FORMAT)
         self.tt: dict[Key, tuple[int, float, int]] = {}
 
     # -- values ----------------------------------------------------------------------
@@ -248,7 +263,8 @@ def _advice(position: State, rows: list, exact: bool, source: str, depth: int, t
 
 
 def check_settings(depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> tuple[int, int]:
-    """``(depth, table_stock)`` checked: the settings every source of :func:`source_chain` takes.
+    """``(depth, table_stock)`` checked: the settings every source of :func:`source_chain` takes
+    (the chain's first source checks them, so every answer is checked once).
 
     Raises:
         InvalidStateError: a depth outside ``1..MAX_DEPTH`` or a table stock outside
@@ -267,32 +283,29 @@ def check_settings(depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> tuple[
     return depth, table_stock
 
 
-def _in_table(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> bool:
-    depth, table_stock = check_settings(depth, table_stock)
-    if state.is_over() or not table_stock or max(map(sum, state.mover_sides)) > table_stock:
+def _in_table(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK, **_: Any) -> bool:
+    depth, table_stock = check_settings(depth, table_stock)         # the first source: the settings' one check
+    if not table_stock or max(map(sum, state.mover_sides)) > table_stock:
         return False
     return exact_table(state.rules, table_stock).covers(state)
 
 
-def _table_advice(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> Advice:
+def _table_advice(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK, **_: Any) -> Advice:
     table = exact_table(state.rules, table_stock)
     return _advice(state, [(v, m, True) for m, v in table.move_values(state).items()], True, "table", depth,
                    table_stock)
 
 
 def _strong_table(state: State) -> DenseTable | None:
-    if state.is_over():
-        return None
     table = covering_table(state.rules, max(map(sum, state.mover_sides)))
     return table if table is not None and table.covers(state) else None
 
 
-def _in_strong_table(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> bool:
-    check_settings(depth, table_stock)
+def _in_strong_table(state: State, **_: Any) -> bool:
     return _strong_table(state) is not None
 
 
-def _strong_table_advice(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> Advice:
+def _strong_table_advice(state: State, depth: int = DEPTH, **_: Any) -> Advice:
     table = _strong_table(state)
     if table is None:
         raise InvalidStateError(f"no strong table covers {state}")
@@ -333,12 +346,11 @@ def _solved_start(state: State) -> dict[str, int] | None:
     return row["first_moves"] if row is not None and state == initial_state(state.rules) else None
 
 
-def _is_solved_start(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> bool:
-    check_settings(depth, table_stock)
+def _is_solved_start(state: State, **_: Any) -> bool:
     return _solved_start(state) is not None
 
 
-def _solved_start_advice(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> Advice:
+def _solved_start_advice(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK, **_: Any) -> Advice:
     first_moves = _solved_start(state)
     if first_moves is None:
         raise InvalidStateError(f"{state} is not a solved start")
@@ -346,29 +358,44 @@ def _solved_start_advice(state: State, depth: int = DEPTH, table_stock: int = TA
     return _advice(state, rows, True, "solved start", depth, table_stock)
 
 
-def _solvable(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> bool:
-    check_settings(depth, table_stock)
-    return not state.is_over() and state.potential() <= SOLVE_POTENTIAL
+def _solvable(state: State, **_: Any) -> bool:
+    return state.potential() <= SOLVE_POTENTIAL
 
 
-def _solve_advice(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> Advice:
+def _solve_advice(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK, **_: Any) -> Advice:
     values = DictSolver(state.rules).move_values(state)
     return _advice(state, [(v, m, True) for m, v in values.items()], True, "solve", depth, table_stock)
 
 
-def _searchable(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> bool:
-    check_settings(depth, table_stock)
-    return not state.is_over()
+def _any_position(state: State, **_: Any) -> bool:
+    return True
 
 
-def _search_advice(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> Advice:
+def _search_advice(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK, **_: Any) -> Advice:
     return SearchAdvisor(state.rules, depth=depth, table_stock=table_stock).advise(state)
+
+
+def _values_of(answer: Callable[..., Advice]) -> Callable[..., Valued]:
+    """The :attr:`~dicemath.core.sources.Source.value` of a source whose advice is ``answer``:
+    the final pot difference for each player, ``(A - B, B - A)``: the pots' at the end of the
+    game (exact), else the value of the best move of ``answer`` (exact as the advice is)."""
+
+    def value(state: State, **settings: Any) -> Valued:
+        if state.is_over():
+            return Valued(tuple(float(v) for v in state.returns()), True)
+        advice = answer(state, **settings)
+        if advice.best is None:                   # a game going on has a move (a pass is one)
+            raise InvalidStateError(f"no move to value in {state}")
+        best = float(advice.best.value)
+        return Valued((best, -best) if state.to_move == 0 else (-best, best), advice.exact)
+
+    return value
 
 
 @lru_cache(maxsize=8)
 def source_chain(rules: Rules) -> SourceChain:
-    """BohnDuell's chain of value sources for the variant of ``rules``: every door
-    (``advise``, the command, the page, the analysis, the report) asks it.
+    """BohnDuell's chain of value sources for the variant of ``rules``: every door (the game's
+    advice, the command, the page, the analysis, the report) asks it.
 
     1. ``table`` (exact, int8 integers): both sides within the dense table
        (:data:`TABLE_STOCK` beans, the ``table_stock`` setting).
@@ -376,11 +403,15 @@ def source_chain(rules: Rules) -> SourceChain:
        that covers both sides (none unless one was built).
     3. ``solved start`` (exact, integers): the start of a game in :func:`solved_starts`.
     4. ``solve`` (exact, integers): potential at most :data:`SOLVE_POTENTIAL`, solved on demand.
-    5. ``search`` (an estimate): any position where a player moves; alpha-beta to ``depth``
-       plies (:data:`DEPTH`, at most :data:`MAX_DEPTH`), the advice's ``source`` naming the
-       depth and the table.
+    5. ``search`` (an estimate): any position; alpha-beta to ``depth`` plies (:data:`DEPTH`,
+       at most :data:`MAX_DEPTH`), the advice's ``source`` naming the depth and the table.
 
-    The settings are ``depth`` and ``table_stock`` (:func:`check_settings` refuses others).
+    Every source covers finished games within its limit too, and values any position it
+    covers (see the module docstring). The settings are ``depth`` and ``table_stock``
+    (:func:`check_settings`, checked by the first source); other settings are ignored.
+
+    Advice at a position where the game is over has no options: ask
+    :meth:`~dicemath.core.game.Game.advise`, which refuses it.
 
     Example:
         >>> print(source_chain(Rules()).describe())
@@ -388,40 +419,17 @@ def source_chain(rules: Rules) -> SourceChain:
         strong table (exact, integer): a strong table built here (dicemath bohnduell table build) covers both sides
         solved start (exact, integer): the start of a game whose first moves ship with the package
         solve (exact, integer): potential (total distance of the beans to their pots) at most 60
-        search (estimate): any position where a player moves: alpha-beta search, 1..12 plies (default 6)
+        search (estimate): any position: alpha-beta search, 1..12 plies (default 6)
     """
     return SourceChain(
         Source("table", True, f"both sides hold at most {TABLE_STOCK} beans (the table_stock setting) and lie in "
-                              "the table", _in_table, _table_advice, arithmetic="integer"),
+                              "the table", _in_table, _table_advice, arithmetic="integer",
+               value=_values_of(_table_advice)),
         Source("strong table", True, "a strong table built here (dicemath bohnduell table build) covers both sides",
-               _in_strong_table, _strong_table_advice, arithmetic="integer"),
+               _in_strong_table, _strong_table_advice, arithmetic="integer", value=_values_of(_strong_table_advice)),
         Source("solved start", True, "the start of a game whose first moves ship with the package", _is_solved_start,
-               _solved_start_advice, arithmetic="integer"),
+               _solved_start_advice, arithmetic="integer", value=_values_of(_solved_start_advice)),
         Source("solve", True, f"potential (total distance of the beans to their pots) at most {SOLVE_POTENTIAL}",
-               _solvable, _solve_advice, arithmetic="integer"),
-        Source("search", False, f"any position where a player moves: alpha-beta search, 1..{MAX_DEPTH} plies "
-                                f"(default {DEPTH})", _searchable, _search_advice))
-
-
-def advise(state: State, *, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> Advice:
-    """Every legal move of ``state`` with its value, best first, from the first source of
-    :func:`source_chain` that covers it (the same answer as every door gives).
-
-    Args:
-        state: a state where a player moves.
-        depth: alpha-beta depth in plies, ``1..MAX_DEPTH`` (used beyond the exact sources).
-        table_stock: exact table for sides of at most this many beans (0: none).
-
-    Returns:
-        The :class:`~dicemath.core.advice.Advice`: per legal move the final pot difference
-        from the mover's view after the move and best play (BOHN-6, BOHN-7); ``exact`` and
-        ``source`` are those of the source that answered; a searched option's ``method``
-        says whether its value is exact (the position after the move is in the table).
-
-    Raises:
-        InvalidStateError: the game is over (nobody decides), or a setting out of range.
-    """
-    check_settings(depth, table_stock)
-    if state.is_over():
-        raise InvalidStateError(f"the game is over in {state}: there is no move to advise")
-    return source_chain(state.rules).advise(state, depth=depth, table_stock=table_stock)
+               _solvable, _solve_advice, arithmetic="integer", value=_values_of(_solve_advice)),
+        Source("search", False, f"any position: alpha-beta search, 1..{MAX_DEPTH} plies (default {DEPTH})",
+               _any_position, _search_advice, value=_values_of(_search_advice)))

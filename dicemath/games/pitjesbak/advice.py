@@ -1,17 +1,19 @@
 """Stop or throw again? Game-optimal advice and a human policy card, at any table.
 
-:func:`advise` answers with the core's :class:`~dicemath.core.advice.Advice` (options
-``stop`` and ``throw``); behind it stands a :class:`StopOrThrow` (:mod:`.advice_type`,
-:func:`.decision.decide`): the probability of winning the whole game (PIT-1) if the player stops and
-if he throws again, every player playing game-optimally from here on, and whether those
-numbers are exact (float64 solutions) or estimates. Two players: the game
-solution of :mod:`dicemath.games.pitjesbak.game_solver` (rigorous bounds); three and four
-players: :mod:`.table_solver`; five to eight: the labelled estimates of :mod:`.table_estimate`
-(:func:`.table_game.table_advice` answers every table).
+The game's advice (:meth:`PITJESBAK_GAME.advise <dicemath.core.game.Game.advise>`, the chain
+of :mod:`.sources`) answers a state of the rules engine with the core's
+:class:`~dicemath.core.advice.Advice` (options ``stop`` and ``throw``); behind it stands a
+:class:`StopOrThrow` (:mod:`.advice_type`, :func:`.decision.decide`): the probability of
+winning the whole game (PIT-1) if the player stops and if he throws again, every player
+playing game-optimally from here on, and whether those numbers are exact (float64 solutions)
+or estimates. Two players: the game solution of :mod:`dicemath.games.pitjesbak.game_solver`
+(rigorous bounds); three and four players: :mod:`.table_solver`; five to eight: the labelled
+estimates of :mod:`.table_estimate` (:func:`.table_game.table_advice` answers every table).
 
-:func:`advise` takes a state of the rules engine (the game vocabulary);
-:func:`advise_situation` takes a two-player situation as a player describes it at the table
-(a :class:`StopOrThrow`; :func:`decision_advice` with :func:`situation_state` makes it an
+Here: the situation as a player describes it at the table, read into the state the game
+advises on (:func:`read_situation`, the command line's and the page's reader);
+:func:`advise_situation` answers a two-player situation without a state (a
+:class:`StopOrThrow`; :func:`decision_advice` with :func:`situation_state` makes it an
 Advice). :func:`decide`, :func:`decision_advice`, :data:`ROLES` and :data:`UNIT` live in
 :mod:`.decision` (below the chain of :mod:`.sources`, which answers with them) and are
 importable from here.
@@ -23,12 +25,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
 
-from dicemath.core.advice import Advice
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.pitjesbak.advice_type import StopOrThrow
 from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
@@ -38,55 +39,22 @@ from dicemath.games.pitjesbak.throws import check_throw, class_space, class_tabl
 from dicemath.core.markdown import markdown_table
 from dicemath.games.pitjesbak.decision import (
     ROLES, UNIT, check_throw_number, decide, decision_advice, table_state_advice, two_player_decision)
-from dicemath.games.pitjesbak.sources import source_chain
 
 if TYPE_CHECKING:
     from dicemath.games.pitjesbak.table_solver import TableValues
 
-__all__ = ["ROLES", "UNIT", "advise", "advise_situation", "decide", "decision_advice", "describe_stops",
+__all__ = ["ROLES", "UNIT", "advise_situation", "decide", "decision_advice", "describe_stops",
            "game_policy", "policy_card", "read_situation", "situation_state", "stop_threshold",
            "table_policy_card", "table_situation_state", "table_state_advice", "threshold_index",
            "wiped_flags"]
-
-
-def advise(state: State, **settings: Any) -> Advice:
-    """Game-optimal advice at a decision: stop, or throw again? (PIT-4..PIT-8), from the game's
-    chain of sources (:func:`.sources.source_chain`: the two-player game solution, the
-    table solution for three and four players, the labelled estimate beyond), as every door
-    asks it.
-
-    Args:
-        state: a state where a player decides (``state.current_player() >= 0``).
-        settings: the chain's settings: ``solution``, a solved game or table to answer with
-            (of the kind of the source that covers ``state``).
-
-    Returns:
-        The :class:`~dicemath.core.advice.Advice` (:func:`.decision.decision_advice` of
-        :func:`.decision.decide`): ``stop`` and, when a throw is left, ``throw``, each valued by the
-        chance to win the game; ``source`` the name of the chain's source; the
-        :class:`StopOrThrow` as its ``detail``.
-
-    Raises:
-        InvalidStateError: not a decision.
-
-    Example:
-        >>> small = solve_game(Rules(stripes=3), use_cache=False, compare=False)
-        >>> from dicemath.games.pitjesbak.state import initial_state
-        >>> state = initial_state(small.rules).apply((6, 5, 4))
-        >>> answer = advise(state, solution=small)
-        >>> answer.best.action, answer.exact, answer.source
-        ('stop', True, 'two-player game solution')
-    """
-    if state.current_player() < 0:
-        raise InvalidStateError(f"no player decides in {state}: advice needs a decision")
-    return source_chain(state.rules).advise(state, **settings)
 
 
 def advise_situation(my_stripes: int, my_wiped: bool, their_stripes: int, their_wiped: bool, *,
                      role: str, throw_number: int, current: Sequence[int], best: Sequence[int] | None = None,
                      limit: int | None = None, rules: Rules | None = None,
                      solution: GameSolution | None = None) -> StopOrThrow:
-    """:func:`advise` for a situation described at the table, without building a state.
+    """The two-player answer the game's advice gives, for a situation described at the table,
+    without building a state.
 
     Args:
         my_stripes, my_wiped: my stripes and has-wiped flag (PIT-6).

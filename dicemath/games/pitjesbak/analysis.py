@@ -1,14 +1,13 @@
 """Analysis of played Pitjesbak (two players): every decision's cost in P(win the game).
 
-The value of a state is each player's probability of winning the game when both play
-game-optimally from there (PIT-1..PIT-8), read from the exact two-player game solution
-(:func:`~dicemath.games.pitjesbak.game_solver.solve_game`, value iteration with rigorous
-bounds, width about 1e-14: exact to float64) and, inside a round, from that state's round
-tables (:meth:`~dicemath.games.pitjesbak.game_solver.GameSolution.round_tables`, the
-round's backward induction over the 42 throw classes): the value before a throw, after it
-with the choice still to make, after stopping or throwing again, before a roll-off. The
-tests check these against the core's expectimax over the rules engine
-(:mod:`dicemath.core.search`) with the solution's values at the end of the round.
+The values come from the game (:data:`~dicemath.games.pitjesbak.game.PITJESBAK_GAME`): a
+decision's values are its advice (as ``dicemath pitjesbak advise`` gives it); the value of a
+state is each player's probability of winning the game when both play game-optimally from
+there (PIT-1..PIT-8), from its chain's two-player game solution
+(:func:`~dicemath.games.pitjesbak.sources.game_value`: the exact game solution and, inside a
+round, that state's round tables). The tests check these against the core's expectimax over
+the rules engine (:mod:`dicemath.core.search`) with the solution's values at the end of the
+round. This module reads and writes the records.
 
 Records (``docs/analyse.md``): a decision entry holds the inputs of ``dicemath pitjesbak
 advise`` (``my_stripes``, ``their_stripes``, ``role``, ``throw_number``, ``current``,
@@ -28,72 +27,18 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from pathlib import Path
 
-from dicemath.analysis.engine import GameAnalysis
-from dicemath.analysis.records import InvalidRecordError, check_keys, flag, whole_number
-from dicemath.analysis.values import Valued, ValueSource
-from dicemath.core.advice import Advice
+from dicemath.analysis.engine import GameAnalysis, analyse_record
+from dicemath.analysis.records import InvalidRecordError, Record, check_keys, flag, read_record, whole_number
+from dicemath.analysis.result import Analysis
 from dicemath.core.errors import InvalidStateError
 from dicemath.core.game import GameState, state_of
-from dicemath.games.pitjesbak.advice import ROLES, advise
-from dicemath.games.pitjesbak.game_solver import RoundTables, solve_game
+from dicemath.games.pitjesbak.decision import ROLES
+from dicemath.games.pitjesbak.game import PITJESBAK_GAME
 from dicemath.games.pitjesbak.rules import MAX_THROWS, Rules, check_stripes
 from dicemath.games.pitjesbak.state import State, initial_state
-from dicemath.games.pitjesbak.throws import check_throw, class_space, classify, parse_throw
-
-
-class GameValues(ValueSource):
-    """P(each seat wins the game) of any two-player state, from the game solution.
-
-    Args:
-        rules: two-player rules (the solution is solved once and cached on disk).
-    """
-
-    def __init__(self, rules: Rules):
-        self.rules = rules
-        self.solution = solve_game(rules)
-        self.space = class_space(rules)
-        self.description = (f"exact game values (two players, {rules.stripes} stripes: value iteration "
-                            f"with rigorous bounds {self.solution.bound:.1g} apart; round tables inside a round)")
-        self.tables = lru_cache(maxsize=None)(self.solution.round_tables)
-
-    def _class(self, dice: Sequence[int] | None) -> int:
-        if dice is None:                          # a two-player round with a player out is over
-            raise InvalidStateError("a player out by 1-1-1 has no throw class to value")
-        return self.space.index(classify(dice, self.rules))
-
-    def start_value(self, state: State) -> float:
-        """P(this round's start player wins the game) at a state of a game still going on."""
-        start, follower = state.order
-        tables: RoundTables = self.tables(state.stripes[start], state.wiped[start], state.stripes[follower],
-                                          state.wiped[follower])
-        if state.rolloff:
-            return float(tables.result[self._class(state.results[0]), self._class(state.results[1])])
-        if state.turn == 0:
-            done = state.throws
-            if state.current is None:
-                return float(tables.value if done == 0 else tables.start_continue[done - 1])
-            stop = tables.follower[done - 1, self._class(state.current)]
-            return float(max(stop, tables.start_continue[done - 1]))
-        theirs = self._class(state.results[0])
-        left = state.limit - state.throws
-        if state.current is None:
-            return float(tables.follower[left - 1, theirs])
-        return float(min(tables.result[theirs, self._class(state.current)], tables.follower[left - 1, theirs]))
-
-    def advice(self, state: GameState) -> Advice:
-        """Stop or throw again, with the chance to win the game after each: the game's chain
-        (:func:`.advice.advise`, whose two-player source is this solution)."""
-        return advise(_own(state))
-
-    def value(self, state: GameState) -> Valued:
-        """P(seat 0 wins), P(seat 1 wins): the returns at the end, the solution before."""
-        state = _own(state)
-        if state.winner >= 0:
-            return Valued(tuple(state.returns()), True)
-        start = self.start_value(state)
-        return Valued((start, 1.0 - start) if state.start == 0 else (1.0 - start, start), True)
+from dicemath.games.pitjesbak.throws import check_throw, classify, parse_throw
 
 
 class PitjesbakAnalysis(GameAnalysis):
@@ -125,15 +70,6 @@ class PitjesbakAnalysis(GameAnalysis):
         if state.rules != rules:
             raise InvalidStateError(f"the start state's rules {state.rules} are not the record's {rules}")
         return state
-
-    def value_source(self, rules: Rules, settings: Mapping) -> GameValues:
-        return GameValues(rules)
-
-    def advice(self, state: GameState, settings: Mapping) -> Advice:
-        """The chain's advice at a decision (:func:`.advice.advise`, as ``pitjesbak advise``
-        gives it): the record's settings take none of its settings, the record's rules are the
-        state's."""
-        return advise(_own(state))
 
     def value_label(self, rules: Rules, seats: tuple[str, ...]) -> str:
         return f"P({seats[0]} wins the game)"
@@ -210,4 +146,13 @@ def _throw(value: str | Sequence[int]) -> tuple[int, int, int]:
 ANALYSIS = PitjesbakAnalysis()
 """The adapter its game object lists (:meth:`dicemath.core.game.Game.analysis`)."""
 
-analyse = ANALYSIS.analyse
+
+def analyse(record: Record | Mapping | str | Path) -> Analysis:
+    """Analyse a record of Pitjesbak (a :class:`~dicemath.analysis.records.Record`, its JSON
+    object or a file's path; see the module docstring).
+
+    Raises:
+        InvalidRecordError: a record of the wrong form or of another game.
+        DicemathError: the first bad entry, named.
+    """
+    return analyse_record(read_record(record), PITJESBAK_GAME)

@@ -32,11 +32,11 @@ from dicemath.core.cache import cached_object
 from dicemath.games.pitjesbak.advice import (
     WEAK_BEST,
     PolicyCard,
-    advise,
     policy_card,
     table_policy_card,
     threshold_index,
 )
+from dicemath.games.pitjesbak.game import PITJESBAK_GAME
 from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
 from dicemath.games.pitjesbak.round_solver import solve_round
 from dicemath.games.pitjesbak.rules import STANDARD, Rules
@@ -197,8 +197,8 @@ def compute(context: ReportContext) -> PitjesbakReport:
     return PitjesbakReport(rules, class_table(rules), solution.start_player_win_probability,
                            solution.bounds(*solution.opening), solution.cap, solution.sweeps, comparison,
                            policy_card(solution), policy_card(solution, LATE_STATE), opening,
-                           advise(opening, solution=solution), heat_map_values(solution), tuple(rounds), tables,
-                           check, committed_gain_rows(context, rules))
+                           PITJESBAK_GAME.advise(opening, solution=solution), heat_map_values(solution),
+                           tuple(rounds), tables, check, committed_gain_rows(context, rules))
 
 
 SECTION = "pitjesbak"

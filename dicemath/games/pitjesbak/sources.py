@@ -9,6 +9,7 @@ report all follow them:
 
 1. ``two-player game solution`` (exact, float64): :data:`~.limits.GAME_SOLUTION_PLAYERS`
    players, :func:`.game_solver.solve_game` (value iteration with rigorous bounds), any stripes;
+   it values every state of such a game too (:func:`game_value`);
 2. ``table solution`` (exact, float64): :data:`~.limits.TABLE_SOLUTION_PLAYERS` players,
    :func:`.table_solver.solve_table` (value iteration), solved on demand and cached, when the
    table's work (:func:`.table_solver.table_work` at the cap :func:`.table_solver.table_cap`)
@@ -17,29 +18,36 @@ report all follow them:
    :func:`.table_estimate.estimate_table`.
 
 Each source answers with :func:`.decision.decide` and :func:`.decision.decision_advice`.
+Every source covers chance states and finished games too (by the players still in the game);
+the two-player game solution values any state it covers (:attr:`~dicemath.core.sources.Source.value`:
+each seat's probability of winning the game), the table sources give advice only.
 
 Example:
     >>> print(source_chain().describe())
-    two-player game solution (exact, float64): 2 players still in the game, any stripes
+    two-player game solution (exact, float64): 2 players still in the game, any stripes; a finished game
     table solution (exact, float64): 3 or 4 players still in the game, their stripes within the table solver's MAX_WORK
     table estimate (fitted strengths) (estimate): any table of 2 to 8 players
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
-from dicemath.core.sources import Source, SourceChain
+from dicemath.core.errors import InvalidStateError
+from dicemath.core.sources import Source, SourceChain, Valued
 from dicemath.games.pitjesbak.decision import decide, decision_advice
-from dicemath.games.pitjesbak.game_solver import GameSolution
+from dicemath.games.pitjesbak.game_solver import GameSolution, RoundTables, solve_game
 from dicemath.games.pitjesbak.limits import (
     ESTIMATE, ESTIMATE_PLAYERS, GAME_SOLUTION, GAME_SOLUTION_PLAYERS, TABLE_SOLUTION, TABLE_SOLUTION_PLAYERS)
 from dicemath.games.pitjesbak.rules import Rules
 from dicemath.games.pitjesbak.state import State
 from dicemath.games.pitjesbak.table_solver import table_cap, table_solvable
+from dicemath.games.pitjesbak.throws import class_space, classify
 
 __all__ = ["ESTIMATE", "ESTIMATE_PLAYERS", "GAME_SOLUTION", "GAME_SOLUTION_PLAYERS", "TABLE_SOLUTION",
-           "TABLE_SOLUTION_PLAYERS", "round_stripes", "source_chain", "table_cap", "table_solvable"]
+           "TABLE_SOLUTION_PLAYERS", "game_value", "round_stripes", "source_chain", "table_cap", "table_solvable"]
 
 
 def round_stripes(state: State) -> tuple[int, ...]:
@@ -55,7 +63,7 @@ def _given_exact(solution: Any) -> bool | None:
 
 
 def _covers_game(state: State, solution: Any = None, **_: Any) -> bool:
-    return len(state.order) == GAME_SOLUTION_PLAYERS and _given_exact(solution) in (None, True)
+    return (len(state.order) == GAME_SOLUTION_PLAYERS or state.winner >= 0) and _given_exact(solution) in (None, True)
 
 
 def _covers_table(state: State, solution: Any = None, **_: Any) -> bool:
@@ -83,6 +91,85 @@ def _answer(name: str):
     return advise
 
 
+RoundTablesOf = Callable[[int, bool, int, bool], RoundTables]
+"""The round tables of a game solution at ``(start stripes, start wiped, follower stripes, follower wiped)``."""
+
+
+@lru_cache(maxsize=4)
+def _solved_rounds(rules: Rules) -> RoundTablesOf:
+    """The round tables of :func:`.game_solver.solve_game` of ``rules`` (two players), each
+    computed once per process."""
+    return lru_cache(maxsize=None)(solve_game(rules).round_tables)
+
+
+def game_value(state: State, solution: Any = None, **_: Any) -> Valued:
+    """Each seat's probability of winning the game (PIT-1) at any state of a game with two
+    players still in it, both playing game-optimally from there: the returns at the end (of
+    any game); else
+    from the game solution (default :func:`.game_solver.solve_game` of the state's rules, for
+    two players) and, inside a round, that state's round tables (the round's backward
+    induction over the 42 throw classes): before a throw, after it with the choice still to
+    make, before a roll-off. A seat out of the game has 0. Exact (float64, bounds about
+    1e-14 apart).
+
+    Args:
+        state: a state with two players in this round (``len(state.order) == 2``).
+        solution: a :class:`.game_solver.GameSolution` to read instead of the default one.
+
+    Raises:
+        InvalidStateError: another number of players, a solution of another kind, or stripes
+            beyond the solution's cap.
+
+    Example:
+        >>> from dicemath.games.pitjesbak.state import initial_state
+        >>> small = solve_game(Rules(stripes=2), use_cache=False, compare=False)
+        >>> start = game_value(initial_state(small.rules), solution=small)
+        >>> start.exact, abs(start.values[0] - small.start_player_win_probability) < 1e-12
+        (True, True)
+    """
+    if state.winner >= 0:
+        return Valued(tuple(state.returns()), True)
+    if len(state.order) != GAME_SOLUTION_PLAYERS:
+        raise InvalidStateError(f"the game solution values states with {GAME_SOLUTION_PLAYERS} players in the "
+                                f"round, not {len(state.order)}: {state}")
+    if solution is None:
+        tables = _solved_rounds(state.rules.with_players(GAME_SOLUTION_PLAYERS))
+    elif isinstance(solution, GameSolution):
+        tables = solution.round_tables
+    else:
+        raise InvalidStateError(f"states are valued from a two-player game solution, not {type(solution).__name__}")
+    start = _start_value(state, tables)
+    values = [0.0] * state.rules.players
+    values[state.order[0]], values[state.order[1]] = start, 1.0 - start
+    return Valued(tuple(values), True)
+
+
+def _start_value(state: State, round_tables: RoundTablesOf) -> float:
+    """P(this round's start player wins the game) at a state of a two-player round."""
+    start, follower = state.order
+    tables = round_tables(state.stripes[start], state.wiped[start], state.stripes[follower], state.wiped[follower])
+    if state.rolloff:
+        return float(tables.result[_class(state, state.results[0]), _class(state, state.results[1])])
+    if state.turn == 0:
+        done = state.throws
+        if state.current is None:
+            return float(tables.value if done == 0 else tables.start_continue[done - 1])
+        stop = tables.follower[done - 1, _class(state, state.current)]
+        return float(max(stop, tables.start_continue[done - 1]))
+    theirs = _class(state, state.results[0])
+    left = state.limit - state.throws
+    if state.current is None:
+        return float(tables.follower[left - 1, theirs])
+    return float(min(tables.result[theirs, _class(state, state.current)], tables.follower[left - 1, theirs]))
+
+
+def _class(state: State, dice: Sequence[int] | None) -> int:
+    """The index of a counting throw's class in the class space of ``state``'s rules."""
+    if dice is None:                              # a two-player round with a player out is over
+        raise InvalidStateError("a player out by 1-1-1 has no throw class to value")
+    return class_space(state.rules).index(classify(dice, state.rules))
+
+
 def source_chain(rules: Rules | None = None) -> SourceChain:
     """The chain (see the module docstring), the same for every rules (``rules`` is the
     :meth:`~dicemath.core.game.Game.sources` argument, unused: each source reads the state's).
@@ -91,8 +178,8 @@ def source_chain(rules: Rules | None = None) -> SourceChain:
     instead of the default one (it must be of the source's kind: exact, or an estimate).
     """
     return SourceChain(
-        Source(GAME_SOLUTION, True, f"{GAME_SOLUTION_PLAYERS} players still in the game, any stripes",
-               _covers_game, _answer(GAME_SOLUTION)),
+        Source(GAME_SOLUTION, True, f"{GAME_SOLUTION_PLAYERS} players still in the game, any stripes; a finished game",
+               _covers_game, _answer(GAME_SOLUTION), value=game_value),
         Source(TABLE_SOLUTION, True, f"{' or '.join(map(str, TABLE_SOLUTION_PLAYERS))} players still in the "
                "game, their stripes within the table solver's MAX_WORK", _covers_table, _answer(TABLE_SOLUTION)),
         Source(ESTIMATE, False, f"any table of {ESTIMATE_PLAYERS[0]} to {ESTIMATE_PLAYERS[-1]} players",
