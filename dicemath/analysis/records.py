@@ -10,7 +10,7 @@ Two forms (``docs/analyse.md`` documents them with one example per game):
   game's text form of that action (``"6-5-4"``, ``"stop"``, ``"S2"``, ``"24/18 13/11"``).
 
 Optional keys of both: ``rules`` (the variant fields of the game's ``Rules``),
-``settings`` (options of the value source, e.g. BohnDuell's search ``depth``),
+``settings`` (settings of the game's advice and chain, e.g. BohnDuell's search ``depth``),
 ``players`` (names, for display) and ``note``; a whole game may give ``start``, the text
 form of the state it starts from (a Pegs board, a BohnDuell position, a Backgammon
 Position ID, a Pitjesbak state; default: the start of a game). Anything else is refused, so a misspelt
@@ -51,10 +51,9 @@ class Record:
     """A checked record.
 
     Attributes:
-        game: the game's name (``"pegs"``, ``"fives"``, ``"pitjesbak"``, ``"backgammon"``,
-            ``"bohnduell"``).
+        game: the game's name (its :attr:`~dicemath.core.game.Game.name`, e.g. ``"pegs"``).
         rules: the variant fields of the game's rules (may be empty).
-        settings: options of the value source (may be empty).
+        settings: settings of the game's advice and chain (may be empty).
         decisions: the decision entries (a decision list), or None.
         moves: the tokens of a whole game, or None.
         players: the players' names, or None.
