@@ -33,8 +33,7 @@ from pathlib import Path
 from dicemath.analysis.play import record_game
 from dicemath.analysis.records import record_json
 from dicemath.games.backgammon import Position
-from dicemath.games.backgammon.analysis import EquityValues
-from dicemath.games.backgammon.rules import STANDARD as BACKGAMMON
+from dicemath.games.backgammon.game import BACKGAMMON_GAME
 from dicemath.games.bohnduell import Rules as BohnRules
 from dicemath.games.bohnduell import SearchAdvisor
 from dicemath.games.bohnduell.players import SearchPlayer, greedy_player
@@ -82,11 +81,8 @@ def pegs_fives_policies(rules) -> dict:
 
 
 def backgammon_policies() -> dict:
-    values = EquityValues(BACKGAMMON, 0)
-
     def best(state, rng):
-        options = values.action_values(state)
-        return max(options, key=lambda a: options[a].values[state.current_player()])
+        return BACKGAMMON_GAME.advise(state).options[0].action
 
     def most_off(state, rng):
         def key(move):

@@ -7,6 +7,8 @@ import random
 
 import pytest
 
+from dicemath.core.game import CHANCE, TERMINAL
+from dicemath.core.sources import Valued
 from dicemath.games.backgammon import advise, analyse
 from dicemath.games.backgammon.game import BACKGAMMON_GAME
 from dicemath.games.backgammon.gnubg_engine import available
@@ -108,3 +110,35 @@ def test_a_contact_play_is_a_gnubg_estimate_through_every_door():
     advice = advise(state)
     _same(decision, advice)
     assert (advice.exact, advice.source) == (False, "gnubg")
+
+
+def test_the_chain_values_every_state_of_a_cube_game():
+    """Seeded random money games from bear-offs (cube decisions, rolls, plays, the end):
+    every state has a source that values it; at a decision the value is the best option of
+    the advice for the decider (too good to double: rolling on, within rounding of doubling), at a roll the evaluator's exact equity within the table, at
+    the end the points won (BG-7, times the cube)."""
+    rng = random.Random(11)
+    chain = BACKGAMMON_GAME.sources(STANDARD)
+    seen = set()
+    for position in _bear_offs(11, 6):
+        state = State(position, STANDARD, MAY_DOUBLE, None, 1, None)
+        while True:
+            valued = chain.value(state, ply=0)
+            source = chain.source_for(state, ply=0)
+            seen.add(source.name)
+            player = state.current_player()
+            if player == TERMINAL:
+                assert valued == Valued(tuple(state.returns()), True) and source.name == "bear-off table"
+                assert abs(valued.values[0]) == state.cube_value
+                break
+            if player == CHANCE:
+                within = max(sum(state.position.on_roll), sum(state.position.opponent)) <= EXACT_CHECKERS
+                assert valued.exact == within and valued.values[0] == -valued.values[1]
+                state = state.apply(rng.choice([roll for roll, _ in state.chance_outcomes()]))
+                continue
+            advice = BACKGAMMON_GAME.advise(state, ply=0)
+            assert advice.source == source.name
+            assert valued.values[player] == pytest.approx(float(advice.best.value), abs=1e-12)  # too good: roll
+            assert valued.values[player] == -valued.values[1 - player]
+            state = state.apply(rng.choice(state.legal_actions()))
+    assert {"bear-off table", "race model", "cubeful bear-off table", "cube estimate"} <= seen

@@ -21,12 +21,12 @@ Modules:
   for any position.
 * :mod:`.evaluate`: any position's cubeless probabilities from the best source (exact tables,
   race model, GNU Backgammon's nets via the optional ``gnubg`` package, :mod:`.gnubg_engine`);
-  :mod:`.hint`: every play of a roll ranked; :mod:`.advice`: :func:`advise` and the chain of
-  value sources.
+  :mod:`.hint`: every play of a roll ranked; :mod:`.advice`: the chain of sources (advice at
+  every decision, the value of every state).
 * :mod:`.limits`: the limits of the exact sources (checkers a side for the exact tables).
 * :mod:`.analysis`: the cost of every play and cube action of a played game (:func:`analyse`).
 * :mod:`.view`, :mod:`.drawing`: the plain-text view and the SVG picture of a state.
-* :mod:`.game`: the :class:`~dicemath.core.game.Game` object; :mod:`.commands`
+* :mod:`.game`: the :class:`~dicemath.core.game.Game` object and :func:`advise`, its advice; :mod:`.commands`
   (``dicemath backgammon``), :mod:`.commands_cube` (its ``cube`` command) and
   :mod:`.commands_hint` (its ``hint`` command): the command line; :mod:`.report_bearoff`,
   :mod:`.report_cube` and :mod:`.report_playtive`: the report sections.
@@ -45,7 +45,7 @@ Example:
     '4HPwATDgc/ABMA X play 6-5 cube 1'
 """
 
-from dicemath.games.backgammon.advice import advise
+from dicemath.games.backgammon.game import advise
 from dicemath.games.backgammon.analysis import analyse
 from dicemath.games.backgammon.bearoff import (one_sided_table, position_from_index, position_index, positions_up_to,
                                                two_sided_table, win_probability)

@@ -1,9 +1,9 @@
-"""Analysis of played Backgammon: every play's and every cube action's cost in equity.
+"""Analysis of played Backgammon: how its records read (every play's and every cube action's cost in equity).
 
-Every decision is valued by the game's chain of sources
-(:func:`~dicemath.games.backgammon.advice.sources`, through
-:meth:`BackgammonAnalysis.advice`), exactly as ``advise`` values it: the same values,
-``exact`` flag and ``source``:
+The values are the game's own (:mod:`~dicemath.games.backgammon.game`, its chain of sources
+:func:`~dicemath.games.backgammon.advice.sources`): a decision is valued by its advice,
+exactly as ``advise`` values it (the same values, ``exact`` flag and ``source``), a state
+by the same sources:
 
 * a checker play (BG-3..BG-7) by the cubeless money equity (BG-7 points per unit stake,
   gammons and backgammons counted) of :mod:`~dicemath.games.backgammon.evaluate` after it:
@@ -48,73 +48,20 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
-from typing import Any, cast
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
 
-from dicemath.core.advice import Advice
-from dicemath.analysis.engine import GameAnalysis
-from dicemath.analysis.records import InvalidRecordError, build_rules, check_keys
-from dicemath.analysis.values import Valued, ValueSource
-from dicemath.core.game import TERMINAL
-from dicemath.games.backgammon.advice import advise
+from dicemath.analysis.engine import GameAnalysis, analyse_record
+from dicemath.analysis.records import InvalidRecordError, Record, build_rules, check_keys, read_record
+from dicemath.analysis.result import Analysis
 from dicemath.games.backgammon.cube import check_cube
-from dicemath.games.backgammon.evaluate import check_ply, evaluate
+from dicemath.games.backgammon.game import BACKGAMMON_GAME
 from dicemath.games.backgammon.moves import check_roll
 from dicemath.games.backgammon.position import CHECKERS, Position
 from dicemath.games.backgammon.rules import Rules, rules_named
 from dicemath.games.backgammon.state import (DOUBLED, MAY_DOUBLE, OPENING, PASS, PLAY, ROLL, TAKE, State,
                                              absolute_owner, initial_state)
-
-
-def _seats(player: int, equity: float) -> tuple[float, float]:
-    """The equity of ``player`` as ``(X's, O's)``."""
-    return (equity, -equity) if player == 0 else (-equity, equity)
-
-
-class EquityValues(ValueSource[State]):
-    """Equities of both players (see the module docstring).
-
-    Args:
-        rules: STANDARD or PLAYTIVE.
-        ply: look-ahead of GNU Backgammon's evaluations, 0..3.
-    """
-
-    def __init__(self, rules: Rules, ply: int):
-        self.rules = rules
-        self.ply = check_ply(ply)
-        self.description = (f"cubeless money equity: exact bear-off tables, else the race model or GNU "
-                            f"Backgammon's nets at {self.ply} ply (estimates); cube actions by cube advice")
-        self.memo: dict[Position, Valued] = {}
-
-    def position_value(self, position: Position) -> Valued:
-        """The cubeless value of ``position`` with its player on roll to roll."""
-        found = self.memo.get(position)
-        if found is None:
-            evaluation = evaluate(position, self.rules, self.ply)
-            found = self.memo[position] = Valued(_seats(position.player, evaluation.equity),
-                                                 evaluation.source == "exact")
-        return found
-
-    def value(self, state: State) -> Valued:
-        player = state.current_player()
-        if player == TERMINAL:
-            return Valued(tuple(state.returns()), True)
-        if state.phase == OPENING:
-            return self.expected(state)
-        if state.phase == ROLL:
-            return self.position_value(state.position)
-        return max(self.action_values(state).values(), key=lambda v: v.values[player])
-
-    def advice(self, state: State) -> Advice:
-        """Every legal action with its value, best first: :func:`~dicemath.games.backgammon.advice.advise`."""
-        return advise(state, ply=self.ply)
-
-    def action_values(self, state: State) -> dict[Hashable, Valued]:
-        """The value of each legal action, as :meth:`advice` gives it."""
-        decider = state.current_player()
-        # the equities of the advice are floats (float64), never Fractions
-        return {option.action: Valued(_seats(decider, cast(float, option.value)), option.extras["source"] == "exact")
-                for option in self.advice(state).options}
 
 
 class BackgammonAnalysis(GameAnalysis[State]):
@@ -144,14 +91,6 @@ class BackgammonAnalysis(GameAnalysis[State]):
         if start is None:
             return initial_state(rules, cube=False)
         return State(Position.from_str(start), rules, ROLL, cube_value=None)
-
-    def advice(self, state: State, settings: Mapping) -> Advice:
-        """The advice of the game's chain at the decision ``state`` (the record's ``ply``,
-        default 0): :func:`dicemath.games.backgammon.advice.advise`."""
-        return advise(state, ply=settings.get("ply", self.settings["ply"]))
-
-    def value_source(self, rules: Rules, settings: Mapping) -> EquityValues:
-        return EquityValues(rules, settings["ply"])
 
     def value_label(self, rules: Rules, seats: tuple[str, ...]) -> str:
         return f"cubeless equity of {seats[0]}"
@@ -201,6 +140,15 @@ class BackgammonAnalysis(GameAnalysis[State]):
 
 
 ANALYSIS = BackgammonAnalysis()
-"""The adapter its game object lists (:meth:`dicemath.core.game.Game.analysis`)."""
+"""Backgammon's records (:meth:`BACKGAMMON_GAME.analysis() <dicemath.core.game.Game.analysis>`)."""
 
-analyse = ANALYSIS.analyse
+
+def analyse(record: Record | Mapping | str | Path) -> Analysis:
+    """Analyse a Backgammon record (a :class:`~dicemath.analysis.records.Record`, its JSON
+    object or a file's path), the values of :data:`~dicemath.games.backgammon.game.BACKGAMMON_GAME`.
+
+    Raises:
+        InvalidRecordError: a record of the wrong form or of another game.
+        DicemathError: the first bad entry, named.
+    """
+    return analyse_record(read_record(record), BACKGAMMON_GAME)

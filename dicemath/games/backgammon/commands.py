@@ -16,6 +16,7 @@ from dicemath.core.commands import (
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.backgammon import bearoff as bo
 from dicemath.games.backgammon.bearoff_database import exact_probabilities
+from dicemath.games.backgammon.game import BACKGAMMON_GAME
 from dicemath.games.backgammon.moves import legal_moves
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.position import xgid_position_field
@@ -220,15 +221,15 @@ def read_show_state(text: str):
 
 
 def run_advise(args) -> int:
-    """``dicemath backgammon advise STATE``: the :class:`~dicemath.core.advice.Advice` of a decision."""
-    from dicemath.games.backgammon.advice import advise
+    """``dicemath backgammon advise STATE``: the :class:`~dicemath.core.advice.Advice` of a
+    decision, :meth:`BACKGAMMON_GAME.advise <dicemath.core.game.Game.advise>`."""
     from dicemath.games.backgammon.drawing import draw
     from dicemath.games.backgammon.state import State
 
     if args.state is None:
         raise InvalidStateError("give the state's text form, e.g. '4HPwATDgc/ABMA X play 3-1 cube 1'")
     state = State.from_str(args.state)
-    advice = advise(state, ply=args.ply)
+    advice = BACKGAMMON_GAME.advise(state, ply=args.ply)
     result = advice.as_dict()
     write_svg(args.svg, lambda: draw(state, advice), result)
 

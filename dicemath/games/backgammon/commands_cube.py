@@ -3,7 +3,9 @@
 Three forms:
 
 * ``dicemath backgammon cube POSITION_ID --json``: the money cube decision of the player
-  on roll in any position (GNU Backgammon Position ID or XGID), by
+  on roll in any position (GNU Backgammon Position ID or XGID), the ``detail`` of the game's
+  advice (:meth:`BACKGAMMON_GAME.advise <dicemath.core.game.Game.advise>`, its chain's cube
+  sources), or when he may not double (BG-8) the equity of rolling on, both by
   :func:`~dicemath.games.backgammon.cube_advice.cube_advice`: keys ``no_double``,
   ``double_take``, ``double_pass``, ``action``, ``equity`` (per unit of the current cube),
   ``method``, ``source``, ``ply``, ``efficiency``, ``probabilities``, ``cube_value``,
@@ -31,8 +33,11 @@ from __future__ import annotations
 
 from dicemath.core.commands import add_json_flag, add_svg_option, emit, int_list, text_table, write_svg
 from dicemath.core.errors import DicemathError, InvalidStateError
-from dicemath.games.backgammon.cube import CUBE_OWNERS, MAX_CUBE, VERDICTS
+from dicemath.games.backgammon.cube import CUBE_OWNERS, MAX_CUBE, VERDICTS, check_cube, may_double
+from dicemath.games.backgammon.game import BACKGAMMON_GAME
+from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.rules import PRESETS, rules_named
+from dicemath.games.backgammon.state import MAY_DOUBLE, State, absolute_owner
 
 
 def add_cube_command(commands) -> None:
@@ -115,10 +120,22 @@ def is_board_text(text: str) -> bool:
 
 def advice_result(position_id: str, cube_value: int = 1, cube_owner: str = "centred", ply: int = 0,
                   rules_name: str = "standard") -> dict:
-    """The JSON object of the Position ID form (see module docstring)."""
+    """The JSON object of the Position ID form (see module docstring): the game's advice at
+    the cube decision, or the equity of rolling on when the player on roll may not double.
+
+    Raises:
+        InvalidStateError: an unreadable position, a finished game, a bad cube, unknown rules, a bad ply.
+        GnubgUnavailableError: a position with contact and no gnubg.
+    """
     from dicemath.games.backgammon.cube_advice import cube_advice
-    from dicemath.games.backgammon.position import Position
-    return cube_advice(Position.from_str(position_id), cube_value, cube_owner, rules_named(rules_name), ply)
+
+    position = Position.from_str(position_id)
+    value, owner = check_cube(cube_value, cube_owner)
+    rules = rules_named(rules_name)
+    if position.is_over() or not may_double(value, owner):     # no decision: cube_advice says why or values rolling on
+        return cube_advice(position, value, owner, rules, ply)
+    decision = State(position, rules, MAY_DOUBLE, None, value, absolute_owner(owner, position.player))
+    return BACKGAMMON_GAME.advise(decision, ply=ply).detail
 
 
 def advice_picture(position_text: str, result: dict) -> str:
@@ -127,8 +144,7 @@ def advice_picture(position_text: str, result: dict) -> str:
     player on roll may double (BG-8), the equities of doubling and of rolling on."""
     from dicemath.games.backgammon.advice import cube_options
     from dicemath.games.backgammon.drawing import draw
-    from dicemath.games.backgammon.position import Position
-    from dicemath.games.backgammon.state import MAY_DOUBLE, ROLL, State, absolute_owner
+    from dicemath.games.backgammon.state import ROLL
 
     position = Position.from_str(position_text)
     allowed = result["may_double"]
@@ -143,8 +159,6 @@ def bearoff_picture(result: dict) -> str:
     """The two home boards of the bear-off form (``result``, its :func:`position_result`),
     the player on roll before his roll with the cube in the middle, and the verdict for it."""
     from dicemath.games.backgammon.drawing import draw
-    from dicemath.games.backgammon.position import Position
-    from dicemath.games.backgammon.state import MAY_DOUBLE, State
 
     state = State(Position.from_home_boards(result["position"], result["versus"]), phase=MAY_DOUBLE)
     verdict = (f"Proper cube action: {VERDICTS[result['action']['centred']]} (equity {result['centred']:+.3f} "

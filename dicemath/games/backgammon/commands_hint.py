@@ -1,5 +1,7 @@
-"""``dicemath backgammon hint POSITION_ID D1 D2``: every legal play ranked by the evaluator.
+"""``dicemath backgammon hint POSITION_ID D1 D2``: every legal play ranked, the game's advice.
 
+The plays are the options of :meth:`BACKGAMMON_GAME.advise <dicemath.core.game.Game.advise>`
+at the play of the roll (its chain of sources, :func:`~dicemath.games.backgammon.advice.sources`).
 ``--json`` keys: ``position_id``, ``dice``, ``rules``, ``ply``, ``moves`` (best first; each
 ``{move, equity, probabilities, ply, source, position_id}``, see
 :class:`~dicemath.games.backgammon.hint.MoveValue`). Under ``--rules playtive`` only the
@@ -9,7 +11,10 @@ plays BG-4's 5-checker limit allows are listed.
 from __future__ import annotations
 
 from dicemath.core.commands import add_json_flag, add_svg_option, emit, text_table, write_svg
+from dicemath.games.backgammon.game import BACKGAMMON_GAME
+from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.rules import PRESETS, rules_named
+from dicemath.games.backgammon.state import PLAY, State
 
 
 def add_hint_command(commands) -> None:
@@ -25,14 +30,17 @@ def add_hint_command(commands) -> None:
 
 
 def hint_result(position_id: str, dice, rules_name: str = "standard", ply: int = 0) -> dict:
-    """The JSON object of ``dicemath backgammon hint`` (see the module docstring)."""
-    from dicemath.games.backgammon.hint import hint
-    from dicemath.games.backgammon.position import Position
+    """The JSON object of ``dicemath backgammon hint`` (see the module docstring).
 
-    position = Position.from_str(position_id)
-    moves = hint(position, dice, rules_named(rules_name), ply)
-    return {"position_id": position.position_id(), "dice": list(dice), "rules": rules_name, "ply": ply,
-            "moves": [m.as_dict() for m in moves]}
+    Raises:
+        InvalidStateError: an unreadable position, a finished game, unknown rules, a bad ply.
+        InvalidDiceError: bad dice.
+        GnubgUnavailableError: a position with contact and no gnubg.
+    """
+    state = State(Position.from_str(position_id), rules_named(rules_name), PLAY, dice)
+    advice = BACKGAMMON_GAME.advise(state, ply=ply)
+    return {"position_id": state.position.position_id(), "dice": list(dice), "rules": rules_name, "ply": ply,
+            "moves": [dict(option.extras) for option in advice.options]}
 
 
 def _render(result: dict) -> str:
@@ -52,10 +60,8 @@ def hint_picture(position_id: str, dice, rules_name: str, result: dict) -> str:
     from dicemath.games.backgammon.drawing import draw
     from dicemath.games.backgammon.evaluate import OUTPUTS
     from dicemath.games.backgammon.hint import MoveValue
-    from dicemath.games.backgammon.position import Position
-    from dicemath.games.backgammon.state import PLAY, State
 
-    state = State(Position.from_str(position_id), rules_named(rules_name), PLAY, tuple(dice))
+    state = State(Position.from_str(position_id), rules_named(rules_name), PLAY, dice)
     moves = [MoveValue(m["move"], m["equity"], tuple(m["probabilities"][k] for k in OUTPUTS), m["ply"],
                        m["source"], m["position_id"]) for m in result["moves"]]
     return draw(state, play_advice(state, moves))

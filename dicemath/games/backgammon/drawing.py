@@ -5,7 +5,7 @@ the top, 12..1 along the bottom, X's home board (points 1..6) bottom right, O's 
 Every checker is drawn (stacks taller than five close up and show their count), X's orange
 and O's blue; then the bar (BG-5), each side's borne-off checkers in the tray on the right
 (BG-6), the cube with its value on its owner's side or in the middle (BG-8), both pip
-counts, whose turn it is and the dice of a play. With advice (:func:`.advice.advise`) a
+counts, whose turn it is and the dice of a play. With advice (:func:`.game.advise`) a
 caption names the best action and the next ones with their equities, and a cube decision
 can be written under the cube's line (``verdict``). The status line and the cube's words are
 the text view's (:mod:`.view`).
@@ -56,7 +56,7 @@ def draw(state: State, advice: Advice | None = None, *, verdict: str | None = No
 
     Args:
         state: the state.
-        advice: the advice for the deciding player (:func:`.advice.advise`).
+        advice: the advice for the deciding player (:func:`.game.advise`).
         verdict: the cube decision in words, written in bold under the cube's line (the
             doubler's decision and the answer, as :data:`.cube.VERDICTS` says them).
 

@@ -40,7 +40,7 @@ from dicemath.games.backgammon.rules import STANDARD, Rules
 @dataclass(frozen=True)
 class MoveValue:
     """One move with its value: a ranked play (or a cube action, see
-    :func:`~dicemath.games.backgammon.advice.advise`).
+    :func:`~dicemath.games.backgammon.game.advise`).
 
     Attributes:
         move: the play in the usual notation (``"24/18 13/11"``), or the cube action.

@@ -16,7 +16,7 @@ import numpy as np
 from dicemath.core.advice import Advice
 from dicemath.core.svg import picture
 from dicemath.games.backgammon import bearoff as bo
-from dicemath.games.backgammon.advice import advise
+from dicemath.games.backgammon.game import BACKGAMMON_GAME
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.race import AVERAGE_PIPS_PER_ROLL, ApproximationError, approximation_error, pip_count
 from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD
@@ -135,7 +135,7 @@ def compute(context: ReportContext) -> BearoffReport:
     return BearoffReport(tuple(rows), int(legal.sum()), (float(diff[legal].mean()), float(diff[legal].max()),
                                                          float(diff[legal].min())),
                          costliest, two_sided, approximation, distributions, bo.pip_counts()[legal], diff[legal],
-                         databases, scaling, play, advise(play))
+                         databases, scaling, play, BACKGAMMON_GAME.advise(play))
 
 
 def database_summary(root=None) -> tuple[tuple[dict, ...], tuple[float, float, str] | None]:

@@ -25,7 +25,7 @@ from dicemath.games.backgammon.cube import (
     keeler_spencer_points,
 )
 from dicemath.core.svg import picture
-from dicemath.games.backgammon.advice import advise
+from dicemath.games.backgammon.game import BACKGAMMON_GAME
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.rules import STANDARD
 from dicemath.games.backgammon.state import DOUBLE, MAY_DOUBLE, State
@@ -133,7 +133,7 @@ def compute(context: ReportContext) -> CubeReport:
                       keeler_spencer_points(steps // 2), CubeModel(CubelessProbabilities(0.5)).market_window(x),
                       fits, fit_janowski_by_pips(table, "centred"), table.cubeless[1:, 1:].ravel(),
                       table.no_double[0, 1:, 1:].ravel(), tuple(agreement_table(checkers, efficiency=fits[0]["x"])),
-                      decision, advise(decision), advise(decision.apply(DOUBLE)))
+                      decision, BACKGAMMON_GAME.advise(decision), BACKGAMMON_GAME.advise(decision.apply(DOUBLE)))
 
 
 def limit_conclusion(report: CubeReport) -> str:
