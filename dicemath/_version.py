@@ -1,3 +1,4 @@
-"""The package version; cached tables are keyed by it (see :mod:`dicemath.core.cache`)."""
+"""The package version (cached tables are keyed by their own format versions, not by it:
+:mod:`dicemath.core.cache`)."""
 
 __version__ = "0.1.0"

@@ -1,14 +1,17 @@
 """On-disk cache for heavy tables: computed once, written atomically, reused.
 
-A table is stored under a key made of its name, the parameters that determine it (for a
-game: its rules object) and the code version (the package version and a digest of the
-core and of the game package that builds it), so a change to either rebuilds it. Files
-are written to a temporary name in the same folder and moved into place with
-:func:`os.replace`, so a reader never sees half a file.
+A table is stored under a key made of its name, its format version and the parameters
+that determine it (for a game: its rules object), :func:`cache_key`. The format version is
+a constant beside the table's builder, changed on purpose when the computation or the layout
+of the table changes: a new version is a new key, so a table built by older code is never
+read (it is built again, and the new file replaces the old one), while an edit that leaves
+the computation alone (a docstring, a release) keeps every user's tables. Files are written
+to a temporary name in the same folder and moved into place with :func:`os.replace`, so a
+reader never sees half a file.
 
 The folder is ``$DICEMATH_CACHE_DIR`` if set, else ``~/.cache/dicemath``. Each table written
-here is noted in the folder's ``index.json`` (what it is, its parameters, how long it took to
-build); :func:`cache_entries` lists what the folder holds and :func:`clear_cache` removes all
+here is noted in the folder's ``index.json`` (what it is, its format version, its parameters,
+how long it took to build); :func:`cache_entries` lists what the folder holds and :func:`clear_cache` removes all
 or part of it (``dicemath cache``).
 """
 
@@ -33,7 +36,7 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from dicemath._version import __version__
+from dicemath.core.table_store import FORMAT_KEY, MANIFEST, TableError, read_manifest
 
 
 def cache_dir() -> Path:
@@ -47,47 +50,24 @@ def cache_dir() -> Path:
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 
 
-SOURCE_PATTERNS = ("*.py", "*.c", "*.h")
-"""The files whose bytes version a cached table: the Python and the C kernels' sources."""
+def cache_key(name: str, params: Any, format_version: int) -> str:
+    """A file-name-safe key for table ``name`` of format ``format_version`` built for ``params``.
 
+    The key is ``name``, a dash and 16 hex digits of a SHA-256 of the format version and the
+    ``repr`` of ``params``: nothing else (no source file, no package version) enters it.
 
-@lru_cache(maxsize=None)
-def _digest_sources(folders: tuple[str, ...]) -> str:
-    digest = hashlib.sha256(__version__.encode())
-    for folder in folders:
-        sources = (path for pattern in SOURCE_PATTERNS for path in (PACKAGE_ROOT / folder).rglob(pattern))
-        for source in sorted(sources):
-            digest.update(str(source.relative_to(PACKAGE_ROOT)).encode())
-            digest.update(source.read_bytes())
-    return digest.hexdigest()[:12]
+    Raises:
+        ValueError: ``format_version`` is not a positive int.
 
-
-def code_version(module: str | None = None) -> str:
-    """The package version plus a digest of the source a table depends on.
-
-    For a builder defined in a game package (``dicemath.games.<game>...``) the digest
-    covers the core and that game's package; otherwise the whole package. Any change to
-    that code (Python or C, :data:`SOURCE_PATTERNS`) changes the version, so a cached table
-    never outlives the code that computed it, while an edit to another game leaves it valid.
+    Example:
+        >>> cache_key("demo", (1, 2), 1) == cache_key("demo", (1, 2), 1) != cache_key("demo", (1, 2), 2)
+        True
+        >>> cache_key("demo", (1, 2), 1).startswith("demo-")
+        True
     """
-    parts = (module or "").split(".")
-    folders: tuple[str, ...]
-    if len(parts) >= 3 and parts[:2] == ["dicemath", "games"]:
-        folders = ("core", f"games/{parts[2]}")
-    else:
-        folders = (".",)
-    return f"{__version__}+{_digest_sources(folders)}"
-
-
-def _builder_module(build: Callable[..., object]) -> str | None:
-    function = getattr(build, "func", build)
-    return getattr(function, "__module__", None)
-
-
-def cache_key(name: str, params: Any, module: str | None = None) -> str:
-    """A file-name-safe key for ``name``, ``params`` (their ``repr``) and the code version
-    of ``module`` (the module whose code builds the table)."""
-    digest = hashlib.sha256(f"{code_version(module)}|{params!r}".encode()).hexdigest()[:16]
+    if isinstance(format_version, bool) or not isinstance(format_version, int) or format_version < 1:
+        raise ValueError(f"the format version of table {name!r} must be a positive int, not {format_version!r}")
+    digest = hashlib.sha256(f"{format_version}|{params!r}".encode()).hexdigest()[:16]
     return f"{name}-{digest}"
 
 
@@ -104,19 +84,24 @@ def _atomic_write(path: Path, write: Callable[[Any], None]) -> None:
 
 
 def cached_arrays(name: str, params: Any, build: Callable[[], dict[str, NDArray[Any]]],
-                  *, use_cache: bool = True) -> dict[str, NDArray[Any]]:
+                  *, format_version: int, use_cache: bool = True) -> dict[str, NDArray[Any]]:
     """Load the arrays of table ``name`` for ``params``, building and saving them if absent.
 
     Args:
         name: what the table is, e.g. ``"backgammon-one-sided-bearoff"``.
-        params: everything the table depends on besides the code (a rules object...);
+        params: everything the table depends on besides its code (a rules object...);
             its ``repr`` enters the key.
         build: computes the table as a dict of numpy arrays.
+        format_version: the table's format version (a constant beside ``build``, changed when
+            the computation or the layout of the table changes); it enters the key.
         use_cache: False computes afresh and neither reads nor writes the cache.
+
+    Raises:
+        ValueError: ``format_version`` is not a positive int.
     """
     if not use_cache:
         return build()
-    path = cache_dir() / f"{cache_key(name, params, _builder_module(build))}.npz"
+    path = cache_dir() / f"{cache_key(name, params, format_version)}.npz"
     if path.exists():
         with np.load(path, allow_pickle=False) as data:
             return {key: data[key] for key in data.files}
@@ -126,15 +111,16 @@ def cached_arrays(name: str, params: Any, build: Callable[[], dict[str, NDArray[
     # numpy's stubs let ``**kwds`` stand for ``allow_pickle: bool`` too: the names here are array names
     named = cast(dict[str, Any], arrays)
     _atomic_write(path, lambda stream: np.savez(stream, **named))
-    _note(path, name, params, time.perf_counter() - start)
+    _note(path, name, format_version, params, time.perf_counter() - start)
     return arrays
 
 
-def cached_object(name: str, params: Any, build: Callable[[], Any], *, use_cache: bool = True) -> Any:
+def cached_object(name: str, params: Any, build: Callable[[], Any], *, format_version: int,
+                  use_cache: bool = True) -> Any:
     """Like :func:`cached_arrays` for any picklable object (written by this package only)."""
     if not use_cache:
         return build()
-    path = cache_dir() / f"{cache_key(name, params, _builder_module(build))}.pickle"
+    path = cache_dir() / f"{cache_key(name, params, format_version)}.pickle"
     if path.exists():
         with open(path, "rb") as stream:
             return pickle.load(stream)
@@ -142,7 +128,7 @@ def cached_object(name: str, params: Any, build: Callable[[], Any], *, use_cache
     with _announced(name, params):
         value = build()
     _atomic_write(path, lambda stream: pickle.dump(value, stream, protocol=pickle.HIGHEST_PROTOCOL))
-    _note(path, name, params, time.perf_counter() - start)
+    _note(path, name, format_version, params, time.perf_counter() - start)
     return value
 
 
@@ -221,7 +207,8 @@ def _announced(name: str, params: Any = None, delay: float | None = None,
 
 
 INDEX = "index.json"
-"""The cache folder's notes on its files: ``{file name: {"name", "params", "seconds", "bytes"}}``."""
+"""The cache folder's notes on its files: ``{file name: {"name", "format", "params", "seconds", "bytes"}}``
+(``"format"``: the table's format version; ``"params"``: the ``repr`` of its parameters)."""
 
 
 def _read_index(folder: Path) -> dict[str, dict[str, Any]]:
@@ -232,17 +219,18 @@ def _read_index(folder: Path) -> dict[str, dict[str, Any]]:
         return {}
 
 
-def _note(path: Path, name: str, params: Any, seconds: float) -> None:
-    """Note in the index what ``path`` holds, and remove the versions it supersedes (the
-    same table and parameters built by other code). Best effort: a lost note loses only
-    the note."""
+def _note(path: Path, name: str, format_version: int, params: Any, seconds: float) -> None:
+    """Note in the index what ``path`` holds, and remove the files it supersedes (the same
+    table and parameters under another key: another format version). Best effort: a lost
+    note loses only the note."""
     index = _read_index(path.parent)
     text = _params_text(params)
     for other, note in list(index.items()):
         if other != path.name and note.get("name") == name and note.get("params") == text:
             (path.parent / other).unlink(missing_ok=True)
             del index[other]
-    index[path.name] = {"name": name, "params": text, "seconds": round(seconds, 2), "bytes": path.stat().st_size}
+    index[path.name] = {"name": name, "format": format_version, "params": text, "seconds": round(seconds, 2),
+                        "bytes": path.stat().st_size}
     _atomic_write(path.parent / INDEX, lambda stream: stream.write(json.dumps(index, indent=1).encode()))
 
 
@@ -256,7 +244,9 @@ class CacheEntry:
             the full-board tables and the bear-off database).
         bytes: its size on disk.
         seconds: how long it took to build, when known (else None).
-        params: the parameters it was built for, when noted.
+        params: the parameters it was built for, when noted (the ``repr`` of a cached file's
+            parameters; a table folder's spec, its format version aside, as JSON).
+        format_version: the table's format version, when noted (else None).
     """
 
     path: Path
@@ -264,6 +254,7 @@ class CacheEntry:
     bytes: int
     seconds: float | None = None
     params: str | None = None
+    format_version: int | None = None
 
 
 def _size(path: Path) -> int:
@@ -272,17 +263,25 @@ def _size(path: Path) -> int:
     return path.stat().st_size
 
 
-def _folder_seconds(path: Path) -> float | None:
-    """The build time a table store in ``path`` records (wall seconds of its runs)."""
-    from dicemath.core.table_store import MANIFEST, TableError, read_manifest
-
+def _folder_entry(path: Path) -> CacheEntry:
+    """The entry of a folder of tables: the build time its first table store records (wall
+    seconds of its runs) and, when the folder is itself one table, that table's format
+    version and the rest of its spec."""
+    seconds = format_version = params = None
     for manifest in sorted(path.rglob(MANIFEST))[:1]:
         try:
             found = read_manifest(manifest.parent)
         except (OSError, TableError):
-            return None
-        return found.wall_seconds if found is not None and found.runs else None
-    return None
+            break
+        if found is None:
+            break
+        seconds = found.wall_seconds if found.runs else None
+        if manifest.parent == path:
+            spec = dict(found.spec)
+            version = spec.pop(FORMAT_KEY, None)
+            format_version = version if isinstance(version, int) else None
+            params = json.dumps(spec, sort_keys=True)[:200]
+    return CacheEntry(path, path.name, _size(path), seconds, params, format_version)
 
 
 def cache_entries() -> list[CacheEntry]:
@@ -296,12 +295,11 @@ def cache_entries() -> list[CacheEntry]:
             continue
         if path.is_dir():
             parts = sorted(path.iterdir()) if path.name == "fullboard" else [path]
-            for part in parts:
-                entries.append(CacheEntry(part, part.name, _size(part), _folder_seconds(part)))
+            entries.extend(_folder_entry(part) for part in parts)
             continue
         note = index.get(path.name, {})
         entries.append(CacheEntry(path, note.get("name", path.stem.rsplit("-", 1)[0]), _size(path),
-                                  note.get("seconds"), note.get("params")))
+                                  note.get("seconds"), note.get("params"), note.get("format")))
     return sorted(entries, key=lambda e: -e.bytes)
 
 

@@ -4,11 +4,11 @@ A table too big to rebuild at each use (a full-board value table, a bear-off dat
 a folder written chunk by chunk, so that a build interrupted at any point resumes at the
 first unfinished chunk, on the same machine or on any machine that sees the folder:
 
-* ``manifest.json`` -- what the table is: its ``kind``, its ``spec`` (the game rules and
-  every parameter that decides the values, including a digest of the code that computes
-  them, :func:`source_digest`), its ``arrays`` (name, dtype, shape), its chunk count, a
-  ``build_id`` and the ``runs`` of its build (wall seconds, chunks). Written atomically,
-  only by the process that runs the build.
+* ``manifest.json`` -- what the table is: its ``kind``, its ``spec`` (the format version of
+  that kind of table under :data:`FORMAT_KEY`, the game rules and every parameter that
+  decides the values), its ``arrays`` (name, dtype, shape), its chunk count, a ``build_id``
+  and the ``runs`` of its build (wall seconds, chunks). Written atomically, only by the
+  process that runs the build.
 * ``<array>.npy`` -- one standard ``.npy`` file per array, created sparse at full size and
   written in place through memory maps; a query maps it read-only and reads a few bytes
   (:meth:`TableStore.array`), never the whole table.
@@ -30,13 +30,12 @@ Dask needs no chunked array format here: its tasks write disjoint parts of one m
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import mmap
 import os
 import tempfile
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,7 +53,13 @@ Stopped = TypeVar("Stopped")
 """What a build's ``on_stop`` returns (:func:`run_graph`)."""
 
 FORMAT = 2
-"""Version of the folder format."""
+"""Version of the folder format (manifest and files), whatever the table; the version of a
+kind of table's values is its spec's :data:`FORMAT_KEY`."""
+
+FORMAT_KEY = "format"
+"""The spec entry holding the format version of a kind of table: a constant beside the
+table's builder, changed on purpose when the computation or the layout of its values
+changes (:meth:`TableStore.open` refuses another version when asked for one)."""
 
 MANIFEST = "manifest.json"
 DONE = "done"
@@ -64,26 +69,14 @@ class TableError(DicemathError):
     """A table folder that is missing, unfinished, corrupt or built for something else."""
 
 
-def source_digest(folder: Path, names: Iterable[str]) -> str:
-    """A digest of the source files ``names`` in ``folder`` (a missing file digests as absent):
-    the code part of a table's version."""
-    digest = hashlib.sha256()
-    for name in names:
-        path = Path(folder) / name
-        content = path.read_bytes() if path.exists() else None
-        digest.update(f"{name}\0{'absent' if content is None else len(content)}\0".encode())
-        digest.update(content or b"")
-    return digest.hexdigest()[:16]
-
-
 @dataclass
 class Manifest:
     """The JSON of ``manifest.json``.
 
     Attributes:
         kind: what sort of table (``"fullboard"``, ``"bearoff"`` ...).
-        spec: everything that decides the values (rules, parameters, code digest); two
-            folders with equal kind and spec hold the same table.
+        spec: everything that decides the values (the format version under :data:`FORMAT_KEY`,
+            rules, parameters); two folders with equal kind and spec hold the same table.
         arrays: ``name -> {"dtype": ..., "shape": [...]}``.
         chunks: chunks of the build.
         build_id: a fresh id per folder created (a folder deleted and built again differs).
@@ -187,12 +180,20 @@ class TableStore:
         return cls(directory, manifest)
 
     @classmethod
-    def open(cls, directory: Path | str, kind: str | None = None, *, complete: bool = True) -> TableStore:
+    def open(cls, directory: Path | str, kind: str | None = None, *, complete: bool = True,
+             format_version: int | None = None) -> TableStore:
         """Open an existing table folder (by default only a finished one).
 
+        Args:
+            directory: the table folder.
+            kind: if given, the kind of table wanted.
+            complete: refuse an unfinished build.
+            format_version: if given, the format version the caller reads (the spec's
+                :data:`FORMAT_KEY`); a table of another version, or of none, is refused.
+
         Raises:
-            TableError: no table there, another kind, an unfinished build (with
-                ``complete``), or an array file of the wrong size.
+            TableError: no table there, another kind, another format version, an
+                unfinished build (with ``complete``), or an array file of the wrong size.
         """
         directory = Path(directory)
         manifest = read_manifest(directory)
@@ -200,6 +201,11 @@ class TableStore:
             raise TableError(f"no table in {directory} (no {MANIFEST})")
         if kind is not None and manifest.kind != kind:
             raise TableError(f"{directory} holds a {manifest.kind} table, not a {kind} table")
+        found = manifest.spec.get(FORMAT_KEY)
+        if format_version is not None and found != format_version:
+            held = "no format version (built by an older dicemath)" if found is None else f"format version {found}"
+            raise TableError(f"the {manifest.kind} table in {directory} has {held}; this dicemath reads format "
+                             f"version {format_version} only: delete the folder and build the table again")
         store = cls(directory, manifest)
         if complete and not manifest.complete:
             raise TableError(f"the table in {directory} is unfinished ({len(store.done())} of {manifest.chunks} "

@@ -12,9 +12,8 @@ every study afresh without writing the file. A study the file does not hold for 
 parameters (new rules, a new board) is computed on the spot, as before, and said so.
 
 The file: ``{"studies": {name: record}}``, each record ``{"section", "params" (repr),
-"version" (the package version), "code" (:func:`dicemath.core.cache.code_version` of the
-code that computed it, for reference), "seconds" (the computation's wall time when
-recorded), "value"}``. Values are JSON: numbers, strings, lists and dicts; :func:`study`
+"version" (the package version), "seconds" (the computation's wall time when recorded),
+"value"}``. Values are JSON: numbers, strings, lists and dicts; :func:`study`
 returns the value as read back from JSON (tuples become lists, numpy arrays lists), the same
 whether it was read from the file or just computed, so a report does not depend on where its
 numbers came from.
@@ -125,9 +124,7 @@ def study(name: str, params: Any, compute: Callable[[], Any], *, section: str, r
     seconds = time.perf_counter() - start
     if record:
         from dicemath._version import __version__
-        from dicemath.core.cache import code_version
 
-        module = getattr(compute, "__module__", None)
         write_record(name, {"section": section, "params": repr(params), "version": __version__,
-                            "code": code_version(module), "seconds": round(seconds, 1), "value": value}, path)
+                            "seconds": round(seconds, 1), "value": value}, path)
     return value

@@ -18,7 +18,8 @@ from dicemath.games.bohnduell.solver_dense import SideIndex, solve_dense
 from dicemath.games.bohnduell.solver_dict import DictSolver
 from dicemath.games.bohnduell.state import side_moves
 from dicemath.games.bohnduell.strong_table import (
-    KIND, build_strong, building_here, default_folder, open_strong, phi_parts, strong_tables)
+    KIND, STRONG_FORMAT, build_strong, building_here, default_folder, open_strong, phi_parts, strong_spec,
+    strong_tables)
 
 
 @pytest.mark.parametrize("rules,sides,parts", [
@@ -62,15 +63,19 @@ def test_an_interrupted_build_resumes(tmp_path):
     assert np.array_equal(np.asarray(open_strong(tmp_path).values), solve_dense(rules).values)
 
 
-def test_a_table_of_other_code_or_rules_is_refused(tmp_path):
+def test_a_table_of_another_format_version_layout_or_rules_is_refused(tmp_path):
     build_strong(Rules(stock=4), tmp_path, announce=False)
     with pytest.raises(TableError, match="another table"):
         build_strong(Rules(stock=5), tmp_path, announce=False)
     manifest = json.loads((tmp_path / "manifest.json").read_text())
-    manifest["spec"]["code"] = "0" * 16
-    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
-    with pytest.raises(TableError, match="other code"):
-        open_strong(tmp_path)
+    for spec, refusal in [({**manifest["spec"], "format": STRONG_FORMAT + 1}, "has format version"),
+                          ({k: v for k, v in manifest["spec"].items() if k != "format"}, "has no format version"),
+                          ({**strong_spec(Rules(stock=4)), "layout": "another"}, "built with another spec")]:
+        (tmp_path / "manifest.json").write_text(json.dumps({**manifest, "spec": spec}))
+        with pytest.raises(TableError, match=refusal):
+            open_strong(tmp_path)
+        with pytest.raises(TableError, match="another table"):
+            build_strong(Rules(stock=4), tmp_path, announce=False)
     with pytest.raises(InvalidStateError, match="int8"):
         build_strong(Rules(stock=64), tmp_path / "big", announce=False)
 

@@ -11,16 +11,16 @@ import numpy as np
 import pytest
 
 from dicemath.core.table_store import (
+    FORMAT_KEY,
     MANIFEST,
     Manifest,
     TableError,
     TableStore,
     read_manifest,
     run_graph,
-    source_digest,
 )
 
-SPEC = {"rules": "standard", "size": 3, "code": "abc123"}
+SPEC = {FORMAT_KEY: 1, "rules": "standard", "size": 3, "code": "abc123"}
 ARRAYS = {"values": ("float32", (10,)), "moves": ("uint8", (2, 3))}
 SCHEDULERS = [None, "threads", "synchronous"]
 
@@ -332,37 +332,24 @@ def test_an_interrupted_build_resumes_to_the_same_table(tmp_path, scheduler, sto
     np.testing.assert_array_equal(table.array("sums"), expected)
 
 
-# --- source_digest ------------------------------------------------------------------------------
+# --- format version ---------------------------------------------------------------------------
 
 
-def test_source_digest_follows_the_bytes_of_the_files(tmp_path):
-    (tmp_path / "kernel.py").write_text("def f():\n    return 1\n")
-    (tmp_path / "rules.py").write_text("SIDES = 6\n")
-    names = ["kernel.py", "rules.py"]
-    digest = source_digest(tmp_path, names)
-    assert len(digest) == 16 and int(digest, 16) >= 0
-    assert source_digest(tmp_path, iter(names)) == digest          # any iterable, deterministic
-    assert source_digest(str(tmp_path), names) == digest
-
-    (tmp_path / "rules.py").write_text("SIDES = 8\n")
-    changed = source_digest(tmp_path, names)
-    assert changed != digest
-    (tmp_path / "rules.py").write_text("SIDES = 6\n")
-    assert source_digest(tmp_path, names) == digest               # bytes, not modification times
-    assert source_digest(tmp_path, names[::-1]) != digest          # order and names count
+def test_open_reads_only_the_format_version_asked_for(tmp_path):
+    finish(new_store(tmp_path / "t"))
+    assert TableStore.open(tmp_path / "t", "toy", format_version=1).manifest.spec[FORMAT_KEY] == 1
+    assert TableStore.open(tmp_path / "t", "toy").manifest.complete        # not asked: any version
+    with pytest.raises(TableError, match="has format version 1; this dicemath reads format version 2 only"):
+        TableStore.open(tmp_path / "t", "toy", format_version=2)
+    finish(new_store(tmp_path / "old", spec={k: v for k, v in SPEC.items() if k != FORMAT_KEY}))
+    with pytest.raises(TableError, match="has no format version .built by an older dicemath.*delete the folder"):
+        TableStore.open(tmp_path / "old", "toy", format_version=1)
 
 
-def test_source_digest_treats_a_missing_file_as_absent(tmp_path):
-    names = ["kernel.py", "gone.py"]
-    (tmp_path / "kernel.py").write_text("x = 1\n")
-    absent = source_digest(tmp_path, names)
-    assert source_digest(tmp_path, names) == absent
-    assert absent != source_digest(tmp_path, ["kernel.py"])        # the missing name still counts
-    (tmp_path / "gone.py").write_bytes(b"")
-    assert source_digest(tmp_path, names) != absent                # an empty file is not a missing one
-    (tmp_path / "gone.py").unlink()
-    assert source_digest(tmp_path, names) == absent
-    assert source_digest(tmp_path / "nowhere", ["a.py"]) == source_digest(tmp_path / "elsewhere", ["a.py"])
+def test_a_new_format_version_is_another_table(tmp_path):
+    new_store(tmp_path)
+    with pytest.raises(TableError, match=r"differing: format\)"):
+        new_store(tmp_path, spec={**SPEC, FORMAT_KEY: 2})
 
 
 def test_manifest_describes_only_its_own_table():

@@ -58,7 +58,7 @@ def test_every_record_is_well_formed_and_of_this_version():
     studies = read_studies()["studies"]
     assert studies
     for name, record in studies.items():
-        assert set(record) == {"section", "params", "version", "code", "seconds", "value"}, name
+        assert set(record) == {"section", "params", "version", "seconds", "value"}, name
         assert record["section"] in section_names() and name.startswith(record["section"] + "/"), name
         assert record["version"] == __version__, name
 

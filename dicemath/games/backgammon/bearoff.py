@@ -254,6 +254,11 @@ class MoveTable:
         return np.diff(self.starts).reshape(-1, len(TWO_DICE_ROLLS))
 
 
+MOVE_TABLE_FORMAT = 1
+"""The format version of the cached table ``backgammon-bearoff-moves``: change it when its computation
+or layout changes."""
+
+
 @lru_cache(maxsize=4)
 def move_table(rules: Rules = STANDARD) -> MoveTable:
     """All legal plays of all 54,264 home boards and 21 rolls (cached on disk).
@@ -268,7 +273,8 @@ def move_table(rules: Rules = STANDARD) -> MoveTable:
     >>> [position_from_index(int(i)) for i in table.successors(position_index((0, 2, 0, 0, 0, 0)), roll_index((2, 1)))]
     [(1, 0, 0, 0, 0, 0)]
     """
-    arrays = cached_arrays("backgammon-bearoff-moves", rules, lambda: _build_moves(rules))
+    arrays = cached_arrays("backgammon-bearoff-moves", rules, lambda: _build_moves(rules),
+                           format_version=MOVE_TABLE_FORMAT)
     return MoveTable(rules, arrays["starts"], arrays["targets"])
 
 
@@ -345,6 +351,11 @@ class OneSidedTable:
         return row[:nonzero[-1] + 1] if len(nonzero) else row[:1]
 
 
+ONE_SIDED_FORMAT = 1
+"""The format version of the cached table ``backgammon-bearoff-one-sided``: change it when its computation
+or layout changes."""
+
+
 @lru_cache(maxsize=4)
 def one_sided_table(rules: Rules = STANDARD) -> OneSidedTable:
     """The one-sided bear-off database (BG-6, BG-3), built by a C kernel and cached on disk.
@@ -359,7 +370,8 @@ def one_sided_table(rules: Rules = STANDARD) -> OneSidedTable:
     >>> [round(float(p) * 36, 9) for p in t.rolls_distribution((0, 0, 0, 0, 0, 1))]  # 9 rolls of 36 fail
     [0.0, 27.0, 9.0]
     """
-    arrays = cached_arrays("backgammon-bearoff-one-sided", rules, lambda: _build_one_sided(rules))
+    arrays = cached_arrays("backgammon-bearoff-one-sided", rules, lambda: _build_one_sided(rules),
+                           format_version=ONE_SIDED_FORMAT)
     return OneSidedTable(rules, arrays["mean"], arrays["distribution"], arrays["gammon_mean"],
                          arrays["gammon_distribution"])
 
@@ -381,6 +393,11 @@ def _build_two_sided(checkers: int, rules: Rules, moves: MoveTable | None = None
     table = two_sided_kernel(count, bucket_starts, bucket_items, starts, targets,
                                 ROLL_PROBABILITIES)
     return {"win": table}
+
+
+TWO_SIDED_FORMAT = 1
+"""The format version of the cached table ``backgammon-bearoff-two-sided``: change it when its computation
+or layout changes."""
 
 
 def two_sided_table(checkers: int = 6, rules: Rules = STANDARD) -> np.ndarray:
@@ -415,7 +432,7 @@ def two_sided_table(checkers: int = 6, rules: Rules = STANDARD) -> np.ndarray:
                                 f"({8 * positions_count(MAX_TWO_SIDED_CHECKERS) ** 2 / 1e6:.0f} MB); got {checkers}; "
                                 "use the one-sided approximation (race.one_sided_win_probability) beyond")
     return cached_arrays("backgammon-bearoff-two-sided", (checkers, rules),
-                         lambda: _build_two_sided(checkers, rules))["win"]
+                         lambda: _build_two_sided(checkers, rules), format_version=TWO_SIDED_FORMAT)["win"]
 
 
 def win_probability(board: Iterable[int], versus: Iterable[int], rules: Rules = STANDARD) -> float:

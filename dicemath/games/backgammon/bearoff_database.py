@@ -53,12 +53,12 @@ then marks the chunks finished meanwhile done; an interrupted build resumes at t
 chunk not marked done.
 
 Files: the database for ``N`` checkers is the table store folder ``ROOT/two-sided-N/``
-(:mod:`dicemath.core.table_store`, kind ``"bearoff"``): ``manifest.json`` (its spec: rules,
-``checkers``, ``full``, ``chunk_pairs``, :data:`SCALE` and the digest of the block kernel's
-source, :data:`KERNEL_SOURCE`; the build's runs with each worker's peak memory),
+(:mod:`dicemath.core.table_store`, kind ``"bearoff"``): ``manifest.json`` (its spec: the
+format version :data:`DATABASE_FORMAT`, rules, ``checkers``, ``full``, ``chunk_pairs`` and
+:data:`SCALE`; the build's runs with each worker's peak memory),
 ``win.npy`` (``C(N+6,6)**2 * 4`` bytes: 11.8 GB for 15), ``gammon_finish.npy`` and
 ``gammon_save.npy`` (15 only, 3.4 GB each) and ``done/``. A folder of the format before
-the table store (``meta.json``) is refused, never read: build it again. ``ROOT`` is
+the table store (``meta.json``) or of another format version is refused, never read: build it again. ``ROOT`` is
 ``$DICEMATH_BEAROFF_DIR`` if set, else the ``bearoff`` folder of the dicemath cache
 (:func:`~dicemath.core.cache.cache_dir`).
 
@@ -87,8 +87,8 @@ from dicemath.core.cache import cache_dir
 from dicemath.core.dice import TWO_DICE_ROLLS
 from dicemath.core.errors import InvalidStateError
 from dicemath.core.progress import progress
-from dicemath.core.table_store import (MANIFEST, Manifest, TableError, TableStore, read_manifest, run_graph,
-                                       source_digest)
+from dicemath.core.table_store import (FORMAT_KEY, MANIFEST, Manifest, TableError, TableStore, read_manifest,
+                                       run_graph)
 from dicemath.games.backgammon._bearoff_kernels import database_block_kernel
 from dicemath.games.backgammon.bearoff import (
     MAX_CHECKERS,
@@ -262,15 +262,16 @@ def build_work(checkers: int, full: int = MAX_CHECKERS) -> dict[str, int]:
 KIND = "bearoff"
 """The :class:`~dicemath.core.table_store.Manifest` kind of a database folder."""
 
-KERNEL_SOURCE = "_bearoff_c.c"
-"""The file whose source digest is part of a database's spec: the block kernel that
-computes the values (editing lookups or documentation keeps a build valid)."""
+DATABASE_FORMAT = 1
+"""The format version of a database (its spec's ``format``): change it when the computation
+or the layout of its values changes (the block kernel, :data:`SCALE`'s rounding, the board
+order); a database of another version is refused."""
 
 
 def _spec(checkers: int, chunk_pairs: int, full: int) -> dict:
     """Everything that decides a database's values (its :class:`~dicemath.core.table_store.Manifest` spec)."""
-    return {"rules": STANDARD.name, "checkers": checkers, "full": full, "chunk_pairs": chunk_pairs,
-            "scale": SCALE, "digest": source_digest(Path(__file__).parent, [KERNEL_SOURCE])}
+    return {FORMAT_KEY: DATABASE_FORMAT, "rules": STANDARD.name, "checkers": checkers, "full": full,
+            "chunk_pairs": chunk_pairs, "scale": SCALE}
 
 
 def _refuse_old_format(folder: Path) -> None:
@@ -282,9 +283,9 @@ def _refuse_old_format(folder: Path) -> None:
 
 
 def _open_store(folder: Path, *, complete: bool = True) -> TableStore:
-    """The database store in ``folder`` (:meth:`TableStore.open`), old format refused."""
+    """The database store in ``folder`` (:meth:`TableStore.open`), old formats refused."""
     _refuse_old_format(folder)
-    return TableStore.open(folder, KIND, complete=complete)
+    return TableStore.open(folder, KIND, complete=complete, format_version=DATABASE_FORMAT)
 
 
 @lru_cache(maxsize=4)
@@ -436,7 +437,7 @@ def build_database(checkers: int, root: str | Path | None = None, *, scheduler: 
 
     Raises:
         InvalidStateError: ``checkers`` outside 1..15.
-        TableError: the folder holds another table (other rules, size or kernel code) or a
+        TableError: the folder holds another table (other rules, size or format version) or a
             database of the format before the table store.
     """
     if not isinstance(checkers, (int, np.integer)) or not 1 <= checkers <= MAX_CHECKERS:

@@ -324,6 +324,11 @@ class CubefulBearoffTable:
         return result
 
 
+CUBEFUL_TABLE_FORMAT = 1
+"""The format version of the cached table ``backgammon-cubeful-bearoff``: change it when its computation
+or layout changes."""
+
+
 @lru_cache(maxsize=4)
 def cubeful_table(checkers: int = 6, max_cube: int | None = None) -> CubefulBearoffTable:
     """The cubeful bear-off table for boards of at most ``checkers`` checkers (cached on disk).
@@ -341,7 +346,8 @@ def cubeful_table(checkers: int = 6, max_cube: int | None = None) -> CubefulBear
     """
     checkers = _check_table_checkers(checkers)
     arrays = cached_arrays("backgammon-cubeful-bearoff", (checkers, max_cube, STANDARD),
-                           lambda: build_cubeful_arrays(checkers, max_cube=max_cube))
+                           lambda: build_cubeful_arrays(checkers, max_cube=max_cube),
+                           format_version=CUBEFUL_TABLE_FORMAT)
     return CubefulBearoffTable(checkers, arrays["no_double"], arrays["optimal"],
                                arrays["action"], arrays["cubeless"], max_cube)
 

@@ -138,6 +138,10 @@ _KERNEL_DTYPES = (np.int64, np.int64, np.int32, np.int64, np.int64, np.int64, np
 """The dtypes of :meth:`SideIndex.kernel_arrays`."""
 
 
+SIDES_FORMAT = 1
+"""The format version of the cached table ``bohnduell-sides``: change it when its computation or layout changes."""
+
+
 @dataclass
 class SideIndex:
     """The ranking of sides: arrays shared by the kernel and the Python look-ups.
@@ -186,7 +190,8 @@ class SideIndex:
             raise InvalidStateError(f"sides must be 'all' or 'reachable', got {sides!r}")
         n = cups
         ranked = cached_arrays("bohnduell-sides", (cups, stock, sides),
-                               lambda: {"sides": ranked_sides(cups, stock, sides)})["sides"]
+                               lambda: {"sides": ranked_sides(cups, stock, sides)},
+                               format_version=SIDES_FORMAT)["sides"]
         potentials = ranked @ np.array([n + 1, *range(1, n + 1)], dtype=np.int64)   # K of each rank
         powers = base ** np.arange(n + 1, dtype=np.int64)
         rank = np.full(base ** (n + 1), -1, dtype=np.int32)
@@ -453,6 +458,10 @@ def solve_dense(rules: Rules, sides: str = "reachable") -> DenseTable:
     return DenseTable(cups, stock, capture, index, values, time.perf_counter() - start)
 
 
+DENSE_FORMAT = 1
+"""The format version of the cached table ``bohnduell-dense``: change it when its computation or layout changes."""
+
+
 def load_dense(rules: Rules, sides: str = "reachable", *, use_cache: bool = True) -> DenseTable:
     """:func:`solve_dense`, its value array kept in the on-disk cache (:mod:`dicemath.core.cache`).
 
@@ -468,7 +477,7 @@ def load_dense(rules: Rules, sides: str = "reachable", *, use_cache: bool = True
         built["table"] = solve_dense(rules, sides)
         return {"values": built["table"].values}
 
-    arrays = cached_arrays("bohnduell-dense", (rules, sides), build, use_cache=use_cache)
+    arrays = cached_arrays("bohnduell-dense", (rules, sides), build, format_version=DENSE_FORMAT, use_cache=use_cache)
     if "table" in built:
         return built["table"]
     return DenseTable(cups, stock, capture, SideIndex.build(cups, stock, sides), arrays["values"])

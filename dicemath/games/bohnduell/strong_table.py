@@ -46,7 +46,6 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +53,7 @@ import numpy as np
 
 from dicemath.core.cache import cache_dir
 from dicemath.core.errors import InvalidStateError
-from dicemath.core.table_store import TableError, TableStore, run_graph, source_digest
+from dicemath.core.table_store import FORMAT_KEY, TableError, TableStore, run_graph
 from dicemath.games.bohnduell import _dense_c  # type: ignore[attr-defined]  # C extension, no stubs
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.solver_dense import LAYOUT, MAX_TABLE_STOCK, DenseTable, SideIndex
@@ -62,10 +61,11 @@ from dicemath.games.bohnduell.solver_dense import LAYOUT, MAX_TABLE_STOCK, Dense
 KIND = "bohnduell-strong"
 """The ``kind`` of a strong table's manifest, and the name of its folder in the cache."""
 
-CODE_FILES = ("sides.py", "_dense_c.c", "_dense_c_sides.h")
-"""The source files whose digest versions a strong table, with the layout's version
-(:data:`~dicemath.games.bohnduell.solver_dense.LAYOUT`): a table of other rules code, other
-kernels or another layout is refused."""
+STRONG_FORMAT = 1
+"""The format version of a strong table (its spec's ``format``): change it when the
+computation of its values changes (the layout has its own version,
+:data:`~dicemath.games.bohnduell.solver_dense.LAYOUT`); a table of another version or layout
+is refused."""
 
 POSITIONS_PER_SECOND = 1.0e7
 """The build's measured speed on two threads of the development machine (AMD EPYC, two
@@ -73,15 +73,11 @@ vCPUs), positions per second of wall time: the estimate printed before a build s
 (``benchmarks/bench_bohnduell_strong.py`` measures it)."""
 
 
-@lru_cache(maxsize=1)
-def _code_digest() -> str:
-    return source_digest(Path(__file__).parent, CODE_FILES)
-
-
 def strong_spec(rules: Rules, sides: str = "reachable") -> dict[str, Any]:
-    """What decides a strong table's values: the variant, the sides ranked and the code's digest."""
-    return {"cups": rules.cups, "stock": rules.stock, "capture": rules.capture, "sides": sides,
-            "layout": LAYOUT, "code": _code_digest()}
+    """What decides a strong table's values: its format version, the variant, the sides ranked
+    and the layout's version."""
+    return {FORMAT_KEY: STRONG_FORMAT, "cups": rules.cups, "stock": rules.stock, "capture": rules.capture,
+            "sides": sides, "layout": LAYOUT}
 
 
 def default_folder(rules: Rules, sides: str = "reachable") -> Path:
@@ -315,15 +311,16 @@ def open_strong(folder: Path | str) -> DenseTable:
     """A finished strong table, memory-mapped read-only.
 
     Raises:
-        TableError: no strong table there, an unfinished one, or one built by other code
-            (its spec's ``code`` digest differs from this code's).
+        TableError: no strong table there, an unfinished one, or one of another format
+            version (:data:`STRONG_FORMAT`), layout or spec.
     """
-    store = TableStore.open(folder, KIND)
+    store = TableStore.open(folder, KIND, format_version=STRONG_FORMAT)
     spec = store.manifest.spec
     rules = Rules(cups=spec["cups"], stock=spec["stock"], capture=spec["capture"])
-    if spec != strong_spec(rules, spec["sides"]):
-        raise TableError(f"the strong table in {folder} was built by other code (its spec is {spec}); "
-                         "build it again")
+    expected = strong_spec(rules, spec["sides"])
+    if spec != expected:
+        raise TableError(f"the strong table in {folder} was built with another spec ({spec}; this dicemath "
+                         f"builds {expected}): delete the folder and build the table again")
     index = SideIndex.build(rules.cups, rules.stock, spec["sides"])
     return DenseTable(rules.cups, rules.stock, rules.capture, index, store.array("values"),
                       store.manifest.wall_seconds)

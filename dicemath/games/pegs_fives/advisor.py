@@ -216,10 +216,15 @@ def board_value(rules: Rules, *, use_cache: bool = True) -> BoardValue:
     return _cached_value(rules, use_cache)
 
 
+BOARD_VALUE_FORMAT = 1
+"""The format version of the cached table ``pegs-fives-board-value``: change it when its computation
+or layout changes."""
+
+
 @lru_cache(maxsize=8)
 def _cached_value(rules: Rules, use_cache: bool) -> BoardValue:
     weights = cached_object("pegs-fives-board-value", rules, lambda: fit_board_value(rules).weights,
-                            use_cache=use_cache)
+                            format_version=BOARD_VALUE_FORMAT, use_cache=use_cache)
     return BoardValue(rules, tuple(weights))
 
 

@@ -368,6 +368,10 @@ def _exact_boxes(rules: Rules, board: BoardTuple, opponents: list[BoardTuple], r
     return (mine, theirs) if fits else None
 
 
+RACE_PAIR_FORMAT = 1
+"""The format version of the cached table ``pegs-fives-race-pair``: change it when its computation or layout changes."""
+
+
 def _exact_model(rules: Rules, board: BoardTuple, opponent: BoardTuple, boxes: tuple[RaceBox, RaceBox]
                  ) -> tuple[_RaceTurn, float]:
     """The exact race's within-turn model (both playing to win) on the boards reachable from
@@ -385,7 +389,8 @@ def _exact_model(rules: Rules, board: BoardTuple, opponent: BoardTuple, boxes: t
         o = theirs.index(opponent)
         return {"end": race.V2[o].copy(), "restart": race.V1[:, o].copy()}
 
-    leaves = cached_arrays("pegs-fives-race-pair", (rules, mine.rows, mine.floors, theirs.floors), solve)
+    leaves = cached_arrays("pegs-fives-race-pair", (rules, mine.rows, mine.floors, theirs.floors), solve,
+                           format_version=RACE_PAIR_FORMAT)
     ends, restarts = leaves["end"], leaves["restart"]
     win = win_value(rules, opponent)
     goal = rules.goal

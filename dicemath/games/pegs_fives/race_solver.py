@@ -1090,6 +1090,16 @@ def _figures(rules: Rules, rows: tuple[int, ...], examples: int) -> dict:
     return result
 
 
+RACE_FIGURES_FORMAT = 1
+"""The format version of the cached table ``pegs-fives-race-figures``: change it when its computation
+or layout changes."""
+
+
+RACE_TABLE_FORMAT = 1
+"""The format version of the cached table ``pegs-fives-race-table``: change it when its computation
+or layout changes."""
+
+
 def exact_race_result(rules: Rules, open_rows: Sequence[int], *, boards: tuple | None = None, examples: int = 10,
                 use_cache: bool = True) -> dict:
     """The JSON object of ``dicemath pegs race`` / ``dicemath fives race --open ROWS``.
@@ -1112,7 +1122,8 @@ def exact_race_result(rules: Rules, open_rows: Sequence[int], *, boards: tuple |
     rows = check_race_rows(rules, open_rows)
     pair = check_pair(rules, rows, *boards) if boards is not None else None
     figures = cached_object("pegs-fives-race-figures", (rules, rows, examples),
-                            lambda: _figures(rules, rows, examples), use_cache=use_cache)
+                            lambda: _figures(rules, rows, examples),
+                            format_version=RACE_FIGURES_FORMAT, use_cache=use_cache)
     result = {"game": rules.name, "open_rows": list(rows), "boards_per_side": (rules.goal + 1) ** len(rows),
               "value_text": value_text(rules), "exact": True, "arithmetic": "float64", "solver": "compiled",
               **figures}
@@ -1122,7 +1133,8 @@ def exact_race_result(rules: Rules, open_rows: Sequence[int], *, boards: tuple |
             tables = solve_race_compiled(rules, rows, decisions=False)
             return {"V": tables.V1}
 
-        table = cached_arrays("pegs-fives-race-table", (rules, rows), build, use_cache=use_cache)["V"]
+        table = cached_arrays("pegs-fives-race-table", (rules, rows), build,
+                              format_version=RACE_TABLE_FORMAT, use_cache=use_cache)["V"]
         layout = kernel_tables(rules, rows)["layout"]
         result["boards"] = {"mover": list(pair[0]), "opponent": list(pair[1])}
         result["value"] = float(table[layout.index(pair[0]), layout.index(pair[1])])

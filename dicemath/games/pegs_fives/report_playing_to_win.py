@@ -284,6 +284,11 @@ def committed_deviation(context: ReportContext, rules: Rules, open_rows) -> Devi
                      float(value["mean_gain"]), float(value["seconds"]))
 
 
+DEVIATION_FORMAT = 1
+"""The format version of the cached table ``pegs-fives-race-deviation``: change it when its computation
+or layout changes."""
+
+
 def deviation_curve(rules: Rules, open_rows, *, width: float = GAP_BIN, use_cache: bool = True) -> Deviation:
     """The :class:`Deviation` of ``rules`` on ``open_rows`` (at most five open rows): two exact
     race solves (race against solo, solo against solo, :func:`.race_solver.solve_race_compiled`)
@@ -340,7 +345,7 @@ def deviation_curve(rules: Rules, open_rows, *, width: float = GAP_BIN, use_cach
                 "seconds": np.array(time.perf_counter() - start)}
 
     arrays = cached_arrays("pegs-fives-race-deviation", (rules, rows, width, NOTICEABLE[rules.scoring]), build,
-                           use_cache=use_cache)
+                           format_version=DEVIATION_FORMAT, use_cache=use_cache)
     return Deviation(rules.name, rows, arrays["centers"], arrays["pairs"], arrays["mean"], arrays["q90"],
                      arrays["largest"], arrays["share"], int(arrays["total"][0]), float(arrays["total"][1]),
                      float(arrays["seconds"]))

@@ -424,6 +424,10 @@ class GameSolution:
         return round_backward(out[0][columns], probs)
 
 
+GAME_SOLUTION_FORMAT = 1
+"""The format version of the cached table ``pitjesbak-game``: change it when its computation or layout changes."""
+
+
 def solve_game(rules: Rules | None = None, *, cap: int | None = None, tol: float = 1e-14,
                max_sweeps: int = 200, use_cache: bool = True, compare: bool = True) -> GameSolution:
     """Solve two-player Pitjesbak for the policies maximising P(win the game).
@@ -465,7 +469,7 @@ def solve_game(rules: Rules | None = None, *, cap: int | None = None, tol: float
         return arrays
 
     arrays = cached_arrays("pitjesbak-game", (rules, cap, tol, max_sweeps, compare), build,
-                           use_cache=use_cache)
+                           format_version=GAME_SOLUTION_FORMAT, use_cache=use_cache)
     comparison = {}
     if "round_vs_optimal" in arrays:
         rvo = arrays["round_vs_optimal"]

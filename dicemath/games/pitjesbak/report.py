@@ -261,6 +261,11 @@ def table_rows(rules: Rules, *, quick: bool = False):
     return tuple(rows), check
 
 
+SIMULATED_LOSS_FORMAT = 1
+"""The format version of the cached table ``pitjesbak-round-max-simulated``: change it when its computation
+or layout changes."""
+
+
 def _simulated(rules: Rules, players: int, games: int) -> dict:
     from dicemath.games.pitjesbak.table_compare import simulated_loss
     from dicemath.games.pitjesbak.table_estimate import estimate_table
@@ -272,7 +277,8 @@ def _simulated(rules: Rules, players: int, games: int) -> dict:
         reference = (solve_table(table_rules) if players <= SOLVED_PLAYERS[-1] else estimate_table(table_rules))
         return simulated_loss(reference, games=games, seed=SEED)
 
-    return cached_object("pitjesbak-round-max-simulated", (table_rules, games, SEED), build)
+    return cached_object("pitjesbak-round-max-simulated", (table_rules, games, SEED), build,
+                         format_version=SIMULATED_LOSS_FORMAT)
 
 
 def gain_rows(rules: Rules, *, quick: bool = False) -> tuple[GainRow, ...]:

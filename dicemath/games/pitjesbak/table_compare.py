@@ -124,6 +124,11 @@ def round_optimal_slots(rules: Rules) -> np.ndarray:
     return slots
 
 
+ROUND_MAX_FORMAT = 1
+"""The format version of the cached table ``pitjesbak-table-round-max``: change it when its computation
+or layout changes."""
+
+
 def solve_round_maximiser(rules: Rules | None = None, *, cap: int | None = None, tol: float = 1e-10,
                           max_sweeps: int = 100, use_cache: bool = True) -> RoundMaximiserSolution:
     """Solve a table of 2 to 4 players with one round-maximiser, at every turn position, and
@@ -177,7 +182,8 @@ def solve_round_maximiser(rules: Rules | None = None, *, cap: int | None = None,
         return {"values": values, "sweeps": np.array(sweeps), "residual": np.array(residual),
                 "seconds": np.array(time.perf_counter() - start)}
 
-    arrays = cached_arrays("pitjesbak-table-round-max", (rules, cap, tol, max_sweeps), build, use_cache=use_cache)
+    arrays = cached_arrays("pitjesbak-table-round-max", (rules, cap, tol, max_sweeps), build,
+                           format_version=ROUND_MAX_FORMAT, use_cache=use_cache)
     return RoundMaximiserSolution(rules, cap, arrays["values"], optimal, int(arrays["sweeps"]),
                                   float(arrays["residual"]), float(arrays["seconds"]), subgames)
 

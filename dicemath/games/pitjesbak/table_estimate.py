@@ -133,6 +133,11 @@ table needs no four-player solve (a minute); a slow test checks them against a f
 Key: (die values, stripes, cap, players fitted to)."""
 
 
+STRENGTHS_FORMAT = 1
+"""The format version of the cached table ``pitjesbak-table-strengths``: change it when its computation
+or layout changes."""
+
+
 def fit_strengths(rules: Rules | None = None, *, cap: int | None = None, players: int = FIT_PLAYERS,
                   use_cache: bool = True, fresh: bool = False) -> Strengths:
     """Fit the Luce strengths to the exact ``players``-player table (default
@@ -157,7 +162,8 @@ def fit_strengths(rules: Rules | None = None, *, cap: int | None = None, players
         error = np.abs(luce_values(strength, position, players, cap, rules.stripes) - source.values)
         return {"strength": strength, "position": position, "error": np.array([error.max(), error.mean()])}
 
-    arrays = cached_arrays("pitjesbak-table-strengths", (rules, cap), build, use_cache=use_cache)
+    arrays = cached_arrays("pitjesbak-table-strengths", (rules, cap), build,
+                           format_version=STRENGTHS_FORMAT, use_cache=use_cache)
     return Strengths(rules, cap, arrays["strength"], arrays["position"],
                      (float(arrays["error"][0]), float(arrays["error"][1])))
 

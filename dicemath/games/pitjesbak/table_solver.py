@@ -384,6 +384,10 @@ def _check_table(rules: Rules, cap: int | None) -> int:
     return cap
 
 
+SOLUTION_FORMAT = 1
+"""The format version of the cached table ``pitjesbak-table``: change it when its computation or layout changes."""
+
+
 def solve_table(rules: Rules | None = None, *, cap: int | None = None, tol: float = 1e-12,
                 max_sweeps: int = 100, use_cache: bool = True) -> TableSolution:
     """Solve Pitjesbak at a table of ``rules.players`` players: every player maximises his own
@@ -423,7 +427,8 @@ def solve_table(rules: Rules | None = None, *, cap: int | None = None, tol: floa
         return {"values": values, "sweeps": np.array(sweeps), "residual": np.array(residual),
                 "seconds": np.array(time.perf_counter() - start)}
 
-    arrays = cached_arrays("pitjesbak-table", (rules, cap, tol, max_sweeps), build, use_cache=use_cache)
+    arrays = cached_arrays("pitjesbak-table", (rules, cap, tol, max_sweeps), build,
+                           format_version=SOLUTION_FORMAT, use_cache=use_cache)
     return TableSolution(rules, cap, arrays["values"], int(arrays["sweeps"]), float(arrays["residual"]),
                          float(arrays["seconds"]), subgames)
 

@@ -5,28 +5,29 @@ order of :class:`.layout.BoardLayout` (float32 or float64), built slab by slab, 
 of the store per slab of the :class:`.layout.SlabPlan`; a finished slab is marked done, so
 an interrupted build resumes at the first unfinished slab.
 
-A table is versioned by its spec (:func:`table_spec`): rules, open rows, policy, dtype,
-slab plan, guide (its folder and its digest), and a digest of the kernel and driver sources
-only (:func:`source_digest`), so that editing a report or the advice code does not
-invalidate an hours-long build. Its default home is ``<cache dir>/fullboard/<key>``
-(:func:`dicemath.core.cache.cache_dir`).
+A table is identified by its spec (:func:`table_spec`): the format version
+:data:`FULLBOARD_FORMAT`, rules, open rows, policy, dtype, slab plan, the digest of a guide's
+source and, for a lookahead table, its guide (its folder and a digest of its spec). The
+format version changes on purpose when the computation or the layout of the values changes;
+no source file's bytes enter the spec, so an edit that leaves the computation alone keeps
+every hours-long build. Its default home is ``<cache dir>/fullboard/<key>``
+(:func:`table_key`, :func:`dicemath.core.cache.cache_dir`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from dicemath.core.cache import cache_dir
 from dicemath.core.errors import InvalidRulesError
-from dicemath.core.table_store import TableError, TableStore, read_manifest
-from dicemath.core.table_store import source_digest as digest_of
+from dicemath.core.table_store import FORMAT_KEY, TableError, TableStore, read_manifest
 from dicemath.games.pegs_fives.fullboard.layout import BoardLayout
 from dicemath.games.pegs_fives.rules import Rules
 
@@ -36,21 +37,15 @@ KIND = "fullboard"
 VALUES = "values"
 """The store array holding the values."""
 
-KERNEL_SOURCES = {"fives": ("fives_kernel.py", "_fives_c.c", "_fives_c_kernel.h", "_fives_c_table.h"),
-                  "pegs": ("pegs_kernel.py", "_pegs_c.c", "_pegs_c_passes.h", "_pegs_c_solver.h")}
-"""The kernel modules of each game structure (see :func:`.driver.game_of`)."""
+FULLBOARD_FORMAT = 1
+"""The format version of full-board tables (their spec's ``format``): change it when the
+computation of the values (the kernels of Fives and Pegs, the policies) or their layout
+(:class:`.layout.BoardLayout`, :class:`.layout.SlabPlan`) changes. A table of another
+version is not opened (:func:`open_table`) nor resumed, and the default folder
+(:func:`table_key`) moves with the version."""
 
-DRIVER_SOURCES = ("layout.py", "driver.py")
-"""Modules besides the kernel whose code decides the values of a table."""
-
-__all__ = ["KIND", "VALUES", "Table", "TableError", "create_table", "default_table_dir", "open_table",
-           "rules_dict", "source_digest", "table_key", "table_spec"]
-
-
-@lru_cache(maxsize=None)
-def source_digest(game: str) -> str:
-    """A digest of the sources that compute a ``game`` table (kernel, layout, driver)."""
-    return digest_of(Path(__file__).resolve().parent, KERNEL_SOURCES[game] + DRIVER_SOURCES)
+__all__ = ["FULLBOARD_FORMAT", "KIND", "VALUES", "Table", "TableError", "create_table", "default_table_dir",
+           "open_table", "rules_dict", "table_key", "table_spec"]
 
 
 def rules_dict(rules: Rules) -> dict:
@@ -69,17 +64,18 @@ def table_spec(game: str, rules: Rules, rows: tuple[int, ...], policy: str, dtyp
             ``"guide-<name>"`` for a guide).
         dtype: ``"float32"`` or ``"float64"``.
         top: top axes per slab (:class:`.layout.SlabPlan`).
-        digest: the code's digest (default :func:`source_digest` of ``game``; a guide names
-            its model's).
-        guide: for a lookahead table, the guide table's directory; the spec also holds the
-            guide's own digest (``guide_digest``), so a build is never resumed on a guide
-            rebuilt there from another source.
+        digest: for a guide table, the digest of its values' source (e.g. its model's); None
+            for a table the kernels compute (:data:`FULLBOARD_FORMAT` stands for their code).
+        guide: for a lookahead table, the guide table's directory; the spec also holds a
+            digest of the guide's spec (``guide_digest``), so a build is never resumed on a
+            guide rebuilt there from another source.
     """
-    spec = {"game": game, "rules": rules_dict(rules), "rows": list(rows), "policy": policy, "dtype": dtype,
-            "top": top, "digest": digest or source_digest(game), "guide": guide}
+    spec = {FORMAT_KEY: FULLBOARD_FORMAT, "game": game, "rules": rules_dict(rules), "rows": list(rows),
+            "policy": policy, "dtype": dtype, "top": top, "digest": digest, "guide": guide}
     if guide is not None:
         manifest = read_manifest(Path(guide))
-        spec["guide_digest"] = None if manifest is None else manifest.spec.get("digest")
+        spec["guide_digest"] = None if manifest is None else hashlib.sha256(
+            json.dumps(manifest.spec, sort_keys=True).encode()).hexdigest()[:16]
     return spec
 
 
@@ -95,9 +91,10 @@ def create_table(directory: Path, spec: dict) -> TableStore:
 
 
 def table_key(game: str, rules: Rules, rows: tuple[int, ...], policy: str) -> str:
-    """The directory name of a table in the default location."""
+    """The directory name of a table in the default location: the rules' name, the rows, the
+    policy and 12 hex digits of a SHA-256 of :data:`FULLBOARD_FORMAT` and the parameters."""
     label = "full" if len(rows) == rules.rows else "rows" + "-".join(map(str, rows))
-    digest = hashlib.sha256(f"{rules!r}|{rows}|{policy}|{source_digest(game)}".encode()).hexdigest()[:12]
+    digest = hashlib.sha256(f"{FULLBOARD_FORMAT}|{game}|{rules!r}|{rows}|{policy}".encode()).hexdigest()[:12]
     return f"{rules.name}-{label}-{policy}-{digest}"
 
 
@@ -185,10 +182,11 @@ def open_table(directory: Path, rules: Rules | None = None) -> Table:
         rules: if given, the rules the caller needs; a table for other rules is refused.
 
     Raises:
-        TableError: no table there, an unfinished one, or another kind of table.
+        TableError: no table there, an unfinished one, another kind of table, or one of
+            another format version (:data:`FULLBOARD_FORMAT`).
         InvalidRulesError: the table was built for other rules.
     """
-    store = TableStore.open(directory, KIND)
+    store = TableStore.open(directory, KIND, format_version=FULLBOARD_FORMAT)
     spec = store.manifest.spec
     table_rules = Rules(**spec["rules"])
     if rules is not None and table_rules != rules:
