@@ -145,11 +145,6 @@ EVAL_WEIGHTS_FORMAT = 1
 or layout changes."""
 
 
-EVAL_WEIGHTS_FORMAT = 1
-"""The format version of the cached table ``bohnduell-eval-weights``: change it when its computation
-or layout changes."""
-
-
 class SearchAdvisor:
     """Alpha-beta (the core's negamax with this advisor's transposition table) with exact
     end-game tables.
@@ -171,8 +166,7 @@ class SearchAdvisor:
         else:
             self.weights = cached_object("bohnduell-eval-weights",
                                          (rules.cups, table_stock, rules.capture),
-                                         lambda: fit_evaluation(weight_table), format_version=EVAL_WEIGHTS_FORMAT,
-                                         format_version=EVAL_WEIGHTS_FORMAT)
+                                         lambda: fit_evaluation(weight_table), format_version=EVAL_WEIGHTS_FORMAT)
         self.tt: dict[Key, tuple[int, float, int]] = {}
 
     # -- values ----------------------------------------------------------------------
