@@ -330,12 +330,13 @@ def test_a_finished_board_is_http_400():
         server.server_close()
 
 
-def test_dice_hits_has_an_upper_limit_stated_in_the_help():
-    from dicemath.games.pegs_fives.dice_commands import MAX_DICE
+@pytest.mark.parametrize("query", [["sum"], ["hits", "--target", "6"]])
+def test_every_dice_query_has_the_upper_limit_stated_in_the_help(query):
+    from dicemath.core.commands import MAX_DICE
 
-    assert f"--dice must be 1..{MAX_DICE}" in refused(["dice", "hits", "--dice", "100000", "--target", "6"])
-    assert "--dice must be" in refused(["dice", "hits", "--dice", "0", "--target", "6"])
-    code, out, _ = run_cli(["dice", "hits", "--help"])
+    assert f"--dice must be 1..{MAX_DICE}" in refused(["dice", query[0], "--dice", "100000", *query[1:]])
+    assert "--dice must be" in refused(["dice", query[0], "--dice", "0", *query[1:]])
+    code, out, _ = run_cli(["dice", query[0], "--help"])
     assert code == 0 and f"1..{MAX_DICE}" in out
 
 

@@ -4,7 +4,8 @@
 The general sub-commands are modules of this package with ``register(subparsers)``, listed in
 :data:`COMMAND_MODULES` (before the games') and :data:`LATER_MODULES` (after); each game
 adds its own (:meth:`dicemath.core.game.Game.register_commands`, every game of
-:mod:`dicemath.games.registry`; ``dice`` is Pegs and Fives').
+:mod:`dicemath.games.registry`; a game may add queries to ``dice``,
+:func:`dicemath.core.commands.dice_queries`).
 
 Errors of input exit with status 2, before any work starts: a
 :class:`~dicemath.core.errors.DicemathError` (input the rules or the limits refuse) and
@@ -35,7 +36,7 @@ from dicemath._version import __version__
 from dicemath.games.registry import GAMES
 from dicemath.core.errors import DicemathError
 
-COMMAND_MODULES = ("dicemath.cli.cache", "dicemath.cli.warmup")
+COMMAND_MODULES = ("dicemath.cli.dice", "dicemath.cli.cache", "dicemath.cli.warmup")
 """Modules whose ``register(subparsers)`` adds a sub-command before the games', in help order."""
 LATER_MODULES = ("dicemath.cli.analyse", "dicemath.cli.report", "dicemath.cli.serve")
 """The same, after the games'."""

@@ -96,6 +96,41 @@ def add_state_argument(parser: argparse.ArgumentParser, example: str) -> None:
 
 Subparsers = argparse._SubParsersAction  # the type argparse gives add_subparsers' result
 
+DICE = "dice"
+"""The general command of dice distributions (``dicemath dice QUERY``), to which games add queries."""
+
+MAX_DICE = 24
+"""The most dice a ``dicemath dice`` query takes: its exact distribution sums over every multiset
+of faces (``C(n + 5, 5)``), a few seconds at this many, minutes at a few hundred."""
+
+
+def dice_queries(subparsers: Subparsers[argparse.ArgumentParser]) -> Subparsers[argparse.ArgumentParser]:
+    """The queries of ``dicemath dice`` (:data:`DICE`), the command added on the first call: the
+    command line's own dice queries and those a game adds (from its
+    :meth:`~dicemath.core.game.Game.register_commands`) are added to it."""
+    if DICE not in subparsers.choices:
+        command = subparsers.add_parser(DICE, help="dice distributions: the total of N dice, and the games' own")
+        return command.add_subparsers(dest="dice_command", metavar="QUERY", required=True)
+    command = subparsers.choices[DICE]
+    return next(a for a in command._actions if isinstance(a, argparse._SubParsersAction))  # no public list
+
+
+def add_dice_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--dice N`` (required), the number of dice of a ``dicemath dice`` query (1..:data:`MAX_DICE`)."""
+    parser.add_argument("--dice", type=int, required=True, help=f"number of dice, 1..{MAX_DICE}")
+
+
+def check_dice_option(dice: int) -> int:
+    """``dice`` if it is a number of dice a ``dicemath dice`` query takes.
+
+    Raises:
+        InvalidDiceError: not a whole number 1..:data:`MAX_DICE` (checked before any work).
+    """
+    if isinstance(dice, bool) or not isinstance(dice, int) or not 1 <= dice <= MAX_DICE:
+        raise InvalidDiceError(f"--dice must be 1..{MAX_DICE} (the exact distribution grows with every die), "
+                               f"got {dice!r}")
+    return dice
+
 
 def add_game_command(subparsers: Subparsers[argparse.ArgumentParser], game: Any,
                      help_text: str) -> tuple[argparse.ArgumentParser, Subparsers[argparse.ArgumentParser]]:

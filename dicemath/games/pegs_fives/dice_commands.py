@@ -1,22 +1,19 @@
-"""``dicemath dice``: hit distributions from the command line."""
+"""``dicemath dice hits``: the hits of Pegs and Fives for a number (docs/rules.md, "Dice and
+hits"), a query Pegs adds to the general ``dicemath dice`` command
+(:func:`dicemath.core.commands.dice_queries`)."""
 
 from __future__ import annotations
 
-from dicemath.core.commands import add_json_flag, emit, fraction_text, text_table
-from dicemath.core.errors import InvalidDiceError
+from dicemath.core.commands import (
+    add_dice_option, add_json_flag, check_dice_option, dice_queries, emit, fraction_text, text_table)
 from dicemath.games.pegs_fives.hits import check_target, hit_distribution
-
-MAX_DICE = 24
-"""The most dice ``dicemath dice hits`` takes: the exact distribution sums over every multiset
-of faces (``C(n + 5, 5)``), a few seconds at this many, minutes at a few hundred."""
 
 
 def register(subparsers) -> None:
-    """Add ``dicemath dice hits``."""
-    dice = subparsers.add_parser("dice", help="dice distributions (hits for a number)")
-    commands = dice.add_subparsers(dest="dice_command", metavar="QUERY", required=True)
-    hits = commands.add_parser("hits", help="distribution of hits for a target with N dice")
-    hits.add_argument("--dice", type=int, required=True, help=f"number of dice, 1..{MAX_DICE}")
+    """Add ``dicemath dice hits`` to the ``dice`` command."""
+    hits = dice_queries(subparsers).add_parser("hits", help="distribution of hits for a target with N dice "
+                                                            "(Pegs and Fives: docs/rules.md, Dice and hits)")
+    add_dice_option(hits)
     hits.add_argument("--target", type=int, required=True, help="target number 1..12")
     add_json_flag(hits)
     hits.set_defaults(func=run_hits)
@@ -26,12 +23,10 @@ def hits_result(dice: int, target: int) -> dict:
     """The JSON object of ``dicemath dice hits``: keys dice, target, distribution, exact, mean.
 
     Raises:
-        InvalidDiceError: ``dice`` outside 1..:data:`MAX_DICE`, or ``target`` outside 1..12
-            (both checked before any work).
+        InvalidDiceError: ``dice`` outside 1..:data:`~dicemath.core.commands.MAX_DICE`, or
+            ``target`` outside 1..12 (both checked before any work).
     """
-    if isinstance(dice, bool) or not isinstance(dice, int) or not 1 <= dice <= MAX_DICE:
-        raise InvalidDiceError(f"--dice must be 1..{MAX_DICE} (the exact distribution grows with every die), "
-                               f"got {dice!r}")
+    check_dice_option(dice)
     check_target(target)
     distribution = hit_distribution(dice, target)
     size = max(distribution) + 1
