@@ -1,7 +1,8 @@
 """Every door gives one answer: ``analyse`` values each decision of every registered game by the
 game's own advice (:meth:`dicemath.core.game.Game.advise`, asked once per decision), and values
-states by the game's chain (:meth:`dicemath.core.game.Game.sources`), whose value at a decision
-is the best option's wherever the answer is exact.
+states by the game's chain (:meth:`dicemath.core.game.Game.sources`), which agrees with the
+advice wherever the answer is exact: the value at a decision is the value after its best option,
+and the values after the options are as far apart as the advice says.
 
 Random games are played from each game's start with small rules (seeded); the record of the
 whole game is analysed through a game that counts its advice, and every decision the analysis
@@ -63,6 +64,22 @@ def _record(game, fields, tokens):
     return {"game": game.name, "rules": fields, "moves": tokens, **start}
 
 
+def _check_the_chain_agrees(chain, state, advice, name):
+    """At a decision whose advice is exact, the chain's value is the value after the best option,
+    and the chain's values after the options differ for the mover exactly as the advice's do (a
+    game may count its values from another origin than its advice: Pegs and Fives count the turns
+    already taken too, the advice only those still needed)."""
+    mover = state.current_player()
+    after = {option.action: chain.value(state.apply(option.action)) for option in advice.options}
+    best = advice.best
+    valued = chain.value(state)
+    assert valued.exact and all(v.exact for v in after.values()), (name, str(state))
+    assert valued.values == pytest.approx(after[best.action].values, abs=1e-9), (name, str(state))
+    for option in advice.options:
+        assert after[option.action].values[mover] - after[best.action].values[mover] == \
+            pytest.approx(float(option.value) - float(best.value), abs=1e-9), (name, str(state), option.text)
+
+
 class _CountingAdvice:
     """``game`` whose every advice is kept, in order: what the analysis asked it."""
 
@@ -95,11 +112,7 @@ def test_analyse_values_every_decision_by_the_games_advice(game):
             assert decision.values == {o.text: float(o.value) for o in advice.options}, (game.name, str(state))
             assert (decision.exact, decision.source) == (advice.exact, advice.source), (game.name, str(state))
             if advice.exact:
-                # the chain's value of the decision is the best option's, for the mover
-                valued = chain.value(state)
-                assert valued.exact, (game.name, str(state))
-                assert valued.values[state.current_player()] == pytest.approx(float(advice.best.value), abs=1e-9), \
-                    (game.name, str(state))
+                _check_the_chain_agrees(chain, state, advice, game.name)
                 exact += 1
             decisions += 1
         # the trajectory is the chain's value of every state the game passed
