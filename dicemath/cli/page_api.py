@@ -67,7 +67,7 @@ def state_fields(game: Game) -> tuple[Field, ...]:
     """The fields of the state form every game has: ``state`` (its text form) and, where the
     game has more than one preset, ``rules``."""
     presets = tuple(game.presets())
-    text = Field("state", "text", "State", help=f"the state's text form, as 'dicemath {game.name} show' prints it",
+    text = Field("state", "text", "State", help=f"The state's text form, as 'dicemath {game.name} show' prints it",
                  required=True, example=str(_first_decision(game)), wide=True)
     if len(presets) < 2:
         return (text,)

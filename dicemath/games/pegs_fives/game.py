@@ -80,7 +80,7 @@ class PegsFivesGame(Game):
         unit = "peg's step, 5 = in" if rules.throws is not None else "number's marks, 5 = complete"
         fields = (Field("board", "ints", "Board", f"12 numbers, rows 1..12: each {unit}. Tap the picture to set a row.",
                         required=True, example="5,5,5,5,5,5,5,5,5,4,2,0", wide=True, redraws=True),
-                  Field("roll", "throw", "Throw", "the choice throw"
+                  Field("roll", "throw", "Throw", "The choice throw"
                         + (" (fewer than 6 dice: a choice throw with the dice left, PEGS-7)"
                            if rules.on_complete == "remaining" else ""),
                         required=True, example="6-6-5-5-2-1", dice=rules.dice, wide=True))
