@@ -285,6 +285,18 @@ def test_folders_of_another_table_or_the_old_format_are_refused(tmp_path):
     assert db.largest_database(tmp_path).name == "two-sided-2"
 
 
+def test_a_database_of_another_format_version_is_refused(tmp_path, monkeypatch):
+    db.build_database(2, tmp_path, show_progress=False)
+    assert db.open_database(2, tmp_path).manifest.spec["format"] == db.DATABASE_FORMAT
+    monkeypatch.setattr(db, "DATABASE_FORMAT", db.DATABASE_FORMAT + 1)       # the computation changed
+    with pytest.raises(InvalidStateError, match="has format version .*build the table again"):
+        db.open_database(2, tmp_path)
+    with pytest.raises(TableError, match="has format version"):
+        db.largest_database(tmp_path)
+    with pytest.raises(TableError, match="differing: format"):
+        db.build_database(2, tmp_path, show_progress=False)
+
+
 @pytest.mark.slow
 def test_killed_build_resumed_equals_uninterrupted(tmp_path):
     """A 6x8 build in another process, killed (SIGKILL) mid-way, then resumed here (the

@@ -159,3 +159,29 @@ def test_a_lookahead_build_resumes_on_its_guide_and_not_on_one_rebuilt_from_anot
 
 def test_a_float32_guide_is_widened_exactly_and_a_float64_one_refused_for_float32(check_guide_dtypes):
     check_guide_dtypes(FIVES, (4, 9, 12))       # Pegs: in test_pegs_kernel.py, the process that compiles Pegs
+
+
+def test_a_table_is_keyed_by_its_format_version_and_parameters_not_by_the_sources(tmp_path, monkeypatch):
+    monkeypatch.setenv("DICEMATH_CACHE_DIR", str(tmp_path))
+    rows = (2, 6)
+    key = storage.table_key("fives", FIVES, rows, "optimal")
+    others = {storage.table_key("fives", FIVES, (2, 7), "optimal"), storage.table_key("fives", FIVES, rows, "greedy"),
+              storage.table_key("pegs", PEGS, rows, "optimal")}
+    assert key not in others and len(others) == 3
+    spec = storage.table_spec("fives", FIVES, rows, "optimal", "float64", 1)
+    read_bytes = storage.Path.read_bytes                   # a docstring edited in every source file
+    monkeypatch.setattr(storage.Path, "read_bytes", lambda path: b'"""Edited."""\n' + read_bytes(path))
+    assert storage.table_key("fives", FIVES, rows, "optimal") == key
+    assert storage.table_spec("fives", FIVES, rows, "optimal", "float64", 1) == spec
+    monkeypatch.undo()
+    monkeypatch.setenv("DICEMATH_CACHE_DIR", str(tmp_path))
+    built = build_table(FIVES, rows)
+    assert built == storage.default_table_dir("fives", FIVES, rows) and built.name == key
+    monkeypatch.setattr(storage, "FULLBOARD_FORMAT", storage.FULLBOARD_FORMAT + 1)   # the computation changed
+    assert storage.table_key("fives", FIVES, rows, "optimal") != key
+    with pytest.raises(storage.TableError, match="has format version .*delete the folder and build the table again"):
+        storage.open_table(built, FIVES)
+    with pytest.raises(storage.TableError, match="differing: format"):
+        build_table(FIVES, rows, out=built)
+    rebuilt = build_table(FIVES, rows)                     # the default folder moves with the version
+    assert rebuilt != built and np.array_equal(stored(rebuilt), sequential(FIVES, rows))

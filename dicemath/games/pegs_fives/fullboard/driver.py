@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
@@ -192,13 +193,15 @@ class SlabJob:
         plan = kernel.layout.slabs(self.top)
         start = time.thread_time()
         if self.directory is None:
+            if values is None:
+                raise ValueError("an in-memory slab job needs the values array")
             solve_slabs(kernel, plan, values, slabs, self.policy, guide)
         else:
             guide_table = storage.open_table(Path(self.guide)) if self.guide else None
-            values = np.load(Path(self.directory) / f"{storage.VALUES}.npy", mmap_mode="r+")
-            solve_slabs(kernel, plan, values, slabs, self.policy, guide_table.values if guide_table else None)
+            mapped: np.memmap = np.load(Path(self.directory) / f"{storage.VALUES}.npy", mmap_mode="r+")
+            solve_slabs(kernel, plan, mapped, slabs, self.policy, guide_table.values if guide_table else None)
             for slab in slabs:
-                TableStore.flush(values, slab * plan.slab_size, (slab + 1) * plan.slab_size)
+                TableStore.flush(mapped, slab * plan.slab_size, (slab + 1) * plan.slab_size)
         return slabs, time.thread_time() - start
 
 
@@ -269,7 +272,8 @@ def default_dtype(layout: BoardLayout) -> str:
 def build_table(rules: Rules, rows: Sequence[int] = FULL_ROWS, *, out: Path | str | None = None,
                 policy: str = "optimal", guide: Path | str | None = None, dtype: str | None = None,
                 top: int | None = None, scheduler: str | None = None, workers: int | None = None,
-                stop_after: int | None = None, on_slab: Callable[[int, float], None] | None = None) -> Path:
+                stop_after: int | None = None,
+                on_slab: Callable[[tuple[int, ...], float], None] | None = None) -> Path:
     """Build (or resume) a table on disk; return its directory.
 
     Args:
@@ -317,12 +321,13 @@ def build_table(rules: Rules, rows: Sequence[int] = FULL_ROWS, *, out: Path | st
     graph = slab_graph(job, plan, lanes_of(kernel), done, InMemory())
     bar = progress(desc=f"{rules.name} table {_rows_label(layout)}", total=layout.size, unit="board")
     bar.update(len(done) * plan.slab_size)
-    finished, tasks = [], 0
+    finished: list[int] = []
+    tasks = 0
     start = time.perf_counter()
 
-    def record(key: str, result: tuple[tuple[int, ...], float]) -> None:
+    def record(key: str, result: object) -> None:
         nonlocal tasks
-        slabs, seconds = result
+        slabs, seconds = cast(tuple[tuple[int, ...], float], result)      # what SlabJob.run returns
         for slab in slabs:                      # on disk: the task flushed them
             store.mark_done(slab, seconds / len(slabs))
         finished.extend(slabs)

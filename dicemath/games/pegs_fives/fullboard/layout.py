@@ -21,7 +21,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -180,8 +180,8 @@ class SlabPlan:
         return self.layout.base ** (self.layout.k - self.top)
 
     @cached_property
-    def lower(self) -> BoardLayout:
-        """The layout of the lower axes (rows of a slab)."""
+    def lower(self) -> BoardLayout | None:
+        """The layout of the lower axes (rows of a slab); None when every axis is a top axis."""
         return BoardLayout(self.layout.rules, self.layout.rows[:self.layout.k - self.top]) \
             if self.top < self.layout.k else None
 
@@ -206,7 +206,7 @@ class SlabPlan:
         """Every slab, highest top total first (a valid sequential order)."""
         return sorted(range(self.count), key=lambda t: (-sum(self.top_digits(t)), -t))
 
-    def groups(self, size: int, done: set[int] = frozenset()) -> list[tuple[int, ...]]:
+    def groups(self, size: int, done: Container[int] = frozenset()) -> list[tuple[int, ...]]:
         """The slabs not ``done`` in groups of at most ``size`` with the same top total
         (mutually independent), highest total first: the lanes of one kernel call."""
         waves: dict[int, list[int]] = {}
