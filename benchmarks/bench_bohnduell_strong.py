@@ -14,7 +14,10 @@ loading the compiled kernels:
 
 Printed per stock: positions, wall and CPU seconds, positions per wall second, peak resident
 MB (for the store this counts the table's pages mapped in memory), and whether the values
-are identical to the in-memory table's (SHA-256). Run::
+are identical to the in-memory table's (SHA-256). Measured on the development machine (AMD
+EPYC, two vCPUs): about 1.0e7 positions per wall second on two threads, the speed the build's
+first-use estimate assumes (:data:`dicemath.games.bohnduell.strong_table.POSITIONS_PER_SECOND`).
+Run::
 
     python benchmarks/bench_bohnduell_strong.py                 # before/after at 16, then stocks 16 and 18
     python benchmarks/bench_bohnduell_strong.py --stock 14 --stocks 20

@@ -18,6 +18,11 @@ Printed side by side, with the process's CPU time and peak memory:
 Wall times include waiting for the CPU: on a busy machine compare the CPU figures (the
 solver and a large round use two threads where two CPUs are free).
 
+Measured on the development machine (AMD EPYC, 2 threads), from 9 stripes with cap 11: three
+players are solved in half a second (5 full sweeps; the two-player subgame takes a second
+more) and four in about half a minute of CPU (5 full sweeps of 38,416 rounds, 0.1 ms each and
+as much again to record their decisions).
+
 Run::
 
     python benchmarks/bench_pitjesbak_table.py [--quick]

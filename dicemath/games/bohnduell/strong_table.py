@@ -68,9 +68,8 @@ computation of its values changes (the layout has its own version,
 is refused."""
 
 POSITIONS_PER_SECOND = 1.0e7
-"""The build's measured speed on two threads of the development machine (AMD EPYC, two
-vCPUs), positions per second of wall time: the estimate printed before a build starts
-(``benchmarks/bench_bohnduell_strong.py`` measures it)."""
+"""The build speed the estimate printed before a build assumes, positions per second of wall
+time on two threads (the figure ``benchmarks/bench_bohnduell_strong.py`` measures and records)."""
 
 
 def strong_spec(rules: Rules, sides: str = "reachable") -> dict[str, Any]:

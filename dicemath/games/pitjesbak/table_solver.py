@@ -54,11 +54,10 @@ Float64 throughout (the values are not exact fractions). Measured agreement (tes
   P(win) by turn position 0.341291, 0.332149, 0.326560;
 * 4 players from 9 stripes: 0.256698, 0.251134, 0.247200, 0.244968.
 
-Cost: a round of four has 5,382 knowledge states; from 9 stripes (AMD EPYC, 2 threads) three
-players are solved in half a second (5 full sweeps; the two-player subgame takes a second
-more) and four in about half a minute of CPU (5 full sweeps of 38,416 rounds, 0.1 ms each and
-as much again to record their decisions). ``benchmarks/bench_pitjesbak_table.py`` prints the
-times beside those of the previous kernels.
+Cost: a round of four has 5,382 knowledge states; from 9 stripes a solve takes 5 full sweeps
+(of 38,416 rounds for four players), and each round is solved once more to record its
+decisions. ``benchmarks/bench_pitjesbak_table.py`` measures the times (its docstring records
+them).
 
 Example:
     >>> solution = solve_table(Rules(players=3, stripes=1), cap=2, use_cache=False)
