@@ -115,8 +115,9 @@ def test_a_contact_play_is_a_gnubg_estimate_through_every_door():
 def test_the_chain_values_every_state_of_a_cube_game():
     """Seeded random money games from bear-offs (cube decisions, rolls, plays, the end):
     every state has a source that values it; at a decision the value is the best option of
-    the advice for the decider (too good to double: rolling on, within rounding of doubling), at a roll the evaluator's exact equity within the table, at
-    the end the points won (BG-7, times the cube)."""
+    the advice for the decider (too good to double: rolling on, within rounding of doubling),
+    at a roll the evaluator's exact equity within the table, at the end the points won (BG-7,
+    times the cube)."""
     rng = random.Random(11)
     chain = BACKGAMMON_GAME.sources(STANDARD)
     seen = set()
