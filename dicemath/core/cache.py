@@ -289,7 +289,7 @@ def cache_entries() -> list[CacheEntry]:
     folder of tables (``fullboard/<table>``, ``bearoff`` ...) as one entry."""
     folder = cache_dir()
     index = _read_index(folder)
-    entries = []
+    entries: list[CacheEntry] = []
     for path in folder.iterdir():
         if path.name == INDEX or path.name.endswith(".tmp"):
             continue
