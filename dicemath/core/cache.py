@@ -11,8 +11,8 @@ reader never sees half a file.
 
 The folder is ``$DICEMATH_CACHE_DIR`` if set, else ``~/.cache/dicemath``. Each table written
 here is noted in the folder's ``index.json`` (what it is, its format version, its parameters,
-how long it took to build); :func:`cache_entries` lists what the folder holds and :func:`clear_cache` removes all
-or part of it (``dicemath cache``).
+how long it took to build); :func:`cache_entries` lists what the folder holds and
+:func:`clear_cache` removes all or part of it (``dicemath cache``).
 """
 
 from __future__ import annotations
