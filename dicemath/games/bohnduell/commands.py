@@ -42,8 +42,18 @@ from dicemath.core.advice import Advice
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.bohnduell.game import BOHNDUELL_GAME
 from dicemath.games.bohnduell.search import DEPTH, MAX_DEPTH, TABLE_STOCK, check_settings, solved_start
-from dicemath.games.bohnduell.solver_dense import load_dense
+from dicemath.games.bohnduell.solver_dense import MAX_TABLE_STOCK, load_dense
 from dicemath.games.bohnduell.state import PLAYER_NAMES, State, initial_state, parse_position
+
+
+MAX_STOCK = MAX_TABLE_STOCK
+"""The most beans a player may start with in any ``bohnduell`` command (``--stock``, and a
+position's stock, half the beans it holds): the exact tables' bound
+(:data:`~.solver_dense.MAX_TABLE_STOCK`), refused up front beyond it."""
+
+MOVE_NOTATION = ("moves: Sk sows k beans from the stock (BOHN-3), Hd harvests the cup at distance d from "
+                 "the mover's pot (BOHN-5), P passes (BOHN-6)")
+"""The line under ``advise``'s text answer that reads its moves (``dicemath bohnduell rules`` says more)."""
 
 
 def register(subparsers, game) -> None:
@@ -152,10 +162,40 @@ def _positive(text: str) -> int:
     return number
 
 
+def _stock(text: str) -> int:
+    """``--stock``: a whole number ``0..MAX_STOCK``."""
+    try:
+        stock = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= stock <= MAX_STOCK:
+        raise argparse.ArgumentTypeError(f"beans per player must be 0..{MAX_STOCK} (MAX_STOCK), got {stock}")
+    return stock
+
+
+def read_position(text: str, cups: int = 4, stock: int = 40, capture: str = "last") -> State:
+    """:func:`~.state.parse_position` within :data:`MAX_STOCK` beans a player.
+
+    Raises:
+        InvalidStateError: text that is no position, or a position of more beans.
+
+    Example:
+        >>> read_position("70:0,0,0,0:0/70:0,0,0,0:0/A")
+        Traceback (most recent call last):
+        ...
+        dicemath.core.errors.InvalidStateError: a position with 70 beans a player: at most 63 (MAX_STOCK)
+    """
+    position = parse_position(text, cups, stock, capture)
+    if position.rules.stock > MAX_STOCK:
+        raise InvalidStateError(f"a position with {position.rules.stock} beans a player: at most {MAX_STOCK} "
+                                "(MAX_STOCK)")
+    return position
+
+
 def _variant_flags(parser, stock_default: int) -> None:
     parser.add_argument("--cups", type=int, default=4, help="cups per row, 3..10 (default 4)")
-    parser.add_argument("--stock", type=int, default=stock_default,
-                        help=f"beans per player (default {stock_default})")
+    parser.add_argument("--stock", type=_stock, default=stock_default,
+                        help=f"beans per player, 0..{MAX_STOCK} (default {stock_default})")
     parser.add_argument("--capture", choices=["last", "every"], default="last",
                         help="BOHN-4 capture rule (default last)")
 
@@ -243,7 +283,7 @@ def _render_advise(r: dict) -> str:
     return (f"{r['state']}: {r['to_move']} to move; value = {r['value_view']}\n"
             + text_table(["move", "value", "method"], rows)
             + f"\nrecommendation: {r['best']} ({'exact' if best['method'] == 'exact' else 'estimated'} value "
-              f"{shown})\n{note}")
+              f"{shown})\n{note}\n{MOVE_NOTATION}")
 
 
 def run_solve(args) -> int:
@@ -254,7 +294,7 @@ def run_solve(args) -> int:
 def run_advise(args) -> int:
     from dicemath.games.bohnduell.drawing import draw
 
-    position = parse_position(args.state, args.cups, args.stock, args.capture)
+    position = read_position(args.state, args.cups, args.stock, args.capture)
     advice = position_advice(position, args.depth, args.table_stock)
     result = advice.as_dict()
     write_svg(args.svg, lambda: draw(position, advice), result)
@@ -344,7 +384,7 @@ def _render_proof(r: dict) -> str:
 
 
 def run_show(args) -> int:
-    position = parse_position(args.state, args.cups, args.stock, args.capture)
+    position = read_position(args.state, args.cups, args.stock, args.capture)
     return show_state(args, "bohnduell", position, position.diagram(), PLAYER_NAMES, position=str(position),
                       capture=position.rules.capture, stocks=list(position.stocks),
                       cups=[list(row) for row in position.cups], pots=list(position.pots))

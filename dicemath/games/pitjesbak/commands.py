@@ -7,6 +7,7 @@ each takes ``--json`` (stable keys).
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from dicemath.core.commands import (
@@ -23,16 +24,47 @@ if TYPE_CHECKING:
 MAX_SIMULATED_GAMES = 100_000
 """The most games ``simulate`` plays (bounded so that a simulation ends in about a minute)."""
 
+MAX_STRIPES = 20
+"""The most stripes any ``pitjesbak`` command takes, a player's at the start (``--stripes``,
+PIT-1) or left (``--stripes-left``, ``--my-stripes``, a state's text): the solves behind the
+commands grow with the stripes (the two-player game solution holds every count up to the
+starting stripes plus 8), so more is refused up front."""
+
+
+def check_stripes_bound(counts: Iterable[Any], name: str = "stripes") -> None:
+    """Refuse a stripe count above :data:`MAX_STRIPES` (the other checks are the rules').
+
+    Raises:
+        InvalidStateError: a count above the bound.
+
+    Example:
+        >>> check_stripes_bound([9, 21], "--stripes-left")
+        Traceback (most recent call last):
+        ...
+        dicemath.core.errors.InvalidStateError: --stripes-left: at most 20 stripes (MAX_STRIPES), got 21
+    """
+    for count in counts:
+        if isinstance(count, int) and count > MAX_STRIPES:
+            raise InvalidStateError(f"{name}: at most {MAX_STRIPES} stripes (MAX_STRIPES), got {count}")
+
+
+def _bounded_state(state: State) -> State:
+    """``state`` if its starting stripes and every player's stripes are within :data:`MAX_STRIPES`."""
+    check_stripes_bound([state.rules.stripes], "the state's starting stripes")
+    check_stripes_bound(state.stripes, "the state's stripes")
+    return state
+
 
 def _rules_args(parser, players: bool = False) -> None:
     parser.add_argument("--die-values", choices=DIE_VALUE_VARIANTS, default="traditional",
                         help="die values (PIT-2): traditional 1=100, 6=60, or plain pips")
-    parser.add_argument("--stripes", type=int, default=9, help="starting stripes (PIT-1)")
+    parser.add_argument("--stripes", type=int, default=9, help=f"starting stripes 1..{MAX_STRIPES} (PIT-1)")
     if players:
         parser.add_argument("--players", type=int, default=2, help="number of players 2..8")
 
 
 def _rules(args, players: int = 2) -> Rules:
+    check_stripes_bound([args.stripes], "--stripes")
     return Rules(players=getattr(args, "players", players), stripes=args.stripes,
                           die_values=args.die_values)
 
@@ -277,12 +309,15 @@ def advise_state(rules: Rules, state_text: str | None = None, *, current: str | 
     from dicemath.games.pitjesbak.state import State
     from dicemath.games.pitjesbak.throws import parse_throw
 
+    check_stripes_bound([rules.stripes], "starting stripes")
     if state_text is not None:
         given = (current, throw_number, limit, stripes_left, wiped, position, before, my_stripes, their_stripes,
                  role, best)
         if any(v is not None for v in given) or my_wiped or their_wiped:
             raise InvalidStateError("STATE says everything: give no other situation options with it")
-        return State.from_str(state_text)
+        return _bounded_state(State.from_str(state_text))
+    check_stripes_bound(stripes_left or (), "stripes left")
+    check_stripes_bound((my_stripes, their_stripes), "stripes left")
     return read_situation(rules, current=None if current is None else parse_throw(current),
                           throw_number=throw_number, limit=limit, stripes_left=stripes_left, wiped=wiped,
                           position=position, before=_throws(before), my_stripes=my_stripes, my_wiped=my_wiped,
@@ -324,7 +359,7 @@ def run_advise(args) -> int:
 def _render_two_advice(r: dict) -> str:
     again = "no throw left" if r["throw_win_probability"] is None else f"{r['throw_win_probability']:.4f}"
     return (f"{r['decision'].upper()}: P(win game) if you stop {r['stop_win_probability']:.4f}, "
-            f"if you throw again {again}{'' if r['exact'] else ' (estimates)'}")
+            f"if you throw again {again} ({'exact' if r['exact'] else 'estimates'})")
 
 
 def _render_table_advice(r: dict) -> str:
@@ -364,6 +399,7 @@ def run_card(args) -> int:
         if args.state is not None:
             raise InvalidStateError("--state is the two-player form; at a table use --stripes-left and --wiped")
         stripes = args.stripes_left
+        check_stripes_bound(stripes or (), "--stripes-left")
         count = len(stripes) if stripes is not None else rules.players
         wiped = wiped_flags(args.wiped, count) if args.wiped is not None else None
         if args.wiped is not None and stripes is None:
@@ -376,6 +412,7 @@ def run_card(args) -> int:
         if len(args.state) != 4:
             raise InvalidStateError(f"--state needs 4 numbers (a,fa,b,fb), got {args.state}")
         a, fa, b, fb = args.state
+        check_stripes_bound((a, b), "--state")
         state = (a, bool(fa), b, bool(fb))
     card = policy_card(solve_game(rules), state)
     emit(card.as_dict(), args.json, lambda _: card.text())
@@ -401,7 +438,7 @@ def run_show(args) -> int:
     from dicemath.games.pitjesbak.state import State, initial_state
     from dicemath.games.pitjesbak.view import view
 
-    state = initial_state(_rules(args)) if is_start(args.state) else State.from_str(args.state)
+    state = initial_state(_rules(args)) if is_start(args.state) else _bounded_state(State.from_str(args.state))
     return show_state(args, "pitjesbak", state, view(state), [f"seat {seat}" for seat in range(state.rules.players)],
                       players=state.rules.players, die_values=state.rules.die_values, round=state.round_number + 1,
                       stripes=list(state.stripes), wiped=list(state.wiped), alive=list(state.alive),

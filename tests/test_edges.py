@@ -1,0 +1,153 @@
+"""The edges a new user hit (issue 45, item 7), each driven through the command line
+(``dicemath.cli.main``) or the object a player reads: bounds refused up front with exit 2 and a
+message naming the bound, ``dicemath cache`` telling entries apart and clearing exact names,
+first-use notices with size and time, a report that does not depend on the local cache, text
+answers labelled exact or estimate, Pitjesbak throws named by their dice, BohnDuell's move
+notation explained, and ``str(advice)`` reading well.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dicemath.cli import main
+from dicemath.core.advice import Advice, Option
+from dicemath.games.bohnduell.commands import MAX_STOCK
+from dicemath.games.bohnduell.solver_dense import MAX_TABLE_STOCK
+from dicemath.games.pitjesbak.commands import MAX_STRIPES
+
+PITJESBAK_STATE = ("[0:{a} 1:{b}] round 0 start 0 order 0,1 turn 0 limit 0 throws 1 current 235 results - rolloff - "
+                   "winner - | last winner - limit 0 results - | 2 players {s} stripes traditional")
+"""A two-player Pitjesbak state's text form: seat 0 with ``a`` stripes, seat 1 with ``b``, ``s`` at the start."""
+
+
+def _refused(capsys, argv: list[str]) -> str:
+    """Run ``argv``, expect exit 2 (as a return or argparse's ``SystemExit``), return stderr."""
+    try:
+        code = main(argv)
+    except SystemExit as stop:
+        code = stop.code
+    assert code == 2, argv
+    return capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- 1. Pitjesbak's stripes bound
+
+@pytest.mark.parametrize("argv", [
+    ["pitjesbak", "game", "--players", "2", "--stripes", "100000"],
+    ["pitjesbak", "game", "--players", "3", "--stripes", str(MAX_STRIPES + 1)],
+    ["pitjesbak", "round", "--players", "8", "--stripes", "100000"],
+    ["pitjesbak", "card", "--stripes", "100000"],
+    ["pitjesbak", "simulate", "--stripes", "1000", "--games", "1"],
+    ["pitjesbak", "classes", "--stripes", "100000"],
+    ["pitjesbak", "show", "start", "--stripes", "100000"],
+    ["pitjesbak", "advise", "--stripes", "100000", "--my-stripes", "9", "--their-stripes", "9", "--role",
+     "start", "--throw", "6-5-4", "--throws-used", "1"],
+])
+def test_pitjesbak_starting_stripes_are_bounded_everywhere(capsys, argv):
+    err = _refused(capsys, argv)
+    assert f"at most {MAX_STRIPES} stripes (MAX_STRIPES), got " in err
+
+
+@pytest.mark.parametrize("argv, count", [
+    (["pitjesbak", "advise", "--stripes-left", "100000,5,5", "--wiped", "1,1,1", "--position", "0",
+      "--throw", "6-5-4", "--throws-used", "1"], 100000),
+    (["pitjesbak", "advise", "--my-stripes", str(MAX_STRIPES + 1), "--their-stripes", "5", "--their-wiped",
+      "--role", "start", "--throw", "6-5-4", "--throws-used", "1"], MAX_STRIPES + 1),
+    (["pitjesbak", "advise", PITJESBAK_STATE.format(a=100000, b=100000, s=100000)], 100000),
+    (["pitjesbak", "show", PITJESBAK_STATE.format(a=99, b=9, s=9)], 99),
+    (["pitjesbak", "card", "--state", "30,1,9,0"], 30),
+    (["pitjesbak", "card", "--players", "3", "--stripes-left", "100000,2,2"], 100000),
+])
+def test_pitjesbak_stripes_left_are_bounded_everywhere(capsys, argv, count):
+    err = _refused(capsys, argv)
+    assert f"at most {MAX_STRIPES} stripes (MAX_STRIPES), got {count}" in err
+
+
+def test_pitjesbak_takes_the_bound_itself(capsys):
+    state = PITJESBAK_STATE.format(a=MAX_STRIPES, b=MAX_STRIPES, s=MAX_STRIPES)
+    assert main(["pitjesbak", "show", state]) == 0
+    assert main(["pitjesbak", "classes", "--stripes", str(MAX_STRIPES), "--json"]) == 0
+    capsys.readouterr()
+
+
+# ---------------------------------------------------------------- 2. BohnDuell's stock bound
+
+def test_bohnduell_stock_bound_is_the_tables():
+    assert MAX_STOCK == MAX_TABLE_STOCK
+
+
+@pytest.mark.parametrize("argv", [
+    ["bohnduell", "advise", "start", "--stock", "100000000"],
+    ["bohnduell", "solve", "--stock", str(MAX_STOCK + 1)],
+    ["bohnduell", "show", "start", "--stock", "100000000"],
+    ["bohnduell", "table", "build", "--stock", "100000000"],
+    ["bohnduell", "proof", "search", "--stock", "100000000"],
+])
+def test_bohnduell_stock_is_bounded_everywhere(capsys, argv):
+    err = _refused(capsys, argv)
+    assert f"0..{MAX_STOCK} (MAX_STOCK)" in err
+
+
+@pytest.mark.parametrize("command", ["advise", "show"])
+def test_bohnduell_positions_are_bounded_too(capsys, command):
+    beans = MAX_STOCK + 1
+    err = _refused(capsys, ["bohnduell", command, f"{beans}:0,0,0,0:0/{beans}:0,0,0,0:0/A"])
+    assert f"{beans} beans a player: at most {MAX_STOCK} (MAX_STOCK)" in err
+    assert main(["bohnduell", command, f"{MAX_STOCK}:0,0,0,0:0/{MAX_STOCK}:0,0,0,0:0/A"]) == 0
+
+
+# ---------------------------------------------------------------- 6. every text answer says exact or estimate
+
+@pytest.mark.parametrize("argv", [
+    ["pitjesbak", "advise", "--my-stripes", "3", "--their-stripes", "3", "--my-wiped", "--their-wiped",
+     "--stripes", "3", "--role", "start", "--throw", "6-5-4", "--throws-used", "1"],
+    ["pitjesbak", "advise", "--stripes", "2", "--stripes-left", "2,2,2", "--position", "0", "--throw", "6-5-4",
+     "--throws-used", "1"],
+    ["pig", "advise", "0:90-50 t5 choose"],
+    ["bohnduell", "advise", "start", "--stock", "6"],
+    ["pegs", "advise", "--board", "0,0,3,0,0,0,1,0,0,0,0,0", "--roll", "6-5-3-3-3-2"],
+    ["fives", "advise", "--board", "3,3,3,3,3,3,3,3,3,3,3,3", "--roll", "6,6,6,6,2,1"],
+    ["backgammon", "advise", "4HPwATDgc/ABMA O play 2-1 cube 1"],
+])
+def test_every_text_answer_says_exact_or_estimate(capsys, argv):
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    main(argv + ["--json"])
+    exact = json.loads(capsys.readouterr().out)["exact"]
+    assert ("exact" in out) if exact else ("estimate" in out or "est." in out), out
+
+
+# ---------------------------------------------------------------- 8. BohnDuell's move notation
+
+def test_bohnduell_notation_is_explained_in_rules_and_advice(capsys):
+    assert main(["bohnduell", "rules"]) == 0
+    rules = " ".join(capsys.readouterr().out.split())
+    assert "`S1`" in rules and "`H2`" in rules and "`Sk` sows k beans" in rules and "`Hd` harvests" in rules
+    assert main(["bohnduell", "advise", "1:1,0,0,0:1/0:3,2,0,0:2/A", "--table-stock", "8"]) == 0
+    out = capsys.readouterr().out
+    assert "H1" in out and "S1" in out
+    assert "Sk sows k beans from the stock" in out and "Hd harvests the cup at distance d" in out
+
+
+# ---------------------------------------------------------------- 9. str(advice)
+
+def test_str_advice_names_the_game_once():
+    from dicemath.games.pegs_fives import PEGS, advise_throw
+
+    advice = advise_throw(PEGS, [0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 0, 0], [3, 3, 3, 5, 6, 2])
+    assert advice.state.startswith("pegs ")                   # the state's own text names the game
+    text = str(advice)
+    assert text.startswith("pegs at board 0,0,3,") and "pegs, pegs" not in text and text.count("pegs") == 1
+    assert f"best {advice.best.text} (" in text and "estimate" in text
+    assert advice.short_state() in advice._repr_markdown_()
+
+
+@pytest.mark.parametrize("state, shown", [("toy | 3 left", "3 left"), ("toy 3 left", "3 left"),
+                                          ("3 left", "3 left"), ("toy", "toy"), ("toyland 3", "toyland 3")])
+def test_str_advice_drops_only_a_leading_game_name(state, shown):
+    advice = Advice("toy", state, "win probability", True, False, "model", (Option(1, "take 1", 0.5),))
+    assert str(advice) == f"toy at {shown}: best take 1 (win probability 0.5, estimate; source: model)"
+    assert str(Advice("toy", state, "win probability", True, True, "solve", ())) == f"toy at {shown}: nothing to choose"
