@@ -18,7 +18,7 @@ Example:
     >>> advice.best.text, advice.as_dict()["best"]
     ('take 1', 'take 1')
     >>> print(advice)
-    toy, 3 left: take 1 (win probability 0.75, exact; source: solve)
+    toy at 3 left: best take 1 (win probability 0.75, exact; source: solve)
     >>> Advice(game="toy", state="3 left", unit="win probability", higher_is_better=True, exact=True,
     ...        source="solve", options=(Option(2, "take 2", 0.25), Option(1, "take 1", 0.75)))
     Traceback (most recent call last):
@@ -130,14 +130,29 @@ class Advice:
     def _label(self) -> str:
         return "exact" if self.exact else "estimate"
 
+    def short_state(self) -> str:
+        """The state's text without the game's name when it begins with it (a Pegs state's
+        text begins ``pegs | ...``), for sentences that name the game already.
+
+        Example:
+            >>> Advice(game="toy", state="toy | 3 left", unit="win probability", higher_is_better=True,
+            ...        exact=True, source="solve", options=()).short_state()
+            '3 left'
+        """
+        first, _, rest = self.state.partition(" ")
+        if first.lower() != self.game.lower() or not rest.strip():
+            return self.state
+        return rest.lstrip("| ").strip()
+
     def __str__(self) -> str:
+        """``GAME at POSITION: best ACTION (UNIT VALUE, exact|estimate; source: SOURCE)``."""
         if self.best is None:
-            return f"{self.game}, {self.state}: nothing to choose"
-        return (f"{self.game}, {self.state}: {self.best.text} ({self.unit} {number_text(self.best.value)}, "
-                f"{self._label()}; source: {self.source})")
+            return f"{self.game} at {self.short_state()}: nothing to choose"
+        return (f"{self.game} at {self.short_state()}: best {self.best.text} ({self.unit} "
+                f"{number_text(self.best.value)}, {self._label()}; source: {self.source})")
 
     def _repr_markdown_(self) -> str:
-        head = f"**{self.game}** `{self.state}`: {self._label()} values ({self.unit}); source: {self.source}"
+        head = f"**{self.game}** `{self.short_state()}`: {self._label()} values ({self.unit}); source: {self.source}"
         if not self.options:
             return head + "\n\nNothing to choose."
         rows = "\n".join(f"| {'**' if i == 0 else ''}{o.text}{'**' if i == 0 else ''} | {number_text(o.value)} |"

@@ -133,7 +133,8 @@ def _render_advise(r: dict) -> str:
     lines = [f"{r['state']}: {r['to_move']} to move, win probability (optimal play from here):"]
     lines += [f"  {o['action']:<4}  {o['value']:.6f}{'  <- best' if k == 0 else ''}"
               for k, o in enumerate(r["options"])]
-    lines.append(f"  (hold at {r['hold_at']} with these scores; {r['source']})")
+    lines.append(f"  (hold at {r['hold_at']} with these scores; {'exact' if r['exact'] else 'estimates'}: "
+                 f"{r['source']})")
     return "\n".join(lines)
 
 
