@@ -151,3 +151,40 @@ def test_str_advice_drops_only_a_leading_game_name(state, shown):
     advice = Advice("toy", state, "win probability", True, False, "model", (Option(1, "take 1", 0.5),))
     assert str(advice) == f"toy at {shown}: best take 1 (win probability 0.5, estimate; source: model)"
     assert str(Advice("toy", state, "win probability", True, True, "solve", ())) == f"toy at {shown}: nothing to choose"
+
+
+# ---------------------------------------------------------------- 3. dicemath cache: exact names, entries told apart
+
+def test_cache_tells_entries_apart_and_clears_exact_names(tmp_path, monkeypatch, capsys):
+    import numpy as np
+
+    from dicemath.core.cache import cache_entries, cached_arrays
+
+    monkeypatch.setenv("DICEMATH_CACHE_DIR", str(tmp_path))
+    cached_arrays("demo-table", ("rules", 6), lambda: {"a": np.arange(100)}, format_version=2)
+    cached_arrays("demo-table", ("rules", 15), lambda: {"a": np.arange(200_000)}, format_version=2)
+    cached_arrays("demo-table-other", 1, lambda: {"b": np.arange(10)}, format_version=1)
+    assert main(["cache"]) == 0
+    listing = capsys.readouterr().out
+    same = [e for e in cache_entries() if e.name == "demo-table"]
+    assert len(same) == 2
+    for entry in same:                                 # each says what it was built for, its format, size and file
+        assert f"built for {entry.params}" in listing and entry.path.name in listing
+    assert "('rules', 6)" in listing and "('rules', 15)" in listing and "1.6 MB" in listing
+    assert main(["cache", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["entries"]
+    assert {(r["name"], r["params"], r["format"]) for r in rows} == {
+        ("demo-table", "('rules', 6)", 2), ("demo-table", "('rules', 15)", 2), ("demo-table-other", "1", 1)}
+
+    err = _refused(capsys, ["cache", "clear", "demo"])          # a prefix is no name
+    assert "'demo'" in err and "demo-table, demo-table-other" in err
+    assert len(cache_entries()) == 3
+    err = _refused(capsys, ["cache", "clear", "demo-table", "nothing"])     # one unknown name: nothing removed
+    assert "'nothing'" in err and len(cache_entries()) == 3
+
+    small = min(same, key=lambda e: e.bytes)
+    assert main(["cache", "clear", small.path.name, "--json"]) == 0            # one entry, by its file
+    assert [r["file"] for r in json.loads(capsys.readouterr().out)["removed"]] == [small.path.name]
+    assert main(["cache", "clear", "demo-table"]) == 0                         # every entry of a table, exactly
+    assert "removed 1 entry" in capsys.readouterr().out
+    assert [e.name for e in cache_entries()] == ["demo-table-other"]

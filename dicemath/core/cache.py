@@ -304,10 +304,11 @@ def cache_entries() -> list[CacheEntry]:
 
 
 def clear_cache(names: list[str] | None = None) -> list[CacheEntry]:
-    """Remove the entries whose name starts with one of ``names`` (every entry when None);
-    return what was removed."""
+    """Remove the entries named exactly by one of ``names``, a table's name (every entry of
+    that table) or an entry's file or folder name (that entry); every entry when None. Return
+    what was removed."""
     folder = cache_dir()
-    removed = [e for e in cache_entries() if names is None or any(e.name.startswith(n) for n in names)]
+    removed = [e for e in cache_entries() if names is None or e.name in names or e.path.name in names]
     index = _read_index(folder)
     for entry in removed:
         if entry.path.is_dir():
