@@ -54,4 +54,57 @@ run on any ``State``; a game's fast solvers are tested against them.
 Names a game uses beyond the vocabulary say what they are and mean one thing across
 games: ``Move`` is one move of a player, ``SearchAdvisor`` an alpha-beta advisor,
 ``MoveValue`` one move with its value. All five packages follow the vocabulary.
+
+A game package exports its public names lazily (PEP 562): its ``__init__`` imports them under
+``if TYPE_CHECKING:`` (what type checkers and readers see), lists them in ``__all__``, and its
+``__getattr__`` imports each from its module on first use (:func:`export`), so that importing
+one module of a game (the registry imports each ``game.py``) loads none of its solvers, tables
+or kernels; ``from dicemath.games.pig import solve`` and ``dir`` work as for any module.
 """
+
+from __future__ import annotations
+
+import ast
+import importlib
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+
+@cache
+def exported(package: str) -> dict[str, str]:
+    """Each name the ``if TYPE_CHECKING:`` block of the package ``package`` imports, and the
+    module it imports it from (read from the package's ``__init__.py``).
+
+    Example:
+        >>> exported("dicemath.games.pig")["solve"]
+        'dicemath.games.pig.solver'
+    """
+    source = Path(str(sys.modules[package].__file__)).read_text(encoding="utf-8")
+    found = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            for statement in node.body:
+                if isinstance(statement, ast.ImportFrom) and statement.module:
+                    found.update({alias.asname or alias.name: statement.module for alias in statement.names})
+    return found
+
+
+def export(package: str, name: str) -> Any:
+    """The public ``name`` of the game package ``package`` (its ``__getattr__``), imported from
+    its module (:func:`exported`) on first use and kept in the package.
+
+    Raises:
+        AttributeError: the package exports no ``name``.
+
+    Example:
+        >>> export("dicemath.games.pig", "solve").__module__
+        'dicemath.games.pig.solver'
+    """
+    module = exported(package).get(name)
+    if module is None:
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    setattr(sys.modules[package], name, value)
+    return value

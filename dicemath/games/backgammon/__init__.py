@@ -45,30 +45,41 @@ Example:
     '4HPwATDgc/ABMA X play 6-5 cube 1'
 """
 
-from dicemath.games.backgammon.game import advise
-from dicemath.games.backgammon.analysis import analyse
-from dicemath.games.backgammon.bearoff import (one_sided_table, position_from_index, position_index, positions_up_to,
-                                               two_sided_table, win_probability)
-from dicemath.games.backgammon.cube import CubelessProbabilities, CubeModel, keeler_spencer, model_summary
-from dicemath.games.backgammon.cubeful_bearoff import cubeful_table, position_equities
-from dicemath.games.backgammon.hint import MoveValue
-from dicemath.games.backgammon.moves import Move, legal_moves
-from dicemath.games.backgammon.position import GameResult, Position, game_result
-from dicemath.games.backgammon.race import one_sided_win_probability, pip_count
-from dicemath.games.backgammon.race_cube import race_cube_advice
-from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD, Rules
-from dicemath.games.backgammon.state import State, initial_state
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from dicemath.core.svg import register_picture
-from dicemath.games.backgammon import drawing as _drawing
-from dicemath.games.backgammon.state import State as _State
+from dicemath.games import export
+from dicemath.games.backgammon.game import BACKGAMMON_GAME
+from dicemath.games.backgammon.state import State
 
-register_picture(_State, _drawing.draw)
+register_picture(State, BACKGAMMON_GAME.draw)  # State._repr_svg_: the game's drawing, imported when first drawn
 
-__all__ = [
-    "PLAYTIVE", "STANDARD", "CubeModel", "CubelessProbabilities", "GameResult", "Move", "MoveValue", "Position",
-    "Rules", "State", "advise", "analyse", "cubeful_table", "game_result", "initial_state", "keeler_spencer",
-    "legal_moves", "model_summary", "one_sided_table", "one_sided_win_probability", "pip_count",
-    "position_equities", "position_from_index", "position_index", "positions_up_to", "race_cube_advice",
-    "two_sided_table", "win_probability",
-]
+if TYPE_CHECKING:
+    from dicemath.games.backgammon.analysis import analyse
+    from dicemath.games.backgammon.bearoff import (
+        one_sided_table, position_from_index, position_index, positions_up_to, two_sided_table, win_probability)
+    from dicemath.games.backgammon.cube import CubeModel, CubelessProbabilities, keeler_spencer, model_summary
+    from dicemath.games.backgammon.cubeful_bearoff import cubeful_table, position_equities
+    from dicemath.games.backgammon.game import advise
+    from dicemath.games.backgammon.hint import MoveValue
+    from dicemath.games.backgammon.moves import Move, legal_moves
+    from dicemath.games.backgammon.position import GameResult, Position, game_result
+    from dicemath.games.backgammon.race import one_sided_win_probability, pip_count
+    from dicemath.games.backgammon.race_cube import race_cube_advice
+    from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD, Rules
+    from dicemath.games.backgammon.state import initial_state
+else:
+    def __getattr__(name: str) -> Any:          # each name imported on first use (the names above)
+        return export(__name__, name)
+
+__all__ = ["PLAYTIVE", "STANDARD", "CubeModel", "CubelessProbabilities", "GameResult", "Move", "MoveValue", "Position",
+           "Rules", "State", "advise", "analyse", "cubeful_table", "game_result", "initial_state", "keeler_spencer",
+           "legal_moves", "model_summary", "one_sided_table", "one_sided_win_probability", "pip_count",
+           "position_equities", "position_from_index", "position_index", "positions_up_to", "race_cube_advice",
+           "two_sided_table", "win_probability"]
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

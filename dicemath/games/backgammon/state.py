@@ -50,7 +50,7 @@ from fractions import Fraction
 from dicemath.core.dice import ordered_outcomes, two_dice_rolls
 from dicemath.core.errors import DicemathError, IllegalMoveError, InvalidDiceError, InvalidStateError
 from dicemath.core.game import CHANCE, TERMINAL
-from dicemath.games.backgammon.cube import check_cube, may_double
+from dicemath.games.backgammon.cube_rules import check_cube, may_double
 from dicemath.games.backgammon.moves import Move, apply_notation, check_roll, legal_moves
 from dicemath.games.backgammon.position import Position, game_result
 from dicemath.games.backgammon.rules import PRESETS, STANDARD, Rules

@@ -45,18 +45,34 @@ Example:
     -1
 """
 
-from dicemath.games.bohnduell.analysis import analyse
-from dicemath.games.bohnduell.rules import CAPTURE_EVERY, STANDARD, Rules
-from dicemath.games.bohnduell.search import SearchAdvisor, advise
-from dicemath.games.bohnduell.solver_dense import DenseTable, load_dense, solve_dense
-from dicemath.games.bohnduell.solver_dict import DictSolver
-from dicemath.games.bohnduell.state import Move, State, initial_state
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from dicemath.core.svg import register_picture
-from dicemath.games.bohnduell import drawing as _drawing
-from dicemath.games.bohnduell.state import State as _State
+from dicemath.games import export
+from dicemath.games.bohnduell.game import BOHNDUELL_GAME
+from dicemath.games.bohnduell.state import State
 
-register_picture(_State, _drawing.draw)
+register_picture(State, BOHNDUELL_GAME.draw)  # State._repr_svg_: the game's drawing, imported when first drawn
 
-__all__ = ["CAPTURE_EVERY", "STANDARD", "DenseTable", "DictSolver", "Move", "Rules",
-           "SearchAdvisor", "State", "advise", "analyse", "initial_state", "load_dense", "solve_dense"]
+advise = BOHNDUELL_GAME.advise
+"""The value of every legal move (:meth:`dicemath.core.game.Game.advise`, settings ``depth`` and ``table_stock``)."""
+
+if TYPE_CHECKING:
+    from dicemath.games.bohnduell.analysis import analyse
+    from dicemath.games.bohnduell.rules import CAPTURE_EVERY, STANDARD, Rules
+    from dicemath.games.bohnduell.search import SearchAdvisor
+    from dicemath.games.bohnduell.solver_dense import DenseTable, load_dense, solve_dense
+    from dicemath.games.bohnduell.solver_dict import DictSolver
+    from dicemath.games.bohnduell.state import Move, initial_state
+else:
+    def __getattr__(name: str) -> Any:          # each name imported on first use (the names above)
+        return export(__name__, name)
+
+__all__ = ["CAPTURE_EVERY", "STANDARD", "DenseTable", "DictSolver", "Move", "Rules", "SearchAdvisor", "State", "advise",
+           "analyse", "initial_state", "load_dense", "solve_dense"]
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -2,8 +2,8 @@
 
 The game vocabulary (see :mod:`dicemath.games`): :class:`Rules` with the presets
 :data:`PEGS` and :data:`FIVES` (the two games; ``Rules()`` is Pegs), :func:`initial_state`,
-the state :class:`State`, :func:`advise` (the value of every legal row after a choice
-throw) and :func:`analyse` (the cost of every row choice of a played game).
+the state :class:`State` and :func:`advise` (the game object's advice: the value of every
+legal row after a choice throw).
 
 Modules: :mod:`.rules` (every rule point a named field), :mod:`.hits` (how a throw scores
 for a number), :mod:`.state` (boards, the rules engine and :class:`State`), :mod:`.turn`
@@ -16,8 +16,8 @@ full-board advisor: an exact one-turn lookahead on an estimated board value),
 :mod:`.races` (Fives races and rest points, simulated), :mod:`.race_solver` (the exact
 two-player race on reduced boards, Pegs and Fives; its C kernel :mod:`._race_c`),
 :mod:`.race_advice` (race-aware row advice on the full board; compiled race games
-:mod:`._race_simulation`, C playing the turn of ``_turn_c.h``), :mod:`.analysis` (the cost
-of every row choice of a played game), :mod:`.view` and :mod:`.drawing` (the text view and
+:mod:`._race_simulation`, C playing the turn of ``_turn_c.h``), :mod:`.analysis` (records
+of played games), :mod:`.view` and :mod:`.drawing` (the text view and
 the SVG picture of a state),
 :mod:`.game` (the two :class:`~dicemath.core.game.Game` objects). The
 command line is :mod:`.commands` (``dicemath pegs``, ``dicemath fives``) and
@@ -32,30 +32,40 @@ Example:
     3.517
 """
 
-from dicemath.games.pegs_fives.advisor import Advisor, BoardValue, Ranking, RowAdvice, board_value
-from dicemath.games.pegs_fives.analysis import analyse
-from dicemath.games.pegs_fives.fullboard.advice import advise, advise_throw
-from dicemath.games.pegs_fives.race_advice import race_advice
-from dicemath.games.pegs_fives.race_solver import solve_race, solve_race_compiled
-from dicemath.games.pegs_fives.races import last_turn_rest, race_stats
-from dicemath.games.pegs_fives.rows import RowTable, row_table, row_tables, rows_result
-from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules, preset
-from dicemath.games.pegs_fives.solver import ReducedSolution, solve_greedy, solve_reduced
-from dicemath.games.pegs_fives.state import (
-    InvalidBoardError, InvalidRollError, State, choice_state, greedy_policy, initial_state, legal_rows, play_game,
-    play_turn, read_board, reduced_board)
-from dicemath.games.pegs_fives.turn import TurnValue, turn_distribution, turn_outcome
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from dicemath.core.svg import register_picture
-from dicemath.games.pegs_fives import drawing as _drawing
-from dicemath.games.pegs_fives.state import State as _State
+from dicemath.games import export
+from dicemath.games.pegs_fives.game import PEGS_GAME
+from dicemath.games.pegs_fives.state import State
 
-register_picture(_State, _drawing.draw)
+register_picture(State, PEGS_GAME.draw)  # State._repr_svg_: the game's drawing, imported when first drawn
 
-__all__ = [
-    "FIVES", "PEGS", "Advisor", "BoardValue", "InvalidBoardError", "InvalidRollError", "Ranking", "ReducedSolution",
-    "RowAdvice", "RowTable", "Rules", "State", "TurnValue", "advise", "advise_throw", "analyse", "board_value",
-    "choice_state", "greedy_policy", "initial_state", "last_turn_rest", "legal_rows", "play_game", "play_turn",
-    "preset", "race_advice", "race_stats", "read_board", "reduced_board", "row_table", "row_tables", "rows_result",
-    "solve_greedy", "solve_race", "solve_race_compiled", "solve_reduced", "turn_distribution", "turn_outcome",
-]
+if TYPE_CHECKING:
+    from dicemath.games.pegs_fives.advisor import Advisor, BoardValue, Ranking, RowAdvice, board_value
+    from dicemath.games.pegs_fives.fullboard.advice import advise_throw
+    from dicemath.games.pegs_fives.game import advise
+    from dicemath.games.pegs_fives.race_solver import solve_race, solve_race_compiled
+    from dicemath.games.pegs_fives.races import last_turn_rest, race_stats
+    from dicemath.games.pegs_fives.rows import RowTable, row_table, row_tables, rows_result
+    from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules, preset
+    from dicemath.games.pegs_fives.solver import ReducedSolution, solve_greedy, solve_reduced
+    from dicemath.games.pegs_fives.state import (
+        InvalidBoardError, InvalidRollError, choice_state, greedy_policy, initial_state, legal_rows, play_game,
+        play_turn, read_board, reduced_board)
+    from dicemath.games.pegs_fives.turn import TurnValue, turn_distribution, turn_outcome
+else:
+    def __getattr__(name: str) -> Any:          # each name imported on first use (the names above)
+        return export(__name__, name)
+
+__all__ = ["FIVES", "PEGS", "Advisor", "BoardValue", "InvalidBoardError", "InvalidRollError", "Ranking",
+           "ReducedSolution", "RowAdvice", "RowTable", "Rules", "State", "TurnValue", "advise", "advise_throw",
+           "board_value", "choice_state", "greedy_policy", "initial_state", "last_turn_rest", "legal_rows", "play_game",
+           "play_turn", "preset", "race_stats", "read_board", "reduced_board", "row_table", "row_tables", "rows_result",
+           "solve_greedy", "solve_race", "solve_race_compiled", "solve_reduced", "turn_distribution", "turn_outcome"]
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -27,15 +27,31 @@ Example:
     0.5306
 """
 
-from dicemath.core.svg import register_picture
-from dicemath.games.pig import drawing as _drawing
-from dicemath.games.pig.advice import PolicyCard, advise, policy_card
-from dicemath.games.pig.analysis import analyse
-from dicemath.games.pig.rules import STANDARD, Rules
-from dicemath.games.pig.solver import PigSolution, solve
-from dicemath.games.pig.state import State, initial_state
+from __future__ import annotations
 
-register_picture(State, _drawing.draw)
+from typing import TYPE_CHECKING, Any
+
+from dicemath.core.svg import register_picture
+from dicemath.games import export
+from dicemath.games.pig.game import PIG_GAME
+from dicemath.games.pig.state import State
+
+register_picture(State, PIG_GAME.draw)  # State._repr_svg_: the game's drawing, imported when first drawn
+
+if TYPE_CHECKING:
+    from dicemath.games.pig.advice import PolicyCard, policy_card
+    from dicemath.games.pig.analysis import analyse
+    from dicemath.games.pig.game import advise
+    from dicemath.games.pig.rules import STANDARD, Rules
+    from dicemath.games.pig.solver import PigSolution, solve
+    from dicemath.games.pig.state import initial_state
+else:
+    def __getattr__(name: str) -> Any:          # each name imported on first use (the names above)
+        return export(__name__, name)
 
 __all__ = ["STANDARD", "PigSolution", "PolicyCard", "Rules", "State", "advise", "analyse", "initial_state",
            "policy_card", "solve"]
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

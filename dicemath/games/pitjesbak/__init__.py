@@ -51,70 +51,44 @@ Example:
     Fraction(1, 36)
 """
 
-from dicemath.games.pitjesbak.advice import (
-    StopOrThrow,
-    PolicyCard,
-    TableCard,
-    advise,
-    advise_situation,
-    policy_card,
-    table_policy_card,
-)
-from dicemath.games.pitjesbak.analysis import analyse
-from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
-from dicemath.games.pitjesbak.round_solver import RoundSolution, round_policy, solve_round
-from dicemath.games.pitjesbak.rules import PIPS, STANDARD, Rules
-from dicemath.games.pitjesbak.simulate import simulate_game, simulate_round
-from dicemath.games.pitjesbak.state import State, initial_state
-from dicemath.games.pitjesbak.table_game import table_advice, table_policy
-from dicemath.games.pitjesbak.table_solver import TableSolution, solve_table
-from dicemath.games.pitjesbak.table_round import TableRound, solve_table_round
-from dicemath.games.pitjesbak.throws import (
-    ThrowClass,
-    class_probabilities,
-    class_space,
-    class_table,
-    classify,
-    compare,
-)
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from dicemath.core.svg import register_picture
-from dicemath.games.pitjesbak import drawing as _drawing
-from dicemath.games.pitjesbak.state import State as _State
+from dicemath.games import export
+from dicemath.games.pitjesbak.game import PITJESBAK_GAME
+from dicemath.games.pitjesbak.state import State
 
-register_picture(_State, _drawing.draw)
+register_picture(State, PITJESBAK_GAME.draw)  # State._repr_svg_: the game's drawing, imported when first drawn
 
-__all__ = [
-    "PIPS",
-    "STANDARD",
-    "StopOrThrow",
-    "GameSolution",
-    "PolicyCard",
-    "RoundSolution",
-    "Rules",
-    "State",
-    "TableCard",
-    "TableRound",
-    "TableSolution",
-    "ThrowClass",
-    "advise",
-    "advise_situation",
-    "analyse",
-    "class_probabilities",
-    "class_space",
-    "class_table",
-    "classify",
-    "compare",
-    "initial_state",
-    "policy_card",
-    "round_policy",
-    "simulate_game",
-    "simulate_round",
-    "solve_game",
-    "solve_round",
-    "solve_table",
-    "solve_table_round",
-    "table_advice",
-    "table_policy",
-    "table_policy_card",
-]
+advise = PITJESBAK_GAME.advise
+"""Stop or throw again, at any table (:meth:`dicemath.core.game.Game.advise`; setting ``solution``)."""
+
+if TYPE_CHECKING:
+    from dicemath.games.pitjesbak.advice import (
+        PolicyCard, StopOrThrow, TableCard, advise_situation, policy_card, table_policy_card)
+    from dicemath.games.pitjesbak.analysis import analyse
+    from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
+    from dicemath.games.pitjesbak.round_solver import RoundSolution, round_policy, solve_round
+    from dicemath.games.pitjesbak.rules import PIPS, STANDARD, Rules
+    from dicemath.games.pitjesbak.simulate import simulate_game, simulate_round
+    from dicemath.games.pitjesbak.state import initial_state
+    from dicemath.games.pitjesbak.table_game import table_advice, table_policy
+    from dicemath.games.pitjesbak.table_round import TableRound, solve_table_round
+    from dicemath.games.pitjesbak.table_solver import TableSolution, solve_table
+    from dicemath.games.pitjesbak.throws import (
+        ThrowClass, class_probabilities, class_space, class_table, classify, compare)
+else:
+    def __getattr__(name: str) -> Any:          # each name imported on first use (the names above)
+        return export(__name__, name)
+
+__all__ = ["PIPS", "STANDARD", "GameSolution", "PolicyCard", "RoundSolution", "Rules", "State", "StopOrThrow",
+           "TableCard", "TableRound", "TableSolution", "ThrowClass", "advise", "advise_situation", "analyse",
+           "class_probabilities", "class_space", "class_table", "classify", "compare", "initial_state", "policy_card",
+           "round_policy", "simulate_game", "simulate_round", "solve_game", "solve_round", "solve_table",
+           "solve_table_round", "table_advice", "table_policy", "table_policy_card"]
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
