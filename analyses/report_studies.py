@@ -21,19 +21,21 @@ from __future__ import annotations
 import argparse
 import tempfile
 
-from dicemath.reporting import section_names, write_reports
-from dicemath.studies.report_studies import RESULTS
+from dicemath.games.registry import GAMES
+from dicemath.reporting import section_names, sections, write_reports
+from dicemath.studies.report_studies import RESULTS, study
 
 
 def main(argv=None) -> int:
+    every = sections(GAMES)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sections", nargs="*", metavar="SECTION",
-                        help=f"sections whose studies to recompute (default: all): {', '.join(section_names())}")
+                        help=f"sections whose studies to recompute (default: all): {', '.join(section_names(every))}")
     parser.add_argument("--out", default=None, help="where to write the reports (default: a temporary folder)")
     parser.add_argument("--jobs", type=int, default=None, help="sections at once (default: one per core)")
     args = parser.parse_args(argv)
     out = args.out or tempfile.mkdtemp(prefix="dicemath-report-studies-")
-    write_reports(out, only=args.sections or None, recompute=True, record=True, jobs=args.jobs)
+    write_reports(out, every, only=args.sections or None, recompute=True, record=True, jobs=args.jobs, runner=study)
     print(f"recorded the studies in {RESULTS}; reports in {out}")
     return 0
 

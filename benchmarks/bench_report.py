@@ -88,9 +88,11 @@ def main(argv=None) -> int:
     print(f"{machine()}; load average before: {', '.join(f'{x:.2f}' for x in load)}")
     print(f"{'section':22} {'cold s':>8} {'warm s':>8}")
     sys.path.insert(0, str(ROOT))
-    from dicemath.reporting import section_names
+    from dicemath.games.registry import GAMES
+    from dicemath.reporting import section_names, sections
 
-    order = [name for name in section_names() if name in cold]
+    names = section_names(sections(GAMES))
+    order = [name for name in names if name in cold]
     for name in order:
         print(f"{name:22} {cold[name]:8.1f} {warm.get(name, float('nan')):8.1f}")
     print(f"{'wall (dicemath report)':22} {cold_wall:8.1f} {warm_wall:8.1f}")
@@ -101,7 +103,7 @@ def main(argv=None) -> int:
         wall = {"only": args.only or None, "cold": round(cold_wall, 1), "warm": round(warm_wall, 1)}
         record = {"machine": machine(), "loadavg_before": [round(x, 2) for x in load],
                   "jobs": args.jobs or os.cpu_count(), "wall": wall,
-                  "sections": {name: sections[name] for name in section_names() if name in sections}}
+                  "sections": {name: sections[name] for name in names if name in sections}}
         TIMES.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
         print(f"recorded in {TIMES}")
     return 0

@@ -1,20 +1,54 @@
-"""``dicemath report``: write the strategy reports (the main job)."""
+"""``dicemath report``: write the strategy reports (the main job) of every registered game.
+
+The command hands the report framework (:func:`dicemath.reporting.write_reports`) the sections
+of :data:`dicemath.games.registry.GAMES` and the study runner
+(:func:`dicemath.studies.report_studies.study`) that computes what the committed study data
+does not hold. The report framework, the studies and the sections are imported only when the
+command runs or its help is shown (listing the sections imports every game's report modules),
+so that building the command line stays light.
+"""
 
 from __future__ import annotations
 
-from dicemath.reporting import section_names, write_reports
+from collections.abc import Iterator
+from functools import cache
+from typing import TYPE_CHECKING
+
+from dicemath.games.registry import GAMES
+
+if TYPE_CHECKING:
+    from dicemath.reporting import Section
+
+
+@cache
+def report_sections() -> tuple[Section, ...]:
+    """The sections of every registered game, in report order (listed once)."""
+    from dicemath.reporting import sections        # the report framework loads when the command runs
+
+    return sections(GAMES)
+
+
+class _SectionNames:
+    """The choices of ``--only``: the section names, listed when argparse first reads them
+    (``dicemath report --help``, or a check of ``--only``), not when the parser is built."""
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(section.name for section in report_sections())
+
+    def __contains__(self, name: object) -> bool:
+        return name in list(self)
 
 
 def register(subparsers) -> None:
     """Add ``dicemath report``."""
     report = subparsers.add_parser("report", help="write the strategy reports (Markdown, PNG plots, SVG pictures)")
     report.add_argument("--out", default="reports", help="output folder (default: reports)")
-    report.add_argument("--only", nargs="+", metavar="SECTION", choices=section_names(),
-                        help=f"write only these sections: {', '.join(section_names())}")
+    report.add_argument("--only", nargs="+", metavar="SECTION", choices=_SectionNames(),
+                        help="write only these sections: %(choices)s")
     report.add_argument("--quick", action="store_true",
                         help="smaller computations (fewer simulations) for a fast preview")
     report.add_argument("--recompute", action="store_true",
-                        help="recompute the expensive studies (exact races, Pitjesbak tables, long simulations) "
+                        help="recompute the expensive studies (exact solutions, large tables, long simulations) "
                              "instead of reading their committed data (takes about half an hour)")
     report.add_argument("--jobs", type=int, default=None, metavar="N",
                         help="sections written at once, each in its own process (default: one per core)")
@@ -22,7 +56,10 @@ def register(subparsers) -> None:
 
 
 def run_report(args) -> int:
-    written = write_reports(args.out, only=args.only, quick=args.quick, recompute=args.recompute,
-                            jobs=args.jobs)
+    from dicemath.reporting import write_reports   # the report and the studies load when the command runs
+    from dicemath.studies.report_studies import study
+
+    written = write_reports(args.out, report_sections(), only=args.only, quick=args.quick,
+                            recompute=args.recompute, jobs=args.jobs, runner=study)
     print(f"wrote {len(written)} files; start at {written[-1]}")
     return 0

@@ -1,11 +1,13 @@
-"""Writing the strategy reports: every registered game's sections, then the analysed games.
+"""Writing the strategy reports: the sections it is handed, then the index.
 
-:func:`sections` lists them in report order: each game's sections from the game registry
-(:meth:`dicemath.core.game.Game.report_sections`), then the analysed games
-(:mod:`dicemath.reporting.sections.analyse`). :func:`write_reports` writes each section to
-``<out>/<name>.md`` and an index ``<out>/README.md``, the sections in parallel processes; each
-reads its expensive numbers from the committed study data (:mod:`dicemath.studies.report_studies`)
-unless asked to recompute them.
+:func:`sections` lists the sections of the games it is handed, in report order: each game's
+(:meth:`dicemath.core.game.Game.report_sections`), then the analysed games of those games
+(:mod:`dicemath.reporting.sections.analyse`). :func:`write_reports` writes each section it is
+handed to ``<out>/<name>.md`` and an index ``<out>/README.md``, the sections in parallel
+processes; each reads its expensive numbers from the committed study data
+(:meth:`~dicemath.reporting.context.ReportContext.study`) unless asked to recompute them. The
+command line (``dicemath report``) and :func:`dicemath.write_reports` hand it the sections of
+every registered game.
 """
 
 from __future__ import annotations
@@ -13,37 +15,39 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from dicemath.reporting.context import ReportContext
+from dicemath.core.game import Game
+from dicemath.reporting.context import ReportContext, StudyRunner
 from dicemath.reporting.section import Section
+from dicemath.reporting.sections import analyse
 
 
-def sections() -> tuple[Section, ...]:
-    """Every report section, in report order."""
-    from dicemath.games.registry import GAMES
-    from dicemath.reporting.sections import analyse
-
-    return (*(s for g in GAMES for s in g.report_sections()),
-            Section("analyse", "Analysed games: where each policy loses", analyse.compute, analyse.render))
+def sections(games: Iterable[Game]) -> tuple[Section, ...]:
+    """Every report section of ``games``, in report order: each game's, then the analysed
+    games (:func:`dicemath.reporting.sections.analyse.section`)."""
+    games = tuple(games)
+    return (*(s for g in games for s in g.report_sections()), analyse.section(games))
 
 
-def section(name: str) -> Section:
-    """The registered section called ``name``.
+def section(name: str, sections: Iterable[Section]) -> Section:
+    """The section called ``name`` among ``sections``.
 
     Raises:
         ValueError: no such section.
     """
-    for candidate in sections():
+    sections = tuple(sections)
+    for candidate in sections:
         if candidate.name == name:
             return candidate
-    raise ValueError(f"unknown report section {name!r}; known: {section_names()}")
+    raise ValueError(f"unknown report section {name!r}; known: {section_names(sections)}")
 
 
-def section_names() -> list[str]:
-    """The names of every registered section, in report order."""
-    return [s.name for s in sections()]
+def section_names(sections: Iterable[Section]) -> list[str]:
+    """The names of ``sections``, in their order."""
+    return [s.name for s in sections]
 
 
 TIMES = Path(__file__).resolve().parent.parent / "data" / "report_times.json"
@@ -75,51 +79,61 @@ def _expected_text(name: str, times: dict, *, recompute: bool = False, quick: bo
     return text
 
 
-def _write_section(name: str, out: Path, quick: bool, recompute: bool, record: bool, line: str,
-                   announce: bool) -> tuple[float, list[str]]:
-    """Write section ``name`` into ``out`` (in a worker process); print its progress line
-    when ``announce``, else return it. Returns the seconds it took and the lines to log."""
+def _write_section(chosen: Section, out: Path, quick: bool, recompute: bool, record: bool,
+                   runner: StudyRunner | None, line: str, announce: bool) -> tuple[float, list[str]]:
+    """Write the section ``chosen`` into ``out`` (in a worker process); print its progress
+    line when ``announce``, else return it. Returns the seconds it took and the lines to log."""
     start = time.perf_counter()
     lines = []
     if announce:
         print(line + "\n", end="", flush=True)           # one write: lines of parallel sections stay whole
     else:
         lines.append(line)
-    chosen = section(name)
-    body = chosen.build(ReportContext(out, quick=quick, recompute=recompute, record=record))
-    (out / f"{name}.md").write_text(f"# {chosen.title}\n\n{body.strip()}\n", encoding="utf-8")
+    body = chosen.build(ReportContext(out, quick=quick, recompute=recompute, record=record, runner=runner))
+    (out / f"{chosen.name}.md").write_text(f"# {chosen.title}\n\n{body.strip()}\n", encoding="utf-8")
     return time.perf_counter() - start, lines
 
 
-def write_reports(out_dir: str | Path = "reports", *, only: Sequence[str] | None = None,
+def write_reports(out_dir: str | Path, sections: Iterable[Section], *, only: Sequence[str] | None = None,
                   quick: bool = False, recompute: bool = False, record: bool = False,
-                  jobs: int | None = None, log=print) -> list[Path]:
-    """Write every (or ``only`` the named) report section into ``out_dir``.
+                  jobs: int | None = None, log: Callable[..., None] = print,
+                  runner: StudyRunner | None = None) -> list[Path]:
+    """Write every one (or ``only`` the named) of ``sections`` into ``out_dir``.
 
     The sections run in ``jobs`` processes at once, the longest expected first
     (:data:`TIMES`); each writes its own files, and the index lists them in report order.
 
     Args:
         out_dir: destination folder, created if missing.
-        only: names of the sections to write (default: all of :func:`sections`).
+        sections: the report's sections, in report order (:func:`sections` of the games to
+            report on).
+        only: names of the sections to write (default: all of ``sections``).
         quick: smaller computations (fewer simulations), for tests and previews.
         recompute: compute the expensive studies afresh instead of reading their committed data
-            (:mod:`dicemath.studies.report_studies`).
-        record: write the recomputed studies into the committed data (``analyses/report_studies.py``).
+            (:meth:`~dicemath.reporting.context.ReportContext.study`).
+        record: have ``runner`` write the studies it computes into the committed data
+            (``analyses/report_studies.py``).
         jobs: processes (default: one per core, at most one per section); 1 writes the sections
             one after the other in this process.
         log: where to print one progress line per section as it starts (what it does and how
             long it is expected to take) and one as it is written.
+        runner: computes (and, with ``record``, records) a study the sections ask for that is
+            not read from the committed data (:data:`~dicemath.reporting.context.StudyRunner`;
+            the command line hands :func:`dicemath.studies.report_studies.study`); without
+            one, such a study is computed in place.
 
     Returns:
         The paths of the Markdown files written (report order), the index last.
 
     Raises:
-        ValueError: ``only`` names a section that does not exist.
+        ValueError: ``only`` names a section that does not exist, or ``record`` is set without
+            a ``runner``.
     """
+    if record and runner is None:
+        raise ValueError("recording the studies needs a study runner (runner=...)")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    every = sections()
+    every = tuple(sections)
     chosen = list(every)
     if only:
         unknown = sorted(set(only) - {s.name for s in every})
@@ -131,15 +145,13 @@ def write_reports(out_dir: str | Path = "reports", *, only: Sequence[str] | None
     lines = {s.name: f"[{number}/{len(chosen)}] {s.title} ... "
                      f"({_expected_text(s.name, times, recompute=recompute, quick=quick)})"
              for number, s in enumerate(chosen, 1)}
-    args = {s.name: (s.name, out, quick, recompute, record, lines[s.name]) for s in chosen}
+    args = {s.name: (s, out, quick, recompute, record, runner, lines[s.name]) for s in chosen}
     if jobs == 1:
         for s in chosen:
             log(lines[s.name], flush=True)
             seconds, _ = _write_section(*args[s.name], announce=False)
             log(f"      wrote {out / (s.name + '.md')} ({s.name}) in {seconds:.1f} s", flush=True)
     else:
-        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-
         announce = log is print
         longest_first = sorted(chosen, key=lambda s: -_seconds(times, s.name))
         with ProcessPoolExecutor(max_workers=jobs) as pool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dicemath.reporting.sections.analyse import (
     AnalyseReport, GroupRow, PolicyRow, compute, concentration_sentence, figure, ranking_sentence, render)
-from dicemath.reporting import section
+from dicemath.reporting import section, sections
 from dicemath.reporting.context import ReportContext
 from dicemath.games.registry import GAMES
 
@@ -42,7 +42,7 @@ def test_section_from_the_committed_records(tmp_path):
     assert sentence.startswith(f"{worst.policy}'s losses concentrate in")
     markdown = render(report, context)
     assert "## Where the losses concentrate" in markdown and (tmp_path / "analyse_losses.png").exists()
-    assert section("analyse").render is render
+    assert section("analyse", sections(GAMES)).render is render
     drawn = {p.name for p in linked_pictures(markdown, tmp_path)}
     assert drawn == {f"analyse_{d.game}_costliest.svg" for d in report.costliest} and len(drawn) >= 4
     for picture in report.costliest:                # the policy losing least among those that lose

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dicemath.games.bohnduell.report import (compute, first_player_conclusion, growth_conclusion,
                                              overfill_conclusion, proof_conclusion, render,
                                              search_quality_conclusion, solved_stocks)
-from dicemath.reporting import section_names
+from dicemath.games.registry import GAMES
+from dicemath.reporting import section_names, sections
 from dicemath.reporting.context import ReportContext
 
 from ..conftest import linked_pictures
@@ -13,7 +14,7 @@ from ..conftest import linked_pictures
 
 
 def test_report_section(tmp_path):
-    assert "bohnduell" in section_names()
+    assert "bohnduell" in section_names(sections(GAMES))
     context = ReportContext(tmp_path, quick=True)
     text = render(compute(context), context)
     assert "## Value by stock size" in text and "overfill" in text

@@ -10,7 +10,7 @@ import pytest
 
 from dicemath.cli import main
 from dicemath.games.pegs_fives.hits import hit_distribution
-from dicemath.reporting import write_reports
+from dicemath import write_reports
 
 REPO = Path(__file__).resolve().parent.parent.parent
 

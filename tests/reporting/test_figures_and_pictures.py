@@ -12,6 +12,7 @@ from dicemath.analysis.plot import analysis_figure
 from dicemath.core.svg import Drawing
 from dicemath.reporting.context import ReportContext
 from dicemath.core.figures import TEXT_SIZE, TITLE_SIZE, readable
+from dicemath.games.registry import GAMES
 
 from ..conftest import REPO, linked_pictures
 
@@ -62,7 +63,8 @@ def test_report_figures_are_saved_readable(tmp_path):
 
 
 def test_the_analysis_figure_is_readable_and_says_what_its_axis_counts():
-    result = analyse({"game": "bohnduell", "rules": {"stock": 6}, "moves": ["S2", "S2", "S4", "S4"]})
+    record = min((REPO / "dicemath" / "data" / "records").glob("*.json"), key=lambda path: path.stat().st_size)
+    result = analyse(record, GAMES)
     figure = analysis_figure(result)
     assert figure.axes[0].get_xlabel() == "moves played so far (each throw and each choice counts one)"
     assert min(_sizes(figure)[0]) >= TEXT_SIZE

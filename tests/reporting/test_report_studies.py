@@ -10,14 +10,16 @@ import json
 import numpy as np
 import pytest
 
+from functools import partial
+
 from dicemath._version import __version__
 from dicemath.games.pegs_fives import report_playing_to_win as ptw
 from dicemath.games.pitjesbak import report as pit
 from dicemath.games.pitjesbak.rules import STANDARD
-from dicemath.reporting import section_names
-from dicemath.reporting.context import ReportContext
-from dicemath.studies import report_studies
-from dicemath.studies.report_studies import committed, read_studies, study
+from dicemath.games.registry import GAMES
+from dicemath.reporting import section_names, sections
+from dicemath.reporting.context import STUDIES_FILE, STUDY_DATA, ReportContext, committed_study
+from dicemath.studies.report_studies import RESULTS, read_studies, study
 
 PLAYING_TO_WIN_RECORDED = any(name.startswith("playing_to_win/") for name in read_studies()["studies"])
 """Whether the exact races of ``playing_to_win`` are recorded (``python analyses/report_studies.py
@@ -25,6 +27,11 @@ playing_to_win``); once one is, every one the section asks for must be."""
 
 TIMINGS = {"kernel_seconds", "pairs_per_second", "seconds", "cpu_seconds"}
 """Keys of a record's value that measure time, not the game."""
+
+
+def committed(name, params):
+    """The committed record of study ``name`` for ``params``, as the report reads it."""
+    return committed_study(STUDY_DATA / STUDIES_FILE, name, params)
 
 
 def _strip_timings(value):
@@ -54,12 +61,17 @@ def _asked_for():
     return out
 
 
+def test_the_report_reads_the_file_the_studies_write():
+    assert STUDY_DATA / STUDIES_FILE == RESULTS
+
+
 def test_every_record_is_well_formed_and_of_this_version():
     studies = read_studies()["studies"]
     assert studies
+    names = section_names(sections(GAMES))
     for name, record in studies.items():
         assert set(record) == {"section", "params", "version", "seconds", "value"}, name
-        assert record["section"] in section_names() and name.startswith(record["section"] + "/"), name
+        assert record["section"] in names and name.startswith(record["section"] + "/"), name
         assert record["version"] == __version__, name
 
 
@@ -84,25 +96,38 @@ def test_the_committed_values_describe_what_they_are_named():
 
 
 def test_a_record_is_read_for_its_parameters_only(tmp_path):
-    path = tmp_path / "studies.json"
+    path = tmp_path / STUDIES_FILE
+    runner = partial(study, path=path)
     calls = []
 
     def compute():
         calls.append(1)
         return {"array": np.arange(3), "pair": (1, 2.5)}
 
-    first = study("s/x", ("rules", 1), compute, section="s", record=True, path=path)
+    def context(**options):
+        return ReportContext(tmp_path, runner=runner, data=tmp_path, **options)
+
+    first = context(record=True).study("s", "x", ("rules", 1), compute)
     assert first == {"array": [0, 1, 2], "pair": [1, 2.5]} and len(calls) == 1
-    assert study("s/x", ("rules", 1), compute, section="s", path=path) == first and len(calls) == 1
-    assert study("s/x", ("rules", 2), compute, section="s", path=path) == first and len(calls) == 2
-    assert study("s/x", ("rules", 1), compute, section="s", recompute=True, path=path) == first
-    assert len(calls) == 3
+    assert context().study("s", "x", ("rules", 1), compute) == first and len(calls) == 1
+    assert context().study("s", "x", ("rules", 2), compute) == first and len(calls) == 2
+    assert context(recompute=True).study("s", "x", ("rules", 1), compute) == first and len(calls) == 3
     assert json.loads(path.read_text())["studies"]["s/x"]["params"] == repr(("rules", 1))
 
 
+def test_without_a_runner_a_study_is_computed_in_place_and_never_recorded(tmp_path):
+    def compute():
+        return {"array": np.arange(3), "pair": (1, 2.5)}
+
+    context = ReportContext(tmp_path, data=tmp_path)
+    assert context.study("s", "x", 1, compute) == {"array": [0, 1, 2], "pair": [1, 2.5]}
+    assert not (tmp_path / STUDIES_FILE).exists()
+    with pytest.raises(ValueError, match="runner"):
+        ReportContext(tmp_path, record=True, data=tmp_path).study("s", "x", 1, compute)
+
+
 @pytest.mark.skipif(not PLAYING_TO_WIN_RECORDED, reason="playing_to_win's exact races are not recorded yet")
-def test_the_context_reads_the_committed_study(tmp_path, monkeypatch):
-    monkeypatch.setattr(report_studies, "_LOADED", {})
+def test_the_context_reads_the_committed_study(tmp_path):
     race = ptw.exact_race(ReportContext(tmp_path), ptw.PEGS, ptw.EXACT_ROWS[0])
     assert race.figures == committed(f"playing_to_win/exact/pegs/{ptw.rows_text(ptw.EXACT_ROWS[0])}",
                                      (ptw.PEGS, tuple(ptw.EXACT_ROWS[0])))["value"]
@@ -132,7 +157,7 @@ def test_recomputing_the_deviation_curve_gives_the_committed_numbers(rules, tmp_
 @pytest.mark.slow
 def test_recomputing_the_three_player_table_gives_the_committed_row():
     from dicemath.games.pitjesbak.advice import table_policy_card
-    from dicemath.games.pitjesbak.table_game import default_solution
+    from dicemath.games.pitjesbak.sources import default_solution
 
     rules = STANDARD.with_players(3)
     card = table_policy_card(rules=rules, solution=default_solution(rules))

@@ -17,20 +17,22 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
-from dicemath.analysis import DecisionCost, adapter, analyse, read_record
+from dicemath.analysis import DecisionCost, analyse, read_record
 from dicemath.analysis.pictures import decision_pictures
+from dicemath.core.game import Game
 from dicemath.core.numbers import number_text
 from dicemath.core.markdown import markdown_table
 from dicemath.reporting.context import ReportContext
+from dicemath.reporting.section import Section
 
 RECORDS = Path(__file__).resolve().parents[2] / "data" / "records"
 """The committed records the section analyses (shipped in the package, so that an installed
 copy reports on them too)."""
-
-GAME_ORDER = ("pegs", "fives", "pitjesbak", "bohnduell", "backgammon")
 
 
 @dataclass(frozen=True)
@@ -107,7 +109,10 @@ class AnalyseReport:
 
     Attributes:
         records: how many records were analysed.
-        policies: one row per game and policy.
+        games: the games analysed, in the order of the games the section was handed.
+        groupings: each game's groupings of its decisions, each with its labels in order
+            (its adapter's :attr:`~dicemath.analysis.GameAnalysis.groupings`).
+        policies: one row per game and policy, by game, then by mean loss.
         groups: one row per game, grouping, label and policy.
         sources: the value source of each game, in words.
         costliest: per game, the costliest decision of the policy losing least per decision
@@ -115,33 +120,47 @@ class AnalyseReport:
     """
 
     records: int
+    games: tuple[str, ...]
+    groupings: dict[str, dict[str, tuple[str, ...]]]
     policies: tuple[PolicyRow, ...]
     groups: tuple[GroupRow, ...]
     sources: dict
     costliest: tuple[CostliestDecision, ...]
 
 
-def compute(context: ReportContext, folder: Path = RECORDS) -> AnalyseReport:
-    """Analyse every record of ``folder`` (with ``context.quick``: the first two of each game)."""
+def section(games: Iterable[Game]) -> Section:
+    """The section of the analysed games of ``games`` (a record of another game is refused:
+    :class:`~dicemath.analysis.InvalidRecordError`)."""
+    return Section("analyse", "Analysed games: where each policy loses", partial(compute, games=tuple(games)),
+                   render)
+
+
+def compute(context: ReportContext, games: Iterable[Game], folder: Path = RECORDS) -> AnalyseReport:
+    """Analyse every record of ``folder``, each a game of ``games`` (with ``context.quick``:
+    the first two of each game)."""
+    games = tuple(games)
     paths = sorted(folder.glob("*.json"))
     if context.quick:
         first: dict = defaultdict(list)
         for path in paths:
             first[path.name.split("-")[0]].append(path)
         paths = [p for group in first.values() for p in group[:2]]
-    games: dict = defaultdict(lambda: defaultdict(set))
+    played: dict = defaultdict(lambda: defaultdict(set))
     totals: dict = defaultdict(lambda: [0, 0, 0.0, 0.0, 0])
     grouped: dict = defaultdict(lambda: [0, 0.0])
-    units, thresholds, sources = {}, {}, {}
+    units, thresholds, sources, groupings = {}, {}, {}, {}
     worst: dict = {}
+    by_name = {g.name: g for g in games}
+    adapters = {name: g.analysis() for name, g in by_name.items()}
     for path in paths:
         record = read_record(path)
-        analysis = analyse(record)
-        game, rules = analysis.game, adapter(analysis.game)
+        analysis = analyse(record, games)
+        game, rules = analysis.game, adapters[analysis.game]
         units[game], thresholds[game], sources[game] = analysis.unit, analysis.threshold, analysis.source
+        groupings[game] = {name: tuple(labels) for name, labels in rules.groupings.items()}
         for decision in analysis.decisions:
             policy = analysis.seats[decision.player]
-            games[game][policy].add(path.name)
+            played[game][policy].add(path.name)
             row = totals[game, policy]
             row[0] += 1
             row[1] += decision.exact
@@ -155,21 +174,22 @@ def compute(context: ReportContext, folder: Path = RECORDS) -> AnalyseReport:
                 cell = grouped[game, grouping, label, policy]
                 cell[0] += 1
                 cell[1] += decision.loss
-    policies = tuple(PolicyRow(game, policy, units[game], len(games[game][policy]), n, exact, loss, exact_loss,
+    policies = tuple(PolicyRow(game, policy, units[game], len(played[game][policy]), n, exact, loss, exact_loss,
                                errors, thresholds[game])
                      for (game, policy), (n, exact, loss, exact_loss, errors) in totals.items())
     groups = tuple(GroupRow(game, grouping, label, policy, n, loss)
                    for (game, grouping, label, policy), (n, loss) in grouped.items())
-    order = {game: i for i, game in enumerate(GAME_ORDER)}
-    ranked = tuple(sorted(policies, key=lambda r: (order.get(r.game, 99), r.mean_loss)))
+    analysed = tuple(g.name for g in games if g.name in units)
+    order = {game: i for i, game in enumerate(analysed)}
+    ranked = tuple(sorted(policies, key=lambda r: (order[r.game], r.mean_loss)))
     costliest = []
-    for game in GAME_ORDER:
+    for game in analysed:
         row = next((r for r in ranked if r.game == game and (game, r.policy) in worst), None)
         if row is not None:
             path, record, analysis, decision = worst[game, row.policy]
             costliest.append(CostliestDecision(game, row.policy, row.unit, path.name, decision,
-                                               decision_pictures(record, analysis, [decision])[0]))
-    return AnalyseReport(len(paths), ranked, groups, sources, tuple(costliest))
+                                               decision_pictures(record, analysis, [decision], by_name[game])[0]))
+    return AnalyseReport(len(paths), analysed, groupings, ranked, groups, sources, tuple(costliest))
 
 
 def _policies_of(report: AnalyseReport, game: str) -> list[PolicyRow]:
@@ -208,7 +228,7 @@ def concentration_sentence(report: AnalyseReport, game: str, grouping: str, poli
 
 def group_table(report: AnalyseReport, game: str, grouping: str) -> tuple[list, list[list]]:
     """Headers and rows: mean loss per decision (and decisions) by label, one column per policy."""
-    labels = adapter(game).groupings[grouping]
+    labels = report.groupings[game][grouping]
     policies = [row.policy for row in _policies_of(report, game)]
     cells = {(g.label, g.policy): g for g in report.groups if (g.game, g.grouping) == (game, grouping)}
     rows = []
@@ -228,7 +248,7 @@ def figure(report: AnalyseReport):
     import matplotlib.pyplot as plt
     from matplotlib.patches import Patch
 
-    games = [g for g in GAME_ORDER if _policies_of(report, g)]
+    games = [g for g in report.games if _policies_of(report, g)]
     columns = min(3, len(games))
     rows_of_panels = -(-len(games) // columns)
     fig, axes = plt.subplots(rows_of_panels, columns, figsize=(4.6 * columns, 5 * rows_of_panels),
@@ -236,8 +256,8 @@ def figure(report: AnalyseReport):
     for axis in axes.flat[len(games):]:
         axis.set_visible(False)
     for axis, game in zip(axes.flat, games):
-        grouping = next(iter(adapter(game).groupings))
-        labels = adapter(game).groupings[grouping]
+        grouping = next(iter(report.groupings[game]))
+        labels = report.groupings[game][grouping]
         rows = _policies_of(report, game)
         width = 0.8 / len(rows)
         cells = {(g.policy, g.label): g for g in report.groups if (g.game, g.grouping) == (game, grouping)}
@@ -288,17 +308,17 @@ def render(report: AnalyseReport, context: ReportContext) -> str:
                      f"{row.errors / row.games:.1f}", row.unit])
     parts += [markdown_table(["game", "policy", "games", "decisions", "mean loss", "mean loss, exact decisions",
                               "errors per game", "unit"], rows, align="llrrrrrl"), ""]
-    for game in GAME_ORDER:
+    for game in report.games:
         game_rows = _policies_of(report, game)
         if game_rows:
             parts.append(f"- **{game}** ({report.sources[game]}): {ranking_sentence(game_rows)}")
     parts += ["", "## Where the losses concentrate", ""]
-    for game in GAME_ORDER:
+    for game in report.games:
         game_rows = _policies_of(report, game)
         if not game_rows:
             continue
         parts += [f"### {game}", ""]
-        for grouping in adapter(game).groupings:
+        for grouping in report.groupings[game]:
             headers, rows = group_table(report, game, grouping)
             parts += [f"Mean loss per decision ({game_rows[0].unit}; decisions in brackets) by {grouping}:", "",
                       markdown_table(headers, rows, align="l" + "r" * (len(headers) - 1)), ""]
