@@ -70,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Exact probabilities and optimal strategies for "
                     f"{', '.join(g.title for g in GAMES[:-1])} and {GAMES[-1].title}.")
     parser.add_argument("--version", action="version", version=f"dicemath {__version__}")
+    parser.set_defaults(main=main)      # the entry point, for a command that runs others (warmup)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)

@@ -13,11 +13,12 @@ import io
 import sys
 import time
 
+from dicemath.games.registry import GAMES
+
+
 def steps() -> tuple[tuple[str, str, tuple[str, ...]], ...]:
     """``(name, what is compiled or built, the query that does it)``, every game's
     (:attr:`dicemath.core.game.Game.warmup`), in registry order."""
-    from dicemath.games.registry import GAMES
-
     return tuple(step for game in GAMES for step in game.warmup)
 
 
@@ -30,14 +31,14 @@ def register(subparsers) -> None:
 
 
 def run_warmup(args) -> int:
-    from dicemath.cli import main
-
+    """Run each chosen step's query through ``args.main``, the command line's entry point
+    (:func:`dicemath.cli.main`, which the parser hands every command)."""
     chosen = [step for step in steps() if not args.only or step[0] in args.only]
     for name, what, query in chosen:
         print(f"{name}: {what} ...", end=" ", flush=True)
         start = time.perf_counter()
         with contextlib.redirect_stdout(io.StringIO()):
-            code = main(list(query))
+            code = args.main(list(query))
         if code:
             print(f"failed (exit {code}: `dicemath {' '.join(query)}`)", file=sys.stderr)
             return code
