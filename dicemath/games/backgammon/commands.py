@@ -14,13 +14,10 @@ from dicemath.core.commands import (
     add_json_flag, add_game_command, add_show_command, add_state_argument, add_svg_option, emit, int_list, is_start,
     show_state, text_table, write_svg)
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.backgammon import bearoff as bo
-from dicemath.games.backgammon.bearoff_database import exact_probabilities
 from dicemath.games.backgammon.game import BACKGAMMON_GAME
 from dicemath.games.backgammon.moves import legal_moves
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.position import xgid_position_field
-from dicemath.games.backgammon.race import effective_pip_count, one_sided_win_probability, pip_count
 from dicemath.games.backgammon.rules import PRESETS, STANDARD, rules_named
 
 
@@ -100,6 +97,10 @@ def bearoff_result(board, versus=None, rules_name: str = "standard", tables=None
             standard with a board beyond the in-memory tables, or no exact table covering
             both boards.
     """
+    from dicemath.games.backgammon import bearoff as bo      # the tables load when asked, not with the parser
+    from dicemath.games.backgammon.bearoff_database import exact_probabilities
+    from dicemath.games.backgammon.race import effective_pip_count, one_sided_win_probability, pip_count
+
     rules = rules_named(rules_name)
     board = bo.check_board(board)
     table = bo.one_sided_table(rules)

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from dicemath.core.commands import add_json_flag, add_svg_option, emit, int_list, text_table, write_svg
 from dicemath.core.errors import DicemathError, InvalidStateError
-from dicemath.games.backgammon.cube import CUBE_OWNERS, MAX_CUBE, VERDICTS, check_cube, may_double
+from dicemath.games.backgammon.cube_rules import CUBE_OWNERS, MAX_CUBE, VERDICTS, check_cube, may_double
 from dicemath.games.backgammon.game import BACKGAMMON_GAME
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.rules import PRESETS, rules_named
