@@ -188,3 +188,55 @@ def test_cache_tells_entries_apart_and_clears_exact_names(tmp_path, monkeypatch,
     assert main(["cache", "clear", "demo-table"]) == 0                         # every entry of a table, exactly
     assert "removed 1 entry" in capsys.readouterr().out
     assert [e.name for e in cache_entries()] == ["demo-table-other"]
+
+
+# ---------------------------------------------------------------- 4. first-use notices give size and time
+
+def test_a_first_use_notice_gives_size_and_time(tmp_path, monkeypatch, capsys):
+    import time
+
+    import numpy as np
+
+    from dicemath.core import cache
+
+    monkeypatch.setenv("DICEMATH_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(cache, "ANNOUNCE_AFTER", 0.0)
+
+    def slow():
+        time.sleep(0.3)
+        return {"a": np.zeros(250_000)}                        # 2 MB
+
+    cache.cached_arrays("unmeasured-table", 1, slow, format_version=1)
+    started, done = capsys.readouterr().err.strip().splitlines()
+    assert "'unmeasured-table'" in started and "not measured for these parameters" in started
+    seconds = float(done.split(" in ")[1].split(" s, ")[0])
+    assert done.startswith("dicemath: built the table 'unmeasured-table' in ") and 0.3 <= seconds < 60
+    written = next(tmp_path.glob("unmeasured-table-*")).stat().st_size
+    assert done.endswith(f", {cache.size_text(written)} on disk") and " 2.0 MB on disk" in done
+    cache.cached_arrays("unmeasured-table", 1, slow, format_version=1)          # from the cache: no notice
+    assert capsys.readouterr().err == ""
+
+    monkeypatch.setattr(cache, "_costs", lambda: {"machine": "a test machine", "tables": {
+        "measured-table": {"2": {"seconds": 42.0, "bytes": 3e6}}}})
+    line, _ = cache.announcement("measured-table", 2)
+    assert "about 42 s and 3 MB on a test machine" in line
+
+
+def test_warmup_says_what_each_step_added_to_the_cache(tmp_path, monkeypatch, capsys):
+    from dicemath.cli import warmup
+    from dicemath.core.cache import cache_entries, size_text
+
+    monkeypatch.setenv("DICEMATH_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(warmup, "steps", lambda: (("pitjesbak-game", "a small game solution",
+                                                   ("pitjesbak", "game", "--stripes", "2", "--json")),))
+    assert main(["warmup"]) == 0
+    out = capsys.readouterr().out
+    added = sum(e.bytes for e in cache_entries())
+    assert added > 0 and f"s, {size_text(added)} more in the cache" in out
+
+
+def test_the_readme_says_what_the_main_job_caches():
+    from pathlib import Path
+
+    readme = " ".join((Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8").split())
+    assert "`dicemath report` leaves about" in readme and "MB in the cache" in readme

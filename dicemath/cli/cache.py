@@ -13,7 +13,7 @@ names it knows).
 from __future__ import annotations
 
 from dicemath.core.commands import add_json_flag, emit, text_table
-from dicemath.core.cache import cache_dir, cache_entries, clear_cache
+from dicemath.core.cache import cache_dir, cache_entries, clear_cache, size_text
 from dicemath.core.errors import DicemathError
 
 
@@ -43,14 +43,6 @@ def _count(n: int) -> str:
     return f"{n} entry" if n == 1 else f"{n} entries"
 
 
-def _size_text(size: int) -> str:
-    """A size in the unit that shows it: ``12.3 MB``, ``4.1 kB``, ``1.2 GB``, ``56 bytes``."""
-    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
-        if size >= scale:
-            return f"{size / scale:,.1f} {unit}"
-    return f"{size} bytes"
-
-
 def run_list(args) -> int:
     entries = cache_entries()
     result = {"folder": str(cache_dir()), "bytes": sum(e.bytes for e in entries),
@@ -59,12 +51,12 @@ def run_list(args) -> int:
     def render(r: dict) -> str:
         if not r["entries"]:
             return f"the cache in {r['folder']} is empty"
-        rows = [[e["name"], "?" if e["format"] is None else e["format"], _size_text(e["bytes"]),
+        rows = [[e["name"], "?" if e["format"] is None else e["format"], size_text(e["bytes"]),
                  "?" if e["seconds"] is None else f"{e['seconds']:,.1f} s", e["file"]] for e in r["entries"]]
         head, rule, *lines = text_table(["what", "format", "size", "took to build", "file"], rows).splitlines()
         described = [f"{line}\n    built for {'?' if e['params'] is None else e['params']}"
                      for line, e in zip(lines, r["entries"])]
-        return "\n".join([f"{r['folder']}: {_count(len(rows))}, {_size_text(r['bytes'])}", head, rule, *described,
+        return "\n".join([f"{r['folder']}: {_count(len(rows))}, {size_text(r['bytes'])}", head, rule, *described,
                           "`dicemath cache clear [NAME ...]` removes them, by what they are (every entry of it) or "
                           "by file (they are rebuilt when needed)"])
 
@@ -89,5 +81,5 @@ def run_clear(args) -> int:
     result = {"folder": str(cache_dir()), "removed": [_entry(e) for e in removed],
               "bytes": sum(e.bytes for e in removed)}
     emit(result, args.json,
-         lambda r: f"removed {_count(len(r['removed']))} ({_size_text(r['bytes'])}) from {r['folder']}")
+         lambda r: f"removed {_count(len(r['removed']))} ({size_text(r['bytes'])}) from {r['folder']}")
     return 0

@@ -3,7 +3,7 @@
 The kernels are C, compiled when the package is installed; some queries build a table on
 first use (cached in ``dicemath cache``). A user who prefers to wait once, at install time,
 runs this: each step asks one small query of the kind that builds such tables, and says how
-long it took.
+long it took and how much it added to the cache.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import io
 import sys
 import time
 
+from dicemath.core.cache import cache_entries, size_text
 from dicemath.games.registry import GAMES
 
 
@@ -30,18 +31,24 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run_warmup)
 
 
+def _cached_bytes() -> int:
+    """The bytes the cache holds (:func:`~dicemath.core.cache.cache_entries`)."""
+    return sum(entry.bytes for entry in cache_entries())
+
+
 def run_warmup(args) -> int:
     """Run each chosen step's query through ``args.main``, the command line's entry point
     (:func:`dicemath.cli.main`, which the parser hands every command)."""
     chosen = [step for step in steps() if not args.only or step[0] in args.only]
     for name, what, query in chosen:
         print(f"{name}: {what} ...", end=" ", flush=True)
-        start = time.perf_counter()
+        start, before = time.perf_counter(), _cached_bytes()
         with contextlib.redirect_stdout(io.StringIO()):
             code = args.main(list(query))
         if code:
             print(f"failed (exit {code}: `dicemath {' '.join(query)}`)", file=sys.stderr)
             return code
-        print(f"done in {time.perf_counter() - start:.1f} s", flush=True)
+        print(f"done in {time.perf_counter() - start:.1f} s, {size_text(_cached_bytes() - before)} more in the cache",
+              flush=True)
     print("ready: later queries load these tables from the cache")
     return 0

@@ -106,12 +106,13 @@ def cached_arrays(name: str, params: Any, build: Callable[[], dict[str, NDArray[
         with np.load(path, allow_pickle=False) as data:
             return {key: data[key] for key in data.files}
     start = time.perf_counter()
-    with _announced(name, params):
+    with _announced(name, params) as built:
         arrays = build()
     # numpy's stubs let ``**kwds`` stand for ``allow_pickle: bool`` too: the names here are array names
     named = cast(dict[str, Any], arrays)
     _atomic_write(path, lambda stream: np.savez(stream, **named))
     _note(path, name, format_version, params, time.perf_counter() - start)
+    built(path.stat().st_size, time.perf_counter() - start)
     return arrays
 
 
@@ -125,10 +126,11 @@ def cached_object(name: str, params: Any, build: Callable[[], Any], *, format_ve
         with open(path, "rb") as stream:
             return pickle.load(stream)
     start = time.perf_counter()
-    with _announced(name, params):
+    with _announced(name, params) as built:
         value = build()
     _atomic_write(path, lambda stream: pickle.dump(value, stream, protocol=pickle.HIGHEST_PROTOCOL))
     _note(path, name, format_version, params, time.perf_counter() - start)
+    built(path.stat().st_size, time.perf_counter() - start)
     return value
 
 
@@ -172,13 +174,26 @@ def _write_stderr(text: str) -> None:
     sys.stderr.flush()
 
 
+def size_text(size: float) -> str:
+    """A size in bytes in the unit that shows it.
+
+    Example:
+        >>> size_text(56), size_text(4_100), size_text(12_345_678), size_text(1.2e9)
+        ('56 bytes', '4.1 kB', '12.3 MB', '1.2 GB')
+    """
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if size >= scale:
+            return f"{size / scale:,.1f} {unit}"
+    return f"{size:.0f} bytes"
+
+
 def announcement(name: str, params: Any = None) -> tuple[str, bool]:
     """The line saying table ``name`` is being built, and whether to say it at once (a
     build expected to write more than :data:`ANNOUNCE_BYTES`) rather than after
     :data:`ANNOUNCE_AFTER` seconds."""
     cost = expected_cost(name, params)
-    expected = "" if cost is None else (f"; about {cost['seconds']:.0f} s and {cost['bytes'] / 1e6:,.0f} MB "
-                                        f"on {cost['machine']}")
+    expected = ("; not measured for these parameters: its size and time follow when it is built" if cost is None
+                else f"; about {cost['seconds']:.0f} s and {cost['bytes'] / 1e6:,.0f} MB on {cost['machine']}")
     line = (f"dicemath: building the table {name!r} (first use only{expected}; it is kept in {cache_dir()}: "
             "`dicemath cache` lists and clears it) ...")
     return line, cost is not None and cost["bytes"] > ANNOUNCE_BYTES
@@ -186,22 +201,37 @@ def announcement(name: str, params: Any = None) -> tuple[str, bool]:
 
 @contextmanager
 def _announced(name: str, params: Any = None, delay: float | None = None,
-               write: Callable[[str], None] | None = None) -> Iterator[None]:
+               write: Callable[[str], None] | None = None) -> Iterator[Callable[[int, float], None]]:
     """Say once on stderr (or through ``write``) that table ``name`` is being built, with
     what it is expected to cost when measured: at once for a big one, else once the build
     has taken ``delay`` seconds. A user waiting for a first answer sees why, and that it
-    happens once."""
+    happens once.
+
+    Yields:
+        ``built(size, seconds)``, to call once the table is written: when the build was
+        announced, it says what it took (bytes on disk, seconds).
+    """
     write = write or _write_stderr
     line, now = announcement(name, params)
+    said: list[str] = []
+
+    def say(text: str) -> None:
+        said.append(text)
+        write(text)
+
+    def built(size: int, seconds: float) -> None:
+        if said:
+            write(f"dicemath: built the table {name!r} in {seconds:,.1f} s, {size_text(size)} on disk")
+
     if now:
-        write(line)
-        yield
+        say(line)
+        yield built
         return
-    timer = threading.Timer(ANNOUNCE_AFTER if delay is None else delay, write, (line,))
+    timer = threading.Timer(ANNOUNCE_AFTER if delay is None else delay, say, (line,))
     timer.daemon = True
     timer.start()
     try:
-        yield
+        yield built
     finally:
         timer.cancel()
 
