@@ -41,15 +41,14 @@ from dicemath.games.bohnduell.rules import Rules
 from dicemath.core.advice import Advice
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.bohnduell.game import BOHNDUELL_GAME
-from dicemath.games.bohnduell.search import DEPTH, MAX_DEPTH, TABLE_STOCK, check_settings, solved_start
-from dicemath.games.bohnduell.solver_dense import MAX_TABLE_STOCK, load_dense
+from dicemath.games.bohnduell.limits import DEPTH, MAX_DEPTH, MAX_TABLE_STOCK, TABLE_STOCK, check_settings
 from dicemath.games.bohnduell.state import PLAYER_NAMES, State, initial_state, parse_position
 
 
 MAX_STOCK = MAX_TABLE_STOCK
 """The most beans a player may start with in any ``bohnduell`` command (``--stock``, and a
 position's stock, half the beans it holds): the exact tables' bound
-(:data:`~.solver_dense.MAX_TABLE_STOCK`), refused up front beyond it."""
+(:data:`~.limits.MAX_TABLE_STOCK`), refused up front beyond it."""
 
 MOVE_NOTATION = ("moves: Sk sows k beans from the stock (BOHN-3), Hd harvests the cup at distance d from "
                  "the mover's pot (BOHN-5), P passes (BOHN-6)")
@@ -215,6 +214,8 @@ def solve_result(cups: int = 4, stock: int = 10, capture: str = "last", reachabl
         >>> r["value"], r["first_moves"], r["source"]
         (-1, {'S1': -1, 'S2': -2, 'S3': -5, 'S4': -8}, 'table')
     """
+    from dicemath.games.bohnduell.search import solved_start
+    from dicemath.games.bohnduell.solver_dense import load_dense
     from dicemath.games.bohnduell.strong_table import covering_table
 
     tic = time.perf_counter()

@@ -67,7 +67,8 @@ from dicemath.core.search import negamax
 from dicemath.core.sources import Source, SourceChain, Valued
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.sides import can_move
-from dicemath.games.bohnduell.solver_dense import MAX_TABLE_STOCK, DenseTable, load_dense
+from dicemath.games.bohnduell.limits import DEPTH, MAX_DEPTH, TABLE_STOCK, check_settings
+from dicemath.games.bohnduell.solver_dense import DenseTable, load_dense
 from dicemath.games.bohnduell.solver_dict import DictSolver, Key, successors
 from dicemath.games.bohnduell.state import PLAYER_NAMES, Move, Side, State, initial_state
 from dicemath.games.bohnduell.strong_table import covering_table
@@ -107,17 +108,6 @@ def fit_evaluation(table: DenseTable, samples: int = 50_000, seed: int = 0) -> n
     weights, *_ = np.linalg.lstsq(rows, np.array(exact, dtype=float), rcond=None)
     return weights
 
-
-DEPTH = 6
-"""The default search depth in plies (every door: the game's advice, the command, the page, the analysis)."""
-
-MAX_DEPTH = 12
-"""The deepest search any door runs (the depth is refused outside ``1..MAX_DEPTH``)."""
-
-TABLE_STOCK = 12
-"""The exact table's limit: positions whose two sides each hold at most this many beans (stock
-and cups) are looked up exactly (the ``table_stock`` setting, 0 for none, at most
-:data:`~dicemath.games.bohnduell.solver_dense.MAX_TABLE_STOCK`)."""
 
 SOLVE_POTENTIAL = 60
 """The exact solve's limit: positions outside the table whose potential ``Phi`` (the beans'
@@ -260,27 +250,6 @@ def _advice(position: State, rows: list, exact: bool, source: str, depth: int, t
                                                           "move and best play",
                           "game_over": position.is_over(), "pots": list(position.pots), "table_stock": table_stock,
                           "depth": depth})
-
-
-def check_settings(depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> tuple[int, int]:
-    """``(depth, table_stock)`` checked: the settings every source of :func:`source_chain` takes
-    (the chain's first source checks them, so every answer is checked once).
-
-    Raises:
-        InvalidStateError: a depth outside ``1..MAX_DEPTH`` or a table stock outside
-            ``0..MAX_TABLE_STOCK`` (or not whole numbers).
-
-    Example:
-        >>> check_settings(depth=-1)
-        Traceback (most recent call last):
-        ...
-        dicemath.core.errors.InvalidStateError: the search depth must be a whole number 1..12, got -1
-    """
-    if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
-        raise InvalidStateError(f"the search depth must be a whole number 1..{MAX_DEPTH}, got {depth!r}")
-    if isinstance(table_stock, bool) or not isinstance(table_stock, int) or not 0 <= table_stock <= MAX_TABLE_STOCK:
-        raise InvalidStateError(f"the table stock must be a whole number 0..{MAX_TABLE_STOCK}, got {table_stock!r}")
-    return depth, table_stock
 
 
 def _in_table(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK, **_: Any) -> bool:

@@ -54,12 +54,10 @@ import numpy as np
 from dicemath.core.cache import cached_arrays
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.bohnduell import _dense_c  # type: ignore[attr-defined]  # C extension, no stubs
+from dicemath.games.bohnduell.limits import MAX_TABLE_STOCK
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.sides import can_move
 from dicemath.games.bohnduell.state import HARVEST, PASS_MOVE, SOW, Move, Side, State, play_side, side_moves
-
-MAX_TABLE_STOCK = 63
-"""Values lie in ``[-2S, 2S]``; ``int8`` holds them up to this stock."""
 
 LAYOUT = "phi-blocks-1"
 """The version of the table's layout (:class:`SideIndex`): part of a stored table's version."""
