@@ -34,16 +34,25 @@ import sys
 
 from side_by_side import compare
 
+SOLUTION = """
+from dicemath.games.pitjesbak.rules import Rules
+from dicemath.games.pitjesbak.table_game import table_advice
+try:
+    from dicemath.games.pitjesbak.sources import default_solution
+except ImportError:                  # the revision compared with chose a table's solution in table_game
+    from dicemath.games.pitjesbak.table_game import default_solution
+"""
+
 ADVICE8 = """
 import json, time
 t0 = time.perf_counter()
-from dicemath.games.pitjesbak.table_game import table_advice
+""" + SOLUTION + """
 t1 = time.perf_counter()
 table_advice((9,) * 8, (False,) * 8, 5, before=[(5, 5, 5), (6, 6, 2), (4, 2, 1), (3, 3, 3), (6, 5, 1)], limit=2,
-             dice=(6, 6, 2), throws=1)
+             dice=(6, 6, 2), throws=1, solution=default_solution(Rules(players=8)))
 t2 = time.perf_counter()
 table_advice((9, 8, 9, 7, 9, 9, 10, 9), (False, True, False, True, False, False, False, False), 0, dice=(6, 6, 2),
-             throws=1)
+             throws=1, solution=default_solution(Rules(players=8), (9, 8, 9, 7, 9, 9, 10, 9)))
 t3 = time.perf_counter()
 print(json.dumps({"import_s": t1 - t0, "advice8_first_s": t2 - t1, "advice8_second_s": t3 - t2}))
 """
@@ -51,9 +60,10 @@ print(json.dumps({"import_s": t1 - t0, "advice8_first_s": t2 - t1, "advice8_seco
 ADVICE3 = """
 import json, time
 t0 = time.perf_counter()
-from dicemath.games.pitjesbak.table_game import table_advice
+""" + SOLUTION + """
 t1 = time.perf_counter()
-table_advice((9, 9, 9), (False, False, False), 1, before=[(6, 6, 2)], limit=2, dice=(6, 5, 1), throws=1)
+table_advice((9, 9, 9), (False, False, False), 1, before=[(6, 6, 2)], limit=2, dice=(6, 5, 1), throws=1,
+             solution=default_solution(Rules(players=3)))
 t2 = time.perf_counter()
 print(json.dumps({"import_s": t1 - t0, "advice3_first_s": t2 - t1}))
 """

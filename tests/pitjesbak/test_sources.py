@@ -10,10 +10,12 @@ from dicemath.core.game import CHANCE, TERMINAL, sample_chance
 from dicemath.core.sources import NoSourceError, Valued
 from dicemath.games.pitjesbak.game import PITJESBAK_GAME
 from dicemath.games.pitjesbak.game_solver import solve_game
-from dicemath.games.pitjesbak.limits import GAME_SOLUTION
+from dicemath.games.pitjesbak.limits import ESTIMATE, GAME_SOLUTION, TABLE_SOLUTION
 from dicemath.games.pitjesbak.rules import Rules
-from dicemath.games.pitjesbak.sources import game_value, source_chain
+from dicemath.games.pitjesbak.sources import default_solution, game_value, source_chain
 from dicemath.games.pitjesbak.state import State, check_state, initial_state
+from dicemath.games.pitjesbak.table_game import table_advice
+from dicemath.games.pitjesbak.table_solver import table_solvable
 
 
 def _states(start, seed, games=3):
@@ -86,3 +88,21 @@ def test_every_source_covers_every_state_of_a_larger_table():
             with pytest.raises(NoSourceError):
                 chain.value(state)
     assert valued
+
+
+@pytest.mark.parametrize("players, stripes, kind", [(2, 2, GAME_SOLUTION), (3, 2, TABLE_SOLUTION),
+                                                    (5, 2, ESTIMATE)])
+def test_the_solution_of_a_table_is_the_one_of_the_source_that_covers_it(players, stripes, kind):
+    """default_solution reads the chain: two players the game solution (exact), three within the
+    table solver's limit the table solution (exact), five the estimate; the chain's advice at a
+    decision of that table is table_advice from that solution."""
+    rules = Rules(players=players, stripes=stripes)
+    solution = default_solution(rules)
+    assert solution.exact == (kind != ESTIMATE)
+    assert table_solvable(rules, (stripes,) * players) == (kind == TABLE_SOLUTION)
+    state = initial_state(rules).apply((6, 6, 2))
+    advice = source_chain(rules).advise(state)
+    assert advice.source == kind
+    if players > 2:
+        assert advice.detail == table_advice((stripes,) * players, (False,) * players, 0, dice=(6, 6, 2), throws=1,
+                                             rules=rules, solution=solution)

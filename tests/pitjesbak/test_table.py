@@ -289,14 +289,22 @@ def test_advice_at_a_table_of_three():
     assert last.throw_probability is None and last.decision == "stop"
 
 
+def _three():
+    return solve_table(Rules(players=3, stripes=2), cap=4)
+
+
 @pytest.mark.parametrize("call,error", [
     (lambda: Rules(players=9), InvalidRulesError),
     (lambda: solve_table_round(players=9), InvalidRulesError),
     (lambda: solve_table(Rules(players=5, stripes=9)), InvalidRulesError),
     (lambda: solve_table(Rules(players=3, stripes=2), cap=1), InvalidStateError),
-    (lambda: table_advice((2, -1, 2), (True, True, True), 0, dice=(6, 5, 4), throws=1), InvalidStateError),
-    (lambda: table_advice((2,), (True,), 0, dice=(6, 5, 4), throws=1), InvalidRulesError),
-    (lambda: table_advice((2,) * 9, (True,) * 9, 0, dice=(6, 5, 4), throws=1), InvalidRulesError),
+    (lambda: table_advice((2, -1, 2), (True, True, True), 0, dice=(6, 5, 4), throws=1, solution=_three()),
+     InvalidStateError),
+    (lambda: table_advice((2,), (True,), 0, dice=(6, 5, 4), throws=1, solution=_three()), InvalidRulesError),
+    (lambda: table_advice((2,) * 9, (True,) * 9, 0, dice=(6, 5, 4), throws=1, solution=_three()),
+     InvalidRulesError),
+    (lambda: table_advice((2, 2, 2), (True,) * 3, 0, dice=(6, 5, 4), throws=1, rules=Rules(stripes=3),
+                          solution=_three()), InvalidStateError),             # a solution of other rules
 ])
 def test_bad_tables_are_clear_errors(call, error):
     with pytest.raises(error):

@@ -39,6 +39,7 @@ from dicemath.games.pitjesbak.throws import check_throw, class_space, class_tabl
 from dicemath.core.markdown import markdown_table
 from dicemath.games.pitjesbak.decision import (
     ROLES, UNIT, check_throw_number, decide, decision_advice, table_state_advice, two_player_decision)
+from dicemath.games.pitjesbak.sources import default_solution
 
 if TYPE_CHECKING:
     from dicemath.games.pitjesbak.table_solver import TableValues
@@ -549,9 +550,9 @@ def table_policy_card(stripes: Sequence[int] | None = None, wiped: Sequence[bool
             player (default: the opening, PIT-1).
         rules: the rules without a ``solution`` (players, starting stripes, die values;
             ``players`` is taken from ``stripes`` when given).
-        solution: a table solution (default as :func:`.table_game.table_advice`: two
-            players from :func:`.game_solver.solve_game`, three and four solved, five to eight
-            estimated).
+        solution: a table solution (default the chain's, :func:`.sources.default_solution`: two
+            players from :func:`.game_solver.solve_game`, three and four solved within the
+            table solver's limit, else estimated).
 
     Raises:
         InvalidRulesError: fewer than 2 or more than 8 players.
@@ -564,8 +565,6 @@ def table_policy_card(stripes: Sequence[int] | None = None, wiped: Sequence[bool
         >>> card.start_rules[0].endswith("1-1-1: throw again"), len(card.followers)
         (True, 2)
     """
-    from dicemath.games.pitjesbak.table_game import default_solution
-
     base = solution.rules if solution is not None else (rules or STANDARD)
     n = len(stripes) if stripes is not None else base.players
     base = base.with_players(n)

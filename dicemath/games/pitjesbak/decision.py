@@ -65,23 +65,20 @@ def decision_advice(state: State, decision: StopOrThrow, source: str | None = No
 
 def decide(state: State, *, solution=None) -> StopOrThrow:
     """The stop-or-throw answer at a decision of ``state`` (the :class:`StopOrThrow` behind
-    :func:`.advice.advise`).
+    the game's advice, which each source of :mod:`.sources` gives its solution).
 
     Args:
         state: a state where a player decides (``state.current_player() >= 0``).
         solution: two players: a solved game (default :func:`solve_game` of ``state.rules``,
-            cached); more: a table solution for :func:`.table_game.table_advice` (default
-            :func:`.table_game.default_solution`, by the limits of the chain, :mod:`.sources`).
+            cached); more: a table solution for :func:`.table_game.table_advice`.
 
     Raises:
-        InvalidStateError: not a decision.
+        InvalidStateError: not a decision, or a table without its solution.
     """
-    if state.current_player() < 0:
-        raise InvalidStateError(f"no player decides in {state}: advice needs a decision")
     if state.rules.players != 2 or not (solution is None or isinstance(solution, GameSolution)):
         return table_state_advice(state, solution=solution)
-    if state.current is None:
-        raise InvalidStateError(f"no throw to decide on in {state}: advice needs a decision")
+    if state.current is None or state.current_player() < 0:
+        raise InvalidStateError(f"no player decides in {state}: advice needs a decision")
     me, them = state.order[state.turn], state.order[1 - state.turn]
     best = None if state.turn == 0 else state.results[0]
     return two_player_decision(state.stripes[me], state.wiped[me], state.stripes[them], state.wiped[them],
@@ -89,21 +86,21 @@ def decide(state: State, *, solution=None) -> StopOrThrow:
                                cap=state.throw_cap, rules=state.rules, solution=solution)
 
 
-def table_state_advice(state: State, *, solution=None) -> StopOrThrow:
+def table_state_advice(state: State, *, solution) -> StopOrThrow:
     """:func:`.table_game.table_advice` at an engine state where a player decides: the
     players of this round in its turn order (a game of five with one player out since an
     earlier round is a table of four; one out this round is still in the round, his result
-    None).
+    None), from ``solution`` (a table solution, :func:`.sources.default_solution`).
 
     Raises:
-        InvalidStateError: not a decision.
+        InvalidStateError: not a decision, or no solution.
     """
     from dicemath.games.pitjesbak.table_game import table_advice
 
-    if state.current_player() < 0:
+    if state.current is None or state.current_player() < 0:
         raise InvalidStateError(f"no player decides in {state}: advice needs a decision")
-    if state.current is None:
-        raise InvalidStateError(f"no throw to decide on in {state}: advice needs a decision")
+    if solution is None:
+        raise InvalidStateError(f"a table of {len(state.order)} players is answered from its solution; none given")
     order = state.order
     return table_advice([state.stripes[s] for s in order], [state.wiped[s] for s in order], state.turn,
                         before=list(state.results), limit=state.limit if state.turn else None, dice=state.current,

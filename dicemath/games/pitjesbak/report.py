@@ -244,7 +244,7 @@ def table_rows(rules: Rules, *, quick: bool = False):
     estimate), and the estimate's check at four players (exact against the estimate fitted to
     three players; None when quick)."""
     from dicemath.games.pitjesbak.table_estimate import estimate_table, fit_strengths
-    from dicemath.games.pitjesbak.table_game import default_solution
+    from dicemath.games.pitjesbak.sources import default_solution
 
     rows = []
     for n in TABLE_SIZES:

@@ -2,14 +2,14 @@
 
 Which solution answers depends on the players still in the game (PIT-1: a player put out in
 an earlier round has left the table) and on their stripes; the limits are written once
-(the constants of :mod:`.limits`, :func:`.table_solver.table_solvable`) and
-:func:`source_chain` (:meth:`PitjesbakGame.sources <dicemath.core.game.Game.sources>`),
-:func:`.table_game.default_solution`, the command line, the page, the analysis and the
-report all follow them:
+(the constants of :mod:`.limits`, :func:`.table_solver.table_solvable`) and applied only by
+the covers of :func:`source_chain` (:meth:`PitjesbakGame.sources
+<dicemath.core.game.Game.sources>`), which the command line, the page, the analysis, the
+report and :func:`default_solution` (the solution of a whole table, for the policy cards) ask:
 
 1. ``two-player game solution`` (exact, float64): :data:`~.limits.GAME_SOLUTION_PLAYERS`
    players, :func:`.game_solver.solve_game` (value iteration with rigorous bounds), any stripes;
-   it values every state of such a game too (:func:`game_value`);
+   it values every state of such a game too (:func:`game_value`), and every finished game;
 2. ``table solution`` (exact, float64): :data:`~.limits.TABLE_SOLUTION_PLAYERS` players,
    :func:`.table_solver.solve_table` (value iteration), solved on demand and cached, when the
    table's work (:func:`.table_solver.table_work` at the cap :func:`.table_solver.table_cap`)
@@ -17,7 +17,9 @@ report all follow them:
 3. ``table estimate (fitted strengths)`` (estimate): any table of 2 to 8 players,
    :func:`.table_estimate.estimate_table`.
 
-Each source answers with :func:`.decision.decide` and :func:`.decision.decision_advice`.
+Each source answers with :func:`.decision.decide` and :func:`.decision.decision_advice`, given
+its own solution (:data:`SOLUTIONS`; the two-player game solution of a two-player game:
+:func:`.game_solver.solve_game`).
 Every source covers chance states and finished games too (by the players still in the game);
 the two-player game solution values any state it covers (:attr:`~dicemath.core.sources.Source.value`:
 each seat's probability of winning the game), the table sources give advice only.
@@ -38,16 +40,18 @@ from typing import Any
 from dicemath.core.errors import InvalidStateError
 from dicemath.core.sources import Source, SourceChain, Valued
 from dicemath.games.pitjesbak.decision import decide, decision_advice
-from dicemath.games.pitjesbak.game_solver import GameSolution, RoundTables, solve_game
+from dicemath.games.pitjesbak.game_solver import DEFAULT_EXTRA, GameSolution, RoundTables, solve_game
 from dicemath.games.pitjesbak.limits import (
     ESTIMATE, ESTIMATE_PLAYERS, GAME_SOLUTION, GAME_SOLUTION_PLAYERS, TABLE_SOLUTION, TABLE_SOLUTION_PLAYERS)
 from dicemath.games.pitjesbak.rules import Rules
 from dicemath.games.pitjesbak.state import State
-from dicemath.games.pitjesbak.table_solver import table_cap, table_solvable
+from dicemath.games.pitjesbak.table_estimate import estimate_table
+from dicemath.games.pitjesbak.table_solver import TableValues, solve_table, table_cap, table_solvable, two_player_table
 from dicemath.games.pitjesbak.throws import class_space, classify
 
-__all__ = ["ESTIMATE", "ESTIMATE_PLAYERS", "GAME_SOLUTION", "GAME_SOLUTION_PLAYERS", "TABLE_SOLUTION",
-           "TABLE_SOLUTION_PLAYERS", "game_value", "round_stripes", "source_chain", "table_cap", "table_solvable"]
+__all__ = ["ESTIMATE", "ESTIMATE_PLAYERS", "GAME_SOLUTION", "GAME_SOLUTION_PLAYERS", "SOLUTIONS", "TABLE_SOLUTION",
+           "TABLE_SOLUTION_PLAYERS", "default_solution", "game_value", "round_stripes", "source_chain", "table_cap",
+           "table_solvable"]
 
 
 def round_stripes(state: State) -> tuple[int, ...]:
@@ -77,15 +81,49 @@ def _covers_estimate(state: State, solution: Any = None, **_: Any) -> bool:
     return len(state.order) in ESTIMATE_PLAYERS and _given_exact(solution) in (None, False)
 
 
+def _two_player_table(rules: Rules, stripes: Sequence[int]) -> TableValues:
+    return two_player_table(rules, max((rules.stripes + DEFAULT_EXTRA, *stripes)))
+
+
+def _table_solution(rules: Rules, stripes: Sequence[int]) -> TableValues:
+    return solve_table(rules, cap=table_cap(rules, stripes))
+
+
+def _table_estimate(rules: Rules, stripes: Sequence[int]) -> TableValues:
+    return estimate_table(rules)
+
+
+SOLUTIONS: dict[str, Callable[[Rules, Sequence[int]], TableValues]] = {
+    GAME_SOLUTION: _two_player_table, TABLE_SOLUTION: _table_solution, ESTIMATE: _table_estimate}
+"""Each source's solution of a whole table, ``(rules of the table's players, their stripes) ->``
+:class:`~.table_solver.TableValues` (all cached): the two-player game solution
+(:func:`.table_solver.two_player_table`), the table solver (:func:`.table_solver.solve_table`
+at :func:`.table_solver.table_cap`), the labelled estimate (:func:`.table_estimate.estimate_table`)."""
+
+
+def default_solution(rules: Rules, stripes: Sequence[int] = ()) -> TableValues:
+    """The solution of the source of :func:`source_chain` that answers a table of
+    ``rules.players`` holding ``stripes`` (one count a player in turn order, default the
+    starting ones): the table solution a policy card reads (:data:`SOLUTIONS`).
+
+    Example:
+        >>> default_solution(Rules(players=6)).exact
+        False
+    """
+    n = rules.players
+    stripes = tuple(stripes) or (rules.stripes,) * n
+    start = State(rules, stripes, (False,) * n, (True,) * n, 0, tuple(range(n)))
+    return SOLUTIONS[source_chain(rules).source_for(start).name](rules, stripes)
+
+
 def _answer(name: str):
-    """The advise function of source ``name``: :func:`.decision.decide` on the state (with the
-    given ``solution``, else the source's default), named ``name``."""
+    """The advise function of source ``name``: :func:`.decision.decide` on the state with the
+    given ``solution``, else the source's own (:data:`SOLUTIONS` of the round's players; a
+    two-player game: its game solution), named ``name``."""
 
     def advise(state: State, solution: Any = None, **_: Any):
-        if solution is None and name == ESTIMATE:
-            from dicemath.games.pitjesbak.table_estimate import estimate_table
-
-            solution = estimate_table(state.rules.with_players(len(state.order)))
+        if solution is None and (name != GAME_SOLUTION or state.rules.players != GAME_SOLUTION_PLAYERS):
+            solution = SOLUTIONS[name](state.rules.with_players(len(state.order)), round_stripes(state))
         return decision_advice(state, decide(state, solution=solution), source=name)
 
     return advise

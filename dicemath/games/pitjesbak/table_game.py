@@ -1,7 +1,8 @@
-"""Game-optimal play at a table of 2 to 8 players: the solution to use, the advice and a
-simulator policy (PIT-1..PIT-8).
+"""Game-optimal play at a table of 2 to 8 players: the advice and a simulator policy from a
+table's solution (PIT-1..PIT-8).
 
-Which solution answers a table is the game's chain of sources (:mod:`.sources`): the
+Which solution answers a table is the game's chain of sources (:mod:`.sources`,
+:func:`.sources.default_solution`): the
 two-player solver :func:`.game_solver.solve_game` (rigorous bounds), the table solver
 :func:`.table_solver.solve_table` (float64 value iteration) for three and four players, the
 labelled estimate :func:`.table_estimate.estimate_table` (``exact`` False) beyond.
@@ -23,42 +24,21 @@ from collections.abc import Callable, Sequence
 
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.pitjesbak.advice_type import StopOrThrow
-from dicemath.games.pitjesbak.game_solver import DEFAULT_EXTRA
-from dicemath.games.pitjesbak.limits import GAME_SOLUTION_PLAYERS
-from dicemath.games.pitjesbak.rules import STANDARD, Rules, check_stripes
+from dicemath.games.pitjesbak.rules import Rules, check_players, check_stripes
 from dicemath.games.pitjesbak.state import STOP, THROW, State
-from dicemath.games.pitjesbak.table_estimate import estimate_table
 from dicemath.games.pitjesbak.table_solver import (
     TableSolution,
     TableValues,
     solve_table,
-    table_cap,
-    table_solvable,
-    two_player_table,
 )
 
-__all__ = ["TableSolution", "default_solution", "solve_table", "table_advice", "table_policy"]
-
-
-def default_solution(rules: Rules, stripes: Sequence[int] = ()) -> TableValues:
-    """The solution :func:`table_advice` uses for a table of ``rules.players`` (holding these
-    stripe counts, default the starting ones), by the limits of the game's chain of sources
-    (:mod:`.sources`): the two-player game solution :func:`.game_solver.solve_game` (rigorous
-    bounds), the table solver :func:`solve_table` where :func:`.table_solver.table_solvable`,
-    else the labelled estimate :func:`.table_estimate.estimate_table` (all cached)."""
-    n = rules.players
-    stripes = tuple(stripes) or (rules.stripes,) * n
-    if n == GAME_SOLUTION_PLAYERS:
-        return two_player_table(rules, max((rules.stripes + DEFAULT_EXTRA, *stripes)))
-    if table_solvable(rules, stripes):
-        return solve_table(rules, cap=table_cap(rules, stripes))
-    return estimate_table(rules)
+__all__ = ["TableSolution", "solve_table", "table_advice", "table_policy"]
 
 
 def table_advice(stripes: Sequence[int], wiped: Sequence[bool], position: int, *,
                  before: Sequence[Sequence[int] | None] = (),
                  limit: int | None = None, dice: Sequence[int], throws: int, rules: Rules | None = None,
-                 solution: TableValues | None = None) -> StopOrThrow:
+                 solution: TableValues) -> StopOrThrow:
     """Game-optimal advice at a table: the probability of winning the game if I stop and if I
     throw again (PIT-4..PIT-8).
 
@@ -71,9 +51,10 @@ def table_advice(stripes: Sequence[int], wiped: Sequence[bool], position: int, *
         limit: the start player's throws this round (for positions >= 1).
         dice: my current throw (three dice).
         throws: the throws I have used, this one included.
-        rules: the rules (die values, starting stripes); ``players`` is taken from ``stripes``.
-        solution: a solved table (default :func:`default_solution`, the chain's limits); its
-            subgames answer for fewer players.
+        rules: the rules (die values, starting stripes), checked against the solution's;
+            ``players`` is taken from ``stripes``.
+        solution: a solved table (the chain's: :func:`.sources.default_solution`); its subgames
+            answer for fewer players.
 
     Returns:
         The :class:`.advice.StopOrThrow` (with every player's values in turn order).
@@ -81,18 +62,18 @@ def table_advice(stripes: Sequence[int], wiped: Sequence[bool], position: int, *
     Raises:
         InvalidRulesError: fewer than 2 or more than 8 players (PIT-1).
         InvalidStateError: negative or zero stripes, flags of another length, a situation the
-            rules cannot produce.
+            rules cannot produce, a solution of other rules.
         InvalidDiceError: a throw that is not three dice 1..6.
     """
     stripes, wiped = tuple(stripes), tuple(bool(w) for w in wiped)
     if len(wiped) != len(stripes):
         raise InvalidStateError(f"need one has-wiped flag per player, got {len(stripes)} stripes and "
                                 f"{len(wiped)} flags")
-    base = (rules or STANDARD).with_players(len(stripes))   # checks 2..8 players (PIT-1)
+    check_players(len(stripes))
+    if rules is not None and (rules.stripes, rules.die_values) != (solution.rules.stripes, solution.rules.die_values):
+        raise InvalidStateError(f"the solution is one of {solution.rules}, not of the rules {rules}")
     for pos, a in enumerate(stripes):
         check_stripes(a, f"stripes of position {pos}")
-    if solution is None:
-        solution = default_solution(base, stripes)
     table = solution.table_for(len(stripes))
     stripes, wiped = table.check(stripes, wiped)
     solved = table.round_at(stripes, wiped)
