@@ -240,3 +240,30 @@ def test_the_readme_says_what_the_main_job_caches():
 
     readme = " ".join((Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8").split())
     assert "`dicemath report` leaves about" in readme and "MB in the cache" in readme
+
+
+# ---------------------------------------------------------------- 5. the report does not depend on the local cache
+
+def test_bearoff_report_lists_recorded_builds_not_the_local_ones(tmp_path, monkeypatch, capsys):
+    from dicemath.games.backgammon.report_bearoff import (
+        compute, database_lines, database_summary, record_databases, recorded_summary)
+    from dicemath.reporting.context import ReportContext
+
+    from .conftest import REPO
+
+    recorded = "\n".join(database_lines(*recorded_summary()))
+    assert recorded in (REPO / "reports" / "backgammon_bearoff.md").read_text(encoding="utf-8")
+    assert "`two-sided-15`" in recorded and "| complete |" in recorded
+
+    root = tmp_path / "bearoff"                        # a machine that built a small database of its own
+    monkeypatch.setenv("DICEMATH_BEAROFF_DIR", str(root))
+    assert main(["backgammon", "build-bearoff", "--checkers", "2", "--out", str(root), "--json"]) == 0
+    capsys.readouterr()
+    assert [e["name"] for e in database_summary(root)[0]] == ["two-sided-2"]
+    assert "\n".join(database_lines(*recorded_summary())) == recorded
+    report = compute(ReportContext(tmp_path / "out", quick=True))
+    assert report.databases == recorded_summary()[0] and "two-sided-2" not in str(report.databases)
+
+    written = record_databases(root, tmp_path / "builds.json")       # how this machine's builds are recorded
+    again = "\n".join(database_lines(*recorded_summary(written)))
+    assert "`two-sided-2`" in again and "| complete |" in again and str(root) not in written.read_text()

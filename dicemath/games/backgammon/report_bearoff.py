@@ -5,11 +5,17 @@ one-sided approximation's error, the two-sided databases built (docs/rules.md BG
 :func:`render` writes the Markdown and the figure from it, every conclusion read off the
 numbers. Both are registered in the game registry (:mod:`dicemath.games.registry`). With
 ``context.quick`` the approximation is measured on 3 and 4 checkers instead of 4, 6, 8.
+
+The table of the complete databases reads their builds as recorded in :data:`BUILDS`, never
+the databases on the machine that makes the report, so the report is the same everywhere;
+:func:`record_databases` records the builds of this machine.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -41,6 +47,11 @@ COMMON_BOARDS = {
 FIGURE_BOARDS = ("2 checkers on the 6-point", "6 checkers: one per point", "15: three per point 2..6",
                  "15 on the 6-point")
 """The boards whose roll distributions the figure draws."""
+
+BUILDS = Path(__file__).resolve().parent / "data" / "bearoff_builds.json"
+"""The complete databases' builds the report lists: ``{"about", "databases"}``, each database
+as :func:`~dicemath.games.backgammon.bearoff_database.available_databases` describes it
+(without its folder)."""
 
 TWO_SIDED_CHECKERS = 6
 """Two-sided comparison of the presets: the limit needs 5 checkers on a point and one more to bind."""
@@ -78,7 +89,7 @@ class BearoffReport:
         approximation: the one-sided approximation's error, one entry per checker count.
         distributions: the one-sided roll distributions of :data:`FIGURE_BOARDS`.
         pips, costs: pip count and playtive cost of every legal board (the scatter plot).
-        databases: :func:`~dicemath.games.backgammon.bearoff_database.available_databases` where the report is made.
+        databases: the builds recorded in :data:`BUILDS` (:func:`recorded_summary`).
         scaling: ``(scale, minutes, name)``: the 15-checker build's cost scaled from the
             largest complete database (None when none, or the largest is the 15-checker one).
         play, play_advice: the position of :data:`PLAY_EXAMPLE` (cubeless, X to play) and
@@ -129,7 +140,7 @@ def compute(context: ReportContext) -> BearoffReport:
                  float(exact_playtive[small[i], small[j]]))
     approximation = tuple(approximation_error(n) for n in ((3, 4) if context.quick else (4, 6, 8)))
     distributions = {name: standard.rolls_distribution(COMMON_BOARDS[name]) for name in FIGURE_BOARDS}
-    databases, scaling = database_summary()
+    databases, scaling = recorded_summary()
     mine, theirs, roll = PLAY_EXAMPLE
     play = State(Position.from_home_boards(mine, theirs), STANDARD, PLAY, roll, cube_value=None)
     return BearoffReport(tuple(rows), int(legal.sum()), (float(diff[legal].mean()), float(diff[legal].max()),
@@ -140,16 +151,48 @@ def compute(context: ReportContext) -> BearoffReport:
 
 def database_summary(root=None) -> tuple[tuple[dict, ...], tuple[float, float, str] | None]:
     """The databases under ``root`` (default: where ``dicemath backgammon build-bearoff``
-    writes them) and the 15-checker build's cost scaled from the largest complete one (an
-    estimate, proportional to the kernel's work)."""
-    from dicemath.games.backgammon.bearoff_database import available_databases, build_work
+    writes them) and the 15-checker build's cost scaled from the largest complete one
+    (:func:`scaled_cost`)."""
+    from dicemath.games.backgammon.bearoff_database import available_databases
 
     found = tuple(available_databases(root))
+    return found, scaled_cost(found)
+
+
+def recorded_summary(path: Path = BUILDS) -> tuple[tuple[dict, ...], tuple[float, float, str] | None]:
+    """The databases' builds recorded in ``path`` (:data:`BUILDS`) and the 15-checker build's
+    cost scaled from the largest complete one (:func:`scaled_cost`): what the report lists,
+    whatever is built on the machine that makes it.
+
+    Raises:
+        OSError, ValueError: ``path`` cannot be read as JSON.
+    """
+    found = tuple(json.loads(path.read_text(encoding="utf-8"))["databases"])
+    return found, scaled_cost(found)
+
+
+def record_databases(root=None, path: Path = BUILDS) -> Path:
+    """Record the databases under ``root`` (:func:`database_summary`) in ``path`` (:data:`BUILDS`),
+    for the report to list, and return ``path``: run it after building the databases the
+    report should show (``dicemath backgammon build-bearoff --checkers N``)."""
+    found, _ = database_summary(root)
+    record = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    record["databases"] = [{key: value for key, value in entry.items() if key != "folder"} for entry in found]
+    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    return path
+
+
+def scaled_cost(found) -> tuple[float, float, str] | None:
+    """``(scale, minutes, name)``: the 15-checker build's cost scaled from the largest complete
+    database of ``found`` (an estimate, proportional to the kernel's work), None when none is
+    complete or the largest is the 15-checker one."""
+    from dicemath.games.backgammon.bearoff_database import build_work
+
     largest = max((e for e in found if e["complete"] and e["build_seconds"]), key=lambda e: e["checkers"], default=None)
     if largest is None or largest["checkers"] == 15:
-        return found, None
+        return None
     scale = build_work(15)["scans"] / build_work(largest["checkers"])["scans"]
-    return found, (scale, largest["build_seconds"] * scale / 60, largest["name"])
+    return scale, largest["build_seconds"] * scale / 60, largest["name"]
 
 
 def board_text(board) -> str:
@@ -240,9 +283,10 @@ def render(report: BearoffReport, context: ReportContext) -> str:
 
 
 def database_lines(databases, scaling) -> list[str]:
-    """Markdown lines on the two-sided databases of :func:`database_summary`: size, state,
-    build time as recorded by the build, chunks per second, peak memory per worker, and
-    the complete table's cost scaled from the largest one built (an estimate)."""
+    """Markdown lines on the two-sided databases of :func:`recorded_summary` (or
+    :func:`database_summary`): size, state, build time as recorded by the build, chunks per
+    second, peak memory per worker, and the complete table's cost scaled from the largest one
+    built (an estimate)."""
     from dicemath.games.backgammon.bearoff_database import ERROR_BOUND, build_work
 
     lines = ["## The complete two-sided database", "",
@@ -251,8 +295,8 @@ def database_lines(databases, scaling) -> list[str]:
              f"32-bit fixed point within {ERROR_BOUND:.1e} of the exact values, memory-mapped for queries. "
              "Built in chunks of pairs of equal pip total on Dask, resumable."]
     if not databases:
-        return lines + ["", "No database has been built where this report was made (tables go to "
-                            "`$DICEMATH_BEAROFF_DIR`, else the `bearoff` folder of the dicemath cache)."]
+        return lines + ["", "No database build is recorded (`record_databases` in `report_bearoff.py` records "
+                            "those built with `dicemath backgammon build-bearoff`)."]
     rows = []
     for entry in databases:
         seconds = entry["build_seconds"]
