@@ -4,7 +4,7 @@ The board is laid out as :meth:`.state.State.diagram`: B's row on top (pot left,
 right), A's row below (stock left, pot right), so facing cups stand one above the other
 (BOHN-2) and each player sows towards his pot (BOHN-3). Every cup, pot and stock shows
 its bean count; a cup holding exactly its distance, which may be harvested (BOHN-5), is
-shaded; the row of the player to move is framed. With advice (:func:`.search.advise`)
+shaded; the row of the player to move is framed. With advice (the game's, from :func:`.search.source_chain`)
 the best move is ringed on the board (the cup to harvest, or the stock and the cups a sow
 fills) and a caption lists the best moves with their values.
 
@@ -39,7 +39,7 @@ def draw(state: State, advice: Advice | None = None) -> str:
 
     Args:
         state: the state.
-        advice: the advice for the mover (:func:`.search.advise`).
+        advice: the advice for the mover (the game's, from :func:`.search.source_chain`).
 
     Returns:
         A standalone SVG document.

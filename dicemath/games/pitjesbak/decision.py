@@ -4,8 +4,8 @@ makes: the machinery each source of the game's chain (:mod:`.sources`) answers w
 :func:`decide` gives the :class:`~.advice_type.StopOrThrow` at a decision (two players: the
 round tables of :func:`.game_solver.solve_game`; more: :func:`.table_game.table_advice`);
 :func:`decision_advice` makes it an Advice, named by its source. The game's entry point is
-:func:`.advice.advise` (through the chain); this module sits below the chain so that the
-chain's sources can answer with it.
+its advice (:meth:`PITJESBAK_GAME.advise <dicemath.core.game.Game.advise>`, through the chain);
+this module sits below the chain so that the chain's sources can answer with it.
 
 Example:
     >>> from dicemath.games.pitjesbak.game_solver import solve_game

@@ -5,7 +5,7 @@ has won a round (PIT-6: then 1-1-1 wins the game) or is out, and its dice: the t
 waiting for the player's decision, or the counting throw of a player who has finished
 (PIT-4) with its class (PIT-2, PIT-3; 2-2-3 adds a stripe, PIT-7). Above them: whose turn
 it is, the throw number and the limit of throws this round (PIT-4). With advice
-(:class:`.advice.StopOrThrow`, at any table: :func:`.advice.advise`, :func:`.table_game.table_advice`)
+(:class:`.advice.StopOrThrow`, at any table: the game's advice, :func:`.table_game.table_advice`)
 the two choices are drawn with their chances of winning the game and the recommended one is
 framed; estimates (five to eight players) say so. The words are the text view's (:mod:`.view`).
 
@@ -40,7 +40,7 @@ def draw(state: State, advice: Advice | None = None) -> str:
 
     Args:
         state: the state.
-        advice: the advice for the player deciding in ``state`` (:func:`.advice.advise`; its
+        advice: the advice for the player deciding in ``state`` (the game's advice; its
             ``detail`` is drawn).
 
     Returns:
