@@ -33,8 +33,8 @@ from dicemath.analysis.records import InvalidRecordError, Record, check_keys, re
 from dicemath.analysis.result import Analysis
 from dicemath.core.game import GameState, state_of
 from dicemath.games.bohnduell.game import BOHNDUELL_GAME
+from dicemath.games.bohnduell.limits import DEPTH, TABLE_STOCK
 from dicemath.games.bohnduell.rules import Rules
-from dicemath.games.bohnduell.search import DEPTH, TABLE_STOCK
 from dicemath.games.bohnduell.state import PLAYER_NAMES, State, initial_state, parse_position
 
 
