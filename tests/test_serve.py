@@ -242,6 +242,32 @@ def test_another_method_is_a_405_naming_the_methods_allowed(server, method, path
     assert json.load(refused.value) == {"error": f"{method} is not answered at {path}; use {allowed}"}
 
 
+PITJESBAK_21 = ("[0:21 1:21] round 0 start 0 order 0,1 turn 0 limit 0 throws 1 current 456 results - rolloff - "
+                "winner - | last winner - limit 0 results - | 2 players 21 stripes traditional")
+"""A two-player Pitjesbak state of 21 stripes: one beyond the command line's bound."""
+
+
+@pytest.mark.parametrize("body, argv", [
+    ({"game": "pitjesbak", "state": PITJESBAK_21}, ["pitjesbak", "advise", PITJESBAK_21]),
+    ({"game": "pitjesbak", "my_stripes": 9, "their_stripes": 9, "throw_number": 1, "current": "6-5-4",
+      "stripes": 21}, ["pitjesbak", "advise", "--my-stripes", "9", "--their-stripes", "9", "--role", "start",
+                       "--throw-number", "1", "--current", "6-5-4", "--stripes", "21"]),
+    ({"game": "pitjesbak", "my_stripes": 21, "their_stripes": 9, "throw_number": 1, "current": "6-5-4"},
+     ["pitjesbak", "advise", "--my-stripes", "21", "--their-stripes", "9", "--role", "start", "--throw-number", "1",
+      "--current", "6-5-4"]),
+    ({"game": "bohnduell", "state": "64:0,0,0,0:0/64:0,0,0,0:0/A"},
+     ["bohnduell", "advise", "64:0,0,0,0:0/64:0,0,0,0:0/A"]),
+    ({"game": "bohnduell", "position": "64:0,0,0,0:0/64:0,0,0,0:0/A"},
+     ["bohnduell", "advise", "64:0,0,0,0:0/64:0,0,0,0:0/A"]),
+    ({"game": "bohnduell", "position": "start", "stock": 64}, ["bohnduell", "advise", "start", "--stock", "64"]),
+])
+def test_every_bound_of_the_command_line_is_the_pages(server, capsys, body, argv):
+    """What the command line refuses as beyond its bounds, the page refuses too, in either form."""
+    assert cli_error(argv, capsys)
+    status, answer = post(server, "/api/advise", body)
+    assert status == 400 and "Traceback" not in answer["error"], answer
+
+
 # -- every game of the registry, every field it declares ----------------------------------------
 
 def filled(fields: tuple[Field, ...], **chosen) -> dict:

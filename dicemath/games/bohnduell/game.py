@@ -20,9 +20,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from dicemath.core.errors import InvalidStateError
 from dicemath.core.game import Game
 from dicemath.core.numbers import number_text
 from dicemath.core.requests import Field, RequestError, view
+from dicemath.games.bohnduell.limits import DEPTH, MAX_DEPTH, MAX_TABLE_STOCK, TABLE_STOCK
 from dicemath.games.bohnduell.rules import CAPTURE_EVERY, CAPTURE_RULES, MAX_CUPS, MIN_CUPS, STANDARD, STANDARD_STOCK
 from dicemath.games.bohnduell.state import State, initial_state
 
@@ -41,7 +43,16 @@ class BohnDuellGame(Game):
         return initial_state(rules or STANDARD)
 
     def read_state(self, text: str, rules: Any = None) -> State:
-        return State.from_str(text, rules)
+        """The position of ``text`` within the command line's beans a player (the exact tables'
+        bound, :data:`~.limits.MAX_TABLE_STOCK`).
+
+        Raises:
+            InvalidStateError: text that is no position, or more beans a player than the bound.
+        """
+        position = State.from_str(text, rules)
+        if position.rules.stock > MAX_TABLE_STOCK:
+            raise InvalidStateError(f"a position with {position.rules.stock} beans a player: at most {MAX_TABLE_STOCK}")
+        return position
 
     def draw(self, state: Any, advice: Any = None) -> str:
         from dicemath.games.bohnduell.drawing import draw
@@ -75,15 +86,15 @@ class BohnDuellGame(Game):
 
     def page_fields(self) -> tuple[Field, ...]:
         """The position of ``advise`` (``start`` with its variant), the search's depth and the exact table's limit."""
-        from dicemath.games.bohnduell.search import DEPTH, MAX_DEPTH, TABLE_STOCK
-        from dicemath.games.bohnduell.solver_dense import MAX_TABLE_STOCK
-
         return (Field("position", "text", "Position",
                       "start, or stock:cups:pot/stock:cups:pot/mover, e.g. 38:0,0,1,1:0/40:0,0,0,0:0/B. Moves: Sk sows "
-                      "k beans from the stock (BOHN-3), Hd harvests the cup d from the pot (BOHN-5), P passes (BOHN-6)",
+                      "k beans from the stock (BOHN-3), Hd harvests the cup at distance d from the pot (BOHN-5), "
+                      "P passes (BOHN-6)",
                       required=True, example="start", wide=True),
                 Field("cups", "int", "Cups per row (for start)", "default 4 (BOHN-1)", low=MIN_CUPS, high=MAX_CUPS),
-                Field("stock", "int", "Beans per player (for start)", f"default {STANDARD_STOCK} (BOHN-1)", low=0),
+                Field("stock", "int", "Beans per player (for start)",
+                      f"default {STANDARD_STOCK}, at most {MAX_TABLE_STOCK} (BOHN-1; the exact tables' bound)",
+                      low=0, high=MAX_TABLE_STOCK),
                 Field("capture", "choice", "Capture rule (BOHN-4)", default=CAPTURE_RULES[0], choices=CAPTURE_RULES,
                       choice_labels=("last bean", "every bean")),
                 Field("depth", "int", "Search depth (plies)", f"default {DEPTH}", default=DEPTH, low=1, high=MAX_DEPTH),
@@ -102,6 +113,8 @@ class BohnDuellGame(Game):
         cups, stock = values["cups"], values["stock"]
         position = parse_position(text, 4 if cups is None else cups, STANDARD_STOCK if stock is None else stock,
                                   values["capture"])
+        if position.rules.stock > MAX_TABLE_STOCK:
+            raise RequestError(f'field "position": {position.rules.stock} beans a player, at most {MAX_TABLE_STOCK}')
         advice = self.advise(position, depth=values["depth"], table_stock=values["table_stock"])
         result = advice.as_dict()
         result["svg"] = draw(position, advice)

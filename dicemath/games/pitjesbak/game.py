@@ -53,7 +53,17 @@ class PitjesbakGame(Game):
         return initial_state(rules or STANDARD)
 
     def read_state(self, text: str, rules: Any = None) -> State:
-        return State.from_str(text)
+        """The state of ``text`` within the command line's stripes (:data:`.commands.MAX_STRIPES`).
+
+        Raises:
+            InvalidStateError: text that is no state, or more stripes than the bound.
+        """
+        from dicemath.games.pitjesbak.commands import check_stripes_bound
+
+        state = State.from_str(text)
+        check_stripes_bound([state.rules.stripes], "the state's starting stripes")
+        check_stripes_bound(state.stripes, "the state's stripes")
+        return state
 
     def draw(self, state: Any, advice: Any = None) -> str:
         from dicemath.games.pitjesbak.drawing import draw
@@ -85,11 +95,14 @@ class PitjesbakGame(Game):
         return ANALYSIS
 
     def page_fields(self) -> tuple[Field, ...]:
-        """The two-player form of ``pitjesbak advise`` (a table of more players: its state's text form)."""
+        """The two-player form of ``pitjesbak advise`` (a table of more players: its state's text
+        form), its stripes within the command line's bound (:data:`.commands.MAX_STRIPES`)."""
+        from dicemath.games.pitjesbak.commands import MAX_STRIPES
+
         follower = ("role", ("follower",))
-        return (Field("my_stripes", "int", "My stripes", required=True, low=0, example="9"),
+        return (Field("my_stripes", "int", "My stripes", required=True, low=0, high=MAX_STRIPES, example="9"),
                 Field("my_wiped", "flag", "I have wiped a stripe before", default=False),
-                Field("their_stripes", "int", "Their stripes", required=True, low=0, example="9"),
+                Field("their_stripes", "int", "Their stripes", required=True, low=0, high=MAX_STRIPES, example="9"),
                 Field("their_wiped", "flag", "They have wiped before", default=False),
                 Field("role", "choice", "I am", default="start", choices=("start", "follower"),
                       choice_labels=("the start player", "the follower")),
@@ -100,8 +113,9 @@ class PitjesbakGame(Game):
                       when=follower),
                 Field("limit", "int", "Limit (throws allowed)", "default: as many as the start player used (PIT-4)",
                       low=1, high=MAX_THROWS, when=follower),
-                Field("stripes", "int", "Stripes at the start of the game", f"default {STANDARD.stripes} (PIT-1)",
-                      default=STANDARD.stripes, low=1),
+                Field("stripes", "int", "Stripes at the start of the game",
+                      f"default {STANDARD.stripes}, at most {MAX_STRIPES} (PIT-1)", default=STANDARD.stripes, low=1,
+                      high=MAX_STRIPES),
                 Field("die_values", "choice", "Die values", default=STANDARD.die_values, choices=DIE_VALUE_VARIANTS,
                       choice_labels=("traditional (1 = 100, 6 = 60)", "pips"), wide=True))
 
