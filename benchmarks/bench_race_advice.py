@@ -19,6 +19,10 @@ Run: ``python benchmarks/bench_race_advice.py [--games 300] [--boards 30]``. Pri
   and per call on one board (the advisor's use).
 
 Each table adds the process's wall and CPU time and its peak resident memory.
+
+Recorded (an AMD EPYC): the solo tables race advice solves on demand
+(``SOLO_SOLVE_MAX_ROWS``) take at most 0.13 s (Pegs, six open rows) and 0.19 s (Fives, eight);
+Pegs' seven rows take 0.5 s and eight 2.2 s, which is why Pegs' limit is six.
 """
 
 from __future__ import annotations

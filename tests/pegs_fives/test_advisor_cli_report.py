@@ -10,10 +10,10 @@ import pytest
 from dicemath.analysis import analyse
 from dicemath.cli import main
 from dicemath.games.pegs_fives.advisor import Advisor, BoardValue, FITTED_WEIGHTS, board_value, fit_board_value
-from dicemath.games.pegs_fives.analysis import TurnValues
 from dicemath.games.pegs_fives.distilled import DistilledValue
 from dicemath.games.pegs_fives.fullboard import advice as advice_module
-from dicemath.games.pegs_fives.fullboard.advice import advise_throw
+from dicemath.games.pegs_fives.fullboard.advice import advise_throw, source_chain
+from dicemath.games.pegs_fives.game import FIVES_GAME, PEGS_GAME
 from dicemath.games.pegs_fives.races import RestAware, fixed, play_race, race_stats
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.games.pegs_fives.solver import solve_reduced
@@ -129,11 +129,13 @@ def test_advise_and_the_analysis_rank_a_trap_of_the_estimate_by_the_advisors_own
         stay, rest = advisor.evaluator.option(trap, option.action, option.extras["hits"], 6, 2)
         assert option.value == pytest.approx(stay * x + rest, rel=1e-12)
     assert advice.options[0].extras["p_no_progress"] < 1
-    analysed = TurnValues(PEGS).advice(choice_state(PEGS, trap, throw))
-    assert analysed.as_dict() == advice.as_dict()
+    state = choice_state(PEGS, trap, throw)
+    assert PEGS_GAME.advise(state).as_dict() == advice.as_dict()
+    valued = source_chain(PEGS).value(state)
+    assert not valued.exact and valued.values[0] == 1 + advice.options[0].value
     overthrow = plain.rank(trap, throw)[0].row
     decision = analyse({"game": "pegs", "decisions": [{"board": list(trap), "roll": list(throw),
-                                                       "choice": overthrow}]}).decisions[0]
+                                                       "choice": overthrow}]}, (PEGS_GAME,)).decisions[0]
     assert decision.best == str(advice.best.action) != str(overthrow) and decision.loss > 0
 
 
@@ -209,7 +211,8 @@ def test_cli_errors_exit_2(capsys):
 def test_report_sections_quick(tmp_path):
     from dicemath.reporting import write_reports
 
-    written = write_reports(tmp_path, only=["pegs", "fives"], quick=True, log=lambda *a, **k: None)
+    sections = PEGS_GAME.report_sections() + FIVES_GAME.report_sections()
+    written = write_reports(tmp_path, sections, only=["pegs", "fives"], quick=True, log=lambda *a, **k: None)
     text = (tmp_path / "fives.md").read_text()
     assert "Expected turns per row" in text and "races" in text.lower()
     assert (tmp_path / "pegs_turn_distributions.png").exists()

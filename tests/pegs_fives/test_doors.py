@@ -1,8 +1,9 @@
 """Every door answers a Pegs or Fives row decision from the one chain of sources: ``dicemath
-analyse`` of a decision gives the values, ``exact`` flag and ``source`` of ``advise`` (the
-package's, the game object's and the command line's), on seeded random choice states with 1
-to 7 open rows (7: where the analysis once stopped solving at 6 rows while ``advise`` solved
-up to 8)."""
+analyse`` of a decision gives the values, ``exact`` flag and ``source`` of the game object's
+``advise`` (which the package's ``advise``, ``advise_throw`` and the command line give too),
+and the chain's value of the decision is its best option's, on seeded random choice states
+with 1 to 7 open rows (7: where the analysis once stopped solving at 6 rows while ``advise``
+solved up to 8)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 from dicemath.analysis import analyse
 from dicemath.cli import main
 from dicemath.games.pegs_fives import advise
-from dicemath.games.pegs_fives.fullboard.advice import SOLVE_MAX_ROWS, source_chain
+from dicemath.games.pegs_fives.fullboard.advice import SOLVE_MAX_ROWS, advise_throw, source_chain
 from dicemath.games.pegs_fives.game import FIVES_GAME, PEGS_GAME
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.games.pegs_fives.state import choice_state, legal_rows
@@ -37,17 +38,22 @@ def random_decision(rules, open_count: int, rng: random.Random) -> dict:
 
 
 def check_doors(game: str, entry: dict) -> list[str]:
-    """analyse == advise (the package's and the game object's) at the decision ``entry``; the
-    command line's argv of the same decision."""
+    """analyse == the game object's advise == advise_throw at the decision ``entry``, the
+    chain's value there its best option's; the command line's argv of the same decision."""
     rules, game_object = GAMES[game]
     state = choice_state(rules, entry["board"], entry["roll"], entry.get("throws"))
-    advice = advise(state)
+    advice = game_object.advise(state)
     source = source_chain(rules).source_for(state)
     assert advice.exact == source.exact and advice.source == source.name
-    assert game_object.advise(state).as_dict() == advice.as_dict()
+    thrown = advise_throw(rules, entry["board"], entry["roll"], throws=entry.get("throws"))
+    assert thrown.as_dict() == game_object.advise_throw(entry["board"], entry["roll"],
+                                                        throws=entry.get("throws")).as_dict() == advice.as_dict()
+    valued = source_chain(rules).value(state)
+    assert valued.exact == advice.exact
+    assert valued.values[0] == 1 + min(o.value for o in advice.options)
     expected = {str(o.action): o.value for o in advice.options}
     choice = advice.options[-1].action
-    cost = analyse({"game": game, "decisions": [{**entry, "choice": choice}]}).decisions[0]
+    cost = analyse({"game": game, "decisions": [{**entry, "choice": choice}]}, (PEGS_GAME, FIVES_GAME)).decisions[0]
     assert (cost.values, cost.exact, cost.source) == (expected, advice.exact, advice.source), entry
     assert cost.best == str(advice.best.action) or cost.loss == 0.0
     argv = [game, "advise", "--board", ",".join(map(str, entry["board"])), "--roll", ",".join(map(str, entry["roll"])),

@@ -7,7 +7,7 @@ import pytest
 from dicemath.core.errors import IllegalMoveError
 from dicemath.core.advice import Advice, Option
 from dicemath.games.pegs_fives.drawing import draw
-from dicemath.games.pegs_fives.fullboard.advice import advise
+from dicemath.games.pegs_fives.game import advise
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.games.pegs_fives.state import initial_state
 

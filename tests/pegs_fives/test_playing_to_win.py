@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from dicemath.games.pegs_fives.game import FIVES_GAME
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.reporting.context import ReportContext
 from dicemath.games.pegs_fives import report_playing_to_win as section
@@ -21,8 +22,9 @@ def quick(tmp_path_factory):
 
     out = tmp_path_factory.mktemp("report")
     context = ReportContext(out, quick=True)
-    data = section.compute(context)
-    written = write_reports(out, only=["playing_to_win"], quick=True, log=lambda *a, **k: None)
+    data = section.compute(FIVES_GAME, context)
+    written = write_reports(out, FIVES_GAME.report_sections(), only=["playing_to_win"], quick=True,
+                            log=lambda *a, **k: None)
     return data, (out / "playing_to_win.md").read_text(), out, written
 
 

@@ -335,9 +335,11 @@ class Advisor:
             throws = rules.throws
         elif rules.throws is not None and not 1 <= throws <= rules.throws:
             raise IllegalMoveError(f"throws left must be 1..{rules.throws}, got {throws!r}")
-        faces = check_roll(throw, dice)
-        legal = legal_rows(b, faces, rules.goal)
-        return self._rank(b, legal, dice, throws)
+        return self.checked_ranking(b, check_roll(throw, dice), dice, throws)
+
+    def checked_ranking(self, board: BoardTuple, roll: tuple[int, ...], dice: int, throws: int | None) -> Ranking:
+        """:meth:`ranking` of inputs already checked (a state's): ``throws`` left before the throw."""
+        return self._rank(board, legal_rows(board, roll, self.rules.goal), dice, throws)
 
     def _options(self, board: BoardTuple, legal: Sequence[tuple[int, int]], dice: int, throws: int | None
                  ) -> list[tuple[int, int, float, float]]:

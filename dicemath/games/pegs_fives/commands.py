@@ -4,9 +4,11 @@ simulated races).
 
 Every query has ``--json`` with stable keys; plain output is a readable table. ``solve``
 uses the compiled full-board kernels (:mod:`dicemath.games.pegs_fives.fullboard`);
-``advise`` answers from the game's chain of sources
-(:func:`~dicemath.games.pegs_fives.fullboard.advice.source_chain`): exactly from a table or a
-compiled solve where one covers the board, its numbers labelled estimates otherwise.
+``advise`` asks the game object (:meth:`~dicemath.core.game.Game.advise`, its chain of
+sources :func:`~dicemath.games.pegs_fives.fullboard.advice.source_chain`): exactly from a
+table or a compiled solve where one covers the board, its numbers labelled estimates
+otherwise; with ``--opponent`` race advice
+(:func:`~dicemath.games.pegs_fives.race_advice.race_advice`, its own chain of sources).
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ def register(subparsers, game) -> None:
 
     rules: Rules = game.preset
     parser, commands = add_game_command(subparsers, game, HELP[rules.name])
-    parser.set_defaults(rules=rules)
+    parser.set_defaults(rules=rules, game=game)
 
     rows = commands.add_parser("rows", help="exact expected turns to finish each row alone")
     add_json_flag(rows)
@@ -217,18 +219,18 @@ def run_solve(args) -> int:
 
 
 def advice_of(rules: Rules, args):
-    """The :class:`~dicemath.core.advice.Advice` of ``advise``: from ``STATE``, or from
-    ``--board``/``--roll`` (and ``--throws``), which build the same state; with
-    ``--opponent``, race advice against those boards
-    (:func:`~dicemath.games.pegs_fives.race_advice.race_advice`).
+    """The :class:`~dicemath.core.advice.Advice` of ``advise``, from the game object the
+    command was registered with (``args.game``): from ``STATE``, or from ``--board``/``--roll``
+    (and ``--throws``), which name the same state; with ``--opponent``, race advice against
+    those boards (:func:`~dicemath.games.pegs_fives.race_advice.race_advice`).
 
     Raises:
         DicemathError: neither or both forms, a state of another game, ``--objective``
             without ``--opponent``, or a bad opponent board.
     """
-    from dicemath.games.pegs_fives.fullboard.advice import advise, advise_throw
     from dicemath.games.pegs_fives.state import State, choice_throw_dice
 
+    game = args.game
     if args.objective is not None and args.opponent is None:
         raise DicemathError("--objective needs --opponent (advice without opponents minimises your own turns)")
     if args.state is not None:
@@ -238,7 +240,7 @@ def advice_of(rules: Rules, args):
         if state.rules.name != rules.name:
             raise InvalidStateError(f"a {state.rules.name} state given to '{rules.name} advise'")
         if args.opponent is None:
-            return advise(state, table=args.table)
+            return game.advise(state, table=args.table)
         if state.current_player() != 0 or state.roll is None:
             raise InvalidStateError(f"no row is to be named in {state}: advice needs a choice throw")
         board, roll, dice = state.board, state.roll, state.dice
@@ -248,7 +250,7 @@ def advice_of(rules: Rules, args):
             raise DicemathError("give the state's text form, or --board and --roll")
         board, roll, dice, throws = args.board, args.roll, choice_throw_dice(rules, args.roll), args.throws
         if args.opponent is None:
-            return advise_throw(rules, board, roll, table=args.table, dice=dice, throws=throws)
+            return game.advise_throw(board, roll, dice=dice, throws=throws, table=args.table)
     from dicemath.games.pegs_fives.race_advice import race_advice
 
     objective = None if args.objective is None else args.objective.replace("-", "_")

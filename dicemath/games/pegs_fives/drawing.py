@@ -5,7 +5,7 @@ stands in the hole of its step (at the start mark for step 0), the holes it has 
 filled, and a row that is in is shaded and says so. Fives (FIVES-1) is drawn as the score
 pad: one line per number with ``goal`` boxes, the marks made crossed. Hits counted this
 cycle but not yet on the board (PEGS-9) are dashed. A choice throw waiting for a row
-(PEGS-4, FIVES-2) is drawn as dice. With advice (:func:`..fullboard.advice.advise`) each
+(PEGS-4, FIVES-2) is drawn as dice. With advice (:func:`..game.advise`) each
 option's expected turns still needed after this turn is written beside its row, the best
 row is framed, and a note says whether the values are exact or estimates. The title and the
 status line are the text view's (:mod:`.view`).
@@ -44,7 +44,7 @@ def draw(state: State, advice: Advice | None = None) -> str:
     Args:
         state: the state.
         advice: the advice for the choice throw of ``state``
-            (:func:`dicemath.games.pegs_fives.fullboard.advice.advise`).
+            (:func:`dicemath.games.pegs_fives.game.advise`).
 
     Returns:
         A standalone SVG document.
@@ -57,7 +57,7 @@ def draw(state: State, advice: Advice | None = None) -> str:
         >>> from dicemath.games.pegs_fives.state import initial_state
         >>> from dicemath.games.pegs_fives.rules import FIVES
         >>> state = initial_state(FIVES).apply((1, 2, 3, 4, 5, 6))
-        >>> from dicemath.games.pegs_fives.fullboard.advice import advise
+        >>> from dicemath.games.pegs_fives.game import advise
         >>> picture = draw(state, advise(state))
         >>> picture.count('class="die"'), picture.count('class="advised"')
         (6, 1)

@@ -5,17 +5,18 @@ Solo advice (:mod:`.fullboard.advice`) minimises the player's own expected numbe
 The games reward something else: Pegs is won by whoever first has every peg in (PEGS-2);
 a Fives round ends the moment one player completes every number and everybody else scores
 rest points (FIVES-6), the lowest total over the rounds winning (FIVES-7). The exact race
-(:mod:`.race_solver`) is solved late in a game, when at most about 30 million pairs of boards
-are still reachable; the full pair space (about 10^18 pairs) is not. :func:`race_advice` approximates it:
+(:mod:`.race_solver`) is solved late in a game, when at most
+:data:`~.race_solver.RACE_MAX_PAIRS` pairs of boards are still reachable; the full pair space
+(about 10^18 pairs) is not. :func:`race_advice` approximates it:
 
 1. **Turn counts.** ``N(x)``, the number of turns a player still needs from board ``x`` at
    the start of his turn under solo-optimal play, is modelled by a *discrete Weibull
    hazard*: ``P(N > n) = exp(-(n / lam) ** k)`` for ``n = 0, 1, ...``; the shape ``k`` is a
    fitted function of the expected turns ``mu = E(x)`` (:data:`SHAPE`; ``k = 1`` is the
    geometric law of a lone row, larger ``k`` the tighter spread of many rows) and ``lam``
-   is solved so that ``E[N] = mu`` exactly. ``E(x)`` comes from the same source as the solo
-   advice (:func:`.fullboard.advice.advisor_for`: a table, a compiled solve, or the shipped
-   distilled model).
+   is solved so that ``E[N] = mu`` exactly. ``E(x)`` comes from the first source of
+   :func:`solo_chain` that covers the board: a table, a compiled solve, or the shipped
+   distilled model.
 2. **Fives rest points.** The expected rest points ``Q_x(j)`` of board ``x`` after ``j`` more
    turns (0 once complete) are modelled as ``R(x) * (E[(N - j)^+] / E(x)) ** BETA``: they
    fall with the expected work left (:data:`BETA`, fitted).
@@ -32,15 +33,17 @@ are still reachable; the full pair space (about 10^18 pairs) is not. :func:`race
    (:class:`.turn.TurnValue`, overthrows PEGS-6, PEGS-7 choice throws and fresh dice
    included) on those leaf values, later choices of the turn maximising them as well.
 
-Values are estimates (``exact: False``), except for two players on a board pair whose open
-rows together number at most :data:`EXACT_ON_DEMAND_ROWS` (or ``exact_max_rows``) and from
-which at most :data:`~.race_solver.RACE_MAX_PAIRS` pairs are reachable (the mover's boards
-against the opponent's, :class:`.race_box.RaceBox`): the exact race on those pairs
+Race advice answers from its own chain of sources (:data:`RACE_CHAIN`, each limit stated
+once in its ``covers``): ``"exact race"`` for two players on a board pair whose open rows
+together number at most :data:`EXACT_ON_DEMAND_ROWS` (or ``exact_max_rows``) and from which
+at most :data:`~.race_solver.RACE_MAX_PAIRS` pairs are reachable (the mover's boards against
+the opponent's, :class:`.race_box.RaceBox`): the exact race on those pairs
 (:func:`.race_solver.solve_race_compiled`, both playing to win thereafter) gives the values
-(``exact: True``). With two or more
-opponents the opponents are taken as independent solo-optimal players (the stated
+(``exact: True``); otherwise ``"turn-count model"``, estimates (``exact: False``). With two
+or more opponents the opponents are taken as independent solo-optimal players (the stated
 approximation): Pegs' value is the chance of finishing before all of them, Fives' the
-difference above.
+difference above. The solo values (expected turns of a board) come from their own chain,
+:func:`solo_chain`.
 
 Example:
     >>> from dicemath.games.pegs_fives.rules import PEGS
@@ -57,25 +60,28 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from dicemath.core.advice import Advice, Option
+from dicemath.core.cache import cached_arrays
 from dicemath.core.errors import DicemathError, IllegalMoveError
+from dicemath.core.sources import Source, SourceChain
+from dicemath.games.pegs_fives.advisor import Advisor
+from dicemath.games.pegs_fives.fullboard.advice import (
+    ExactAdvisor, board_advisor, estimate_source, solve_source, table_source)
 from dicemath.games.pegs_fives.race_box import RaceBox
-from dicemath.games.pegs_fives.race_solver import BOX_MAX_BOARDS, BOX_MAX_ROWS, RACE_MAX_PAIRS
+from dicemath.games.pegs_fives.race_solver import (
+    BOX_MAX_BOARDS, BOX_MAX_ROWS, RACE_MAX_PAIRS, Legal, SoloOptimal, _RaceTurn, check_race_rows, kernel_tables,
+    mirror, solve_race_compiled, win_value)
 from dicemath.games.pegs_fives.rules import Rules
+from dicemath.games.pegs_fives.solver import solve_reduced
 from dicemath.games.pegs_fives.state import (
-    BoardTuple, InvalidBoardError, Policy, check_board, check_roll, check_throws_left, initial_state, legal_rows,
-    rest_points)
+    BoardTuple, InvalidBoardError, Policy, State, check_board, check_roll, check_throws_left, grouped_choice_throws,
+    legal_rows, rest_points)
 from dicemath.games.pegs_fives.turn import open_rows_of
-
-if TYPE_CHECKING:
-    from dicemath.games.pegs_fives.advisor import Advisor
-    from dicemath.games.pegs_fives.fullboard.advice import ExactAdvisor
-    from dicemath.games.pegs_fives.race_solver import Legal, _RaceTurn
 
 BoardValues = Callable[[BoardTuple], "Fraction | float"]
 """Expected turns of a board (solo play), the mover's and the opponents' values here."""
@@ -104,26 +110,19 @@ HORIZON = 512
 
 EXACT_ON_DEMAND_ROWS = BOX_MAX_ROWS
 """The most open rows (both boards together) whose exact race :func:`race_advice` solves on
-demand by default: every race the exact solver takes. It solves the mover's boards reachable
-from his board against the opponent's (:meth:`.race_box.RaceBox.of_board`, two sets of
-boards) when they make at most :data:`~.race_solver.RACE_MAX_PAIRS` pairs, and caches the
-opponent's leaves. In 40 games of each played by the advisor, every turn start with up to
-seven open rows (both boards together) is exact, and about 95% (Pegs) and 90% (Fives) with
-eight, 55 to 62% with nine, 22 to 35% with ten (``benchmarks/bench_race_box.py``); such an
-answer takes well under a second, up to about 7 s with eight rows. At the limit of pairs it
-takes about as long as the whole five-row race on rows of the same kind: 15 to 154 s on two
-cores of an AMD EPYC, the longest on Pegs' rows 1..6, which take one die a hit (25 million
-pairs on all twelve rows, one step to go on each: 148 s; ``--kernel``). ``exact_max_rows``
-lowers the limit; beyond it, or for too many pairs, the answer is the turn-count estimate,
-which answers within a second."""
+demand by default (the ``"exact race"`` source of :data:`RACE_CHAIN`): every race the exact
+solver takes. It solves the mover's boards reachable from his board against the opponent's
+(:meth:`.race_box.RaceBox.of_board`, two sets of boards) when they make at most
+:data:`~.race_solver.RACE_MAX_PAIRS` pairs, and caches the opponent's leaves; how often that
+holds in played games and what it costs: ``benchmarks/bench_race_box.py``. ``exact_max_rows``
+lowers the limit; beyond it, or for too many pairs, the answer is the turn-count estimate."""
 
 SOLO_SOLVE_MAX_ROWS = {"pegs": 6, "fives": 8}
 """The most open rows of a board whose reduced table :func:`race_advice` solves on demand for
-its solo values (the ``"solve"`` source of :func:`.fullboard.advice.source_chain`), per game
-(other rules: Pegs');
+its solo values (the ``"solve"`` source of :func:`solo_chain`), per game (other rules: Pegs');
 a board with more open rows and no table gets the estimate (``solo_exact`` False). The
-mover's and an opponent's board may each need a solve: the largest take 0.13 s (Pegs, six
-rows) and 0.19 s (Fives, eight rows) on an AMD EPYC, Pegs' seven rows 0.5 s and eight 2.2 s."""
+mover's and each opponent's board may need a solve, so the limit keeps a race answer's
+solves short (their times: ``benchmarks/bench_race_advice.py``)."""
 
 
 class OpponentError(InvalidBoardError):
@@ -308,11 +307,18 @@ def _check_opponents(rules: Rules, opponents: Opponents) -> list[BoardTuple]:
     return checked
 
 
-def _solo(rules: Rules, board: BoardTuple, table: Path | str | None) -> ExactAdvisor | Advisor:
-    from dicemath.games.pegs_fives.fullboard.advice import advisor_for
-
+@lru_cache(maxsize=8)
+def solo_chain(rules: Rules) -> SourceChain:
+    """The chain of the solo values race advice reads (expected turns of a board, solo play):
+    the game's table and estimate sources around a solve of at most
+    :data:`SOLO_SOLVE_MAX_ROWS` open rows (:mod:`.fullboard.advice`)."""
     limit = SOLO_SOLVE_MAX_ROWS.get(rules.name, SOLO_SOLVE_MAX_ROWS["pegs"])
-    return advisor_for(rules, board, table, solve_max_rows=limit)
+    return SourceChain(table_source(), solve_source(limit), estimate_source())
+
+
+def _solo(rules: Rules, board: BoardTuple, table: Path | str | None) -> ExactAdvisor | Advisor:
+    """The solo values of the first source of :func:`solo_chain` that covers ``board`` (checked)."""
+    return board_advisor(solo_chain(rules), State(rules, board, rules.dice, rules.throws), table=table)
 
 
 class _Leaves:
@@ -347,8 +353,6 @@ def race_turn_model(rules: Rules, value: BoardValues, opponents: Sequence[tuple[
     valued by ``value`` (expected turns) against opponents ``[(E, R), ...]``: its
     ``race_option(board, row, hits, dice, throws_after)`` is ``(stay, rest)`` in race value,
     and :meth:`end` of the board itself is the value of a turn ending where it began."""
-    from dicemath.games.pegs_fives.race_solver import _RaceTurn
-
     leaves = _Leaves(rules, value, RaceLeaves(rules, opponents))
     model = _RaceTurn(rules, leaves.end, leaves.restart, exact=False)
     model.end = leaves.end
@@ -378,9 +382,6 @@ def _exact_model(rules: Rules, board: BoardTuple, opponent: BoardTuple, boxes: t
     the pair, ``boxes`` (the mover's, the opponent's), and the mover's value of the pair: the
     race of the mover's boards against the opponent's (the opponent's row and column cached:
     the leaves of every turn the mover can play against him)."""
-    from dicemath.core.cache import cached_arrays
-    from dicemath.games.pegs_fives.race_solver import _RaceTurn, mirror, solve_race_compiled, win_value
-
     mine, theirs = boxes
 
     def solve() -> dict[str, np.ndarray]:
@@ -436,7 +437,9 @@ def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], oppone
                 dice: int | None = None, throws: int | None = None, table: Path | str | None = None,
                 objective: str | None = None,
                 exact_max_rows: int = EXACT_ON_DEMAND_ROWS) -> Advice:
-    """Every legal row after a choice throw, valued for the race against ``opponents``.
+    """Every legal row after a choice throw, valued for the race against ``opponents``: the
+    inputs checked once (:func:`race_position`), then the first source of :data:`RACE_CHAIN`
+    that covers them.
 
     Args:
         rules: :data:`~.rules.PEGS` or :data:`~.rules.FIVES`.
@@ -445,14 +448,14 @@ def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], oppone
         opponents: one opponent's board, or a list of boards (three or more players).
         dice, throws: dice in hand and throws left before the throw (default: all dice, the
             full budget; fewer dice: a PEGS-7 choice throw).
-        table: a table directory for the solo values (as :func:`.fullboard.advice.advisor_for`;
-            without a table, a board of at most :data:`SOLO_SOLVE_MAX_ROWS` open rows is
-            solved, a larger one estimated).
+        table: a table directory for the solo values (:func:`solo_chain`; without a table,
+            a board of at most :data:`SOLO_SOLVE_MAX_ROWS` open rows is solved, a larger one
+            estimated).
         objective: ``"win"`` or ``"rest_points"`` (:data:`OBJECTIVES`; default the game's own).
         exact_max_rows: use the exact race solver for one opponent when the two boards' open
             rows together number at most this many and the solver takes the race (0: never;
-            default :data:`EXACT_ON_DEMAND_ROWS`, which says what it takes). A race solved is
-            kept in the cache.
+            default :data:`EXACT_ON_DEMAND_ROWS`, which says what it takes; the setting of the
+            ``"exact race"`` source). A race solved is kept in the cache.
 
     Returns:
         The :class:`~dicemath.core.advice.Advice` (unit :data:`UNITS` of the objective, higher
@@ -491,9 +494,59 @@ def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], oppone
         >>> r.best.action, r.extras["objective"]
         (12, 'rest_points')
     """
+    position = race_position(rules, board, throw, opponents, dice=dice, throws=throws, objective=objective)
+    return RACE_CHAIN.advise(position, table=table, exact_max_rows=exact_max_rows)
+
+
+@dataclass(frozen=True)
+class RacePosition:
+    """A race decision, checked once (:func:`race_position`): the mover's choice throw
+    against the opponents' boards, what the sources of :data:`RACE_CHAIN` answer.
+
+    Attributes:
+        rules: the game.
+        objective: ``"win"`` or ``"rest_points"`` (:data:`OBJECTIVES`).
+        board: the mover's board (incomplete).
+        roll: the choice throw, sorted.
+        dice, throws: dice in hand and throws left before the throw.
+        opponents: the opponents' boards (incomplete).
+        legal: the legal rows after the throw, ``(row, hits)``.
+        text: the state's text form: after the throw, or before it when no row is legal.
+    """
+
+    rules: Rules
+    objective: str
+    board: BoardTuple
+    roll: tuple[int, ...]
+    dice: int
+    throws: int | None
+    opponents: tuple[BoardTuple, ...]
+    legal: tuple[tuple[int, int], ...]
+    text: str
+
+    @property
+    def race_rules(self) -> Rules:
+        """The rules the race is valued under: scoring by the objective."""
+        return replace(self.rules, scoring="first_out" if self.objective == "win" else "rest_points")
+
+    @property
+    def rows(self) -> tuple[int, ...]:
+        """The rows open on the mover's board or an opponent's."""
+        goal = self.rules.goal
+        return tuple(sorted(set(open_rows_of(self.board, goal)).union(*(open_rows_of(o, goal)
+                                                                         for o in self.opponents))))
+
+
+def race_position(rules: Rules, board: Sequence[int], throw: Sequence[int], opponents: Opponents, *,
+                  dice: int | None = None, throws: int | None = None, objective: str | None = None) -> RacePosition:
+    """The checked :class:`RacePosition` of :func:`race_advice`'s inputs (see there).
+
+    Raises:
+        InvalidBoardError, InvalidRollError, IllegalMoveError, OpponentError, DicemathError:
+            bad input, as :func:`race_advice` says.
+    """
     b = check_board(board, rules)
     objective = check_objective(rules, objective)
-    race_rules = replace(rules, scoring="first_out" if objective == "win" else "rest_points")
     if not open_rows_of(b, rules.goal):
         raise InvalidBoardError(f"the mover's board {list(b)} is complete: nothing to decide")
     others = _check_opponents(rules, opponents)
@@ -502,41 +555,80 @@ def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], oppone
         raise IllegalMoveError(f"dice in hand must be 1..{rules.dice}, got {dice!r}")
     faces = check_roll(throw, dice)
     throws = check_throws_left(rules, throws)
-    legal = legal_rows(b, faces, rules.goal)
+    legal = tuple(legal_rows(b, faces, rules.goal))
+    start = State(rules, b, dice, throws)
+    chosen = replace(start, throws=None if throws is None else throws - 1, roll=faces) if legal else start
+    return RacePosition(rules, objective, b, faces, dice, throws, tuple(others), legal, str(chosen))
 
+
+def _exact_race_covers(position: RacePosition, *, exact_max_rows: int = EXACT_ON_DEMAND_ROWS,
+                       **settings: object) -> bool:
+    return _position_boxes(position, exact_max_rows) is not None
+
+
+def _position_boxes(position: RacePosition, exact_max_rows: int) -> tuple[RaceBox, RaceBox] | None:
+    return _exact_boxes(position.race_rules, position.board, list(position.opponents), position.rows,
+                        exact_max_rows)
+
+
+def _exact_race_advice(position: RacePosition, *, table: Path | str | None = None,
+                       exact_max_rows: int = EXACT_ON_DEMAND_ROWS, **settings: object) -> Advice:
+    boxes = _position_boxes(position, exact_max_rows)
+    if boxes is None:                           # the chain asks only when _exact_race_covers
+        raise DicemathError(f"no exact race is solved for {position.text}")
+    model, now = _exact_model(position.race_rules, position.board, position.opponents[0], boxes)
+    return _race_answer(position, model, now, boxes, table)
+
+
+def _model_race_advice(position: RacePosition, *, table: Path | str | None = None, **settings: object) -> Advice:
+    return _race_answer(position, None, None, None, table)
+
+
+RACE_CHAIN = SourceChain(
+    Source("exact race", True,
+           f"one opponent, the two boards' open rows together at most exact_max_rows (default "
+           f"{EXACT_ON_DEMAND_ROWS}), at most {RACE_MAX_PAIRS:,} pairs of boards reachable from the pair and "
+           f"{BOX_MAX_BOARDS:,} a side: the exact race solved on them, both playing to win",
+           _exact_race_covers, _exact_race_advice),
+    Source("turn-count model", False, "any race: the turn-count model on the solo values of solo_chain",
+           lambda position, **settings: True, _model_race_advice))
+"""The sources of race advice, each limit stated once in its ``covers``: they take a
+:class:`RacePosition` and the settings ``table`` (for the solo values, :func:`solo_chain`)
+and ``exact_max_rows``."""
+
+
+def _race_answer(position: RacePosition, model: _RaceTurn | None, now: float | None,
+                 boxes: tuple[RaceBox, RaceBox] | None, table: Path | str | None) -> Advice:
+    """The advice of a race source: the exact race's ``model`` and value ``now`` on ``boxes``,
+    or (None) the turn-count model on the solo values; the solo advice beside it."""
+    rules, b, faces, dice, throws = position.rules, position.board, position.roll, position.dice, position.throws
+    others = position.opponents
     solo = _solo(rules, b, table)
-    solo_rows = solo.rank(b, faces, dice=dice, throws=throws) if legal else []
+    solo_rows = solo.checked_ranking(b, faces, dice, throws).rows if position.legal else []
     solo_exact = bool(getattr(solo, "exact", False))
     opponent_solo = [_solo(rules, o, table) for o in others]
     opponent_e = [float(advisor.value(o)) for advisor, o in zip(opponent_solo, others)]
     opponent_r = [float(rest_points(o, rules.goal)) for o in others]
-
-    rows_union = tuple(sorted(set(open_rows_of(b, rules.goal)).union(*(open_rows_of(o, rules.goal) for o in others))))
-    boxes = _exact_boxes(race_rules, b, others, rows_union, exact_max_rows)
     exact = boxes is not None
-    if boxes is not None:
-        model, now = _exact_model(race_rules, b, others[0], boxes)
-    else:
-        model = race_turn_model(race_rules, solo.value, list(zip(opponent_e, opponent_r)))
+    if model is None or now is None:
+        model = race_turn_model(position.race_rules, solo.value, list(zip(opponent_e, opponent_r)))
         now = model._restart(b)
     here = model.end(b)
     after = None if throws is None else throws - 1
     options = []
-    for row, hits in legal:
+    for row, hits in position.legal:
         stay, rest = model.race_option(b, row, hits, dice, after)
         options.append((float(stay * here + rest), row, hits))
     ranking = sorted(options, key=lambda o: (-o[0], -o[2], -o[1]))
+    objective = position.objective
     pegs = objective == "win"
-    start = replace(initial_state(rules, b), dice=dice, throws=throws)
-    chosen = start.apply(faces)
-    text = str(chosen if chosen.current_player() == 0 else start)
     solo_by_row = {a.row: a.expected_turns for a in solo_rows}
     advice_options = tuple(Option(row, str(row), value, {"row": row, "hits": hits, "race_value": value,
                                                          "expected_turns": solo_by_row.get(row),
                                                          "solo_exact": solo_exact})
                            for value, row, hits in ranking)
     return Advice(
-        game=rules.name, state=text, unit=UNITS[objective], higher_is_better=True, exact=exact,
+        game=rules.name, state=position.text, unit=UNITS[objective], higher_is_better=True, exact=exact,
         source="exact race" if exact else "turn-count model", options=advice_options,
         extras={
             "board": list(b), "roll": sorted(faces), "opponents": [list(o) for o in others],
@@ -628,11 +720,6 @@ def decision_agreement(rules: Rules, open_rows: Sequence[int], *, pairs: int | N
         the best, within 1e-12, counts as agreeing), ``mean_loss`` (the exact race value the
         approximate row gives up per such choice, chance-weighted), ``max_loss``.
     """
-    from dicemath.games.pegs_fives.race_solver import (
-        _RaceTurn, check_race_rows, kernel_tables, mirror, solve_race_compiled, win_value)
-    from dicemath.games.pegs_fives.solver import solve_reduced
-    from dicemath.games.pegs_fives.state import grouped_choice_throws
-
     rows = check_race_rows(rules, open_rows)
     tables = solve_race_compiled(rules, rows, first="race", second="solo", examples=0)
     layout = kernel_tables(rules, rows)["layout"]
@@ -644,8 +731,6 @@ def decision_agreement(rules: Rules, open_rows: Sequence[int], *, pairs: int | N
     if pairs is not None and pairs < len(all_pairs):
         pick = np.random.default_rng(seed).choice(len(all_pairs), pairs, replace=False)
         all_pairs = [all_pairs[i] for i in sorted(pick)]
-    from dicemath.games.pegs_fives.race_solver import SoloOptimal
-
     solo_policy = SoloOptimal(rules, solo.__getitem__, exact=False)
     weight = agree = loss = worst = solo_agree = solo_loss = 0.0
     count = 0

@@ -94,10 +94,8 @@ runs on. Beyond five rows a race is solved on the boards reachable from a pair
 RACE_MAX_BOARDS = 6 ** RACE_MAX_ROWS
 """The most boards a side a race of one set of boards is solved for, the whole reduced board or
 a box holding both players' boards (:class:`.race_box.RaceBox`): ``7,776``, the boards of five
-open rows, two float64 tables of 0.48 GB. The time grows with the square and depends on the
-rows: on two cores of an AMD EPYC the whole five-row race takes 16 s (Pegs rows 8..12), 47 s
-(rows 2, 4, .., 10) and 161 s (rows 1..5), a box of 7,776 boards on six rows 26 s, 55 s and
-184 s on rows of the same kind (``benchmarks/bench_race_box.py --kernel``)."""
+open rows, two float64 tables of 0.48 GB. The time grows with the square of the boards and
+depends on the rows (``benchmarks/bench_race_box.py --kernel`` measures it)."""
 
 RACE_MAX_PAIRS = RACE_MAX_BOARDS ** 2 // 2
 """The most pairs a race of two sets of boards is solved for (each player's own box, the

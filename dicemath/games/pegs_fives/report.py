@@ -1,6 +1,6 @@
 """Report sections ``pegs`` and ``fives`` (listed by the Pegs and Fives game objects, :mod:`.game`).
 
-:func:`compute_pegs` / :func:`compute_fives` compute what a section shows and return it as
+:func:`compute` computes what a section shows and returns it as
 a :class:`PegsFivesReport` (numbers, no prose); :func:`render` writes the Markdown and the
 figure from it, every conclusion read off the numbers. Every number is computed by the
 library: exact per-row tables (:mod:`dicemath.games.pegs_fives.rows`), exact reduced
@@ -13,21 +13,24 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from dicemath.core.stats import mean_confidence_interval
 from dicemath.core.dice import throw_text
 from dicemath.core.svg import picture
 from dicemath.core.advice import Advice
 from dicemath.games.pegs_fives.advisor import FEATURES, Advisor, board_value
-from dicemath.games.pegs_fives.fullboard.advice import advise_throw
 from dicemath.games.pegs_fives.races import last_turn_rest, race_result
 from dicemath.games.pegs_fives.rows import RowTable, row_tables
-from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
+from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.solver import solve_greedy, solve_reduced
 from dicemath.games.pegs_fives.state import (
     SafeGreedy, State, board_text, greedy_policy, initial_state, play_game, rest_points)
 from dicemath.core.markdown import markdown_table
 from dicemath.reporting.context import ReportContext
+
+if TYPE_CHECKING:
+    from dicemath.games.pegs_fives.game import PegsFivesGame
 
 EXAMPLES = (
     ((0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 0, 0), (3, 3, 3, 5, 6, 2)),
@@ -148,7 +151,10 @@ def policy_rows(rules: Rules, subsets, advisor: Advisor) -> tuple[PolicyRow, ...
                  for rows in subsets)
 
 
-def _compute(rules: Rules, context: ReportContext) -> PegsFivesReport:
+def compute(game: PegsFivesGame, context: ReportContext) -> PegsFivesReport:
+    """The numbers of the section of ``game`` (Pegs or Fives), its advice asked of the game
+    object (:meth:`~.game.PegsFivesGame.advise_throw`)."""
+    rules = game.preset
     quick = context.quick
     advisor = Advisor(rules)
     subsets = [(6, 7), (3, 11), (1, 12)] + ([] if quick else [(6, 7, 8), (1, 7, 12), (2, 8, 10), (4, 9, 11)])
@@ -156,28 +162,18 @@ def _compute(rules: Rules, context: ReportContext) -> PegsFivesReport:
     simulations = tuple(Simulation(label, *simulate(rules, policy, games, seed=2026))
                         for label, policy in (("advisor", advisor.policy), ("safe greedy", SafeGreedy(rules.goal)),
                                               ("greedy", greedy_policy)))
-    examples = tuple(advise_throw(rules, board, throw).as_dict() for board, throw in EXAMPLES)
+    examples = tuple(game.advise_throw(board, throw).as_dict() for board, throw in EXAMPLES)
     races = late = None
     if rules.scoring == "rest_points":
         races = race_result(rules, games=20 if quick else 300, seed=7)
         board, throw = LATE_RACE
-        advice = advise_throw(rules, board, throw).as_dict()
+        advice = game.advise_throw(board, throw).as_dict()
         late = LateRace(board, throw, last_turn_rest(rules, board, throw),
                         {o["row"]: o["expected_turns"] for o in advice["options"]}, advice["recommendation"])
     opening = initial_state(rules).apply(FIRST_THROW)
     return PegsFivesReport(rules, tuple(row_tables(rules)), policy_rows(rules, subsets, advisor), games,
                            simulations, advisor.estimator, board_value(rules).weights, examples, opening,
-                           advise_throw(rules, opening.board, FIRST_THROW), races, late)
-
-
-def compute_pegs(context: ReportContext) -> PegsFivesReport:
-    """The numbers of the Pegs section."""
-    return _compute(PEGS, context)
-
-
-def compute_fives(context: ReportContext) -> PegsFivesReport:
-    """The numbers of the Fives section."""
-    return _compute(FIVES, context)
+                           game.advise_throw(opening.board, FIRST_THROW), races, late)
 
 
 def _kind(result: dict) -> str:

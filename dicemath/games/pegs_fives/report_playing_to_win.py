@@ -40,6 +40,7 @@ from __future__ import annotations
 import json
 from collections.abc import Hashable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -47,10 +48,13 @@ from dicemath.core.advice import Advice
 from dicemath.core.dice import throw_text
 from dicemath.core.stats import Z95
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
-from dicemath.games.pegs_fives.state import board_text, initial_state
+from dicemath.games.pegs_fives.state import board_text, choice_state, initial_state
 from dicemath.core.markdown import markdown_table
 from dicemath.reporting.context import ReportContext
 from dicemath.reporting.context import study_file
+
+if TYPE_CHECKING:
+    from dicemath.games.pegs_fives.game import PegsFivesGame
 
 RESULTS = study_file("race_results.json")
 """The committed race study (``analyses/pegs_fives_race.py``)."""
@@ -486,7 +490,7 @@ def agreement_sentence(game: str, record: dict) -> str:
 @dataclass(frozen=True)
 class Position:
     """One full-board decision: the race advice (:func:`.race_advice.race_advice`) and the solo
-    advice (:func:`.fullboard.advice.advise_throw`) for the same throw."""
+    advice (:meth:`~dicemath.core.game.Game.advise`) for the same throw."""
 
     game: str
     label: str
@@ -513,9 +517,10 @@ class Position:
         return best.action
 
 
-def positions(context: ReportContext) -> tuple[Position, ...]:
-    """The race and solo advice of :data:`POSITIONS` (the first of each game in quick mode)."""
-    from dicemath.games.pegs_fives.fullboard.advice import advise_throw
+def positions(context: ReportContext, game_object: PegsFivesGame) -> tuple[Position, ...]:
+    """The race and solo advice of :data:`POSITIONS` (the first of each game in quick mode),
+    the solo advice asked of ``game_object`` (:meth:`~dicemath.core.game.Game.advise`, the
+    chain of each position's rules)."""
     from dicemath.games.pegs_fives.race_advice import race_advice
 
     chosen, seen = [], set()
@@ -526,7 +531,7 @@ def positions(context: ReportContext) -> tuple[Position, ...]:
         rules = _rules(game)
         chosen.append(Position(game, label, board, throw, opponent,
                                race_advice(rules, board, throw, [opponent]).as_dict(),
-                               advise_throw(rules, board, throw)))
+                               game_object.advise(choice_state(rules, board, throw))))
     return tuple(chosen)
 
 
@@ -578,12 +583,13 @@ class PlayingToWinReport:
     quick: bool
 
 
-def compute(context: ReportContext) -> PlayingToWinReport:
-    """The exact races, the deviation curves, the committed study and the positions."""
+def compute(game: PegsFivesGame, context: ReportContext) -> PlayingToWinReport:
+    """The exact races, the deviation curves, the committed study and the positions (the solo
+    advice asked of ``game``)."""
     rows = QUICK_DEVIATION_ROWS if context.quick else DEVIATION_ROWS
     study = read_study().get("games", {})
     return PlayingToWinReport(exact_races(context), tuple(committed_deviation(context, rules, rows) for rules in GAMES),
-                              {rules.name: study.get(rules.name, {}) for rules in GAMES}, positions(context),
+                              {rules.name: study.get(rules.name, {}) for rules in GAMES}, positions(context, game),
                               context.quick)
 
 

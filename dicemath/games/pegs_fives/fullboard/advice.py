@@ -17,7 +17,14 @@ Sources, in order (each limit stated once, in its ``covers``):
 With an exact source every option's value is the expected number of turns still needed
 after this turn under optimal play (:meth:`FivesKernel.option_values` and its Pegs twin)
 and the board value is ``E(board)`` at the start of a turn; float64. ``dicemath pegs
-advise``, the page, ``dicemath analyse`` and the report all answer from this chain.
+advise``, the page, ``dicemath analyse`` and the report all answer from this chain
+(:meth:`dicemath.core.game.Game.advise`).
+
+Each source is a :class:`BoardSource`: one model of board values (an :class:`ExactAdvisor`
+or the estimate's advisor) gives its advice, the value of any state it covers (a decision,
+a throw, the end: the expected total number of turns, taken plus still needed,
+:func:`state_value`) and the expectation before a throw (:func:`expected_value`), through
+the exact within-turn model :class:`~..turn.TurnValue` on those board values.
 
 Example:
     >>> from dicemath.games.pegs_fives.rules import PEGS
@@ -31,8 +38,8 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -40,16 +47,15 @@ import numpy as np
 
 from dicemath.core.advice import Advice, Option
 from dicemath.core.errors import InvalidStateError
-from dicemath.core.sources import Source, SourceChain
+from dicemath.core.sources import Source, SourceChain, Valued
 from dicemath.core.table_store import read_manifest
 from dicemath.games.pegs_fives.advisor import Advisor, Ranking, RowAdvice, ranked
 from dicemath.games.pegs_fives.fullboard import storage
 from dicemath.games.pegs_fives.fullboard.driver import game_of, kernel_for, solve_table
 from dicemath.games.pegs_fives.fullboard.layout import FULL_ROWS
 from dicemath.games.pegs_fives.rules import Rules
-from dicemath.games.pegs_fives.state import (
-    BoardTuple, State, check_board, check_roll, check_throws_left, initial_state)
-from dicemath.games.pegs_fives.turn import open_rows_of
+from dicemath.games.pegs_fives.state import BoardTuple, State, check_board, check_roll, check_throws_left
+from dicemath.games.pegs_fives.turn import TurnValue, open_rows_of
 
 SOLVE_MAX_ROWS = 8
 """Boards with at most this many open rows are solved on demand (``6**8`` boards) when no
@@ -74,6 +80,8 @@ class ExactAdvisor:
         self.kernel = kernel_for(rules, rows)
         self.values = values
         self.source = source
+        self.evaluator = TurnValue(rules, self.value, exact=False)
+        """The within-turn model on these values (float64), which values the states of a turn."""
 
     def value(self, board: Sequence[int]) -> float:
         """Expected turns from ``board`` at the start of a turn, optimal play (float64)."""
@@ -95,9 +103,13 @@ class ExactAdvisor:
         rules = self.rules
         dice = rules.dice if dice is None else dice
         throws = rules.throws if throws is None else throws
-        index = self.kernel.layout.index(check_board(board, rules))
+        return self.checked_ranking(check_board(board, rules), check_roll(throw, dice), dice, throws)
+
+    def checked_ranking(self, board: BoardTuple, roll: tuple[int, ...], dice: int, throws: int | None) -> Ranking:
+        """:meth:`ranking` of inputs already checked (a state's): ``throws`` left before the throw."""
+        index = self.kernel.layout.index(board)
         here = float(self.values[index])
-        options = self.kernel.option_values(self.values, index, check_roll(throw, dice), dice, throws)
+        options = self.kernel.option_values(self.values, index, roll, dice, throws)
         return Ranking(ranked(RowAdvice(row, hits, stay * here + rest, stay) for row, hits, stay, rest in options),
                        here)
 
@@ -119,6 +131,9 @@ def _estimate_advisor(rules: Rules) -> Advisor:
 _OPEN_TABLES: dict[Path, storage.Table] = {}
 """Tables opened by this process, by directory (a memory map each)."""
 
+_TABLE_ADVISORS: dict[tuple[Path, Rules], ExactAdvisor] = {}
+"""The advisor of each table opened, which keeps its within-turn model's memo."""
+
 
 def _open(directory: Path, rules: Rules) -> storage.Table:
     table = _OPEN_TABLES.get(directory)
@@ -138,14 +153,9 @@ def _default_table(rules: Rules, rows: tuple[int, ...]) -> storage.Table | None:
     return _open(directory, rules) if manifest is not None and manifest.complete else None
 
 
-@lru_cache(maxsize=8)
-def _solved(rules: Rules, rows: tuple[int, ...]) -> np.ndarray:
-    return solve_table(rules, rows)
-
-
-def _table_for(rules: Rules, board: BoardTuple, table: Path | str | None) -> tuple[tuple[int, ...], np.ndarray] | None:
-    """The open rows and values of the table that answers ``board``: ``table`` (which must
-    cover it), else a finished default table of the full board or of its open rows, else None.
+def _table_for(rules: Rules, board: BoardTuple, table: Path | str | None) -> storage.Table | None:
+    """The table that answers ``board``: ``table`` (which must cover it), else a finished
+    default table of the full board or of its open rows, else None.
 
     Raises:
         TableError, InvalidRulesError: ``table`` is unusable for these rules.
@@ -154,14 +164,14 @@ def _table_for(rules: Rules, board: BoardTuple, table: Path | str | None) -> tup
     if table is not None:
         found = _open(Path(table).resolve(), rules)
         found.layout.index(board)
-        return found.layout.rows, found.open_values()
+        return found
     open_rows = open_rows_of(board, rules.goal)
     if not open_rows:
         return None
     for rows in (FULL_ROWS[:rules.rows], open_rows):
         default = _default_table(rules, rows)
         if default is not None:
-            return rows, default.open_values()
+            return default
     return None
 
 
@@ -169,77 +179,160 @@ def _covered_by_table(state: State, *, table: Path | str | None = None, **settin
     return _table_for(state.rules, state.board, table) is not None
 
 
-def _covered_by_solve(state: State, **settings: object) -> bool:
-    return 0 < len(open_rows_of(state.board, state.rules.goal)) <= SOLVE_MAX_ROWS
-
-
-def _table_advisor(state: State, table: Path | str | None = None) -> ExactAdvisor:
+def _table_advisor(state: State, *, table: Path | str | None = None, **settings: object) -> ExactAdvisor:
     found = _table_for(state.rules, state.board, table)
     if found is None:                           # the chain asks only when _covered_by_table
         raise storage.TableError(f"no finished table answers {state}")
-    rows, values = found
-    return ExactAdvisor(state.rules, rows, values, "table")
+    key = (found.directory, state.rules)
+    advisor = _TABLE_ADVISORS.get(key)
+    if advisor is None:
+        advisor = _TABLE_ADVISORS[key] = ExactAdvisor(state.rules, found.layout.rows, found.open_values(), "table")
+    return advisor
 
 
-def _solve_advisor(state: State) -> ExactAdvisor:
-    rows = open_rows_of(state.board, state.rules.goal)
-    return ExactAdvisor(state.rules, rows, _solved(state.rules, rows), "solve")
+@lru_cache(maxsize=8)
+def _solved(rules: Rules, rows: tuple[int, ...]) -> ExactAdvisor:
+    return ExactAdvisor(rules, rows, solve_table(rules, rows), "solve")
 
 
-def _decision_advice(advisor: Advisor | ExactAdvisor, state: State) -> Advice:
+def _solve_advisor(state: State, **settings: object) -> ExactAdvisor:
+    return _solved(state.rules, open_rows_of(state.board, state.rules.goal))
+
+
+def _estimate(state: State, **settings: object) -> Advisor:
+    return estimate_advisor(state.rules)
+
+
+@dataclass(frozen=True, kw_only=True)
+class BoardSource(Source):
+    """A source of a Pegs or Fives chain: one model of board values gives its advice, the
+    value of every state it covers and the expectation before a throw (:func:`board_source`).
+
+    Attributes:
+        advisor: ``advisor(state, **settings)``: the model of a state it covers, an
+            :class:`ExactAdvisor` or the estimate's :class:`~..advisor.Advisor` (which also
+            values every board the turn can reach).
+    """
+
+    advisor: Callable[..., ExactAdvisor | Advisor]
+
+
+def board_source(name: str, exact: bool, limit: str, covers: Callable[..., bool],
+                 advisor: Callable[..., ExactAdvisor | Advisor]) -> BoardSource:
+    """The :class:`BoardSource` whose advice, values and expectations all come from
+    ``advisor`` (:func:`decision_advice`, :func:`state_value`, :func:`expected_value`); a
+    finished game is valued without asking it."""
+    def advise(state: State, **settings: object) -> Advice:
+        return decision_advice(advisor(state, **settings), state)
+
+    def value(state: State, **settings: object) -> Valued:
+        return Valued((float(state.turns),), True) if state.over else state_value(advisor(state, **settings), state)
+
+    def expected(state: State, **settings: object) -> Valued:
+        return expected_value(advisor(state, **settings), state)
+
+    return BoardSource(name, exact, limit, covers, advise, value=value, expected=expected, advisor=advisor)
+
+
+def table_source() -> BoardSource:
+    """The ``"table"`` source: a finished optimal table covering the board."""
+    return board_source("table", True, "a finished optimal table covering the board (given, or the full-board table "
+                                       "or one of the board's open rows in the default location)",
+                        _covered_by_table, _table_advisor)
+
+
+def solve_source(max_rows: int) -> BoardSource:
+    """The ``"solve"`` source: a board with at most ``max_rows`` open rows (a finished board
+    too), its reduced table solved now by the compiled kernel (kept for the process)."""
+    def covers(state: State, **settings: object) -> bool:
+        return len(open_rows_of(state.board, state.rules.goal)) <= max_rows
+
+    return board_source("solve", True, f"at most {max_rows} open rows: the reduced board solved by the compiled "
+                                       "kernel", covers, _solve_advisor)
+
+
+def estimate_source() -> BoardSource:
+    """The ``"estimate"`` source: any board, the one-turn lookahead of :func:`estimate_advisor`."""
+    return board_source("estimate", False, "any board: the one-turn lookahead on the shipped distilled model (else "
+                                           "the fitted board value)", lambda state, **settings: True, _estimate)
+
+
+@lru_cache(maxsize=8)
+def source_chain(rules: Rules) -> SourceChain:
+    """The chain of sources of ``rules`` (see the module docstring): :func:`table_source`,
+    :func:`solve_source` of :data:`SOLVE_MAX_ROWS`, :func:`estimate_source`.
+
+    Each source takes any :class:`~..state.State` and the setting ``table`` (a table
+    directory): ``covers`` and ``value`` any state, ``expected`` a throw's, ``advise`` a
+    state where a row is to be named (InvalidStateError otherwise).
+    """
+    return SourceChain(table_source(), solve_source(SOLVE_MAX_ROWS), estimate_source())
+
+
+def board_advisor(chain: SourceChain, state: State, **settings: object) -> ExactAdvisor | Advisor:
+    """The model of the first source of ``chain`` that covers ``state`` (a chain of
+    :class:`BoardSource`): its values of every board the turn from ``state`` can reach.
+
+    Raises:
+        NoSourceError: no source covers ``state``.
+        TypeError: the source is no :class:`BoardSource`.
+    """
+    source = chain.source_for(state, **settings)
+    if not isinstance(source, BoardSource):
+        raise TypeError(f"source {source.name!r} gives no board values")
+    return source.advisor(state, **settings)
+
+
+def decision_advice(advisor: Advisor | ExactAdvisor, state: State) -> Advice:
+    """The :func:`row_advice` of ``advisor`` at the decision ``state`` (checked: a
+    :class:`~..state.State`'s choice throw).
+
+    Raises:
+        InvalidStateError: no row is to be named in ``state``.
+    """
     if state.current_player() != 0 or state.roll is None:
         raise InvalidStateError(f"no row is to be named in {state}: advice needs a choice throw")
     throws = None if state.throws is None else state.throws + 1
     return advisor_advice(advisor, str(state), state.board, state.roll, state.dice, throws)
 
 
-@lru_cache(maxsize=8)
-def source_chain(rules: Rules) -> SourceChain:
-    """The chain of sources of a row decision of ``rules`` (see the module docstring).
+def state_value(advisor: Advisor | ExactAdvisor, state: State) -> Valued:
+    """The expected total number of turns of ``state`` (taken plus still needed) from
+    ``advisor``'s values: ``turns`` at the end; at a decision, the best option of
+    :func:`decision_advice` after this turn; at a throw, ``advisor``'s within-turn model
+    (:class:`~..turn.TurnValue`; a turn's first throw: ``E(board)`` itself).
 
-    Each source's ``covers(state, table=None)`` and ``advise(state, table=None)`` take a
-    :class:`~..state.State`; ``advise`` needs a state where a row is to be named and raises
-    InvalidStateError otherwise.
+    Example:
+        >>> from dicemath.games.pegs_fives.rules import PEGS
+        >>> from dicemath.games.pegs_fives.state import initial_state
+        >>> start = initial_state(PEGS.variant(rows=2))
+        >>> chain = source_chain(start.rules)
+        >>> value, before = chain.value(start), chain.expected(start)     # exact: equal to rounding
+        >>> value.exact, abs(value.values[0] - before.values[0]) < 1e-12
+        (True, True)
     """
-    return SourceChain(
-        Source("table", True, "a finished optimal table covering the board (given, or the full-board table or "
-                              "one of the board's open rows in the default location)",
-               _covered_by_table, lambda state, table=None, **_: _decision_advice(_table_advisor(state, table), state)),
-        Source("solve", True, f"at most {SOLVE_MAX_ROWS} open rows: the reduced board solved by the compiled kernel",
-               _covered_by_solve, lambda state, **_: _decision_advice(_solve_advisor(state), state)),
-        Source("estimate", False, "any board: the one-turn lookahead on the shipped distilled model (else the "
-                                  "fitted board value)",
-               lambda state, **_: True, lambda state, **_: _decision_advice(estimate_advisor(state.rules), state)))
+    if state.over:
+        return Valued((float(state.turns),), True)
+    if state.roll is not None:
+        advice = decision_advice(advisor, state)
+        return Valued((state.turns + 1 + min(float(o.value) for o in advice.options),), advice.exact)
+    model = advisor.evaluator
+    if state.row is None:
+        ahead = model.choice(state.board, state.dice, state.throws)
+    else:
+        stay, rest = model.cycle(state.board, state.row, state.count, state.dice, state.throws)
+        ahead = stay * model.value(state.board) + rest
+    return Valued((state.turns + 1 + float(ahead),), advisor.exact)
 
 
-def advisor_for(rules: Rules, board: Sequence[int], table: Path | str | None = None, *,
-                solve_max_rows: int = SOLVE_MAX_ROWS) -> ExactAdvisor | Advisor:
-    """The advisor of the first source of :func:`source_chain` that covers ``board`` (at the
-    start of a turn), which also values the boards after it.
-
-    Args:
-        rules: the game.
-        board: the board (validated).
-        table: a table directory to use (it must cover the board).
-        solve_max_rows: the ``"solve"`` source answers only boards with at most this many
-            open rows (a caller's tighter time limit; at most :data:`SOLVE_MAX_ROWS`); a board
-            it leaves out gets the estimate.
-
-    Returns:
-        An :class:`ExactAdvisor` (source ``"table"`` or ``"solve"``), or
-        :func:`estimate_advisor` (``exact`` False).
-
-    Raises:
-        TableError, InvalidRulesError: ``table`` is unusable for these rules.
-        InvalidBoardError: a bad board, or one ``table`` does not cover.
-    """
-    state = initial_state(rules, check_board(board, rules))
-    source = source_chain(rules).source_for(state, table=table)
-    if source.name == "table":
-        return _table_advisor(state, table)
-    if source.name == "solve" and len(open_rows_of(state.board, rules.goal)) <= solve_max_rows:
-        return _solve_advisor(state)
-    return estimate_advisor(rules)
+def expected_value(advisor: Advisor | ExactAdvisor, state: State) -> Valued:
+    """The expectation before the throw of ``state``: the mean over the throw's outcomes,
+    the within-turn model's own sum, which :func:`state_value` uses everywhere but at a
+    turn's first throw, where it takes ``E(board)`` instead (equal when exact)."""
+    if state.row is not None:
+        return state_value(advisor, state)
+    model = advisor.evaluator
+    return Valued((state.turns + 1 + float(model.lookahead(state.board, state.dice, state.throws)),), advisor.exact)
 
 
 UNIT = "expected turns after this turn"
@@ -247,46 +340,49 @@ UNIT = "expected turns after this turn"
 ends (fewer is better)."""
 
 
-def advise(state: State, *, table: Path | str | None = None) -> Advice:
-    """Every legal row after the choice throw of ``state``, best first (fewest expected
-    turns still needed after this turn, then more hits, then the higher row).
-
-    The values come from the first source of :func:`source_chain` that covers the board:
-    exact from a table or a compiled solve, else the distilled model's estimates (``exact``
-    False).
+def throw_states(rules: Rules, board: Sequence[int], throw: Sequence[int], *, dice: int | None = None,
+                 throws: int | None = None) -> tuple[State, State]:
+    """The states before and after a choice throw as a player names it, checked once: after
+    it a row is to be named, or the turn has ended (no legal row, PEGS-4 / FIVES-2).
 
     Args:
-        state: a state where a row is to be named (``state.current_player() == 0``).
-        table: a table directory to answer from (it must cover the board).
-
-    Returns:
-        The :class:`~dicemath.core.advice.Advice` (unit :data:`UNIT`): per option the row,
-        its ``hits``, ``expected_turns``, ``expected_turns_including_this`` and
-        ``p_no_progress``; extras ``board``, ``roll``, ``board_value``, ``ranking``,
-        ``recommendation``, ``greedy_choice`` and, for estimates, ``estimator``.
+        rules: the game.
+        board: the board at the choice throw.
+        throw: the choice throw.
+        dice, throws: dice in hand and throws left before the throw (default: the start of
+            a cycle, all dice and the full budget).
 
     Raises:
-        InvalidStateError: nobody decides in ``state`` (a throw is next, or the game is over).
-
-    Example:
-        >>> from dicemath.games.pegs_fives.rules import PEGS
-        >>> from dicemath.games.pegs_fives.state import initial_state
-        >>> state = initial_state(PEGS, [5] * 10 + [4, 4]).apply((6, 6, 5, 5, 5, 6))
-        >>> advice = advise(state)
-        >>> [o.action for o in advice.options], advice.exact, advice.source
-        ([12, 11], True, 'solve')
+        InvalidBoardError, InvalidRollError, IllegalMoveError: bad input.
+        InvalidStateError: a finished board (every row at the goal: the game is over and
+            nobody throws).
     """
-    if state.current_player() != 0:
-        raise InvalidStateError(f"no row is to be named in {state}: advice needs a choice throw")
-    return source_chain(state.rules).advise(state, table=table)
+    b = check_board(board, rules)
+    if not open_rows_of(b, rules.goal):
+        raise InvalidStateError(f"the board {','.join(map(str, b))} is finished (every row at the goal): "
+                                "the game is over, no throw to advise")
+    start = State(rules, b, rules.dice if dice is None else dice, check_throws_left(rules, throws))
+    return start, start.apply(tuple(throw))
+
+
+def turn_ends_advice(chain: SourceChain, start: State, throw: Sequence[int], **settings: object) -> Advice:
+    """The advice at a choice throw that allows no row (:func:`throw_states`: the turn ends):
+    no options, the board valued by the first source of ``chain`` that covers ``start``."""
+    advisor = board_advisor(chain, start, **settings)
+    return advisor_advice(advisor, str(start), start.board, tuple(throw), start.dice, start.throws)
 
 
 def advise_throw(rules: Rules, board: Sequence[int], throw: Sequence[int], *, table: Path | str | None = None,
                  dice: int | None = None, throws: int | None = None) -> Advice:
-    """The advice of :func:`advise` for a board and a choice throw as a player names them.
+    """Every legal row after a choice throw as a player names it, best first (fewest expected
+    turns still needed after this turn, then more hits, then the higher row): the chain of
+    ``rules`` (:func:`source_chain`; what :meth:`dicemath.core.game.Game.advise` answers at
+    the state after the throw).
 
-    Also answers a throw that allows no row (no options: the turn ends, PEGS-4 / FIVES-2);
-    the advice's ``state`` is then the state before the throw.
+    The values come from the first source that covers the board: exact from a table or a
+    compiled solve, else the distilled model's estimates (``exact`` False). A throw that
+    allows no row gets no options (the turn ends, PEGS-4 / FIVES-2); the advice's ``state``
+    is then the state before the throw.
 
     Args:
         rules: the game.
@@ -296,35 +392,34 @@ def advise_throw(rules: Rules, board: Sequence[int], throw: Sequence[int], *, ta
         dice, throws: dice in hand and throws left before the throw (default: the start of
             a cycle, all dice and the full budget).
 
+    Returns:
+        The :class:`~dicemath.core.advice.Advice` (unit :data:`UNIT`): per option the row,
+        its ``hits``, ``expected_turns``, ``expected_turns_including_this`` and
+        ``p_no_progress``; extras ``board``, ``roll``, ``board_value``, ``ranking``,
+        ``recommendation``, ``greedy_choice`` and, for estimates, ``estimator``.
+
     Raises:
-        InvalidBoardError, InvalidRollError, IllegalMoveError: bad input.
-        InvalidStateError: a finished board (every row at the goal: the game is over and
-            nobody throws, as :func:`advise` says of a finished state).
+        InvalidBoardError, InvalidRollError, IllegalMoveError, InvalidStateError: bad input
+            (:func:`throw_states`).
 
     Example:
         >>> from dicemath.games.pegs_fives.rules import PEGS
-        >>> advise_throw(PEGS, [5] * 10 + [4, 4], (6, 6, 5, 5, 5, 6)).best.action
-        12
+        >>> advice = advise_throw(PEGS, [5] * 10 + [4, 4], (6, 6, 5, 5, 5, 6))
+        >>> [o.action for o in advice.options], advice.exact, advice.source
+        ([12, 11], True, 'solve')
     """
-    b = check_board(board, rules)
-    if not open_rows_of(b, rules.goal):
-        raise InvalidStateError(f"the board {','.join(map(str, b))} is finished (every row at the goal): "
-                                "the game is over, no throw to advise")
-    dice = rules.dice if dice is None else dice
-    faces = check_roll(throw, dice)
-    throws = check_throws_left(rules, throws)
-    start = replace(initial_state(rules, b), dice=dice, throws=throws)
-    state = start.apply(faces)
+    start, state = throw_states(rules, board, throw, dice=dice, throws=throws)
+    chain = source_chain(rules)
     if state.current_player() == 0:
-        return source_chain(rules).advise(state, table=table)
-    return advisor_advice(advisor_for(rules, b, table), str(start), b, faces, dice, throws)
+        return chain.advise(state, table=table)
+    return turn_ends_advice(chain, start, throw, table=table)
 
 
-def advisor_advice(advisor: Advisor | ExactAdvisor, text: str, board: BoardTuple, roll: Sequence[int],
+def advisor_advice(advisor: Advisor | ExactAdvisor, text: str, board: BoardTuple, roll: tuple[int, ...],
                    dice: int, throws: int | None) -> Advice:
-    """The :func:`row_advice` of ``advisor``'s ranking of a choice throw (``throws``: throws
-    left before it), its ``board_value`` the one the ranking uses."""
-    ranking = advisor.ranking(board, roll, dice=dice, throws=throws)
+    """The :func:`row_advice` of ``advisor``'s ranking of a checked choice throw (``throws``:
+    throws left before it), its ``board_value`` the one the ranking uses."""
+    ranking = advisor.checked_ranking(board, roll, dice, throws)
     return row_advice(advisor.rules, text, board, roll, ranking.rows, board_value=ranking.board_value,
                       exact=advisor.exact, source=advisor.source, estimator=advisor.estimator)
 
@@ -332,7 +427,7 @@ def advisor_advice(advisor: Advisor | ExactAdvisor, text: str, board: BoardTuple
 def row_advice(rules: Rules, text: str, board: BoardTuple, roll: Sequence[int], rows: Sequence[RowAdvice], *,
                board_value: float, exact: bool, source: str, estimator: str | None = None) -> Advice:
     """The :class:`~dicemath.core.advice.Advice` of ranked rows (best first, see
-    :func:`advise` for its keys); a finished board is exact, source ``"complete"``."""
+    :func:`advise_throw` for its keys); a finished board is exact, source ``"complete"``."""
     complete = not open_rows_of(board, rules.goal)
     extras = {"board": list(board), "roll": sorted(roll), "board_value": board_value,
               "ranking": [a.row for a in rows], "recommendation": rows[0].row if rows else None,
