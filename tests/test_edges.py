@@ -267,3 +267,45 @@ def test_bearoff_report_lists_recorded_builds_not_the_local_ones(tmp_path, monke
     written = record_databases(root, tmp_path / "builds.json")       # how this machine's builds are recorded
     again = "\n".join(database_lines(*recorded_summary(written)))
     assert "`two-sided-2`" in again and "| complete |" in again and str(root) not in written.read_text()
+
+
+# ---------------------------------------------------------------- 7. Pitjesbak names throws by their dice
+
+def test_pitjesbak_throw_names_are_their_dice():
+    from dicemath.core.dice import throw_text
+    from dicemath.games.pitjesbak.rules import Rules
+    from dicemath.games.pitjesbak.throws import class_table, classify
+
+    assert classify((1, 2, 6)).name == "6-2-1 (162)" and classify((1, 2, 6)).label == "score 162"
+    for die_values in ("traditional", "pips"):
+        for row in class_table(Rules(die_values=die_values)):                 # every throw of a class is named
+            name = row.throw_class.name
+            assert all(throw_text(t) in name or throw_text(t)[::-1] in name for t in row.throws), name
+            assert "score" not in name
+            assert row.throw_class == classify(row.throws[0], Rules(die_values=die_values))
+
+
+@pytest.mark.parametrize("argv", [
+    ["pitjesbak", "card", "--stripes", "3"],
+    ["pitjesbak", "card", "--players", "3", "--stripes", "1"],
+    ["pitjesbak", "round", "--players", "3"],
+])
+def test_pitjesbak_cards_name_throws_by_their_dice(capsys, argv):
+    import re
+
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "score" not in out and re.search(r"\d-\d-\d(/\d-\d-\d)* \(\d+\) or better", out), out
+
+
+def test_pitjesbak_threshold_plot_names_throws_by_their_dice():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from dicemath.games.pitjesbak.report import TableRow, thresholds_figure
+
+    rows = (TableRow(2, True, (0.51, 0.49), (("score 68", "score 105"), ("score 65", "score 65"))),)
+    figure = thresholds_figure(rows)
+    ticks = [t.get_text() for t in figure.axes[0].get_yticklabels()]
+    assert ticks == ["6-3-2 (65)", "6-5-3/6-4-4 (68)", "3-2-1 (105)"]
+    assert "6-2-2 (64)" in figure._suptitle.get_text()

@@ -64,8 +64,8 @@ def test_table_conclusions_follow_the_numbers():
     rising = (_row(2, 0.51, (("score 68", "score 105"), ("score 65", "score 65"))),
               _row(3, 0.34, (("score 106", "score 108"), ("score 162", "score 109"), ("score 65", "score 65"))))
     words = " ".join(threshold_conclusions(rising))
-    assert "rises with every added player: score 68 at 2 players, score 106 at 3" in words
-    assert "stops as soon as he beats it (score 65) at every table size" in words
+    assert "rises with every added player: 6-5-3/6-4-4 (68) at 2 players, 4-2-1/3-3-1 (106) at 3" in words
+    assert "stops as soon as he beats it, on 6-3-2 (65) or better, at every table size" in words
     falling = (rising[0], _row(3, 0.34, (("score 14", "score 108"), ("score 162", "score 109"),
                                          ("score 70", "score 65"))))
     words = " ".join(threshold_conclusions(falling))

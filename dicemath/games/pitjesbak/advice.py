@@ -276,12 +276,13 @@ def game_policy(solution: GameSolution) -> Callable[[State], str]:
 # -- the policy card ----------------------------------------------------------------------
 
 def describe_stops(stops: Sequence[bool] | NDArray[np.bool_], rules: Rules | None = None) -> str:
-    """Words for a stop set over the classes: "score 105 or better", "always", ...
+    """Words for a stop set over the classes, each named by its dice: "3-2-1 (105) or better",
+    "always", ...
 
     Example:
         >>> space = class_space()
         >>> describe_stops([c.rank >= 105 for c in space.classes[:-1]] + [False])
-        'score 105 or better; 1-1-1: throw again'
+        '3-2-1 (105) or better; 1-1-1: throw again'
     """
     space = class_space(rules)
     ranked = [bool(s) for s in stops[:space.apen]]
@@ -293,7 +294,7 @@ def describe_stops(stops: Sequence[bool] | NDArray[np.bool_], rules: Rules | Non
     else:
         first = ranked.index(True)
         if all(ranked[first:]):
-            text = f"{space.classes[first].label} or better"
+            text = f"{space.classes[first].name} or better"
         else:
             runs = []
             c = 0
@@ -302,7 +303,7 @@ def describe_stops(stops: Sequence[bool] | NDArray[np.bool_], rules: Rules | Non
                     end = c
                     while end + 1 < len(ranked) and ranked[end + 1]:
                         end += 1
-                    lo, hi = space.classes[c].label, space.classes[end].label
+                    lo, hi = space.classes[c].name, space.classes[end].name
                     runs.append(lo if c == end else f"{lo} .. {hi}")
                     c = end + 1
                 else:
@@ -400,7 +401,7 @@ def policy_card(solution: GameSolution | None = None, state: tuple | None = None
     rows: list[list[str]] = []
     for i in reversed(range(space.apen)):
         texts = [_follower_text(follower[0, i], i, rules), _follower_text(follower[1, i], i, rules)]
-        label = space.classes[i].label
+        label = space.classes[i].name
         if rows and rows[-1][1:] == texts:
             rows[-1][0] = rows[-1][0].split(" .. ")[0] + " .. " + label
         else:
@@ -590,7 +591,7 @@ def table_policy_card(stripes: Sequence[int] | None = None, wiped: Sequence[bool
             before = [throw[i]] + [throw[below[-1]] if below else None] * (position - 1)
             texts = tuple(_follower_text(solved.stops(position, before=before, limit=limit, throws=used), i, rules)
                           for limit, used in FOLLOWER_SITUATIONS)
-            label = space.classes[i].label
+            label = space.classes[i].name
             if rows and rows[-1][1] == texts:
                 rows[-1][0] = rows[-1][0].split(" .. ")[0] + " .. " + label
             else:

@@ -316,17 +316,24 @@ def round_conclusion(rounds: tuple[RoundRow, ...]) -> str:
             f"players, not at the other table sizes ({sizes}).")
 
 
-def _threshold_labels(rules: Rules | None = None) -> list[str]:
-    """Ranked class labels, weakest first (the y axis of the threshold plot)."""
+def _threshold_names(rules: Rules | None = None) -> list[str]:
+    """The ranked classes by their dice (:attr:`~.throws.ThrowClass.name`), weakest first, in the
+    order of :func:`~.advice.threshold_index` (the y axis of the threshold plot)."""
     space = class_space(rules)
-    return [c.label for c in space.classes[:space.apen]]
+    return [c.name for c in space.classes[:space.apen]]
+
+
+def _named(label: str | None, absent: str) -> str:
+    """A threshold (a class's label, as the rows hold it) by its dice, ``absent`` for none."""
+    index = threshold_index(label)
+    return absent if index is None else _threshold_names()[index]
 
 
 def thresholds_figure(rows: tuple[TableRow, ...]):
     """The stop thresholds by turn position, one line per table size (estimates dashed)."""
     import matplotlib.pyplot as plt
 
-    labels = _threshold_labels()
+    names = _threshold_names()
     figure, axes = plt.subplots(1, 2, figsize=(12, 5.5), sharey=True)
     used: set[int] = set()
     for k, (axis, title) in enumerate(zip(axes, ("after the first of three throws", "with one of three throws left"))):
@@ -340,12 +347,12 @@ def thresholds_figure(rows: tuple[TableRow, ...]):
         axis.grid(alpha=0.3)
     ticks = sorted(used)
     axes[0].set_yticks(ticks)
-    axes[0].set_yticklabels([labels[i] for i in ticks])
+    axes[0].set_yticklabels([names[i] for i in ticks])
     axes[0].set_ylabel("weakest throw he stops on")
-    handles, names = axes[0].get_legend_handles_labels()
-    figure.legend(handles, names, loc="lower center", ncol=4, bbox_to_anchor=(0.5, -0.1))
+    handles, tables = axes[0].get_legend_handles_labels()
+    figure.legend(handles, tables, loc="lower center", ncol=4, bbox_to_anchor=(0.5, -0.1))
     figure.suptitle(f"Game-optimal stop thresholds at the opening (followers facing a best of "
-                    f"{classify(WEAK_BEST).label})")
+                    f"{classify(WEAK_BEST).name})")
     return figure
 
 
@@ -364,33 +371,35 @@ def _trend(values: list[int]) -> str:
 
 
 def threshold_conclusions(rows: tuple[TableRow, ...]) -> list[str]:
-    """Sentences about the thresholds, each computed from the rows."""
-    labels = _threshold_labels()
+    """Sentences about the thresholds, each computed from the rows (which hold the classes'
+    labels; the sentences name them by their dice)."""
+    names = _threshold_names()
     out = []
     for k, when in ((0, "after his first throw"), (1, "after his second")):
         found = [threshold_index(r.thresholds[0][k]) for r in rows]
         start = [i for i in found if i is not None]
         if len(start) == len(found):
-            out.append(f"The start player's threshold {when} {_trend(start)}: {labels[start[0]]} at "
-                       f"{rows[0].players} players, {labels[start[-1]]} at {rows[-1].players}.")
-    weak = threshold_index(classify(WEAK_BEST).label)
+            out.append(f"The start player's threshold {when} {_trend(start)}: {names[start[0]]} at "
+                       f"{rows[0].players} players, {names[start[-1]]} at {rows[-1].players}.")
+    weak_best = classify(WEAK_BEST)
+    weak = threshold_index(weak_best.label)
     if weak is None:
-        raise ValueError(f"{classify(WEAK_BEST).label} is not a ranked class")
-    beat = labels[weak + 1]
-    last = [r.thresholds[-1][0] for r in rows]
-    if all(t == beat for t in last):
-        out.append(f"The last player, facing {classify(WEAK_BEST).label} with two throws left, stops as soon as "
-                   f"he beats it ({beat}) at every table size: nobody can overtake him.")
+        raise ValueError(f"{weak_best.name} is not a ranked class")
+    last = [threshold_index(r.thresholds[-1][0]) for r in rows]
+    if all(t == weak + 1 for t in last):
+        out.append(f"The last player, facing {weak_best.name} with two throws left, stops as soon as "
+                   f"he beats it, on {names[weak + 1]} or better, at every table size: nobody can overtake him.")
     else:
-        out.append("The last player's threshold facing " + classify(WEAK_BEST).label + " is "
-                   + ", ".join(f"{t or 'none'} ({r.players} players)" for r, t in zip(rows, last)) + ".")
+        out.append(f"The last player's threshold facing {weak_best.name} is "
+                   + ", ".join(f"{'none' if t is None else names[t]} ({r.players} players)"
+                               for r, t in zip(rows, last)) + ".")
     by_after: dict[int, set] = {}
     for r in rows:
         for position in range(1, r.players - 1):
             by_after.setdefault(r.players - 1 - position, set()).add(threshold_index(r.thresholds[position][0]))
     strengths = {after: sorted(v - {None}) for after, v in sorted(by_after.items()) if v - {None}}
     if strengths:
-        spans = "; ".join(f"{after} after him: {labels[v[0]]}" + (f" to {labels[v[-1]]}" if len(v) > 1 else "")
+        spans = "; ".join(f"{after} after him: {names[v[0]]}" + (f" to {names[v[-1]]}" if len(v) > 1 else "")
                           for after, v in strengths.items())
         head = ("A follower with players still to throw after him stops only on a strong throw, the stronger the "
                 "more players follow him" if _rising([v[0] for v in strengths.values()]) else
@@ -398,7 +407,7 @@ def threshold_conclusions(rows: tuple[TableRow, ...]) -> list[str]:
         tail = (": the number of players still to throw decides it, not the table size." if
                 all(len(v) == 1 for v in strengths.values()) else
                 "; with the same number of players after him the table size moves it a little.")
-        out.append(f"{head} (after his first throw, facing {classify(WEAK_BEST).label}: {spans}){tail}")
+        out.append(f"{head} (after his first throw, facing {weak_best.name}: {spans}){tail}")
     return out
 
 
@@ -493,12 +502,12 @@ def _tables_section(report: PitjesbakReport, context: ReportContext) -> list[str
              "The weakest throw each turn position stops on at the opening (every player at "
              f"{report.rules.stripes} stripes, nobody has wiped): the start player after his first and his second "
              f"throw; a follower in a round where the start player used three throws, facing a best so far of "
-             f"{classify(WEAK_BEST).label} held by one player before him (those between below it), after his first "
+             f"{classify(WEAK_BEST).name} held by one player before him (those between below it), after his first "
              "and his second throw (`dicemath pitjesbak card --players N` prints the whole card).", "",
              context.save_figure(thresholds_figure(rows), "pitjesbak_thresholds.png",
                                  "stop thresholds by turn position and table size"), "",
              markdown_table(["players"] + [f"pos {i}" for i in range(top)],
-                            [[r.players] + [f"{a or '-'} / {b or '-'}" for a, b in r.thresholds]
+                            [[r.players] + [f"{_named(a, '-')} / {_named(b, '-')}" for a, b in r.thresholds]
                              + [""] * (top - r.players) for r in rows], align="l" + "l" * top),
              "", "(after the first throw / with one throw left)", "", *threshold_conclusions(rows),
              "", "### Game-optimal against round-optimal play", "",
@@ -578,7 +587,7 @@ def render(report: PitjesbakReport, context: ReportContext) -> str:
               "Every player maximises their own chance to win the round (no flags set)."]
     top = report.rounds[-1].players
     rows = [[r.players] + [f"{p:.4f}" for p in r.win_probabilities] + [""] * (top - r.players)
-            + [t or "(no threshold)" for t in r.thresholds] for r in report.rounds]
+            + [_named(t, "(no threshold)") for t in r.thresholds] for r in report.rounds]
     parts += ["", markdown_table(["players"] + [f"pos {i}" for i in range(top)]
                                  + ["start stops after throw 1 on", "after throw 2 on"], rows,
                                  align="l" + "r" * top + "ll"), "", round_conclusion(report.rounds)]

@@ -18,7 +18,7 @@ throws; the enumeration, the weights and the validation of a throw are the core'
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import cast
@@ -26,7 +26,7 @@ from typing import cast
 import numpy as np
 
 from dicemath.core.dice import check_throw as check_dice_throw
-from dicemath.core.dice import multisets, read_throw, throw_total
+from dicemath.core.dice import multisets, read_throw, throw_text, throw_total
 from dicemath.core.errors import InvalidDiceError
 from dicemath.games.pitjesbak.rules import DICE, STANDARD, Rules
 
@@ -64,7 +64,9 @@ class ThrowClass:
         penalty: 1 for 2-2-3 (PIT-7), else 0.
         kind: one of ``soixante-neuf``, ``zand``, ``drie-apen``, ``regular``.
         wipe: stripes its round winner wipes (PIT-5): 3, 2 or 1 (0 for 1-1-1).
-        label: a short human name, e.g. ``"6-5-4"``, ``"zand 5-5-5"``, ``"score 106"``.
+        label: a short key, e.g. ``"6-5-4"``, ``"zand 5-5-5"``, ``"score 106"`` (what records
+            and the committed studies store).
+        dice: the class's throws, highest die first (every throw of a regular score).
     """
 
     rank: int
@@ -72,11 +74,26 @@ class ThrowClass:
     kind: str
     wipe: int
     label: str
+    dice: tuple[tuple[int, int, int], ...] = field(default=(), compare=False)
 
     @property
     def is_apen(self) -> bool:
         """Whether this is 1-1-1 (drie apen, PIT-6)."""
         return self.kind == DRIE_APEN
+
+    @property
+    def name(self) -> str:
+        """The class as a player reads it, by its dice: ``"6-2-1 (162)"`` (the score after the
+        dice), ``"5-4-2/5-3-3/4-4-3 (11)"`` for the throws of one score, else the label (``"6-5-4"``,
+        ``"zand 5-5-5"``, ``"2-2-3"``, ``"1-1-1"``).
+
+        Example:
+            >>> classify([1, 2, 6]).name, classify([2, 4, 5]).name, classify([5, 5, 5]).name
+            ('6-2-1 (162)', '5-4-2/5-3-3/4-4-3 (11)', 'zand 5-5-5')
+        """
+        if self.kind != REGULAR or self.penalty or not self.dice:
+            return self.label
+        return f"{'/'.join(throw_text(throw) for throw in self.dice)} ({self.rank})"
 
     def __str__(self) -> str:
         return self.label
@@ -154,7 +171,12 @@ def _classify_sorted(low: int, mid: int, high: int, values: dict[int, int]) -> T
 def _classes(die_values: str) -> dict[tuple[int, int, int], ThrowClass]:
     """The class of each of the 56 sorted throws under ``die_values``."""
     values = die_value_table(Rules(die_values=die_values))
-    return {(low, mid, high): _classify_sorted(low, mid, high, values) for (low, mid, high), _ in multisets(DICE)}
+    classes = {(low, mid, high): _classify_sorted(low, mid, high, values) for (low, mid, high), _ in multisets(DICE)}
+    members: dict[ThrowClass, list[tuple[int, int, int]]] = {}
+    for throw, throw_class in classes.items():
+        members.setdefault(throw_class, []).append(throw)
+    return {throw: replace(throw_class, dice=tuple(sorted((t[::-1] for t in members[throw_class]), reverse=True)))
+            for throw, throw_class in classes.items()}
 
 
 def compare(first: ThrowClass, second: ThrowClass) -> int:
