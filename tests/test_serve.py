@@ -587,6 +587,15 @@ def test_the_fields_that_apply_follow_the_choices(server, browser):
     browser.run("const q = document.getElementById('backgammon-query'); q.value = 'bearoff';"
                 "q.dispatchEvent(new Event('change', {bubbles: true}))")
     assert not browser.run(shown.format("backgammon-dice")) and browser.run(shown.format("backgammon-versus"))
+    # A field whose condition's own field does not apply does not apply either (a follower's
+    # counting throw at a table of more players).
+    browser.click("label[for=game-pitjesbak]")
+    for element, value in (("pitjesbak-role", "follower"), ("pitjesbak-form", "table")):
+        browser.run(f"const e = document.getElementById('{element}'); e.value = '{value}';"
+                    "e.dispatchEvent(new Event('change', {bubbles: true}))")
+    assert not browser.run(shown.format("pitjesbak-best")) and browser.run(shown.format("pitjesbak-position"))
+    browser.click("#advise")
+    browser.wait("return !document.getElementById('summary').hidden")
     assert "BOHN-3" in browser.run("return document.querySelector('[data-game=bohnduell] .help').textContent")
 
 

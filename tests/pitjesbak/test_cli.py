@@ -198,11 +198,13 @@ def test_page_takes_the_tables_of_the_cli(capsys):
     ``advise`` and as the state's text form (the generic page path)."""
     from dicemath.games.pitjesbak.game import PITJESBAK_GAME
 
+    from dicemath.cli.page_api import advise
+
     cli = json.loads(run(capsys, "advise", *FIVE, "--json")[1])
     fields = {a[2:].replace("-", "_"): b for a, b in zip(FIVE[::2], FIVE[1::2])}
     fields["throw_number"] = fields.pop("throws_used")
     fields["current"] = fields.pop("throw")
-    page = PITJESBAK_GAME.page_advice(fields)
-    assert page.pop("svg").startswith("<svg") and page == cli
+    page = advise({"game": "pitjesbak", "form": "table", **fields})
+    assert page.pop("svg").startswith("<svg") and page.pop("view")["headline"] == cli["best"] and page == cli
     state = PITJESBAK_GAME.read_state(cli["state"])
     assert PITJESBAK_GAME.advise(state).as_dict() == cli

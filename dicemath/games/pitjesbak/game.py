@@ -35,6 +35,7 @@ from typing import Any
 
 from dicemath.core.game import Game
 from dicemath.core.requests import Field, advice_view
+from dicemath.games.pitjesbak.limits import ESTIMATE_PLAYERS
 from dicemath.games.pitjesbak.rules import DICE, DIE_VALUE_VARIANTS, MAX_THROWS, PIPS, STANDARD, Rules
 from dicemath.games.pitjesbak.state import State, initial_state
 
@@ -95,24 +96,39 @@ class PitjesbakGame(Game):
         return ANALYSIS
 
     def page_fields(self) -> tuple[Field, ...]:
-        """The two-player form of ``pitjesbak advise`` (a table of more players: its state's text
-        form), its stripes within the command line's bound (:data:`.commands.MAX_STRIPES`)."""
+        """The situation of ``pitjesbak advise`` in its two forms, two players or any table (a
+        state's text form: the state form), the stripes within the command line's bound
+        (:data:`.commands.MAX_STRIPES`)."""
         from dicemath.games.pitjesbak.commands import MAX_STRIPES
 
-        follower = ("role", ("follower",))
-        return (Field("my_stripes", "int", "My stripes", required=True, low=0, high=MAX_STRIPES, example="9"),
-                Field("my_wiped", "flag", "I have wiped a stripe before", default=False),
-                Field("their_stripes", "int", "Their stripes", required=True, low=0, high=MAX_STRIPES, example="9"),
-                Field("their_wiped", "flag", "They have wiped before", default=False),
+        two, table, follower = ("form", ("two",)), ("form", ("table",)), ("role", ("follower",))
+        return (Field("form", "choice", "Players", default="two", choices=("two", "table"),
+                      choice_labels=("two players", "a table of 2 to 8 players"), wide=True),
+                Field("my_stripes", "int", "My stripes", required=True, low=0, high=MAX_STRIPES, example="9",
+                      when=two),
+                Field("my_wiped", "flag", "I have wiped a stripe before", default=False, when=two),
+                Field("their_stripes", "int", "Their stripes", required=True, low=0, high=MAX_STRIPES, example="9",
+                      when=two),
+                Field("their_wiped", "flag", "They have wiped before", default=False, when=two),
                 Field("role", "choice", "I am", default="start", choices=("start", "follower"),
-                      choice_labels=("the start player", "the follower")),
+                      choice_labels=("the start player", "the follower"), when=two),
+                Field("best", "throw", "Start player's counting throw", required=True, example="1-1-2", dice=DICE,
+                      when=follower),
+                Field("stripes_left", "ints", "Stripes left",
+                      "every player's, in turn order from this round's start player, e.g. 4,9,1,3,6",
+                      required=True, example="4,9,1,3,6", when=table, wide=True),
+                Field("wiped", "ints", "Wiped before", "1 for each player who has wiped a stripe, 0 for the others, "
+                      "in the same order (default: none)", example="1,0,1,1,1", when=table, wide=True),
+                Field("position", "int", "My turn position", "0 for the start player", required=True, low=0,
+                      high=ESTIMATE_PLAYERS[-1] - 1, example="0", when=table),
+                Field("before", "text", "Counting throws before mine",
+                      "the players before me, in turn order, e.g. 5-5-5,6-6-2 (out: put out by 1-1-1)", when=table,
+                      wide=True),
                 Field("throw_number", "int", "Throws used, this one included", f"1..{MAX_THROWS} (PIT-4)",
                       required=True, low=1, high=MAX_THROWS, example="1"),
                 Field("current", "throw", "My throw", required=True, example="6-5-4", dice=DICE, wide=True),
-                Field("best", "throw", "Start player's counting throw", required=True, example="1-1-2", dice=DICE,
-                      when=follower),
-                Field("limit", "int", "Limit (throws allowed)", "default: as many as the start player used (PIT-4)",
-                      low=1, high=MAX_THROWS, when=follower),
+                Field("limit", "int", "Limit (throws allowed)", "followers: default as many as the start player "
+                      "used (PIT-4)", low=1, high=MAX_THROWS),
                 Field("stripes", "int", "Stripes at the start of the game",
                       f"default {STANDARD.stripes}, at most {MAX_STRIPES} (PIT-1)", default=STANDARD.stripes, low=1,
                       high=MAX_STRIPES),
@@ -120,21 +136,25 @@ class PitjesbakGame(Game):
                       choice_labels=("traditional (1 = 100, 6 = 60)", "pips"), wide=True))
 
     def page_advice(self, values: Mapping[str, Any]) -> dict[str, Any]:
-        """The page's answer in the two-player form (:meth:`page_fields`): the situation read
-        by :func:`.advice.read_situation` (as the command line reads it) and answered by the
-        chain, plus ``svg`` and ``view``.
+        """The page's answer in either form of :meth:`page_fields`: the situation read by the
+        command line's own function (:func:`.commands.advise_state`) and answered by the chain,
+        plus ``svg`` and ``view``.
 
         Raises:
             DicemathError: input the rules refuse.
         """
-        from dicemath.games.pitjesbak.advice import read_situation
+        from dicemath.games.pitjesbak.commands import advise_state
         from dicemath.games.pitjesbak.drawing import draw
 
         rules = Rules(stripes=values["stripes"], die_values=values["die_values"])
-        state = read_situation(rules, current=values["current"], throw_number=values["throw_number"],
-                               limit=values.get("limit"), my_stripes=values["my_stripes"], my_wiped=values["my_wiped"],
-                               their_stripes=values["their_stripes"], their_wiped=values["their_wiped"],
-                               role=values["role"], best=values.get("best"))
+        throws = {name: None if values.get(name) is None else "-".join(map(str, values[name]))
+                  for name in ("current", "best")}
+        state = advise_state(rules, current=throws["current"], throw_number=values["throw_number"],
+                             limit=values["limit"], stripes_left=values.get("stripes_left"),
+                             wiped=values.get("wiped"), position=values.get("position"), before=values.get("before"),
+                             my_stripes=values.get("my_stripes"), my_wiped=values.get("my_wiped", False),
+                             their_stripes=values.get("their_stripes"), their_wiped=values.get("their_wiped", False),
+                             role=values.get("role"), best=throws["best"])
         advice = self.advise(state)
         result = advice.as_dict()
         result["svg"] = draw(state, advice)
