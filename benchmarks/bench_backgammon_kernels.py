@@ -66,10 +66,10 @@ while len(cases) < 4000:
     position = random_position(rng, bear_off_bias=0.3)
     if not position.is_over():
         cases.append((position, (rng.randint(1, 6), rng.randint(1, 6)), rng.choice((STANDARD, PLAYTIVE))))
-legal_moves(*cases[0])
-sides = [(p.on_roll, p.opponent, dice[0], dice[1], rules) for p, dice, rules in cases]
+legal_moves(cases[0][2], *cases[0][:2])
+sides = [(rules, p.on_roll, p.opponent, dice[0], dice[1]) for p, dice, rules in cases]
 cpu_per("roll_results", "position", len(cases), lambda: [roll_results(*side) for side in sides])
-plays = cpu_per("legal_moves", "position", len(cases), lambda: [legal_moves(*case) for case in cases])
+plays = cpu_per("legal_moves", "position", len(cases), lambda: [legal_moves(r, p, d) for p, d, r in cases])
 digest.update(repr([[(m.steps, m.after.position_id()) for m in found] for found in plays]).encode())
 bearoff._build_moves(STANDARD, 2)
 boards = bearoff.positions_count()

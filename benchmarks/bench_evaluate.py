@@ -84,9 +84,9 @@ def main() -> None:
         context = gnubg_engine.eval_context(ply)
         best = interleaved({                      # this round's ply and count bound as defaults
             "direct": lambda context=context, count=count: [gnubg.evaluate(b, cube, context) for b in boards[:count]],
-            "evaluate_many": lambda ply=ply, count=count: evaluate_many(on_roll[:count], opponent[:count],
-                                                                          STANDARD, ply),
-            "evaluate": lambda ply=ply, count=count: [evaluate(p, STANDARD, ply) for p in positions[:count]],
+            "evaluate_many": lambda ply=ply, count=count: evaluate_many(STANDARD, on_roll[:count], opponent[:count],
+                                                                        ply),
+            "evaluate": lambda ply=ply, count=count: [evaluate(STANDARD, p, ply) for p in positions[:count]],
         }, repeats)
         direct = best["direct"]
         print(f"{ply}-ply: direct {count / direct:9,.0f}/s   " + "   ".join(

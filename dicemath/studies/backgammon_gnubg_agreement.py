@@ -74,8 +74,8 @@ def compare_cube(cases: list[dict], ply: int) -> dict:
     agree, nd_diff, dt_diff, disagreements = 0, [], [], []
     for case in cases:
         theirs = case[f"ply{ply}"]
-        mine = cube_advice(Position.from_position_id(case["position_id"]), case["cube_value"],
-                           case["cube_owner"], STANDARD, ply)
+        mine = cube_advice(STANDARD, Position.from_position_id(case["position_id"]), case["cube_value"],
+                           case["cube_owner"], ply)
         expected = GNUBG_ACTIONS.get(theirs["code"], theirs["decision"])
         nd_diff.append(mine["no_double"] - theirs["no_double"])
         if mine["double_take"] is not None:
@@ -125,7 +125,7 @@ def _reaches(position: Position, steps: tuple, dice, move: MoveValue) -> bool:
     faces = sorted(set(dice))
     for _ in range(max(left, 0)):
         states = {after for state in states for face in faces
-                  for _, after in single_steps(state, face)}
+                  for _, after in single_steps(STANDARD, state, face)}
     target = Position.from_position_id(move.position_id).swap()
     return any(state.on_roll == target.on_roll and state.opponent == target.opponent for state in states)
 
@@ -152,7 +152,7 @@ def compare_top_play(positions: list[dict], ply: int) -> dict:
     worst = 0.0
     for entry in positions:
         position = Position.from_position_id(entry["position_id"])
-        moves = hint(position, entry["dice"], STANDARD, ply, source="gnubg")
+        moves = hint(STANDARD, position, entry["dice"], ply, source="gnubg")
         counts["positions"] += 1
         steps, score = gnubg_top_play(position, entry["dice"], ply)
         if score == score:  # not nan

@@ -167,7 +167,7 @@ def opening_changes(ply: int = 0) -> list[dict]:
     start = Position.initial()
     for high in range(2, 7):
         for low in range(1, high):
-            best = {rules.name: hint(start, (high, low), rules, ply)[0] for rules in (STANDARD, PLAYTIVE)}
+            best = {rules.name: hint(rules, start, (high, low), ply)[0] for rules in (STANDARD, PLAYTIVE)}
             rows.append({"roll": f"{high}-{low}", "standard": best["standard"].move,
                          "standard_equity": best["standard"].equity, "playtive": best["playtive"].move,
                          "playtive_equity": best["playtive"].equity,
@@ -201,9 +201,9 @@ def confirm_positions(samples, ply: int) -> dict:
         position_id, _, first, second = text.split()
         position = Position.from_position_id(position_id)
         found["positions"] += 1
-        movers, opponents = roll_results(position.on_roll, position.opponent, int(first), int(second), PLAYTIVE)
+        movers, opponents = roll_results(PLAYTIVE, position.on_roll, position.opponent, int(first), int(second))
         legal = {(m.tobytes(), o.tobytes()) for m, o in zip(movers, opponents)}
-        std_movers, std_opponents = roll_results(position.on_roll, position.opponent, int(first), int(second), STANDARD)
+        std_movers, std_opponents = roll_results(STANDARD, position.on_roll, position.opponent, int(first), int(second))
         outside = [i for i, (m, o) in enumerate(zip(std_movers, std_opponents))
                    if (m.tobytes(), o.tobytes()) not in legal]
         if not outside:
@@ -216,7 +216,7 @@ def confirm_positions(samples, ply: int) -> dict:
                                 for m, o in zip(union_movers, union_opponents)])
         binds: dict[int, float | None] = {}
         for depth in sorted({0, ply}):
-            _, equities, reached, _ = rank_results(union_movers, union_opponents, PLAYTIVE, depth)
+            _, equities, reached, _ = rank_results(PLAYTIVE, union_movers, union_opponents, depth)
             order = sorted(range(len(equities)), key=lambda i: (-reached[i], -equities[i]))
             best_standard = next(i for i in order if is_standard[i])
             best_playtive = next(i for i in order if i < len(movers))

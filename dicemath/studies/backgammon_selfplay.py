@@ -70,14 +70,14 @@ def binding_cost(mover, other, dice, movers, opponents, equities, ply) -> float 
     from dicemath.games.backgammon.rules import PLAYTIVE
 
     index = {(m.tobytes(), o.tobytes()): i for i, (m, o) in enumerate(zip(movers, opponents))}
-    std_movers, std_opponents = roll_results(mover, other, dice[0], dice[1], STANDARD)
+    std_movers, std_opponents = roll_results(STANDARD, mover, other, dice[0], dice[1])
     inside, outside = [], []
     for i, (m, o) in enumerate(zip(std_movers, std_opponents)):
         j = index.get((m.tobytes(), o.tobytes()))
         (outside.append(i) if j is None else inside.append(j))
     if not outside:
         return None
-    extra, _ = evaluate_many(std_opponents[outside], std_movers[outside], PLAYTIVE, ply)
+    extra, _ = evaluate_many(PLAYTIVE, std_opponents[outside], std_movers[outside], ply)
     best_outside = float(np.max(-cubeless_equity(extra)))
     best_inside = float(np.max(equities[inside])) if inside else -np.inf
     if best_outside <= best_inside:
@@ -120,8 +120,8 @@ def self_play_game(rng: np.random.Generator, rules: Rules = STANDARD, ply: int =
         if turn in sample:
             position = Position(tuple(int(c) for c in mover), tuple(int(c) for c in other), player)
             game.samples.append((position.position_id(), player, dice[0], dice[1]))
-        movers, opponents = roll_results(mover, other, dice[0], dice[1], rules)
-        seen, _ = evaluate_many(opponents, movers, rules, ply)
+        movers, opponents = roll_results(rules, mover, other, dice[0], dice[1])
+        seen, _ = evaluate_many(rules, opponents, movers, ply)
         equities = -cubeless_equity(seen)
         best = int(np.argmax(equities))
         if playtive:

@@ -137,7 +137,7 @@ needs_gnubg = pytest.mark.skipif(not gnubg_engine.available(), reason="the gnubg
 def test_contact_plays_are_valued_as_hint_ranks_them():
     entry = {"position_id": "4HPwATDgc/ABMA", "dice": [6, 4], "choice": "24/18 13/9"}
     cost = analyse({"game": "backgammon", "decisions": [entry]}, GAMES).decisions[0]
-    ranked = hint(Position.initial(), (6, 4))
+    ranked = hint(STANDARD, Position.initial(), (6, 4))
     assert not cost.exact and cost.best == ranked[0].move
     assert cost.values == pytest.approx({m.move: m.equity for m in ranked}, abs=1e-12)
     assert cost.loss == pytest.approx(ranked[0].equity - cost.values[cost.choice], abs=1e-12) and cost.loss > 0

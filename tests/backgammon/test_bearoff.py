@@ -139,7 +139,7 @@ def test_playtive_means_match_fractions():
 
 
 def test_two_sided_matches_fractions():
-    table = bo.two_sided_table(2)
+    table = bo.two_sided_table(STANDARD, 2)
     count = bo.positions_count(2)
     for x, y in product(range(count), range(count)):
         if x == 0 or y == 0:
@@ -149,7 +149,7 @@ def test_two_sided_matches_fractions():
 
 
 def test_two_sided_is_a_prefix_and_probabilities():
-    small, large = bo.two_sided_table(3), bo.two_sided_table(4)
+    small, large = bo.two_sided_table(STANDARD, 3), bo.two_sided_table(STANDARD, 4)
     count = len(small)
     assert np.array_equal(small, large[:count, :count])
     assert ((large >= 0) & (large <= 1 + 1e-12)).all()
@@ -178,21 +178,21 @@ def test_playtive_two_sided_with_blocked_rolls_matches_value_iteration():
         for x, y in pairs:
             value[(x, y)] = sum(float(p) * max(1 - get(y, n) for n in reference_successors(x, (h, low), 5))
                                 for h, low, p in ROLLS)
-    table = bo.two_sided_table(6, PLAYTIVE)
+    table = bo.two_sided_table(PLAYTIVE, 6)
     for x, y in pairs:
         assert table[bo.position_index(x), bo.position_index(y)] == pytest.approx(value[(x, y)], abs=1e-12)
 
 
 def test_two_sided_size_limit():
     with pytest.raises(InvalidStateError):
-        bo.two_sided_table(bo.MAX_TWO_SIDED_CHECKERS + 1)
+        bo.two_sided_table(STANDARD, bo.MAX_TWO_SIDED_CHECKERS + 1)
 
 
 @pytest.mark.slow
 def test_two_sided_eight_checkers_extends_six():
     """N = 8 (9,018,009 pairs): the 6-checker table is its prefix; values are probabilities,
     and more checkers for the opponent never hurt the player on roll."""
-    six, eight = bo.two_sided_table(6), bo.two_sided_table(8)
+    six, eight = bo.two_sided_table(STANDARD, 6), bo.two_sided_table(STANDARD, 8)
     assert np.array_equal(six, eight[:924, :924])
     assert eight[1:, 1:].min() >= 0 and eight.max() <= 1 + 1e-12
     # adding a checker on the opponent's 6-point can only help the player on roll

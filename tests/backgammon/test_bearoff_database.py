@@ -28,6 +28,7 @@ from dicemath.games.backgammon import bearoff_database as db
 from dicemath.games.backgammon.cube import CubelessProbabilities
 from dicemath.games.backgammon.moves import legal_moves
 from dicemath.games.backgammon.position import Position
+from dicemath.games.backgammon.rules import STANDARD
 
 from .test_bearoff import ROLLS, exact_win, reference_successors
 
@@ -52,7 +53,7 @@ def test_slices_match_the_float64_tables(root, checkers):
     """The 6x6 and 6x8 slices agree with the float64 DP within the stated bound (2.1e-8);
     measured 3.6e-10: not bit for bit, as each side rounds differently."""
     database = db.open_database(9, root)
-    difference = np.abs(win_matrix(database, checkers) - bo.two_sided_table(checkers))
+    difference = np.abs(win_matrix(database, checkers) - bo.two_sided_table(STANDARD, checkers))
     assert difference.max() <= db.ERROR_BOUND
     assert difference.max() < 1e-9
 
@@ -63,7 +64,7 @@ def expectimax(database, board, versus) -> float:
     total = 0.0
     for high, low, weight in ROLLS:
         best = 0.0
-        for move in legal_moves(position, (high, low)):
+        for move in legal_moves(STANDARD, position, (high, low)):
             after = move.after.on_roll[:6]
             value = 1.0 if sum(after) == 0 else 1.0 - database.win_probability(versus, after)
             best = max(best, value)
@@ -376,7 +377,7 @@ def test_race_bear_off_uses_the_database(root, monkeypatch):
 
     monkeypatch.setenv("DICEMATH_BEAROFF_DIR", str(root))
     board, versus = (0, 0, 3, 3, 2, 1), (1, 1, 1, 2, 2, 2)
-    probability, method = bear_off_win_probability(Position.from_home_boards(board, versus), exact_up_to=6)
+    probability, method = bear_off_win_probability(STANDARD, Position.from_home_boards(board, versus), exact_up_to=6)
     assert method == "exact" and probability == db.open_database(9, root).win_probability(board, versus)
 
 
@@ -399,8 +400,8 @@ def test_backgammon_modules_do_not_import_numba():
               "builtins.__import__ = spy\n"
               "import dicemath.games.backgammon, dicemath.games.backgammon.commands\n"
               "import dicemath.games.backgammon.bearoff_database, dicemath.games.backgammon.report_bearoff\n"
-              "from dicemath.games.backgammon import Position, legal_moves, cube, cubeful_bearoff\n"
-              "legal_moves(Position.initial(), (3, 1))\n"
+              "from dicemath.games.backgammon import STANDARD, Position, legal_moves, cube, cubeful_bearoff\n"
+              "legal_moves(STANDARD, Position.initial(), (3, 1))\n"
               "cube.cube_action([0.3, 0.8], [0.5, 1.2])\n"
               "cubeful_bearoff.build_cubeful_arrays(2)\n")
     completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)

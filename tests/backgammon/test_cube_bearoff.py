@@ -23,6 +23,7 @@ from dicemath.games.backgammon.cubeful_bearoff import (
     position_equities,
     read_gnubg_two_sided,
 )
+from dicemath.games.backgammon.rules import STANDARD
 
 from .gnubg_driver import tool
 
@@ -106,7 +107,7 @@ def test_table_properties_on_the_six_checker_database():
     # The opponent-owned state can never double.
     assert np.all(table.action[2] == 0)
     # Cubeless chances agree with the two-sided bear-off database of bearoff.py.
-    assert np.max(np.abs(table.cubeless[1:, 1:] - two_sided_table(6)[1:, 1:])) < 1e-12
+    assert np.max(np.abs(table.cubeless[1:, 1:] - two_sided_table(STANDARD, 6)[1:, 1:])) < 1e-12
 
 
 def test_checked_in_gnubg_cases():
@@ -200,7 +201,7 @@ def test_six_checker_table_satisfies_the_one_step_recursion(x, y):
         total = 0.0
         for roll, weight in two_dice_rolls():
             best = -2.0
-            for play in successors(board, roll):
+            for play in successors(STANDARD, board, roll):
                 value = 1.0 if sum(play) == 0 else -table.optimal[follow[k], y, position_index(play)]
                 best = max(best, value)
             total += weight * best / 36

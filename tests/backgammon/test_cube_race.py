@@ -25,6 +25,7 @@ from dicemath.games.backgammon.race_cube import (
     rule_decision,
     thorp_count,
 )
+from dicemath.games.backgammon.rules import STANDARD
 
 
 def test_keith_count_by_hand():
@@ -72,8 +73,8 @@ def test_one_sided_probability_is_exact_for_single_checkers():
     # With one checker a side nothing can interact: the one-sided race is exact.
     from dicemath.games.backgammon.race import one_sided_matrix
 
-    one_sided = one_sided_matrix(6)
-    exact = two_sided_table(6)
+    one_sided = one_sided_matrix(STANDARD, 6)
+    exact = two_sided_table(STANDARD, 6)
     assert np.max(np.abs(one_sided[1:7, 1:7] - exact[1:7, 1:7])) < 1e-12
     # Elsewhere it is an approximation, but a close one.
     assert np.max(np.abs(one_sided[1:, 1:] - exact[1:, 1:])) < 0.05

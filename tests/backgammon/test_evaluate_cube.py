@@ -15,6 +15,7 @@ from dicemath.games.backgammon.cube_advice import cube_advice, efficiency, janow
 from dicemath.games.backgammon.cubeful_bearoff import exact_equities
 from dicemath.studies.backgammon_gnubg_agreement import GNUBG_ACTIONS, compare_cube
 from dicemath.games.backgammon.position import Position
+from dicemath.games.backgammon.rules import STANDARD
 
 DATA = Path(__file__).resolve().parent / "data"
 needs_gnubg = pytest.mark.skipif(not gnubg_engine.available(), reason="the gnubg package is not installed")
@@ -29,7 +30,7 @@ def test_exact_bear_off_cube_matches_fraction_recursion(owner, value):
     """A cube of v owned under the BG-8 cap of 64 is the exact recursion's cube of 2 under
     the cap 128 / v (the number of doublings left is what matters)."""
     board, versus = (2, 1, 0, 0, 0, 0), (0, 1, 1, 0, 0, 0)
-    advice = cube_advice(Position.from_home_boards(board, versus), value, owner)
+    advice = cube_advice(STANDARD, Position.from_home_boards(board, versus), value, owner)
     name = {"centred": "centred", "on_roll": "owned", "opponent": "opponent_owned"}[owner]
     exact = exact_equities(board, versus, max_cube=64 if owner == "centred" else 128 // value)
     assert advice["method"] == "exact cubeful bear-off" and advice["source"] == "exact"
@@ -78,7 +79,7 @@ def test_two_ply_actions_agree_with_gnubg():
 
 @needs_gnubg
 def test_look_ahead_advice_for_a_contact_position():
-    advice = cube_advice(Position.initial(), ply=1)
+    advice = cube_advice(STANDARD, Position.initial(), ply=1)
     assert advice["method"] == "1-ply cubeful look-ahead" and advice["source"] == "gnubg-1ply"
     assert advice["action"] == "no double" and advice["double_take"] < advice["no_double"] < 0.2
     assert advice["efficiency"] == 0.68
@@ -92,12 +93,12 @@ def test_gnubg_codes_cover_every_decision_without_beavers():
                                           (2, "nobody")])
 def test_bad_cube(value, owner):
     with pytest.raises(InvalidStateError):
-        cube_advice(Position.from_home_boards((1, 0, 0, 0, 0, 0), (0, 1, 0, 0, 0, 0)), value, owner)
+        cube_advice(STANDARD, Position.from_home_boards((1, 0, 0, 0, 0, 0), (0, 1, 0, 0, 0, 0)), value, owner)
 
 
 def test_finished_game_has_no_cube_decision():
     with pytest.raises(InvalidStateError, match="over"):
-        cube_advice(Position((0,) * 25, (0,) * 5 + (15,) + (0,) * 19))
+        cube_advice(STANDARD, Position((0,) * 25, (0,) * 5 + (15,) + (0,) * 19))
 
 
 def test_cli_position_id_form(capsys):

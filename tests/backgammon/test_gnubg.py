@@ -13,6 +13,7 @@ from dicemath.core.dice import TWO_DICE_ROLLS
 from dicemath.games.backgammon import bearoff as bo
 from dicemath.games.backgammon.moves import apply_notation, legal_moves
 from dicemath.games.backgammon.position import Position
+from dicemath.games.backgammon.rules import STANDARD
 
 from .gnubg_driver import gnubg_moves, tool
 from .strategies import random_position
@@ -23,10 +24,10 @@ needs_gnubg = pytest.mark.skipif(tool("gnubg") is None, reason="GNU Backgammon n
 
 def _compare_moves(case) -> None:
     position = Position.from_position_id(case["position_id"])
-    mine = {m.after for m in legal_moves(position, case["dice"])}
+    mine = {m.after for m in legal_moves(STANDARD, position, case["dice"])}
     theirs = {apply_notation(position, text) for text in case["moves"]} or {position}
     assert mine == theirs, (case["position_id"], case["dice"],
-                            sorted(str(m) for m in legal_moves(position, case["dice"])), case["moves"])
+                            sorted(str(m) for m in legal_moves(STANDARD, position, case["dice"])), case["moves"])
 
 
 def test_move_lists_match_checked_in_gnubg_cases():
@@ -87,7 +88,7 @@ def test_one_sided_table_matches_gnubg_database():
 
 def test_two_sided_table_matches_gnubg_database():
     """gnubg's 6x6 two-sided database (16-bit) agrees with the exact DP within 1e-4."""
-    table = bo.two_sided_table(6)
+    table = bo.two_sided_table(STANDARD, 6)
     cases = json.loads((DATA / "gnubg_two_sided.json").read_text())["cases"]
     assert len(cases) >= 1000
     for case in cases:
@@ -158,7 +159,7 @@ def test_whole_two_sided_database_against_makebearoff(tmp_path):
     raw = np.fromfile(database, dtype="<u2", offset=40).reshape(924, 924, 4)
     theirs = raw[:, :, 0] / 65535.0
     ours = bo.indices_of(np.array(gnubg_bearoff_boards()[:924]))
-    table = bo.two_sided_table(6)[np.ix_(ours, ours)]
+    table = bo.two_sided_table(STANDARD, 6)[np.ix_(ours, ours)]
     assert np.abs(table - theirs)[1:, 1:].max() < 1e-4
 
 

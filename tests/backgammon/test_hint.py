@@ -45,8 +45,8 @@ def test_playtive_hint_never_makes_a_sixth_checker_on_a_point(count):
     rng = random.Random(5)
     for position in _playtive_positions(count):
         dice = (rng.randint(1, 6), rng.randint(1, 6))
-        moves = hint(position, dice, PLAYTIVE)
-        expected = {str(m) for m in legal_moves(position, dice, PLAYTIVE)}
+        moves = hint(PLAYTIVE, position, dice)
+        expected = {str(m) for m in legal_moves(PLAYTIVE, position, dice)}
         assert {m.move for m in moves} == expected
         for move in moves:
             after = Position.from_position_id(move.position_id).swap()
@@ -56,8 +56,8 @@ def test_playtive_hint_never_makes_a_sixth_checker_on_a_point(count):
 @needs_gnubg
 def test_hint_is_sorted_and_complete():
     position = Position.initial()
-    moves = hint(position, (3, 1))
-    assert len(moves) == len(legal_moves(position, (3, 1)))
+    moves = hint(STANDARD, position, (3, 1))
+    assert len(moves) == len(legal_moves(STANDARD, position, (3, 1)))
     assert [m.equity for m in moves] == sorted((m.equity for m in moves), reverse=True)
     assert moves[0].move == "8/5 6/5"
     assert sum(moves[0].probabilities[:1]) > 0.5 and moves[0].source == "gnubg-0ply"
@@ -83,7 +83,7 @@ def test_two_ply_top_play_equals_gnubg_find_best_move():
 
 @needs_gnubg
 def test_two_ply_hint_prunes_like_gnubg():
-    moves = hint(Position.initial(), (4, 1), STANDARD, 2)
+    moves = hint(STANDARD, Position.initial(), (4, 1), 2)
     plies = [m.ply for m in moves]
     assert plies[0] == 2 and plies == sorted(plies, reverse=True) and 0 in plies
     assert moves[0].move == "24/23 13/9"
@@ -92,24 +92,24 @@ def test_two_ply_hint_prunes_like_gnubg():
 def test_bear_off_hint_without_gnubg_uses_the_tables():
     """Checkers on the 2- and 3-points cannot both come off with 2-1, and the opponent's
     two checkers on his 1- and 2-points come off with any roll: every play loses for sure."""
-    moves = hint(Position.from_home_boards((0, 1, 1, 0, 0, 0), (1, 1, 0, 0, 0, 0)), (2, 1))
+    moves = hint(STANDARD, Position.from_home_boards((0, 1, 1, 0, 0, 0), (1, 1, 0, 0, 0, 0)), (2, 1))
     assert {m.source for m in moves} == {"exact"}
     assert [m.equity for m in moves] == pytest.approx([-1.0] * len(moves))
-    winning = hint(Position.from_home_boards((1, 1, 0, 0, 0, 0), (0, 0, 0, 0, 0, 3)), (2, 1))
+    winning = hint(STANDARD, Position.from_home_boards((1, 1, 0, 0, 0, 0), (0, 0, 0, 0, 0, 3)), (2, 1))
     assert winning[0].move == "2/off 1/off" and winning[0].equity == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize("dice", [(0, 3), (7, 1), ("a", 2)])
 def test_bad_dice(dice):
     with pytest.raises(InvalidDiceError):
-        hint(Position.from_home_boards((0, 1, 1, 0, 0, 0), (1, 1, 0, 0, 0, 0)), dice)
+        hint(STANDARD, Position.from_home_boards((0, 1, 1, 0, 0, 0), (1, 1, 0, 0, 0, 0)), dice)
 
 
 def test_bad_position_id_and_finished_game():
     with pytest.raises(InvalidStateError):
         Position.from_position_id("4HPwATDgc/AB")
     with pytest.raises(InvalidStateError, match="over"):
-        hint(Position((0,) * 25, (0,) * 5 + (15,) + (0,) * 19), (3, 1))
+        hint(STANDARD, Position((0,) * 25, (0,) * 5 + (15,) + (0,) * 19), (3, 1))
 
 
 @needs_gnubg

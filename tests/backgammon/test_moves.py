@@ -28,7 +28,7 @@ def _totals(position: Position) -> tuple[int, int]:
 @settings(max_examples=80, deadline=None)
 @given(positions, dice, st.sampled_from([STANDARD, PLAYTIVE]))
 def test_checkers_conserved_and_every_play_legal(position, roll, rules):
-    moves = legal_moves(position, roll, rules)
+    moves = legal_moves(rules, position, roll)
     assert moves, "there is always at least the empty play"
     assert len({m.after for m in moves}) == len(moves), "duplicates merged"
     for move in moves:
@@ -48,7 +48,7 @@ def _steps_replay(position, steps, dice_left, rules, target) -> bool:
         return position == target
     for i, (source, dest) in enumerate(steps):
         for j, die in enumerate(dice_left):
-            for step, after in single_steps(position, die, rules):
+            for step, after in single_steps(rules, position, die):
                 if step == (source, dest):
                     if _steps_replay(after, steps[:i] + steps[i + 1:], dice_left[:j] + dice_left[j + 1:],
                                      rules, target):
@@ -60,14 +60,14 @@ def _steps_replay(position, steps, dice_left, rules, target) -> bool:
 @given(positions, dice)
 def test_maximal_dice_usage(position, roll):
     """BG-3: no legal play uses fewer dice than another one (unless it ends the game)."""
-    moves = legal_moves(position, roll)
+    moves = legal_moves(STANDARD, position, roll)
     lengths = [len(m.steps) for m in moves if sum(m.after.on_roll) > 0]
     assert len(set(lengths)) <= 1
 
 
 def test_opening_move_counts():
     # distinct opening plays (also checked against GNU Backgammon in test_gnubg.py)
-    counts = {roll: len(legal_moves(Position.initial(), roll)) for roll in [(3, 1), (2, 1)]}
+    counts = {roll: len(legal_moves(STANDARD, Position.initial(), roll)) for roll in [(3, 1), (2, 1)]}
     assert counts == {(3, 1): 16, (2, 1): 15}
 
 
@@ -80,9 +80,9 @@ def test_bar_entry_first_and_closed_points():
     x[24] = 1
     x[12] = 14
     position = Position(x, o)
-    assert [str(m) for m in legal_moves(position, (5, 3))] == ["bar/20 20/17", "bar/20 13/10"]
-    assert all(str(m).startswith("bar/20 ") and len(m.steps) == 4 for m in legal_moves(position, (5, 5)))
-    assert [str(m) for m in legal_moves(position, (6, 4))] == ["(no move)"]
+    assert [str(m) for m in legal_moves(STANDARD, position, (5, 3))] == ["bar/20 20/17", "bar/20 13/10"]
+    assert all(str(m).startswith("bar/20 ") and len(m.steps) == 4 for m in legal_moves(STANDARD, position, (5, 5)))
+    assert [str(m) for m in legal_moves(STANDARD, position, (6, 4))] == ["(no move)"]
 
 
 def test_larger_die_rule():
@@ -93,16 +93,16 @@ def test_larger_die_rule():
     o[22] = 2  # O's 23-point = X's 2-point: 8/2 closed
     o[18] = 2  # O's 19 = X's 6-point: 8/6 closed
     # roll 6-2: 6 closed directly, 2 closed; nothing playable
-    assert [str(m) for m in legal_moves(Position(x, o), (6, 2))] == ["(no move)"]
+    assert [str(m) for m in legal_moves(STANDARD, Position(x, o), (6, 2))] == ["(no move)"]
     # roll 5-1: 8/3 then 3/2 closed; 8/7 then 7/2 closed -> one die only, the larger: 8/3
-    assert [str(m) for m in legal_moves(Position(x, o), (5, 1))] == ["8/3"]
+    assert [str(m) for m in legal_moves(STANDARD, Position(x, o), (5, 1))] == ["8/3"]
 
 
 def test_higher_die_bear_off():
     position = Position.from_home_boards((0, 0, 1, 0, 1, 0), (0, 0, 0, 0, 0, 3))
-    plays = {str(m) for m in legal_moves(position, (6, 4))}
+    plays = {str(m) for m in legal_moves(STANDARD, position, (6, 4))}
     assert plays == {"5/off 3/off", "5/1 3/off"}  # 4 first (5/1), then 6 bears off the 3
-    plays = {str(m) for m in legal_moves(position, (4, 1))}
+    plays = {str(m) for m in legal_moves(STANDARD, position, (4, 1))}
     # 4 cannot bear off from 3 while the 5-point is occupied: 5/1 or 5/4/off etc.
     assert "3/off" not in " ".join(plays)
 
@@ -113,9 +113,9 @@ def test_playtive_limit():
     x[7] = 1
     x[12] = 1
     position = Position(x, [0] * 25)
-    assert any(m.after.on_roll[5] == 6 for m in legal_moves(position, (5, 2), STANDARD))  # 13/8 8/6
-    assert all(m.after.on_roll[5] <= 5 for m in legal_moves(position, (5, 2), PLAYTIVE))
-    assert all(m.after.on_roll[5] <= 5 for m in legal_moves(position, (2, 2), PLAYTIVE))
+    assert any(m.after.on_roll[5] == 6 for m in legal_moves(STANDARD, position, (5, 2)))  # 13/8 8/6
+    assert all(m.after.on_roll[5] <= 5 for m in legal_moves(PLAYTIVE, position, (5, 2)))
+    assert all(m.after.on_roll[5] <= 5 for m in legal_moves(PLAYTIVE, position, (2, 2)))
 
 
 def test_game_results():
@@ -152,7 +152,7 @@ def test_random_play_shared_check():
 
 def test_bad_input():
     with pytest.raises(InvalidDiceError):
-        legal_moves(Position.initial(), (0, 7))
+        legal_moves(STANDARD, Position.initial(), (0, 7))
     with pytest.raises(InvalidStateError):
         Position((1,) * 25, (0,) * 25)
     with pytest.raises(IllegalMoveError):
@@ -164,6 +164,6 @@ def test_bad_input():
 
 def test_apply_notation_matches_moves():
     position = Position.initial()
-    for move in legal_moves(position, (4, 4)):
+    for move in legal_moves(STANDARD, position, (4, 4)):
         assert apply_notation(position, str(move)) == move.after
     assert apply_notation(position, "8/5(2)") == apply_notation(position, "8/5 8/5")

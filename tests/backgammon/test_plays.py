@@ -94,9 +94,9 @@ def _cases(rules, count, seed):
 def test_compiled_plays_equal_the_reference_on_random_positions(rules):
     for position, dice in _cases(rules, 60, 2024):
         expected = reference_plays(position, dice, rules)
-        got = {m.after: m.steps for m in legal_moves(position, dice, rules)}
+        got = {m.after: m.steps for m in legal_moves(rules, position, dice)}
         assert got == expected, (position.position_id(), dice, rules.name)
-        movers, opponents = roll_results(position.on_roll, position.opponent, dice[0], dice[1], rules)
+        movers, opponents = roll_results(rules, position.on_roll, position.opponent, dice[0], dice[1])
         assert {(tuple(m.tolist()), tuple(o.tolist())) for m, o in zip(movers, opponents)} == \
             {(a.on_roll, a.opponent) for a in expected} and len(movers) == len(expected)
 
@@ -130,9 +130,9 @@ def test_roll_plays_orders_results_and_keeps_the_highest_steps():
 
 def test_hand_checked_cases():
     start = Position.initial()
-    assert len(roll_results(start.on_roll, start.opponent, 6, 5, STANDARD)[0]) == 7     # 24/13 counted once
-    assert len(roll_results(start.on_roll, start.opponent, 6, 5, PLAYTIVE)[0]) == 6     # 24/13: a sixth checker
+    assert len(roll_results(STANDARD, start.on_roll, start.opponent, 6, 5)[0]) == 7     # 24/13 counted once
+    assert len(roll_results(PLAYTIVE, start.on_roll, start.opponent, 6, 5)[0]) == 6     # 24/13: a sixth checker
     # BG-3 strictness: one checker on the 4-point, a blot on the 2-point, roll 4-2: only 4/2*/off.
     bear = Position((0, 0, 0, 1) + (0,) * 21, (0,) * 22 + (1, 0, 0))
-    assert [str(m) for m in legal_moves(bear, (4, 2))] == ["4/2 2/off"]
-    assert legal_moves(bear, (4, 2))[0].after.opponent == (0,) * 24 + (1,)
+    assert [str(m) for m in legal_moves(STANDARD, bear, (4, 2))] == ["4/2 2/off"]
+    assert legal_moves(STANDARD, bear, (4, 2))[0].after.opponent == (0,) * 24 + (1,)

@@ -88,7 +88,7 @@ def test_a_cubeless_game_has_no_cube_decisions():
     assert (played.phase, played.cube_value, played.current_player()) == (ROLL, None, CHANCE)
     board, versus = (2, 1, 0, 0, 0, 0), (0, 1, 1, 0, 0, 0)
     state = State(Position.from_home_boards(board, versus), STANDARD, ROLL, cube_value=None)
-    assert float(expectimax(state)[0]) == pytest.approx(2 * win_probability(board, versus) - 1, abs=1e-12)
+    assert float(expectimax(state)[0]) == pytest.approx(2 * win_probability(STANDARD, board, versus) - 1, abs=1e-12)
     with pytest.raises(InvalidStateError, match="may not double"):
         State(state.position, STANDARD, MAY_DOUBLE, cube_value=None)
     with pytest.raises(InvalidStateError, match="no cube owner"):

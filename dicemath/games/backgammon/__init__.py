@@ -37,8 +37,8 @@ The studies (self-play, the Playtive rule measured, agreement with GNU Backgammo
 :mod:`dicemath.studies`.
 
 Example:
-    >>> from dicemath.games.backgammon import Position, initial_state, legal_moves
-    >>> len(legal_moves(Position.initial(), (6, 5)))  # 24/13 counted once
+    >>> from dicemath.games.backgammon import STANDARD, Position, initial_state, legal_moves
+    >>> len(legal_moves(STANDARD, Position.initial(), (6, 5)))  # 24/13 counted once
     7
     >>> state = initial_state().apply((6, 5))          # X's 6 beats O's 5: X plays 6-5
     >>> str(state)

@@ -107,7 +107,7 @@ def _seats(player: int, equity: float) -> tuple[float, float]:
 @lru_cache(maxsize=POSITION_VALUES)
 def _position_value(position: Position, rules: Rules, ply: int, kind: str) -> Valued:
     """The cubeless value of ``position``, its player on roll to roll, by the evaluator's ``kind``."""
-    evaluation = evaluate(position, rules, ply, kind)
+    evaluation = evaluate(rules, position, ply, kind)
     return Valued(_seats(position.player, float(evaluation.equity)), evaluation.source == "exact")
 
 
@@ -133,7 +133,7 @@ def _plays(name: str, exact: bool, kind: str) -> tuple[Callable[..., Advice], Ca
     def advise_play(state: State, *, ply: int = 0, **settings: Any) -> Advice:
         if state.dice is None:
             raise InvalidStateError(f"a play without dice: {state}")
-        return play_advice(state, hint(state.position, state.dice, state.rules, ply), exact=exact, source=name)
+        return play_advice(state, hint(state.rules, state.position, state.dice, ply), exact=exact, source=name)
     return advise_play, _values(advise_play, kind)
 
 
@@ -142,7 +142,7 @@ def _cube(name: str, exact: bool) -> tuple[Callable[..., Advice], Callable[..., 
     def advise_cube(state: State, *, ply: int = 0, **settings: Any) -> Advice:
         if state.cube_value is None:
             raise InvalidStateError(f"a cube decision in a cubeless game: {state}")
-        cube = cube_advice(state.position, state.cube_value, state.relative_owner, state.rules, ply)
+        cube = cube_advice(state.rules, state.position, state.cube_value, state.relative_owner, ply)
         return cube_options(state, cube, exact=exact, source=name)
     return advise_cube, _values(advise_cube, None)
 
@@ -175,7 +175,7 @@ def sources(rules: Rules) -> SourceChain:
                 _plays("bear-off table", True, "exact")),
         _source("cubeful bear-off table", True,
                 f"a cube decision in a bear-off, at most {EXACT_CUBE_CHECKERS} checkers a side, standard rules",
-                lambda state: _is_cube(state) and exact_cube_bear_off(*_boards(state), state.rules),
+                lambda state: _is_cube(state) and exact_cube_bear_off(state.rules, *_boards(state)),
                 _cube("cubeful bear-off table", True)),
         _source("race model", False, "any other play or roll in a bear-off",
                 lambda state: not _is_cube(state) and in_home_boards(*_boards(state)),

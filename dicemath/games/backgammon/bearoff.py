@@ -31,7 +31,7 @@ Fraction cross-checks):
 Example:
     >>> position_index((0, 0, 0, 0, 0, 2)), position_from_index(6)
     (27, (0, 0, 0, 0, 0, 1))
-    >>> successors((0, 1, 0, 0, 0, 0), (1, 1))
+    >>> successors(STANDARD, (0, 1, 0, 0, 0, 0), (1, 1))
     [(0, 0, 0, 0, 0, 0)]
     >>> table = one_sided_table()
     >>> round(table.mean_rolls((0, 0, 0, 0, 0, 2)), 4)
@@ -278,13 +278,13 @@ def move_table(rules: Rules = STANDARD) -> MoveTable:
     return MoveTable(rules, arrays["starts"], arrays["targets"])
 
 
-def successors(board: Iterable[int], roll: Sequence[int], rules: Rules = STANDARD) -> list[tuple[int, ...]]:
+def successors(rules: Rules, board: Iterable[int], roll: Sequence[int]) -> list[tuple[int, ...]]:
     """The distinct home boards after each legal play of ``roll`` from ``board``.
 
     Args:
+        rules: the rules (BG-4 ``playtive`` limits a point to 5 own checkers).
         board: six checker counts on points 1..6.
         roll: two dice in any order.
-        rules: the rules (BG-4 ``playtive`` limits a point to 5 own checkers).
 
     Returns:
         Sorted by dense index; ``[board]`` itself when no play is possible.
@@ -292,7 +292,7 @@ def successors(board: Iterable[int], roll: Sequence[int], rules: Rules = STANDAR
     Raises:
         InvalidStateError, InvalidDiceError: bad board or roll.
 
-    >>> successors((0, 0, 0, 0, 0, 1), (2, 1))
+    >>> successors(STANDARD, (0, 0, 0, 0, 0, 1), (2, 1))
     [(0, 0, 1, 0, 0, 0)]
     """
     index = position_index(board)
@@ -400,7 +400,7 @@ TWO_SIDED_FORMAT = 1
 or layout changes."""
 
 
-def two_sided_table(checkers: int = 6, rules: Rules = STANDARD) -> np.ndarray:
+def two_sided_table(rules: Rules, checkers: int = 6) -> np.ndarray:
     """Exact cubeless P(player on roll wins) for every pair of boards of at most ``checkers``.
 
     Dynamic programming on the game itself: ``P[x, y] = sum_r w_r max_{x'} (1 - P[y, x'])``
@@ -409,9 +409,9 @@ def two_sided_table(checkers: int = 6, rules: Rules = STANDARD) -> np.ndarray:
     are solved exactly as a 2x2 linear system.
 
     Args:
+        rules: STANDARD or PLAYTIVE.
         checkers: the largest checker count per side, 0..10 (memory is
             ``8 * C(checkers+6, 6)**2`` bytes: 6.8 MB for 6, 72 MB for 8, 513 MB for 10).
-        rules: STANDARD or PLAYTIVE.
 
     Returns:
         float64 array ``P`` of shape ``(C(checkers+6,6),)*2``; ``P[x, y]`` is the chance that
@@ -421,7 +421,7 @@ def two_sided_table(checkers: int = 6, rules: Rules = STANDARD) -> np.ndarray:
     Raises:
         InvalidStateError: ``checkers`` outside 0..10 (:data:`MAX_TWO_SIDED_CHECKERS`).
 
-    >>> P = two_sided_table(2)
+    >>> P = two_sided_table(STANDARD, 2)
     >>> one = position_index((0, 0, 0, 0, 0, 1))  # 27/36 + 9/36 * 9/36 = 0.8125
     >>> round(float(P[one, one]), 12)
     0.8125
@@ -435,7 +435,7 @@ def two_sided_table(checkers: int = 6, rules: Rules = STANDARD) -> np.ndarray:
                          lambda: _build_two_sided(checkers, rules), format_version=TWO_SIDED_FORMAT)["win"]
 
 
-def win_probability(board: Iterable[int], versus: Iterable[int], rules: Rules = STANDARD) -> float:
+def win_probability(rules: Rules, board: Iterable[int], versus: Iterable[int]) -> float:
     """Cubeless P(the player on roll with ``board`` wins) against ``versus`` (exact DP).
 
     Uses the smallest two-sided table covering both boards (at most
@@ -444,7 +444,7 @@ def win_probability(board: Iterable[int], versus: Iterable[int], rules: Rules = 
     Raises:
         InvalidStateError: a bad board, or more than :data:`~.limits.EXACT_CHECKERS` checkers on a side.
 
-    >>> round(win_probability((3, 0, 0, 0, 0, 0), (0, 1, 1, 0, 0, 0)), 6)
+    >>> round(win_probability(STANDARD, (3, 0, 0, 0, 0, 0), (0, 1, 1, 0, 0, 0)), 6)
     0.421296
     """
     x, y = check_board(board), check_board(versus)
@@ -452,5 +452,5 @@ def win_probability(board: Iterable[int], versus: Iterable[int], rules: Rules = 
     if checkers > EXACT_CHECKERS:
         raise InvalidStateError(f"two-sided bear-off tables go up to {EXACT_CHECKERS} checkers per side, "
                                 f"got {checkers}")
-    table = two_sided_table(max(checkers, 1), rules)
+    table = two_sided_table(rules, max(checkers, 1))
     return float(table[position_index(x), position_index(y)])

@@ -652,7 +652,7 @@ def exact_probabilities(board, versus, root: str | Path | None = None) -> dict:
     if size <= EXACT_CHECKERS:
         from dicemath.games.backgammon.bearoff import win_probability
 
-        return {"win_probability": win_probability(board, versus), "win_gammon": 0.0, "lose_gammon": 0.0,
+        return {"win_probability": win_probability(STANDARD, board, versus), "win_gammon": 0.0, "lose_gammon": 0.0,
                 "table": f"in-memory two-sided-{max(size, 1)}", "exact": True, "error_bound": 1e-12}
     built = f" (largest built: {database.name})" if database is not None else ""
     raise InvalidStateError(f"no exact bear-off table covers {size} checkers a side{built}; build one with: "

@@ -110,7 +110,7 @@ def bearoff_result(board, versus=None, rules_name: str = "standard", tables=None
         "pip_count": pip_count(board),
         "mean_rolls": table.mean_rolls(board),
         "distribution": table.rolls_distribution(board).tolist(),
-        "effective_pip_count": effective_pip_count(board, rules),
+        "effective_pip_count": effective_pip_count(rules, board),
         "gammon_mean_rolls": float(table.gammon_mean[bo.position_index(board)]),
     }
     if versus is not None:
@@ -120,12 +120,12 @@ def bearoff_result(board, versus=None, rules_name: str = "standard", tables=None
         if rules == STANDARD:
             exact = exact_probabilities(board, versus, tables)
         else:
-            exact = {"win_probability": bo.win_probability(board, versus, rules), "win_gammon": 0.0,
+            exact = {"win_probability": bo.win_probability(rules, board, versus), "win_gammon": 0.0,
                      "lose_gammon": 0.0, "table": "in-memory two-sided", "exact": True, "error_bound": 1e-12}
         result.update({
             "versus": list(versus),
             **exact,
-            "one_sided_approximation": one_sided_win_probability(board, versus, rules),
+            "one_sided_approximation": one_sided_win_probability(rules, board, versus),
             "versus_mean_rolls": table.mean_rolls(versus),
             "versus_pip_count": pip_count(versus),
         })
@@ -184,7 +184,7 @@ def moves_result(position_id: str, dice, rules_name: str = "standard") -> dict:
     the opponent on roll)."""
     rules = rules_named(rules_name)
     position = Position.from_str(position_id)
-    moves = legal_moves(position, dice, rules)
+    moves = legal_moves(rules, position, dice)
     return {
         "position_id": position.position_id(),
         "dice": list(dice),

@@ -133,7 +133,7 @@ def advice_result(position_id: str, cube_value: int = 1, cube_owner: str = "cent
     value, owner = check_cube(cube_value, cube_owner)
     rules = rules_named(rules_name)
     if position.is_over() or not may_double(value, owner):     # no decision: cube_advice says why or values rolling on
-        return cube_advice(position, value, owner, rules, ply)
+        return cube_advice(rules, position, value, owner, ply)
     decision = State(position, rules, MAY_DOUBLE, None, value, absolute_owner(owner, position.player))
     return BACKGAMMON_GAME.advise(decision, ply=ply).detail
 

@@ -24,7 +24,8 @@ values float32). ``source`` names where the cubeless probabilities at the root c
 
 Example:
     >>> from dicemath.games.backgammon.position import Position
-    >>> advice = cube_advice(Position.from_home_boards((0, 2, 0, 0, 0, 0), (0, 1, 0, 0, 0, 0)))
+    >>> from dicemath.games.backgammon.rules import STANDARD
+    >>> advice = cube_advice(STANDARD, Position.from_home_boards((0, 2, 0, 0, 0, 0), (0, 1, 0, 0, 0, 0)))
     >>> advice["action"], advice["method"]
     ('double/take', 'exact cubeful bear-off')
 """
@@ -44,7 +45,7 @@ from dicemath.games.backgammon.evaluate import (KINDS, OUTPUTS, check_ply, class
                                                 flip, source_label)
 from dicemath.games.backgammon.moves import roll_results
 from dicemath.games.backgammon.position import Position
-from dicemath.games.backgammon.rules import STANDARD, Rules
+from dicemath.games.backgammon.rules import Rules
 
 
 CONTACT_EFFICIENCY = 0.68
@@ -108,7 +109,7 @@ def janowski_states(probabilities: np.ndarray, x: np.ndarray, states) -> np.ndar
 
 
 def _exact_fits(on_roll: np.ndarray, opponent: np.ndarray, rules: Rules) -> bool:
-    return exact_cube_bear_off(on_roll.tolist(), opponent.tolist(), rules)
+    return exact_cube_bear_off(rules, on_roll.tolist(), opponent.tolist())
 
 
 @lru_cache(maxsize=100_000)
@@ -149,7 +150,7 @@ def _cubeful(on_roll, opponent, states, ply: int, rules: Rules, top: bool,
              probabilities=None) -> tuple[np.ndarray, np.ndarray]:
     """(cube state values, cubeless probabilities) of one position at ``ply``."""
     if probabilities is None:
-        probabilities = evaluate_many(on_roll[None, :], opponent[None, :], rules, 0)[0][0]
+        probabilities = evaluate_many(rules, on_roll[None, :], opponent[None, :], 0)[0][0]
     if ply == 0 or on_roll.sum() == 0 or opponent.sum() == 0 or _exact_fits(on_roll, opponent, rules):
         return _leaf(on_roll[None, :], opponent[None, :], probabilities[None, :], states, rules, top)[0], \
             probabilities
@@ -160,8 +161,8 @@ def _cubeful(on_roll, opponent, states, ply: int, rules: Rules, top: bool,
     total = np.zeros(len(following))
     cubeless = np.zeros(5)
     for (first, second), weight in two_dice_rolls():
-        movers, opponents = roll_results(on_roll, opponent, first, second, rules)
-        seen, _ = evaluate_many(opponents, movers, rules, 0)
+        movers, opponents = roll_results(rules, on_roll, opponent, first, second)
+        seen, _ = evaluate_many(rules, opponents, movers, 0)
         # The mover picks the play whose 0-ply cubeful value for his opponent is lowest.
         best = int(np.argmin(_leaf(opponents, movers, seen, [_swapped(states[0])], rules, False)[:, 0]))
         values, child = _cubeful(opponents[best].astype(np.int64), movers[best].astype(np.int64), following,
@@ -177,15 +178,15 @@ def _cubeful(on_roll, opponent, states, ply: int, rules: Rules, top: bool,
                      for nd, s in zip(no_double, states)]), cubeless
 
 
-def cube_advice(position: Position, cube_value: int = 1, cube_owner: str = "centred",
-                rules: Rules = STANDARD, ply: int = 0) -> dict:
+def cube_advice(rules: Rules, position: Position, cube_value: int = 1, cube_owner: str = "centred",
+                ply: int = 0) -> dict:
     """The money cube decision of the player on roll (see the module docstring).
 
     Args:
+        rules: STANDARD or PLAYTIVE.
         position: any position that is not over, the player on roll before rolling.
         cube_value: 1 (centred) or 2, 4, ..., 64 (owned).
         cube_owner: ``"centred"``, ``"on_roll"`` or ``"opponent"``.
-        rules: STANDARD or PLAYTIVE.
         ply: look-ahead 0..3 (ignored by the exact tables).
 
     Returns:

@@ -402,7 +402,7 @@ def _exact(board: tuple, versus: tuple, state: int, level: int = 0,
     nd = Fraction(0)
     for roll, weight in _FRACTION_ROLLS:
         best = None
-        for play in successors(board, roll):
+        for play in successors(STANDARD, board, roll):
             v = Fraction(1) if sum(play) == 0 else -_exact(versus, play, follow, level, top)[1]
             if best is None or v > best:
                 best = v

@@ -24,7 +24,8 @@ values carry gnubg's float32 precision (about 1e-7). All are estimates except ``
 
 Example:
     >>> from dicemath.games.backgammon.position import Position
-    >>> result = evaluate(Position.from_home_boards((0, 0, 0, 1, 0, 0), (0, 1, 0, 0, 0, 0)))
+    >>> from dicemath.games.backgammon.rules import STANDARD
+    >>> result = evaluate(STANDARD, Position.from_home_boards((0, 0, 0, 1, 0, 0), (0, 1, 0, 0, 0, 0)))
     >>> result.source, round(result.win, 6)  # he misses only with 2-1 (2 rolls of 36)
     ('exact', 0.944444)
 """
@@ -45,7 +46,7 @@ from dicemath.games.backgammon import gnubg_engine
 from dicemath.games.backgammon.moves import roll_results
 from dicemath.games.backgammon.position import CHECKERS, Position, game_result
 from dicemath.games.backgammon.limits import EXACT_CHECKERS
-from dicemath.games.backgammon.rules import STANDARD, Rules
+from dicemath.games.backgammon.rules import Rules
 
 
 KINDS = ("exact", "race", "gnubg")
@@ -131,7 +132,7 @@ def classify(on_roll: np.ndarray, opponent: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=4)
 def _two_sided(rules: Rules) -> np.ndarray:
-    return bo.two_sided_table(EXACT_CHECKERS, rules)
+    return bo.two_sided_table(rules, EXACT_CHECKERS)
 
 
 def _over(on_roll: np.ndarray, opponent: np.ndarray) -> np.ndarray:
@@ -194,14 +195,14 @@ def _gnubg_rows(on_roll: np.ndarray, opponent: np.ndarray, rules: Rules, ply: in
     return np.fromiter(values, dtype=float, count=6 * len(on_roll)).reshape(-1, 6)[:, :5]
 
 
-def evaluate_many(on_roll, opponent, rules: Rules = STANDARD, ply: int = 0,
+def evaluate_many(rules: Rules, on_roll, opponent, ply: int = 0,
                   kinds: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Cubeless probabilities of many positions (float64), each from its best source.
 
     Args:
+        rules: STANDARD or PLAYTIVE.
         on_roll: ``(k, 25)`` counts of the players on roll (points 1..24, bar).
         opponent: ``(k, 25)`` counts of their opponents, in their own numbering.
-        rules: STANDARD or PLAYTIVE.
         ply: look-ahead of the gnubg positions (0..3).
         kinds: the source kind per row (0 exact, 1 race, 2 gnubg; default
             :func:`classify`); 2 forces gnubg's nets on any row that is not over.
@@ -233,23 +234,23 @@ def _look_ahead(on_roll: np.ndarray, opponent: np.ndarray, rules: Rules, ply: in
     module docstring): per roll, the play best at 0 ply, then that position at ``ply - 1``."""
     total = np.zeros(5)
     for (first, second), weight in two_dice_rolls():
-        mines, theirs = roll_results(on_roll, opponent, first, second, rules)
-        seen, kinds = evaluate_many(theirs, mines, rules, 0)       # opponent on roll after each play
+        mines, theirs = roll_results(rules, on_roll, opponent, first, second)
+        seen, kinds = evaluate_many(rules, theirs, mines, 0)       # opponent on roll after each play
         best = int(np.argmax(-cubeless_equity(seen)))
         chosen = seen[best]
         if ply > 1 and kinds[best] == 2:
-            chosen = evaluate_many(theirs[best:best + 1], mines[best:best + 1], rules, ply - 1)[0][0]
+            chosen = evaluate_many(rules, theirs[best:best + 1], mines[best:best + 1], ply - 1)[0][0]
         total += weight * chosen
     return flip(total / 36.0)
 
 
-def evaluate(position: Position, rules: Rules = STANDARD, ply: int = 0,
+def evaluate(rules: Rules, position: Position, ply: int = 0,
              source: str | None = None) -> Evaluation:
     """Cubeless outcome probabilities of the player on roll (see the module docstring).
 
     Args:
-        position: any position (player on roll to roll).
         rules: STANDARD or PLAYTIVE (BG-4).
+        position: any position (player on roll to roll).
         ply: look-ahead of a gnubg evaluation, 0..3 (the tables ignore it).
         source: None for the best source, or ``"exact"``, ``"race"``, ``"gnubg"`` to insist
             on one (``"gnubg"`` evaluates a bear-off with the nets too).
@@ -275,7 +276,7 @@ def evaluate(position: Position, rules: Rules = STANDARD, ply: int = 0,
         evaluate_board, cube, context = gnubg_engine.evaluator(ply)
         values = evaluate_board((position.opponent, position.on_roll), cube, context)[:5]
     else:
-        values = evaluate_many([position.on_roll], [position.opponent], rules, ply, np.array([kind]))[0][0]
+        values = evaluate_many(rules, [position.on_roll], [position.opponent], ply, np.array([kind]))[0][0]
     win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = (float(v) for v in values)
     return Evaluation(win, win_gammon, win_backgammon, lose_gammon, lose_backgammon,
                       source=source_label(KINDS[kind], ply), ply=ply if kind == 2 else 0)

@@ -14,7 +14,7 @@ play is the one ``gnubg.find_best_move`` picks with the same filter.
 Example:
     >>> from dicemath.games.backgammon.position import Position
     >>> from dicemath.games.backgammon.rules import PLAYTIVE
-    >>> moves = hint(Position.initial(), (6, 5), PLAYTIVE)  # 24/13 would make a sixth checker
+    >>> moves = hint(PLAYTIVE, Position.initial(), (6, 5))  # 24/13 would make a sixth checker
     >>> any(m.move == "24/18 18/13" for m in moves)
     False
 """
@@ -34,7 +34,7 @@ from dicemath.games.backgammon import gnubg_engine
 from dicemath.games.backgammon.gnubg_engine import NORMAL_FILTER
 from dicemath.games.backgammon.moves import legal_moves
 from dicemath.games.backgammon.position import Position
-from dicemath.games.backgammon.rules import STANDARD, Rules
+from dicemath.games.backgammon.rules import Rules
 
 
 @dataclass(frozen=True)
@@ -81,14 +81,14 @@ def _keep(equities: np.ndarray, candidates: np.ndarray, accept: int, extra: int,
     return ordered[:max(keep, 1)]
 
 
-def rank_results(movers: np.ndarray, opponents: np.ndarray, rules: Rules = STANDARD,
+def rank_results(rules: Rules, movers: np.ndarray, opponents: np.ndarray,
                  ply: int = 0, kinds: np.ndarray | None = None
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Evaluate the positions after a roll's plays with gnubg's pruning (module docstring).
 
     Args:
-        movers, opponents: ``(k, 25)`` counts after each play (the mover's first).
         rules: STANDARD or PLAYTIVE.
+        movers, opponents: ``(k, 25)`` counts after each play (the mover's first).
         ply: look-ahead of the final evaluation.
         kinds: source kinds of the resulting positions as seen by the opponent (default:
             the best ones).
@@ -98,7 +98,7 @@ def rank_results(movers: np.ndarray, opponents: np.ndarray, rules: Rules = STAND
         ``reached`` is the filter level each play got to (``ply`` for the survivors); a
         gnubg evaluation's ply is ``reached``, a table's 0.
     """
-    seen, kinds = evaluate_many(opponents, movers, rules, 0, kinds)
+    seen, kinds = evaluate_many(rules, opponents, movers, 0, kinds)
     reached = np.zeros(len(movers), dtype=int)
     if ply > 0:
         candidates = np.arange(len(movers))
@@ -106,25 +106,25 @@ def rank_results(movers: np.ndarray, opponents: np.ndarray, rules: Rules = STAND
             if accept < 0:
                 continue
             if level > 0:
-                seen[candidates] = evaluate_many(opponents[candidates], movers[candidates], rules,
+                seen[candidates] = evaluate_many(rules, opponents[candidates], movers[candidates],
                                                  level, kinds[candidates])[0]
                 reached[candidates] = level
             candidates = _keep(-cubeless_equity(seen), candidates, accept, extra, threshold)
-        seen[candidates] = evaluate_many(opponents[candidates], movers[candidates], rules, ply,
+        seen[candidates] = evaluate_many(rules, opponents[candidates], movers[candidates], ply,
                                          kinds[candidates])[0]
         reached[candidates] = ply
     mover = flip(seen)
     return mover, cubeless_equity(mover), reached, kinds
 
 
-def hint(position: Position, dice: Sequence[int], rules: Rules = STANDARD, ply: int = 0,
+def hint(rules: Rules, position: Position, dice: Sequence[int], ply: int = 0,
          source: str | None = None) -> list[MoveValue]:
     """Every legal play of ``dice``, best first (see the module docstring).
 
     Args:
+        rules: STANDARD or PLAYTIVE (BG-4).
         position: the position, player on roll to move.
         dice: two dice 1..6.
-        rules: STANDARD or PLAYTIVE (BG-4).
         ply: look-ahead 0..3.
         source: None (best source per resulting position) or ``"gnubg"`` to evaluate every
             position with GNU Backgammon's nets (as ``gnubg.find_best_move`` does).
@@ -146,13 +146,13 @@ def hint(position: Position, dice: Sequence[int], rules: Rules = STANDARD, ply: 
         raise InvalidStateError(f"hint source must be None or 'gnubg', got {source!r}")
     if source == "gnubg" or position.is_contact():       # before compiling the move generator
         gnubg_engine.engine("ranking the plays of a position with contact")
-    moves = legal_moves(position, dice, rules)
+    moves = legal_moves(rules, position, dice)
     movers = np.array([m.after.on_roll for m in moves])
     opponents = np.array([m.after.opponent for m in moves])
     kinds = None
     if source == "gnubg":  # the nets everywhere except where the game is over
         kinds = np.where((movers.sum(axis=1) == 0) | (opponents.sum(axis=1) == 0), 0, 2)
-    probabilities, equities, reached, kinds = rank_results(movers, opponents, rules, ply, kinds)
+    probabilities, equities, reached, kinds = rank_results(rules, movers, opponents, ply, kinds)
     order = sorted(range(len(moves)), key=lambda i: (-reached[i], -equities[i], i))
     result = []
     for i in order:

@@ -52,14 +52,14 @@ def exact_bear_off(on_roll, opponent, checkers: int = EXACT_CHECKERS) -> bool:
     return in_home_boards(on_roll, opponent) and 0 < sum(on_roll) <= checkers and 0 < sum(opponent) <= checkers
 
 
-def exact_cube_bear_off(on_roll, opponent, rules) -> bool:
+def exact_cube_bear_off(rules, on_roll, opponent) -> bool:
     """Whether the cube decision of a position (25 counts a side) under ``rules`` is in the
     cover of the exact cubeful tables: standard rules (the tables follow BG-3 without BG-4's
     limit), a bear-off with at most :data:`EXACT_CUBE_CHECKERS` checkers a side.
 
     >>> from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD
     >>> board, versus = [2] + [0] * 24, [0, 1] + [0] * 23
-    >>> exact_cube_bear_off(board, versus, STANDARD), exact_cube_bear_off(board, versus, PLAYTIVE)
+    >>> exact_cube_bear_off(STANDARD, board, versus), exact_cube_bear_off(PLAYTIVE, board, versus)
     (True, False)
     """
     from dicemath.games.backgammon.rules import STANDARD

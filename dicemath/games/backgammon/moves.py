@@ -13,7 +13,8 @@ rule, :func:`legal_moves` and :func:`roll_results` its play generator.
 
 Example:
     >>> from dicemath.games.backgammon.position import Position
-    >>> moves = legal_moves(Position.initial(), (3, 1))
+    >>> from dicemath.games.backgammon.rules import STANDARD
+    >>> moves = legal_moves(STANDARD, Position.initial(), (3, 1))
     >>> len(moves), str(moves[0])
     (16, '24/23 24/21')
 """
@@ -31,7 +32,7 @@ from dicemath.core.dice import check_throw
 from dicemath.core.errors import IllegalMoveError
 from dicemath.games.backgammon.plays import move_checker, roll_plays, step_target, unpack_steps
 from dicemath.games.backgammon.position import BAR, OFF, Position
-from dicemath.games.backgammon.rules import STANDARD, Rules
+from dicemath.games.backgammon.rules import Rules
 
 Step = tuple[int, int]
 
@@ -80,8 +81,8 @@ def check_roll(dice: Any) -> tuple[int, int]:   # any input: checked here
     return high, low
 
 
-def single_steps(position: Position, die: int,
-                 rules: Rules = STANDARD) -> Iterator[tuple[tuple[int, int], Position]]:
+def single_steps(rules: Rules, position: Position,
+                 die: int) -> Iterator[tuple[tuple[int, int], Position]]:
     """Every legal single step of ``die`` for the player on roll, with the position after it
     (the step rule :func:`~dicemath.games.backgammon.plays.step_target`, BG-4..BG-6).
 
@@ -96,13 +97,13 @@ def single_steps(position: Position, die: int,
             yield (source, target), Position(new_mine, new_theirs, position.player)
 
 
-def legal_moves(position: Position, dice: Sequence[int], rules: Rules = STANDARD) -> list[Move]:
+def legal_moves(rules: Rules, position: Position, dice: Sequence[int]) -> list[Move]:
     """All legal plays of ``dice`` for the player on roll, one per distinct resulting position.
 
     Args:
+        rules: STANDARD or PLAYTIVE (BG-4 limit).
         position: the position, player on roll to move.
         dice: two dice 1..6 in any order.
-        rules: STANDARD or PLAYTIVE (BG-4 limit).
 
     Returns:
         Moves sorted by their steps, highest first; ``[Move((), position)]`` when nothing
@@ -118,15 +119,15 @@ def legal_moves(position: Position, dice: Sequence[int], rules: Rules = STANDARD
     return sorted(moves, reverse=True)
 
 
-def roll_results(on_roll: Sequence[int] | np.ndarray, opponent: Sequence[int] | np.ndarray, first: int, second: int,
-                 rules: Rules = STANDARD) -> tuple[np.ndarray, np.ndarray]:
+def roll_results(rules: Rules, on_roll: Sequence[int] | np.ndarray, opponent: Sequence[int] | np.ndarray,
+                 first: int, second: int) -> tuple[np.ndarray, np.ndarray]:
     """The distinct positions the legal plays of a roll lead to, as arrays (the results of
     :func:`legal_moves` without their steps, for self-play and the evaluator's look-ahead).
 
     Args:
+        rules: STANDARD or PLAYTIVE.
         on_roll, opponent: 25 counts each (player to move first, own numberings).
         first, second: the dice (assumed valid).
-        rules: STANDARD or PLAYTIVE.
 
     Returns:
         ``(movers, opponents)``: int8 arrays (k, 25) of the mover's and the opponent's

@@ -11,7 +11,7 @@ table does not), so it is slightly off; :func:`approximation_error` measures by 
 against the exact two-sided table. All values are float64.
 
 Example:
-    >>> round(one_sided_win_probability((3, 0, 0, 0, 0, 0), (0, 1, 1, 0, 0, 0)), 6)
+    >>> round(one_sided_win_probability(STANDARD, (3, 0, 0, 0, 0, 0), (0, 1, 1, 0, 0, 0)), 6)
     0.421296
     >>> pip_count((0, 0, 0, 0, 0, 2))
     12
@@ -57,10 +57,10 @@ def pip_count(boards: Iterable[int] | npt.NDArray[np.integer]) -> int | npt.NDAr
     return bo.pip_counts(array)
 
 
-def effective_pip_count(board: Iterable[int], rules: Rules = STANDARD) -> float:
+def effective_pip_count(rules: Rules, board: Iterable[int]) -> float:
     """Expected rolls to bear off times 49/6 (GNU Backgammon's EPC); wastage = EPC - pips.
 
-    >>> round(effective_pip_count((0, 0, 0, 0, 0, 1)), 3)
+    >>> round(effective_pip_count(STANDARD, (0, 0, 0, 0, 0, 1)), 3)
     10.208
     """
     return bo.one_sided_table(rules).mean_rolls(board) * AVERAGE_PIPS_PER_ROLL
@@ -71,7 +71,7 @@ def _survival(distribution: np.ndarray) -> np.ndarray:
     return np.cumsum(distribution[..., ::-1], axis=-1)[..., ::-1]
 
 
-def one_sided_win_probability(board: Iterable[int], versus: Iterable[int], rules: Rules = STANDARD) -> float:
+def one_sided_win_probability(rules: Rules, board: Iterable[int], versus: Iterable[int]) -> float:
     """The one-sided approximation of P(player on roll with ``board`` beats ``versus``).
 
     Works for any two home boards of up to 15 checkers (beyond the two-sided tables).
@@ -86,7 +86,7 @@ def one_sided_win_probability(board: Iterable[int], versus: Iterable[int], rules
     return float(table.distribution[x] @ _survival(table.distribution[y]))
 
 
-def one_sided_matrix(checkers: int, rules: Rules = STANDARD) -> np.ndarray:
+def one_sided_matrix(rules: Rules, checkers: int) -> np.ndarray:
     """The approximation for every pair of boards of at most ``checkers`` (same layout as
     :func:`~.bearoff.two_sided_table`)."""
     count = bo.positions_count(checkers)
@@ -116,15 +116,15 @@ class ApproximationError:
     pairs: int
 
 
-def approximation_error(checkers: int = 6, rules: Rules = STANDARD) -> ApproximationError:
+def approximation_error(rules: Rules, checkers: int = 6) -> ApproximationError:
     """Measure the one-sided approximation against :func:`~.bearoff.two_sided_table`.
 
-    >>> error = approximation_error(3)
+    >>> error = approximation_error(STANDARD, 3)
     >>> 0 < error.max_error < 0.05
     True
     """
-    exact = bo.two_sided_table(checkers, rules)[1:, 1:]
-    approx = one_sided_matrix(checkers, rules)[1:, 1:]
+    exact = bo.two_sided_table(rules, checkers)[1:, 1:]
+    approx = one_sided_matrix(rules, checkers)[1:, 1:]
     diff = np.abs(approx - exact)
     i, j = np.unravel_index(np.argmax(diff), diff.shape)
     worst = (bo.position_from_index(int(i) + 1), bo.position_from_index(int(j) + 1),
@@ -132,7 +132,7 @@ def approximation_error(checkers: int = 6, rules: Rules = STANDARD) -> Approxima
     return ApproximationError(checkers, float(diff.max()), float(diff.mean()), worst, int(diff.size))
 
 
-def bear_off_win_probability(position: Position, rules: Rules = STANDARD,
+def bear_off_win_probability(rules: Rules, position: Position,
                              exact_up_to: int = EXACT_CHECKERS) -> tuple[float, str]:
     """Cubeless P(player on roll wins) of a pure bear-off :class:`~.position.Position`.
 
@@ -148,7 +148,8 @@ def bear_off_win_probability(position: Position, rules: Rules = STANDARD,
         InvalidStateError: a checker outside the home boards (not a bear-off) or the game is over.
 
     >>> from dicemath.games.backgammon.position import Position
-    >>> p, method = bear_off_win_probability(Position.from_home_boards((3, 0, 0, 0, 0, 0), (0, 1, 1, 0, 0, 0)))
+    >>> position = Position.from_home_boards((3, 0, 0, 0, 0, 0), (0, 1, 1, 0, 0, 0))
+    >>> p, method = bear_off_win_probability(STANDARD, position)
     >>> round(p, 6), method
     (0.421296, 'exact')
     """
@@ -161,7 +162,7 @@ def bear_off_win_probability(position: Position, rules: Rules = STANDARD,
     board, versus = position.on_roll[:6], position.opponent[:6]
     checkers = max(sum(board), sum(versus))
     if checkers <= min(exact_up_to, bo.MAX_TWO_SIDED_CHECKERS):
-        table = bo.two_sided_table(checkers, rules)
+        table = bo.two_sided_table(rules, checkers)
         return float(table[bo.position_index(board), bo.position_index(versus)]), "exact"
     if rules == STANDARD:
         from dicemath.games.backgammon.bearoff_database import largest_database
@@ -169,4 +170,4 @@ def bear_off_win_probability(position: Position, rules: Rules = STANDARD,
         database = largest_database()
         if database is not None and database.covers(board, versus):
             return database.win_probability(board, versus), "exact"
-    return one_sided_win_probability(board, versus, rules), "one-sided approximation"
+    return one_sided_win_probability(rules, board, versus), "one-sided approximation"

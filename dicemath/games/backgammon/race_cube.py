@@ -64,6 +64,7 @@ from dicemath.games.backgammon.cube import (
     takes,
 )
 from dicemath.games.backgammon.race import one_sided_matrix, pip_count
+from dicemath.games.backgammon.rules import STANDARD
 
 if TYPE_CHECKING:
     from dicemath.games.backgammon.cubeful_bearoff import CubefulBearoffTable
@@ -190,7 +191,7 @@ def race_cube_advice(board: Sequence[int], versus: Sequence[int],
     if sum(board) == 0 or sum(versus) == 0:
         raise InvalidStateError("both home boards need at least one checker")
     result: dict[str, str | float] = {rule: rule_decision(rule, board, versus)["action"] for rule in RULES}
-    p = one_sided_win_probability(board, versus)
+    p = one_sided_win_probability(STANDARD, board, versus)
     decisions = model_arrays(np.array([p]), efficiency)
     result["one-sided"] = _action(decisions["double"][0], decisions["take"][0])
     result["one_sided_win"] = p
@@ -282,7 +283,7 @@ def agreement_table(checkers: int = 6, efficiency: float | None = None,
     exact_action = action(exact)
     methods = {name: rule_arrays(name, boards, boards) for name in RULES}
     methods[f"one-sided p + Janowski x={efficiency:.2f}"] = model_arrays(
-        one_sided_matrix(checkers), efficiency)
+        one_sided_matrix(STANDARD, checkers), efficiency)
     methods[f"exact p + Janowski x={efficiency:.2f}"] = model_arrays(p, efficiency)
     rows = []
     for name, decisions in methods.items():

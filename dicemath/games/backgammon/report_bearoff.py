@@ -128,8 +128,8 @@ def compute(context: ReportContext) -> BearoffReport:
     costliest = tuple((tuple(int(c) for c in boards[i]), float(standard.mean[i]), float(playtive.mean[i]))
                       for i in order)
     count = bo.positions_count(TWO_SIDED_CHECKERS)
-    exact_standard = bo.two_sided_table(TWO_SIDED_CHECKERS, STANDARD)
-    exact_playtive = bo.two_sided_table(TWO_SIDED_CHECKERS, PLAYTIVE)
+    exact_standard = bo.two_sided_table(STANDARD, TWO_SIDED_CHECKERS)
+    exact_playtive = bo.two_sided_table(PLAYTIVE, TWO_SIDED_CHECKERS)
     ok = legal[:count]
     gap = (exact_playtive - exact_standard)[np.ix_(ok, ok)]
     gap[0, :] = gap[:, 0] = 0
@@ -138,7 +138,7 @@ def compute(context: ReportContext) -> BearoffReport:
     two_sided = (float(np.abs(gap).max()), float(np.abs(gap).mean()), tuple(int(c) for c in boards[small[i]]),
                  tuple(int(c) for c in boards[small[j]]), float(exact_standard[small[i], small[j]]),
                  float(exact_playtive[small[i], small[j]]))
-    approximation = tuple(approximation_error(n) for n in ((3, 4) if context.quick else (4, 6, 8)))
+    approximation = tuple(approximation_error(STANDARD, n) for n in ((3, 4) if context.quick else (4, 6, 8)))
     distributions = {name: standard.rolls_distribution(COMMON_BOARDS[name]) for name in FIGURE_BOARDS}
     databases, scaling = recorded_summary()
     mine, theirs, roll = PLAY_EXAMPLE

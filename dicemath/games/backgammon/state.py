@@ -177,7 +177,7 @@ class State:
         """The legal plays of the dice, sorted (``play`` phase; empty in the others). Cached."""
         found = self._moves
         if found is None:
-            found = tuple(sorted(legal_moves(self.position, self._roll(), self.rules))) if self.phase == PLAY else ()
+            found = tuple(sorted(legal_moves(self.rules, self.position, self._roll()))) if self.phase == PLAY else ()
             object.__setattr__(self, "_moves", found)
         return found
 
