@@ -190,7 +190,7 @@ def cli_error(argv: list[str], capsys) -> str:
 def test_what_the_rules_refuse_is_a_400_with_the_clis_message_in_the_pages_words(server, capsys, body, argv):
     status, answer = post(server, "/api/advise", body)
     assert status == 400 and set(answer) == {"error"}
-    assert answer["error"] == page_words(cli_error(argv, capsys), [f.name for f in game(body["game"]).page_fields()])
+    assert answer["error"] == page_words(cli_error(argv, capsys), game(body["game"]).page_fields())
     assert "Traceback" not in answer["error"] and "--" not in answer["error"]
 
 

@@ -35,8 +35,8 @@ Example:
     True
     >>> sorted(ROUTES)
     ['/api/advise', '/api/picture']
-    >>> page_words('needs --versus (the opponent\\'s home board)', ("versus",))
-    'needs "versus" (the opponent\\'s home board)'
+    >>> page_words("give your throw (--throw)", [Field("current", "throw", "My throw", options=("--throw",))])
+    'give your throw ("current")'
 """
 
 from __future__ import annotations
@@ -88,11 +88,12 @@ def _game(request: dict[str, Any]) -> Game:
     return game_named(name.strip())
 
 
-def page_words(message: str, names: Sequence[str]) -> str:
-    """``message`` with the command-line option of each field in ``names`` written as that
-    field (``--cube-value`` as ``"cube_value"``): the page speaks of its own fields."""
-    for name in sorted(names, key=len, reverse=True):
-        message = re.sub(r"--" + re.escape(name.replace("_", "-")) + r"\b(?!-)", f'"{name}"', message)
+def page_words(message: str, fields: Sequence[Field]) -> str:
+    """``message`` with the command-line options of each of ``fields`` written as that field
+    (``--cube-value`` as ``"cube_value"``): the page speaks of its own fields."""
+    options = sorted(((option, field.name) for field in fields for option in field.options), key=lambda o: -len(o[0]))
+    for option, name in options:
+        message = re.sub(re.escape(option) + r"\b(?!-)", f'"{name}"', message)
     return message
 
 
@@ -101,7 +102,7 @@ def _answer(answer: Callable[[], T], fields: Sequence[Field]) -> T:
     try:
         return answer()
     except DicemathError as error:
-        words = page_words(str(error), [f.name for f in fields])
+        words = page_words(str(error), fields)
         if words == str(error):
             raise
         raise DicemathError(words) from error

@@ -71,6 +71,8 @@ class Field:
         wide: the page gives it a whole line.
         redraws: the page redraws the picture from this field alone when it changes
             (``/api/picture``), and a tap on a row of the picture sets that row's entry.
+        options: the command-line options that take the field's value (default: ``--`` and the
+            name with ``-`` for ``_``), which the page's messages name as the field.
 
     Raises:
         ValueError: an unknown kind, choices without their kind, bounds in the wrong order.
@@ -91,6 +93,7 @@ class Field:
     dice: int = 0
     wide: bool = False
     redraws: bool = False
+    options: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -101,12 +104,16 @@ class Field:
             raise ValueError(f"field {self.name!r}: one label per choice")
         if self.low is not None and self.high is not None and self.low > self.high:
             raise ValueError(f"field {self.name!r}: low {self.low} above high {self.high}")
+        if not self.options:
+            object.__setattr__(self, "options", ("--" + self.name.replace("_", "-"),))
 
     def as_dict(self) -> dict[str, Any]:
         """The field as the page reads it (``GET /api/games``, JSON's lists for tuples): every
         attribute, the choices' labels filled in."""
-        return {**asdict(self), "choices": list(self.choices), "choice_labels": list(self.choice_labels or self.choices),
-                "when": None if self.when is None else [self.when[0], list(self.when[1])]}
+        return {**asdict(self), "choices": list(self.choices),
+                "choice_labels": list(self.choice_labels or self.choices),
+                "when": None if self.when is None else [self.when[0], list(self.when[1])],
+                "options": list(self.options)}
 
 
 def given(request: Mapping[str, Any], name: str) -> Any:

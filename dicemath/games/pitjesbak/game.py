@@ -125,8 +125,9 @@ class PitjesbakGame(Game):
                       "the players before me, in turn order, e.g. 5-5-5,6-6-2 (out: put out by 1-1-1)", when=table,
                       wide=True),
                 Field("throw_number", "int", "Throws used, this one included", f"1..{MAX_THROWS} (PIT-4)",
-                      required=True, low=1, high=MAX_THROWS, example="1"),
-                Field("current", "throw", "My throw", required=True, example="6-5-4", dice=DICE, wide=True),
+                      required=True, low=1, high=MAX_THROWS, example="1", options=("--throws-used", "--throw-number")),
+                Field("current", "throw", "My throw", required=True, example="6-5-4", dice=DICE, wide=True,
+                      options=("--throw", "--current")),
                 Field("limit", "int", "Limit (throws allowed)", "followers: default as many as the start player "
                       "used (PIT-4)", low=1, high=MAX_THROWS),
                 Field("stripes", "int", "Stripes at the start of the game",
