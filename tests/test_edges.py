@@ -296,6 +296,7 @@ def test_pitjesbak_cards_name_throws_by_their_dice(capsys, argv):
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "score" not in out and re.search(r"\d-\d-\d(/\d-\d-\d)* \(\d+\) or better", out), out
+    assert argv[1] != "card" or "exact" in out.splitlines()[0]            # a card's numbers are labelled too
 
 
 def test_pitjesbak_threshold_plot_names_throws_by_their_dice():

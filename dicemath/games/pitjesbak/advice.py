@@ -340,7 +340,7 @@ class PolicyCard:
         """Plain-text card."""
         a, fa, b, fb = self.state
         lines = [f"Pitjesbak policy card (start player {a} stripes{' wiped' if fa else ''}, "
-                 f"follower {b}{' wiped' if fb else ''}; P(start wins game) = {self.start_win_probability:.4f})",
+                 f"follower {b}{' wiped' if fb else ''}; P(start wins game) = {self.start_win_probability:.4f}, exact)",
                  f"As start player after throw 1: {self.start_rules[0]}",
                  f"As start player after throw 2: {self.start_rules[1]}",
                  "As follower (stop when your throw is in the set; the last allowed throw counts):"]
@@ -505,7 +505,7 @@ class TableCard:
         values = " ".join(f"{p:.4f}" for p in self.win_probabilities)
         return (f"Pitjesbak policy card, {self.players} players (stripes in turn order: {flags}); "
                 f"P(win the game) by turn position: {values}"
-                + ("" if self.exact else " (estimates: see dicemath.games.pitjesbak.table_estimate)"))
+                + (" (exact)" if self.exact else " (estimates: see dicemath.games.pitjesbak.table_estimate)"))
 
     def text(self) -> str:
         """Plain-text card."""
