@@ -50,8 +50,8 @@ from side_by_side import compare  # noqa: E402
 
 from dicemath.games.pegs_fives.advisor import Advisor  # noqa: E402
 from dicemath.games.pegs_fives.race_box import RaceBox  # noqa: E402
-from dicemath.games.pegs_fives.race_solver import (  # noqa: E402
-    BOX_MAX_BOARDS, RACE_MAX_BOARDS, RACE_MAX_PAIRS, RACE_MAX_ROWS)
+from dicemath.games.pegs_fives.limits import RACE_MAX_ROWS  # noqa: E402
+from dicemath.games.pegs_fives.race_solver import BOX_MAX_BOARDS, RACE_MAX_BOARDS, RACE_MAX_PAIRS  # noqa: E402
 from dicemath.games.pegs_fives.races import play_race  # noqa: E402
 from dicemath.games.pegs_fives.rules import FIVES, PEGS  # noqa: E402
 from dicemath.games.pegs_fives.turn import open_rows_of  # noqa: E402

@@ -180,8 +180,6 @@ def test_import_dicemath_loads_no_game_and_no_layer_above_the_core():
     assert not [m for m in loaded if part(m) not in ("front", "core")]
 
 
-@pytest.mark.xfail(strict=True, reason="Pegs/Fives' parser reads RACE_MAX_ROWS from race_solver (the exact race "
-                   "solver): the limit is to move to a module below the solvers")
 def test_the_command_line_s_help_loads_no_engine():
     loaded = _loaded("from dicemath.cli import build_parser\nbuild_parser()")
     assert not _engines(loaded, allowed=("commands",))      # each game's command modules build the parser

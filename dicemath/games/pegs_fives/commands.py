@@ -19,6 +19,7 @@ from dicemath.core.commands import (
     add_json_flag, add_game_command, add_show_command, add_state_argument, add_svg_option, emit, fraction_text,
     int_list, is_start, show_state, text_table, throw_list, write_svg)
 from dicemath.core.errors import DicemathError, InvalidStateError
+from dicemath.games.pegs_fives.limits import RACE_MAX_ROWS
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
 
 FRACTION_MAX_ROWS = 4
@@ -45,8 +46,6 @@ def register(subparsers, game) -> None:
             rules of every query, its ``rules_headings`` give ``rules``), passed by its
             :meth:`~dicemath.core.game.Game.register_commands`.
     """
-    from dicemath.games.pegs_fives.race_solver import RACE_MAX_ROWS
-
     rules: Rules = game.preset
     parser, commands = add_game_command(subparsers, game, HELP[rules.name])
     parser.set_defaults(rules=rules, game=game)

@@ -76,6 +76,7 @@ from fractions import Fraction
 import numpy as np
 
 from dicemath.core.errors import DicemathError, IllegalMoveError, InvalidRulesError
+from dicemath.games.pegs_fives.limits import RACE_MAX_ROWS
 from dicemath.games.pegs_fives.race_box import RaceBox
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.solver import reduced_boards, solve_reduced
@@ -83,13 +84,6 @@ from dicemath.games.pegs_fives.state import (
     BoardTuple, InvalidBoardError, Policy, check_board, check_open_rows, cycle_terminals, grouped_choice_throws,
     rest_points)
 from dicemath.games.pegs_fives.turn import Amount, TurnValue, open_rows_of
-
-RACE_MAX_ROWS = 5
-"""The most open rows a whole reduced board's race is solved for (``5``: 7,776 boards a side,
-7,776^2 pairs, two float64 tables of 7,776^2 values, 0.97 GB, four in a mixed matchup). Six rows
-would need tables of 46,656^2 values, 17.4 GB each: more memory than the machines the project
-runs on. Beyond five rows a race is solved on the boards reachable from a pair
-(:data:`RACE_MAX_BOARDS`, :data:`RACE_MAX_PAIRS`)."""
 
 RACE_MAX_BOARDS = 6 ** RACE_MAX_ROWS
 """The most boards a side a race of one set of boards is solved for, the whole reduced board or

@@ -13,24 +13,21 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from dicemath.core.stats import mean_confidence_interval
 from dicemath.core.dice import throw_text
 from dicemath.core.svg import picture
 from dicemath.core.advice import Advice
+from dicemath.core.game import Game
 from dicemath.games.pegs_fives.advisor import FEATURES, Advisor, board_value
 from dicemath.games.pegs_fives.races import last_turn_rest, race_result
 from dicemath.games.pegs_fives.rows import RowTable, row_tables
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.solver import solve_greedy, solve_reduced
 from dicemath.games.pegs_fives.state import (
-    SafeGreedy, State, board_text, greedy_policy, initial_state, play_game, rest_points)
+    SafeGreedy, State, board_text, choice_state, greedy_policy, initial_state, play_game, rest_points)
 from dicemath.core.markdown import markdown_table
 from dicemath.reporting.context import ReportContext
-
-if TYPE_CHECKING:
-    from dicemath.games.pegs_fives.game import PegsFivesGame
 
 EXAMPLES = (
     ((0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 0, 0), (3, 3, 3, 5, 6, 2)),
@@ -151,10 +148,10 @@ def policy_rows(rules: Rules, subsets, advisor: Advisor) -> tuple[PolicyRow, ...
                  for rows in subsets)
 
 
-def compute(game: PegsFivesGame, context: ReportContext) -> PegsFivesReport:
-    """The numbers of the section of ``game`` (Pegs or Fives), its advice asked of the game
-    object (:meth:`~.game.PegsFivesGame.advise_throw`)."""
-    rules = game.preset
+def compute(game: Game, context: ReportContext) -> PegsFivesReport:
+    """The numbers of the section of ``game`` (Pegs or Fives, its standard rules), its advice
+    asked of the game object (:meth:`~dicemath.core.game.Game.advise`)."""
+    rules = game.standard
     quick = context.quick
     advisor = Advisor(rules)
     subsets = [(6, 7), (3, 11), (1, 12)] + ([] if quick else [(6, 7, 8), (1, 7, 12), (2, 8, 10), (4, 9, 11)])
@@ -162,18 +159,18 @@ def compute(game: PegsFivesGame, context: ReportContext) -> PegsFivesReport:
     simulations = tuple(Simulation(label, *simulate(rules, policy, games, seed=2026))
                         for label, policy in (("advisor", advisor.policy), ("safe greedy", SafeGreedy(rules.goal)),
                                               ("greedy", greedy_policy)))
-    examples = tuple(game.advise_throw(board, throw).as_dict() for board, throw in EXAMPLES)
+    examples = tuple(game.advise(choice_state(rules, board, throw)).as_dict() for board, throw in EXAMPLES)
     races = late = None
     if rules.scoring == "rest_points":
         races = race_result(rules, games=20 if quick else 300, seed=7)
         board, throw = LATE_RACE
-        advice = game.advise_throw(board, throw).as_dict()
+        advice = game.advise(choice_state(rules, board, throw)).as_dict()
         late = LateRace(board, throw, last_turn_rest(rules, board, throw),
                         {o["row"]: o["expected_turns"] for o in advice["options"]}, advice["recommendation"])
     opening = initial_state(rules).apply(FIRST_THROW)
     return PegsFivesReport(rules, tuple(row_tables(rules)), policy_rows(rules, subsets, advisor), games,
                            simulations, advisor.estimator, board_value(rules).weights, examples, opening,
-                           game.advise_throw(opening.board, FIRST_THROW), races, late)
+                           game.advise(opening), races, late)
 
 
 def _kind(result: dict) -> str:

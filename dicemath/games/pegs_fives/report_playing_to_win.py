@@ -40,21 +40,18 @@ from __future__ import annotations
 import json
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from dicemath.core.advice import Advice
 from dicemath.core.dice import throw_text
+from dicemath.core.game import Game
 from dicemath.core.stats import Z95
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
 from dicemath.games.pegs_fives.state import board_text, choice_state, initial_state
 from dicemath.core.markdown import markdown_table
 from dicemath.reporting.context import ReportContext
 from dicemath.reporting.context import study_file
-
-if TYPE_CHECKING:
-    from dicemath.games.pegs_fives.game import PegsFivesGame
 
 RESULTS = study_file("race_results.json")
 """The committed race study (``analyses/pegs_fives_race.py``)."""
@@ -517,7 +514,7 @@ class Position:
         return best.action
 
 
-def positions(context: ReportContext, game_object: PegsFivesGame) -> tuple[Position, ...]:
+def positions(context: ReportContext, game_object: Game) -> tuple[Position, ...]:
     """The race and solo advice of :data:`POSITIONS` (the first of each game in quick mode),
     the solo advice asked of ``game_object`` (:meth:`~dicemath.core.game.Game.advise`, the
     chain of each position's rules)."""
@@ -583,7 +580,7 @@ class PlayingToWinReport:
     quick: bool
 
 
-def compute(game: PegsFivesGame, context: ReportContext) -> PlayingToWinReport:
+def compute(game: Game, context: ReportContext) -> PlayingToWinReport:
     """The exact races, the deviation curves, the committed study and the positions (the solo
     advice asked of ``game``)."""
     rows = QUICK_DEVIATION_ROWS if context.quick else DEVIATION_ROWS
