@@ -15,7 +15,7 @@ import pytest
 from dicemath.cli import main
 from dicemath.core.advice import Advice, Option
 from dicemath.games.bohnduell.commands import MAX_STOCK
-from dicemath.games.bohnduell.solver_dense import MAX_TABLE_STOCK
+from dicemath.games.bohnduell.limits import MAX_TABLE_STOCK
 from dicemath.games.pitjesbak.commands import MAX_STRIPES
 
 PITJESBAK_STATE = ("[0:{a} 1:{b}] round 0 start 0 order 0,1 turn 0 limit 0 throws 1 current 235 results - rolloff - "
