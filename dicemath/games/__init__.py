@@ -74,20 +74,23 @@ from typing import Any
 
 @cache
 def exported(package: str) -> dict[str, str]:
-    """Each name the ``if TYPE_CHECKING:`` block of the package ``package`` imports, and the
-    module it imports it from (read from the package's ``__init__.py``).
+    """Each name of the package ``package``'s ``__all__`` that its ``if TYPE_CHECKING:`` block
+    imports, and the module it imports it from (read from the package's ``__init__.py``).
 
     Example:
         >>> exported("dicemath.games.pig")["solve"]
         'dicemath.games.pig.solver'
     """
-    source = Path(str(sys.modules[package].__file__)).read_text(encoding="utf-8")
+    module = sys.modules[package]
+    public = set(module.__all__)
+    source = Path(str(module.__file__)).read_text(encoding="utf-8")
     found = {}
     for node in ast.parse(source).body:
         if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
             for statement in node.body:
                 if isinstance(statement, ast.ImportFrom) and statement.module:
-                    found.update({alias.asname or alias.name: statement.module for alias in statement.names})
+                    found.update({alias.asname or alias.name: statement.module for alias in statement.names
+                                  if (alias.asname or alias.name) in public})
     return found
 
 

@@ -14,7 +14,7 @@ from dicemath.core.game import CHANCE, TERMINAL
 from dicemath.core.svg import picture
 from dicemath.games.pig import State, advise, initial_state, policy_card, solve
 from dicemath.games.pig.advice import advise as solution_advice
-from dicemath.games.pig.analysis import analyse
+from dicemath.games.pig import analyse
 from dicemath.games.pig.drawing import draw
 from dicemath.games.pig.game import PIG_GAME
 

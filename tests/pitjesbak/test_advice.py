@@ -137,7 +137,8 @@ def test_analyse_values_each_decision_as_advise():
     import random
 
     from dicemath.core.game import CHANCE, TERMINAL, sample_chance
-    from dicemath.games.pitjesbak.analysis import ANALYSIS, analyse
+    from dicemath.games.pitjesbak import analyse
+    from dicemath.games.pitjesbak.analysis import ANALYSIS
     from dicemath.games.pitjesbak.rules import Rules
     from dicemath.games.pitjesbak.state import initial_state
 

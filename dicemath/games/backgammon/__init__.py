@@ -24,7 +24,7 @@ Modules:
   :mod:`.hint`: every play of a roll ranked; :mod:`.advice`: the chain of sources (advice at
   every decision, the value of every state).
 * :mod:`.limits`: the limits of the exact sources (checkers a side for the exact tables).
-* :mod:`.analysis`: the cost of every play and cube action of a played game (:func:`analyse`).
+* :mod:`.analysis`: its records; :func:`analyse`, the cost of every play and cube action of a played game.
 * :mod:`.view`, :mod:`.drawing`: the plain-text view and the SVG picture of a state.
 * :mod:`.game`: the :class:`~dicemath.core.game.Game` object and :func:`advise`, its advice; :mod:`.commands`
   (``dicemath backgammon``), :mod:`.commands_cube` (its ``cube`` command) and
@@ -56,8 +56,23 @@ from dicemath.games.backgammon.state import State
 
 register_picture(State, BACKGAMMON_GAME.draw)  # State._repr_svg_: the game's drawing, imported when first drawn
 
+
+def analyse(record: Any) -> Analysis:
+    """The cost of every decision and the luck of every chance event of a played game of Backgammon
+    (a :class:`~dicemath.analysis.Record`, its JSON object or a file's path):
+    :func:`dicemath.analysis.analyse` handed this game (``docs/analyse.md``).
+
+    Raises:
+        InvalidRecordError: a record of the wrong form or of another game.
+        DicemathError: the first bad entry, named.
+    """
+    from dicemath.analysis import analyse as analyse_record     # the analysis loads when a record is analysed
+
+    return analyse_record(record, (BACKGAMMON_GAME,))
+
+
 if TYPE_CHECKING:
-    from dicemath.games.backgammon.analysis import analyse
+    from dicemath.analysis import Analysis
     from dicemath.games.backgammon.bearoff import (
         one_sided_table, position_from_index, position_index, positions_up_to, two_sided_table, win_probability)
     from dicemath.games.backgammon.cube import CubeModel, CubelessProbabilities, keeler_spencer, model_summary
@@ -71,7 +86,7 @@ if TYPE_CHECKING:
     from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD, Rules
     from dicemath.games.backgammon.state import initial_state
 else:
-    def __getattr__(name: str) -> Any:          # each name imported on first use (the names above)
+    def __getattr__(name: str) -> Any:          # a name of __all__ imported above, on first use
         return export(__name__, name)
 
 __all__ = ["PLAYTIVE", "STANDARD", "CubeModel", "CubelessProbabilities", "GameResult", "Move", "MoveValue", "Position",

@@ -49,14 +49,11 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-from dicemath.analysis.engine import GameAnalysis, analyse_record
-from dicemath.analysis.records import InvalidRecordError, Record, build_rules, check_keys, read_record
-from dicemath.analysis.result import Analysis
+from dicemath.analysis.engine import GameAnalysis
+from dicemath.analysis.records import InvalidRecordError, build_rules, check_keys
 from dicemath.games.backgammon.cube import check_cube
-from dicemath.games.backgammon.game import BACKGAMMON_GAME
 from dicemath.games.backgammon.moves import check_roll
 from dicemath.games.backgammon.position import CHECKERS, Position
 from dicemath.games.backgammon.rules import Rules, rules_named
@@ -141,14 +138,3 @@ class BackgammonAnalysis(GameAnalysis[State]):
 
 ANALYSIS = BackgammonAnalysis()
 """Backgammon's records (:meth:`BACKGAMMON_GAME.analysis() <dicemath.core.game.Game.analysis>`)."""
-
-
-def analyse(record: Record | Mapping | str | Path) -> Analysis:
-    """Analyse a Backgammon record (a :class:`~dicemath.analysis.records.Record`, its JSON
-    object or a file's path), the values of :data:`~dicemath.games.backgammon.game.BACKGAMMON_GAME`.
-
-    Raises:
-        InvalidRecordError: a record of the wrong form or of another game.
-        DicemathError: the first bad entry, named.
-    """
-    return analyse_record(read_record(record), BACKGAMMON_GAME)

@@ -30,7 +30,7 @@ Modules:
   :mod:`~dicemath.games.bohnduell.commands`: ``dicemath bohnduell``;
   :mod:`~dicemath.games.bohnduell.report`: its report section.
 - :mod:`~dicemath.games.bohnduell.players`: random, greedy, search and exact players, matches.
-- :mod:`~dicemath.games.bohnduell.analysis`: :func:`analyse`;
+- :mod:`~dicemath.games.bohnduell.analysis`: its records (:func:`analyse` asks it);
   :mod:`~dicemath.games.bohnduell.drawing`: the SVG picture of a state.
 
 Values are final pot differences under best play, from the view of the player to move
@@ -59,15 +59,30 @@ register_picture(State, BOHNDUELL_GAME.draw)  # State._repr_svg_: the game's dra
 advise = BOHNDUELL_GAME.advise
 """The value of every legal move (:meth:`dicemath.core.game.Game.advise`, settings ``depth`` and ``table_stock``)."""
 
+
+def analyse(record: Any) -> Analysis:
+    """The cost of every decision and the luck of every chance event of a played game of BohnDuell
+    (a :class:`~dicemath.analysis.Record`, its JSON object or a file's path):
+    :func:`dicemath.analysis.analyse` handed this game (``docs/analyse.md``).
+
+    Raises:
+        InvalidRecordError: a record of the wrong form or of another game.
+        DicemathError: the first bad entry, named.
+    """
+    from dicemath.analysis import analyse as analyse_record     # the analysis loads when a record is analysed
+
+    return analyse_record(record, (BOHNDUELL_GAME,))
+
+
 if TYPE_CHECKING:
-    from dicemath.games.bohnduell.analysis import analyse
+    from dicemath.analysis import Analysis
     from dicemath.games.bohnduell.rules import CAPTURE_EVERY, STANDARD, Rules
     from dicemath.games.bohnduell.search import SearchAdvisor
     from dicemath.games.bohnduell.solver_dense import DenseTable, load_dense, solve_dense
     from dicemath.games.bohnduell.solver_dict import DictSolver
     from dicemath.games.bohnduell.state import Move, initial_state
 else:
-    def __getattr__(name: str) -> Any:          # each name imported on first use (the names above)
+    def __getattr__(name: str) -> Any:          # a name of __all__ imported above, on first use
         return export(__name__, name)
 
 __all__ = ["CAPTURE_EVERY", "STANDARD", "DenseTable", "DictSolver", "Move", "Rules", "SearchAdvisor", "State", "advise",

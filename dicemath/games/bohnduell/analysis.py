@@ -26,13 +26,10 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 
-from dicemath.analysis.engine import GameAnalysis, analyse_record
-from dicemath.analysis.records import InvalidRecordError, Record, check_keys, read_record
-from dicemath.analysis.result import Analysis
+from dicemath.analysis.engine import GameAnalysis
+from dicemath.analysis.records import InvalidRecordError, check_keys
 from dicemath.core.game import GameState, state_of
-from dicemath.games.bohnduell.game import BOHNDUELL_GAME
 from dicemath.games.bohnduell.limits import DEPTH, TABLE_STOCK
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.state import PLAYER_NAMES, State, initial_state, parse_position
@@ -103,14 +100,3 @@ class BohnDuellAnalysis(GameAnalysis):
 
 ANALYSIS = BohnDuellAnalysis()
 """The adapter its game object lists (:meth:`dicemath.core.game.Game.analysis`)."""
-
-
-def analyse(record: Record | Mapping | str | Path) -> Analysis:
-    """Analyse a record of BohnDuell (a :class:`~dicemath.analysis.records.Record`, its JSON
-    object or a file's path; see the module docstring).
-
-    Raises:
-        InvalidRecordError: a record of the wrong form or of another game.
-        DicemathError: the first bad entry, named.
-    """
-    return analyse_record(read_record(record), BOHNDUELL_GAME)

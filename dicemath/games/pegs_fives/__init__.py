@@ -57,7 +57,7 @@ if TYPE_CHECKING:
         play_turn, read_board, reduced_board)
     from dicemath.games.pegs_fives.turn import TurnValue, turn_distribution, turn_outcome
 else:
-    def __getattr__(name: str) -> Any:          # each name imported on first use (the names above)
+    def __getattr__(name: str) -> Any:          # a name of __all__ imported above, on first use
         return export(__name__, name)
 
 __all__ = ["FIVES", "PEGS", "Advisor", "BoardValue", "InvalidBoardError", "InvalidRollError", "Ranking",

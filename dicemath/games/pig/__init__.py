@@ -38,15 +38,30 @@ from dicemath.games.pig.state import State
 
 register_picture(State, PIG_GAME.draw)  # State._repr_svg_: the game's drawing, imported when first drawn
 
+
+def analyse(record: Any) -> Analysis:
+    """The cost of every decision and the luck of every chance event of a played game of Pig
+    (a :class:`~dicemath.analysis.Record`, its JSON object or a file's path):
+    :func:`dicemath.analysis.analyse` handed this game (``docs/analyse.md``).
+
+    Raises:
+        InvalidRecordError: a record of the wrong form or of another game.
+        DicemathError: the first bad entry, named.
+    """
+    from dicemath.analysis import analyse as analyse_record     # the analysis loads when a record is analysed
+
+    return analyse_record(record, (PIG_GAME,))
+
+
 if TYPE_CHECKING:
+    from dicemath.analysis import Analysis
     from dicemath.games.pig.advice import PolicyCard, policy_card
-    from dicemath.games.pig.analysis import analyse
     from dicemath.games.pig.game import advise
     from dicemath.games.pig.rules import STANDARD, Rules
     from dicemath.games.pig.solver import PigSolution, solve
     from dicemath.games.pig.state import initial_state
 else:
-    def __getattr__(name: str) -> Any:          # each name imported on first use (the names above)
+    def __getattr__(name: str) -> Any:          # a name of __all__ imported above, on first use
         return export(__name__, name)
 
 __all__ = ["STANDARD", "PigSolution", "PolicyCard", "Rules", "State", "advise", "analyse", "initial_state",

@@ -20,14 +20,11 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, ClassVar
 
-from dicemath.analysis.engine import GameAnalysis, analyse_record
-from dicemath.analysis.records import InvalidRecordError, Record, check_keys, read_record
-from dicemath.analysis.result import Analysis
+from dicemath.analysis.engine import GameAnalysis
+from dicemath.analysis.records import InvalidRecordError, check_keys
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.pig.game import PIG_GAME
 from dicemath.games.pig.rules import Rules
 from dicemath.games.pig.state import PLAYER_NAMES, State, initial_state, parse_state
 
@@ -92,13 +89,3 @@ class PigAnalysis(GameAnalysis[State]):
 
 ANALYSIS = PigAnalysis()
 """Pig's records (:meth:`PIG_GAME.analysis() <dicemath.core.game.Game.analysis>`)."""
-
-
-def analyse(record: Record | Mapping | str | Path) -> Analysis:
-    """Analyse a Pig record (a :class:`~dicemath.analysis.records.Record`, its JSON object or a file's path).
-
-    Raises:
-        InvalidRecordError: a record of the wrong form or of another game.
-        DicemathError: the first bad entry, named.
-    """
-    return analyse_record(read_record(record), PIG_GAME)

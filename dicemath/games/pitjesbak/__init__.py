@@ -65,10 +65,25 @@ register_picture(State, PITJESBAK_GAME.draw)  # State._repr_svg_: the game's dra
 advise = PITJESBAK_GAME.advise
 """Stop or throw again, at any table (:meth:`dicemath.core.game.Game.advise`; setting ``solution``)."""
 
+
+def analyse(record: Any) -> Analysis:
+    """The cost of every decision and the luck of every chance event of a played game of Pitjesbak
+    (a :class:`~dicemath.analysis.Record`, its JSON object or a file's path):
+    :func:`dicemath.analysis.analyse` handed this game (``docs/analyse.md``).
+
+    Raises:
+        InvalidRecordError: a record of the wrong form or of another game.
+        DicemathError: the first bad entry, named.
+    """
+    from dicemath.analysis import analyse as analyse_record     # the analysis loads when a record is analysed
+
+    return analyse_record(record, (PITJESBAK_GAME,))
+
+
 if TYPE_CHECKING:
+    from dicemath.analysis import Analysis
     from dicemath.games.pitjesbak.advice import (
         PolicyCard, StopOrThrow, TableCard, advise_situation, policy_card, table_policy_card)
-    from dicemath.games.pitjesbak.analysis import analyse
     from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
     from dicemath.games.pitjesbak.round_solver import RoundSolution, round_policy, solve_round
     from dicemath.games.pitjesbak.rules import PIPS, STANDARD, Rules
@@ -80,7 +95,7 @@ if TYPE_CHECKING:
     from dicemath.games.pitjesbak.throws import (
         ThrowClass, class_probabilities, class_space, class_table, classify, compare)
 else:
-    def __getattr__(name: str) -> Any:          # each name imported on first use (the names above)
+    def __getattr__(name: str) -> Any:          # a name of __all__ imported above, on first use
         return export(__name__, name)
 
 __all__ = ["PIPS", "STANDARD", "GameSolution", "PolicyCard", "RoundSolution", "Rules", "State", "StopOrThrow",

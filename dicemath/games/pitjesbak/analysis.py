@@ -27,15 +27,12 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
-from dicemath.analysis.engine import GameAnalysis, analyse_record
-from dicemath.analysis.records import InvalidRecordError, Record, check_keys, flag, read_record, whole_number
-from dicemath.analysis.result import Analysis
+from dicemath.analysis.engine import GameAnalysis
+from dicemath.analysis.records import InvalidRecordError, check_keys, flag, whole_number
 from dicemath.core.errors import InvalidStateError
 from dicemath.core.game import GameState, state_of
 from dicemath.games.pitjesbak.decision import ROLES
-from dicemath.games.pitjesbak.game import PITJESBAK_GAME
 from dicemath.games.pitjesbak.rules import MAX_THROWS, Rules, check_stripes
 from dicemath.games.pitjesbak.state import State, initial_state
 from dicemath.games.pitjesbak.throws import check_throw, classify, parse_throw
@@ -145,14 +142,3 @@ def _throw(value: str | Sequence[int]) -> tuple[int, int, int]:
 
 ANALYSIS = PitjesbakAnalysis()
 """The adapter its game object lists (:meth:`dicemath.core.game.Game.analysis`)."""
-
-
-def analyse(record: Record | Mapping | str | Path) -> Analysis:
-    """Analyse a record of Pitjesbak (a :class:`~dicemath.analysis.records.Record`, its JSON
-    object or a file's path; see the module docstring).
-
-    Raises:
-        InvalidRecordError: a record of the wrong form or of another game.
-        DicemathError: the first bad entry, named.
-    """
-    return analyse_record(read_record(record), PITJESBAK_GAME)
