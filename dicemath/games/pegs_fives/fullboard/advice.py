@@ -106,8 +106,10 @@ class ExactAdvisor:
         return self.checked_ranking(check_board(board, rules), check_roll(throw, dice), dice, throws)
 
     def checked_ranking(self, board: BoardTuple, roll: tuple[int, ...], dice: int, throws: int | None) -> Ranking:
-        """:meth:`ranking` of inputs already checked (a state's): ``throws`` left before the throw."""
-        index = self.kernel.layout.index(board)
+        """:meth:`ranking` of inputs already checked (a state's on the table's rows): ``throws``
+        left before the throw."""
+        layout = self.kernel.layout
+        index = sum(board[row - 1] * stride for row, stride in zip(layout.rows, layout.strides))
         here = float(self.values[index])
         options = self.kernel.option_values(self.values, index, roll, dice, throws)
         return Ranking(ranked(RowAdvice(row, hits, stay * here + rest, stay) for row, hits, stay, rest in options),
