@@ -11,6 +11,7 @@ player 0 first (PIG-7): ``"roll"``, the face it showed (``"1"``..``"6"``), ``"ho
 The record's ``rules`` are :class:`~dicemath.games.pig.rules.Rules` fields (``goal``).
 
 Example:
+    >>> from dicemath.games.pig import analyse
     >>> result = analyse({"game": "pig", "rules": {"goal": 20},
     ...                   "moves": ["roll", "6", "hold", "roll", "1", "roll", "5", "roll", "4"]})
     >>> [(d.choice, d.best, round(d.loss, 3)) for d in result.decisions]
