@@ -1,11 +1,11 @@
 """Benchmark ``dicemath analyse``: decisions analysed per second and seconds per whole game.
 
 Analyses the seeded whole-game records of ``dicemath/data/records/`` (written by
-``analyses/analyse_records.py``), game by game. Every game is analysed with a fresh value
-source (the in-memory memos of the previous game dropped; tables cached on disk stay on
-disk), so a game's time includes everything one ``dicemath analyse`` call does after the
-tables are built, except the first game of each kind, which also loads them (reported
-apart as ``first``). The issue's target: a whole game in under 1 s for Pegs, Fives,
+``analyses/analyse_records.py``), game by game, through the registry's games as
+``dicemath analyse`` does. The analysis keeps nothing between records; what the games keep in
+the process (solutions, loaded tables) stays, so a game's time is that of one ``dicemath
+analyse`` call once the game's tables are loaded, except the first game of each kind, which
+also loads them (reported apart as ``first``). The issue's target: a whole game in under 1 s for Pegs, Fives,
 Pitjesbak and BohnDuell with its default search (depth 6, 12-bean tables). Timings taken
 while the machine is busy are larger; the CPU seconds of the process and the load average
 are printed beside them. Run::
@@ -29,7 +29,7 @@ RECORDS = Path(__file__).resolve().parent.parent / "dicemath" / "data" / "record
 
 def measure(game: str, settings: dict | None = None) -> dict:
     from dicemath.analysis import analyse, read_record
-    from dicemath.analysis.engine import _cached_source
+    from dicemath.games.registry import GAMES
 
     paths = sorted(RECORDS.glob(f"{game}-*.json"))
     if not paths:
@@ -40,9 +40,8 @@ def measure(game: str, settings: dict | None = None) -> dict:
         record = read_record(path)
         if settings:
             record = replace(record, settings={**record.settings, **settings})
-        _cached_source.cache_clear()
         tic, tic_cpu = time.perf_counter(), time.process_time()
-        analysis = analyse(record)
+        analysis = analyse(record, GAMES)
         elapsed, elapsed_cpu = time.perf_counter() - tic, time.process_time() - tic_cpu
         if first is None:
             first = elapsed

@@ -111,7 +111,7 @@ def test_every_registered_game_is_checked_here_and_reachable_through_every_door(
     sections = set(reporting.section_names(reporting.sections(registry.GAMES)))
     for entry in registry.GAMES:
         assert entry.name in commands and entry.rules_text()
-        assert isinstance(analysis.adapter(entry.name), analysis.GameAnalysis)
+        assert isinstance(analysis.adapter(entry.name, registry.GAMES), analysis.GameAnalysis)
         assert {r.name for r in entry.report_sections()} <= sections
 
 
