@@ -139,22 +139,20 @@ def add_game_command(subparsers: Subparsers[argparse.ArgumentParser], game: Any,
     other queries are added to."""
     parser = subparsers.add_parser(game.name, help=help_text)
     commands = parser.add_subparsers(dest=f"{game.name}_command", metavar="QUERY", required=True)
-    add_rules_command(commands, game.rules_headings)
+    add_rules_command(commands, game)
     return parser, commands
 
 
-def add_rules_command(commands: argparse._SubParsersAction[argparse.ArgumentParser],
-                      headings: Sequence[str]) -> None:
-    """Add ``dicemath GAME rules``: print the game's sections (``headings``, its
-    :attr:`~dicemath.core.game.Game.rules_headings`) of the shipped ``docs/rules.md``."""
+def add_rules_command(commands: argparse._SubParsersAction[argparse.ArgumentParser], game: Any) -> None:
+    """Add ``dicemath GAME rules``: print the game's rules, its
+    :meth:`~dicemath.core.game.Game.rules_text` (by default its sections of the shipped
+    ``docs/rules.md``, :attr:`~dicemath.core.game.Game.rules_headings`)."""
     rules = commands.add_parser("rules", help="print the rules of the game (numbered as the code cites them)")
-    rules.set_defaults(func=lambda args: _print_rules(headings))
+    rules.set_defaults(func=lambda args: _print_rules(game))
 
 
-def _print_rules(headings: Sequence[str]) -> int:
-    from dicemath.core.rules_text import rules_sections
-
-    sys.stdout.write(rules_sections(headings))
+def _print_rules(game: Any) -> int:
+    sys.stdout.write(game.rules_text())
     return 0
 
 
