@@ -555,6 +555,7 @@ static int run(Search *s, const int64_t *start_me, const int64_t *start_opp, int
         for (int i = 0; i < count && !s->exhausted && !s->failed; i++) mtdf(s, c[i].me, c[i].opp, c[i].gain - low);
     }
     if (s->failed) return 0;
+    int exhausted = s->exhausted;
     s->limit = INT64_MAX;                                  /* the rows' probes: no budget */
     s->timed = 0;
     s->exhausted = 0;
@@ -576,6 +577,7 @@ static int run(Search *s, const int64_t *start_me, const int64_t *start_opp, int
     if (!ok) s->failed = 1;
     else gather_rows(s, &stack, rows);
     free(stack.items);
+    s->exhausted = exhausted;
     return !s->failed;
 }
 

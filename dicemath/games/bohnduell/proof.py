@@ -34,6 +34,13 @@ The proven bounds that the claims rely on are written as a certificate
 node or time budget runs out, the result holds the bounds proven so far (its certificate
 proves exactly those): a wide interval, never a claim beyond what was searched.
 
+:func:`prove` runs the compiled twin of this search
+(:mod:`~dicemath.games.bohnduell.proof_compiled`: the same steps, a bounded transposition
+table of 24 bytes a position) wherever it applies (at most
+:data:`~dicemath.games.bohnduell.proof_compiled.MAX_CUPS` cups), and this module's search
+(:class:`_Prover`, 700 to 900 bytes a position) with ``engine="python"`` or beyond; until
+the compiled table fills, the two give the same result, certificate included.
+
 Example:
     >>> result = prove(Rules(stock=4))
     >>> result.value, [str(m) for m in result.best_moves]
@@ -54,6 +61,7 @@ from operator import mul
 from pathlib import Path
 
 from dicemath.core.errors import InvalidRulesError
+from dicemath.games.bohnduell.proof_compiled import DEFAULT_MEMORY, MAX_CUPS, certificate, search_compiled
 from dicemath.games.bohnduell.proof_format import (LOWER, MAX_COUNT, UPPER, Certificate, Row, decode_move,
                                                    static_bounds)
 from dicemath.games.bohnduell.rules import Rules
@@ -268,6 +276,9 @@ class ProofResult:
         exhausted: True when the budget ran out (before the value was proven or, with
             ``all_first_moves``, before every first move's value was).
         certificate: the certificate of these bounds (see :meth:`write`).
+        engine: the search that ran: ``"compiled"`` or ``"python"``.
+        replaced: transposition-table entries the compiled search replaced once its table was
+            full (0: the same search as the Python one, node for node).
     """
 
     rules: Rules
@@ -280,6 +291,8 @@ class ProofResult:
     seconds: float
     exhausted: bool
     certificate: Certificate = field(repr=False)
+    engine: str = "python"
+    replaced: int = 0
 
     @property
     def complete(self) -> bool:
@@ -312,8 +325,13 @@ class ProofResult:
         return "\n".join(lines)
 
 
+ENGINES = ("compiled", "python")
+"""The searches :func:`prove` runs: the compiled one and this module's."""
+
+
 def prove(rules: Rules, table: DenseTable | None = None, *, node_budget: int | None = None,
-          seconds: float | None = None, all_first_moves: bool = False, guess: int = 0) -> ProofResult:
+          seconds: float | None = None, all_first_moves: bool = False, guess: int = 0, engine: str | None = None,
+          memory: int = DEFAULT_MEMORY) -> ProofResult:
     """Weak solve of the start of ``rules`` (both players ``rules.stock`` beans, BOHN-1; A
     moves first, BOHN-7), with a certificate of what it proves.
 
@@ -326,14 +344,19 @@ def prove(rules: Rules, table: DenseTable | None = None, *, node_budget: int | N
         all_first_moves: also prove the exact value of every first move (by default only the
             best move's value is proven; the others get the bounds found on the way).
         guess: the first null window of MTD(f) (A's expected final pot difference).
+        engine: ``"compiled"`` (:mod:`~dicemath.games.bohnduell.proof_compiled`, the default up
+            to its :data:`~dicemath.games.bohnduell.proof_compiled.MAX_CUPS` cups) or
+            ``"python"`` (this module's search, the default beyond).
+        memory: the most bytes of the compiled search's transposition table.
 
     Returns:
         A :class:`ProofResult`: the proven bounds (equal when the budget sufficed), the first
         moves' proven intervals, the effort and the certificate.
 
     Raises:
-        InvalidRulesError: a table of other cups or another capture rule, or a stock above
-            :data:`~dicemath.games.bohnduell.proof_format.MAX_COUNT`.
+        InvalidRulesError: a table of other cups or another capture rule, a stock above
+            :data:`~dicemath.games.bohnduell.proof_format.MAX_COUNT`, an unknown engine, or
+            the compiled engine for more cups than it takes.
 
     Example:
         >>> from dicemath.games.bohnduell.solver_dense import solve_dense
@@ -348,6 +371,13 @@ def prove(rules: Rules, table: DenseTable | None = None, *, node_budget: int | N
                                 f"the game has cups={rules.cups}, capture={rules.capture!r}")
     if rules.stock > MAX_COUNT:
         raise InvalidRulesError(f"a certificate holds stocks up to {MAX_COUNT}, got {rules.stock}")
+    if engine is None:
+        engine = "compiled" if rules.cups <= MAX_CUPS else "python"
+    if engine not in ENGINES:
+        raise InvalidRulesError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    if engine == "compiled":
+        return _prove_compiled(rules, table, node_budget=node_budget, seconds=seconds,
+                               all_first_moves=all_first_moves, guess=guess, memory=memory)
     prover = _Prover(rules, table, node_budget, seconds)
     me, opp = initial_state(rules).mover_sides
     began = time.perf_counter()
@@ -376,3 +406,17 @@ def prove(rules: Rules, table: DenseTable | None = None, *, node_budget: int | N
                                     first_moves=[(str(m), a, b) for m, (a, b) in first_moves.items()])
     return ProofResult(rules, low, high, first_moves, certificate.header.table_stock, prover.nodes,
                        len(prover.tt), seconds_used, exhausted, certificate)
+
+
+def _prove_compiled(rules: Rules, table: DenseTable | None, *, node_budget: int | None, seconds: float | None,
+                    all_first_moves: bool, guess: int, memory: int) -> ProofResult:
+    """:func:`prove` by :func:`~dicemath.games.bohnduell.proof_compiled.search_compiled`."""
+    began = time.perf_counter()
+    outcome = search_compiled(rules, table, node_budget=node_budget, seconds=seconds,
+                              all_first_moves=all_first_moves, guess=guess, memory=memory)
+    seconds_used = time.perf_counter() - began
+    table_stock = table.stock if table is not None else 0
+    first_moves = dict(sorted((decode_move(code), (low, high)) for code, low, high in outcome.first_moves))
+    return ProofResult(rules, outcome.lower, outcome.upper, first_moves, table_stock, outcome.nodes,
+                       outcome.positions, seconds_used, outcome.exhausted,
+                       certificate(rules, outcome, table_stock), "compiled", outcome.replaced)
