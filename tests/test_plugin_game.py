@@ -2,8 +2,8 @@
 registered for these tests only, answers through every door with nothing else changed.
 
 The fixture :func:`games` appends it to :data:`dicemath.games.registry.GAMES` in the registry
-and in every module of dicemath that bound that tuple at import (the command line, the page,
-``analyse``, ``report``, ``warmup``), for this module's tests only. Its values are checked
+and in every module that bound that tuple at import (the command line, the page, ``analyse``,
+``report``, ``warmup``; the door test), for this module's tests only. Its values are checked
 against a second method: the win probabilities worked out from its rules (NIM-1..NIM-3) by a
 recursion over the counters left, with no state object and no search.
 """
@@ -35,19 +35,20 @@ from .conftest import linked_pictures
 from .dicenim import DICENIM_GAME, FACE_TAKES, RULES_TEXT, SHORT, STANDARD, State
 from .test_bad_input import FUZZ, argv_of, check_page, leaf_commands, requests_of
 from .test_bad_input import check_answer as check_command
+from .test_doors import test_analyse_values_every_decision_by_the_games_advice as check_one_advice_per_decision
+from .test_doors import test_replay_reproduces_the_end_state as check_replay
 from .test_serve import as_json, check_answer, cli_error, post
 
 
 def _bound_to(games: tuple) -> list:
-    """The modules of dicemath whose ``GAMES`` is ``games``."""
-    return [module for name, module in list(sys.modules.items())
-            if name.startswith("dicemath") and getattr(module, "GAMES", None) is games]
+    """The modules whose ``GAMES`` is ``games``."""
+    return [module for module in list(sys.modules.values()) if getattr(module, "GAMES", None) is games]
 
 
 @pytest.fixture(scope="module")
 def games():
-    """The registry's games and Dice Nim, in the registry and wherever dicemath bound its
-    ``GAMES`` (the command line's modules are imported above, so they bound it already)."""
+    """The registry's games and Dice Nim, in the registry and wherever its ``GAMES`` was bound
+    (the command line's modules and the tests imported above bound it already)."""
     original = registry.GAMES
     registered = (*original, DICENIM_GAME)
     with pytest.MonkeyPatch.context() as patch:
@@ -223,6 +224,11 @@ def test_analyse_a_whole_game_its_luck_and_losses_are_the_change_of_value(games,
         lost = sum(d.loss for d in result.decisions if d.player == seat)
         gained = sum(d.loss for d in result.decisions if d.player != seat)
         assert end[seat] - start[seat] == pytest.approx(luck - lost + gained, abs=1e-12)
+
+
+def test_the_door_tests_hold_for_it(games):
+    check_one_advice_per_decision(DICENIM_GAME)
+    check_replay(DICENIM_GAME)
 
 
 def test_analyse_on_the_command_line_draws_its_costliest_decisions(games, capsys, tmp_path):
