@@ -186,7 +186,7 @@ SOLVED: dict[Any, tuple[Any, ...]] = {}
 """Every state solved so far (:func:`~dicemath.core.search.expectimax`'s memo)."""
 
 
-def advise(state: State, **settings: Any) -> Advice:
+def solved_advice(state: State, **settings: Any) -> Advice:
     """The mover's exact win probability after each legal action, best first (equals in legal order)."""
     mover = state.current_player()
     values = {action: values[mover] for action, values in action_values(state, memo=SOLVED).items()}
@@ -203,7 +203,7 @@ def win_probabilities(state: State, **settings: Any) -> Valued:
 # -- the glue the frame asks for ---------------------------------------------------------------
 
 SOLUTION = Source("expectimax", True, "every state (the whole game is solved)",
-                  lambda state, **settings: isinstance(state, State), advise, arithmetic="fraction",
+                  lambda state, **settings: isinstance(state, State), solved_advice, arithmetic="fraction",
                   value=win_probabilities)
 """The one source of the chain: the exact solution."""
 
@@ -255,7 +255,7 @@ class NimReport:
 
 
 def compute(context: Any) -> NimReport:
-    best = [(left, advise(State(STANDARD, left)).options[0]) for left in range(1, STANDARD.pile + 1)]
+    best = [(left, DICENIM_GAME.advise(State(STANDARD, left)).options[0]) for left in range(1, STANDARD.pile + 1)]
     return NimReport(STANDARD.pile, tuple((left, option.text, Fraction(option.value)) for left, option in best))
 
 
@@ -265,7 +265,7 @@ def render(report: NimReport, context: Any) -> str:
     return "\n".join([
         markdown_table(["left", "best", "P(mover wins)"], [[n, a, number_text(p)] for n, a, p in report.rows]), "",
         f"Roll with {', '.join(map(str, rolls))} left." if rolls else "Never roll.", "",
-        context.save_picture(draw(start, advise(start)), "dicenim_start.svg", "the start, with the advice")])
+        context.save_picture(draw(start, DICENIM_GAME.advise(start)), "dicenim_start.svg", "the start, advised")])
 
 
 class DiceNimAnalysis(GameAnalysis[State]):
