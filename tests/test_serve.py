@@ -114,14 +114,15 @@ def test_pegs_with_throws_left_and_a_throw_without_a_row(server):
 
 
 def test_bohnduell_advice_is_the_clis(server):
-    from dicemath.games.bohnduell.commands import parse_position, position_advice
+    from dicemath.games.bohnduell.commands import parse_position
+    from dicemath.games.bohnduell.game import BOHNDUELL_GAME
 
     text = "1:1,0,0,0:1/0:3,2,0,0:2/A"
     status, answer = post(server, "/api/advise", {"game": "bohnduell", "position": text, "depth": "4",
                                                   "table_stock": "8"})
     assert status == 200
     position = parse_position(text)
-    expected = position_advice(position, 4, 8).as_dict()
+    expected = BOHNDUELL_GAME.advise(position, depth=4, table_stock=8).as_dict()
     assert answer["best"] == "H1" and answer["options"][0]["method"] == "exact"
     check_answer(answer, expected)
 

@@ -10,7 +10,6 @@ import pytest
 from dicemath.analysis import InvalidRecordError, analyse, game_named
 from dicemath.games.registry import GAMES
 from dicemath.analysis.play import record_game
-from dicemath.games.bohnduell.commands import position_advice
 from dicemath.core.errors import IllegalMoveError, InvalidStateError
 from dicemath.games.bohnduell import DictSolver, Rules, State, initial_state, load_dense
 from dicemath.games.bohnduell.players import ExactPlayer, greedy_player, random_player
@@ -62,7 +61,7 @@ def test_search_values_are_advises():
     position = "30:1,2,0,3:2/31:0,1,3,0:3/A"
     entry = {"position": position, "choice": "S1", "depth": 3, "table_stock": 8}
     cost = analyse({"game": "bohnduell", "decisions": [entry]}, GAMES).decisions[0]
-    advice = position_advice(State.from_str(position), depth=3, table_stock=8).as_dict()
+    advice = BOHNDUELL.advise(State.from_str(position), depth=3, table_stock=8).as_dict()
     assert not cost.exact and cost.source == advice["source"]
     assert cost.values == {m["move"]: m["value"] for m in advice["options"]}
     assert cost.best == advice["best"] or cost.loss == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dicemath.games.bohnduell.report import (compute, first_player_conclusion, growth_conclusion,
                                              overfill_conclusion, proof_conclusion, render,
                                              search_quality_conclusion, solved_stocks)
+from dicemath.games.bohnduell.game import BOHNDUELL_GAME
 from dicemath.games.registry import GAMES
 from dicemath.reporting import section_names, sections
 from dicemath.reporting.context import ReportContext
@@ -16,7 +17,7 @@ from ..conftest import linked_pictures
 def test_report_section(tmp_path):
     assert "bohnduell" in section_names(sections(GAMES))
     context = ReportContext(tmp_path, quick=True)
-    text = render(compute(context), context)
+    text = render(compute(BOHNDUELL_GAME, context), context)
     assert "## Value by stock size" in text and "overfill" in text
     assert (tmp_path / "bohnduell_values.png").exists()
     assert [p.name for p in linked_pictures(text, tmp_path)] == ["bohnduell_start.svg"]

@@ -8,8 +8,9 @@ Commands:
   (the table that answered, or the shipped solved start of a game too big for memory).
 - ``advise STATE [--depth 6] [--table-stock 12] [--json]``: every legal move with its
   value (final pot difference from the mover's view; the JSON envelope of
-  :class:`~dicemath.core.advice.Advice`) from the game's chain of sources
-  (:func:`~dicemath.games.bohnduell.search.source_chain`): the exact table, an exact solve of
+  :class:`~dicemath.core.advice.Advice`) asked of the game object the command was registered
+  with (:meth:`~dicemath.core.game.Game.advise`, its chain of sources
+  :func:`~dicemath.games.bohnduell.search.source_chain`): the exact table, an exact solve of
   small positions, else alpha-beta ``--depth`` plies deep (at most ``MAX_DEPTH``; each option's ``method``
   says whether its value is exact). A finished game is refused (exit 2).
   ``STATE`` is the text form of
@@ -38,9 +39,7 @@ import time
 from dicemath.core.commands import (
     add_json_flag, add_game_command, add_show_command, add_svg_option, emit, show_state, text_table, write_svg)
 from dicemath.games.bohnduell.rules import Rules
-from dicemath.core.advice import Advice
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.bohnduell.game import BOHNDUELL_GAME
 from dicemath.games.bohnduell.limits import DEPTH, MAX_DEPTH, MAX_TABLE_STOCK, TABLE_STOCK, check_settings
 from dicemath.games.bohnduell.state import PLAYER_NAMES, State, initial_state, parse_position
 
@@ -82,7 +81,7 @@ def register(subparsers, game) -> None:
                         help=f"exact table for sides of at most this many beans, 0 for none (default {TABLE_STOCK})")
     add_svg_option(advise)
     add_json_flag(advise)
-    advise.set_defaults(func=run_advise)
+    advise.set_defaults(func=run_advise, game=game)
 
     table = commands.add_parser("table", help="strong tables on disk: build one, list them")
     tables = table.add_subparsers(dest="bohnduell_table_command", metavar="ACTION", required=True)
@@ -249,21 +248,6 @@ def _solve_json(rules: Rules, value: int, first_moves: dict[str, int], line: lis
             "seconds": round(time.perf_counter() - tic, 3)}
 
 
-def position_advice(position: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> Advice:
-    """The :class:`~dicemath.core.advice.Advice` of ``advise``: every legal move's value, best
-    first, from BohnDuell's chain of sources (:meth:`BOHNDUELL_GAME.advise <dicemath.core.game.Game.advise>`).
-
-    Raises:
-        InvalidStateError: the game is over, or a setting out of range.
-
-    Example:
-        >>> r = position_advice(State.from_str("1:1,0,0,0:1/0:3,2,0,0:2/A"), table_stock=8).as_dict()
-        >>> [(m["action"], m["value"], m["method"]) for m in r["options"]], r["exact"], r["source"]
-        ([('H1', 3, 'exact'), ('S1', 1, 'exact')], True, 'table')
-    """
-    return BOHNDUELL_GAME.advise(position, depth=depth, table_stock=table_stock)
-
-
 def _render_solve(r: dict) -> str:
     rows = [[m, v, "best" if m in r["optimal_first_moves"] else ""] for m, v in r["first_moves"].items()]
     where = f"{r['positions']} positions in the {r['source']}" if r["positions"] is not None else r["source"]
@@ -296,7 +280,7 @@ def run_advise(args) -> int:
     from dicemath.games.bohnduell.drawing import draw
 
     position = read_position(args.state, args.cups, args.stock, args.capture)
-    advice = position_advice(position, args.depth, args.table_stock)
+    advice = args.game.advise(position, depth=args.depth, table_stock=args.table_stock)
     result = advice.as_dict()
     write_svg(args.svg, lambda: draw(position, advice), result)
     emit(result, args.json, _render_advise)

@@ -18,6 +18,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from dicemath.core.errors import InvalidStateError
@@ -77,7 +78,7 @@ class BohnDuellGame(Game):
         from dicemath.games.bohnduell import report
 
         return (Section("bohnduell", "BohnDuell: solved up to the standard 40-bean game, and the advisor",
-                        report.compute, report.render),)
+                        partial(report.compute, self), report.render),)
 
     def analysis(self) -> Any:
         from dicemath.games.bohnduell.analysis import ANALYSIS

@@ -21,7 +21,7 @@ from dicemath.games.bohnduell.players import SearchPlayer, greedy_player, match,
 from dicemath.games.bohnduell.rules import STANDARD, Rules
 from dicemath.core.svg import picture
 from dicemath.core.advice import Advice
-from dicemath.games.bohnduell.game import BOHNDUELL_GAME
+from dicemath.core.game import Game
 from dicemath.games.bohnduell.search import TABLE_STOCK, SearchAdvisor
 from dicemath.games.bohnduell.solver_dense import solve_dense
 from dicemath.games.bohnduell.state import State, initial_state
@@ -101,8 +101,10 @@ def _live_rows(capture: str, upto: int) -> list[dict]:
     return rows
 
 
-def compute(context: ReportContext) -> BohnReport:
-    """Read the committed results and compute the live parts of the section."""
+def compute(game: Game, context: ReportContext) -> BohnReport:
+    """Read the committed results and compute the live parts of the section, the start's advice
+    asked of ``game`` (BohnDuell's :class:`~dicemath.core.game.Game`, handed by its
+    :meth:`~dicemath.core.game.Game.report_sections`)."""
     data = solved_stocks()
     results = {c: data["results"].get(c) or _live_rows(c, 6 if context.quick else 10) for c in CAPTURES}
     stocks = {c: {r["stock"]: r for r in rows} for c, rows in results.items()}
@@ -125,7 +127,7 @@ def compute(context: ReportContext) -> BohnReport:
     return BohnReport(data.get("produced_by", "computed live"), data.get("machine", "this machine"), stocks,
                       line_stock, table.position_value(start), tuple(str(m) for m, _ in line),
                       (line[-1][1] if line else start).diagram(), start,
-                      BOHNDUELL_GAME.advise(start, depth=search.depth, table_stock=TABLE_STOCK), overfill,
+                      game.advise(start, depth=search.depth, table_stock=TABLE_STOCK), overfill,
                       advisor_strength(), search_quality(), data.get("standard_game"), data.get("proofs", []),
                       games, live)
 
