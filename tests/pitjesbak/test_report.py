@@ -12,6 +12,7 @@ from dicemath.games.pitjesbak.report import (
     round_conclusion,
     threshold_conclusions,
 )
+from dicemath.games.pitjesbak.game import PITJESBAK_GAME
 from dicemath.reporting.context import ReportContext
 
 from ..conftest import linked_pictures
@@ -19,7 +20,7 @@ from ..conftest import linked_pictures
 
 def test_report_section_quick(tmp_path):
     context = ReportContext(tmp_path, quick=True)
-    report = compute(context)
+    report = compute(PITJESBAK_GAME, context)
     text = render(report, context)
     assert "6/216" in text and "Policy card" in text
     assert (tmp_path / "pitjesbak_heatmap.png").stat().st_size > 1000

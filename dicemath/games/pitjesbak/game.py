@@ -31,6 +31,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from dicemath.core.game import Game
@@ -88,7 +89,8 @@ class PitjesbakGame(Game):
         from dicemath.reporting.section import Section
         from dicemath.games.pitjesbak import report
 
-        return (Section("pitjesbak", "Pitjesbak: when to stop, and who wins", report.compute, report.render),)
+        return (Section("pitjesbak", "Pitjesbak: when to stop, and who wins", partial(report.compute, self),
+                        report.render),)
 
     def analysis(self) -> Any:
         from dicemath.games.pitjesbak.analysis import ANALYSIS

@@ -29,6 +29,7 @@ from dicemath.core.advice import Advice
 from dicemath.core.dice import throw_text
 from dicemath.core.svg import picture
 from dicemath.core.cache import cached_object
+from dicemath.core.game import Game
 from dicemath.games.pitjesbak.advice import (
     WEAK_BEST,
     PolicyCard,
@@ -36,7 +37,6 @@ from dicemath.games.pitjesbak.advice import (
     table_policy_card,
     threshold_index,
 )
-from dicemath.games.pitjesbak.game import PITJESBAK_GAME
 from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
 from dicemath.games.pitjesbak.round_solver import solve_round
 from dicemath.games.pitjesbak.rules import STANDARD, Rules
@@ -181,8 +181,10 @@ def heat_map_figure(values: np.ndarray):
     return figure
 
 
-def compute(context: ReportContext) -> PitjesbakReport:
-    """Solve everything the section shows."""
+def compute(game: Game, context: ReportContext) -> PitjesbakReport:
+    """Solve everything the section shows; the opening's advice is asked of ``game`` (the
+    Pitjesbak :class:`~dicemath.core.game.Game` that lists the section,
+    :meth:`~dicemath.core.game.Game.advise`)."""
     rules = STANDARD
     solution = solve_game(rules, compare=not context.quick)
     comparison = {key: (low + high) / 2 for key, (low, high) in solution.comparison.items()}
@@ -197,7 +199,7 @@ def compute(context: ReportContext) -> PitjesbakReport:
     return PitjesbakReport(rules, class_table(rules), solution.start_player_win_probability,
                            solution.bounds(*solution.opening), solution.cap, solution.sweeps, comparison,
                            policy_card(solution), policy_card(solution, LATE_STATE), opening,
-                           PITJESBAK_GAME.advise(opening, solution=solution), heat_map_values(solution),
+                           game.advise(opening, solution=solution), heat_map_values(solution),
                            tuple(rounds), tables, check, committed_gain_rows(context, rules))
 
 
