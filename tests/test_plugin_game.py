@@ -42,7 +42,7 @@ from .test_serve import as_json, check_answer, cli_error, post
 
 def _bound_to(games: tuple) -> list:
     """The modules whose ``GAMES`` is ``games``."""
-    return [module for module in list(sys.modules.values()) if getattr(module, "GAMES", None) is games]
+    return [module for module in list(sys.modules.values()) if vars(module).get("GAMES") is games]
 
 
 @pytest.fixture(scope="module")
