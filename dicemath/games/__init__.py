@@ -42,8 +42,9 @@ game):
     is a decision list (each entry the inputs of the game's ``advise`` command plus the
     ``choice``) or a whole game (every throw and choice from the start), JSON or its
     path; the result is a :class:`dicemath.analysis.Analysis`. The game's
-    ``analysis.py`` maps records to its states and values them with the best source it
-    has (:mod:`dicemath.analysis`, ``docs/analyse.md``).
+    ``analysis.py`` reads records onto its states; the analysis values each decision by the
+    game's ``advise`` and every state by its chain (:mod:`dicemath.analysis`,
+    ``docs/analyse.md``).
 
 Errors are those of :mod:`dicemath.core.errors`: ``InvalidRulesError`` (rules),
 ``InvalidStateError`` (a state or its text), ``IllegalMoveError`` (an action the state
