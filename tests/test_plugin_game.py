@@ -1,9 +1,9 @@
 """The plug-in proven: Dice Nim (``tests/dicenim.py``), a seventh game defined in the tests,
 registered for these tests only, answers through every door with nothing else changed.
 
-The fixture :func:`games` appends it to :data:`dicemath.games.registry.GAMES` in the registry
-and in every module that bound that tuple at import (the command line, the page, ``analyse``,
-``report``, ``warmup``; the door test), for this module's tests only. Its values are checked
+The fixture :func:`games` appends it to :data:`dicemath.games.registry.GAMES`, which the command
+line, the page, ``analyse``, ``report`` and ``warmup`` read when called, and in the test modules
+that bound that tuple at import (the door test, the page's tests), for this module's tests only. Its values are checked
 against a second method: the win probabilities worked out from its rules (NIM-1..NIM-3) by a
 recursion over the counters left, with no state object and no search.
 """
@@ -48,7 +48,7 @@ def _bound_to(games: tuple) -> list:
 @pytest.fixture(scope="module")
 def games():
     """The registry's games and Dice Nim, in the registry and wherever its ``GAMES`` was bound
-    (the command line's modules and the tests imported above bound it already)."""
+    (the tests imported above bound it already)."""
     original = registry.GAMES
     registered = (*original, DICENIM_GAME)
     with pytest.MonkeyPatch.context() as patch:

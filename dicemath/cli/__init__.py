@@ -33,7 +33,7 @@ import re
 import sys
 
 from dicemath._version import __version__
-from dicemath.games.registry import GAMES
+from dicemath.games import registry
 from dicemath.core.errors import DicemathError
 
 COMMAND_MODULES = ("dicemath.cli.dice", "dicemath.cli.cache", "dicemath.cli.warmup")
@@ -68,13 +68,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="dicemath",
         description="Exact probabilities and optimal strategies for "
-                    f"{', '.join(g.title for g in GAMES[:-1])} and {GAMES[-1].title}.")
+                    f"{', '.join(g.title for g in registry.GAMES[:-1])} and {registry.GAMES[-1].title}.")
     parser.add_argument("--version", action="version", version=f"dicemath {__version__}")
     parser.set_defaults(main=main)      # the entry point, for a command that runs others (warmup)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)
-    for game in GAMES:
+    for game in registry.GAMES:
         game.register_commands(subparsers)
     for name in LATER_MODULES:
         importlib.import_module(name).register(subparsers)

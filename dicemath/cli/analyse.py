@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dicemath.core.commands import add_json_flag, check_figure_path, emit, text_table
 from dicemath.core.numbers import number_text
-from dicemath.games.registry import GAMES
+from dicemath.games import registry
 
 
 def register(subparsers) -> None:
@@ -89,7 +89,7 @@ def run_analyse(args) -> int:
     if args.pictures:
         check_folder(args.pictures)
     record = read_record(args.file)
-    game = game_named(record.game, GAMES)
+    game = game_named(record.game, registry.GAMES)
     analysis = analyse_record(record, game)
     result = analysis.as_dict(args.threshold)
     if args.pictures:

@@ -48,7 +48,7 @@ from typing import Any, TypeVar
 from dicemath.core.errors import DicemathError
 from dicemath.core.game import CHANCE, Game, GameState
 from dicemath.core.requests import Field, RequestError, advice_view, read_fields
-from dicemath.games.registry import GAMES
+from dicemath.games import registry
 from dicemath.games.registry import game as game_named
 
 __all__ = ["ROUTES", "advise", "games", "page_words", "picture", "state_fields"]
@@ -78,13 +78,13 @@ def games() -> dict[str, Any]:
     """The answer of ``GET /api/games`` (see the module docstring)."""
     return {"games": [{"name": g.name, "title": g.title, "example": str(_first_decision(g)),
                        "fields": [f.as_dict() for f in g.page_fields()],
-                       "state_fields": [f.as_dict() for f in state_fields(g)]} for g in GAMES]}
+                       "state_fields": [f.as_dict() for f in state_fields(g)]} for g in registry.GAMES]}
 
 
 def _game(request: dict[str, Any]) -> Game:
     name = request.get("game")
     if not isinstance(name, str) or not name.strip():
-        raise RequestError('field "game" is required (one of ' + ", ".join(g.name for g in GAMES) + ")")
+        raise RequestError('field "game" is required (one of ' + ", ".join(g.name for g in registry.GAMES) + ")")
     return game_named(name.strip())
 
 

@@ -11,21 +11,19 @@ so that building the command line stays light.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache
 from typing import TYPE_CHECKING
 
-from dicemath.games.registry import GAMES
+from dicemath.games import registry
 
 if TYPE_CHECKING:
     from dicemath.reporting import Section
 
 
-@cache
 def report_sections() -> tuple[Section, ...]:
-    """The sections of every registered game, in report order (listed once)."""
+    """The sections of every registered game (the registry as it is when called), in report order."""
     from dicemath.reporting import sections        # the report framework loads when the command runs
 
-    return sections(GAMES)
+    return sections(registry.GAMES)
 
 
 class _SectionNames:

@@ -14,13 +14,13 @@ import sys
 import time
 
 from dicemath.core.cache import cache_entries, size_text
-from dicemath.games.registry import GAMES
+from dicemath.games import registry
 
 
 def steps() -> tuple[tuple[str, str, tuple[str, ...]], ...]:
     """``(name, what is compiled or built, the query that does it)``, every game's
     (:attr:`dicemath.core.game.Game.warmup`), in registry order."""
-    return tuple(step for game in GAMES for step in game.warmup)
+    return tuple(step for game in registry.GAMES for step in game.warmup)
 
 
 def register(subparsers) -> None:
