@@ -11,9 +11,10 @@
  * What differs is the memory. A position is a key of two 64-bit words (one byte a count:
  * stock and cups of each side, so at most MAX_CUPS cups) and an entry is 24 bytes: the key,
  * both bounds (int16), the move (int8) and its work (1 + log2 of the positions expanded under
- * it, 0: empty). The table is set-associative, WAYS entries a bucket; it doubles while it is
- * below its limit of entries and, once there, a new position replaces the entry of least
- * work in its bucket. The entries of the start and of its first moves are pinned (never
+ * it, 0: empty). A position may lie in either of two buckets of WAYS entries (two hashes; a new
+ * one goes to the emptier); the table doubles when half full (or both buckets are) while below
+ * its limit of entries and, once there, a new position replaces the entry of least work in its
+ * two buckets. The entries of the start and of its first moves are pinned (never
  * replaced). A probe copies its entry before searching the moves and looks it up again after
  * (it may have been replaced meanwhile), so a replaced bound is only ever lost, never wrong.
  *
@@ -184,8 +185,7 @@ static int children(const Search *s, const int64_t *me, const int64_t *opp, Chil
 /* ------------------------------------------------------------------------------------ */
 /* The transposition table.                                                              */
 
-static inline uint64_t hash(uint64_t me, uint64_t opp) {
-    uint64_t h = me * 0x9E3779B97F4A7C15ULL ^ (opp + 0x632BE59BD9B4E019ULL + (me << 6) + (me >> 2));
+static inline uint64_t mix(uint64_t h) {     /* MurmurHash3's finaliser: a bijection of 64-bit words */
     h ^= h >> 33;
     h *= 0xFF51AFD7ED558CCDULL;
     h ^= h >> 33;
@@ -193,18 +193,47 @@ static inline uint64_t hash(uint64_t me, uint64_t opp) {
     return h ^ (h >> 33);
 }
 
-static inline Entry *bucket_of(const Search *s, uint64_t me, uint64_t opp) {
-    return s->tt + (hash(me, opp) & (s->buckets - 1)) * WAYS;
+static inline uint64_t hash(uint64_t me, uint64_t opp) { return mix(me ^ mix(opp + 0x9E3779B97F4A7C15ULL)); }
+
+/* The two buckets a position may lie in (two choices of WAYS entries each). */
+static inline void buckets_of(const Search *s, uint64_t me, uint64_t opp, Entry **first, Entry **second) {
+    uint64_t h = hash(me, opp), mask = s->buckets - 1, one = h & mask, two = (h >> 32) & mask;
+    if (two == one) two = one ^ 1;
+    *first = s->tt + one * WAYS;
+    *second = s->tt + (two & mask) * WAYS;
 }
 
 static Entry *find(const Search *s, uint64_t me, uint64_t opp) {
-    Entry *b = bucket_of(s, me, opp);
-    for (int i = 0; i < WAYS; i++)
-        if (b[i].work && b[i].me == me && b[i].opp == opp) return &b[i];
+    Entry *b[2];
+    buckets_of(s, me, opp, &b[0], &b[1]);
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < WAYS; i++)
+            if (b[k][i].work && b[k][i].me == me && b[k][i].opp == opp) return &b[k][i];
     return NULL;
 }
 
-/* Double the table (while below its limit); 0 when memory ran out (the table stays as it was). */
+/* The way for a new position: an empty one of the emptier of its two buckets (the first on a
+ * tie), else the unpinned entry of least work (NULL when all are pinned). */
+static Entry *way_for(const Search *s, uint64_t me, uint64_t opp) {
+    Entry *b[2], *empty[2] = {NULL, NULL}, *victim = NULL;
+    int used[2] = {0, 0};
+    buckets_of(s, me, opp, &b[0], &b[1]);
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < WAYS; i++) {
+            if (!b[k][i].work) {
+                if (empty[k] == NULL) empty[k] = &b[k][i];
+                continue;
+            }
+            used[k]++;
+            if (b[k][i].work != PINNED && (victim == NULL || b[k][i].work < victim->work)) victim = &b[k][i];
+        }
+    if (empty[0] != NULL && (empty[1] == NULL || used[0] <= used[1])) return empty[0];
+    return empty[1] != NULL ? empty[1] : victim;
+}
+
+/* Double the table (while below its limit); 0 when memory ran out (the table stays as it was).
+ * An entry whose two buckets are full in the new table (never seen: it is at most half full)
+ * replaces one as insert does. */
 static int grow(Search *s) {
     uint64_t buckets = s->buckets * 2;
     Entry *table = calloc(buckets * WAYS, sizeof(Entry));
@@ -215,10 +244,13 @@ static int grow(Search *s) {
     s->buckets = buckets;
     for (uint64_t i = 0; i < old_buckets * WAYS; i++) {
         if (!old[i].work) continue;
-        Entry *b = bucket_of(s, old[i].me, old[i].opp);
-        int way = 0;
-        while (b[way].work) way++;                         /* a bucket of the old table splits in two */
-        b[way] = old[i];
+        Entry *way = way_for(s, old[i].me, old[i].opp);
+        if (way == NULL) continue;
+        if (way->work) {
+            s->replaced++;
+            s->entries--;
+        }
+        *way = old[i];
     }
     free(old);
     return 1;
@@ -230,23 +262,13 @@ static int pinned(const Search *s, uint64_t me, uint64_t opp) {
     return 0;
 }
 
-/* A new entry (the position must not be in the table): an empty way of its bucket, else (the
- * table at its limit) the unpinned entry of least work. NULL when every way is pinned. */
+/* A new entry (the position must not be in the table): an empty way of its two buckets (the
+ * table doubled first when half full, or when both are full, while below its limit), else the
+ * unpinned entry of least work. NULL when every way is pinned. */
 static Entry *insert(Search *s, uint64_t me, uint64_t opp, int lower, int upper) {
     if (s->entries >= s->buckets * WAYS / 2 && s->buckets < s->max_buckets) grow(s);
-    Entry *b, *victim;
-    for (;;) {
-        b = bucket_of(s, me, opp);
-        victim = NULL;
-        for (int i = 0; i < WAYS; i++) {
-            if (!b[i].work) {
-                victim = &b[i];
-                break;
-            }
-            if (b[i].work != PINNED && (victim == NULL || b[i].work < victim->work)) victim = &b[i];
-        }
-        if ((victim != NULL && !victim->work) || s->buckets >= s->max_buckets || !grow(s)) break;
-    }                                                      /* a full bucket below the limit: grow */
+    Entry *victim = way_for(s, me, opp);
+    while (victim != NULL && victim->work && s->buckets < s->max_buckets && grow(s)) victim = way_for(s, me, opp);
     if (victim == NULL) return NULL;
     if (victim->work) s->replaced++;
     else s->entries++;
@@ -411,8 +433,8 @@ typedef struct {
 typedef struct {
     uint8_t *bytes;                 /* rows of row_dtype: me, opp (n + 1 bytes each), kind, move, value (int16) */
     size_t count, size, width;
-    uint64_t *slots;                /* a set of (me, opp, kind) -> row index + 1, open addressing */
-    size_t slot_count;              /* a power of two, 3 words a slot */
+    uint64_t *slots;                /* a set of rows by (me, opp, kind): row index + 1, open addressing */
+    size_t slot_count;              /* a power of two */
 } Rows;
 
 static int push(Claims *c, uint64_t me, uint64_t opp, int kind, int need) {
@@ -427,13 +449,28 @@ static int push(Claims *c, uint64_t me, uint64_t opp, int kind, int need) {
     return 1;
 }
 
+/* The position and kind of row `at`. */
+static void row_key(const Rows *r, size_t at, uint64_t *me, uint64_t *opp, int *kind) {
+    const uint8_t *row = r->bytes + at * r->width;
+    size_t sides = (r->width - 4) / 2;
+    *me = *opp = 0;
+    for (size_t j = 0; j < sides; j++) {
+        *me |= (uint64_t)row[j] << (8 * j);
+        *opp |= (uint64_t)row[sides + j] << (8 * j);
+    }
+    *kind = row[2 * sides];
+}
+
 /* The slot of (me, opp, kind): its row index + 1, or the empty slot where it goes. */
 static uint64_t *slot_of(const Rows *r, uint64_t me, uint64_t opp, int kind) {
     size_t mask = r->slot_count - 1, i = hash(me, opp ^ (uint64_t)kind) & mask;
-    while (r->slots[3 * i + 2] && !(r->slots[3 * i] == me && r->slots[3 * i + 1] == opp &&
-                                     (int)(r->slots[3 * i + 2] >> 62) == kind))
-        i = (i + 1) & mask;
-    return &r->slots[3 * i];
+    for (; r->slots[i]; i = (i + 1) & mask) {
+        uint64_t row_me, row_opp;
+        int row_kind;
+        row_key(r, (size_t)r->slots[i] - 1, &row_me, &row_opp, &row_kind);
+        if (row_me == me && row_opp == opp && row_kind == kind) break;
+    }
+    return &r->slots[i];
 }
 
 static int grow_rows(Rows *r) {
@@ -442,20 +479,22 @@ static int grow_rows(Rows *r) {
     if (bytes == NULL) return 0;
     r->bytes = bytes;
     r->size = size;
-    size_t slots = 4 * size;                     /* the set at most half full */
+    size_t slots = 2 * size;                     /* the set at most half full */
     if (slots <= r->slot_count) return 1;
     uint64_t *old = r->slots;
     size_t old_count = r->slot_count;
-    r->slots = calloc(3 * slots, sizeof(uint64_t));
+    r->slots = calloc(slots, sizeof(uint64_t));
     if (r->slots == NULL) {
         r->slots = old;
         return 0;
     }
     r->slot_count = slots;
     for (size_t i = 0; i < old_count; i++) {
-        if (!old[3 * i + 2]) continue;
-        uint64_t *slot = slot_of(r, old[3 * i], old[3 * i + 1], (int)(old[3 * i + 2] >> 62));
-        memcpy(slot, &old[3 * i], 3 * sizeof(uint64_t));
+        if (!old[i]) continue;
+        uint64_t me, opp;
+        int kind;
+        row_key(r, (size_t)old[i] - 1, &me, &opp, &kind);
+        *slot_of(r, me, opp, kind) = old[i];
     }
     free(old);
     return 1;
@@ -492,8 +531,8 @@ static int gather_rows(Search *s, Claims *stack, Rows *rows) {
         if (rows->count == rows->size && !grow_rows(rows)) return s->failed = 1, 0;
         uint64_t *slot = slot_of(rows, claim.me, claim.opp, claim.kind);
         size_t at = rows->count;
-        if (slot[2]) {                                      /* a row there already: strong enough? */
-            at = (size_t)(slot[2] & ((1ULL << 62) - 1)) - 1;
+        if (*slot) {                                        /* a row there already: strong enough? */
+            at = (size_t)*slot - 1;
             const uint8_t *row = rows->bytes + at * rows->width;
             int value = (int16_t)(row[2 * n + 4] | (row[2 * n + 5] << 8));
             if (claim.kind == LOWER ? value >= claim.need : value <= claim.need) continue;
@@ -512,9 +551,7 @@ static int gather_rows(Search *s, Claims *stack, Rows *rows) {
         write_row(s, rows, at, claim.me, claim.opp, claim.kind, value, move);
         if (at == rows->count) {
             rows->count++;
-            slot[0] = claim.me;
-            slot[1] = claim.opp;
-            slot[2] = ((uint64_t)claim.kind << 62) | (uint64_t)(at + 1);
+            *slot = (uint64_t)(at + 1);
         }
         Child c[MAX_CHILDREN];
         int count = children(s, me, opp, c);
