@@ -5,7 +5,7 @@ decision's values are its advice (as ``dicemath pitjesbak advise`` gives it); th
 state is each player's probability of winning the game when both play game-optimally from
 there (PIT-1..PIT-8), from its chain's two-player game solution
 (:func:`~dicemath.games.pitjesbak.sources.game_value`: the exact game solution and, inside a
-round, that state's round tables). The tests check these against the core's expectimax over
+round, that state's solved round). The tests check these against the core's expectimax over
 the rules engine (:mod:`dicemath.core.search`) with the solution's values at the end of the
 round. This module reads and writes the records.
 
@@ -17,6 +17,7 @@ winners (``"seat 1"``) of :class:`~dicemath.games.pitjesbak.state.State` from th
 (seat 0 starts the first round). The rules' ``players`` must be 2.
 
 Example:
+    >>> from dicemath.games.pitjesbak import analyse
     >>> entry = {"my_stripes": 3, "their_stripes": 3, "role": "follower", "throw_number": 1,
     ...          "current": "2-2-3", "best": "6-5-4", "limit": 2, "choice": "stop"}
     >>> result = analyse({"game": "pitjesbak", "rules": {"stripes": 3}, "decisions": [entry]})
