@@ -4,7 +4,7 @@ First, before and after (:mod:`side_by_side`: an earlier revision beside this ch
 in a fresh process with empty caches): the wall and CPU seconds of the first answer of each
 command below, each in its own new process with an empty cache (``pitjesbak advise`` solves
 the two-player game with its round-maximising comparisons, ``game``/``card --players 3``
-solve the three-player table and the two-player game it starts from, ``simulate`` plays 1000
+solve the game at a table of three and the two-player game it starts from, ``simulate`` plays 1000
 three-player games with round-optimal decisions), then the best CPU seconds of three uncached
 two-player solves (optimal values only) and per state and bound, the largest difference of the
 two revisions' bounds, and the peak memory. The earlier revisions: the start of the C port of

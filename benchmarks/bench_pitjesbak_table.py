@@ -6,11 +6,11 @@ Printed side by side, with the process's CPU time and peak memory:
 * advice at a table of eight (:func:`table_advice`, an estimate): the first question in a new
   process (it builds the round's knowledge states, loads the kernels and solves one round;
   numba's compilation before) and a second one at another state;
-* advice at a table of three in a new process: the first question solves the three-player
-  table (and its two-player subgame) first;
+* advice at a table of three in a new process: the first question solves the game at the
+  table of three (and its two-player subgame) first;
 * rounds per second by number of players (:func:`solve_table_round`, after a first call);
 * the game solves of :func:`solve_table` for 3 and 4 players from 9 stripes, cap 11: the
-  value iteration of the table itself (its subgames solved first, not timed; CPU seconds per
+  value iteration of the table's own solution (its subgames solved first, not timed; CPU seconds per
   sweep), and for three players also the whole solve with its two-player subgame
   (:func:`.game_solver.solve_game`); ``--quick`` skips the four-player one (half a minute
   here, a minute and a half before).
@@ -87,14 +87,14 @@ print(json.dumps(figures))
 GAME = """
 import json, time
 from dicemath.games.pitjesbak.rules import Rules
-from dicemath.games.pitjesbak.table_solver import _iterate, solve_table, two_player_cap, two_player_table
+from dicemath.games.pitjesbak.table_solver import _iterate, solve_table, two_player_cap, two_player_solution
 rules, cap = Rules(players={players}, stripes=9), 11
 figures = {{}}
 if {players} == 3:
     wall = time.perf_counter()
     solve_table(rules, use_cache=False)
     figures["solve3_with_2p_subgame_s"] = time.perf_counter() - wall
-subgames = {{2: two_player_table(rules, two_player_cap(rules, cap), use_cache=False)}}
+subgames = {{2: two_player_solution(rules, two_player_cap(rules, cap), use_cache=False)}}
 for k in range(3, {players}):
     subgames[k] = solve_table(rules.with_players(k), use_cache=False)
 wall, cpu = time.perf_counter(), time.process_time()

@@ -274,11 +274,11 @@ def test_bearoff_report_lists_recorded_builds_not_the_local_ones(tmp_path, monke
 def test_pitjesbak_throw_names_are_their_dice():
     from dicemath.core.dice import throw_text
     from dicemath.games.pitjesbak.rules import Rules
-    from dicemath.games.pitjesbak.throws import class_table, classify
+    from dicemath.games.pitjesbak.throws import class_rows, classify
 
     assert classify((1, 2, 6)).name == "6-2-1 (162)" and classify((1, 2, 6)).label == "score 162"
     for die_values in ("traditional", "pips"):
-        for row in class_table(Rules(die_values=die_values)):                 # every throw of a class is named
+        for row in class_rows(Rules(die_values=die_values)):                 # every throw of a class is named
             name = row.throw_class.name
             assert all(throw_text(t) in name or throw_text(t)[::-1] in name for t in row.throws), name
             assert "score" not in name

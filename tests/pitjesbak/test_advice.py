@@ -14,26 +14,26 @@ def game():
     return solve_game()
 
 
-def test_start_advice_matches_round_tables(game):
+def test_start_advice_matches_the_solved_round(game):
     advice = advise_situation(9, False, 9, False, role="start", throw_number=1, current=(6, 5, 4), solution=game)
     assert advice.decision == "stop" and advice.stop_probability > advice.throw_probability
     weak = advise_situation(9, False, 9, False, role="start", throw_number=1, current=(2, 2, 3), solution=game)
     assert weak.decision == "throw"
     # averaging the best choice over the first throw gives the state's value
-    tables = game.round_tables(9, False, 9, False)
-    assert float(tables.value) == pytest.approx(game.value(9, False, 9, False), abs=1e-12)
+    solved_round = game.round_at(9, False, 9, False)
+    assert float(solved_round.value) == pytest.approx(game.value(9, False, 9, False), abs=1e-12)
 
 
 def test_follower_and_start_views_are_complementary(game):
     """The same round seen by both players: P(follower wins) = 1 - P(start wins)."""
     space = class_space()
-    tables = game.round_tables(4, True, 6, True)
+    solved_round = game.round_at(4, True, 6, True)
     theirs = space.index_of_throw((1, 2, 3))
     mine = space.index_of_throw((1, 1, 6))
     advice = advise_situation(6, True, 4, True, role="follower", throw_number=1, current=(1, 1, 6),
                     best=(1, 2, 3), limit=2, solution=game)
-    assert advice.stop_probability == pytest.approx(1 - tables.result[theirs, mine])
-    assert advice.throw_probability == pytest.approx(1 - tables.follower[0, theirs])
+    assert advice.stop_probability == pytest.approx(1 - solved_round.result[theirs, mine])
+    assert advice.throw_probability == pytest.approx(1 - solved_round.follower[0, theirs])
 
 
 def test_last_throw_counts(game):
@@ -51,12 +51,12 @@ def test_drie_apen_advice_depends_on_flag(game):
 def test_symmetric_tie_roll_off(game):
     """Equal counting throws and equal positions: the round result is the roll-off's average."""
     space = class_space()
-    tables = game.round_tables(3, True, 3, True)
+    solved_round = game.round_at(3, True, 3, True)
     c = space.index_of_throw((1, 2, 3))
     # a 50/50 roll-off between identical players; the winner wipes 1 and the follower
     # starts the next round either way (PIT-8): at 3 v 2 or 2 v 3
     expected = 0.5 * (1 - game.value(3, True, 2, True)) + 0.5 * (1 - game.value(2, True, 3, True))
-    assert tables.result[c, c] == pytest.approx(expected)
+    assert solved_round.result[c, c] == pytest.approx(expected)
 
 
 def test_policy_card(game):

@@ -108,7 +108,7 @@ def test_position_has_one_name(capsys):
 ])
 def test_two_player_options_answer_as_the_table(capsys, two, table):
     """The two-player options are a shorter form of the same question: the same decision and
-    probabilities (the two-player solver's round tables against the table's round solved by
+    probabilities (the two-player solver's solved rounds against the table's round solved by
     knowledge states on the same values)."""
     short = json.loads(run(capsys, "advise", *two, "--json")[1])
     full = json.loads(run(capsys, "advise", *table, "--json")[1])

@@ -46,7 +46,7 @@ def test_heat_map_monotone():
 
 
 def test_round_conclusion_follows_the_numbers():
-    """The sentence about the start player is read off the table, not written in advance."""
+    """The sentence about the start player is read off the solved rounds, not written in advance."""
     leading = (RoundRow(2, (0.6, 0.4), (None, None)), RoundRow(3, (0.4, 0.3, 0.3), (None, None)))
     trailing = (RoundRow(2, (0.4, 0.6), (None, None)), RoundRow(3, (0.2, 0.5, 0.3), (None, None)))
     mixed = (RoundRow(2, (0.6, 0.4), (None, None)), RoundRow(3, (0.2, 0.5, 0.3), (None, None)))

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 import pytest
 
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.pitjesbak.game_solver import round_max_tables
+from dicemath.games.pitjesbak.game_solver import round_maximising_round
 from dicemath.games.pitjesbak.round_solver import round_policy, solve_round
 from dicemath.games.pitjesbak.rules import Rules
 from dicemath.games.pitjesbak.simulate import round_win_frequencies
@@ -41,7 +41,7 @@ def test_two_players_matches_engine_expectimax(wiped):
     solution = solve_round(rules, wiped)
     assert float(solution.win_probabilities[0]) == pytest.approx(expected, abs=1e-12)
     # and the numpy two-player round agrees
-    assert float(round_max_tables(rules, *wiped).value) == pytest.approx(expected, abs=1e-12)
+    assert float(round_maximising_round(rules, *wiped).value) == pytest.approx(expected, abs=1e-12)
 
 
 def test_hand_checked_two_player_limit_one():

@@ -23,11 +23,11 @@ from dicemath.games.pitjesbak.table_game import table_advice, table_policy
 from dicemath.games.pitjesbak.table_solver import (
     TableSolution,
     solve_table,
-    two_player_table,
+    two_player_solution,
 )
 from dicemath.games.pitjesbak.table_round import solve_table_round
-from dicemath.games.pitjesbak.table_states import state_count, state_index, state_of, state_table
-from dicemath.games.pitjesbak.throws import class_space, class_table
+from dicemath.games.pitjesbak.table_states import all_states, state_count, state_index, state_of
+from dicemath.games.pitjesbak.throws import class_rows, class_space
 
 
 # -- the round against the exact round solver (each maximises P(win the round)) --------------
@@ -36,22 +36,22 @@ from dicemath.games.pitjesbak.throws import class_space, class_table
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_round_matches_exact_round_solver(rules, players):
     flags = [bool((players * 7 + k) % 3 == 0) for k in range(players)]
-    table = solve_table_round(rules, flags)
+    solved = solve_table_round(rules, flags)
     exact = solve_round(rules, flags, exact=players <= 3)
-    assert table.values == pytest.approx([float(p) for p in exact.win_probabilities], abs=1e-12)
+    assert solved.values == pytest.approx([float(p) for p in exact.win_probabilities], abs=1e-12)
 
 
 def test_round_decisions_match_round_solver():
     """The follower's stop and throw-again values at a knowledge state equal the round
     solver's plan (position 2 of 4, limit 3, best 5-5-5 held by position 0, position 1 below)."""
     rules = Rules(players=4)
-    table = solve_table_round(rules)
+    solved = solve_table_round(rules)
     exact = solve_round(rules, exact=False)
     space = class_space(rules)
     level = space.levels[space.index_of_throw((5, 5, 5))]
     plan = exact.plan(2, 3, level, 1)
     for dice in [(6, 6, 6), (5, 5, 5), (6, 6, 2), (1, 1, 1), (2, 2, 3)]:
-        stop, again = table.decision(2, before=[(5, 5, 5), (6, 4, 1)], limit=3, dice=dice, throws=1)
+        stop, again = solved.decision(2, before=[(5, 5, 5), (6, 4, 1)], limit=3, dice=dice, throws=1)
         c = space.index_of_throw(dice)
         assert stop[2] == pytest.approx(float(plan.stop_values[c]), abs=1e-12)
         assert again[2] == pytest.approx(float(plan.continue_values[0]), abs=1e-12)
@@ -67,9 +67,9 @@ def _random_values(players: int, cap: int, start: int, seed: int) -> np.ndarray:
 
 
 @lru_cache(maxsize=None)
-def _random_table(cap: int, start: int) -> TableSolution:
+def _random_solution(cap: int, start: int) -> TableSolution:
     rules = Rules(players=3, stripes=start)
-    two = two_player_table(rules, cap + 4)
+    two = two_player_solution(rules, cap + 4)
     return TableSolution(rules, cap, _random_values(3, cap, start, seed=cap), 0, 0.0, 0.0, {2: two})
 
 
@@ -92,9 +92,9 @@ def _brute_force_round(solution: TableSolution, stripes, wiped):
     def successor(alive, new_stripes, new_wiped):
         start = next_start(0, alive)                   # PIT-8, positions as seats
         order = round_order(start, alive)
-        table = solution.table_for(len(order))
-        values = table.values[state_index([new_stripes[p] for p in order], [new_wiped[p] for p in order],
-                                          table.cap, rules.stripes)]
+        answering = solution.solution_for(len(order))
+        values = answering.values[state_index([new_stripes[p] for p in order], [new_wiped[p] for p in order],
+                                                answering.cap, rules.stripes)]
         out = np.zeros(n)
         for k, pos in enumerate(order):
             out[pos] = values[k]
@@ -160,7 +160,7 @@ def _brute_force_round(solution: TableSolution, stripes, wiped):
 def test_round_matches_brute_force_three_players(stripes, wiped):
     """Same round, same successor values (arbitrary ones): the knowledge-state induction equals
     the full enumeration of the joint throws, at the start and at follower decisions."""
-    solution = _random_table(cap=4, start=2)
+    solution = _random_solution(cap=4, start=2)
     expected, turn = _brute_force_round(solution, stripes, wiped)
     solved = solution.round_at(stripes, wiped)
     assert solved.values == pytest.approx(list(expected), abs=1e-12)
@@ -198,15 +198,15 @@ def test_two_players_reproduce_the_exact_solver():
     starting stripes, to 1e-10 (measured 2e-15 with the same cap 17)."""
     rules = Rules(stripes=9)
     exact = solve_game(rules, compare=False)
-    table = solve_table(rules.with_players(2), cap=exact.cap, use_cache=False)
-    stripes, _ = state_table(2, table.cap, rules.stripes)
+    solution = solve_table(rules.with_players(2), cap=exact.cap, use_cache=False)
+    stripes, _ = all_states(2, solution.cap, rules.stripes)
     worst = 0.0
     for index in np.flatnonzero((stripes <= rules.stripes).all(axis=1)):
-        (a, b), (fa, fb) = state_of(int(index), 2, table.cap, rules.stripes)
+        (a, b), (fa, fb) = state_of(int(index), 2, solution.cap, rules.stripes)
         v = exact.value(a, fa, b, fb)
-        worst = max(worst, abs(table.values[index, 0] - v), abs(table.values[index, 1] - (1 - v)))
+        worst = max(worst, abs(solution.values[index, 0] - v), abs(solution.values[index, 1] - (1 - v)))
     assert worst < 1e-10
-    assert table.opening_values[0] == pytest.approx(0.509571, abs=5e-7)
+    assert solution.opening_values[0] == pytest.approx(0.509571, abs=5e-7)
 
 
 GAME_SOLVER3 = Path(__file__).parent / "data" / "game_solver3_values.npz"
@@ -220,8 +220,8 @@ def test_three_players_reproduce_the_joint_throw_solver(stripes, cap):
     """n = 3 equals the former solver that enumerated the joint throws, on every state, to
     1e-11 (measured 4e-15)."""
     expected = np.load(GAME_SOLVER3)[f"stripes{stripes}_cap{cap}"]
-    table = solve_table(Rules(players=3, stripes=stripes), cap=cap)
-    assert np.abs(table.values - expected).max() < 1e-11
+    solution = solve_table(Rules(players=3, stripes=stripes), cap=cap)
+    assert np.abs(solution.values - expected).max() < 1e-11
 
 
 def test_win_probabilities_of_an_engine_state():
@@ -336,8 +336,8 @@ def test_bad_situations_are_clear_errors(kwargs, error):
 
 # -- estimates for larger tables ------------------------------------------------------------------
 
-def test_estimate_against_the_exact_four_player_table():
-    """Strengths fitted to the exact three-player table, used at a table of four (2 stripes):
+def test_estimate_against_the_exact_four_player_solution():
+    """Strengths fitted to the exact three-player solution, used at a table of four (2 stripes):
     the one-round estimate is within 0.05 of the exact values at every state (measured 0.034,
     mean 0.012)."""
     from dicemath.games.pitjesbak.table_estimate import estimate_table, fit_strengths
@@ -372,7 +372,7 @@ def test_estimate_at_a_table_of_eight():
 
 @pytest.mark.slow
 def test_shipped_strengths_are_a_fresh_fit():
-    """The strengths kept for the default rules are what fitting the exact four-player table
+    """The strengths kept for the default rules are what fitting the exact four-player solution
     (9 stripes, cap 11: a solve of about a minute) gives."""
     from dicemath.games.pitjesbak.table_estimate import fit_strengths
 
@@ -388,7 +388,7 @@ def test_stop_sets_agree_with_the_decisions():
     solution = solve_table(Rules(players=3, stripes=2), cap=4)
     solved = solution.round_at((2, 2, 3), (True, False, False))
     space = class_space(solution.rules)
-    throws = {row.throw_class: row.throws[0] for row in class_table(solution.rules)}
+    throws = {row.throw_class: row.throws[0] for row in class_rows(solution.rules)}
     for position, before, limit, used in [(0, [], None, 1), (0, [], None, 2), (1, [(5, 5, 5)], 3, 1),
                                           (2, [(6, 4, 1), None], 2, 1), (2, [(6, 4, 1), (3, 2, 1)], 3, 2)]:
         stops = solved.stops(position, before=before, limit=limit, throws=used)
@@ -405,7 +405,7 @@ def test_table_card_for_two_players_is_the_two_player_card():
 
     game = solve_game(Rules(), compare=False)
     old = policy_card(game)
-    new = table_policy_card(rules=Rules(), solution=two_player_table(Rules(), game.cap))
+    new = table_policy_card(rules=Rules(), solution=two_player_solution(Rules(), game.cap))
     assert new.start_rules == old.start_rules and new.exact
     assert [(best, texts[1], texts[0]) for best, texts in new.followers[0]] == [tuple(r) for r in old.follower_rows]
     assert all(texts[1] == texts[2] for _, texts in new.followers[0])
@@ -452,7 +452,7 @@ def test_fixed_round_reproduces_the_round_it_follows():
 
 
 def test_round_maximiser_reproduces_the_two_player_comparison():
-    """Two players: the round-maximiser's table equals the two-player solver's comparison
+    """Two players: the round-maximiser's solution equals the two-player solver's comparison
     (rigorous bounds, a best-responding opponent) to 1e-9 (measured 2e-16), as start player and
     as second player."""
     from dicemath.games.pitjesbak.table_compare import solve_round_maximiser
@@ -490,7 +490,7 @@ def test_recorded_decisions_reproduce_the_backward_induction(players, stripes):
     probability (its weights sum to 1)."""
     from dicemath.games.pitjesbak import _table_c  # type: ignore[attr-defined]  # C extension, no stubs
     from dicemath.games.pitjesbak.table_round import round_graph
-    from dicemath.games.pitjesbak.table_solver import flat_tables, policy_buffers
+    from dicemath.games.pitjesbak.table_solver import flat_solutions, policy_buffers
 
     rules = Rules(players=players, stripes=stripes)
     solution = solve_table(rules, use_cache=False)
@@ -500,7 +500,7 @@ def test_recorded_decisions_reproduce_the_backward_induction(players, stripes):
     policy = policy_buffers(len(start), players)
     states = np.arange(len(start))
     _table_c.sweep_states(graph.kernel_args, states, start, swept, solution.cap, stripes,
-                          *flat_tables(solution.subgames)[:3], *policy)
+                          *flat_solutions(solution.subgames)[:3], *policy)
     base, _, coef, terms = policy
     assert np.allclose(base.sum(axis=1) + [coef[s, :terms[s]].sum() for s in states], 1.0, atol=1e-13)
     worst = 0.0

@@ -10,7 +10,7 @@ from dicemath.games.pitjesbak.rules import Rules
 from dicemath.games.pitjesbak.throws import (
     class_probabilities,
     class_space,
-    class_table,
+    class_rows,
     classify,
     compare,
     parse_throw,
@@ -39,10 +39,10 @@ def test_hand_checked_probabilities():
 
 def test_class_table_matches_brute_force():
     for rules in (Rules(), Rules(die_values="pips")):
-        for row in class_table(rules):
+        for row in class_rows(rules):
             cls = row.throw_class
             assert row.probability == brute_force(lambda d, rules=rules, cls=cls: classify(d, rules) == cls)
-        assert sum(r.weight for r in class_table(rules)) == 216
+        assert sum(r.weight for r in class_rows(rules)) == 216
 
 
 def test_traditional_values_and_ranking():

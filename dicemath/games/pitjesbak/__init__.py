@@ -93,14 +93,14 @@ if TYPE_CHECKING:
     from dicemath.games.pitjesbak.table_round import TableRound, solve_table_round
     from dicemath.games.pitjesbak.table_solver import TableSolution, solve_table
     from dicemath.games.pitjesbak.throws import (
-        ThrowClass, class_probabilities, class_space, class_table, classify, compare)
+        ThrowClass, class_probabilities, class_rows, class_space, classify, compare)
 else:
     def __getattr__(name: str) -> Any:          # a name of __all__ imported above, on first use
         return export(__name__, name)
 
 __all__ = ["PIPS", "STANDARD", "GameSolution", "PolicyCard", "RoundSolution", "Rules", "State", "StopOrThrow",
            "TableCard", "TableRound", "TableSolution", "ThrowClass", "advise", "advise_situation", "analyse",
-           "class_probabilities", "class_space", "class_table", "classify", "compare", "initial_state", "policy_card",
+           "class_probabilities", "class_rows", "class_space", "classify", "compare", "initial_state", "policy_card",
            "round_policy", "simulate_game", "simulate_round", "solve_game", "solve_round", "solve_table",
            "solve_table_round", "table_advice", "table_policy", "table_policy_card"]
 

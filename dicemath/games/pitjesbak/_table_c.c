@@ -241,7 +241,7 @@ static PyObject *py_continuation(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* The tables of the states after a round (table_solver.flat_tables and _next_values). */
+/* The solutions giving the values of the states after a round (table_solver.flat_solutions and _next_values). */
 typedef struct {
     Py_buffer sub_values, sub_offset, sub_cap;
 } SubViews;

@@ -6,7 +6,7 @@
  * has at least the starting s0 stripes), base 2 cap - s0 + 1, stripes clipped to the cap. */
 
 /* Where the states after a round are read (table_solver.TableValues._next_values and
- * flat_tables):
+ * flat_solutions):
  *   more than exact_upto players still in: the Luce model strength/delta, stripes above
  *     luce_cap read as it (table_estimate.Strengths);
  *   all n players: U[p][index][n] (cap `cap`), p the new turn position of the player at

@@ -35,7 +35,7 @@ from dicemath.games.pitjesbak.advice_type import StopOrThrow
 from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
 from dicemath.games.pitjesbak.rules import MAX_THROWS, STANDARD, Rules
 from dicemath.games.pitjesbak.state import STOP, THROW, State
-from dicemath.games.pitjesbak.throws import check_throw, class_space, class_table, classify
+from dicemath.games.pitjesbak.throws import check_throw, class_rows, class_space, classify
 from dicemath.core.markdown import markdown_table
 from dicemath.games.pitjesbak.decision import (
     ROLES, UNIT, check_throw_number, decide, decision_advice, table_state_advice, two_player_decision)
@@ -251,7 +251,7 @@ def situation_state(advice: StopOrThrow, rules: Rules) -> State:
 def game_policy(solution: GameSolution) -> Callable[[State], str]:
     """The game-optimal decisions as a simulator policy for two-player states.
 
-    Round tables are computed once per stripes/flags situation and kept.
+    Each stripes/flags situation's round (:meth:`.game_solver.GameSolution.round_at`) is solved once and kept.
     """
     rules = solution.rules
     space = class_space(rules)
@@ -260,16 +260,15 @@ def game_policy(solution: GameSolution) -> Callable[[State], str]:
     def decide(state: State) -> str:
         start, follower = state.order[0], state.order[1]
         key = (state.stripes[start], state.wiped[start], state.stripes[follower], state.wiped[follower])
-        tables = memo.get(key)
-        if tables is None:
-            tables = memo[key] = (solution.round_tables(*key).start_stops(),
-                                  solution.round_tables(*key).follower_stops())
+        stops = memo.get(key)
+        if stops is None:
+            stops = memo[key] = (solution.round_at(*key).start_stops(), solution.round_at(*key).follower_stops())
         x = space.index(classify(state.current, rules))  # type: ignore[arg-type]
         if state.turn == 0:
-            return STOP if tables[0][state.throws - 1, x] else THROW
+            return STOP if stops[0][state.throws - 1, x] else THROW
         i = space.index(classify(state.results[0], rules))  # type: ignore[arg-type]
         left = state.limit - state.throws
-        return STOP if tables[1][left - 1, i, x] else THROW
+        return STOP if stops[1][left - 1, i, x] else THROW
     return decide
 
 
@@ -395,9 +394,9 @@ def policy_card(solution: GameSolution | None = None, state: tuple | None = None
     state = tuple(state) if state is not None else solution.opening
     rules = solution.rules
     space = class_space(rules)
-    tables = solution.round_tables(*state)
-    start = tables.start_stops()
-    follower = tables.follower_stops()
+    solved_round = solution.round_at(*state)
+    start = solved_round.start_stops()
+    follower = solved_round.follower_stops()
     rows: list[list[str]] = []
     for i in reversed(range(space.apen)):
         texts = [_follower_text(follower[0, i], i, rules), _follower_text(follower[1, i], i, rules)]
@@ -407,7 +406,7 @@ def policy_card(solution: GameSolution | None = None, state: tuple | None = None
         else:
             rows.append([label] + texts)
     rows_t = tuple((r[0], r[1], r[2]) for r in rows)
-    return PolicyCard(state, float(tables.value), (describe_stops(start[0], rules),
+    return PolicyCard(state, float(solved_round.value), (describe_stops(start[0], rules),
                                                    describe_stops(start[1], rules)), rows_t)
 
 
@@ -458,7 +457,7 @@ def threshold_index(label: str | None, rules: Rules | None = None) -> int | None
 def _representatives(rules: Rules) -> dict[int, tuple[int, int, int]]:
     """One throw of each class (class-space index)."""
     space = class_space(rules)
-    return {space.index(row.throw_class): row.throws[0] for row in class_table(rules)}
+    return {space.index(row.throw_class): row.throws[0] for row in class_rows(rules)}
 
 
 @dataclass(frozen=True)
@@ -572,10 +571,10 @@ def table_policy_card(stripes: Sequence[int] | None = None, wiped: Sequence[bool
     stripes = tuple(stripes) if stripes is not None else (base.stripes,) * n
     wiped = tuple(bool(w) for w in wiped) if wiped is not None else (False,) * n
     solution = solution or default_solution(base, stripes)
-    table = solution.table_for(n)
-    checked_stripes, checked_wiped = table.check(stripes, wiped)
-    solved = table.round_at(checked_stripes, checked_wiped)
-    rules = table.rules
+    answering = solution.solution_for(n)
+    checked_stripes, checked_wiped = answering.check(stripes, wiped)
+    solved = answering.round_at(checked_stripes, checked_wiped)
+    rules = answering.rules
     space = class_space(rules)
     throw = _representatives(rules)
     start = [solved.stops(0, throws=t) for t in (1, 2)]
@@ -602,6 +601,6 @@ def table_policy_card(stripes: Sequence[int] | None = None, wiped: Sequence[bool
         pair = [stop_threshold(solved.stops(position, before=weak_before, limit=3, throws=used), rules)
                 for used in (1, 2)]
         thresholds.append((pair[0], pair[1]))
-    return TableCard(n, checked_stripes, checked_wiped, table.exact, tuple(float(v) for v in solved.values),
+    return TableCard(n, checked_stripes, checked_wiped, answering.exact, tuple(float(v) for v in solved.values),
                      (describe_stops(start[0], rules), describe_stops(start[1], rules)), tuple(followers),
                      tuple(thresholds))

@@ -166,9 +166,9 @@ def classes_result(rules: Rules) -> dict:
     """JSON of ``classes``: keys die_values, denominator (216), classes (label, kind, rank,
     wipe, penalty, weight, probability, exact (reduced), of_216, throws), total_weight."""
     from dicemath.core.dice import throw_text
-    from dicemath.games.pitjesbak.throws import THROW_TOTAL, class_table
+    from dicemath.games.pitjesbak.throws import THROW_TOTAL, class_rows
     rows = []
-    for row in class_table(rules):
+    for row in class_rows(rules):
         c = row.throw_class
         rows.append({"label": c.label, "kind": c.kind, "rank": c.rank, "wipe": c.wipe,
                      "penalty": c.penalty, "weight": row.weight, "probability": float(row.probability),

@@ -2,7 +2,7 @@
 makes: the machinery each source of the game's chain (:mod:`.sources`) answers with.
 
 :func:`decide` gives the :class:`~.advice_type.StopOrThrow` at a decision (two players: the
-round tables of :func:`.game_solver.solve_game`; more: :func:`.table_game.table_advice`);
+solved rounds of :func:`.game_solver.solve_game`; more: :func:`.table_game.table_advice`);
 :func:`decision_advice` makes it an Advice, named by its source. The game's entry point is
 its advice (:meth:`PITJESBAK_GAME.advise <dicemath.core.game.Game.advise>`, through the chain);
 this module sits below the chain so that the chain's sources can answer with it.
@@ -110,7 +110,7 @@ def table_state_advice(state: State, *, solution) -> StopOrThrow:
 def two_player_decision(my_stripes: int, my_wiped: bool, their_stripes: int, their_wiped: bool, *, role: str,
                         throw_number: int, dice: tuple[int, int, int], best: tuple[int, int, int] | None,
                         cap: int, rules: Rules, solution: GameSolution | None) -> StopOrThrow:
-    """The two-player answer from the round tables of the game solution (default
+    """The two-player answer from the solved round of the game solution (default
     :func:`.game_solver.solve_game` of ``rules``, cached): behind :func:`decide` at a state
     and :func:`.advice.advise_situation` at a situation described at the table.
 
@@ -126,9 +126,9 @@ def two_player_decision(my_stripes: int, my_wiped: bool, their_stripes: int, the
                  "their_wiped": bool(their_wiped), "role": role, "throw_number": throw_number,
                  "current": throw_text(dice)}
     if role == "start":
-        tables = solution.round_tables(my_stripes, my_wiped, their_stripes, their_wiped)
-        stop = float(tables.follower[throw_number - 1, mine])
-        again = float(tables.start_continue[throw_number - 1]) if throw_number < cap else None
+        solved_round = solution.round_at(my_stripes, my_wiped, their_stripes, their_wiped)
+        stop = float(solved_round.follower[throw_number - 1, mine])
+        again = float(solved_round.start_continue[throw_number - 1]) if throw_number < cap else None
     else:
         if best is None:
             raise InvalidStateError("a follower decides against the start player's counting throw: give best")
@@ -136,10 +136,10 @@ def two_player_decision(my_stripes: int, my_wiped: bool, their_stripes: int, the
         if theirs == space.apen:
             raise InvalidStateError("after a counting 1-1-1 of the start player the follower does not throw (PIT-6)")
         situation.update(best=throw_text(best), limit=cap)
-        tables = solution.round_tables(their_stripes, their_wiped, my_stripes, my_wiped)
-        stop = 1.0 - float(tables.result[theirs, mine])
+        solved_round = solution.round_at(their_stripes, their_wiped, my_stripes, my_wiped)
+        stop = 1.0 - float(solved_round.result[theirs, mine])
         left = cap - throw_number
-        again = 1.0 - float(tables.follower[left - 1, theirs]) if left else None
+        again = 1.0 - float(solved_round.follower[left - 1, theirs]) if left else None
     decision = STOP if again is None or stop >= again else THROW
     mine = 0 if role == "start" else 1
 

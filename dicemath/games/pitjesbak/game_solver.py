@@ -121,10 +121,10 @@ class StateSpace:
 
     def atoms(self) -> np.ndarray:
         """For every state the 24 successor indices of a round (S frame), see :func:`_atoms_of`."""
-        table = np.empty((self.n, 24), dtype=np.intp)
+        atoms = np.empty((self.n, 24), dtype=np.intp)
         for index in range(self.n):
-            table[index] = _atoms_of(self, *self.state(index))
-        return table
+            atoms[index] = _atoms_of(self, *self.state(index))
+        return atoms
 
     def layers(self) -> list[np.ndarray]:
         """State indices grouped by ``a + b``, ascending."""
@@ -174,7 +174,7 @@ def _outcomes(atoms: np.ndarray, flags: np.ndarray, other: np.ndarray, boundary_
 
 
 @dataclass(frozen=True)
-class RoundTables:
+class TwoPlayerRound:
     """One round's backward induction in the start player's frame (P(start wins game)).
 
     Attributes:
@@ -203,7 +203,7 @@ class RoundTables:
 
 
 def round_backward(result: np.ndarray, probs: np.ndarray, start_masks: np.ndarray | None = None,
-                   follower_masks: np.ndarray | None = None) -> RoundTables:
+                   follower_masks: np.ndarray | None = None) -> TwoPlayerRound:
     """Backward induction of a two-player round on a batch of result matrices.
 
     Args:
@@ -233,10 +233,10 @@ def round_backward(result: np.ndarray, probs: np.ndarray, start_masks: np.ndarra
     else:
         g1 = np.where(start_masks[..., 0, :], ef[0], c2[..., None])
     value = g1 @ probs
-    return RoundTables(result, follower, np.stack([c2, c3], axis=-1), value)
+    return TwoPlayerRound(result, follower, np.stack([c2, c3], axis=-1), value)
 
 
-def round_max_tables(rules: Rules, fa: bool, fb: bool) -> RoundTables:
+def round_maximising_round(rules: Rules, fa: bool, fb: bool) -> TwoPlayerRound:
     """The round-maximising two-player round (each maximises P(win the round)), PIT-4..6."""
     probs, columns = _class_arrays(rules.die_values)
     out = np.zeros(22)
@@ -253,9 +253,9 @@ def _round_max_masks(rules: Rules) -> tuple[NDArray[np.bool_], NDArray[np.bool_]
     start, follower = [], []
     for fa in (False, True):
         for fb in (False, True):
-            tables = round_max_tables(rules, fa, fb)
-            start.append(tables.start_stops())
-            follower.append(tables.follower_stops())
+            solved_round = round_maximising_round(rules, fa, fb)
+            start.append(solved_round.start_stops())
+            follower.append(solved_round.follower_stops())
     return np.array(start), np.array(follower)
 
 
@@ -414,7 +414,7 @@ class GameSolution:
             lines.append(f"- {key.replace('_', ' ')}: {(lo + hi) / 2:.6f}")
         return "\n".join(lines)
 
-    def round_tables(self, a: int, fa: bool, b: int, fb: bool) -> RoundTables:
+    def round_at(self, a: int, fa: bool, b: int, fb: bool) -> TwoPlayerRound:
         """The game-optimal round at a state (values: P(start player wins the game))."""
         self.check_state(a, fa, b, fb)
         probs, columns = _class_arrays(self.rules.die_values)
@@ -425,7 +425,7 @@ class GameSolution:
 
 
 GAME_SOLUTION_FORMAT = 1
-"""The format version of the cached table ``pitjesbak-game``: change it when its computation or layout changes."""
+"""The format version of the cache entries ``pitjesbak-game``: change it when its computation or layout changes."""
 
 
 def solve_game(rules: Rules | None = None, *, cap: int | None = None, tol: float = 1e-14,

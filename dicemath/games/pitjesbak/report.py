@@ -1,4 +1,4 @@
-"""The Pitjesbak report section: class table, game values, policy card, heat map, and the
+"""The Pitjesbak report section: throw classes, game values, policy card, heat map, and the
 tables of 2 to 8 players.
 
 :func:`compute` solves what the section shows and returns it as a
@@ -14,7 +14,7 @@ Tables of n players (:mod:`dicemath.games.pitjesbak.table_solver`,
 the stop thresholds by turn position and table size (the policy card's, a plot), the first
 start player's advantage (exact for 2 to 4 players, estimated beyond), and what game-optimal
 play gains over round-optimal play (exact for 2 to 4 players, simulated for 3 to 8, with 95%
-intervals). These tables and the round-maximiser's losses are committed study data
+intervals). These figures at each table size and the round-maximiser's losses are committed study data
 (:mod:`dicemath.studies.report_studies`, recomputed by ``python analyses/report_studies.py
 pitjesbak``): :func:`committed_table_rows` and :func:`committed_gain_rows`.
 """
@@ -41,7 +41,7 @@ from dicemath.games.pitjesbak.game_solver import GameSolution, solve_game
 from dicemath.games.pitjesbak.round_solver import solve_round
 from dicemath.games.pitjesbak.rules import STANDARD, Rules
 from dicemath.games.pitjesbak.state import State, initial_state
-from dicemath.games.pitjesbak.throws import THROW_TOTAL, ClassRow, class_space, class_table, classify
+from dicemath.games.pitjesbak.throws import THROW_TOTAL, ClassRow, class_rows, class_space, classify
 from dicemath.core.markdown import markdown_table
 from dicemath.reporting.context import ReportContext
 
@@ -82,7 +82,7 @@ class TableRow:
 
     Attributes:
         players: n.
-        exact: True for a solved table, False for the estimate (:mod:`dicemath.games.pitjesbak.table_estimate`).
+        exact: True for a table's solution, False for the estimate (:mod:`dicemath.games.pitjesbak.table_estimate`).
         win_probabilities: P(win the game) by turn position of the first round.
         thresholds: by turn position, the weakest throw he stops on facing
             :data:`dicemath.games.pitjesbak.advice.WEAK_BEST` (the start player: no best yet) after the first of three
@@ -123,7 +123,7 @@ class PitjesbakReport:
 
     Attributes:
         rules: the rules reported (two players, traditional values, 9 stripes).
-        classes: the class table.
+        classes: the throw classes (:func:`dicemath.games.pitjesbak.throws.class_rows`).
         value, bounds, cap, sweeps: the two-player game value at the opening and its solve.
         comparison: midpoints of the round-maximising comparisons (empty when quick).
         opening_card, late_card: policy cards at the opening and at :data:`LATE_STATE`.
@@ -196,7 +196,7 @@ def compute(game: Game, context: ReportContext) -> PitjesbakReport:
         rounds.append(RoundRow(players, tuple(float(p) for p in round_solution.win_probabilities), thresholds))
     opening = initial_state(rules).apply(FIRST_THROW)
     tables, check = committed_table_rows(context, rules)
-    return PitjesbakReport(rules, class_table(rules), solution.start_player_win_probability,
+    return PitjesbakReport(rules, class_rows(rules), solution.start_player_win_probability,
                            solution.bounds(*solution.opening), solution.cap, solution.sweeps, comparison,
                            policy_card(solution), policy_card(solution, LATE_STATE), opening,
                            game.advise(opening, solution=solution), heat_map_values(solution),
@@ -212,7 +212,7 @@ def _variant(context: ReportContext) -> str:
 
 
 def committed_table_rows(context: ReportContext, rules: Rules):
-    """:func:`table_rows` as the committed study ``pitjesbak/tables`` (the solved tables of 2 to 4
+    """:func:`table_rows` as the committed study ``pitjesbak/tables`` (the solutions at tables of 2 to 4
     players and the estimates beyond; ``python analyses/report_studies.py pitjesbak`` recomputes
     it)."""
     def compute() -> dict:
@@ -264,7 +264,7 @@ def table_rows(rules: Rules, *, quick: bool = False):
 
 
 SIMULATED_LOSS_FORMAT = 1
-"""The format version of the cached table ``pitjesbak-round-max-simulated``: change it when its computation
+"""The format version of the cache entries ``pitjesbak-round-max-simulated``: change it when its computation
 or layout changes."""
 
 
@@ -296,7 +296,7 @@ def gain_rows(rules: Rules, *, quick: bool = False) -> tuple[GainRow, ...]:
         exact = None
         if n in ((2,) if quick else _exact_sizes(quick)):
             table_rules = rules.with_players(n)
-            # two players: the cap of the three-player table's subgame, so the tables are shared
+            # two players: the cap of the three-player table's subgame, so the solutions are shared
             cap = two_player_cap(rules, rules.stripes + DEFAULT_CAP_EXTRA) if n == 2 else None
             solved = solve_round_maximiser(table_rules, cap=cap)
             exact = tuple(solved.opening_loss(p) for p in range(n))
@@ -307,7 +307,7 @@ def gain_rows(rules: Rules, *, quick: bool = False) -> tuple[GainRow, ...]:
 
 
 def round_conclusion(rounds: tuple[RoundRow, ...]) -> str:
-    """Who is best placed in a round, read off the round table."""
+    """Who is best placed in a round, read off the rounds solved for each number of players."""
     leads = [r.players for r in rounds if r.win_probabilities[0] == max(r.win_probabilities)]
     sizes = f"{rounds[0].players}..{rounds[-1].players} players"
     if len(leads) == len(rounds):
@@ -351,8 +351,8 @@ def thresholds_figure(rows: tuple[TableRow, ...]):
     axes[0].set_yticks(ticks)
     axes[0].set_yticklabels([names[i] for i in ticks])
     axes[0].set_ylabel("weakest throw he stops on")
-    handles, tables = axes[0].get_legend_handles_labels()
-    figure.legend(handles, tables, loc="lower center", ncol=4, bbox_to_anchor=(0.5, -0.1))
+    handles, labels = axes[0].get_legend_handles_labels()
+    figure.legend(handles, labels, loc="lower center", ncol=4, bbox_to_anchor=(0.5, -0.1))
     figure.suptitle(f"Game-optimal stop thresholds at the opening (followers facing a best of "
                     f"{classify(WEAK_BEST).name})")
     return figure
@@ -489,10 +489,10 @@ def _tables_section(report: PitjesbakReport, context: ReportContext) -> list[str
              "`dicemath.games.pitjesbak.table_solver`; two players from the two-player solver): "
              + ", ".join(map(str, exact_sizes)) + " players. "
              + ("Estimated: " + ", ".join(map(str, estimated)) + " players (the round is solved exactly, the game "
-                "values after it are estimated by a Luce model fitted to the exact four-player table, "
+                "values after it are estimated by a Luce model fitted to the exact four-player solution, "
                 "`table_estimate`)." if estimated else "")
-             + " The tables and the round-maximiser's figures of this part are committed study data, recomputed "
-               "by `python analyses/report_studies.py pitjesbak`.",
+             + " The figures of this part at each table size, the round-maximiser's too, are committed study data, "
+               "recomputed by `python analyses/report_studies.py pitjesbak`.",
              "", "### First-seat advantage", "",
              markdown_table(["players", "P(first start player wins)", "fair share 1/n", "edge (points)",
                              "relative to 1/n", "source"],

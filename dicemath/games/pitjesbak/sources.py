@@ -40,13 +40,14 @@ from typing import Any
 from dicemath.core.errors import InvalidStateError
 from dicemath.core.sources import Source, SourceChain, Valued
 from dicemath.games.pitjesbak.decision import decide, decision_advice
-from dicemath.games.pitjesbak.game_solver import DEFAULT_EXTRA, GameSolution, RoundTables, solve_game
+from dicemath.games.pitjesbak.game_solver import DEFAULT_EXTRA, GameSolution, TwoPlayerRound, solve_game
 from dicemath.games.pitjesbak.limits import (
     ESTIMATE, ESTIMATE_PLAYERS, GAME_SOLUTION, GAME_SOLUTION_PLAYERS, TABLE_SOLUTION, TABLE_SOLUTION_PLAYERS)
 from dicemath.games.pitjesbak.rules import Rules
 from dicemath.games.pitjesbak.state import State
 from dicemath.games.pitjesbak.table_estimate import estimate_table
-from dicemath.games.pitjesbak.table_solver import TableValues, solve_table, table_cap, table_solvable, two_player_table
+from dicemath.games.pitjesbak.table_solver import (
+    TableValues, solve_table, table_cap, table_solvable, two_player_solution)
 from dicemath.games.pitjesbak.throws import class_space, classify
 
 __all__ = ["ESTIMATE", "ESTIMATE_PLAYERS", "GAME_SOLUTION", "GAME_SOLUTION_PLAYERS", "SOLUTIONS", "TABLE_SOLUTION",
@@ -81,8 +82,8 @@ def _covers_estimate(state: State, solution: Any = None, **_: Any) -> bool:
     return len(state.order) in ESTIMATE_PLAYERS and _given_exact(solution) in (None, False)
 
 
-def _two_player_table(rules: Rules, stripes: Sequence[int]) -> TableValues:
-    return two_player_table(rules, max((rules.stripes + DEFAULT_EXTRA, *stripes)))
+def _two_player_solution(rules: Rules, stripes: Sequence[int]) -> TableValues:
+    return two_player_solution(rules, max((rules.stripes + DEFAULT_EXTRA, *stripes)))
 
 
 def _table_solution(rules: Rules, stripes: Sequence[int]) -> TableValues:
@@ -94,10 +95,10 @@ def _table_estimate(rules: Rules, stripes: Sequence[int]) -> TableValues:
 
 
 SOLUTIONS: dict[str, Callable[[Rules, Sequence[int]], TableValues]] = {
-    GAME_SOLUTION: _two_player_table, TABLE_SOLUTION: _table_solution, ESTIMATE: _table_estimate}
+    GAME_SOLUTION: _two_player_solution, TABLE_SOLUTION: _table_solution, ESTIMATE: _table_estimate}
 """Each source's solution of a whole table, ``(rules of the table's players, their stripes) ->``
 :class:`~.table_solver.TableValues` (all cached): the two-player game solution
-(:func:`.table_solver.two_player_table`), the table solver (:func:`.table_solver.solve_table`
+(:func:`.table_solver.two_player_solution`), the table solver (:func:`.table_solver.solve_table`
 at :func:`.table_solver.table_cap`), the labelled estimate (:func:`.table_estimate.estimate_table`)."""
 
 
@@ -129,15 +130,15 @@ def _answer(name: str):
     return advise
 
 
-RoundTablesOf = Callable[[int, bool, int, bool], RoundTables]
-"""The round tables of a game solution at ``(start stripes, start wiped, follower stripes, follower wiped)``."""
+RoundAt = Callable[[int, bool, int, bool], TwoPlayerRound]
+"""The solved round of a game solution at ``(start stripes, start wiped, follower stripes, follower wiped)``."""
 
 
 @lru_cache(maxsize=4)
-def _solved_rounds(rules: Rules) -> RoundTablesOf:
-    """The round tables of :func:`.game_solver.solve_game` of ``rules`` (two players), each
+def _solved_rounds(rules: Rules) -> RoundAt:
+    """The solved rounds of :func:`.game_solver.solve_game` of ``rules`` (two players), each
     computed once per process."""
-    return lru_cache(maxsize=None)(solve_game(rules).round_tables)
+    return lru_cache(maxsize=None)(solve_game(rules).round_at)
 
 
 def game_value(state: State, solution: Any = None, **_: Any) -> Valued:
@@ -145,7 +146,7 @@ def game_value(state: State, solution: Any = None, **_: Any) -> Valued:
     players still in it, both playing game-optimally from there: the returns at the end (of
     any game); else
     from the game solution (default :func:`.game_solver.solve_game` of the state's rules, for
-    two players) and, inside a round, that state's round tables (the round's backward
+    two players) and, inside a round, that state's solved round (the round's backward
     induction over the 42 throw classes): before a throw, after it with the choice still to
     make, before a roll-off. A seat out of the game has 0. Exact (float64, bounds about
     1e-14 apart).
@@ -171,34 +172,35 @@ def game_value(state: State, solution: Any = None, **_: Any) -> Valued:
         raise InvalidStateError(f"the game solution values states with {GAME_SOLUTION_PLAYERS} players in the "
                                 f"round, not {len(state.order)}: {state}")
     if solution is None:
-        tables = _solved_rounds(state.rules.with_players(GAME_SOLUTION_PLAYERS))
+        rounds = _solved_rounds(state.rules.with_players(GAME_SOLUTION_PLAYERS))
     elif isinstance(solution, GameSolution):
-        tables = solution.round_tables
+        rounds = solution.round_at
     else:
         raise InvalidStateError(f"states are valued from a two-player game solution, not {type(solution).__name__}")
-    start = _start_value(state, tables)
+    start = _start_value(state, rounds)
     values = [0.0] * state.rules.players
     values[state.order[0]], values[state.order[1]] = start, 1.0 - start
     return Valued(tuple(values), True)
 
 
-def _start_value(state: State, round_tables: RoundTablesOf) -> float:
+def _start_value(state: State, round_at: RoundAt) -> float:
     """P(this round's start player wins the game) at a state of a two-player round."""
     start, follower = state.order
-    tables = round_tables(state.stripes[start], state.wiped[start], state.stripes[follower], state.wiped[follower])
+    solved_round = round_at(state.stripes[start], state.wiped[start], state.stripes[follower], state.wiped[follower])
     if state.rolloff:
-        return float(tables.result[_class(state, state.results[0]), _class(state, state.results[1])])
+        return float(solved_round.result[_class(state, state.results[0]), _class(state, state.results[1])])
     if state.turn == 0:
         done = state.throws
         if state.current is None:
-            return float(tables.value if done == 0 else tables.start_continue[done - 1])
-        stop = tables.follower[done - 1, _class(state, state.current)]
-        return float(max(stop, tables.start_continue[done - 1]))
+            return float(solved_round.value if done == 0 else solved_round.start_continue[done - 1])
+        stop = solved_round.follower[done - 1, _class(state, state.current)]
+        return float(max(stop, solved_round.start_continue[done - 1]))
     theirs = _class(state, state.results[0])
     left = state.limit - state.throws
     if state.current is None:
-        return float(tables.follower[left - 1, theirs])
-    return float(min(tables.result[theirs, _class(state, state.current)], tables.follower[left - 1, theirs]))
+        return float(solved_round.follower[left - 1, theirs])
+    stop = solved_round.result[theirs, _class(state, state.current)]
+    return float(min(stop, solved_round.follower[left - 1, theirs]))
 
 
 def _class(state: State, dice: Sequence[int] | None) -> int:

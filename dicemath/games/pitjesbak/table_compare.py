@@ -13,7 +13,7 @@ winning the game, knowing how the round-maximiser plays (as the two-player compa
 over the states of :mod:`.table_solver`, one value vector per state and per turn position of
 the round-maximiser (after a round the start moves on, PIT-8, and so does his position);
 once he is out by 1-1-1 (PIT-6) the others play on game-optimally (:mod:`.table_solver`'s
-subgames); with fewer players left and him still in, the smaller tables of this module. A
+subgames); with fewer players left and him still in, this module's solutions at the smaller tables. A
 round is the backward induction of :mod:`.table_round` with his decisions taken from the
 round-optimal round at the same flags (``round_backward_fixed`` of :mod:`._table_c`). Same
 cap and clipping as :mod:`.table_solver`. With two players it reproduces the two-player
@@ -56,12 +56,12 @@ from dicemath.games.pitjesbak.rules import STANDARD, Rules
 from dicemath.games.pitjesbak.table_solver import (
     SOLVED_PLAYERS,
     TableSolution,
-    _check_table,
-    flat_tables,
+    _checked_cap,
+    flat_solutions,
     solve_table,
 )
 from dicemath.games.pitjesbak.table_round import round_graph, round_win_atoms, solve_table_round
-from dicemath.games.pitjesbak.table_states import state_index, state_table
+from dicemath.games.pitjesbak.table_states import all_states, state_index
 
 
 @dataclass(frozen=True, eq=False)
@@ -76,7 +76,7 @@ class RoundMaximiserSolution:
             when the round-maximiser sits at turn position ``p``.
         optimal: the game-optimal table (every player maximises P(win the game)).
         sweeps, residual, seconds: the value iteration.
-        subgames: the tables with fewer players and the round-maximiser still in.
+        subgames: the solutions at tables with fewer players and the round-maximiser still in.
     """
 
     rules: Rules
@@ -125,7 +125,7 @@ def round_optimal_slots(rules: Rules) -> np.ndarray:
 
 
 ROUND_MAX_FORMAT = 1
-"""The format version of the cached table ``pitjesbak-table-round-max``: change it when its computation
+"""The format version of the cache entries ``pitjesbak-round-max-solution``: change it when its computation
 or layout changes."""
 
 
@@ -140,7 +140,7 @@ def solve_round_maximiser(rules: Rules | None = None, *, cap: int | None = None,
         tol: stop when a sweep changes no value by this much (Gauss-Seidel from the
             game-optimal values).
         max_sweeps: safety limit.
-        use_cache: keep the values in the on-disk cache (name ``pitjesbak-table-round-max``).
+        use_cache: keep the values in the on-disk cache (name ``pitjesbak-round-max-solution``).
 
     Raises:
         InvalidRulesError: more than four players, or a table :func:`.solve_table` refuses.
@@ -151,7 +151,7 @@ def solve_round_maximiser(rules: Rules | None = None, *, cap: int | None = None,
     if n > SOLVED_PLAYERS[-1]:
         raise InvalidRulesError(f"the round-maximiser's table is solved for 2 to {SOLVED_PLAYERS[-1]} players, "
                                 f"got {n}; simulated_loss measures larger tables")
-    cap = _check_table(rules, cap)
+    cap = _checked_cap(rules, cap)
     optimal = solve_table(rules, cap=cap, use_cache=use_cache)
     subgames: dict[int, RoundMaximiserSolution] = {}
     if n >= 3:
@@ -164,10 +164,10 @@ def solve_round_maximiser(rules: Rules | None = None, *, cap: int | None = None,
     def build() -> dict[str, np.ndarray]:
         start = time.perf_counter()
         graph = round_graph(n, rules)
-        sub_values, sub_offset, sub_cap, _ = flat_tables(optimal.subgames)
-        f_values, f_offset, f_cap, f_count = flat_tables(subgames)
+        sub_values, sub_offset, sub_cap, _ = flat_solutions(optimal.subgames)
+        f_values, f_offset, f_cap, f_count = flat_solutions(subgames)
         values = np.ascontiguousarray(np.repeat(optimal.values[None], n, axis=0))
-        totals = state_table(n, cap, rules.stripes)[0].sum(axis=1)
+        totals = all_states(n, cap, rules.stripes)[0].sum(axis=1)
         order = np.argsort(totals, kind="stable")
         bounds = np.searchsorted(totals[order], np.arange(n, n * cap + 2))
         blocks = [order[lo:hi] for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
@@ -182,7 +182,7 @@ def solve_round_maximiser(rules: Rules | None = None, *, cap: int | None = None,
         return {"values": values, "sweeps": np.array(sweeps), "residual": np.array(residual),
                 "seconds": np.array(time.perf_counter() - start)}
 
-    arrays = cached_arrays("pitjesbak-table-round-max", (rules, cap, tol, max_sweeps), build,
+    arrays = cached_arrays("pitjesbak-round-max-solution", (rules, cap, tol, max_sweeps), build,
                            format_version=ROUND_MAX_FORMAT, use_cache=use_cache)
     return RoundMaximiserSolution(rules, cap, arrays["values"], optimal, int(arrays["sweeps"]),
                                   float(arrays["residual"]), float(arrays["seconds"]), subgames)

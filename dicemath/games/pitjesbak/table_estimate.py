@@ -44,7 +44,7 @@ table (fit)                            value error     loss of the estimate     
 
 (3,000 simulated games each, 1,000 for round-optimal play at four; with the fit to three
 players instead of four, the loss at five players from 2 stripes is 1.2e-4, so the fit uses
-the largest exact table.) The estimate recovers about 98% of what game-optimal play gains
+the largest exact solution.) The estimate recovers about 98% of what game-optimal play gains
 over round-optimal play where this can be checked; at six to eight players it is an
 extrapolation of the same model.
 
@@ -71,13 +71,13 @@ from dicemath.games.pitjesbak.table_solver import (
     TableValues,
     solve_table,
     two_player_cap,
-    two_player_table,
+    two_player_solution,
 )
 from dicemath.games.pitjesbak.table_luce import fit_luce, luce_values
 from dicemath.games.pitjesbak.table_round import TableRound, solve_table_round
 
 FIT_PLAYERS = 4
-"""The exact table the strengths are fitted to."""
+"""The players of the exact solution the strengths are fitted to."""
 
 
 @dataclass(frozen=True)
@@ -85,11 +85,11 @@ class Strengths:
     """A fitted Luce model of game values (see the module text).
 
     Attributes:
-        rules: the rules of the exact table it was fitted to.
+        rules: the rules of the exact solution it was fitted to.
         cap: stripe counts above are read as the cap.
         strength: ``strength[(a - 1) * 2 + flag]`` for stripes ``a`` 1..cap.
-        position: effects of the turn positions of the fitted table (position 0: 0).
-        fit_error: largest and mean absolute error of the fit on its own table.
+        position: effects of the turn positions of the solution fitted to (position 0: 0).
+        fit_error: largest and mean absolute error of the fit on its own solution.
     """
 
     rules: Rules
@@ -128,13 +128,13 @@ SHIPPED = {
         (0.08052146707930796, 0.008735249475423415)),
 }
 """The strengths :func:`fit_strengths` fits for the default rules (traditional values, 9
-stripes, cap 11, from the exact four-player table), kept here so that an estimate at a large
+stripes, cap 11, from the exact four-player solution), kept here so that an estimate at a large
 table needs no four-player solve (a minute); a slow test checks them against a fresh fit.
 Key: (die values, stripes, cap, players fitted to)."""
 
 
 STRENGTHS_FORMAT = 1
-"""The format version of the cached table ``pitjesbak-table-strengths``: change it when its computation
+"""The format version of the cache entries ``pitjesbak-estimate-strengths``: change it when its computation
 or layout changes."""
 
 
@@ -162,7 +162,7 @@ def fit_strengths(rules: Rules | None = None, *, cap: int | None = None, players
         error = np.abs(luce_values(strength, position, players, cap, rules.stripes) - source.values)
         return {"strength": strength, "position": position, "error": np.array([error.max(), error.mean()])}
 
-    arrays = cached_arrays("pitjesbak-table-strengths", (rules, cap), build,
+    arrays = cached_arrays("pitjesbak-estimate-strengths", (rules, cap), build,
                            format_version=STRENGTHS_FORMAT, use_cache=use_cache)
     return Strengths(rules, cap, arrays["strength"], arrays["position"],
                      (float(arrays["error"][0]), float(arrays["error"][1])))
@@ -176,7 +176,7 @@ class EstimateSolution(TableValues):
     Attributes:
         rules: the rules (players, starting stripes, die values).
         strengths: the fitted Luce model.
-        subgames: exact tables of 2..``exact_upto`` players (after eliminations).
+        subgames: exact solutions at tables of 2..``exact_upto`` players (after eliminations).
         exact_upto: tables of at most this many players use exact values.
     """
 
@@ -222,9 +222,9 @@ def estimate_table(rules: Rules | None = None, *, exact_upto: int | None = None,
             values, 1..4 (1: none). Default: 3 at a table of four; from five players up 1:
             one elimination leaves a table that is estimated anyway, and a round that puts two
             or more players out (a few in 10,000) changes the values by about 1e-6, not worth
-            the exact tables' solves on a first question.
+            the exact solves on a first question.
         strengths: the Luce model (default :func:`fit_strengths` of ``rules``).
-        use_cache: use the on-disk cache for the exact tables and the fit.
+        use_cache: use the on-disk cache for the exact solutions and the fit.
 
     Raises:
         InvalidRulesError: players outside 2..8.
@@ -240,7 +240,7 @@ def estimate_table(rules: Rules | None = None, *, exact_upto: int | None = None,
     cap = strengths.cap
     subgames: dict = {}
     if exact_upto >= 2:
-        subgames[2] = two_player_table(rules, two_player_cap(rules, cap), use_cache=use_cache)
+        subgames[2] = two_player_solution(rules, two_player_cap(rules, cap), use_cache=use_cache)
     for k in range(3, exact_upto + 1):
         subgames[k] = solve_table(rules.with_players(k), cap=cap, use_cache=use_cache)
     return EstimateSolution(rules, strengths, subgames, exact_upto)
@@ -264,7 +264,7 @@ class RoundMaximiser:
     """Stop when stopping is worth at least throwing again less this: round-optimal values are
     fractions of 216**k, and exact ties (108/216 either way) must not be broken by rounding."""
 
-    def table_for(self, players: int) -> RoundMaximiser:
+    def solution_for(self, players: int) -> RoundMaximiser:
         """The same play at a table of ``players``."""
         return RoundMaximiser(self.rules.with_players(players))
 
@@ -299,10 +299,10 @@ def measure_estimate(exact: TableSolution, estimate, *, games: int = 200, seed: 
     losses = []
     decisions = different = 0
 
-    def exact_values(table, args):
+    def exact_values(answering, args):
         stripes, wiped, position, before, limit, dice, throws = args
-        stripes = [min(a, table.cap) for a in stripes]
-        stop, again = table.round_at(stripes, wiped).decision(position, before=before, limit=limit, dice=dice,
+        stripes = [min(a, answering.cap) for a in stripes]
+        stop, again = answering.round_at(stripes, wiped).decision(position, before=before, limit=limit, dice=dice,
                                                               throws=throws)
         return stop[position], (None if again is None else again[position])
 
@@ -313,12 +313,12 @@ def measure_estimate(exact: TableSolution, estimate, *, games: int = 200, seed: 
         def policy(s):
             nonlocal loss, decisions, different
             args = _decision_args(s)
-            table = exact.table_for(len(s.order))
-            stop, again = exact_values(table, args)
+            answering = exact.solution_for(len(s.order))
+            stop, again = exact_values(answering, args)
             best = STOP if again is None or stop >= again else THROW
             if s.player != 0:
                 return best
-            other = estimate.table_for(len(s.order))
+            other = estimate.solution_for(len(s.order))
             e_stop, e_again = exact_values(other, args)
             chosen = STOP if e_again is None or e_stop >= e_again - getattr(other, "tie", 0.0) else THROW
             decisions += 1

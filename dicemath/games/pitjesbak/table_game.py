@@ -53,7 +53,7 @@ def table_advice(stripes: Sequence[int], wiped: Sequence[bool], position: int, *
         throws: the throws I have used, this one included.
         rules: the rules (die values, starting stripes), checked against the solution's;
             ``players`` is taken from ``stripes``.
-        solution: a solved table (the chain's: :func:`.sources.default_solution`); its subgames
+        solution: a table's solution (the chain's: :func:`.sources.default_solution`); its subgames
             answer for fewer players.
 
     Returns:
@@ -74,9 +74,9 @@ def table_advice(stripes: Sequence[int], wiped: Sequence[bool], position: int, *
         raise InvalidStateError(f"the solution is one of {solution.rules}, not of the rules {rules}")
     for pos, a in enumerate(stripes):
         check_stripes(a, f"stripes of position {pos}")
-    table = solution.table_for(len(stripes))
-    stripes, wiped = table.check(stripes, wiped)
-    solved = table.round_at(stripes, wiped)
+    answering = solution.solution_for(len(stripes))
+    stripes, wiped = answering.check(stripes, wiped)
+    solved = answering.round_at(stripes, wiped)
     stop, again = solved.decision(position, before=before, limit=limit, dice=dice, throws=throws)
     mine_stop = float(stop[position])
     mine_again = None if again is None else float(again[position])
@@ -84,22 +84,22 @@ def table_advice(stripes: Sequence[int], wiped: Sequence[bool], position: int, *
     situation = {"stripes": list(stripes), "wiped": list(wiped), "position": position,
                  "before": [None if t is None else "-".join(map(str, sorted(t, reverse=True))) for t in before],
                  "limit": limit, "dice": "-".join(map(str, sorted(dice, reverse=True))), "throws": throws}
-    return StopOrThrow(decision, mine_stop, mine_again, situation, exact=table.exact,
+    return StopOrThrow(decision, mine_stop, mine_again, situation, exact=answering.exact,
                   stop_values=tuple(float(v) for v in stop),
                   throw_values=None if again is None else tuple(float(v) for v in again))
 
 
 def table_policy(solution: TableValues) -> Callable[[State], str]:
     """The game-optimal decisions as a simulator policy (:mod:`.simulate`), for every table the
-    solution covers (its players and, after eliminations, its subgames). Stripe counts above a
-    table's cap are clipped to it, as the solver does."""
+    solution covers (its players and, after eliminations, its subgames). Stripe counts above the
+    answering solution's cap are clipped to it, as the solver does."""
 
     def decide(state: State) -> str:
         order = state.order
-        table = solution.table_for(len(order))
-        stripes = [min(state.stripes[s], table.cap) for s in order]
+        answering = solution.solution_for(len(order))
+        stripes = [min(state.stripes[s], answering.cap) for s in order]
         wiped = [state.wiped[s] for s in order]
-        solved = table.round_at(stripes, wiped)
+        solved = answering.round_at(stripes, wiped)
         position = state.turn
         if state.current is None:
             raise InvalidStateError(f"no throw to stop on or throw again after in {state}")

@@ -1,4 +1,4 @@
-"""The Luce (softmax) model of a table's game values: fitted to an exact table, evaluated on
+"""The Luce (softmax) model of a table's game values: fitted to an exact solution, evaluated on
 every state (PIT-1).
 
 ``P(position k wins) = exp(s(a_k, f_k) + d(k)) / sum_j exp(s(a_j, f_j) + d(j))``, with a
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dicemath.games.pitjesbak.table_states import state_table
+from dicemath.games.pitjesbak.table_states import all_states
 
 
 def fit_luce(values: np.ndarray, players: int, cap: int, start: int) -> tuple[np.ndarray, np.ndarray]:
@@ -36,7 +36,7 @@ def fit_luce(values: np.ndarray, players: int, cap: int, start: int) -> tuple[np
         ``(strength, position)``: ``strength[(a - 1) * 2 + f]`` for stripes ``a`` 1..cap and
         has-wiped flag ``f``; ``position[k]`` the effect of turn position ``k`` (position 0: 0).
     """
-    stripes, wiped = state_table(players, cap, start)
+    stripes, wiped = all_states(players, cap, start)
     feature = (stripes - 1) * 2 + wiped                       # strength index per position
     width = 2 * cap
     rows, targets = [], []
@@ -59,7 +59,7 @@ def fit_luce(values: np.ndarray, players: int, cap: int, start: int) -> tuple[np
 def luce_values(strength: np.ndarray, position: np.ndarray, players: int, cap: int, start: int) -> np.ndarray:
     """The model's ``values[state, k]`` on every state of a table of ``players`` (the order of
     :func:`.table_states.state_index`); ``position`` holds at least ``players`` effects."""
-    stripes, wiped = state_table(players, cap, start)
+    stripes, wiped = all_states(players, cap, start)
     scores = strength[(stripes - 1) * 2 + wiped] + position[None, :players]
     weights = np.exp(scores - scores.max(axis=1, keepdims=True))
     return weights / weights.sum(axis=1, keepdims=True)

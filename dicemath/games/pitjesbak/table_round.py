@@ -76,7 +76,7 @@ class RoundGraph:
         radix: 4, or 5 when some rank level holds classes with and without a penalty
             (plain pips: 2-2-3 ties 1-2-4 ...), so a holder's penalty needs its own digit.
         n_levels: distinct rank levels (PIT-3).
-        arrays: the tables the kernels read (see ``_table_c.c``).
+        arrays: the arrays the kernels read (see ``_table_c.c``).
         slots: number of knowledge slots (value vectors stored per round).
         nodes: knowledge states per turn position (index 0: none, the start player).
     """
@@ -91,7 +91,7 @@ class RoundGraph:
 
     @property
     def atom_rows(self) -> int:
-        """Rows of the atom table (``radix**n * 4``, most of them unused)."""
+        """Rows of the atoms' value array (``radix**n * 4``, most of them unused)."""
         return self.radix ** self.players * 4
 
     @cached_property
@@ -337,7 +337,7 @@ class TableRound:
         return self.graph.players
 
     def start_values(self) -> tuple[np.ndarray, np.ndarray]:
-        """The start player's tables: ``stop[t-1, c]`` the value vector when he stops on class
+        """The start player's values: ``stop[t-1, c]`` the value vector when he stops on class
         ``c`` after throw ``t`` (the limit becomes ``t``), and ``again[t-1]`` the value vector of
         throwing again after throw ``t`` (t = 1, 2)."""
         g = self.graph
@@ -508,7 +508,7 @@ def solve_table_round(rules: Rules | None = None, wiped: Sequence[bool] | None =
 
     Raises:
         InvalidRulesError: players outside 2..8 (PIT-1).
-        InvalidStateError: flags of the wrong length, an atom table of the wrong shape.
+        InvalidStateError: flags of the wrong length, atom values of the wrong shape.
     """
     rules = rules or STANDARD
     n = players if players is not None else (len(wiped) if wiped is not None else rules.players)

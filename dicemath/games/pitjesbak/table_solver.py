@@ -19,7 +19,7 @@ winner wipes 1, 2 or 3 stripes (PIT-5; one after a fair roll-off), every countin
 one (PIT-7, settled together), a winner at zero stripes wins the game, a flagged 1-1-1 wins at
 once and an unflagged one puts its player out (PIT-6), and a player left alone wins (PIT-8).
 After an elimination the game goes on with fewer players: those values come from the
-smaller tables (two players: the exact two-player solution of :mod:`.game_solver`, with
+solutions at the smaller tables (two players: the exact two-player solution of :mod:`.game_solver`, with
 its cap ``max(cap + 4, stripes + 8)``; three players: this module).
 
 **Value iteration** (states in order of their total stripes, so that most rounds lead to
@@ -88,7 +88,7 @@ from dicemath.games.pitjesbak.rules import STANDARD, Rules, check_stripes
 from dicemath.games.pitjesbak.state import State
 from dicemath.games.pitjesbak.table_luce import fit_luce, luce_values
 from dicemath.games.pitjesbak.table_round import TableRound, round_graph, solve_table_round
-from dicemath.games.pitjesbak.table_states import state_count, state_index, state_of, state_table
+from dicemath.games.pitjesbak.table_states import all_states, state_count, state_index, state_of
 
 DEFAULT_CAP_EXTRA = 2
 """Default cap: the starting stripes plus this many."""
@@ -101,15 +101,15 @@ MAX_WORK = 400_000_000
 players from 9 stripes with cap 11 is 38,416 x 5,382 = 2.1e8; cap 12 is 3.5e8)."""
 
 ROUND_MEMORY = 128 * 2 ** 20
-"""Bytes of knowledge slots of solved rounds a table (:class:`TableValues`) keeps for repeated
+"""Bytes of knowledge slots of solved rounds a table's solution (:class:`TableValues`) keeps for repeated
 questions (about 390 rounds of four players; always the last one, a round of eight holds 176
 MB)."""
 
 
 class TableValues:
-    """What a solved table (:class:`TableSolution`) and an estimated one
+    """What a table's solution (:class:`TableSolution`) and its estimate
     (:class:`.table_estimate.EstimateSolution`) share: the players, the check of a state, the
-    smaller tables after eliminations (``subgames``), the value vectors of a round's ends and
+    solutions at the smaller tables after eliminations (``subgames``), the value vectors of a round's ends and
     the solved rounds.
 
     A subclass is a frozen dataclass with ``rules``, ``cap``, ``subgames`` and ``_rounds`` (an
@@ -166,7 +166,7 @@ class TableValues:
                                         f"{self.rules.stripes} stripes (PIT-1, PIT-6), got {a}")
         return stripes, wiped
 
-    def table_for(self, players: int) -> TableValues:
+    def solution_for(self, players: int) -> TableValues:
         """This table (``players`` = n) or the one answering for fewer players still in."""
         if players == self.players:
             return self
@@ -192,7 +192,7 @@ class TableValues:
         values, cap, exact_upto, strength, delta, luce_cap = self._next_values()
         atoms = np.zeros((graph.atom_rows, self.players))
         _table_c.state_atoms(graph.kernel_args, np.array(stripes, dtype=np.int64), np.array(wiped, dtype=np.int64),
-                             _floats(values), cap, self.rules.stripes, *flat_tables(self.subgames)[:3], exact_upto,
+                             _floats(values), cap, self.rules.stripes, *flat_solutions(self.subgames)[:3], exact_upto,
                              _floats(strength), _floats(delta), luce_cap, atoms)
         return atoms
 
@@ -224,7 +224,7 @@ class TableSolution(TableValues):
             position k wins).
         sweeps: value-iteration sweeps; residual: the last sweep's largest change.
         seconds: time the solve took (when this process or the cache measured it).
-        subgames: the tables with fewer players (after an elimination), by player count.
+        subgames: the solutions at tables of fewer players (after an elimination), by player count.
         source: ``"table_solver"`` (this module) or ``"game_solver"`` (two players, exact bounds).
     """
 
@@ -271,8 +271,8 @@ class TableSolution(TableValues):
         if state.turn or state.results or state.current is not None or state.rolloff or state.throws:
             raise InvalidStateError("win_probabilities needs a state at the start of a round; "
                                     "use table_advice for a decision in the middle of one")
-        table = self.table_for(len(state.order))
-        values = table.value([state.stripes[s] for s in state.order], [state.wiped[s] for s in state.order])
+        answering = self.solution_for(len(state.order))
+        values = answering.value([state.stripes[s] for s in state.order], [state.wiped[s] for s in state.order])
         out = [0.0] * seats
         for pos, seat in enumerate(state.order):
             out[seat] = values[pos]
@@ -292,8 +292,8 @@ def _floats(array: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(array, dtype=np.float64)
 
 
-def flat_tables(tables: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Tables by player count (``{k: solution}``, each with ``values`` and ``cap``) flattened
+def flat_solutions(solutions: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Solutions by player count (``{k: solution}``, each with ``values`` and ``cap``) flattened
     for the kernels: ``(values, offset, cap, count)``, ``k`` players from ``values[offset[k]:]``
     with cap ``cap[k]`` and ``count[k]`` states (``values.shape[-2]``); indexed 0..8."""
     parts = [np.zeros(0)]
@@ -301,15 +301,15 @@ def flat_tables(tables: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     caps = np.ones(9, dtype=np.int64)
     counts = np.ones(9, dtype=np.int64)
     total = 0
-    for k, table in sorted(tables.items()):
-        offset[k], caps[k], counts[k] = total, table.cap, table.values.shape[-2]
-        flat = np.ascontiguousarray(table.values).ravel()
+    for k, solution in sorted(solutions.items()):
+        offset[k], caps[k], counts[k] = total, solution.cap, solution.values.shape[-2]
+        flat = np.ascontiguousarray(solution.values).ravel()
         parts.append(flat)
         total += flat.size
     return np.concatenate(parts), offset, caps, counts
 
 
-def two_player_table(rules: Rules, cap: int, *, use_cache: bool = True) -> TableSolution:
+def two_player_solution(rules: Rules, cap: int, *, use_cache: bool = True) -> TableSolution:
     """The two-player solution of :func:`.game_solver.solve_game` (rigorous bounds, midpoint
     values) as a :class:`TableSolution` (the subgame after an elimination at three players)."""
     rules = rules.with_players(2)
@@ -327,7 +327,7 @@ def two_player_table(rules: Rules, cap: int, *, use_cache: bool = True) -> Table
 
 
 def two_player_cap(rules: Rules, cap: int) -> int:
-    """The cap of the two-player table a larger table falls back on after eliminations:
+    """The cap of the two-player solution a larger table falls back on after eliminations:
     ``max(cap + 4, stripes + 8)`` (the two-player solver's default, or more)."""
     return max(cap + 4, rules.stripes + 8)
 
@@ -346,7 +346,7 @@ def table_work(rules: Rules, cap: int) -> int:
 
 
 def table_cap(rules: Rules, stripes: Sequence[int] = ()) -> int:
-    """The cap of the table solved for ``stripes``: :data:`DEFAULT_CAP_EXTRA` above the
+    """The cap of the solution for a table holding ``stripes``: :data:`DEFAULT_CAP_EXTRA` above the
     starting stripes, or the most stripes held (PIT-7 penalties).
 
     Example:
@@ -370,7 +370,7 @@ def table_solvable(rules: Rules, stripes: Sequence[int]) -> bool:
     return table_work(rules.with_players(len(stripes)), table_cap(rules, stripes)) <= MAX_WORK
 
 
-def _check_table(rules: Rules, cap: int | None) -> int:
+def _checked_cap(rules: Rules, cap: int | None) -> int:
     cap = cap if cap is not None else rules.stripes + DEFAULT_CAP_EXTRA
     if isinstance(cap, bool) or not isinstance(cap, int) or cap < rules.stripes:
         raise InvalidStateError(f"cap must be a whole number >= the starting stripes {rules.stripes}, got {cap!r}")
@@ -384,7 +384,8 @@ def _check_table(rules: Rules, cap: int | None) -> int:
 
 
 SOLUTION_FORMAT = 1
-"""The format version of the cached table ``pitjesbak-table``: change it when its computation or layout changes."""
+"""The format version of the cache entries ``pitjesbak-table-solution``: change it when its computation or layout
+changes."""
 
 
 def solve_table(rules: Rules | None = None, *, cap: int | None = None, tol: float = 1e-12,
@@ -399,7 +400,7 @@ def solve_table(rules: Rules | None = None, *, cap: int | None = None, tol: floa
         tol: stop when a sweep changes no value by this much (Gauss-Seidel value iteration).
         max_sweeps: safety limit.
         use_cache: keep the values in the on-disk cache (:mod:`dicemath.core.cache`, name
-            ``pitjesbak-table``; the subgames are cached on their own).
+            ``pitjesbak-table-solution``; the subgames are cached on their own).
 
     Returns:
         The :class:`TableSolution`; its subgames (fewer players) are solved first.
@@ -409,11 +410,11 @@ def solve_table(rules: Rules | None = None, *, cap: int | None = None, tol: floa
         InvalidStateError: a cap below the starting stripes.
     """
     rules = rules or STANDARD
-    cap = _check_table(rules, cap)
+    cap = _checked_cap(rules, cap)
     n = rules.players
     subgames: dict[int, TableSolution] = {}
     if n >= 3:
-        subgames[2] = two_player_table(rules, two_player_cap(rules, cap), use_cache=use_cache)
+        subgames[2] = two_player_solution(rules, two_player_cap(rules, cap), use_cache=use_cache)
     for k in range(3, n):
         sub = solve_table(rules.with_players(k), cap=cap, tol=tol, max_sweeps=max_sweeps, use_cache=use_cache)
         subgames[k] = sub
@@ -426,7 +427,7 @@ def solve_table(rules: Rules | None = None, *, cap: int | None = None, tol: floa
         return {"values": values, "sweeps": np.array(sweeps), "residual": np.array(residual),
                 "seconds": np.array(time.perf_counter() - start)}
 
-    arrays = cached_arrays("pitjesbak-table", (rules, cap, tol, max_sweeps), build,
+    arrays = cached_arrays("pitjesbak-table-solution", (rules, cap, tol, max_sweeps), build,
                            format_version=SOLUTION_FORMAT, use_cache=use_cache)
     return TableSolution(rules, cap, arrays["values"], int(arrays["sweeps"]), float(arrays["residual"]),
                          float(arrays["seconds"]), subgames)
@@ -455,7 +456,7 @@ def policy_buffers(states: int, players: int) -> tuple[np.ndarray, np.ndarray, n
 def _iterate(rules: Rules, cap: int, subgames: dict[int, TableSolution], *, tol: float,
              max_sweeps: int) -> tuple[NDArray[np.float64], int, float]:
     """Value iteration of the table's Bellman operator with policy evaluation between the full
-    sweeps (modified policy iteration), from the Luce model of the next smaller table
+    sweeps (modified policy iteration), from the Luce model of the solution at the next smaller table
     (:func:`_first_guess`).
 
     A full sweep solves every state's round by backward induction, the states in blocks of
@@ -472,10 +473,10 @@ def _iterate(rules: Rules, cap: int, subgames: dict[int, TableSolution], *, tol:
     this needs 5)."""
     n = rules.players
     graph = round_graph(n, rules)
-    sub_values, sub_offset, sub_cap, _ = flat_tables(subgames)
+    sub_values, sub_offset, sub_cap, _ = flat_solutions(subgames)
     values = _first_guess(rules, cap, subgames)
     other = values.copy()                               # the second half's view of the values
-    totals = state_table(n, cap, rules.stripes)[0].sum(axis=1)
+    totals = all_states(n, cap, rules.stripes)[0].sum(axis=1)
     order = np.argsort(totals, kind="stable")
     bounds = np.searchsorted(totals[order], np.arange(n, n * cap + 2))
     halves = [[np.ascontiguousarray(half) for half in np.array_split(order[lo:hi], 2)]
@@ -532,10 +533,10 @@ def cap_effect(rules: Rules | None = None, *, cap: int | None = None, use_cache:
     stripe count at most the starting stripes, between the solutions with ``cap`` and ``cap + 1``
     (both solved, or read from the cache)."""
     rules = rules or STANDARD
-    cap = _check_table(rules, cap)
+    cap = _checked_cap(rules, cap)
     low = solve_table(rules, cap=cap, use_cache=use_cache)
     high = solve_table(rules, cap=cap + 1, use_cache=use_cache)
-    stripes, _ = state_table(rules.players, cap, rules.stripes)
+    stripes, _ = all_states(rules.players, cap, rules.stripes)
     keep = np.flatnonzero((stripes <= rules.stripes).all(axis=1))
     worst = 0.0
     for index in keep:

@@ -2,7 +2,7 @@
 
 A state is the stripes and has-wiped flags of the players still in, in turn order from the
 round's start player. :func:`state_index` numbers the states the rules can produce,
-:func:`state_of` reads a number back and :func:`state_table` lists every state at once; the
+:func:`state_of` reads a number back and :func:`all_states` lists every state at once; the
 table solver (:mod:`.table_solver`), its comparisons and the Luce model (:mod:`.table_luce`)
 share this one layout.
 
@@ -56,7 +56,7 @@ def state_of(index: int, players: int, cap: int, start: int) -> tuple[tuple[int,
     return tuple(reversed(stripes)), tuple(reversed(wiped))
 
 
-def state_table(players: int, cap: int, start: int) -> tuple[np.ndarray, np.ndarray]:
+def all_states(players: int, cap: int, start: int) -> tuple[np.ndarray, np.ndarray]:
     """Stripes and has-wiped flags (``(N, n)`` each, ``N`` = :func:`state_count`) of every state,
     in the order of :func:`state_index`."""
     radix = _radix(cap, start)

@@ -49,7 +49,7 @@ TRADITIONAL_VALUES = {1: 100, 2: 2, 3: 3, 4: 4, 5: 5, 6: 60}
 PIPS_VALUES = {face: face for face in range(1, 7)}
 
 
-def die_value_table(rules: Rules | None = None) -> dict[int, int]:
+def face_values(rules: Rules | None = None) -> dict[int, int]:
     """The value of each face under ``rules.die_values`` (PIT-2)."""
     rules = rules or STANDARD
     return dict(TRADITIONAL_VALUES if rules.die_values == "traditional" else PIPS_VALUES)
@@ -146,11 +146,11 @@ def classify(dice: Sequence[int], rules: Rules | None = None) -> ThrowClass:
         ...
         dicemath.core.errors.InvalidDiceError: a Pitjesbak throw has exactly 3 dice (PIT-1), got 4: (1, 2, 3, 4)
     """
-    table = _classes(rules.die_values if rules else STANDARD.die_values)
+    classes = _classes(rules.die_values if rules else STANDARD.die_values)
     try:
-        return table[cast("tuple[int, int, int]", dice)]  # a sorted tuple: the engine's own throws
+        return classes[cast("tuple[int, int, int]", dice)]  # a sorted tuple: the engine's own throws
     except (KeyError, TypeError):
-        return table[check_throw(dice)]
+        return classes[check_throw(dice)]
 
 
 def _classify_sorted(low: int, mid: int, high: int, values: dict[int, int]) -> ThrowClass:
@@ -170,7 +170,7 @@ def _classify_sorted(low: int, mid: int, high: int, values: dict[int, int]) -> T
 @lru_cache(maxsize=None)
 def _classes(die_values: str) -> dict[tuple[int, int, int], ThrowClass]:
     """The class of each of the 56 sorted throws under ``die_values``."""
-    values = die_value_table(Rules(die_values=die_values))
+    values = face_values(Rules(die_values=die_values))
     classes = {(low, mid, high): _classify_sorted(low, mid, high, values) for (low, mid, high), _ in multisets(DICE)}
     members: dict[ThrowClass, list[tuple[int, int, int]]] = {}
     for throw, throw_class in classes.items():
@@ -196,7 +196,7 @@ def compare(first: ThrowClass, second: ThrowClass) -> int:
 
 @dataclass(frozen=True)
 class ClassRow:
-    """One line of the class table: a class, its example throws and exact probability."""
+    """One throw class of :func:`class_rows`: the class, its example throws and exact probability."""
 
     throw_class: ThrowClass
     throws: tuple[tuple[int, int, int], ...]
@@ -222,14 +222,14 @@ def _class_rows(die_values: str) -> tuple[ClassRow, ...]:
     return tuple(rows)
 
 
-def class_table(rules: Rules | None = None) -> tuple[ClassRow, ...]:
+def class_rows(rules: Rules | None = None) -> tuple[ClassRow, ...]:
     """Every throw class with its throws and exact weight, strongest first.
 
     1-1-1 comes last (it is not ranked). The weights are counted over the
     :data:`THROW_TOTAL` (216) ordered throws.
 
     Example:
-        >>> rows = class_table()
+        >>> rows = class_rows()
         >>> rows[0].throw_class.label, rows[0].probability
         ('6-5-4', Fraction(1, 36))
         >>> sum(r.weight for r in rows)
@@ -317,4 +317,4 @@ def class_probabilities(rules: Rules | None = None) -> dict[ThrowClass, Fraction
         >>> probs[classify([2, 2, 3])], sum(probs.values())
         (Fraction(1, 72), Fraction(1, 1))
     """
-    return {row.throw_class: row.probability for row in class_table(rules)}
+    return {row.throw_class: row.probability for row in class_rows(rules)}
