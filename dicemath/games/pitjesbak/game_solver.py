@@ -28,7 +28,7 @@ States are swept in order of ``a + b`` (Gauss-Seidel): most rounds lower the tot
 sweep propagates almost everything. The sweeps are the core's
 :func:`~dicemath.core.mdp.bounded_value_iteration`; this module supplies ``T``, compiled at
 install (``_game_c.c``: about 5 us per state and bound on an AMD EPYC); :func:`round_backward`
-is the same round in numpy, used for one state's decision tables (equal values within 1e-12,
+is the same round in numpy, used for one state's solved round (:meth:`GameSolution.round_at`; equal values within 1e-12,
 the sums run in another order). Float64; classes are the 42 throw classes of
 :func:`~dicemath.games.pitjesbak.throws.class_space`.
 

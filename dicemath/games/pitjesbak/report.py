@@ -6,7 +6,7 @@ tables of 2 to 8 players.
 Markdown and the figures from it, every conclusion read off the numbers. Both are
 registered in the game registry (:mod:`dicemath.games.registry`). With ``context.quick`` the
 round-maximising comparison of the two-player solver, rounds with more than 4 players, the
-four-player solves (four players are then estimated) and the exact round-maximiser tables
+four-player solves (four players are then estimated) and the exact round-maximiser solutions
 beyond two players are skipped, and the simulations are short (:data:`QUICK_GAMES`).
 
 Tables of n players (:mod:`dicemath.games.pitjesbak.table_solver`,
@@ -229,7 +229,7 @@ def committed_table_rows(context: ReportContext, rules: Rules):
 
 def committed_gain_rows(context: ReportContext, rules: Rules) -> tuple[GainRow, ...]:
     """:func:`gain_rows` as the committed study ``pitjesbak/gains`` (the exact round-maximiser
-    tables and the simulations; ``python analyses/report_studies.py pitjesbak`` recomputes it)."""
+    solutions and the simulations; ``python analyses/report_studies.py pitjesbak`` recomputes it)."""
     games = QUICK_GAMES if context.quick else SIMULATED_GAMES
     value = context.study(SECTION, "gains" + _variant(context), (rules, TABLE_SIZES, games, SEED),
                           lambda: [[g.players, g.exact_losses, g.simulated]

@@ -74,7 +74,7 @@ class RoundMaximiserSolution:
         cap: stripe counts above are clipped to it (as :mod:`.table_solver`).
         values: ``(n, N, n)``: ``values[p, state_index(...), k]`` = P(turn position k wins)
             when the round-maximiser sits at turn position ``p``.
-        optimal: the game-optimal table (every player maximises P(win the game)).
+        optimal: the game-optimal solution (every player maximises P(win the game)).
         sweeps, residual, seconds: the value iteration.
         subgames: the solutions at tables with fewer players and the round-maximiser still in.
     """
@@ -149,8 +149,8 @@ def solve_round_maximiser(rules: Rules | None = None, *, cap: int | None = None,
     rules = rules or STANDARD
     n = rules.players
     if n > SOLVED_PLAYERS[-1]:
-        raise InvalidRulesError(f"the round-maximiser's table is solved for 2 to {SOLVED_PLAYERS[-1]} players, "
-                                f"got {n}; simulated_loss measures larger tables")
+        raise InvalidRulesError(f"the round-maximiser is solved exactly at tables of 2 to {SOLVED_PLAYERS[-1]} "
+                                f"players, got {n}; simulated_loss measures larger tables")
     cap = _checked_cap(rules, cap)
     optimal = solve_table(rules, cap=cap, use_cache=use_cache)
     subgames: dict[int, RoundMaximiserSolution] = {}

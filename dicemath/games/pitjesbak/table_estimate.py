@@ -140,7 +140,7 @@ or layout changes."""
 
 def fit_strengths(rules: Rules | None = None, *, cap: int | None = None, players: int = FIT_PLAYERS,
                   use_cache: bool = True, fresh: bool = False) -> Strengths:
-    """Fit the Luce strengths to the exact ``players``-player table (default
+    """Fit the Luce strengths to the exact solution at a table of ``players`` (default
     :data:`FIT_PLAYERS`) of ``rules`` (stripes, die values; solved by
     :func:`.table_solver.solve_table` or read from the cache).
 

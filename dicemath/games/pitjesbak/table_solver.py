@@ -94,7 +94,7 @@ DEFAULT_CAP_EXTRA = 2
 """Default cap: the starting stripes plus this many."""
 
 SOLVED_PLAYERS = (GAME_SOLUTION_PLAYERS, *TABLE_SOLUTION_PLAYERS)
-"""Tables solved exactly (the limits of the game's chain of sources, :mod:`.limits`)."""
+"""Table sizes solved exactly (the limits of the game's chain of sources, :mod:`.limits`)."""
 
 MAX_WORK = 400_000_000
 """Largest solve :func:`solve_table` accepts: states times knowledge states of a round (four
@@ -167,7 +167,7 @@ class TableValues:
         return stripes, wiped
 
     def solution_for(self, players: int) -> TableValues:
-        """This table (``players`` = n) or the one answering for fewer players still in."""
+        """This solution (``players`` = n) or the one answering for fewer players still in."""
         if players == self.players:
             return self
         if players in self.subgames:
@@ -175,7 +175,7 @@ class TableValues:
         return self._smaller(players)
 
     def _smaller(self, players: int) -> TableValues:
-        raise InvalidStateError(f"no {players}-player table under this {self.players}-player one")
+        raise InvalidStateError(f"no solution for {players} players under this {self.players}-player one")
 
     def _next_values(self) -> tuple:
         """What the states after a round are worth, as the kernel reads them: ``(values``
