@@ -93,7 +93,9 @@ def search_compiled(rules: Rules, table: DenseTable | None, *, node_budget: int 
         node_budget, seconds: the most positions to expand, wall seconds to search (None: no limit).
         all_first_moves: prove the exact value of every first move too.
         guess: the first null window of MTD(f).
-        memory: the most bytes of the transposition table (at least :data:`ENTRY_BYTES` * 4).
+        memory: the most bytes of the transposition table (at least :data:`ENTRY_BYTES` * 4;
+            the table starts small and doubles up to it, holding the old half besides while it
+            doubles). The certificate's rows come on top (16 to 40 bytes a row).
 
     Raises:
         InvalidRulesError: more than :data:`MAX_CUPS` cups, a stock above ``MAX_COUNT``, a
