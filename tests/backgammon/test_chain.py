@@ -12,6 +12,7 @@ from dicemath.core.sources import Valued
 from dicemath.games.backgammon import advise, analyse
 from dicemath.games.backgammon.game import BACKGAMMON_GAME
 from dicemath.games.backgammon.gnubg_engine import available
+from dicemath.games.backgammon.hint import hint
 from dicemath.games.backgammon.limits import EXACT_CHECKERS, EXACT_CUBE_CHECKERS
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD
@@ -143,3 +144,19 @@ def test_the_chain_values_every_state_of_a_cube_game():
             assert valued.values[player] == -valued.values[1 - player]
             state = state.apply(rng.choice(state.legal_actions()))
     assert {"bear-off table", "race model", "cubeful bear-off table", "cube estimate"} <= seen
+
+
+@pytest.mark.skipif(not available(), reason="the optional gnubg package is not installed")
+def test_plays_the_filter_dropped_come_after_the_evaluated_ones():
+    """At 1 ply the opening 2-1's filter drops plays whose 0-ply equity beats the last play
+    evaluated at 1 ply: the advice keeps hint's order and its equities in the extras, every
+    value at most the one before, and the plays evaluated at 1 ply at their own equity."""
+    state = State(Position.initial(), STANDARD, PLAY, (2, 1), None)
+    moves = hint(STANDARD, state.position, (2, 1), 1)
+    advice = BACKGAMMON_GAME.advise(state, ply=1)
+    assert [o.text for o in advice.options] == [m.move for m in moves]
+    assert [o.extras["equity"] for o in advice.options] == [m.equity for m in moves]
+    values = [float(o.value) for o in advice.options]
+    assert values == sorted(values, reverse=True)
+    assert all(o.value == m.equity for o, m in zip(advice.options, moves) if m.ply == 1)
+    assert any(m.equity > v for m, v in zip(moves, values))               # the case that needs the bound

@@ -53,6 +53,7 @@ Example:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
@@ -192,10 +193,17 @@ def play_advice(state: State, moves: Sequence[MoveValue], *, exact: bool | None 
     """The :class:`~dicemath.core.advice.Advice` of the plays of ``state`` ranked by
     :func:`~dicemath.games.backgammon.hint.hint` (``moves``, best first).
 
-    ``exact`` and ``source`` are the answering source's (default: from the options' own
-    sources, exact when all are ``"exact"``)."""
+    Above 0 ply the plays GNU Backgammon's filter dropped keep the equity of a lower ply and
+    come after those evaluated at ``ply``, so one of them may show more than the last play
+    evaluated at ``ply``: an option's value is then at most the value of the option before it
+    (the play's own equity and ply stay in its extras). ``exact`` and ``source`` are the
+    answering source's (default: from the options' own sources, exact when all are ``"exact"``)."""
     actions = {state.action_text(action): action for action in state.legal_actions()}
-    return _advice(state, PLAY_UNIT, [(actions[m.move], m) for m in moves], exact, source)
+    values, bound = [], math.inf
+    for m in moves:
+        bound = min(bound, m.equity)
+        values.append(bound)
+    return _advice(state, PLAY_UNIT, [(actions[m.move], m) for m in moves], exact, source, values=values)
 
 
 def cube_options(state: State, cube: dict, *, exact: bool | None = None, source: str | None = None) -> Advice:
@@ -223,9 +231,11 @@ def cube_options(state: State, cube: dict, *, exact: bool | None = None, source:
 
 
 def _advice(state: State, unit: str, ranked: Sequence[tuple[object, MoveValue]], exact: bool | None,
-            source: str | None, detail: dict | None = None) -> Advice:
+            source: str | None, detail: dict | None = None, values: Sequence[float] | None = None) -> Advice:
     kinds = sorted({m.source for _, m in ranked})
+    shown = [m.equity for _, m in ranked] if values is None else values
     return Advice(game="backgammon", state=str(state), unit=unit, higher_is_better=True,
                   exact=bool(ranked) and kinds == ["exact"] if exact is None else exact,
                   source=source or ", ".join(kinds) or "none",
-                  options=tuple(Option(action, m.move, m.equity, m.as_dict()) for action, m in ranked), detail=detail)
+                  options=tuple(Option(action, m.move, value, m.as_dict())
+                                for (action, m), value in zip(ranked, shown)), detail=detail)
