@@ -148,16 +148,17 @@ def test_pitjesbak_advice_is_the_clis(server):
 def test_backgammon_hint_and_cube_are_the_clis(server):
     from dicemath.games.backgammon.commands_cube import advice_result
     from dicemath.games.backgammon.commands_hint import hint_result
+    from dicemath.games.backgammon.game import BACKGAMMON_GAME
 
     start = "4HPwATDgc/ABMA"
     status, answer = post(server, "/api/advise", {"game": "backgammon", "query": "hint", "position": start,
                                                   "dice": "3,1", "ply": "0", "rules": "standard"})
     assert status == 200 and answer["moves"][0]["move"] == "8/5 6/5"
-    check_answer(answer, hint_result(start, [3, 1], "standard", 0))
+    check_answer(answer, hint_result(BACKGAMMON_GAME, start, [3, 1], "standard", 0))
     status, answer = post(server, "/api/advise", {"game": "backgammon", "query": "cube", "position": start,
                                                   "cube_value": "2", "cube_owner": "opponent"})
     assert status == 200 and answer["may_double"] is False
-    check_answer(answer, advice_result(start, 2, "opponent", 0, "standard"))
+    check_answer(answer, advice_result(BACKGAMMON_GAME, start, 2, "opponent", 0, "standard"))
 
 
 def test_picture_of_a_board(server):

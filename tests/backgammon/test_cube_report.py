@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from dicemath.games.backgammon.game import BACKGAMMON_GAME
 from dicemath.games.backgammon.report_cube import _window_figure, compute, render, take_point_rows
 from dicemath.reporting.context import ReportContext
 
@@ -12,7 +13,7 @@ from ..conftest import linked_pictures
 
 def test_quick_report_builds(tmp_path):
     context = ReportContext(tmp_path, quick=True)
-    report = compute(context)
+    report = compute(BACKGAMMON_GAME, context)
     text = render(report, context)
     assert [p.name for p in linked_pictures(text, tmp_path)] == ["backgammon_cube_decision.svg"]
     assert "cube centred: **double**" in text and "O should **take**" in text
@@ -29,7 +30,7 @@ def test_quick_report_builds(tmp_path):
 def test_every_line_of_the_window_figure_is_labelled(tmp_path):
     import matplotlib.pyplot as plt
 
-    figure = _window_figure(compute(ReportContext(tmp_path, quick=True)))
+    figure = _window_figure(compute(BACKGAMMON_GAME, ReportContext(tmp_path, quick=True)))
     for axis in figure.axes:
         labels = [line.get_label() for line in axis.get_lines()]
         assert labels and not [label for label in labels if label.startswith("_")], labels

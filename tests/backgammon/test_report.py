@@ -10,6 +10,7 @@ from types import ModuleType
 
 import pytest
 
+from dicemath.games.backgammon.game import BACKGAMMON_GAME
 from dicemath.games.backgammon.report_bearoff import compute, render
 from dicemath.reporting.context import ReportContext
 
@@ -20,7 +21,7 @@ NOTEBOOKS = ("backgammon_bearoff.ipynb", "backgammon_playtive.ipynb", "doubling_
 
 def test_report_section_quick(tmp_path):
     context = ReportContext(tmp_path, quick=True)
-    text = render(compute(context), context)
+    text = render(compute(BACKGAMMON_GAME, context), context)
     assert "Expected rolls to bear off" in text
     assert "12.2662" in text  # 15 on the 6-point, also GNU Backgammon's 12.266 (test_gnubg.py)
     assert (tmp_path / "backgammon_bearoff.png").exists()

@@ -14,7 +14,6 @@ from dicemath.core.commands import (
     add_json_flag, add_game_command, add_show_command, add_state_argument, add_svg_option, emit, int_list, is_start,
     show_state, text_table, write_svg)
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.backgammon.game import BACKGAMMON_GAME
 from dicemath.games.backgammon.moves import legal_moves
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.position import xgid_position_field
@@ -30,6 +29,7 @@ def register(subparsers, game) -> None:
             ``rules``), passed by its :meth:`~dicemath.core.game.Game.register_commands`.
     """
     parser, commands = add_game_command(subparsers, game, "Backgammon: bear-off tables, legal moves, cube")
+    parser.set_defaults(game=game)          # the advice of advise, cube and hint is the game's
 
     bearoff = commands.add_parser("bearoff", help="one-sided bear-off distribution, or win chance --versus")
     bearoff.add_argument("board", type=int_list, help="checker counts on points 1..6, e.g. 0,0,0,0,0,2")
@@ -230,7 +230,7 @@ def run_advise(args) -> int:
     if args.state is None:
         raise InvalidStateError("give the state's text form, e.g. '4HPwATDgc/ABMA X play 3-1 cube 1'")
     state = State.from_str(args.state)
-    advice = BACKGAMMON_GAME.advise(state, ply=args.ply)
+    advice = args.game.advise(state, ply=args.ply)
     result = advice.as_dict()
     write_svg(args.svg, lambda: draw(state, advice), result)
 

@@ -33,8 +33,8 @@ from __future__ import annotations
 
 from dicemath.core.commands import add_json_flag, add_svg_option, emit, int_list, text_table, write_svg
 from dicemath.core.errors import DicemathError, InvalidStateError
+from dicemath.core.game import Game
 from dicemath.games.backgammon.cube_rules import CUBE_OWNERS, MAX_CUBE, VERDICTS, check_cube, may_double
-from dicemath.games.backgammon.game import BACKGAMMON_GAME
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.rules import PRESETS, rules_named
 from dicemath.games.backgammon.state import MAY_DOUBLE, State, absolute_owner
@@ -84,7 +84,7 @@ def run_cube(args) -> int:
     """Handler of ``dicemath backgammon cube``; returns the exit code."""
     if args.position is not None and not is_board_text(args.position):
         value = args.cube_value if args.cube_value is not None else (1 if args.cube_owner == "centred" else 2)
-        result = advice_result(args.position, value, args.cube_owner, args.ply, args.rules)
+        result = advice_result(args.game, args.position, value, args.cube_owner, args.ply, args.rules)
         write_svg(args.svg, lambda: advice_picture(args.position, result), result)
         emit(result, args.json, _render_advice)
         return 0
@@ -118,10 +118,11 @@ def is_board_text(text: str) -> bool:
     return "," in text and all(part.strip().lstrip("-").isdigit() for part in text.split(","))
 
 
-def advice_result(position_id: str, cube_value: int = 1, cube_owner: str = "centred", ply: int = 0,
+def advice_result(game: Game, position_id: str, cube_value: int = 1, cube_owner: str = "centred", ply: int = 0,
                   rules_name: str = "standard") -> dict:
-    """The JSON object of the Position ID form (see module docstring): the game's advice at
-    the cube decision, or the equity of rolling on when the player on roll may not double.
+    """The JSON object of the Position ID form (see module docstring): the advice of ``game`` (the
+    Backgammon :class:`~dicemath.core.game.Game`) at the cube decision, or the equity of rolling on
+    when the player on roll may not double.
 
     Raises:
         InvalidStateError: an unreadable position, a finished game, a bad cube, unknown rules, a bad ply.
@@ -135,7 +136,7 @@ def advice_result(position_id: str, cube_value: int = 1, cube_owner: str = "cent
     if position.is_over() or not may_double(value, owner):     # no decision: cube_advice says why or values rolling on
         return cube_advice(rules, position, value, owner, ply)
     decision = State(position, rules, MAY_DOUBLE, None, value, absolute_owner(owner, position.player))
-    return BACKGAMMON_GAME.advise(decision, ply=ply).detail
+    return game.advise(decision, ply=ply).detail
 
 
 def advice_picture(position_text: str, result: dict) -> str:

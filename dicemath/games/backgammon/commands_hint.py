@@ -11,7 +11,7 @@ plays BG-4's 5-checker limit allows are listed.
 from __future__ import annotations
 
 from dicemath.core.commands import add_json_flag, add_svg_option, emit, text_table, write_svg
-from dicemath.games.backgammon.game import BACKGAMMON_GAME
+from dicemath.core.game import Game
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.rules import PRESETS, rules_named
 from dicemath.games.backgammon.state import PLAY, State
@@ -29,8 +29,9 @@ def add_hint_command(commands) -> None:
     hint.set_defaults(func=run_hint)
 
 
-def hint_result(position_id: str, dice, rules_name: str = "standard", ply: int = 0) -> dict:
-    """The JSON object of ``dicemath backgammon hint`` (see the module docstring).
+def hint_result(game: Game, position_id: str, dice, rules_name: str = "standard", ply: int = 0) -> dict:
+    """The JSON object of ``dicemath backgammon hint`` (see the module docstring): the options of
+    ``game.advise`` (``game`` is the Backgammon :class:`~dicemath.core.game.Game`) at the play.
 
     Raises:
         InvalidStateError: an unreadable position, a finished game, unknown rules, a bad ply.
@@ -38,7 +39,7 @@ def hint_result(position_id: str, dice, rules_name: str = "standard", ply: int =
         GnubgUnavailableError: a position with contact and no gnubg.
     """
     state = State(Position.from_str(position_id), rules_named(rules_name), PLAY, dice)
-    advice = BACKGAMMON_GAME.advise(state, ply=ply)
+    advice = game.advise(state, ply=ply)
     return {"position_id": state.position.position_id(), "dice": list(dice), "rules": rules_name, "ply": ply,
             "moves": [dict(option.extras) for option in advice.options]}
 
@@ -69,7 +70,7 @@ def hint_picture(position_id: str, dice, rules_name: str, result: dict) -> str:
 
 def run_hint(args) -> int:
     """Handler of ``dicemath backgammon hint``; returns the exit code."""
-    result = hint_result(args.position_id, args.dice, args.rules, args.ply)
+    result = hint_result(args.game, args.position_id, args.dice, args.rules, args.ply)
     write_svg(args.svg, lambda: hint_picture(args.position_id, args.dice, args.rules, result), result)
     emit(result, args.json, _render)
     return 0

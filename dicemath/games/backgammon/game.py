@@ -8,6 +8,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from dicemath.core.commands import int_list
@@ -60,9 +61,9 @@ class BackgammonGame(Game):
         from dicemath.reporting.section import Section
         from dicemath.games.backgammon import report_bearoff, report_cube, report_playtive
 
-        return (Section("backgammon_bearoff", "Backgammon: exact bear-off", report_bearoff.compute,
+        return (Section("backgammon_bearoff", "Backgammon: exact bear-off", partial(report_bearoff.compute, self),
                         report_bearoff.render),
-                Section("backgammon_cube", "Backgammon: the doubling cube", report_cube.compute,
+                Section("backgammon_cube", "Backgammon: the doubling cube", partial(report_cube.compute, self),
                         report_cube.render),
                 Section("backgammon_playtive", "Backgammon: the Playtive rule measured by self-play",
                         report_playtive.compute, report_playtive.render))
@@ -114,12 +115,12 @@ class BackgammonGame(Game):
         elif commands_cube.is_board_text(text):
             raise RequestError(f'field "position": a home board is asked with the question "bearoff", not "{query}"')
         elif query == "hint":
-            result = commands_hint.hint_result(text, values["dice"], values["rules"], values["ply"])
+            result = commands_hint.hint_result(self, text, values["dice"], values["rules"], values["ply"])
             result["svg"] = commands_hint.hint_picture(text, values["dice"], values["rules"], result)
         else:
             owner = values["cube_owner"]
             value = values["cube_value"] or (1 if owner == "centred" else 2)
-            result = commands_cube.advice_result(text, value, owner, values["ply"], values["rules"])
+            result = commands_cube.advice_result(self, text, value, owner, values["ply"], values["rules"])
             result["svg"] = commands_cube.advice_picture(text, result)
         result["view"] = _page_view(result)
         return result

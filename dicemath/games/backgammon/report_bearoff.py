@@ -21,8 +21,8 @@ import numpy as np
 
 from dicemath.core.advice import Advice
 from dicemath.core.svg import picture
+from dicemath.core.game import Game
 from dicemath.games.backgammon import bearoff as bo
-from dicemath.games.backgammon.game import BACKGAMMON_GAME
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.race import AVERAGE_PIPS_PER_ROLL, ApproximationError, approximation_error, pip_count
 from dicemath.games.backgammon.rules import PLAYTIVE, STANDARD
@@ -111,7 +111,7 @@ class BearoffReport:
     play_advice: Advice
 
 
-def compute(context: ReportContext) -> BearoffReport:
+def compute(game: Game, context: ReportContext) -> BearoffReport:
     """The numbers of the section (one-sided tables of both presets, two-sided tables up to
     8 checkers; smaller when ``context.quick``)."""
     standard, playtive = bo.one_sided_table(STANDARD), bo.one_sided_table(PLAYTIVE)
@@ -146,7 +146,7 @@ def compute(context: ReportContext) -> BearoffReport:
     return BearoffReport(tuple(rows), int(legal.sum()), (float(diff[legal].mean()), float(diff[legal].max()),
                                                          float(diff[legal].min())),
                          costliest, two_sided, approximation, distributions, bo.pip_counts()[legal], diff[legal],
-                         databases, scaling, play, BACKGAMMON_GAME.advise(play))
+                         databases, scaling, play, game.advise(play))
 
 
 def database_summary(root=None) -> tuple[tuple[dict, ...], tuple[float, float, str] | None]:

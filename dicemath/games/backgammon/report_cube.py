@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dicemath.core.advice import Advice
+from dicemath.core.game import Game
 from dicemath.games.backgammon.cube import (
     CUBE_STATES,
     DEFAULT_EFFICIENCY,
@@ -25,7 +26,6 @@ from dicemath.games.backgammon.cube import (
     keeler_spencer_points,
 )
 from dicemath.core.svg import picture
-from dicemath.games.backgammon.game import BACKGAMMON_GAME
 from dicemath.games.backgammon.position import Position
 from dicemath.games.backgammon.rules import STANDARD
 from dicemath.games.backgammon.state import DOUBLE, MAY_DOUBLE, State
@@ -118,7 +118,7 @@ class CubeReport:
         return self.fits[0]
 
 
-def compute(context: ReportContext) -> CubeReport:
+def compute(game: Game, context: ReportContext) -> CubeReport:
     """The numbers of the section (the cubeful bear-off table of 6 checkers, 3 when quick)."""
     from dicemath.games.backgammon.cubeful_bearoff import cubeful_table, fit_janowski_by_pips
     from dicemath.games.backgammon.race_cube import agreement_table
@@ -133,7 +133,7 @@ def compute(context: ReportContext) -> CubeReport:
                       keeler_spencer_points(steps // 2), CubeModel(CubelessProbabilities(0.5)).market_window(x),
                       fits, fit_janowski_by_pips(table, "centred"), table.cubeless[1:, 1:].ravel(),
                       table.no_double[0, 1:, 1:].ravel(), tuple(agreement_table(checkers, efficiency=fits[0]["x"])),
-                      decision, BACKGAMMON_GAME.advise(decision), BACKGAMMON_GAME.advise(decision.apply(DOUBLE)))
+                      decision, game.advise(decision), game.advise(decision.apply(DOUBLE)))
 
 
 def limit_conclusion(report: CubeReport) -> str:
