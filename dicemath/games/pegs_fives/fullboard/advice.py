@@ -7,7 +7,8 @@ Sources, in order (each limit stated once, in its ``covers``):
    (``table=DIR``), else the full-board table or a table of exactly the board's open rows in
    the default location (:func:`.storage.default_table_dir`);
 2. ``"solve"``: a board with at most :data:`SOLVE_MAX_ROWS` open rows: its reduced table
-   solved now by the compiled kernel (kept for the rest of the process);
+   solved now by the compiled kernel (kept for the rest of the process, and answering the
+   boards of fewer open rows that a game reaches from it);
 3. ``"estimate"``: the one-turn lookahead of :class:`..advisor.Advisor` on the compact model
    distilled from the full table and shipped in the package
    (:class:`..distilled.DistilledValue`), or on the fitted board value of :mod:`..advisor`
@@ -192,13 +193,26 @@ def _table_advisor(state: State, *, table: Path | str | None = None, **settings:
     return advisor
 
 
-@lru_cache(maxsize=8)
-def _solved(rules: Rules, rows: tuple[int, ...]) -> ExactAdvisor:
-    return ExactAdvisor(rules, rows, solve_table(rules, rows), "solve")
+SOLVED_KEPT = 8
+"""Reduced tables a process keeps solved (the most recently solved)."""
+_SOLVED: dict[tuple[Rules, tuple[int, ...]], ExactAdvisor] = {}
 
 
 def _solve_advisor(state: State, **settings: object) -> ExactAdvisor:
-    return _solved(state.rules, open_rows_of(state.board, state.rules.goal))
+    """The solved reduced table that answers ``state``: one of the board's open rows, else one
+    solved already in this process whose rows include them (a game's later boards, whose open
+    rows only shrink, are boards of the table of its earlier ones: one solve answers them all),
+    else the table of its open rows, solved now."""
+    rules, rows = state.rules, open_rows_of(state.board, state.rules.goal)
+    found = _SOLVED.get((rules, rows))
+    if found is None:
+        found = next((advisor for (solved_rules, solved_rows), advisor in _SOLVED.items()
+                      if solved_rules == rules and set(rows) <= set(solved_rows)), None)
+    if found is None:
+        if len(_SOLVED) >= SOLVED_KEPT:
+            del _SOLVED[next(iter(_SOLVED))]
+        found = _SOLVED[(rules, rows)] = ExactAdvisor(rules, rows, solve_table(rules, rows), "solve")
+    return found
 
 
 def _estimate(state: State, **settings: object) -> Advisor:
