@@ -262,10 +262,16 @@ def main() -> None:
         from dicemath.core.cache import COSTS
 
         machine = cpu().split(",")[0]
-        COSTS.write_text(json.dumps({"machine": f"a {machine} ({os.cpu_count()} cores)", "tables": costs},
+        COSTS.write_text(json.dumps({"machine": machine_words(machine), "tables": costs},
                                     indent=1, sort_keys=True) + "\n", encoding="utf-8")
         print(f"recorded {sum(map(len, costs.values()))} first-use builds in {COSTS}")
 
+
+
+def machine_words(machine: str) -> str:
+    """``machine`` (a CPU's name) as the first-use notices name it: ``"an AMD EPYC (2 cores)"``."""
+    article = "an" if machine[:1].upper() in "AEIOU" else "a"
+    return f"{article} {machine} ({os.cpu_count()} cores)"
 
 if __name__ == "__main__":
     main()

@@ -216,10 +216,10 @@ def test_a_first_use_notice_gives_size_and_time(tmp_path, monkeypatch, capsys):
     cache.cached_arrays("unmeasured-table", 1, slow, format_version=1)          # from the cache: no notice
     assert capsys.readouterr().err == ""
 
-    monkeypatch.setattr(cache, "_costs", lambda: {"machine": "a test machine", "tables": {
+    monkeypatch.setattr(cache, "_costs", lambda: {"machine": "a test machine (2 cores)", "tables": {
         "measured-table": {"2": {"seconds": 42.0, "bytes": 3e6}}}})
     line, _ = cache.announcement("measured-table", 2)
-    assert "about 42 s and 3 MB on a test machine" in line
+    assert "about 42 s and 3.0 MB when measured on a test machine (2 cores)" in line
 
 
 def test_warmup_says_what_each_step_added_to_the_cache(tmp_path, monkeypatch, capsys):
@@ -245,6 +245,7 @@ def test_the_readme_says_what_the_main_job_caches():
 # ---------------------------------------------------------------- 5. the report does not depend on the local cache
 
 def test_bearoff_report_lists_recorded_builds_not_the_local_ones(tmp_path, monkeypatch, capsys):
+    from dicemath.games.backgammon.game import BACKGAMMON_GAME
     from dicemath.games.backgammon.report_bearoff import (
         compute, database_lines, database_summary, record_databases, recorded_summary)
     from dicemath.reporting.context import ReportContext
@@ -261,7 +262,7 @@ def test_bearoff_report_lists_recorded_builds_not_the_local_ones(tmp_path, monke
     capsys.readouterr()
     assert [e["name"] for e in database_summary(root)[0]] == ["two-sided-2"]
     assert "\n".join(database_lines(*recorded_summary())) == recorded
-    report = compute(ReportContext(tmp_path / "out", quick=True))
+    report = compute(BACKGAMMON_GAME, ReportContext(tmp_path / "out", quick=True))
     assert report.databases == recorded_summary()[0] and "two-sided-2" not in str(report.databases)
 
     written = record_databases(root, tmp_path / "builds.json")       # how this machine's builds are recorded

@@ -193,7 +193,8 @@ def announcement(name: str, params: Any = None) -> tuple[str, bool]:
     :data:`ANNOUNCE_AFTER` seconds."""
     cost = expected_cost(name, params)
     expected = ("; not measured for these parameters: its size and time follow when it is built" if cost is None
-                else f"; about {cost['seconds']:.0f} s and {cost['bytes'] / 1e6:,.0f} MB on {cost['machine']}")
+                else f"; about {cost['seconds']:.0f} s and {size_text(cost['bytes'])} "
+                     f"when measured on {cost['machine']}")
     line = (f"dicemath: building the table {name!r} (first use only{expected}; it is kept in {cache_dir()}: "
             "`dicemath cache` lists and clears it) ...")
     return line, cost is not None and cost["bytes"] > ANNOUNCE_BYTES

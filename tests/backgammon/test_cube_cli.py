@@ -11,11 +11,13 @@ from dicemath.core.errors import DicemathError
 from dicemath.games.backgammon.cube import CubeModel, CubelessProbabilities
 from dicemath.games.backgammon.commands_cube import add_cube_command
 from dicemath.games.backgammon.cubeful_bearoff import exact_equities
+from dicemath.games.backgammon.game import BACKGAMMON_GAME
 
 
 def run(argv: list[str], capsys) -> tuple[int, str]:
     parser = argparse.ArgumentParser(prog="dicemath backgammon")
     add_cube_command(parser.add_subparsers(dest="backgammon_command"))
+    parser.set_defaults(game=BACKGAMMON_GAME)          # as dicemath backgammon hands it
     args = parser.parse_args(argv)
     code = args.func(args)
     return code, capsys.readouterr().out

@@ -13,6 +13,7 @@ from dicemath.core.errors import InvalidStateError
 from dicemath.core.table_store import TableError, TableStore
 from dicemath.games.bohnduell import Rules, State, initial_state
 from dicemath.games.bohnduell.game import BOHNDUELL_GAME
+from dicemath.games.bohnduell.limits import MAX_TABLE_STOCK
 from dicemath.games.bohnduell.search import solved_starts
 from dicemath.games.bohnduell.solver_dense import SideIndex, solve_dense
 from dicemath.games.bohnduell.solver_dict import DictSolver
@@ -132,8 +133,10 @@ def test_table_commands(tmp_path, monkeypatch, capsys):
     with pytest.raises(SystemExit) as refused:
         main(["bohnduell", "table", "build", "--stock", "6", "--workers", "0"])
     assert refused.value.code == 2
-    assert main(["bohnduell", "table", "build", "--stock", "64"]) == 2
-    assert "int8" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:                # the bound of --stock, checked as it is read
+        main(["bohnduell", "table", "build", "--stock", "64"])
+    assert refused.value.code == 2
+    assert f"0..{MAX_TABLE_STOCK}" in capsys.readouterr().err
 
 
 def test_a_table_too_big_for_memory_is_refused_naming_the_build():

@@ -134,15 +134,16 @@ def test_a_long_first_use_build_says_so_once():
 def test_a_big_build_says_so_before_it_starts_with_its_measured_cost(monkeypatch):
     from dicemath.core import cache
 
-    measured = {"machine": "a test machine", "tables": {"big-table": {"(3, 'x')": {"seconds": 16.2, "bytes": 2.35e8}},
-                                                        "small-table": {"3": {"seconds": 7.1, "bytes": 8.9e6}}}}
+    measured = {"machine": "a test machine (2 cores)",
+                "tables": {"big-table": {"(3, 'x')": {"seconds": 16.2, "bytes": 2.35e8}},
+                           "small-table": {"3": {"seconds": 7.1, "bytes": 8.9e6}}}}
     monkeypatch.setattr(cache, "_costs", lambda: measured)
     said = []
     with cache._announced("big-table", (3, "x"), delay=60.0, write=said.append):
         assert len(said) == 1                                   # before the build runs
-    assert "about 16 s and 235 MB on a test machine" in said[0]
+    assert "about 16 s and 235.0 MB when measured on a test machine (2 cores)" in said[0]
     line, now = cache.announcement("small-table", 3)
-    assert not now and "about 7 s and 9 MB" in line
+    assert not now and "about 7 s and 8.9 MB" in line
     line, now = cache.announcement("small-table", 4)            # other parameters: not measured
     assert not now and "about" not in line
 

@@ -40,6 +40,7 @@ Example:
     X has checkers on his 1- and 6-points, O on his 2- and 4-points; X rolls 6-1 and
     plays safe instead of bearing both off:
 
+    >>> from dicemath.games.backgammon import analyse
     >>> entry = {"position_id": "EgAACAIAAAAAAA", "dice": [6, 1], "choice": "6/5 5/off"}
     >>> cost = analyse({"game": "backgammon", "decisions": [entry]}).decisions[0]
     >>> cost.best, round(cost.loss, 4), cost.exact

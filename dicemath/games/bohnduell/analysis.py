@@ -18,6 +18,7 @@ moves from the start, A first (BOHN-7), a forced pass written ``"P"``. The recor
 ``table_stock`` (default 12), each within the range ``advise`` takes (the chain's settings).
 
 Example:
+    >>> from dicemath.games.bohnduell import analyse
     >>> result = analyse({"game": "bohnduell", "rules": {"stock": 6}, "moves": ["S3"]})
     >>> result.decisions[0].best, result.decisions[0].loss, result.exact
     ('S1', 4.0, True)

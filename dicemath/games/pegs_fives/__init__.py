@@ -38,12 +38,27 @@ from typing import TYPE_CHECKING, Any
 
 from dicemath.core.svg import register_picture
 from dicemath.games import export
-from dicemath.games.pegs_fives.game import PEGS_GAME
+from dicemath.games.pegs_fives.game import FIVES_GAME, PEGS_GAME
 from dicemath.games.pegs_fives.state import State
 
 register_picture(State, PEGS_GAME.draw)  # State._repr_svg_: the game's drawing, imported when first drawn
 
+
+def analyse(record: Any) -> Analysis:
+    """The cost of every decision and the luck of every throw of a played game of Pegs or Fives
+    (a :class:`~dicemath.analysis.Record`, its JSON object or a file's path; its ``game`` says
+    which): :func:`dicemath.analysis.analyse` handed these two games (``docs/analyse.md``).
+
+    Raises:
+        InvalidRecordError: a record of the wrong form or of another game.
+        DicemathError: the first bad entry, named.
+    """
+    from dicemath.analysis import analyse as analyse_record     # the analysis loads when a record is analysed
+
+    return analyse_record(record, (PEGS_GAME, FIVES_GAME))
+
 if TYPE_CHECKING:
+    from dicemath.analysis import Analysis
     from dicemath.games.pegs_fives.advisor import Advisor, BoardValue, Ranking, RowAdvice, board_value
     from dicemath.games.pegs_fives.fullboard.advice import advise_throw
     from dicemath.games.pegs_fives.game import advise
@@ -62,6 +77,7 @@ else:
 
 __all__ = ["FIVES", "PEGS", "Advisor", "BoardValue", "InvalidBoardError", "InvalidRollError", "Ranking",
            "ReducedSolution", "RowAdvice", "RowTable", "Rules", "State", "TurnValue", "advise", "advise_throw",
+           "analyse",
            "board_value", "choice_state", "greedy_policy", "initial_state", "last_turn_rest", "legal_rows", "play_game",
            "play_turn", "preset", "race_stats", "read_board", "reduced_board", "row_table", "row_tables", "rows_result",
            "solve_greedy", "solve_race", "solve_race_compiled", "solve_reduced", "turn_distribution", "turn_outcome"]
