@@ -169,7 +169,8 @@ class Game:
 
     Hooks a game gives: :meth:`presets`, :meth:`initial_state`, :meth:`read_state`,
     :meth:`draw`, :meth:`sources`, :meth:`register_commands`, :meth:`report_sections`,
-    :meth:`analysis`; optionally :meth:`page_fields` with :meth:`page_advice` and
+    :meth:`analysis`; optionally :meth:`table_start` (a game of several players at one table) and
+    :meth:`page_fields` with :meth:`page_advice` and
     :meth:`page_picture_state` (the page's form of the game's own fields).
     """
 
@@ -200,6 +201,21 @@ class Game:
     def initial_state(self, rules: Any = None) -> GameState:
         """The state at the start of a game (``rules`` default: :attr:`standard`)."""
         raise NotImplementedError
+
+    def table_start(self, players: int, rules: Any = None, **options: Any) -> GameState:
+        """The start of a game of ``players`` at one table, in the game's state vocabulary
+        (``str(state)`` reads back by :meth:`read_state`; :meth:`advise` advises the player to
+        move playing to win against the others); ``rules`` default: :attr:`standard`.
+
+        Args:
+            players: the number of players at the table.
+            options: the game's own (Pegs/Fives: ``rounds``, the rounds of a session).
+
+        Raises:
+            NotImplementedError: the game has no table states (the default).
+            DicemathError: a table size or option the game refuses.
+        """
+        raise NotImplementedError(f"{self.title or self.name} has no table states")
 
     def read_state(self, text: str, rules: Any = None) -> GameState:
         """The state whose text form (``str(state)``) is ``text``.
