@@ -21,6 +21,19 @@ declares (:meth:`~dicemath.core.game.Game.page_fields`, :class:`~dicemath.core.r
   ``redraws`` (a board at the start of a turn, which the page redraws when a row is tapped):
   ``{"state", "board", "svg"}``.
 
+The table mode (a whole game or session of several players at one table; nothing about a table
+is kept here: the page keeps the states' texts) has three routes, each answering a table's
+:func:`table_view` (``{"state", "player", "seat", "phase", "dice", "outcomes", "choices",
+"returns", "svg"}``), and asks ``/api/advise`` with the state for the advice of the player to move:
+
+- ``POST /api/table/start`` with ``{"game", "players"}`` and the options of the game's
+  :meth:`~dicemath.core.game.Game.table_start` (:func:`table_fields`; optionally ``rules``):
+  the start of the game.
+- ``POST /api/table/step`` with ``{"game", "state", "action"}``: the state after ``action``, a
+  throw at a chance node (``"6-5-3"``) or a choice at a decision, as the state's
+  ``parse_action`` reads them.
+- ``POST /api/table/show`` with ``{"game", "state"}``: the state as it is (a reload, an undo).
+
 Every key of a request is ``game`` or a field of the form it fills, and each field is read
 by its declaration (:func:`~dicemath.core.requests.read_fields`): a key that is no field of
 the form, a field that does not apply, a value out of its bounds raise
@@ -34,24 +47,27 @@ Example:
     >>> [g["name"] for g in games()["games"]] == [g.name for g in GAMES]
     True
     >>> sorted(ROUTES)
-    ['/api/advise', '/api/picture']
+    ['/api/advise', '/api/picture', '/api/table/show', '/api/table/start', '/api/table/step']
     >>> page_words("give your throw (--throw)", [Field("current", "throw", "My throw", options=("--throw",))])
     'give your throw ("current")'
 """
 
 from __future__ import annotations
 
+import inspect
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from functools import cache
 from typing import Any, TypeVar
 
 from dicemath.core.errors import DicemathError
-from dicemath.core.game import CHANCE, Game, GameState
+from dicemath.core.game import CHANCE, TERMINAL, Game, GameState
 from dicemath.core.requests import Field, RequestError, advice_view, read_fields
 from dicemath.games import registry
 from dicemath.games.registry import game as game_named
 
-__all__ = ["ROUTES", "advise", "games", "page_words", "picture", "state_fields"]
+__all__ = ["ROUTES", "TABLE_SIZES", "advise", "games", "page_words", "picture", "state_fields", "table_fields",
+           "table_show", "table_start", "table_step", "table_view"]
 
 T = TypeVar("T")
 
@@ -75,10 +91,12 @@ def state_fields(game: Game) -> tuple[Field, ...]:
 
 
 def games() -> dict[str, Any]:
-    """The answer of ``GET /api/games`` (see the module docstring)."""
+    """The answer of ``GET /api/games`` (see the module docstring); ``table_fields``: the fields of
+    the game's table form (:func:`table_fields`; empty: the game has no table mode)."""
     return {"games": [{"name": g.name, "title": g.title, "example": str(_first_decision(g)),
                        "fields": [f.as_dict() for f in g.page_fields()],
-                       "state_fields": [f.as_dict() for f in state_fields(g)]} for g in registry.GAMES]}
+                       "state_fields": [f.as_dict() for f in state_fields(g)],
+                       "table_fields": [f.as_dict() for f in table_fields(g)]} for g in registry.GAMES]}
 
 
 def _game(request: dict[str, Any]) -> Game:
@@ -164,5 +182,145 @@ def picture(request: dict[str, Any]) -> dict[str, Any]:
     return {"state": str(state), "board": list(getattr(state, "board", ())), "svg": game.draw(state)}
 
 
-ROUTES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {"/api/advise": advise, "/api/picture": picture}
+# -- a table's game -------------------------------------------------------------------------------
+
+TABLE_SIZES = range(2, 9)
+"""The numbers of players the page offers a table of, where the game's ``table_start`` takes them."""
+
+_OPTION_KINDS = {bool: "flag", int: "int", str: "text"}
+"""The field kind of a ``table_start`` option, by the type of its default."""
+
+
+@cache
+def _table_sizes(game: Game) -> tuple[int, ...]:
+    """The sizes of :data:`TABLE_SIZES` that ``game.table_start`` takes (none: no table states)."""
+    sizes = []
+    for players in TABLE_SIZES:
+        try:
+            game.table_start(players)
+        except (NotImplementedError, DicemathError):
+            continue
+        sizes.append(players)
+    return tuple(sizes)
+
+
+def table_fields(game: Game) -> tuple[Field, ...]:
+    """The fields of the page's table form of ``game``: ``players`` (the sizes its
+    :meth:`~dicemath.core.game.Game.table_start` takes), ``rules`` where the game has more than one
+    preset, and one field per option of ``table_start`` (a keyword parameter with a whole-number,
+    on/off or text default: ``rounds=1`` is the field ``rounds``, default 1); none when the game
+    has no table states."""
+    sizes = _table_sizes(game)
+    if not sizes:
+        return ()
+    players = Field("players", "choice", "Players", default=str(sizes[0]), choices=tuple(map(str, sizes)),
+                    example=str(sizes[1] if len(sizes) > 1 else sizes[0]))
+    rules = state_fields(game)[1:]
+    options = tuple(
+        Field(p.name, _OPTION_KINDS[type(p.default)], p.name.replace("_", " ").capitalize(), default=p.default,
+              example="" if isinstance(p.default, bool) else str(p.default))
+        for p in inspect.signature(game.table_start).parameters.values()
+        if p.name not in ("players", "rules") and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+        and type(p.default) in _OPTION_KINDS)
+    return (players, *rules, *options)
+
+
+def _dice_of(outcomes: Sequence[tuple[Hashable, Any]]) -> int:
+    """The number of dice thrown when every outcome is a throw of the same number of faces 1..6, else 0."""
+    sizes = {len(o) if isinstance(o, tuple) and all(isinstance(f, int) and 1 <= f <= 6 for f in o) else 0
+             for o, _ in outcomes}
+    return sizes.pop() if len(sizes) == 1 else 0
+
+
+def table_view(game: Game, state: Any) -> dict[str, Any]:
+    """What the page shows of a table's ``state`` and offers to do next.
+
+    Returns:
+        ``state``: its text form; ``player``: ``current_player()``; ``seat``: the seat whose
+        turn it is (the deciding player, or at a throw the state's ``player`` where it says;
+        None when it does not, or the game is over); ``phase``: ``"throw"`` (chance throws
+        ``dice`` dice: the page takes the throw as ``"6-5-3"``), ``"outcome"`` (another chance
+        node: one of ``outcomes``, their texts), ``"choice"`` (the player decides: one of
+        ``choices``, the legal actions' texts) or ``"over"`` (``returns``, one per player);
+        ``svg``: the game's picture of the table.
+    """
+    player = state.current_player()
+    outcomes = state.chance_outcomes() if player == CHANCE else ()
+    dice = _dice_of(outcomes)
+    text = getattr(state, "action_text", str)
+    seat = getattr(state, "player", None) if player == CHANCE else player if player >= 0 else None
+    phase = ("over" if player == TERMINAL else "choice" if player >= 0 else "throw" if dice else "outcome")
+    return {"state": str(state), "player": player, "seat": seat if isinstance(seat, int) and seat >= 0 else None,
+            "phase": phase, "dice": dice,
+            "outcomes": [text(o) for o, _ in outcomes] if phase == "outcome" else [],
+            "choices": [text(a) for a in state.legal_actions()] if phase == "choice" else [],
+            "returns": [float(r) for r in state.returns()] if phase == "over" else [],
+            "svg": game.draw(state)}
+
+
+def _table_game(request: dict[str, Any]) -> Game:
+    game = _game(request)
+    if not _table_sizes(game):
+        raise RequestError(f"{game.title} has no table mode (its states are one player's)")
+    return game
+
+
+def _table_state(game: Game, request: dict[str, Any], fields: Sequence[Field]) -> tuple[Any, dict[str, Any]]:
+    """The state of the request's ``state`` (and ``rules``) and the values of ``fields``."""
+    values = read_fields(request, fields, also=("game",))
+    rules = game.presets()[values["rules"]] if "rules" in values else None
+    return _answer(lambda: game.read_state(values["state"], rules), fields), values
+
+
+def table_start(request: dict[str, Any]) -> dict[str, Any]:
+    """The answer of ``POST /api/table/start``: the :func:`table_view` of the start of a game of
+    ``players`` with the game's options (:func:`table_fields`).
+
+    Raises:
+        DicemathError: a game without table states, a size or option the game refuses.
+    """
+    game = _table_game(request)
+    fields = table_fields(game)
+    values = read_fields(request, fields, also=("game",))
+    players = int(values.pop("players"))
+    rules = game.presets()[values.pop("rules")] if "rules" in values else None
+    return table_view(game, _answer(lambda: game.table_start(players, rules, **values), fields))
+
+
+def table_step(request: dict[str, Any]) -> dict[str, Any]:
+    """The answer of ``POST /api/table/step``: the :func:`table_view` of the state after the
+    request's ``action`` (its text, read by the state's ``parse_action`` where it has one).
+
+    Raises:
+        DicemathError: a state the game cannot read, an action it refuses there (a throw of the
+            wrong dice, a choice that is not legal, an action after the end).
+    """
+    game = _table_game(request)
+    action_field = Field("action", "text", "Action", required=True,
+                         help="a throw (6-5-3) at a throw, a choice at a decision")
+    fields = (*state_fields(game), action_field)
+    state, values = _table_state(game, request, fields)
+
+    def stepped() -> Any:
+        if state.current_player() == TERMINAL:
+            raise RequestError(f'field "action": the game is over ({values["action"]!r} cannot be played)')
+        parse = getattr(state, "parse_action", None)
+        return state.apply(values["action"] if parse is None else parse(values["action"]))
+
+    return table_view(game, _answer(stepped, fields))
+
+
+def table_show(request: dict[str, Any]) -> dict[str, Any]:
+    """The answer of ``POST /api/table/show``: the :func:`table_view` of the request's state.
+
+    Raises:
+        DicemathError: a state the game cannot read.
+    """
+    game = _table_game(request)
+    return table_view(game, _table_state(game, request, state_fields(game))[0])
+
+
+ROUTES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "/api/advise": advise, "/api/picture": picture,
+    "/api/table/start": table_start, "/api/table/step": table_step, "/api/table/show": table_show}
 """The JSON endpoints, by path."""

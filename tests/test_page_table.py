@@ -1,0 +1,232 @@
+"""The page's table mode: a whole game of several players through ``/api/table/...``, and in a
+real browser.
+
+The API keeps nothing about a table: each answer is the view of one state
+(:func:`dicemath.cli.page_api.table_view`) and the next request hands the state's text back.
+The answers are checked against the library, played beside them: the game's ``table_start``,
+``parse_action`` and ``apply`` give the states the API must answer, and ``Game.advise`` the
+advice the page must show. The tests run on a game registered for this module only, Pitjesbak's
+whole game of several players behind a ``table_start`` of its own (:class:`SmallTable`), and on
+every game of the registry that has table states. The browser test drives Debian's headless
+Chromium as ``tests/test_serve.py`` does (skipped where it is missing).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import threading
+from typing import Any
+
+import pytest
+
+from dicemath.cli.page import make_server
+from dicemath.cli.page_api import TABLE_SIZES, table_fields, table_show, table_start, table_step, table_view
+from dicemath.core.errors import DicemathError
+from dicemath.core.game import CHANCE, TERMINAL, Game, sample_chance
+from dicemath.core.requests import RequestError
+from dicemath.games import registry
+from dicemath.games.pitjesbak.game import PitjesbakGame
+from dicemath.games.pitjesbak.rules import STANDARD
+from dicemath.games.pitjesbak.state import initial_state
+
+from . import test_serve
+from .test_serve import post
+
+browser = test_serve.browser
+"""Headless Chromium at a phone's size (the fixture of the page's tests)."""
+
+
+class SmallTable(PitjesbakGame):
+    """Pitjesbak's whole game of 2 to 8 players, with few stripes: a table game whose advice is
+    instant, registered for these tests only."""
+
+    name = "smalltable"
+    title = "Small table"
+
+    def table_start(self, players: int, rules: Any = None, stripes: int = 2) -> Any:
+        return initial_state(dataclasses.replace(rules or STANDARD, players=players, stripes=stripes))
+
+
+SMALL = SmallTable()
+
+
+@pytest.fixture(scope="module")
+def games():
+    """The registry with :data:`SMALL` after its games, for this module's tests."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(registry, "GAMES", (*registry.GAMES, SMALL))
+        yield registry.GAMES
+
+
+@pytest.fixture(scope="module")
+def server(games):
+    """The page's server on a free port, answering in a background thread."""
+    served = make_server("127.0.0.1", 0, quiet=True)
+    thread = threading.Thread(target=served.serve_forever, daemon=True)
+    thread.start()
+    yield served
+    served.shutdown()
+    served.server_close()
+    thread.join(5)
+
+
+def without_picture(view: dict) -> dict:
+    picture = view.pop("svg")
+    assert picture.startswith("<svg")
+    return view
+
+
+def expected_view(state: Any) -> dict:
+    """The view of ``state`` worked out from its vocabulary here (a second writing of table_view)."""
+    player = state.current_player()
+    outcomes = [o for o, _ in state.chance_outcomes()]
+    throw = player == CHANCE and all(isinstance(o, tuple) for o in outcomes)
+    phase = "over" if player == TERMINAL else "choice" if player >= 0 else "throw" if throw else "outcome"
+    return {"state": str(state), "player": player,
+            "seat": None if phase == "over" else state.player if player == CHANCE else player, "phase": phase,
+            "dice": len(outcomes[0]) if throw else 0,
+            "outcomes": [state.action_text(o) for o in outcomes] if phase == "outcome" else [],
+            "choices": list(state.legal_actions()), "returns": list(state.returns()) if phase == "over" else []}
+
+
+# -- the API ----------------------------------------------------------------------------------
+
+def test_the_table_form_is_read_from_table_start(games):
+    fields = {f.name: f for f in table_fields(SMALL)}
+    assert list(fields) == ["players", "rules", "stripes"]
+    assert fields["players"].choices == tuple(str(n) for n in TABLE_SIZES)     # Pitjesbak: 2..8 (PIT-1)
+    assert fields["stripes"].kind == "int" and fields["stripes"].default == 2
+    assert fields["rules"].choices == tuple(SMALL.presets())
+    without = [g for g in games if type(g).table_start is Game.table_start]
+    assert without and all(table_fields(g) == () for g in without)
+
+
+def test_a_whole_game_step_by_step_is_the_librarys(games):
+    rng = random.Random(7)
+    view = table_start({"game": SMALL.name, "players": "3", "stripes": "2"})
+    state = SMALL.table_start(3, stripes=2)
+    steps = 0
+    while True:
+        assert without_picture(dict(view)) == expected_view(state)
+        assert table_show({"game": SMALL.name, "state": view["state"]})["state"] == view["state"]
+        if view["phase"] == "over":
+            break
+        if view["phase"] == "choice":
+            action = rng.choice(view["choices"])
+            assert state.parse_action(action) in state.legal_actions()
+        else:
+            action = state.action_text(sample_chance(state, rng))
+        view = table_step({"game": SMALL.name, "state": view["state"], "action": action})
+        state = state.apply(state.parse_action(action))
+        steps += 1
+    assert steps > 6 and sorted(view["returns"]) == [0.0, 0.0, 1.0]
+
+
+def test_the_advice_at_a_table_is_the_games(games, server):
+    view = table_start({"game": SMALL.name, "players": "4"})
+    view = table_step({"game": SMALL.name, "state": view["state"], "action": "6-5-4"})
+    assert view["phase"] == "choice" and view["seat"] == 0
+    status, answer = post(server, "/api/advise", {"game": SMALL.name, "state": view["state"]})
+    assert status == 200
+    advice = SMALL.advise(SMALL.read_state(view["state"]))
+    assert answer["best"] == advice.best.text and answer["best"] in view["choices"]
+    assert [o["action"] for o in answer["options"]] == [o.text for o in advice.options]
+
+
+def test_the_table_routes_over_http(games, server):
+    status, view = post(server, "/api/table/start", {"game": SMALL.name, "players": 5, "stripes": 3})
+    assert status == 200 and view["phase"] == "throw" and view["dice"] == 3 and view["seat"] == 0
+    assert view["state"] == str(SMALL.table_start(5, stripes=3))
+    status, after = post(server, "/api/table/step", {"game": SMALL.name, "state": view["state"], "action": "1-1-1"})
+    assert status == 200 and after["state"] == str(SMALL.read_state(view["state"]).apply((1, 1, 1)))
+    status, shown = post(server, "/api/table/show", {"game": SMALL.name, "state": after["state"]})
+    assert status == 200 and shown == after
+
+
+@pytest.mark.parametrize("route, request_, message", [
+    (table_start, {"game": "smalltable", "players": "9"}, 'field "players": \'9\' is none of'),
+    (table_start, {"game": "smalltable", "players": "3", "rounds": 2}, 'unknown field "rounds"'),
+    (table_start, {"game": "smalltable", "players": "3", "stripes": 0}, "stripes"),
+    (table_start, {"game": "pig", "players": "2"}, "Pig has no table mode"),
+    (table_step, {"game": "smalltable", "state": "nonsense", "action": "6-5-4"}, "nonsense"),
+    (table_step, {"game": "smalltable", "state": str(SMALL.table_start(2)), "action": "7-7-7"}, "7"),
+    (table_step, {"game": "smalltable", "state": str(SMALL.table_start(2)), "action": "stop"}, ""),
+    (table_step, {"game": "smalltable", "state": str(SMALL.table_start(2))}, 'field "action" is required'),
+    (table_show, {"game": "smalltable"}, 'field "state" is required'),
+])
+def test_what_the_table_routes_refuse_names_the_problem(games, route, request_, message):
+    with pytest.raises(DicemathError) as refused:
+        route(request_)
+    assert message in str(refused.value) and str(refused.value)
+
+
+def test_a_finished_game_takes_no_step(games):
+    state = SMALL.table_start(2, stripes=1)
+    rng = random.Random(1)
+    while state.current_player() != TERMINAL:
+        state = state.apply(sample_chance(state, rng) if state.current_player() == CHANCE else "stop")
+    assert table_view(SMALL, state)["phase"] == "over"
+    with pytest.raises(RequestError, match="the game is over"):
+        table_step({"game": SMALL.name, "state": str(state), "action": "6-5-4"})
+
+
+# -- in a phone-sized browser -------------------------------------------------------------------
+
+def _text(browser, css: str) -> str:
+    return browser.run(f"return document.querySelector('{css}').textContent")
+
+
+def _enter_throw(browser, faces: str) -> None:
+    """Tap the dice pad's faces of ``faces`` ("6-5-4") and enter the throw."""
+    browser.wait("return !document.getElementById('table-throw').hidden && "
+                 "!document.getElementById('table-enter').disabled")
+    for face in faces.split("-"):
+        browser.click(f"#table-pad button[aria-label='add a {face}']")
+    browser.click("#table-enter")
+
+
+def _top(browser) -> str:
+    return browser.run("return JSON.parse(localStorage.getItem('dicemath-table')).stack.at(-1)")
+
+
+def _wait_state(browser, text: str) -> None:
+    browser.wait(f"const t = JSON.parse(localStorage.getItem('dicemath-table')); return t && t.stack.at(-1) === "
+                 f"{json.dumps(text)} && !document.getElementById('table-undo').disabled === (t.stack.length > 1)")
+
+
+def test_a_table_game_in_a_phone_sized_browser(games, server, browser):
+    browser.command("POST", "/url", {"url": server.url})
+    browser.wait("return document.querySelector('label[for=table-game-smalltable]')")
+    browser.run("localStorage.clear()")
+    browser.click("#mode-table")
+    browser.click("label[for=table-game-smalltable]")
+    browser.run("const e = document.getElementById('table-smalltable-players'); e.value = '3';"
+                "e.dispatchEvent(new Event('change', {bubbles: true}))")
+    browser.click("#table-start")
+    state = SMALL.table_start(3)
+    _wait_state(browser, str(state))
+    assert _text(browser, "#table-turn") == "Seat 0: the throw of 3 dice"
+
+    _enter_throw(browser, "6-5-4")
+    state = state.apply((4, 5, 6))
+    _wait_state(browser, str(state))
+    browser.wait("return !document.getElementById('table-advice').hidden")
+    advice = SMALL.advise(state)
+    assert _text(browser, "#table-headline") == advice.best.text
+    assert _text(browser, "#table-choices button.best") == advice.best.text
+    assert browser.run("return document.documentElement.scrollWidth <= window.innerWidth")
+
+    browser.click("#table-choices button[data-action=stop]")
+    state = state.apply("stop")
+    _wait_state(browser, str(state))
+    assert _text(browser, "#table-turn") == "Seat 1: the throw of 3 dice"
+
+    # A reload keeps the game; undo takes back the last step.
+    browser.command("POST", "/refresh", {})
+    browser.wait("return document.getElementById('table-turn').textContent === 'Seat 1: the throw of 3 dice'")
+    assert _top(browser) == str(state) and browser.run("return document.getElementById('table-setup').hidden")
+    browser.click("#table-undo")
+    browser.wait("return document.getElementById('table-turn').textContent === 'Seat 0: choose'")
+    assert _top(browser) == str(SMALL.table_start(3).apply((4, 5, 6)))
