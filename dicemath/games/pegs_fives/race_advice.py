@@ -25,10 +25,11 @@ rest points (FIVES-6), the lowest total over the rounds winning (FIVES-7). The e
    (the opponents move next) wins with ``P(N(x') < N_j for every opponent j)`` (PEGS-2:
    after the mover's turn every opponent moves before he does), a fresh start inside the
    turn (all dice back, PEGS-8, FIVES-4/5: the same player moves on) with
-   ``P(N(x'') <= N_j for every j)``. In Fives the value is the expected rest-point
-   difference: the opponents' mean rest points when the mover ends the round, minus the
-   mover's expected rest points when an opponent ends it (FIVES-6; with one opponent
-   exactly the zero-sum difference of :mod:`.race_solver`).
+   ``P(N(x'') <= N_j for every j)``. In Fives the value is the expected objective at the
+   end of the round: the opponents' mean rest points minus the mover's (FIVES-6), each
+   player's rest points those on his board when the round ends, which depends on who ends
+   it and on the order of the seats (:class:`RaceLeaves`; with one opponent exactly the
+   zero-sum difference of :mod:`.race_solver`).
 4. **The choice.** Every legal row after the throw is scored by the exact within-turn model
    (:class:`.turn.TurnValue`, overthrows PEGS-6, PEGS-7 choice throws and fresh dice
    included) on those leaf values, later choices of the turn maximising them as well.
@@ -55,7 +56,7 @@ Example:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -81,7 +82,7 @@ from dicemath.games.pegs_fives.solver import solve_reduced
 from dicemath.games.pegs_fives.state import (
     BoardTuple, InvalidBoardError, Policy, State, check_board, check_roll, check_throws_left, grouped_choice_throws,
     legal_rows, rest_points)
-from dicemath.games.pegs_fives.turn import open_rows_of
+from dicemath.games.pegs_fives.turn import end_board_model, open_rows_of, turn_distribution
 
 BoardValues = Callable[[BoardTuple], "Fraction | float"]
 """Expected turns of a board (solo play), the mover's and the opponents' values here."""
@@ -116,6 +117,10 @@ solver takes. It solves the mover's boards reachable from his board against the 
 :data:`~.race_solver.RACE_MAX_PAIRS` pairs, and caches the opponent's leaves; how often that
 holds in played games and what it costs: ``benchmarks/bench_race_box.py``. ``exact_max_rows``
 lowers the limit; beyond it, or for too many pairs, the answer is the turn-count estimate."""
+
+LAW_MAX_BOARDS = 216
+"""The most boards reachable from a board (its :class:`.race_box.RaceBox`) whose exact turn
+laws :func:`solo_laws` computes: three open rows."""
 
 SOLO_SOLVE_MAX_ROWS = {"pegs": 6, "fives": 8}
 """The most open rows of a board whose reduced table :func:`race_advice` solves on demand for
@@ -212,46 +217,90 @@ def turn_laws(rules: Rules) -> TurnLaws:
 # The race against fixed opponents
 # ---------------------------------------------------------------------------------------------
 
+@dataclass(frozen=True, eq=False)
+class TurnLaw:
+    """One player's remaining turns from his board at the start of his turn, and his rest
+    points along the way (FIVES-6), as the race leaves read them.
+
+    Attributes:
+        survival: ``[n] = P(N > n)`` for ``n = 0 .. HORIZON - 1`` (``survival[0] = 1``).
+        rest: ``[n] = E[R_n; N > n]``, the rest points still on his board after ``n`` more
+            turns (0 once complete); ``rest[0]`` is his board's.
+    """
+
+    survival: np.ndarray
+    rest: np.ndarray
+
+    @property
+    def pmf(self) -> np.ndarray:
+        """``[n] = P(N = n)`` (``pmf[0] = 0``)."""
+        return np.concatenate([[0.0], self.survival[:-1] - self.survival[1:]])
+
+
+def fitted_law(rules: Rules, expected_turns: float, rest_points: float) -> TurnLaw:
+    """The fitted :class:`TurnLaw` of a board with ``expected_turns`` and ``rest_points``
+    (module docstring, points 1 and 2: the Weibull law and the rest-point decline)."""
+    laws = turn_laws(rules)
+    return TurnLaw(laws.row(laws.survival, expected_turns), rest_points * laws.row(laws.rest, expected_turns))
+
+
+def _shift(a: np.ndarray) -> np.ndarray:
+    """``a`` one turn later along its last axis: ``[..., n] = a[..., n - 1]`` (``n = 0`` keeps ``a[..., 0]``)."""
+    return np.concatenate([a[..., :1], a[..., :-1]], axis=-1)
+
+
 class RaceLeaves:
     """The mover's race value of his boards against fixed opponents (module docstring, 3).
 
     Args:
         rules: the game.
-        opponents: each opponent's expected turns ``E`` and rest points ``R`` (FIVES-6),
-            ``[(E, R), ...]``, all incomplete.
+        opponents: each opponent in the order they move after the mover, all incomplete: his
+            :class:`TurnLaw`, or his expected turns ``E`` and rest points ``R`` ``(E, R)``
+            (the fitted law, :func:`fitted_law`).
 
     ``end(mu, rp)``: the value of the mover's turn ending on a board with expected turns
     ``mu`` and rest points ``rp`` (the opponents move next); ``fresh(mu, rp)``: of a fresh
-    start on such a board (the mover moves on); ``complete()``: of a finished board.
+    start on such a board (the mover moves on); both on the mover's fitted law.
+    ``end_law(law)`` and ``fresh_law(law)``: the same on the mover's law given.
+    ``complete()``: of a finished board.
+
+    Fives with two or more opponents: the mover's objective is the opponents' mean rest
+    points minus his own (FIVES-6); when opponent ``j`` ends the round in his ``n``-th turn,
+    the opponents before him in the order have played ``n`` turns and those after him
+    ``n - 1``, as the mover has, and each scores the rest points on his board then.
     """
 
-    def __init__(self, rules: Rules, opponents: Sequence[tuple[float, float]]):
+    def __init__(self, rules: Rules, opponents: Sequence[tuple[float, float] | TurnLaw]):
         self.rules = rules
         laws = self.laws = turn_laws(rules)
         self.pegs = rules.scoring == "first_out"
-        survivals = [laws.row(laws.survival, e) for e, _ in opponents]
+        others = [o if isinstance(o, TurnLaw) else fitted_law(rules, *o) for o in opponents]
+        survivals = np.array([o.survival for o in others])
         alive = np.prod(survivals, axis=0)                             # P(every opponent needs more than n)
         shifted = np.concatenate([[1.0], alive[:-1]])                  # ... more than n - 1
+        self._alive, self._shifted = alive, shifted
         if self.pegs:
-            self._end = laws.pmf @ alive
-            self._fresh = laws.pmf @ shifted
+            self._end, self._fresh = laws.pmf @ alive, laws.pmf @ shifted
             self._complete = 1.0
             return
-        # Fives: F(m) = P(all opponents unfinished after m turns) * mean_j E[R_j(m) | unfinished]
-        F = np.zeros_like(alive)
-        for (e, r), s in zip(opponents, survivals):
-            q = r * laws.row(laws.rest, e)
-            ratio = np.divide(q, s, out=np.zeros_like(q), where=s > 1e-300)
-            F += alive * ratio / len(opponents)
-        F_fresh = np.concatenate([[float(np.mean([r for _, r in opponents]))], F[:-1]])
-        ends = shifted - alive                                         # P(the first opponent out at n)
-        rest_end = np.zeros_like(laws.rest)                            # mover's rest share after n - 1 turns
-        rest_end[:, 1:] = laws.rest[:, :-1]
-        self._end = laws.pmf @ F
-        self._fresh = laws.pmf @ F_fresh
-        self._own_end = rest_end @ ends
-        self._own_fresh = laws.rest @ ends
-        self._complete = float(np.mean([r for _, r in opponents]))
+        k = len(others)
+        rests = np.array([o.rest for o in others])
+        F = sum(rests[j] * np.prod(np.delete(survivals, j, axis=0), axis=0) for j in range(k)) / k
+        G = np.zeros_like(alive)                   # the others' rest points as one opponent ends the round
+        for j in range(k):
+            now = [survivals[i] if i < j else _shift(survivals[i]) for i in range(k)]
+            rest_now = [rests[i] if i < j else _shift(rests[i]) for i in range(k)]
+            pmf_j = _shift(survivals[j]) - survivals[j]
+            for i in range(k):
+                if i != j:
+                    G += pmf_j * rest_now[i] * np.prod([now[m] for m in range(k) if m not in (i, j)], axis=0) / k
+        self._F, self._F_fresh, self._G = F, np.concatenate([[rests[:, 0].mean()], F[:-1]]), G
+        self._ends = shifted - alive                                   # P(the first opponent out at n)
+        self._end = laws.pmf @ F + _shift(laws.survival) @ G
+        self._fresh = laws.pmf @ self._F_fresh + laws.survival @ G
+        self._own_end = _shift(laws.rest) @ self._ends                 # the mover's rest share, n - 1 turns on
+        self._own_fresh = laws.rest @ self._ends
+        self._complete = float(rests[:, 0].mean())
 
     def _at(self, table: np.ndarray, mu: float) -> float:
         i, w = self.laws.position(mu)
@@ -269,6 +318,16 @@ class RaceLeaves:
         if self.pegs:
             return self._at(self._fresh, mu)
         return self._at(self._fresh, mu) - rp * self._at(self._own_fresh, mu)
+
+    def end_law(self, law: TurnLaw) -> float:
+        if self.pegs:
+            return float(law.pmf @ self._alive)
+        return float(law.pmf @ self._F + _shift(law.survival) @ self._G - _shift(law.rest) @ self._ends)
+
+    def fresh_law(self, law: TurnLaw) -> float:
+        if self.pegs:
+            return float(law.pmf @ self._shifted)
+        return float(law.pmf @ self._F_fresh + law.survival @ self._G - law.rest @ self._ends)
 
 
 def race_value(rules: Rules, mover: tuple[float, float], opponents: Sequence[tuple[float, float]]) -> float:
@@ -322,18 +381,25 @@ def _solo(rules: Rules, board: BoardTuple, table: Path | str | None) -> ExactAdv
 
 
 class _Leaves:
-    """End / restart values of the mover's boards for :class:`.race_solver._RaceTurn`."""
+    """End / restart values of the mover's boards for :class:`.race_solver._RaceTurn`: on a
+    board's law from ``own_laws`` where it has one, else on the fitted law of its expected
+    turns ``value``."""
 
-    def __init__(self, rules: Rules, value: BoardValues, leaves: RaceLeaves) -> None:
+    def __init__(self, rules: Rules, value: BoardValues, leaves: RaceLeaves,
+                 own_laws: Mapping[BoardTuple, TurnLaw] | None = None) -> None:
         self.rules, self.value, self.leaves = rules, value, leaves
+        self.own_laws = own_laws or {}
         self.memo: dict[tuple[BoardTuple, int], float] = {}
 
     def _of(self, board: BoardTuple, kind: int) -> float:
         key = (board, kind)
         v = self.memo.get(key)
         if v is None:
+            law = self.own_laws.get(board)
             if not open_rows_of(board, self.rules.goal):
                 v = self.leaves.complete()
+            elif law is not None:
+                v = self.leaves.end_law(law) if kind == 0 else self.leaves.fresh_law(law)
             else:
                 mu = float(self.value(board))
                 rp = float(rest_points(board, self.rules.goal))
@@ -348,15 +414,64 @@ class _Leaves:
         return self._of(board, 1)
 
 
-def race_turn_model(rules: Rules, value: BoardValues, opponents: Sequence[tuple[float, float]]) -> _RaceTurn:
+def race_turn_model(rules: Rules, value: BoardValues, opponents: Sequence[tuple[float, float] | TurnLaw], *,
+                    own_laws: Mapping[BoardTuple, TurnLaw] | None = None) -> _RaceTurn:
     """The within-turn model (:class:`.race_solver._RaceTurn`) of a mover whose boards are
-    valued by ``value`` (expected turns) against opponents ``[(E, R), ...]``: its
+    valued by ``value`` (expected turns; the fitted law) or by their laws in ``own_laws``,
+    against opponents given as :class:`RaceLeaves` takes them: its
     ``race_option(board, row, hits, dice, throws_after)`` is ``(stay, rest)`` in race value,
     and :meth:`end` of the board itself is the value of a turn ending where it began."""
-    leaves = _Leaves(rules, value, RaceLeaves(rules, opponents))
+    leaves = _Leaves(rules, value, RaceLeaves(rules, opponents), own_laws)
     model = _RaceTurn(rules, leaves.end, leaves.restart, exact=False)
     model.end = leaves.end
     return model
+
+
+def solo_laws(rules: Rules, board: Sequence[int], value: BoardValues, *,
+              max_boards: int = LAW_MAX_BOARDS) -> dict[BoardTuple, TurnLaw]:
+    """The exact :class:`TurnLaw` of ``board`` and of every board it can reach (its
+    :class:`.race_box.RaceBox`) under solo-optimal play by the expected turns ``value``
+    (:class:`.race_solver.SoloOptimal`): each turn's end-board distribution
+    (:func:`.turn.turn_distribution`, fresh starts inside the turn followed), then
+    ``P(N > n)`` and ``E[R_n; N > n]`` turn by turn to :data:`HORIZON`.
+
+    Raises:
+        DicemathError: the box holds more than ``max_boards`` boards.
+
+    Example:
+        Only the 12s open (Pegs), solved exactly: the law's mean is the board's expected turns.
+
+        >>> from dicemath.games.pegs_fives.rules import PEGS
+        >>> from dicemath.games.pegs_fives.solver import solve_reduced
+        >>> s = solve_reduced(PEGS, [12], exact=False)
+        >>> law = solo_laws(PEGS, s.start, s.values.__getitem__)[s.start]
+        >>> bool(abs(law.survival.sum() - s.expected_turns) < 1e-9)
+        True
+    """
+    goal = rules.goal
+    b = check_board(board, rules)
+    box = RaceBox.of_board(rules, open_rows_of(b, goal), b)
+    if box.size > max_boards:
+        raise DicemathError(f"the boards reachable from {list(b)} number {box.size:,}, more than the {max_boards:,} "
+                            "whose turn laws are computed")
+    boards = [box.board(i) for i in range(box.size)]
+    live = np.array([bool(open_rows_of(x, goal)) for x in boards])
+    solo = SoloOptimal(rules, value, exact=False)
+    model = end_board_model(rules, solo)
+    step = np.zeros((box.size, box.size))
+    for i, x in enumerate(boards):
+        if live[i]:
+            for y, p in turn_distribution(rules, x, solo, model=model).items():
+                step[i, box.index(y)] += float(p)
+    step[:, ~live] = 0.0
+    survival = np.zeros((box.size, HORIZON))
+    rest = np.zeros((box.size, HORIZON))
+    survival[:, 0] = live
+    rest[:, 0] = [rest_points(x, goal) for x in boards]
+    for n in range(1, HORIZON):
+        survival[:, n] = step @ survival[:, n - 1]
+        rest[:, n] = step @ rest[:, n - 1]
+    return {x: TurnLaw(survival[i], rest[i]) for i, x in enumerate(boards) if live[i]}
 
 
 def _exact_boxes(rules: Rules, board: BoardTuple, opponents: list[BoardTuple], rows: tuple[int, ...],
