@@ -70,7 +70,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 import numpy as np
@@ -127,6 +127,11 @@ TIE = 1e-12
 
 RaceMaker = Callable[[BoardTuple], Policy]
 """A fixed policy maker of :func:`solve_race`: ``maker(opponent_board) -> Policy``."""
+
+Payoff = Callable[[int, BoardTuple], Amount]
+"""A terminal payoff of :func:`solve_race`: ``payoff(player, opponent_board)``, the value to
+``player`` (1 the first mover, 2 the second) of completing his board against that board, a
+probability (e.g. of winning a session, FIVES-7)."""
 
 Legal = tuple[tuple[int, int], ...]
 """The legal rows of a choice throw with their hits (:func:`.state.grouped_choice_throws`)."""
@@ -576,7 +581,7 @@ def solve_pair(rules: Rules, groups_a: Sequence[tuple[Fraction | float, Options]
 
 def solve_race(rules: Rules, open_rows: Sequence[int], *, first: str | RaceMaker = "race",
                second: str | RaceMaker = "race",
-               exact: bool | None = None, examples: int = 10) -> RaceSolution:
+               exact: bool | None = None, examples: int = 10, payoff: Payoff | None = None) -> RaceSolution:
     """Solve the two-player race on a reduced board exactly, in plain Python (the reference).
 
     Args:
@@ -587,6 +592,10 @@ def solve_race(rules: Rules, open_rows: Sequence[int], *, first: str | RaceMaker
             turns against that opponent board; evaluated exactly).
         exact: Fractions (True) or float64 (False); default exact up to 2 open rows.
         examples: differing decisions kept as examples (race vs race).
+        payoff: a general terminal payoff (:data:`Payoff`) instead of the game's
+            (:func:`win_value`): the values are then probabilities whatever the scoring, the
+            opponent's value of the mirror pair ``1 - v`` (two players, zero-sum), and the
+            solution's rules score ``"first_out"``; each player has a table of his own.
 
     Returns:
         A :class:`RaceSolution` with the value of every live pair for both players.
@@ -606,13 +615,15 @@ def solve_race(rules: Rules, open_rows: Sequence[int], *, first: str | RaceMaker
     """
     rows = check_race_rows(rules, open_rows, REFERENCE_MAX_ROWS)
     policies = (check_policy(first), check_policy(second))
+    if payoff is not None:
+        rules = replace(rules, scoring="first_out")     # probabilities: the mirror 1 - v
     if exact is None:
         exact = len(rows) <= 2
     goal = rules.goal
     boards = [b for b in reduced_boards(rules, rows) if not _complete(b, goal)]
     solo_values = solve_reduced(rules, rows, exact=exact).values
     solo = SoloOptimal(rules, solo_values.__getitem__, exact=exact)
-    symmetric = policies[0] == policies[1]
+    symmetric = policies[0] == policies[1] and payoff is None
     table1: dict[tuple[BoardTuple, BoardTuple], Amount] = {}
     values = {1: table1, 2: table1 if symmetric else {}}
     turns: dict[tuple[int, BoardTuple], _RaceTurn] = {}
@@ -621,7 +632,7 @@ def solve_race(rules: Rules, open_rows: Sequence[int], *, first: str | RaceMaker
         model = turns.get((player, opponent))
         if model is None:
             own, other = values[player], values[3 - player]
-            win = win_value(rules, opponent)
+            win = win_value(rules, opponent) if payoff is None else payoff(player, opponent)
 
             def end(board: BoardTuple) -> Amount:
                 return win if _complete(board, goal) else mirror(rules, other[(opponent, board)])
@@ -929,6 +940,23 @@ class RaceTables:
         return out
 
 
+def _payoff_tables(t: dict, u: dict, payoff: tuple[np.ndarray, np.ndarray]) -> tuple[dict, dict]:
+    """The kernel tables of the first and the second mover with a terminal payoff
+    (:func:`solve_race_compiled`): each side's rest points replaced by the payoff of completing
+    against its boards, as ``(p - 1/2) / 2``, copies of their own (two sets of boards).
+
+    Raises:
+        DicemathError: arrays of the wrong length, or values outside [0, 1].
+    """
+    first, second = (np.asarray(p, dtype=np.float64) for p in payoff)
+    if first.shape != (u["layout"].size,) or second.shape != (t["layout"].size,):
+        raise DicemathError(f"a payoff gives a value per opponent board: {u['layout'].size} and "
+                            f"{t['layout'].size}, got shapes {first.shape} and {second.shape}")
+    if not (np.all((first >= 0) & (first <= 1)) and np.all((second >= 0) & (second <= 1))):
+        raise DicemathError("a payoff is a probability: values in [0, 1]")
+    return dict(t, RP=(second - 0.5) / 2.0), dict(u, RP=(first - 0.5) / 2.0)
+
+
 def _default_threads(boards: int) -> int:
     """A thread per CPU from :data:`THREADED_BOARDS` boards a side, else one."""
     return (os.cpu_count() or 1) if boards >= THREADED_BOARDS else 1
@@ -936,7 +964,8 @@ def _default_threads(boards: int) -> int:
 
 def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = "race", second: str = "race",
                         examples: int = 10, decisions: bool = True, threads: int | None = None,
-                        floors: Sequence[int] = (), second_floors: Sequence[int] | None = None) -> RaceTables:
+                        floors: Sequence[int] = (), second_floors: Sequence[int] | None = None,
+                        payoff: tuple[np.ndarray, np.ndarray] | None = None) -> RaceTables:
     """Solve the two-player race on a reduced board with the compiled kernel (float64).
 
     Args:
@@ -961,6 +990,14 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
             boards a side, else one); the values and counts are the same whatever the threads.
             The threads take chunks of opponents' boards level of progress by level, waiting for
             each other between levels: two halve the wall time on two idle CPUs.
+        payoff: a general terminal payoff instead of the game's (:func:`win_value`), as
+            :func:`solve_race`'s (:data:`Payoff`) in two float64 arrays ``(first, second)``:
+            ``first[j]`` the first mover's value of completing his board against the second's
+            board of index ``j`` (of his layout), ``second[i]`` the second's against the first's
+            board ``i``; probabilities in [0, 1]. The values are then probabilities (the mirror
+            ``1 - v``), each player has a table of his own and no decisions are counted; the
+            kernel solves them in its rest-point arithmetic on ``v' = (v - 1/2) / 2`` (mirror
+            ``-v'``; the arrays in place of the rest points, a bracket holding every probability).
 
     Raises:
         InvalidBoardError, RaceTooLargeError, DicemathError: as :func:`solve_race`, or
@@ -978,6 +1015,8 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
 
     box, second_box = check_race_boxes(rules, open_rows, floors, second_floors)
     rows = box.rows
+    if payoff is not None:
+        rules = replace(rules, scoring="first_out")     # probabilities: the mirror 1 - v
     first_policy, second_policy = check_policy(first), check_policy(second)
     if not isinstance(first_policy, str) or not isinstance(second_policy, str):
         raise DicemathError(f"the compiled race plays the policies {POLICIES}, not a policy maker")
@@ -985,6 +1024,8 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
     kernel_for(rules, rows)                                  # InvalidRulesError for rules no kernel implements
     t = kernel_tables(rules, rows, box.floors)
     u = t if second_box is None else kernel_tables(rules, rows, second_box.floors)
+    if payoff is not None:
+        t, u = _payoff_tables(t, u, payoff)
     NA, NB = t["layout"].size, u["layout"].size
     symmetric = policies[0] == policies[1] and u is t
     count = decisions and symmetric and policies[0] == "race"
@@ -1013,12 +1054,15 @@ def solve_race_compiled(rules: Rules, open_rows: Sequence[int], *, first: str = 
     start = time.perf_counter()
     newton_steps, _ = _race_c.solve_pairs(
         tables_a, shape_a, tables_b, shape_b, (V1, V2, V1T, V2T),
-        (policies[0] == "race", policies[1] == "race", symmetric, rules.scoring == "first_out", count),
+        (policies[0] == "race", policies[1] == "race", symmetric, rules.scoring == "first_out" and payoff is None,
+         count),
         stats, ex_loss, ex_info, ex_value, threads or _default_threads(max(NA, NB)))
     seconds = time.perf_counter() - start
     del V1T, V2T
     V1 = V1[np.ix_(t["position"], u["position"])]            # the kernel's rows and columns are positions
     V2 = V1 if symmetric else V2[np.ix_(u["position"], t["position"])]
+    if payoff is not None:
+        V1, V2 = 2.0 * V1 + 0.5, 2.0 * V2 + 0.5
     found_stats = None
     if count:
         found_stats = DecisionStats(float(stats[0]), float(stats[1]), int(stats[2]), int(stats[3]))
