@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from dicemath.core.game import Game
+from dicemath.core.errors import DicemathError, InvalidStateError
+from dicemath.core.game import Game, state_of
 from dicemath.core.requests import Field, view
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
 from dicemath.games.pegs_fives.state import State, initial_state
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from dicemath.analysis.engine import GameAnalysis
     from dicemath.core.advice import Advice
     from dicemath.core.sources import SourceChain
+    from dicemath.games.pegs_fives.table_state import TableState
 
 
 class PegsFivesGame(Game):
@@ -33,13 +35,48 @@ class PegsFivesGame(Game):
     def initial_state(self, rules: Rules | None = None) -> State:
         return initial_state(rules or self.preset)
 
-    def read_state(self, text: str, rules: Rules | None = None) -> State:
-        return State.from_str(text)
+    def table_start(self, players: int, rules: Rules | None = None, **options: Any) -> TableState:
+        """The start of a game of ``players`` (2..6) at one table
+        (:func:`~dicemath.games.pegs_fives.table_state.table_start`); the one option ``rounds``:
+        Fives, the rounds of a session (FIVES-7; default 1).
 
-    def draw(self, state: State, advice: Advice | None = None) -> str:
+        Raises:
+            InvalidStateError: players outside 2..6, rounds below 1, or Pegs with more than one round.
+            DicemathError: another option.
+        """
+        from dicemath.games.pegs_fives.table_state import table_start
+
+        unknown = sorted(set(options) - {"rounds"})
+        if unknown:
+            raise DicemathError(f"a table of {self.title} takes the option rounds, got {', '.join(unknown)}")
+        return table_start(rules or self.preset, players, **options)
+
+    def read_state(self, text: str, rules: Rules | None = None) -> State | TableState:
+        """A solitaire state, or a table state (its text names every player's ``boards``)."""
+        from dicemath.games.pegs_fives.table_state import TableState, is_table_text
+
+        return TableState.from_str(text) if is_table_text(text) else State.from_str(text)
+
+    def draw(self, state: State | TableState, advice: Advice | None = None) -> str:
+        """The picture of a solitaire state; of a table state, the picture of the mover's turn."""
         from dicemath.games.pegs_fives.drawing import draw
 
-        return draw(state, advice)
+        return draw(state if isinstance(state, State) else state.turn, advice)
+
+    def advise(self, state: Any, **settings: Any) -> Advice:
+        """The advice at a decision: of a solitaire state, from :meth:`sources` (the chain of its
+        rules); of a table state, the mover's playing to win against the others' boards
+        (:func:`table_advice`).
+
+        Raises:
+            InvalidStateError: nobody decides at ``state``, or no source covers it.
+            DicemathError: bad settings (``objective`` with a session).
+        """
+        if isinstance(state, State):
+            return super().advise(state, **settings)
+        from dicemath.games.pegs_fives.table_state import TableState
+
+        return table_advice(state_of(state, TableState, "Pegs/Fives"), **settings)
 
     def sources(self, rules: Rules) -> SourceChain:
         """The chain of ``rules``
@@ -165,6 +202,58 @@ class FivesGame(PegsFivesGame):
                         report_full_board.compute, report_full_board.render),
                 Section("playing_to_win", "Playing to win: Pegs and Fives against the opponent on the table",
                         partial(report_playing_to_win.compute, self), report_playing_to_win.render))
+
+
+def is_session(state: TableState) -> bool:
+    """Whether the advice at ``state`` plays for a Fives session (FIVES-7): rounds left after
+    this one, or running totals not all equal; a single round with equal totals is today's race."""
+    return state.rules.scoring == "rest_points" and (state.rounds_left > 1 or len(set(state.totals)) > 1)
+
+
+def table_advice(state: TableState, *, objective: str | None = None, **settings: Any) -> Advice:
+    """The advice of the player to move at a table, playing to win against the others' boards
+    (in the order they move after him): in a Fives session (:func:`is_session`) the session
+    advice (:func:`~dicemath.games.pegs_fives.session_advice.session_advice`, his probability of
+    winning the session); otherwise race advice
+    (:func:`~dicemath.games.pegs_fives.race_advice.race_advice`: Pegs his probability of
+    finishing first, PEGS-2; Fives the opponents' mean rest points minus his own, FIVES-6).
+
+    Args:
+        state: a table state where the mover names a row.
+        objective: race advice's objective (``"win"`` or ``"rest_points"``; default the game's
+            own); refused in a session, whose objective is the session.
+        settings: the race's or the session's settings (``table``, ``exact_max_rows``).
+
+    Raises:
+        InvalidStateError: nobody decides at ``state``.
+        DicemathError: an objective in a session, or one the game does not know.
+
+    Example:
+        >>> from dicemath.games.pegs_fives.rules import PEGS
+        >>> from dicemath.games.pegs_fives.table_state import table_decision
+        >>> state = table_decision(PEGS.variant(rows=2), [0, 4], (2, 2, 1, 1, 1, 1), [[4, 4], [0, 0]])
+        >>> advice = table_advice(state)          # row 2's two hits would overthrow (PEGS-6)
+        >>> advice.extras["objective"], [option.action for option in advice.options], advice.exact
+        ('win', [1, 2], False)
+    """
+    roll = state.roll
+    if roll is None or state.over:
+        raise InvalidStateError(f"nobody decides at {state}: "
+                                f"{'the game is over' if state.over else 'the dice are next'}")
+    board, throws = state.boards[state.mover], None if state.throws is None else state.throws + 1
+    if is_session(state):
+        if objective is not None:
+            raise DicemathError("a session is played to win the session (FIVES-7): no other objective with "
+                                "totals or rounds left")
+        from dicemath.games.pegs_fives.session_advice import session_advice
+
+        return session_advice(state.rules, board, roll, list(state.opponents), state.totals_from_mover,
+                              state.rounds_left, starter=state.starter_from_mover, dice=state.dice, throws=throws,
+                              **settings)
+    from dicemath.games.pegs_fives.race_advice import race_advice
+
+    return race_advice(state.rules, board, roll, list(state.opponents), dice=state.dice, throws=throws,
+                       objective=objective, **settings)
 
 
 PEGS_GAME = PegsGame()

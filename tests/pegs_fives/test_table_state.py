@@ -1,0 +1,203 @@
+"""Table states of Pegs and Fives: every player's board, the turn passing round the table, rounds,
+totals and results, the text form, and the advice of the player to move."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+
+import pytest
+
+from dicemath.core.errors import DicemathError, IllegalMoveError, InvalidStateError
+from dicemath.core.game import CHANCE, TERMINAL, check_random_play, random_playout
+from dicemath.games.pegs_fives.game import FIVES_GAME, PEGS_GAME, is_session, table_advice
+from dicemath.games.pegs_fives.race_advice import race_advice
+from dicemath.games.pegs_fives.rules import FIVES, PEGS
+from dicemath.games.pegs_fives.state import State, initial_state, rest_points
+from dicemath.games.pegs_fives.table_state import (
+    MAX_PLAYERS, TableState, check_table_state, table_decision, table_start)
+
+SMALL_PEGS = PEGS.variant(rows=3)
+SMALL_FIVES = FIVES.variant(rows=3)
+
+
+def _round_trips(state) -> None:
+    check_table_state(state)
+    assert TableState.from_str(str(state)) == state
+    assert FIVES_GAME.read_state(str(state)) == state
+
+
+@pytest.mark.parametrize("rules, players, rounds", [(SMALL_PEGS, 3, 1), (SMALL_FIVES, 3, 3), (SMALL_FIVES, 6, 2),
+                                                    (SMALL_PEGS, 2, 1)])
+def test_random_games_keep_the_invariant_and_the_text_round_trips(rules, players, rounds):
+    visited = check_random_play(table_start(rules, players, rounds=rounds), games=6, seed=3, invariant=_round_trips)
+    assert visited > 50
+
+
+def test_a_solitaire_state_and_its_text_are_todays():
+    state = FIVES_GAME.read_state(str(initial_state(FIVES).apply((1, 2, 3, 4, 5, 6))))
+    assert type(state) is State
+    assert str(state) == ("fives | board 0,0,0,0,0,0,0,0,0,0,0,0 | turns 0 | dice 6 throws - | row - count 0 | "
+                          "roll 6-5-4-3-2-1")
+
+
+def _solitaire_turn(rules, board, rng):
+    """A turn played on the solitaire engine with ``rng``'s dice, the lowest legal row named."""
+    state = initial_state(rules, board, single_turn=True)
+    while not state.over:
+        state = state.apply(rng.choice([o for o, _ in state.chance_outcomes()]) if state.roll is None
+                            else state.legal_actions()[0])
+    return state.board
+
+
+def test_each_seat_plays_the_solitaire_turn_in_turn():
+    """The table, played with the same dice and rows as the solitaire engine turn by turn,
+    moves the seats 0, 1, 2, 0, ... and leaves each board where the solitaire turn does."""
+    rules = SMALL_PEGS
+    state, table_rng, solo_rng = table_start(rules, 3), random.Random(11), random.Random(11)
+    boards = [(0,) * rules.rows] * 3
+    for turn in range(9):
+        assert state.mover == turn % 3 and state.current_player() == CHANCE
+        boards[turn % 3] = _solitaire_turn(rules, boards[turn % 3], solo_rng)
+        mover = state.mover
+        while state.mover == mover and not state.over:
+            state = state.apply(table_rng.choice([o for o, _ in state.chance_outcomes()]) if state.roll is None
+                                else state.legal_actions()[0])
+        if state.over:
+            assert state.boards[mover] == boards[mover] == (rules.goal,) * rules.rows
+            break
+        assert list(state.boards) == boards
+
+
+def _finish_round(state: TableState, rng: random.Random) -> tuple[TableState, TableState]:
+    """The state before the step that ends the round of ``state`` (random dice and rows), and after it."""
+    rounds = state.rounds_left
+    while True:
+        after = state.apply(rng.choice([o for o, _ in state.chance_outcomes()]) if state.roll is None
+                            else rng.choice(state.legal_actions()))
+        if after.rounds_left != rounds:
+            return state, after
+        state = after
+
+
+def test_a_fives_session_adds_rest_points_moves_the_start_and_shares_a_tie():
+    rules, rng = FIVES.variant(rows=2), random.Random(4)
+    state = table_start(rules, 3, rounds=3)
+    for round_number in range(3):
+        assert (state.starter, state.mover, state.rounds_left) == (round_number, round_number, 3 - round_number)
+        before, state = _finish_round(state, rng)
+        # every board's rest points (FIVES-6) on the totals; the finisher's board complete: 0
+        assert state.totals == tuple(total + (0 if seat == before.mover else rest_points(board, rules.goal))
+                                     for seat, (total, board) in enumerate(zip(before.totals, before.boards)))
+        assert state.over == (round_number == 2)
+        if not state.over:
+            assert state.boards == ((0, 0),) * 3
+    assert state.current_player() == TERMINAL and state.boards[state.mover] == (5, 5)
+    low = min(state.totals)
+    winners = [seat for seat, total in enumerate(state.totals) if total == low]
+    assert state.returns() == tuple(1 / len(winners) if seat in winners else 0.0 for seat in range(3))
+    tied = TableState.from_str(str(state).replace(f"totals {','.join(map(str, state.totals))}", "totals 7,3,3"))
+    assert tied.returns() == (0.0, 0.5, 0.5)
+
+
+def test_the_round_ends_on_a_complete_board_with_every_board_s_rest_points():
+    rules = FIVES.variant(rows=2)
+    state = TableState.from_str("fives rows=2 | boards 5,3; 1,4; 5,0 | mover 1 | dice 6 throws - | row - count 0 | "
+                                "roll - | totals 4,0,9 | rounds left 2 | starter 2")
+    state = state.apply((1, 1, 1, 1, 1, 2)).apply(2)            # seat 1 completes number 2 (FIVES-5: fresh dice)
+    assert state.boards[1] == (1, 5) and state.mover == 1
+    after = state.apply((1, 1, 1, 1, 1, 1)).apply(1)            # six 1s: number 1 complete, the board too
+    assert after.totals == (4 + rest_points((5, 3), 5), 0, 9 + rest_points((5, 0), 5)) == (8, 0, 19)
+    assert (after.boards, after.mover, after.starter, after.rounds_left) == (((0, 0),) * 3, 0, 0, 1)
+    assert after.rules == rules
+
+
+def test_pegs_returns_one_for_the_first_to_finish():
+    state = TableState.from_str("pegs rows=1 | boards 4; 3; 2 | mover 2 | dice 6 throws 3 | row - count 0 | roll - | "
+                                "totals 0,0,0 | rounds left 1 | starter 0")
+    end = state.apply((1, 1, 1, 6, 6, 6)).apply(1)             # three hits: 2 -> 5, in
+    assert end.current_player() == TERMINAL and end.returns() == (0.0, 0.0, 1.0)
+    with pytest.raises(IllegalMoveError, match="over"):
+        end.apply((1, 1, 1, 1, 1, 1))
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("pegs rows=1 | boards 4 | mover 0 | dice 6 throws 3 | row - count 0 | roll - | totals 0 | rounds left 1 | "
+     "starter 0", "2..6 players"),
+    ("pegs rows=1 | boards 4; 5 | mover 0 | dice 6 throws 3 | row - count 0 | roll - | totals 0,0 | rounds left 1 | "
+     "starter 0", "complete"),
+    ("pegs rows=1 | boards 4; 3 | mover 2 | dice 6 throws 3 | row - count 0 | roll - | totals 0,0 | rounds left 1 | "
+     "starter 0", "mover"),
+    ("pegs rows=1 | boards 4; 3 | mover 0 | dice 6 throws 3 | row - count 0 | roll - | totals 0,0 | rounds left 2 | "
+     "starter 0", "one game"),
+    ("fives rows=1 | boards 4; 3 | mover 0 | dice 6 throws - | row - count 0 | roll - | totals 0 | rounds left 2 | "
+     "starter 0", "totals"),
+    ("fives rows=1 | boards 4; 3 | mover 0 | dice 7 throws - | row - count 0 | roll - | totals 0,0 | rounds left 2 | "
+     "starter 0", "dice"),
+    ("fives rows=1 | boards 4; 3 | mover 0 | dice 6 throws - | row - count 0 | roll 6-6-6-6-6-6 | totals 0,0 | "
+     "rounds left 2 | starter 0", "names no row"),
+    ("fives rows=1 | boards 4; 3 | mover 0 | dice 6 throws - | row - count 0 | roll - | totals 0,0 | rounds left 0 | "
+     "starter 0", "finished game"),
+    ("fives rows=1 | boards 4; 3; x | mover 0 | dice 6 throws - | row - count 0 | roll - | totals 0,0,0 | "
+     "rounds left 1 | starter 0", "cannot read"),
+])
+def test_texts_of_states_no_table_reaches_are_refused_by_name(text, problem):
+    with pytest.raises(InvalidStateError, match=problem):
+        TableState.from_str(text)
+
+
+@pytest.mark.parametrize("game, players, rounds, problem", [
+    (PEGS_GAME, 1, 1, "2..6 players"), (FIVES_GAME, MAX_PLAYERS + 1, 1, "2..6 players"),
+    (FIVES_GAME, 3, 0, "rounds"), (PEGS_GAME, 3, 2, "one game")])
+def test_a_table_start_refuses_what_the_rules_refuse(game, players, rounds, problem):
+    with pytest.raises(InvalidStateError, match=problem):
+        game.table_start(players, rounds=rounds)
+
+
+def test_the_games_table_start_reads_back_and_plays():
+    state = FIVES_GAME.table_start(4, SMALL_FIVES, rounds=2)
+    assert FIVES_GAME.read_state(str(state)) == state and state.players == 4
+    end = random_playout(state, random.Random(2))
+    assert end.current_player() == TERMINAL and sum(end.returns()) == pytest.approx(1.0)
+    assert PEGS_GAME.table_start(2).rules is PEGS
+
+
+def test_the_table_advice_is_race_advice_against_the_others_in_the_order_they_move():
+    """Seat 1 of three moves: his opponents are seat 2, then seat 0 (race advice's order)."""
+    rules = PEGS.variant(rows=4)
+    boards = ((3, 4, 0, 2), (4, 1, 2, 3), (1, 4, 4, 0))
+    state = TableState(rules, boards, 1, 6, 2, None, 0, (1, 2, 3, 3, 4, 4), (0, 0, 0))
+    check_table_state(state)
+    advice = PEGS_GAME.advise(state)
+    direct = race_advice(rules, boards[1], (1, 2, 3, 3, 4, 4), [boards[2], boards[0]], throws=3)
+    assert advice == direct and advice.extras["opponents"] == [list(boards[2]), list(boards[0])]
+    swapped = race_advice(rules, boards[1], (1, 2, 3, 3, 4, 4), [boards[0], boards[2]], throws=3)
+    assert swapped.extras["opponents"] != advice.extras["opponents"]
+
+
+def test_a_single_fives_round_is_race_advice_and_a_session_is_not():
+    rules = FIVES
+    one_round = table_decision(rules, [3] * 12, (6, 6, 6, 6, 2, 1), [[5] * 11 + [4], [4] * 12])
+    assert not is_session(one_round)
+    assert table_advice(one_round) == race_advice(rules, [3] * 12, (6, 6, 6, 6, 2, 1), [[5] * 11 + [4], [4] * 12])
+    assert is_session(table_decision(rules, [3] * 12, (6, 6, 6, 6, 2, 1), [[4] * 12], rounds_left=2))
+    assert is_session(table_decision(rules, [3] * 12, (6, 6, 6, 6, 2, 1), [[4] * 12], totals=(3, 0)))
+    assert not is_session(table_decision(rules, [3] * 12, (6, 6, 6, 6, 2, 1), [[4] * 12], totals=(3, 3)))
+    with pytest.raises(DicemathError, match="session"):
+        table_advice(table_decision(rules, [3] * 12, (6, 6, 6, 6, 2, 1), [[4] * 12], rounds_left=2), objective="win")
+
+
+def test_nobody_is_advised_at_a_throw_or_after_the_game():
+    with pytest.raises(InvalidStateError, match="dice are next"):
+        PEGS_GAME.advise(table_start(PEGS, 3))
+
+
+@pytest.mark.skipif(importlib.util.find_spec("dicemath.games.pegs_fives.session_advice") is None,
+                    reason="the session advice (session_advice.py) has not landed")
+def test_a_fives_session_is_advised_for_the_session():
+    state = table_decision(FIVES.variant(rows=3), [3, 4, 0], (3, 3, 2, 1, 1, 6), [[4, 4, 2], [1, 4, 4]],
+                           totals=(10, 30, 25), rounds_left=2, starter=1)
+    advice = FIVES_GAME.advise(state)
+    assert advice.extras["objective"] == "session"
+    assert sorted(o.action for o in advice.options) == list(state.legal_actions())
+    assert all(0 <= float(o.value) <= 1 for o in advice.options)
