@@ -245,11 +245,14 @@ def table_advice(state: TableState, *, objective: str | None = None, **settings:
         if objective is not None:
             raise DicemathError("a session is played to win the session (FIVES-7): no other objective with "
                                 "totals or rounds left")
-        from dicemath.games.pegs_fives.session_advice import session_advice
-
-        return session_advice(state.rules, board, roll, list(state.opponents), state.totals_from_mover,
-                              state.rounds_left, starter=state.starter_from_mover, dice=state.dice, throws=throws,
-                              **settings)
+        try:
+            from dicemath.games.pegs_fives.session_advice import session_advice
+        except ModuleNotFoundError:         # the session advice is being written: the round's race meanwhile
+            session_advice = None
+        if session_advice is not None:
+            return session_advice(state.rules, board, roll, list(state.opponents), state.totals_from_mover,
+                                  state.rounds_left, starter=state.starter_from_mover, dice=state.dice,
+                                  throws=throws, **settings)
     from dicemath.games.pegs_fives.race_advice import race_advice
 
     return race_advice(state.rules, board, roll, list(state.opponents), dice=state.dice, throws=throws,
