@@ -10,6 +10,10 @@ option's expected turns still needed after this turn is written beside its row, 
 row is framed, and a note says whether the values are exact or estimates. The title and the
 status line are the text view's (:mod:`.view`).
 
+A game at a table (:class:`~.table_state.TableState`) is drawn by :func:`draw_table`: the
+mover's turn as above, then every player's board in small, in seat order, with the mover
+marked, Fives' rest points now and running totals (FIVES-6/7), and the rounds left.
+
 Example:
     >>> from dicemath.games.pegs_fives.state import initial_state
     >>> from dicemath.games.pegs_fives.rules import PEGS
@@ -23,7 +27,9 @@ from __future__ import annotations
 from dicemath.core import svg
 from dicemath.core.advice import Advice, Option
 from dicemath.core.errors import IllegalMoveError
+from dicemath.core.numbers import number_text
 from dicemath.games.pegs_fives.state import State, rest_points
+from dicemath.games.pegs_fives.table_state import TableState
 from dicemath.games.pegs_fives.view import count, is_pegs, status, title
 
 ROW_HEIGHT = 30
@@ -36,6 +42,10 @@ ADVICE_WIDTH = 250
 """Width of the column of advice beside the rows."""
 DIE_SIZE = 30
 """Side of a die."""
+CELL = 7
+"""Pitch of a step's square in a table's small boards (:func:`draw_table`)."""
+SEAT_HEIGHT = 54
+"""Height of one player's line in a table's small boards."""
 
 
 def draw(state: State, advice: Advice | None = None) -> str:
@@ -62,6 +72,15 @@ def draw(state: State, advice: Advice | None = None) -> str:
         >>> picture.count('class="die"'), picture.count('class="advised"')
         (6, 1)
     """
+    parts, width, bottom = _turn(state, advice, svg.HEADING_HEIGHT + 22)
+    return svg.Drawing(width, bottom + 14, title(state)).add(*parts).to_svg()
+
+
+def _turn(state: State, advice: Advice | None, top: int, *, table: bool = False) -> tuple[list[str], int, int]:
+    """The parts of :func:`draw`'s picture below its title, from ``top`` down: the status line,
+    the choice throw, the rows with the advice (at a ``table``, each option's value in the
+    advice's unit: :func:`_table_option`), the footer; with the picture's width and the footer's
+    baseline."""
     rules = state.rules
     options = advice.options if advice is not None else ()
     legal = state.legal_actions()
@@ -70,7 +89,6 @@ def draw(state: State, advice: Advice | None = None) -> str:
             raise IllegalMoveError(f"advice for row {option.action}, but the rows that can be named in {state} "
                                    f"are {list(legal)}")
     pegs = is_pegs(state)
-    top = svg.HEADING_HEIGHT + 22
     parts = [svg.text(12, top - 4, status(state))]
     if state.roll is not None:
         parts.append(svg.text(12, top + 26, "Choice throw:"))
@@ -90,12 +108,88 @@ def draw(state: State, advice: Advice | None = None) -> str:
         pending = state.count if row == state.row else 0
         parts.append(_row(row, y, step, pending, rules.goal, pegs, holes_right, width))
         if row in by_row:
-            parts.append(_option(by_row[row], exact, y, holes_right, width, best=by_row[row] is options[0]))
+            written = _table_option if table else _option
+            parts.append(written(by_row[row], exact, y, holes_right, width, best=by_row[row] is options[0]))
     bottom = top + rules.rows * ROW_HEIGHT + 22
-    footer = _footer(state, bool(options), exact)
+    footer = _footer(state, bool(options) and not table, exact)
+    if table and advice is not None and options:
+        footer = f"{advice.unit} ({'exact' if exact else 'estimates'})" + (f"; {footer}" if footer else "")
     if footer:
         parts.append(svg.text(12, bottom, footer, fill=svg.GREY))
-    return svg.Drawing(width, bottom + 14, title(state)).add(*parts).to_svg()
+    return parts, width, bottom
+
+
+def draw_table(state: TableState, advice: Advice | None = None) -> str:
+    """The picture of a game of Pegs or a session of Fives at one table as SVG text: the mover's
+    turn as :func:`draw` draws it (his rows, the choice throw, ``advice`` beside his rows; his
+    rows titled ``row N: ...`` as there), then every player's board in small (a column of
+    squares per row, filled up to its step), in seat order, the mover framed, each with Fives'
+    rest points now and running total (FIVES-6/7) or Pegs' rows in; once the game is over, the
+    result instead of the turn.
+
+    Raises:
+        IllegalMoveError: an option for a row that cannot be named (as :func:`draw`).
+
+    Example:
+        >>> from dicemath.games.pegs_fives.rules import FIVES
+        >>> from dicemath.games.pegs_fives.table_state import table_start
+        >>> picture = draw_table(table_start(FIVES, 3, rounds=2))
+        >>> picture.count('class="seat"'), picture.count('class="seat mover"'), "2 rounds left" in picture
+        (2, 1, True)
+    """
+    rules, fives = state.rules, state.rules.scoring == "rest_points"
+    name = "Pegs" if is_pegs(state.turn) else "Fives"
+    top = svg.HEADING_HEIGHT + 22
+    if state.over:
+        results = state.returns()
+        winners = [seat for seat, result in enumerate(results) if result > 0]
+        heading = f"{name}: the {'session' if fives else 'game'} is over"
+        done = (f"Seat {winners[0]} wins" if len(winners) == 1 else
+                "Seats " + ", ".join(map(str, winners)) + " share the win")
+        parts = [svg.text(12, top - 4, done + (" with the lowest total" if fives else ", first to finish"),
+                          font_weight="bold")]
+        width = LABEL_WIDTH + STEP_WIDTH * (rules.goal + 1) + ADVICE_WIDTH
+        bottom = top
+    else:
+        left = f"{count(state.rounds_left, 'round')} left" if fives else "one game"
+        heading = f"{name}: seat {state.mover} to move ({left})"
+        parts, width, bottom = _turn(state.turn, advice, top, table=True)
+    y = bottom + 34
+    parts.append(svg.text(12, y, "The table" + (": rest points now and running totals" if fives else ""),
+                          font_weight="bold"))
+    for seat, board in enumerate(state.boards):
+        parts.append(_seat(state, seat, board, y + 10 + seat * SEAT_HEIGHT, width))
+    return svg.Drawing(width, y + 18 + state.players * SEAT_HEIGHT, heading).add(*parts).to_svg()
+
+
+def _seat(state: TableState, seat: int, board: tuple[int, ...], y: float, width: float) -> str:
+    """One player's line of :func:`draw_table`: his name, his board in small, his numbers."""
+    rules, fives = state.rules, state.rules.scoring == "rest_points"
+    mover = seat == state.mover and not state.over
+    left = LABEL_WIDTH + 64
+    parts = []
+    if mover:
+        parts.append(svg.rect(4, y, width - 8, SEAT_HEIGHT - 6, fill="none", stroke=svg.BLUE, stroke_width=3, rx=5))
+    parts.append(svg.text(12, y + 22, f"Seat {seat}", size=16, font_weight="bold"))
+    if mover:
+        parts.append(svg.text(12, y + 40, "to move", size=12, fill=svg.GREY))
+    base = y + 8 + rules.goal * CELL
+    for row, step in enumerate(board):
+        for level in range(1, rules.goal + 1):
+            parts.append(svg.rect(left + row * (CELL + 5), base - level * CELL, CELL - 1, CELL - 1,
+                                  fill=svg.BLUE if level <= step else svg.LIGHT,
+                                  class_="cell filled" if level <= step else "cell"))
+    numbers_at = left + rules.rows * (CELL + 5) + 12
+    rest = rest_points(board, rules.goal)
+    complete = sum(step >= rules.goal for step in board)
+    if fives:
+        numbers = [f"rest points {rest}", f"total {state.totals[seat]}"]
+    else:
+        numbers = [f"{complete} of {rules.rows} rows in"]
+    parts += [svg.text(numbers_at, y + 20 + 18 * k, line, size=14) for k, line in enumerate(numbers)]
+    what = (f"seat {seat}{' (to move)' if mover else ''}: board {','.join(map(str, board))}; "
+            + (f"rest points {rest}, running total {state.totals[seat]}" if fives else f"{complete} rows in"))
+    return svg.group(*parts, class_="seat mover" if mover else "seat", title=what)
 
 
 def _x(step: int) -> float:
@@ -149,6 +243,16 @@ def _option(option: Option, exact: bool, y: float, left: float, width: float, *,
     if best:
         parts.insert(0, svg.rect(2, y, width - 4, ROW_HEIGHT, fill="none", stroke=svg.BLUE, stroke_width=3, rx=5))
     return svg.group(*parts, class_="advised" if best else "option", title=tip)
+
+
+def _table_option(option: Option, exact: bool, y: float, left: float, width: float, *, best: bool) -> str:
+    """The value of naming the row of ``option`` at a table, in its advice's unit, written beside it."""
+    parts = [svg.text(left + 8, y + ROW_HEIGHT / 2 + 5, f"{'best: ' if best else ''}{number_text(option.value)}",
+                      font_weight="bold" if best else None)]
+    if best:
+        parts.insert(0, svg.rect(2, y, width - 4, ROW_HEIGHT, fill="none", stroke=svg.BLUE, stroke_width=3, rx=5))
+    return svg.group(*parts, class_="advised" if best else "option",
+                     title=f"naming {option.action}: {number_text(option.value)}{'' if exact else ' (estimate)'}")
 
 
 def _footer(state: State, advised: bool, exact: bool) -> str:

@@ -58,10 +58,11 @@ class PegsFivesGame(Game):
         return TableState.from_str(text) if is_table_text(text) else State.from_str(text)
 
     def draw(self, state: State | TableState, advice: Advice | None = None) -> str:
-        """The picture of a solitaire state; of a table state, the picture of the mover's turn."""
-        from dicemath.games.pegs_fives.drawing import draw
+        """The picture of a solitaire state; of a table state, the mover's turn and every player's
+        board (:func:`~dicemath.games.pegs_fives.drawing.draw_table`)."""
+        from dicemath.games.pegs_fives.drawing import draw, draw_table
 
-        return draw(state if isinstance(state, State) else state.turn, advice)
+        return draw(state, advice) if isinstance(state, State) else draw_table(state, advice)
 
     def advise(self, state: Any, **settings: Any) -> Advice:
         """The advice at a decision: of a solitaire state, from :meth:`sources` (the chain of its
@@ -194,14 +195,16 @@ class FivesGame(PegsFivesGame):
 
     def report_sections(self) -> tuple[Any, ...]:
         from dicemath.reporting.section import Section
-        from dicemath.games.pegs_fives import report, report_full_board, report_playing_to_win
+        from dicemath.games.pegs_fives import report, report_bigger_table, report_full_board, report_playing_to_win
 
         return (Section("fives", "Fives: expected turns per number, the advisor, races and rest points",
                         partial(report.compute, self), report.render),
                 Section("full_board", "Pegs and Fives on the full board: the exact optimum and every policy measured",
                         report_full_board.compute, report_full_board.render),
                 Section("playing_to_win", "Playing to win: Pegs and Fives against the opponent on the table",
-                        partial(report_playing_to_win.compute, self), report_playing_to_win.render))
+                        partial(report_playing_to_win.compute, self), report_playing_to_win.render),
+                Section("bigger_table", "Playing at a bigger table: Pegs and Fives with two to five opponents",
+                        report_bigger_table.compute, report_bigger_table.render))
 
 
 def is_session(state: TableState) -> bool:
