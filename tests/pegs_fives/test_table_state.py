@@ -4,6 +4,7 @@ totals and results, the text form, and the advice of the player to move."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import random
 
 import pytest
@@ -201,3 +202,61 @@ def test_a_fives_session_is_advised_for_the_session():
     assert advice.extras["objective"] == "session"
     assert sorted(o.action for o in advice.options) == list(state.legal_actions())
     assert all(0 <= float(o.value) <= 1 for o in advice.options)
+
+
+BOARD, ROLL = "3,3,3,3,3,3,3,3,3,3,3,3", "6,6,6,6,2,1"
+OPPONENTS = ("5,5,5,5,5,5,5,5,5,5,5,4", "4,4,4,4,4,4,4,4,4,4,4,4")
+
+
+def _answer(argv, capsys) -> dict:
+    from dicemath.cli import main
+
+    assert main([*argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _boards(*texts):
+    return [[int(step) for step in text.split(",")] for text in texts]
+
+
+def test_the_command_advises_the_table_state_of_its_options(capsys):
+    """``fives advise`` with two opponents and a session's options answers what the game advises
+    at the table state they name (the mover in seat 0), the session's options read as T2 says."""
+    argv = ["fives", "advise", "--board", BOARD, "--roll", ROLL, "--opponent", OPPONENTS[0], "--opponent", OPPONENTS[1]]
+    board, *opponents = _boards(BOARD, *OPPONENTS)
+    plain = table_decision(FIVES, board, (6, 6, 6, 6, 2, 1), opponents)
+    assert _answer(argv, capsys) == FIVES_GAME.advise(plain).as_dict() == \
+        race_advice(FIVES, board, (6, 6, 6, 6, 2, 1), opponents).as_dict()
+    session = table_decision(FIVES, board, (6, 6, 6, 6, 2, 1), opponents, totals=(10, 30, 25), rounds_left=2,
+                             starter=1)
+    assert session.starter == 1 and session.totals_from_mover == (10, 30, 25) and session.rounds_left == 2
+    answer = _answer([*argv, "--totals", "10,30,25", "--rounds-left", "2", "--starter", "1"], capsys)
+    assert answer == FIVES_GAME.advise(session).as_dict()
+    by_text = _answer(["fives", "advise", str(session)], capsys)
+    assert by_text == answer
+
+
+@pytest.mark.parametrize("argv", [
+    ["fives", "advise", "--board", BOARD, "--roll", ROLL, "--totals", "1,2"],
+    ["fives", "advise", "--board", BOARD, "--roll", ROLL, "--rounds-left", "2"],
+    ["fives", "advise", "--board", BOARD, "--roll", ROLL, "--opponent", OPPONENTS[0], "--totals", "1,2,3"],
+    ["fives", "advise", "--board", BOARD, "--roll", ROLL, "--opponent", OPPONENTS[0], "--totals", "1,-2"],
+    ["fives", "advise", "--board", BOARD, "--roll", ROLL, "--opponent", OPPONENTS[0], "--starter", "2"],
+    ["fives", "advise", "--board", BOARD, "--roll", ROLL, "--opponent", OPPONENTS[0], "--rounds-left", "0"],
+    ["fives", "advise", "--board", BOARD, "--roll", ROLL, "--opponent", "5," * 11 + "5"],
+    ["fives", "advise", "--board", BOARD, "--roll", ROLL, "--opponent", OPPONENTS[0], "--rounds-left", "2",
+     "--objective", "win"],
+    ["pegs", "advise", "--board", BOARD, "--roll", ROLL, "--opponent", OPPONENTS[0], "--totals", "1,2"],
+    ["fives", "advise", str(table_start(FIVES, 2).apply((6, 6, 6, 6, 2, 1))), "--opponent", OPPONENTS[0]],
+    ["fives", "advise", str(table_start(FIVES, 2))],
+], ids=["totals-alone", "rounds-alone", "totals-length", "negative-total", "starter-seat", "no-round",
+        "complete-opponent", "objective-in-session", "pegs-totals", "table-and-opponent", "table-at-a-throw"])
+def test_bad_table_input_exits_2_with_a_message(argv, capsys):
+    from dicemath.cli import main
+
+    try:
+        code = main(argv)
+    except SystemExit as stop:                     # argparse's own refusal (an option Pegs lacks)
+        code = stop.code
+    err = capsys.readouterr().err
+    assert code == 2 and "error" in err and "Traceback" not in err

@@ -83,6 +83,18 @@ def register(subparsers, game) -> None:
                         help="with --opponent: maximise the chance to finish first (win)"
                              + (" or the expected rest-point difference (rest-points, the default; FIVES-6)"
                                 if rules is FIVES else " (PEGS-2, the default)"))
+    if rules is FIVES:
+        advise.add_argument("--totals", type=int_list, default=None, metavar="TOTALS",
+                            help="with --opponent, a session (FIVES-7): the running totals before this round, "
+                                 "yours first, then the opponents' in the order given, e.g. 10,30,25")
+        advise.add_argument("--rounds-left", type=int, default=None, metavar="R",
+                            help="with --opponent, a session: the rounds still to play including this one "
+                                 "(default 1); with --totals or more than one round the advice plays to win the "
+                                 "session")
+        advise.add_argument("--starter", type=int, default=None, metavar="K",
+                            help="with --opponent, a session: who started this round, 0 for you, 1 for the "
+                                 "first opponent given, ... (default 0; the next round's start player is the "
+                                 "next seat, FIVES-7)")
     add_svg_option(advise)
     add_json_flag(advise)
     advise.set_defaults(func=run_advise)
@@ -217,54 +229,76 @@ def run_solve(args) -> int:
     return 0
 
 
+SESSION_OPTIONS = ("totals", "rounds_left", "starter")
+"""The ``advise`` options of a Fives session (FIVES-7), each read with ``--opponent``."""
+
+
 def advice_of(rules: Rules, args):
     """The :class:`~dicemath.core.advice.Advice` of ``advise``, from the game object the
     command was registered with (``args.game``): from ``STATE``, or from ``--board``/``--roll``
-    (and ``--throws``), which name the same state; with ``--opponent``, race advice against
-    those boards (:func:`~dicemath.games.pegs_fives.race_advice.race_advice`).
+    (and ``--throws``), which name the same state; with ``--opponent`` (and, in Fives, a
+    session's ``--totals``, ``--rounds-left``, ``--starter``), the table state of the decision
+    (:func:`~dicemath.games.pegs_fives.table_state.table_decision`, the mover in seat 0), whose
+    advice plays to win against those boards (race or session advice,
+    :func:`~dicemath.games.pegs_fives.game.table_advice`); a table state's text as ``STATE``
+    says all of it.
 
     Raises:
-        DicemathError: neither or both forms, a state of another game, ``--objective``
-            without ``--opponent``, or a bad opponent board.
+        DicemathError: neither or both forms, a state of another game, ``--objective`` or a
+            session option without ``--opponent``, or a bad opponent board, totals or seat.
     """
-    from dicemath.games.pegs_fives.state import State, choice_throw_dice
+    from dicemath.games.pegs_fives.state import State
+    from dicemath.games.pegs_fives.table_state import table_decision
 
     game = args.game
-    if args.objective is not None and args.opponent is None:
-        raise DicemathError("--objective needs --opponent (advice without opponents minimises your own turns)")
+    objective = None if args.objective is None else args.objective.replace("-", "_")
+    session = {name: getattr(args, name, None) for name in SESSION_OPTIONS}
+    given = [f"--{name.replace('_', '-')}" for name, value in session.items() if value is not None]
+    if args.opponent is None and (objective is not None or given):
+        raise DicemathError(f"{'--objective' if objective is not None else given[0]} needs --opponent (advice "
+                            "without opponents minimises your own turns)")
     if args.state is not None:
         if args.board is not None or args.roll is not None or args.throws is not None:
             raise InvalidStateError("STATE says everything: give no --board, --roll or --throws with it")
-        state = State.from_str(args.state)
+        state = game.read_state(args.state)
         if state.rules.name != rules.name:
             raise InvalidStateError(f"a {state.rules.name} state given to '{rules.name} advise'")
+        if not isinstance(state, State):
+            if args.opponent is not None:
+                raise InvalidStateError("a table state names every board: give no --opponent with it")
+            return game.advise(state, table=args.table)
         if args.opponent is None:
             return game.advise(state, table=args.table)
         if state.current_player() != 0 or state.roll is None:
             raise InvalidStateError(f"no row is to be named in {state}: advice needs a choice throw")
-        board, roll, dice = state.board, state.roll, state.dice
+        board, roll = state.board, state.roll
         throws = None if state.throws is None else state.throws + 1
     else:
         if args.board is None or args.roll is None:
             raise DicemathError("give the state's text form, or --board and --roll")
-        board, roll, dice, throws = args.board, args.roll, choice_throw_dice(rules, args.roll), args.throws
+        board, roll, throws = args.board, args.roll, args.throws
         if args.opponent is None:
-            return game.advise_throw(board, roll, dice=dice, throws=throws, table=args.table)
-    from dicemath.games.pegs_fives.race_advice import race_advice
+            from dicemath.games.pegs_fives.state import choice_throw_dice
 
-    objective = None if args.objective is None else args.objective.replace("-", "_")
-    return race_advice(rules, board, roll, args.opponent, dice=dice, throws=throws, table=args.table,
-                       objective=objective)
+            return game.advise_throw(board, roll, dice=choice_throw_dice(rules, roll), throws=throws,
+                                     table=args.table)
+    table = table_decision(rules, board, roll, args.opponent, throws=throws, totals=session["totals"],
+                           rounds_left=1 if session["rounds_left"] is None else session["rounds_left"],
+                           starter=session["starter"] or 0)
+    return game.advise(table, table=args.table, objective=objective)
 
 
 def run_advise(args) -> int:
+    from dicemath.games.pegs_fives.table_state import is_table_text
+
     rules = args.rules
     advice = advice_of(rules, args)
     result = advice.as_dict()
-    if args.opponent is not None:
+    if args.opponent is not None or (args.state is not None and is_table_text(args.state)):
         if args.svg:
-            raise DicemathError("--svg draws solo advice; give it without --opponent")
-        emit(result, args.json, _render_race_advice)
+            raise DicemathError("--svg draws solo advice; give it without --opponent or a table state")
+        race = any("race_value" in option for option in result["options"])
+        emit(result, args.json, _render_race_advice if race else _render_table_advice)
         return 0
     write_svg(args.svg, lambda: advice_picture(advice, rules), result)
 
@@ -311,6 +345,16 @@ def _render_race_advice(r: dict) -> str:
     return (head + "\n" + text_table(["row", "hits", label, "solo E[turns after]", "rank"], table)
             + f"\nto win: row {r['race_best']}; solo-optimal: row {r['solo_best']}"
             + (" (the same)" if not r["differs"] else "") + f"\n{note}")
+
+
+def _render_table_advice(r: dict) -> str:
+    """Plain text of advice at a table other than the round's race (a session, FIVES-7, or no
+    legal row): every option with its value, in the advice's unit."""
+    head = f"{r['game']}: {r['unit']}" + ("" if r["exact"] else " (estimates)") + f", from the {r['source']}"
+    if not r["options"]:
+        return head + "\nNo legal row: the turn ends."
+    table = [[o["action"], f"{o['value']:.4f}", rank] for rank, o in enumerate(r["options"], 1)]
+    return head + "\n" + text_table(["row", "value", "rank"], table) + f"\nbest: row {r['best']}"
 
 
 def advice_picture(advice, rules: Rules) -> str:

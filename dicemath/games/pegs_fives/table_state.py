@@ -44,8 +44,8 @@ from dicemath.core.errors import DicemathError, IllegalMoveError, InvalidStateEr
 from dicemath.core.game import CHANCE, TERMINAL
 from dicemath.games.pegs_fives.rules import Rules, read_variant, variant_text
 from dicemath.games.pegs_fives.state import (
-    BoardTuple, State, board_text, check_board, check_roll, check_state, check_throws_left, choice_throw_dice,
-    read_board, rest_points)
+    BoardTuple, InvalidBoardError, State, board_text, check_board, check_roll, check_state, check_throws_left,
+    choice_throw_dice, read_board, rest_points)
 
 MIN_PLAYERS = 2
 """The fewest players at a table."""
@@ -340,7 +340,14 @@ def table_decision(rules: Rules, board: Sequence[int], roll: Sequence[int], oppo
         >>> state.current_player(), state.legal_actions(), state.totals_from_mover
         (0, (12,), (10, 30, 25))
     """
-    boards = (check_board(board, rules), *(check_board(b, rules) for b in opponents))
+    boards = [check_board(board, rules)]
+    for number, opponent in enumerate(opponents, 1):
+        try:
+            boards.append(check_board(opponent, rules))
+        except InvalidBoardError as error:
+            raise InvalidBoardError(f"opponent {number}'s board: {error}") from None
+        if _complete(boards[-1], rules):
+            raise InvalidBoardError(f"opponent {number}'s board is complete: the round is over, nothing to decide")
     dice = choice_throw_dice(rules, roll)
     throws = check_throws_left(rules, throws)
     if isinstance(rounds_left, bool) or not isinstance(rounds_left, int) or rounds_left < 1:
@@ -348,7 +355,7 @@ def table_decision(rules: Rules, board: Sequence[int], roll: Sequence[int], oppo
     turn = State(rules, boards[0], dice, None if throws is None else throws - 1, roll=check_roll(roll, dice))
     if not turn.legal_actions():
         raise IllegalMoveError(f"no row can be named after {throw_text(roll)}: the turn ends, nothing to decide")
-    state = TableState(rules, boards, 0, turn.dice, turn.throws, None, 0, turn.roll,
+    state = TableState(rules, tuple(boards), 0, turn.dice, turn.throws, None, 0, turn.roll,
                        (0,) * len(boards) if totals is None else tuple(totals), rounds_left, starter)
     check_table_state(state)
     return state
