@@ -15,6 +15,12 @@ Printed side by side, with the process's CPU time and peak memory:
   (:func:`.game_solver.solve_game`); ``--quick`` skips the four-player one (half a minute
   here, a minute and a half before).
 
+``--first-answer`` measures instead the first four-player answer in a new process with an
+empty cache (:meth:`PitjesbakGame.advise` at the first decision of a game of four from 9 stripes, then
+at a later state), this checkout beside :data:`BEFORE_SHIPPED`, the revision that solved the
+table of four on first use (this checkout reads it from the package's data:
+:mod:`dicemath.games.pitjesbak.shipped`).
+
 Wall times include waiting for the CPU: on a busy machine compare the CPU figures (the
 solver and a large round use two threads where two CPUs are free).
 
@@ -25,7 +31,7 @@ as much again to record their decisions).
 
 Run::
 
-    python benchmarks/bench_pitjesbak_table.py [--quick]
+    python benchmarks/bench_pitjesbak_table.py [--quick | --first-answer]
 """
 
 from __future__ import annotations
@@ -84,6 +90,25 @@ for players in range(2, 9):
 print(json.dumps(figures))
 """
 
+BEFORE_SHIPPED = "d2a1d66"
+"""The last revision without shipped table solutions: a table of four was solved on first use."""
+
+FIRST4 = """
+import json, time
+t0 = time.perf_counter()
+from dicemath.games.pitjesbak.game import PITJESBAK_GAME
+from dicemath.games.pitjesbak.rules import Rules
+from dicemath.games.pitjesbak.state import initial_state
+t1 = time.perf_counter()
+first = PITJESBAK_GAME.advise(initial_state(Rules(players=4)).apply((6, 5, 1)))
+t2 = time.perf_counter()
+later = initial_state(Rules(players=4), stripes=(4, 9, 10, 6), wiped=(True, False, False, True))
+PITJESBAK_GAME.advise(later.apply((5, 5, 5)))
+t3 = time.perf_counter()
+assert first.exact, first.source
+print(json.dumps({"import_s": t1 - t0, "advice4_first_s": t2 - t1, "advice4_second_s": t3 - t2}))
+"""
+
 GAME = """
 import json, time
 from dicemath.games.pitjesbak.rules import Rules
@@ -107,6 +132,9 @@ print(json.dumps(figures))
 
 
 def main() -> None:
+    if "--first-answer" in sys.argv:
+        compare(FIRST4, previous=BEFORE_SHIPPED, title="the first four-player answer, cold")
+        return
     compare(ADVICE8, title="advice at a table of 8")
     compare(ADVICE3, title="advice at a table of 3")
     compare(ROUNDS, title="one round by players")

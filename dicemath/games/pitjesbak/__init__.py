@@ -13,7 +13,8 @@ and games), :mod:`.round_solver` (N players, each maximising P(win the round), e
 a table of 2..8 players, each maximising his own value of the round's end, by knowledge
 states), :mod:`.table_states` (the dense index of a table's states), :mod:`.table_luce` (the
 Luce model of a table's values), :mod:`.table_solver` (game-optimal play at a table of n players, value iteration on
-the vector of win probabilities: 2 to 4 players from 9 stripes, more with few stripes),
+the vector of win probabilities: 2 to 4 players from 9 stripes, more with few stripes), :mod:`.shipped`
+(the presets' table solutions shipped in ``data/``, read instead of solved),
 :mod:`.table_estimate` (labelled estimates for 5 to 8 players), :mod:`.table_game` (the
 solution each table uses; advice at any table),
 :mod:`.table_compare` (what game-optimal play gains over round-optimal play), :mod:`.advice`

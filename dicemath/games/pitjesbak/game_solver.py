@@ -55,6 +55,7 @@ from dicemath.core.errors import InvalidStateError
 from dicemath.core.mdp import bounded_value_iteration
 from dicemath.games.pitjesbak import _game_c  # type: ignore[attr-defined]  # C extension, no stubs
 from dicemath.games.pitjesbak.rules import STANDARD, Rules, check_stripes
+from dicemath.games.pitjesbak.shipped import shipped_arrays
 from dicemath.games.pitjesbak.throws import class_space
 
 DEFAULT_EXTRA = 8
@@ -425,7 +426,9 @@ class GameSolution:
 
 
 GAME_SOLUTION_FORMAT = 1
-"""The format version of the cache entries ``pitjesbak-game``: change it when its computation or layout changes."""
+"""The format version of the cache entries ``pitjesbak-game`` and of the shipped ones (:mod:`.shipped`): change it
+when their computation or layout changes (and write the shipped ones again:
+``analyses/pitjesbak_shipped_solutions.py``)."""
 
 
 def solve_game(rules: Rules | None = None, *, cap: int | None = None, tol: float = 1e-14,
@@ -437,7 +440,9 @@ def solve_game(rules: Rules | None = None, *, cap: int | None = None, tol: float
         cap: highest stripe count stored (default ``stripes + 8``).
         tol: stop when a sweep changes no bound by more than this.
         max_sweeps: safety limit of sweeps.
-        use_cache: read/write the on-disk cache (:mod:`dicemath.core.cache`).
+        use_cache: read the solution shipped with the package under the same parameters
+            (:mod:`.shipped`: the presets' default solves), else read/write the on-disk cache
+            (:mod:`dicemath.core.cache`); False solves afresh.
         compare: also evaluate the round-maximising policy (for player 0, the first start
             player, against a game-optimal player 1; and for both players).
 
@@ -468,8 +473,9 @@ def solve_game(rules: Rules | None = None, *, cap: int | None = None, tol: float
             arrays["round_vs_round"] = np.array([low[0][opening], high[0][opening]])
         return arrays
 
-    arrays = cached_arrays("pitjesbak-game", (rules, cap, tol, max_sweeps, compare), build,
-                           format_version=GAME_SOLUTION_FORMAT, use_cache=use_cache)
+    name, params = "pitjesbak-game", (rules, cap, tol, max_sweeps, compare)
+    arrays = (shipped_arrays(name, params, GAME_SOLUTION_FORMAT) if use_cache else None) or cached_arrays(
+        name, params, build, format_version=GAME_SOLUTION_FORMAT, use_cache=use_cache)
     comparison = {}
     if "round_vs_optimal" in arrays:
         rvo = arrays["round_vs_optimal"]

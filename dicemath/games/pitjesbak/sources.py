@@ -11,9 +11,10 @@ report and :func:`default_solution` (the solution of a whole table, for the poli
    players, :func:`.game_solver.solve_game` (value iteration with rigorous bounds), any stripes;
    it values every state of such a game too (:func:`game_value`), and every finished game;
 2. ``table solution`` (exact, float64): :data:`~.limits.TABLE_SOLUTION_PLAYERS` players,
-   :func:`.table_solver.solve_table` (value iteration), solved on demand and cached, when the
-   table's work (:func:`.table_solver.table_work` at the cap :func:`.table_solver.table_cap`)
-   is at most :data:`.table_solver.MAX_WORK`;
+   :func:`.table_solver.solve_table` (value iteration), when the table's work
+   (:func:`.table_solver.table_work` at the cap :func:`.table_solver.table_cap`) is at most
+   :data:`.table_solver.MAX_WORK`: the presets' tables (9 stripes, stripe counts up to 11) read
+   from the package's data (:mod:`.shipped`), the others solved on demand and cached;
 3. ``table estimate (fitted strengths)`` (estimate): any table of 2 to 8 players,
    :func:`.table_estimate.estimate_table`.
 

@@ -56,8 +56,9 @@ Float64 throughout (the values are not exact fractions). Measured agreement (tes
 
 Cost: a round of four has 5,382 knowledge states; from 9 stripes a solve takes 5 full sweeps
 (of 38,416 rounds for four players), and each round is solved once more to record its
-decisions. ``benchmarks/bench_pitjesbak_table.py`` measures the times (its docstring records
-them).
+decisions: about half a minute of CPU, so the presets' solutions of three and four players
+are shipped with the package and read instead (:mod:`.shipped`).
+``benchmarks/bench_pitjesbak_table.py`` measures the times (its docstring records them).
 
 Example:
     >>> solution = solve_table(Rules(players=3, stripes=1), cap=2, use_cache=False)
@@ -85,6 +86,7 @@ from dicemath.games.pitjesbak import _table_c  # type: ignore[attr-defined]  # C
 from dicemath.games.pitjesbak.game_solver import solve_game
 from dicemath.games.pitjesbak.limits import GAME_SOLUTION_PLAYERS, TABLE_SOLUTION_PLAYERS
 from dicemath.games.pitjesbak.rules import STANDARD, Rules, check_stripes
+from dicemath.games.pitjesbak.shipped import shipped_arrays
 from dicemath.games.pitjesbak.state import State
 from dicemath.games.pitjesbak.table_luce import fit_luce, luce_values
 from dicemath.games.pitjesbak.table_round import TableRound, round_graph, solve_table_round
@@ -223,7 +225,7 @@ class TableSolution(TableValues):
         values: ``(N, n)``: ``values[state_index(..., cap, rules.stripes), k]`` = P(turn
             position k wins).
         sweeps: value-iteration sweeps; residual: the last sweep's largest change.
-        seconds: time the solve took (when this process or the cache measured it).
+        seconds: time the solve took (when this process, the cache or the shipped file measured it).
         subgames: the solutions at tables of fewer players (after an elimination), by player count.
         source: ``"table_solver"`` (this module) or ``"game_solver"`` (two players, exact bounds).
     """
@@ -384,8 +386,9 @@ def _checked_cap(rules: Rules, cap: int | None) -> int:
 
 
 SOLUTION_FORMAT = 1
-"""The format version of the cache entries ``pitjesbak-table-solution``: change it when its computation or layout
-changes."""
+"""The format version of the cache entries ``pitjesbak-table-solution`` and of the shipped ones (:mod:`.shipped`):
+change it when their computation or layout changes (and write the shipped ones again:
+``analyses/pitjesbak_shipped_solutions.py``)."""
 
 
 def solve_table(rules: Rules | None = None, *, cap: int | None = None, tol: float = 1e-12,
@@ -399,8 +402,11 @@ def solve_table(rules: Rules | None = None, *, cap: int | None = None, tol: floa
             by :func:`cap_effect` (cap + 1).
         tol: stop when a sweep changes no value by this much (Gauss-Seidel value iteration).
         max_sweeps: safety limit.
-        use_cache: keep the values in the on-disk cache (:mod:`dicemath.core.cache`, name
-            ``pitjesbak-table-solution``; the subgames are cached on their own).
+        use_cache: read the solution shipped with the package under the same name and
+            parameters (:mod:`.shipped`: the presets' tables of three and four players), else
+            keep the values in the on-disk cache
+            (:mod:`dicemath.core.cache`, name ``pitjesbak-table-solution``; the subgames are
+            cached on their own); False solves afresh.
 
     Returns:
         The :class:`TableSolution`; its subgames (fewer players) are solved first.
@@ -427,8 +433,9 @@ def solve_table(rules: Rules | None = None, *, cap: int | None = None, tol: floa
         return {"values": values, "sweeps": np.array(sweeps), "residual": np.array(residual),
                 "seconds": np.array(time.perf_counter() - start)}
 
-    arrays = cached_arrays("pitjesbak-table-solution", (rules, cap, tol, max_sweeps), build,
-                           format_version=SOLUTION_FORMAT, use_cache=use_cache)
+    name, params = "pitjesbak-table-solution", (rules, cap, tol, max_sweeps)
+    arrays = (shipped_arrays(name, params, SOLUTION_FORMAT) if use_cache else None) or cached_arrays(
+        name, params, build, format_version=SOLUTION_FORMAT, use_cache=use_cache)
     return TableSolution(rules, cap, arrays["values"], int(arrays["sweeps"]), float(arrays["residual"]),
                          float(arrays["seconds"]), subgames)
 
