@@ -14,6 +14,9 @@ chain's source, the :class:`~.advice_type.StopOrThrow` as its ``detail``. Its se
 the state). The chain's first source values every state of a two-player game too
 (:func:`.sources.game_value`).
 
+A whole game at one table of 2 to 8 players starts at :meth:`PitjesbakGame.table_start` (the
+page's table mode): its states hold every player's stripes, the round and whose throw it is.
+
 Example:
     >>> PITJESBAK_GAME.read_state(str(PITJESBAK_GAME.initial_state())) == PITJESBAK_GAME.initial_state()
     True
@@ -34,6 +37,7 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
+from dicemath.core.errors import DicemathError
 from dicemath.core.game import Game
 from dicemath.core.requests import Field, advice_view
 from dicemath.games.pitjesbak.limits import ESTIMATE_PLAYERS
@@ -53,6 +57,32 @@ class PitjesbakGame(Game):
 
     def initial_state(self, rules: Any = None) -> State:
         return initial_state(rules or STANDARD)
+
+    def table_start(self, players: int, rules: Any = None, **options: Any) -> State:
+        """The start of a game of ``players`` at one table (PIT-1): every player with the
+        starting stripes of ``rules`` (default :data:`STANDARD`; its ``players`` is replaced),
+        seat 0 the first start player, the dice next. A whole game: each round, each player's
+        throws and decisions (:meth:`advise` answers the player deciding, playing to win the
+        game against the others' stripes), the roll-offs, up to its winner.
+
+        Raises:
+            InvalidRulesError: players outside 2..8 (PIT-1).
+            InvalidStateError: more starting stripes than the command line's bound
+                (:data:`.commands.MAX_STRIPES`).
+            DicemathError: an option (a Pitjesbak table takes none).
+
+        Example:
+            >>> state = PITJESBAK_GAME.table_start(4)
+            >>> state.rules.players, state.player, PITJESBAK_GAME.read_state(str(state)) == state
+            (4, 0, True)
+        """
+        from dicemath.games.pitjesbak.commands import check_stripes_bound
+
+        if options:
+            raise DicemathError(f"a Pitjesbak table takes no options, got {', '.join(sorted(options))}")
+        table_rules = (rules or STANDARD).with_players(players)
+        check_stripes_bound([table_rules.stripes], "the starting stripes")
+        return initial_state(table_rules)
 
     def read_state(self, text: str, rules: Any = None) -> State:
         """The state of ``text`` within the command line's stripes (:data:`.commands.MAX_STRIPES`).
@@ -98,9 +128,9 @@ class PitjesbakGame(Game):
         return ANALYSIS
 
     def page_fields(self) -> tuple[Field, ...]:
-        """The situation of ``pitjesbak advise`` in its two forms, two players or any table (a
-        state's text form: the state form), the stripes within the command line's bound
-        (:data:`.commands.MAX_STRIPES`)."""
+        """The situation of ``pitjesbak advise`` in its two forms, two players or any table of 2
+        to 8 players (PIT-1: one stripe count a player in ``stripes_left``; a state's text form:
+        the state form), the stripes within the command line's bound (:data:`.commands.MAX_STRIPES`)."""
         from dicemath.games.pitjesbak.commands import MAX_STRIPES
 
         two, table, follower = ("form", ("two",)), ("form", ("table",)), ("role", ("follower",))
