@@ -21,6 +21,7 @@ from dicemath.core.commands import (
 from dicemath.core.errors import DicemathError, InvalidStateError
 from dicemath.games.pegs_fives.limits import RACE_MAX_ROWS
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
+from dicemath.games.pegs_fives.session_commands import register_session
 
 FRACTION_MAX_ROWS = 4
 """``solve --exact`` (Fractions, the reference solver) is offered up to this many open rows."""
@@ -143,6 +144,7 @@ def register(subparsers, game) -> None:
         race.add_argument("--seed", type=int, default=0, help="without --open: the simulation's seed")
     add_json_flag(race)
     race.set_defaults(func=run_race)
+    register_session(commands, rules)
 
 
 def run_rows(args) -> int:

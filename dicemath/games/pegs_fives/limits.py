@@ -12,3 +12,10 @@ RACE_MAX_ROWS = 5
 would need tables of 46,656^2 values, 17.4 GB each: more memory than the machines the project
 runs on. Beyond five rows a race is solved on the boards reachable from a pair
 (:data:`~.race_solver.RACE_MAX_BOARDS`, :data:`~.race_solver.RACE_MAX_PAIRS`)."""
+
+SESSION_MAX_ROUNDS = 20
+"""The most rounds a Fives session is solved for (:mod:`.session`, FIVES-7)."""
+
+SESSION_STARTS = ("rotating", "fixed")
+"""Who starts a session's next round: ``"rotating"`` (the next seat, the FIVES-7 decision) or
+``"fixed"`` (the same player every round, a variant)."""
