@@ -260,3 +260,27 @@ def test_bad_table_input_exits_2_with_a_message(argv, capsys):
         code = stop.code
     err = capsys.readouterr().err
     assert code == 2 and "error" in err and "Traceback" not in err
+
+
+def test_the_page_form_advises_the_table_its_fields_name():
+    """The page's fields (the other boards, a session's totals, rounds left and start player)
+    give the advice the command line gives for the same table; without other boards, solo advice."""
+    from dicemath.core.requests import read_fields
+
+    fields = FIVES_GAME.page_fields()
+    assert [f.name for f in fields][-4:] == ["opponents", "totals", "rounds_left", "starter"]
+    assert [f.name for f in PEGS_GAME.page_fields()][-1] == "opponents"
+    values = read_fields({"board": BOARD, "roll": ROLL, "opponents": "; ".join(OPPONENTS), "totals": "10,30,25",
+                          "rounds_left": 2, "starter": 1}, fields)
+    answer = FIVES_GAME.page_advice(values)
+    board, *opponents = _boards(BOARD, *OPPONENTS)
+    expected = FIVES_GAME.advise(table_decision(FIVES, board, (6, 6, 6, 6, 2, 1), opponents, totals=(10, 30, 25),
+                                                rounds_left=2, starter=1))
+    assert answer["svg"].startswith("<svg") and answer["view"]["headline"] == f"Number {expected.best.text}"
+    assert {k: v for k, v in answer.items() if k not in ("svg", "view")} == json.loads(json.dumps(expected.as_dict()))
+    solo = FIVES_GAME.page_advice(read_fields({"board": BOARD, "roll": ROLL}, fields))
+    assert solo["source"] != expected.source and "race_value" not in solo["options"][0]
+    with pytest.raises(DicemathError, match="other players"):
+        FIVES_GAME.page_advice(read_fields({"board": BOARD, "roll": ROLL, "rounds_left": 2}, fields))
+    with pytest.raises(DicemathError, match="board"):
+        FIVES_GAME.page_advice(read_fields({"board": BOARD, "roll": ROLL, "opponents": "1,2;x"}, fields))

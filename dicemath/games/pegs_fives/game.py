@@ -17,6 +17,9 @@ from dicemath.core.requests import Field, view
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
 from dicemath.games.pegs_fives.state import State, initial_state
 
+MAX_OPPONENTS = 5
+"""The most other players at a table of Pegs or Fives (six players)."""
+
 if TYPE_CHECKING:
     from dicemath.analysis.engine import GameAnalysis
     from dicemath.core.advice import Advice
@@ -113,31 +116,74 @@ class PegsFivesGame(Game):
         return analysis.PEGS_ANALYSIS if self.preset is PEGS else analysis.FIVES_ANALYSIS
 
     def page_fields(self) -> tuple[Field, ...]:
-        """The board and the choice throw of ``advise`` (with Pegs' throws left, 1..the rules' budget)."""
+        """The board and the choice throw of ``advise`` (with Pegs' throws left, 1..the rules' budget),
+        the other players' boards (``--opponent``) and, in Fives, a session's totals, rounds left
+        and start player (FIVES-7)."""
         rules = self.preset
         unit = "peg's step, 5 = in" if rules.throws is not None else "number's marks, 5 = complete"
-        fields = (Field("board", "ints", "Board", f"12 numbers, rows 1..12: each {unit}. Tap the picture to set a row.",
-                        required=True, example="5,5,5,5,5,5,5,5,5,4,2,0", wide=True, redraws=True),
-                  Field("roll", "throw", "Throw", "The choice throw"
-                        + (" (fewer than 6 dice: a choice throw with the dice left, PEGS-7)"
-                           if rules.on_complete == "remaining" else ""),
-                        required=True, example="6-6-5-5-2-1", dice=rules.dice, wide=True))
-        if rules.throws is None:
+        fields: tuple[Field, ...] = (
+            Field("board", "ints", "Board", f"12 numbers, rows 1..12: each {unit}. Tap the picture to set a row.",
+                  required=True, example="5,5,5,5,5,5,5,5,5,4,2,0", wide=True, redraws=True),
+            Field("roll", "throw", "Throw", "The choice throw"
+                  + (" (fewer than 6 dice: a choice throw with the dice left, PEGS-7)"
+                     if rules.on_complete == "remaining" else ""),
+                  required=True, example="6-6-5-5-2-1", dice=rules.dice, wide=True))
+        if rules.throws is not None:
+            fields += (Field("throws", "int", "Throws left before this throw", f"default {rules.throws} (PEGS-3)",
+                             low=1, high=rules.throws),)
+        fields += (Field("opponents", "text", "The other players' boards",
+                         "Their boards (12 numbers each) separated by ';', in the order they move after you: "
+                         "advice playing to win against them. Empty: your own turns alone.",
+                         wide=True, options=("--opponent",)),)
+        if rules.scoring != "rest_points":
             return fields
-        return fields + (Field("throws", "int", "Throws left before this throw", f"default {rules.throws} (PEGS-3)",
-                               low=1, high=rules.throws),)
+        return fields + (Field("totals", "ints", "Session totals",
+                               "The running totals before this round, yours first, then the others' in the order "
+                               "above (FIVES-7). Empty: one round."),
+                         Field("rounds_left", "int", "Rounds left", "The rounds still to play, this one included",
+                               default=1, low=1),
+                         Field("starter", "int", "Started this round",
+                               "Who started this round: 0 you, 1 the first player above, ... (FIVES-7)",
+                               default=0, low=0, high=MAX_OPPONENTS))
 
     def page_advice(self, values: Mapping[str, Any]) -> dict[str, Any]:
-        from dicemath.games.pegs_fives.commands import advice_picture
-        from dicemath.games.pegs_fives.state import choice_throw_dice
+        """The advice of the form: solo advice at the board and throw; with the other players'
+        boards (and a Fives session's totals, rounds left and start player), the advice at the
+        table state they name (:func:`~dicemath.games.pegs_fives.table_state.table_decision`).
 
-        roll = values["roll"]
-        advice = self.advise_throw(values["board"], roll, dice=choice_throw_dice(self.preset, roll),
+        Raises:
+            DicemathError: input the rules refuse, or a session's fields without the other boards.
+        """
+        from dicemath.games.pegs_fives.commands import advice_picture
+        from dicemath.games.pegs_fives.state import choice_throw_dice, read_board
+        from dicemath.games.pegs_fives.table_state import table_decision
+
+        rules, roll = self.preset, values["roll"]
+        opponents = [read_board(rules, part.strip()) for part in (values.get("opponents") or "").split(";")
+                     if part.strip()]
+        totals, rounds_left, starter = values.get("totals"), values.get("rounds_left") or 1, values.get("starter") or 0
+        if opponents:
+            table = table_decision(rules, values["board"], roll, opponents, throws=values.get("throws"),
+                                   totals=totals or None, rounds_left=rounds_left, starter=starter)
+            advice = self.advise(table)
+            return {**advice.as_dict(), "svg": self.draw(table), "view": self._table_view(advice, len(opponents))}
+        if totals or rounds_left != 1 or starter:
+            raise DicemathError("a session's totals, rounds left and start player need the other players' boards")
+        advice = self.advise_throw(values["board"], roll, dice=choice_throw_dice(rules, roll),
                                    throws=values.get("throws"))
         result = advice.as_dict()
-        result["svg"] = advice_picture(advice, self.preset)
+        result["svg"] = advice_picture(advice, rules)
         result["view"] = self._page_view(result)
         return result
+
+    def _table_view(self, advice: Advice, opponents: int) -> dict[str, Any]:
+        """What the page shows of advice at a table: the row, each row's value in the advice's unit."""
+        noun = "Row" if self.preset.throws is not None else "Number"
+        headline = "Nothing to choose" if advice.best is None else f"{noun} {advice.best.text}"
+        kind = "exact" if advice.exact else "estimates"
+        return view(headline, advice.exact, f"playing to win against {opponents} other player"
+                    f"{'s' if opponents > 1 else ''}: {advice.unit} ({kind}, {advice.source})",
+                    (noun.lower(), advice.unit), [(o.text, f"{float(o.value):.4f}") for o in advice.options])
 
     def _page_view(self, r: Mapping[str, Any]) -> dict[str, Any]:
         """What the page shows of ``advise``'s JSON ``r``: the row, each row's hits and values."""
