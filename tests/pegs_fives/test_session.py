@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from itertools import combinations_with_replacement
 from math import comb, factorial
 
 import pytest
@@ -15,6 +16,8 @@ from dicemath.core.errors import DicemathError, InvalidRulesError
 from dicemath.games.pegs_fives.race_solver import solve_race_compiled
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.games.pegs_fives.session import SessionSolver, final_win
+from dicemath.games.pegs_fives.session_advice import session_advice
+from dicemath.games.pegs_fives.state import InvalidBoardError
 
 SMALL = FIVES.variant(goal=2)
 """Fives with two marks a number: small enough for the value iteration below."""
@@ -211,3 +214,81 @@ def test_session_command_bad_input_exits_2(args, capsys):
         code = error.code
     assert code == 2
     assert "error" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------------------
+# Session advice
+# ---------------------------------------------------------------------------------------------
+
+REDUCED = [0, 0] + [5] * 10
+"""A Fives board fresh on the numbers 1 and 2, every other number complete."""
+
+
+def test_exact_session_advice_at_a_fresh_pair_is_the_session_value():
+    advice = session_advice(FIVES, REDUCED, (1, 1, 2, 3, 4, 5), [REDUCED], [10, 13], 2, session_rows=[1, 2])
+    assert advice.exact and advice.source == "exact session" and advice.extras["objective"] == "session"
+    solver = SessionSolver(FIVES, [1, 2])
+    assert advice.extras["session_value_now"] == pytest.approx(solver.win(2, 3), abs=1e-12)
+    assert [o.action for o in advice.options] == [1, 2] and advice.best.value >= advice.options[1].value
+
+
+def test_exact_session_advice_averages_to_the_value_before_the_throw():
+    """The chance of every throw times its best row's value (the turn's end on the board when
+    no row is legal) adds up to the value at the turn's start."""
+    board, opponent = [3, 1] + [5] * 10, [2, 4] + [5] * 10
+    total = 0.0
+    for throw in combinations_with_replacement(range(1, 7), 6):
+        ways = factorial(6)
+        for face in set(throw):
+            ways //= factorial(throw.count(face))
+        advice = session_advice(FIVES, board, throw, [opponent], [30, 33], 2, starter=1, session_rows=[1])
+        value = advice.best.value if advice.options else advice.extras["session_value_turn_ends"]
+        total += ways / 6 ** 6 * value
+    assert advice.exact
+    assert total == pytest.approx(advice.extras["session_value_now"], abs=1e-9)
+
+
+def test_session_advice_last_round_out_of_reach_is_lost_and_gambles_when_behind():
+    hopeless = session_advice(FIVES, [5] * 10 + [3, 3], (6, 6, 6, 5, 5, 1), [[5] * 11 + [4]], [60, 40], 1)
+    assert hopeless.exact and hopeless.extras["session_value_now"] == 0.0
+    level = session_advice(FIVES, [5] * 10 + [3, 3], (6, 6, 6, 5, 5, 1), [[5] * 11 + [4]], [40, 40], 1)
+    assert 0.0 < level.extras["session_value_now"] < 1.0
+
+
+def test_session_model_is_labelled_and_rises_with_the_lead():
+    values = []
+    for opponent_total in (0, 20, 40, 80):
+        advice = session_advice(FIVES, [0] * 12, (1, 1, 2, 3, 4, 5), [[0] * 12, [1] * 12], [20, opponent_total, 30],
+                                2, starter=1)
+        assert not advice.exact and advice.source == "session model" and advice.extras["approximation"]
+        assert all(0.0 <= o.value <= 1.0 for o in advice.options)
+        values.append(advice.extras["session_value_now"])
+    assert values == sorted(values) and values[0] < values[-1]
+
+
+def test_session_model_for_two_players_beyond_the_exact_later_rounds():
+    """Two players on reduced boards whose later rounds are the full board: the exact race this
+    round, the later rounds the model: labelled an approximation."""
+    advice = session_advice(FIVES, REDUCED, (1, 1, 2, 3, 4, 5), [REDUCED], [10, 13], 2)
+    assert not advice.exact and advice.extras["race_pairs"] is not None
+    assert advice.extras["round_law"]["sd"] > 0
+
+
+@pytest.mark.parametrize("change, error", [
+    ({"totals": [1]}, DicemathError),
+    ({"totals": [1, -2]}, DicemathError),
+    ({"rounds_left": 0}, DicemathError),
+    ({"starter": 2}, DicemathError),
+    ({"opponents": [REDUCED] * 6}, DicemathError),
+    ({"opponents": [[5] * 12]}, InvalidBoardError),
+    ({"rules": PEGS}, DicemathError),
+])
+def test_session_advice_bad_input(change, error):
+    arguments = {"rules": FIVES, "board": REDUCED, "throw": (1, 1, 2, 3, 4, 5), "opponents": [REDUCED],
+                 "totals": [10, 13], "rounds_left": 1, **change}
+    totals = arguments.pop("totals")
+    if "opponents" in change and len(change["opponents"]) == 6:
+        totals = [0] * 7
+    with pytest.raises(error):
+        session_advice(arguments.pop("rules"), arguments.pop("board"), arguments.pop("throw"),
+                       arguments.pop("opponents"), totals, **arguments)

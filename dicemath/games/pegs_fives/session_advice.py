@@ -332,7 +332,8 @@ def session_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], opp
         or ``"session model"``): per option, best first, ``row``, ``hits``, ``session_value``.
         Extras: ``objective`` (``"session"``), ``value`` (in words), ``method``
         (``"exact_session"`` or ``"session_model"``), ``approximation`` (None when exact),
-        ``session_value_now`` (at the start of this turn), ``board``, ``roll``, ``opponents``,
+        ``session_value_now`` (at the start of this turn), ``session_value_turn_ends`` (if the
+        turn ends on the board as it is: no legal row, or no hit later), ``board``, ``roll``, ``opponents``,
         ``totals``, ``rounds_left``, ``starter``, ``next_starter``, ``start``,
         ``session_rows``, ``round_law`` (the model's per-round mean and standard deviation of a
         player's rest points, None when not used), ``race_pairs`` (the exact race's pairs, or
@@ -405,7 +406,7 @@ def _answer(position: RacePosition, model: _RaceTurn, here: float, now: float, e
                 + ("no later round" if law is None else
                    "each later round adds an independent normal to every total, the mean and variance of a "
                    "player's rest points in a fresh round under the same model")),
-            "session_value_now": float(now),
+            "session_value_now": float(now), "session_value_turn_ends": float(here),
             "board": list(b), "roll": sorted(position.roll), "opponents": [list(o) for o in position.opponents],
             "totals": list(totals), "rounds_left": rounds_left, "starter": starter, "next_starter": next_starter,
             "start": start, "session_rows": list(later_rows),
