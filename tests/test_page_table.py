@@ -45,10 +45,14 @@ class SmallTable(PitjesbakGame):
     name = "smalltable"
     title = "Small table"
 
-    def table_start(self, players: int, rules: Any = None, stripes: int = 2) -> Any:
-        return initial_state(dataclasses.replace(rules or STANDARD, players=players, stripes=stripes))
+    def table_start(self, players: int, rules: Any = None, **options: Any) -> Any:
+        if options:
+            raise DicemathError(f"no options, got {sorted(options)}")
+        return initial_state(dataclasses.replace(rules or STANDARD, players=players, stripes=STRIPES))
 
 
+STRIPES = 2
+"""The stripes of :class:`SmallTable`'s players."""
 SMALL = SmallTable()
 
 
@@ -95,18 +99,25 @@ def expected_view(state: Any) -> dict:
 
 def test_the_table_form_is_read_from_table_start(games):
     fields = {f.name: f for f in table_fields(SMALL)}
-    assert list(fields) == ["players", "rules", "stripes"]
+    assert list(fields) == ["players", "rules"]
     assert fields["players"].choices == tuple(str(n) for n in TABLE_SIZES)     # Pitjesbak: 2..8 (PIT-1)
-    assert fields["stripes"].kind == "int" and fields["stripes"].default == 2
     assert fields["rules"].choices == tuple(SMALL.presets())
+    for game in games:                         # a session's rounds where the game plays sessions
+        try:
+            game.table_start(2, rounds=2)
+        except (NotImplementedError, DicemathError):
+            assert "rounds" not in [f.name for f in table_fields(game)]
+        else:
+            assert [f.name for f in table_fields(game)][-1] == "rounds"
+    assert "rounds" in [f.name for f in table_fields(registry.game("fives"))]
     without = [g for g in games if type(g).table_start is Game.table_start]
     assert without and all(table_fields(g) == () for g in without)
 
 
 def test_a_whole_game_step_by_step_is_the_librarys(games):
     rng = random.Random(7)
-    view = table_start({"game": SMALL.name, "players": "3", "stripes": "2"})
-    state = SMALL.table_start(3, stripes=2)
+    view = table_start({"game": SMALL.name, "players": "3"})
+    state = SMALL.table_start(3)
     steps = 0
     while True:
         assert without_picture(dict(view)) == expected_view(state)
@@ -136,9 +147,9 @@ def test_the_advice_at_a_table_is_the_games(games, server):
 
 
 def test_the_table_routes_over_http(games, server):
-    status, view = post(server, "/api/table/start", {"game": SMALL.name, "players": 5, "stripes": 3})
+    status, view = post(server, "/api/table/start", {"game": SMALL.name, "players": 5})
     assert status == 200 and view["phase"] == "throw" and view["dice"] == 3 and view["seat"] == 0
-    assert view["state"] == str(SMALL.table_start(5, stripes=3))
+    assert view["state"] == str(SMALL.table_start(5))
     status, after = post(server, "/api/table/step", {"game": SMALL.name, "state": view["state"], "action": "1-1-1"})
     assert status == 200 and after["state"] == str(SMALL.read_state(view["state"]).apply((1, 1, 1)))
     status, shown = post(server, "/api/table/show", {"game": SMALL.name, "state": after["state"]})
@@ -148,7 +159,8 @@ def test_the_table_routes_over_http(games, server):
 @pytest.mark.parametrize("route, request_, message", [
     (table_start, {"game": "smalltable", "players": "9"}, 'field "players": \'9\' is none of'),
     (table_start, {"game": "smalltable", "players": "3", "rounds": 2}, 'unknown field "rounds"'),
-    (table_start, {"game": "smalltable", "players": "3", "stripes": 0}, "stripes"),
+    (table_start, {"game": "fives", "players": "3", "rounds": 0}, 'field "rounds" must be 1..99, got 0'),
+    (table_start, {"game": "pegs", "players": "7"}, 'field "players": \'7\' is none of'),
     (table_start, {"game": "pig", "players": "2"}, "Pig has no table mode"),
     (table_step, {"game": "smalltable", "state": "nonsense", "action": "6-5-4"}, "nonsense"),
     (table_step, {"game": "smalltable", "state": str(SMALL.table_start(2)), "action": "7-7-7"}, "7"),
@@ -163,7 +175,7 @@ def test_what_the_table_routes_refuse_names_the_problem(games, route, request_, 
 
 
 def test_a_finished_game_takes_no_step(games):
-    state = SMALL.table_start(2, stripes=1)
+    state = SMALL.table_start(2)
     rng = random.Random(1)
     while state.current_player() != TERMINAL:
         state = state.apply(sample_chance(state, rng) if state.current_player() == CHANCE else "stop")
@@ -178,10 +190,15 @@ def _text(browser, css: str) -> str:
     return browser.run(f"return document.querySelector('{css}').textContent")
 
 
+WAIT = 60.0
+"""Seconds a browser test waits for the page: the server answers one request at a time, and a
+step may wait for the advice asked before it (on a machine shared while the tests run)."""
+
+
 def _enter_throw(browser, faces: str) -> None:
     """Tap the dice pad's faces of ``faces`` ("6-5-4") and enter the throw."""
     browser.wait("return !document.getElementById('table-throw').hidden && "
-                 "!document.getElementById('table-enter').disabled")
+                 "!document.getElementById('table-enter').disabled", WAIT)
     for face in faces.split("-"):
         browser.click(f"#table-pad button[aria-label='add a {face}']")
     browser.click("#table-enter")
@@ -193,7 +210,8 @@ def _top(browser) -> str:
 
 def _wait_state(browser, text: str) -> None:
     browser.wait(f"const t = JSON.parse(localStorage.getItem('dicemath-table')); return t && t.stack.at(-1) === "
-                 f"{json.dumps(text)} && !document.getElementById('table-undo').disabled === (t.stack.length > 1)")
+                 f"{json.dumps(text)} && !document.getElementById('table-undo').disabled === (t.stack.length > 1)",
+                 WAIT)
 
 
 def test_a_table_game_in_a_phone_sized_browser(games, server, browser):
@@ -212,9 +230,9 @@ def test_a_table_game_in_a_phone_sized_browser(games, server, browser):
     _enter_throw(browser, "6-5-4")
     state = state.apply((4, 5, 6))
     _wait_state(browser, str(state))
-    browser.wait("return !document.getElementById('table-advice').hidden")
+    browser.wait("return !document.getElementById('table-advice').hidden", WAIT)
     advice = SMALL.advise(state)
-    assert _text(browser, "#table-headline") == advice.best.text
+    assert _text(browser, "#table-headline") == f"Advice: {advice.best.text}"
     assert _text(browser, "#table-choices button.best") == advice.best.text
     assert browser.run("return document.documentElement.scrollWidth <= window.innerWidth")
 
@@ -225,8 +243,89 @@ def test_a_table_game_in_a_phone_sized_browser(games, server, browser):
 
     # A reload keeps the game; undo takes back the last step.
     browser.command("POST", "/refresh", {})
-    browser.wait("return document.getElementById('table-turn').textContent === 'Seat 1: the throw of 3 dice'")
+    browser.wait("return document.getElementById('table-turn').textContent === 'Seat 1: the throw of 3 dice'", WAIT)
     assert _top(browser) == str(state) and browser.run("return document.getElementById('table-setup').hidden")
     browser.click("#table-undo")
-    browser.wait("return document.getElementById('table-turn').textContent === 'Seat 0: choose'")
+    browser.wait("return document.getElementById('table-turn').textContent === 'Seat 0: choose'", WAIT)
     assert _top(browser) == str(SMALL.table_start(3).apply((4, 5, 6)))
+
+
+FIVES_NAME = "fives"
+
+
+def _seat_titles(browser) -> list[str]:
+    """The titles of the seats' lines of the table's picture."""
+    return browser.run("return [...document.querySelectorAll('#table-picture g.seat > title, "
+                       "#table-picture g.seat.mover > title')].map((t) => t.textContent)")
+
+
+def test_a_three_player_fives_session_in_a_phone_sized_browser(server, browser):
+    """Three players start a session of two rounds of Fives from the form and play a few turns
+    with the dice pad and the row buttons (one row tapped on the picture): after every step the
+    page's state is the library's, and at every decision the advice shown is the library's;
+    the boards and totals drawn are the state's. A session kept in the browser near the end of
+    its first round resumes on a reload; its last row ends the round: the totals add the rest
+    points (FIVES-6) and the next seat starts the next round (FIVES-7)."""
+    game = registry.game(FIVES_NAME)
+    rng = random.Random(2)
+    browser.command("POST", "/url", {"url": server.url})
+    browser.wait(f"return document.querySelector('label[for=table-game-{FIVES_NAME}]')")
+    browser.run("localStorage.clear()")
+    browser.click("#mode-table")
+    browser.click(f"label[for=table-game-{FIVES_NAME}]")
+    for name, value in (("players", "3"), ("rounds", "2")):
+        browser.run(f"const e = document.getElementById('table-{FIVES_NAME}-{name}'); e.value = '{value}';"
+                    "e.dispatchEvent(new Event('change', {bubbles: true}))")
+    browser.click("#table-start")
+    state = game.table_start(3, rounds=2)
+    _wait_state(browser, str(state))
+    decisions = tapped = 0
+    while state.mover < 2 or decisions < 3:
+        if state.current_player() == CHANCE:
+            throw = state.action_text(sample_chance(state, rng))
+            _enter_throw(browser, throw)
+            state = state.apply(state.parse_action(throw))
+        else:
+            browser.wait("return !document.getElementById('table-advice').hidden", WAIT)
+            advice = game.advise(state)
+            assert _text(browser, "#table-headline") == f"Advice: {advice.best.text}"
+            assert _text(browser, "#table-choices button.best") == advice.best.text
+            assert browser.run("return [...document.querySelectorAll('#table-choices button')]"
+                               ".map((b) => b.textContent)") == [state.action_text(a) for a in state.legal_actions()]
+            choice = advice.best.action if decisions % 2 else rng.choice(state.legal_actions())
+            if decisions == 1:                                     # a tap on the row in the picture
+                box = browser.run(f"""for (const g of document.querySelectorAll('#table-picture g')) {{
+                    const t = g.querySelector(':scope > title');
+                    if (t && t.textContent.startsWith('number {choice}:')) return g.querySelector('rect.box');
+                  }}""")
+                browser.tap(box)
+                tapped += 1
+            else:
+                browser.click(f"#table-choices button[data-action='{choice}']")
+            state = state.apply(choice)
+            decisions += 1
+        _wait_state(browser, str(state))
+        seats = _seat_titles(browser)
+        assert [t.split(": board ")[1].split(";")[0] for t in seats] == \
+            [",".join(map(str, board)) for board in state.boards]
+    assert tapped == 1 and browser.run("return document.documentElement.scrollWidth <= window.innerWidth")
+
+    # Near the end of the first round, kept in the browser: a reload resumes it.
+    from dicemath.games.pegs_fives.table_state import table_decision
+
+    late = table_decision(game.standard, [5] * 11 + [4], (6, 6, 1, 1, 1, 1), [[4] * 12, [5] * 11 + [0]],
+                          totals=(10, 30, 25), rounds_left=2)
+    kept = {"game": FIVES_NAME, "players": 3, "stack": [str(state), str(late)]}
+    browser.run(f"localStorage.setItem('dicemath-table', {json.dumps(json.dumps(kept))})")
+    browser.command("POST", "/refresh", {})
+    browser.wait("return !document.getElementById('table-advice').hidden", WAIT)
+    assert _text(browser, "#table-headline") == f"Advice: {game.advise(late).best.text}"
+    assert [t.split("running total ")[1] for t in _seat_titles(browser)] == ["10", "30", "25"]
+    browser.click("#table-choices button[data-action='12']")
+    after = late.apply(12)
+    _wait_state(browser, str(after))
+    totals = [int(t.split("running total ")[1]) for t in _seat_titles(browser)]
+    assert totals == list(after.totals) == [10, 30 + 78, 25 + 60]        # the rest points of (4,)*12 and of 12 open
+    assert after.mover == after.starter == 1 and after.rounds_left == 1 and not any(map(any, after.boards))
+    browser.click("#table-undo")
+    _wait_state(browser, str(late))

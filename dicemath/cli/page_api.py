@@ -26,9 +26,9 @@ is kept here: the page keeps the states' texts) has three routes, each answering
 :func:`table_view` (``{"state", "player", "seat", "phase", "dice", "outcomes", "choices",
 "returns", "svg"}``), and asks ``/api/advise`` with the state for the advice of the player to move:
 
-- ``POST /api/table/start`` with ``{"game", "players"}`` and the options of the game's
-  :meth:`~dicemath.core.game.Game.table_start` (:func:`table_fields`; optionally ``rules``):
-  the start of the game.
+- ``POST /api/table/start`` with ``{"game", "players"}``, optionally ``rules`` and the options
+  of :meth:`~dicemath.core.game.Game.table_start` the game takes (:func:`table_fields`,
+  :data:`TABLE_OPTIONS`: ``rounds``, a session): the start of the game.
 - ``POST /api/table/step`` with ``{"game", "state", "action"}``: the state after ``action``, a
   throw at a chance node (``"6-5-3"``) or a choice at a decision, as the state's
   ``parse_action`` reads them.
@@ -54,7 +54,6 @@ Example:
 
 from __future__ import annotations
 
-import inspect
 import re
 from collections.abc import Callable, Hashable, Sequence
 from functools import cache
@@ -66,8 +65,8 @@ from dicemath.core.requests import Field, RequestError, advice_view, read_fields
 from dicemath.games import registry
 from dicemath.games.registry import game as game_named
 
-__all__ = ["ROUTES", "TABLE_SIZES", "advise", "games", "page_words", "picture", "state_fields", "table_fields",
-           "table_show", "table_start", "table_step", "table_view"]
+__all__ = ["ROUTES", "TABLE_OPTIONS", "TABLE_SIZES", "advise", "games", "page_words", "picture", "state_fields",
+           "table_fields", "table_show", "table_start", "table_step", "table_view"]
 
 T = TypeVar("T")
 
@@ -187,8 +186,10 @@ def picture(request: dict[str, Any]) -> dict[str, Any]:
 TABLE_SIZES = range(2, 9)
 """The numbers of players the page offers a table of, where the game's ``table_start`` takes them."""
 
-_OPTION_KINDS = {bool: "flag", int: "int", str: "text"}
-"""The field kind of a ``table_start`` option, by the type of its default."""
+TABLE_OPTIONS = ((Field("rounds", "int", "Rounds", default=1, low=1, high=99, example="1",
+                         help="a session of this many rounds: the totals add up, the lowest wins"), 2),)
+"""The options of ``table_start`` the page knows (the interface of table states): each field with a
+value that tells whether the game takes it (``rounds=2``: the game plays sessions of rounds)."""
 
 
 @cache
@@ -204,25 +205,31 @@ def _table_sizes(game: Game) -> tuple[int, ...]:
     return tuple(sizes)
 
 
+@cache
+def _table_options(game: Game) -> tuple[Field, ...]:
+    """The fields of :data:`TABLE_OPTIONS` whose telling value ``game.table_start`` takes."""
+    sizes = _table_sizes(game)
+    taken = []
+    for field, telling in TABLE_OPTIONS:
+        try:
+            game.table_start(sizes[0], **{field.name: telling})
+        except DicemathError:
+            continue
+        taken.append(field)
+    return tuple(taken)
+
+
 def table_fields(game: Game) -> tuple[Field, ...]:
     """The fields of the page's table form of ``game``: ``players`` (the sizes its
     :meth:`~dicemath.core.game.Game.table_start` takes), ``rules`` where the game has more than one
-    preset, and one field per option of ``table_start`` (a keyword parameter with a whole-number,
-    on/off or text default: ``rounds=1`` is the field ``rounds``, default 1); none when the game
-    has no table states."""
+    preset, and the options of :data:`TABLE_OPTIONS` it takes; none when the game has no table
+    states."""
     sizes = _table_sizes(game)
     if not sizes:
         return ()
     players = Field("players", "choice", "Players", default=str(sizes[0]), choices=tuple(map(str, sizes)),
                     example=str(sizes[1] if len(sizes) > 1 else sizes[0]))
-    rules = state_fields(game)[1:]
-    options = tuple(
-        Field(p.name, _OPTION_KINDS[type(p.default)], p.name.replace("_", " ").capitalize(), default=p.default,
-              example="" if isinstance(p.default, bool) else str(p.default))
-        for p in inspect.signature(game.table_start).parameters.values()
-        if p.name not in ("players", "rules") and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
-        and type(p.default) in _OPTION_KINDS)
-    return (players, *rules, *options)
+    return (players, *state_fields(game)[1:], *_table_options(game))
 
 
 def _dice_of(outcomes: Sequence[tuple[Hashable, Any]]) -> int:
