@@ -10,8 +10,11 @@ rest points (FIVES-6), the lowest total over the rounds winning (FIVES-7). The e
 (about 10^18 pairs) is not. :func:`race_advice` approximates it:
 
 1. **Turn counts.** ``N(x)``, the number of turns a player still needs from board ``x`` at
-   the start of his turn under solo-optimal play, is modelled by a *discrete Weibull
-   hazard*: ``P(N > n) = exp(-(n / lam) ** k)`` for ``n = 0, 1, ...``; the shape ``k`` is a
+   the start of his turn under solo-optimal play, has its exact law (:func:`solo_laws`) when
+   at most :data:`LAW_MAX_BOARDS` boards are left for him to reach (the default: on reduced
+   boards at a table of three its values and choices are closer to the exact answer than the
+   fitted law's, ``analyses/pegs_fives_tables.py``); otherwise it is modelled by a *discrete
+   Weibull hazard*: ``P(N > n) = exp(-(n / lam) ** k)`` for ``n = 0, 1, ...``; the shape ``k`` is a
    fitted function of the expected turns ``mu = E(x)`` (:data:`SHAPE`; ``k = 1`` is the
    geometric law of a lone row, larger ``k`` the tighter spread of many rows) and ``lam``
    is solved so that ``E[N] = mu`` exactly. ``E(x)`` comes from the first source of
@@ -118,9 +121,10 @@ solver takes. It solves the mover's boards reachable from his board against the 
 holds in played games and what it costs: ``benchmarks/bench_race_box.py``. ``exact_max_rows``
 lowers the limit; beyond it, or for too many pairs, the answer is the turn-count estimate."""
 
-LAW_MAX_BOARDS = 216
+LAW_MAX_BOARDS = 36
 """The most boards reachable from a board (its :class:`.race_box.RaceBox`) whose exact turn
-laws :func:`solo_laws` computes: three open rows."""
+laws the turn-count model takes by default (:func:`solo_laws`; two open rows, 36 boards, a
+twentieth of a second); beyond it, the fitted law."""
 
 SOLO_SOLVE_MAX_ROWS = {"pegs": 6, "fives": 8}
 """The most open rows of a board whose reduced table :func:`race_advice` solves on demand for
@@ -272,15 +276,15 @@ class RaceLeaves:
 
     def __init__(self, rules: Rules, opponents: Sequence[tuple[float, float] | TurnLaw]):
         self.rules = rules
-        laws = self.laws = turn_laws(rules)
+        self.laws = turn_laws(rules)
         self.pegs = rules.scoring == "first_out"
         others = [o if isinstance(o, TurnLaw) else fitted_law(rules, *o) for o in opponents]
         survivals = np.array([o.survival for o in others])
         alive = np.prod(survivals, axis=0)                             # P(every opponent needs more than n)
         shifted = np.concatenate([[1.0], alive[:-1]])                  # ... more than n - 1
         self._alive, self._shifted = alive, shifted
+        self._rows: dict[tuple[int, int], tuple[float, float]] = {}
         if self.pegs:
-            self._end, self._fresh = laws.pmf @ alive, laws.pmf @ shifted
             self._complete = 1.0
             return
         k = len(others)
@@ -296,28 +300,39 @@ class RaceLeaves:
                     G += pmf_j * rest_now[i] * np.prod([now[m] for m in range(k) if m not in (i, j)], axis=0) / k
         self._F, self._F_fresh, self._G = F, np.concatenate([[rests[:, 0].mean()], F[:-1]]), G
         self._ends = shifted - alive                                   # P(the first opponent out at n)
-        self._end = laws.pmf @ F + _shift(laws.survival) @ G
-        self._fresh = laws.pmf @ self._F_fresh + laws.survival @ G
-        self._own_end = _shift(laws.rest) @ self._ends                 # the mover's rest share, n - 1 turns on
-        self._own_fresh = laws.rest @ self._ends
         self._complete = float(rests[:, 0].mean())
 
-    def _at(self, table: np.ndarray, mu: float) -> float:
+    def _row(self, i: int, kind: int) -> tuple[float, float]:
+        """The value on the fitted law of grid row ``i`` (``kind`` 0: a turn's end, 1: a fresh
+        start) without the mover's rest points, and his rest-point share lost (Fives)."""
+        key = (i, kind)
+        v = self._rows.get(key)
+        if v is None:
+            laws = self.laws
+            if self.pegs:
+                v = (float(laws.pmf[i] @ (self._shifted if kind else self._alive)), 0.0)
+            elif kind:
+                v = (float(laws.pmf[i] @ self._F_fresh + laws.survival[i] @ self._G),
+                     float(laws.rest[i] @ self._ends))
+            else:
+                v = (float(laws.pmf[i] @ self._F + _shift(laws.survival[i]) @ self._G),
+                     float(_shift(laws.rest[i]) @ self._ends))
+            self._rows[key] = v
+        return v
+
+    def _at(self, mu: float, rp: float, kind: int) -> float:
         i, w = self.laws.position(mu)
-        return (1 - w) * table[i] + w * table[i + 1]
+        (a, own_a), (b, own_b) = self._row(i, kind), self._row(i + 1, kind)
+        return (1 - w) * (a - rp * own_a) + w * (b - rp * own_b)
 
     def complete(self) -> float:
         return self._complete
 
     def end(self, mu: float, rp: float) -> float:
-        if self.pegs:
-            return self._at(self._end, mu)
-        return self._at(self._end, mu) - rp * self._at(self._own_end, mu)
+        return self._at(mu, rp, 0)
 
     def fresh(self, mu: float, rp: float) -> float:
-        if self.pegs:
-            return self._at(self._fresh, mu)
-        return self._at(self._fresh, mu) - rp * self._at(self._own_fresh, mu)
+        return self._at(mu, rp, 1)
 
     def end_law(self, law: TurnLaw) -> float:
         if self.pegs:
@@ -472,6 +487,14 @@ def solo_laws(rules: Rules, board: Sequence[int], value: BoardValues, *,
         survival[:, n] = step @ survival[:, n - 1]
         rest[:, n] = step @ rest[:, n - 1]
     return {x: TurnLaw(survival[i], rest[i]) for i, x in enumerate(boards) if live[i]}
+
+
+def _small_box_laws(rules: Rules, board: BoardTuple, value: BoardValues) -> dict[BoardTuple, TurnLaw]:
+    """The exact laws of ``board``'s box (:func:`solo_laws`) when it holds at most
+    :data:`LAW_MAX_BOARDS` boards, else none."""
+    if math.prod(rules.goal + 1 - s for s in board if s < rules.goal) > LAW_MAX_BOARDS:
+        return {}
+    return solo_laws(rules, board, value)
 
 
 def _exact_boxes(rules: Rules, board: BoardTuple, opponents: list[BoardTuple], rows: tuple[int, ...],
@@ -726,7 +749,10 @@ def _race_answer(position: RacePosition, model: _RaceTurn | None, now: float | N
     opponent_r = [float(rest_points(o, rules.goal)) for o in others]
     exact = boxes is not None
     if model is None or now is None:
-        model = race_turn_model(position.race_rules, solo.value, list(zip(opponent_e, opponent_r)))
+        laws = [_small_box_laws(rules, o, advisor.value).get(o) for advisor, o in zip(opponent_solo, others)]
+        model = race_turn_model(position.race_rules, solo.value,
+                                [law or (e, r) for law, e, r in zip(laws, opponent_e, opponent_r)],
+                                own_laws=_small_box_laws(rules, b, solo.value))
         now = model._restart(b)
     here = model.end(b)
     after = None if throws is None else throws - 1
@@ -753,8 +779,9 @@ def _race_answer(position: RacePosition, model: _RaceTurn | None, now: float | N
                       "(FIVES-6)"),
             "method": "exact_race" if exact else "turn_count_model",
             "approximation": None if exact else (
-                "each player's remaining turns follow a discrete Weibull law around his expected turns under "
-                "solo-optimal play; opponents independent and solo-optimal" + ("" if pegs else
+                "each player's remaining turns follow his exact law under solo-optimal play when at most "
+                f"{LAW_MAX_BOARDS} boards are left for him to reach, else a discrete Weibull law around his expected "
+                "turns; opponents independent and solo-optimal" + ("" if pegs else
                 "; rest points fall with the expected work left") + (
                 "" if all(advisor.exact for advisor in (solo, *opponent_solo)) else
                 "; a board's expected turns estimated where no table covers it and it has too many open rows "
