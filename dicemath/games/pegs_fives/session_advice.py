@@ -79,6 +79,11 @@ QUADRATURE = np.polynomial.hermite.hermgauss(48)
 NEGLIGIBLE = 1e-14
 """The chance below which the session model stops following a round's turns."""
 
+REST_SPREAD = 0.5
+"""The session model's spread of a player's rest points when the round ends: their standard
+deviation as a share of their expected value given the turns he has played (the turn-count
+model gives only the expectation; ``analyses/fives_sessions.py`` measures the model with it)."""
+
 UNIT = "session win probability"
 """The unit of session advice (higher is better)."""
 
@@ -146,26 +151,33 @@ def round_law(rules: Rules, rows: tuple[int, ...], players: int, table: str | No
     return m, float(second.mean() - m * m)
 
 
-def session_chance(differences: np.ndarray, rounds_after: int, law: tuple[float, float]) -> np.ndarray:
+def session_chance(differences: np.ndarray, rounds_after: int, law: tuple[float, float],
+                   spread: np.ndarray | None = None) -> np.ndarray:
     """The mover's chance to win the session given ``differences[..., j]``, each opponent's
-    total minus the mover's after this round, with ``rounds_after`` rounds still to play
-    (module docstring, points 2 and 3): no round left, the totals compared (a tie for the
-    lowest shared); else each total adds an independent normal of the per-round ``law``
-    ``(m, v)`` per round.
+    expected total minus the mover's after this round, with ``rounds_after`` rounds still to
+    play (module docstring, points 2 and 3): each player's total adds an independent normal,
+    of variance ``rounds_after * v`` (the per-round ``law`` ``(m, v)``) plus ``spread[..., i]``
+    squared (this round's rest points still uncertain, the mover first). With no variance left
+    the totals are compared (a tie for the lowest shared).
 
     Example:
         >>> session_chance(np.array([[3.0], [0.0], [-1.0]]), 0, (10.0, 50.0)).tolist()
         [1.0, 0.5, 0.0]
+        >>> round(float(session_chance(np.array([0.0]), 1, (10.0, 50.0))), 12)
+        0.5
     """
     c = np.asarray(differences, dtype=np.float64)
-    if rounds_after == 0:
+    if rounds_after == 0 and (spread is None or not np.any(spread)):
         lower = (c < 0).any(axis=-1)
         ties = (c == 0).sum(axis=-1)
         return np.where(lower, 0.0, 1.0 / (1.0 + ties))
+    variance = np.full(c.shape[:-1] + (c.shape[-1] + 1,), rounds_after * law[1])
+    if spread is not None:
+        variance = variance + np.asarray(spread, dtype=np.float64) ** 2
+    sd = np.sqrt(np.maximum(variance, 1e-18))
     nodes, weights = QUADRATURE
-    scale = np.sqrt(rounds_after * law[1])
-    z = np.sqrt(2.0) * nodes                                          # the mover's standard normal
-    beaten = 1.0 - ndtr(z[:, None] - c[..., None, :] / scale)         # [..., node, j]: opponent j stays above
+    mover = sd[..., None, :1] * (np.sqrt(2.0) * nodes)[:, None]       # [..., node, 1]: the mover's normal
+    beaten = ndtr((c[..., None, :] - mover) / sd[..., None, 1:])      # [..., node, j]: opponent j stays above
     return (np.prod(beaten, axis=-1) * weights).sum(axis=-1) / np.sqrt(np.pi)
 
 
@@ -228,7 +240,7 @@ class SessionLeaves:
         p_all = np.concatenate(probability)
         r_all = np.concatenate(rests)
         differences = self.gaps + r_all[:, 1:] - r_all[:, :1]
-        return float(p_all @ session_chance(differences, self.rounds_after, self.law))
+        return float(p_all @ session_chance(differences, self.rounds_after, self.law, REST_SPREAD * r_all))
 
     def end(self, board: BoardTuple) -> float:
         return self._value(board, 0)
