@@ -74,6 +74,8 @@ def test_the_race_chain_states_its_limits_in_covers():
     assert RACE_CHAIN.source_for(position).name == "exact race"
     assert RACE_CHAIN.source_for(position, exact_max_rows=2).name == "turn-count model"
     several = race_position(PEGS, [5] * 9 + [3, 4, 4], (3, 4, 4, 1, 1, 2), [[5] * 10 + [2, 2], [5] * 11 + [3]])
-    assert RACE_CHAIN.source_for(several).name == "turn-count model"
-    assert RACE_CHAIN.advise(position).exact and not RACE_CHAIN.advise(several).exact
-    assert [s.name for s in RACE_CHAIN.sources] == ["exact race", "turn-count model"]
+    assert RACE_CHAIN.source_for(several).name == "exact three-player race"
+    assert RACE_CHAIN.source_for(several, exact_max_rows=2).name == "turn-count model"
+    assert RACE_CHAIN.advise(position).exact and RACE_CHAIN.advise(several).exact
+    assert not RACE_CHAIN.advise(several, exact_max_rows=2).exact
+    assert [s.name for s in RACE_CHAIN.sources] == ["exact race", "exact three-player race", "turn-count model"]

@@ -43,11 +43,13 @@ together number at most :data:`EXACT_ON_DEMAND_ROWS` (or ``exact_max_rows``) and
 at most :data:`~.race_solver.RACE_MAX_PAIRS` pairs are reachable (the mover's boards against
 the opponent's, :class:`.race_box.RaceBox`): the exact race on those pairs
 (:func:`.race_solver.solve_race_compiled`, both playing to win thereafter) gives the values
-(``exact: True``); otherwise ``"turn-count model"``, estimates (``exact: False``). With two
-or more opponents the opponents are taken as independent solo-optimal players (the stated
-approximation): Pegs' value is the chance of finishing before all of them, Fives' the
-difference above. The solo values (expected turns of a board) come from their own chain,
-:func:`solo_chain`.
+(``exact: True``); ``"exact three-player race"`` the same for two opponents when at most
+:data:`~.race_table_compiled.TRIPLES_MAX` triples of boards are reachable
+(:func:`.race_table_compiled.race3_model`, every player playing to win thereafter); otherwise
+``"turn-count model"``, estimates (``exact: False``). In the model the opponents are taken as
+independent solo-optimal players (the stated approximation): Pegs' value is the chance of
+finishing before all of them, Fives' the difference above. The solo values (expected turns of a
+board) come from their own chain, :func:`solo_chain`.
 
 Example:
     >>> from dicemath.games.pegs_fives.rules import PEGS
@@ -80,6 +82,7 @@ from dicemath.games.pegs_fives.race_box import RaceBox
 from dicemath.games.pegs_fives.race_solver import (
     BOX_MAX_BOARDS, BOX_MAX_ROWS, RACE_MAX_PAIRS, Legal, SoloOptimal, _RaceTurn, check_race_rows, kernel_tables,
     mirror, solve_race_compiled, win_value)
+from dicemath.games.pegs_fives.race_table_compiled import TRIPLES_MAX, race3_boxes, race3_model
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.solver import solve_reduced
 from dicemath.games.pegs_fives.state import (
@@ -597,7 +600,8 @@ def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], oppone
 
     Returns:
         The :class:`~dicemath.core.advice.Advice` (unit :data:`UNITS` of the objective, higher
-        is better; source ``"exact race"`` or ``"turn-count model"``): ``exact`` when every value
+        is better; source ``"exact race"``, ``"exact three-player race"`` or ``"turn-count model"``):
+        ``exact`` when every value
         is exact (the exact race solver, both players playing to win thereafter), False for the
         approximation. Per option, best first for the race: ``row``, ``hits``, ``race_value``,
         ``expected_turns`` (the solo advice beside it: turns still needed after this turn, fewer
@@ -611,6 +615,8 @@ def race_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], oppone
         * ``race_value_now``: the mover's race value at the start of this turn (before the throw);
         * ``race_pairs``: the pairs of boards the exact race was solved on (the mover's boards
           reachable from here against the opponent's), None for the estimate;
+        * ``race_triples``: the triples of boards the exact three-player race was solved on
+          (each player's boards reachable from here), None otherwise;
         * ``board_expected_turns``, ``opponent_expected_turns`` (one per opponent), and
           ``solo_sources``: the source of each (the mover's first; ``"table"``, ``"solve"`` or
           ``"estimate"``, :data:`SOLO_SOLVE_MAX_ROWS`);
@@ -718,6 +724,21 @@ def _exact_race_advice(position: RacePosition, *, table: Path | str | None = Non
     return _race_answer(position, model, now, boxes, table)
 
 
+def _exact_race3_covers(position: RacePosition, *, exact_max_rows: int = EXACT_ON_DEMAND_ROWS,
+                        **settings: object) -> bool:
+    return race3_boxes(position.race_rules, position.board, position.opponents, position.rows,
+                       exact_max_rows) is not None
+
+
+def _exact_race3_advice(position: RacePosition, *, table: Path | str | None = None,
+                        exact_max_rows: int = EXACT_ON_DEMAND_ROWS, **settings: object) -> Advice:
+    boxes = race3_boxes(position.race_rules, position.board, position.opponents, position.rows, exact_max_rows)
+    if boxes is None:                           # the chain asks only when _exact_race3_covers
+        raise DicemathError(f"no exact three-player race is solved for {position.text}")
+    model, now = race3_model(position.race_rules, position.board, position.opponents, boxes)
+    return _race_answer(position, model, now, boxes, table)
+
+
 def _model_race_advice(position: RacePosition, *, table: Path | str | None = None, **settings: object) -> Advice:
     return _race_answer(position, None, None, None, table)
 
@@ -728,6 +749,11 @@ RACE_CHAIN = SourceChain(
            f"{EXACT_ON_DEMAND_ROWS}), at most {RACE_MAX_PAIRS:,} pairs of boards reachable from the pair and "
            f"{BOX_MAX_BOARDS:,} a side: the exact race solved on them, both playing to win",
            _exact_race_covers, _exact_race_advice),
+    Source("exact three-player race", True,
+           f"two opponents, the three boards' open rows together at most exact_max_rows (default "
+           f"{EXACT_ON_DEMAND_ROWS}), at most {TRIPLES_MAX:,} triples of boards reachable from the position: the "
+           f"exact three-player race solved on them, every player playing to win",
+           _exact_race3_covers, _exact_race3_advice),
     Source("turn-count model", False, "any race: the turn-count model on the solo values of solo_chain",
            lambda position, **settings: True, _model_race_advice))
 """The sources of race advice, each limit stated once in its ``covers``: they take a
@@ -736,7 +762,7 @@ and ``exact_max_rows``."""
 
 
 def _race_answer(position: RacePosition, model: _RaceTurn | None, now: float | None,
-                 boxes: tuple[RaceBox, RaceBox] | None, table: Path | str | None) -> Advice:
+                 boxes: tuple[RaceBox, ...] | None, table: Path | str | None) -> Advice:
     """The advice of a race source: the exact race's ``model`` and value ``now`` on ``boxes``,
     or (None) the turn-count model on the solo values; the solo advice beside it."""
     rules, b, faces, dice, throws = position.rules, position.board, position.roll, position.dice, position.throws
@@ -770,7 +796,8 @@ def _race_answer(position: RacePosition, model: _RaceTurn | None, now: float | N
                            for value, row, hits in ranking)
     return Advice(
         game=rules.name, state=position.text, unit=UNITS[objective], higher_is_better=True, exact=exact,
-        source="exact race" if exact else "turn-count model", options=advice_options,
+        source="turn-count model" if boxes is None else "exact race" if len(boxes) == 2 else "exact three-player race",
+        options=advice_options,
         extras={
             "board": list(b), "roll": sorted(faces), "opponents": [list(o) for o in others],
             "objective": objective,
@@ -787,7 +814,8 @@ def _race_answer(position: RacePosition, model: _RaceTurn | None, now: float | N
                 "; a board's expected turns estimated where no table covers it and it has too many open rows "
                 "to solve now")),
             "race_value_now": float(now),
-            "race_pairs": None if boxes is None else boxes[0].size * boxes[1].size,
+            "race_pairs": None if boxes is None or len(boxes) != 2 else boxes[0].size * boxes[1].size,
+            "race_triples": None if boxes is None or len(boxes) != 3 else math.prod(box.size for box in boxes),
             "board_expected_turns": float(solo.value(b)),
             "opponent_expected_turns": opponent_e,
             "solo_sources": [advisor.source for advisor in (solo, *opponent_solo)],
