@@ -78,7 +78,8 @@ def register(subparsers, game) -> None:
                         help="answer from this table (default: the table built by build-table, if any)")
     advise.add_argument("--opponent", type=int_list, action="append", default=None, metavar="BOARD",
                         help="play to win against this opponent's board (12 steps); give it once per "
-                             "opponent (three or more players: opponents taken as independent)")
+                             "opponent (three players: exact while the reachable triples of boards fit the "
+                             "solver, else, and for more players, the opponents taken as independent)")
     advise.add_argument("--objective", choices=("win", "rest-points") if rules is FIVES else ("win",),
                         default=None,
                         help="with --opponent: maximise the chance to finish first (win)"
@@ -342,7 +343,9 @@ def _render_race_advice(r: dict) -> str:
               "-" if o["expected_turns"] is None else f"{o['expected_turns']:.3f}", rank]
              for rank, o in enumerate(r["options"], 1)]
     note = (f"exact: the two-player race solved on the {r['race_pairs']:,} pairs of boards reachable from here, "
-            "both playing to win" if r["exact"]
+            "both playing to win" if r["exact"] and r.get("race_triples") is None
+            else f"exact: the three-player race solved on the {r['race_triples']:,} triples of boards reachable from "
+            "here, every player playing to win" if r["exact"]
             else f"estimates: {r['approximation']}")
     return (head + "\n" + text_table(["row", "hits", label, "solo E[turns after]", "rank"], table)
             + f"\nto win: row {r['race_best']}; solo-optimal: row {r['solo_best']}"
