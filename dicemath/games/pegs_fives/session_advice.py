@@ -330,9 +330,9 @@ def session_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], opp
         starter: the index, in that mover-first order, of the player who started this round;
             the next round is started by the next seat (FIVES-7), or by him with
             ``start="fixed"``.
-        dice: dice in hand before the throw (default all six; fewer: a choice throw after
-            FIVES-4/5 is always of six, so fewer only mid-turn as the state has them).
-        throws: throws left (Fives: None).
+        dice: dice in hand before the throw (default all six, as every Fives choice throw is,
+            FIVES-2/4/5).
+        throws: throws left (Fives: None, no limit).
         table: a table directory for the solo values (race advice's :func:`.race_advice.solo_chain`).
         session_rows: the numbers every later round starts fresh on (default all twelve).
         start: ``"rotating"`` or ``"fixed"`` (:data:`~.limits.SESSION_STARTS`).
