@@ -93,6 +93,12 @@ class TableState:
         return len(self.boards)
 
     @property
+    def player(self) -> int:
+        """The seat whose turn it is, throwing or naming a row (:attr:`mover`); -1 once the game is
+        over (as every whole-game state says it: the page names the seat to throw by it)."""
+        return -1 if self.over else self.mover
+
+    @property
     def over(self) -> bool:
         """Whether the game (the session) is over."""
         return self.rounds_left == 0
