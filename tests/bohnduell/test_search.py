@@ -59,18 +59,21 @@ def test_search_values_are_those_before_the_core_rebase():
 
 def test_the_chain_answers_from_its_first_covering_source():
     chain = source_chain(STANDARD)
-    assert [s.name for s in chain.sources] == ["table", "strong table", "solved start", "solve", "search"]
+    assert [s.name for s in chain.sources] == ["table", "strong table", "solved start", "solve", "proof", "search"]
     in_table = initial_state(Rules(stock=TABLE_STOCK))
     small = State.from_str("0:0,0,0,20:0/0:1,0,0,0:59/A")           # a side of 20 beans, potential 81
     smaller = State.from_str("0:3,0,0,10:0/0:1,0,0,0:66/A")          # outside the table, potential 44
     assert small.potential() > SOLVE_POTENTIAL >= smaller.potential()
     assert max(map(sum, smaller.mover_sides)) > TABLE_STOCK
     beyond = initial_state(Rules(stock=45))                           # a start beyond the solved ones
-    for state, name in ((in_table, "table"), (smaller, "solve"), (small, "search"), (beyond, "search")):
-        source = chain.source_for(state)
-        advice = BOHNDUELL_GAME.advise(state, depth=2)
+    no_proof, small_proof = {"proof_seconds": 0}, {"proof_table_stock": 10}      # beyond the proof, or within it
+    for state, name, settings in ((in_table, "table", no_proof), (smaller, "solve", no_proof),
+                                  (small, "search", no_proof), (beyond, "search", small_proof),
+                                  (small, "proof", small_proof)):
+        source = chain.source_for(state, **settings)
+        advice = BOHNDUELL_GAME.advise(state, depth=2, **settings)
         assert source.name == name and advice.exact == source.exact and advice.source.startswith(name)
-        assert advice == chain.advise(state, depth=2)
+        assert advice == chain.advise(state, depth=2, **settings)
     solved = BOHNDUELL_GAME.advise(smaller)
     assert {o.action: o.value for o in solved.options} == DictSolver(smaller.rules).move_values(smaller)
 

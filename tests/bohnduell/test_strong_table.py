@@ -85,7 +85,7 @@ def test_the_chain_answers_from_a_strong_table_in_the_cache(tmp_path, monkeypatc
     monkeypatch.setenv("DICEMATH_CACHE_DIR", str(tmp_path))
     rules = Rules(stock=40)
     position = State.from_str("2:0,1,2,2:34/2:0,0,2,3:32/A", rules)    # 7 beans a side, outside a 6-bean table
-    before = BOHNDUELL_GAME.advise(position, depth=1, table_stock=6)
+    before = BOHNDUELL_GAME.advise(position, depth=1, table_stock=6, proof_seconds=0)
     assert before.source == "solve" or not before.exact
     build_strong(Rules(stock=7), default_folder(Rules(stock=7)), announce=False)
     assert [e.stock for e in strong_tables() if e.complete and e.current] == [7]
@@ -113,7 +113,7 @@ def test_the_chain_answers_a_solved_start_exactly_and_searches_beyond():
     assert {o.text: o.value for o in advice.options} == starts[str(stock)]["first_moves"]
     assert advice.best.value == starts[str(stock)]["value"]
     after = initial_state(Rules(stock=stock)).apply("S1")
-    assert not BOHNDUELL_GAME.advise(after, depth=1, table_stock=6).exact       # only the start itself is shipped
+    assert not BOHNDUELL_GAME.advise(after, depth=1, table_stock=6, proof_seconds=0).exact   # only the start is shipped
 
 
 def test_table_commands(tmp_path, monkeypatch, capsys):

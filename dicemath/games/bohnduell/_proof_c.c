@@ -24,12 +24,13 @@
  *
  * Function:
  *   prove(cups, every, start_me, start_opp, table, table_stock, node_limit, seconds,
- *         all_first_moves, guess, max_entries)
+ *         all_first_moves, guess, max_entries, rows)
  *     -> (lower, upper, [(move code, lower, upper) per first move], nodes, positions, replaced,
  *         exhausted, rows bytes)
- *   start_me, start_opp: the sides as bytes (stock, c_1..c_n); table: None or the tuple of
- *   _dense_c's index arrays (sides, powers, rank, potentials, starts, block_offsets, movable)
- *   followed by the int8 values; node_limit < 0 and seconds < 0 mean no limit.
+ *   start_me, start_opp: the sides as bytes (stock, c_1..c_n) of the position searched (the
+ *   mover's, the other's); table: None or the tuple of _dense_c's index arrays (sides, powers,
+ *   rank, potentials, starts, block_offsets, movable) followed by the int8 values; node_limit < 0
+ *   and seconds < 0 mean no limit; rows false: no certificate (the rows bytes are empty).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -574,7 +575,7 @@ typedef struct {
 } Outcome;
 
 static int run(Search *s, const int64_t *start_me, const int64_t *start_opp, int all_first_moves, int guess,
-               Outcome *out, Rows *rows) {
+               int gather, Outcome *out, Rows *rows) {
     int n = s->n;
     uint64_t me = pack(start_me, n), opp = pack(start_opp, n);
     Child c[MAX_CHILDREN];
@@ -612,7 +613,7 @@ static int run(Search *s, const int64_t *start_me, const int64_t *start_opp, int
         if (ok && c[i].gain - child_low < high) ok = push(&stack, c[i].me, c[i].opp, LOWER, child_low);
     }
     if (!ok) s->failed = 1;
-    else gather_rows(s, &stack, rows);
+    else if (gather) gather_rows(s, &stack, rows);
     free(stack.items);
     s->exhausted = exhausted;
     return !s->failed;
@@ -631,13 +632,13 @@ static int read_side(const Py_buffer *b, int n, int64_t *side) {
 
 static PyObject *py_prove(PyObject *self, PyObject *args) {
     (void)self;
-    int cups, every, all_first_moves, guess;
+    int cups, every, all_first_moves, guess, gather;
     Py_buffer start[2] = {{0}}, arrays[TABLE_ARRAYS] = {{0}};
     PyObject *table;
     Py_ssize_t table_stock, node_limit, max_entries;
     double seconds;
-    if (!PyArg_ParseTuple(args, "ipy*y*Onndpin", &cups, &every, &start[0], &start[1], &table, &table_stock,
-                          &node_limit, &seconds, &all_first_moves, &guess, &max_entries))
+    if (!PyArg_ParseTuple(args, "ipy*y*Onndpinp", &cups, &every, &start[0], &start[1], &table, &table_stock,
+                          &node_limit, &seconds, &all_first_moves, &guess, &max_entries, &gather))
         return NULL;
     Search s = {0};
     int64_t me[MAX_CUPS + 1], opp[MAX_CUPS + 1];
@@ -688,7 +689,7 @@ static PyObject *py_prove(PyObject *self, PyObject *args) {
     int ok;
     Py_BEGIN_ALLOW_THREADS
     s.deadline = now() + seconds;
-    ok = run(&s, me, opp, all_first_moves, guess, &out, &rows);
+    ok = run(&s, me, opp, all_first_moves, guess, gather, &out, &rows);
     Py_END_ALLOW_THREADS
     if (!ok) {
         PyErr_SetString(PyExc_MemoryError, "the proof search ran out of memory, or could not prove a bound again");
@@ -716,7 +717,7 @@ done:
 static PyMethodDef methods[] = {
     {"prove", py_prove, METH_VARARGS,
      "prove(cups, every, start_me, start_opp, table, table_stock, node_limit, seconds, all_first_moves, guess, "
-     "max_entries) -> (lower, upper, first moves, nodes, positions, replaced, exhausted, rows)."},
+     "max_entries, rows) -> (lower, upper, first moves, nodes, positions, replaced, exhausted, rows)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_proof_c",

@@ -5,17 +5,20 @@ decision's values, ``exact`` flag and ``source`` are its advice, those ``dicemat
 advise`` gives; the value of a position is the final pot difference (BOHN-6) under best play
 from there, from each player's view (``A - B`` for A), from its chain of sources
 (:func:`~dicemath.games.bohnduell.search.source_chain`): exact from the dense table when both
-sides lie in it, exact from a solve of a small position, else the alpha-beta search to
-``depth`` plies (an estimate). BohnDuell has no dice, so a whole game has no luck: its value
-changes only by the players' losses. This module reads and writes the records.
+sides lie in it, exact from a solve of a small position or a proof by search finished within
+``proof_seconds``, else the alpha-beta search to ``depth`` plies (an estimate). BohnDuell has
+no dice, so a whole game has no luck: its value changes only by the players' losses. This
+module reads and writes the records.
 
 Records (``docs/analyse.md``): a decision entry holds ``advise``'s inputs, ``position``
-(the state's text form, or ``"start"`` with the record's rules) and optionally ``depth``
-and ``table_stock``, plus ``choice`` (``"S2"``, ``"H1"``, ``"P"``); a whole game lists the
-moves from the start, A first (BOHN-7), a forced pass written ``"P"``. The record's
+(the state's text form, or ``"start"`` with the record's rules) and optionally ``depth``,
+``table_stock``, ``proof_seconds`` and ``proof_table_stock``, plus ``choice`` (``"S2"``,
+``"H1"``, ``"P"``); a whole game lists the moves from the start, A first (BOHN-7), a forced
+pass written ``"P"``. The record's
 ``rules`` are :class:`~dicemath.games.bohnduell.rules.Rules` fields (``cups``, ``stock``,
-``capture``); its ``settings`` may give ``depth`` (default 6, as ``advise``) and
-``table_stock`` (default 12), each within the range ``advise`` takes (the chain's settings).
+``capture``); its ``settings`` may give ``depth`` (default 6, as ``advise``),
+``table_stock`` (default 12), ``proof_seconds`` (default 10) and ``proof_table_stock`` (default
+20), each within the range ``advise`` takes (the chain's settings).
 
 Example:
     >>> from dicemath.games.bohnduell import analyse
@@ -31,7 +34,7 @@ from collections.abc import Mapping
 from dicemath.analysis.engine import GameAnalysis
 from dicemath.analysis.records import InvalidRecordError, check_keys
 from dicemath.core.game import GameState, state_of
-from dicemath.games.bohnduell.limits import DEPTH, TABLE_STOCK
+from dicemath.games.bohnduell.limits import DEPTH, PROOF_SECONDS, PROOF_TABLE_STOCK, TABLE_STOCK
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.state import PLAYER_NAMES, State, initial_state, parse_position
 
@@ -49,7 +52,8 @@ class BohnDuellAnalysis(GameAnalysis):
     threshold = 0.5
     seats = PLAYER_NAMES
     required = ("position",)
-    settings = {"depth": DEPTH, "table_stock": TABLE_STOCK}
+    settings = {"depth": DEPTH, "table_stock": TABLE_STOCK, "proof_seconds": PROOF_SECONDS,
+                "proof_table_stock": PROOF_TABLE_STOCK}
 
     def initial_state(self, rules: Rules, start: str | None = None) -> State:
         """The start of a game (A moves first), or the position ``start``.

@@ -6,13 +6,15 @@ Commands:
   the start (``value``: final pot difference A - B under best play, A moving first,
   BOHN-7), ``first_moves`` (each legal first move of A with its value for A) and ``source``
   (the table that answered, or the shipped solved start of a game too big for memory).
-- ``advise STATE [--depth 6] [--table-stock 12] [--json]``: every legal move with its
-  value (final pot difference from the mover's view; the JSON envelope of
-  :class:`~dicemath.core.advice.Advice`) asked of the game object the command was registered
-  with (:meth:`~dicemath.core.game.Game.advise`, its chain of sources
-  :func:`~dicemath.games.bohnduell.search.source_chain`): the exact table, an exact solve of
-  small positions, else alpha-beta ``--depth`` plies deep (at most ``MAX_DEPTH``; each option's ``method``
-  says whether its value is exact). A finished game is refused (exit 2).
+- ``advise STATE [--depth 6] [--table-stock 12] [--proof-seconds 10] [--proof-table-stock 20]
+  [--json]``: every legal move with its value (final pot difference from the mover's view; the
+  JSON envelope of :class:`~dicemath.core.advice.Advice`) asked of the game object the command
+  was registered with (:meth:`~dicemath.core.game.Game.advise`, its chain of sources
+  :func:`~dicemath.games.bohnduell.search.source_chain`): the exact tables, an exact solve of
+  small positions, a proof by search within ``--proof-seconds`` over the table of
+  ``--proof-table-stock`` beans (built once, on first use), else alpha-beta ``--depth`` plies
+  deep (at most ``MAX_DEPTH``; each option's ``method`` says whether its value is exact). A
+  finished game is refused (exit 2).
   ``STATE`` is the text form of
   :class:`~dicemath.games.bohnduell.state.State`, e.g.
   ``38:0,0,1,1:0/40:0,0,0,0:0/B``, or ``start`` (with ``--stock``, ``--cups``, ``--capture``).
@@ -29,6 +31,13 @@ Commands:
   FILE [--json]``: replay a certificate with the rules and the table it names
   (:func:`~dicemath.games.bohnduell.proof_check.check`). The endgame table of ``T`` beans is
   the strong table of that stock in the cache, else solved in memory.
+- ``proof reproduce --stock 40 --table-stock 30 [--folder DIR] [--table-folder DIR] [--record
+  FILE] [--json]``: the committed record of a proven start in one command
+  (:func:`~dicemath.games.bohnduell.proof_record.reproduce`): rebuild the strong table the proof
+  needs (or reuse it), the proof with every first move and its certificate (written to
+  ``--folder``, default the current folder), and its check; print the machine, each step's
+  time and the peak memory, and compare the value, the first moves and the certificate's
+  SHA-256 with the committed record (exit 1 when they differ).
 """
 
 from __future__ import annotations
@@ -40,7 +49,8 @@ from dicemath.core.commands import (
     add_json_flag, add_game_command, add_show_command, add_svg_option, emit, show_state, text_table, write_svg)
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.core.errors import InvalidStateError
-from dicemath.games.bohnduell.limits import DEPTH, MAX_DEPTH, MAX_TABLE_STOCK, TABLE_STOCK, check_settings
+from dicemath.games.bohnduell.limits import (DEPTH, MAX_DEPTH, MAX_PROOF_SECONDS, MAX_TABLE_STOCK, PROOF_SECONDS,
+                                             PROOF_TABLE_STOCK, TABLE_STOCK, check_settings)
 from dicemath.games.bohnduell.state import PLAYER_NAMES, State, initial_state, parse_position
 
 
@@ -79,6 +89,12 @@ def register(subparsers, game) -> None:
                         help=f"alpha-beta depth in plies, 1..{MAX_DEPTH} (default {DEPTH})")
     advise.add_argument("--table-stock", type=_table_stock, default=TABLE_STOCK,
                         help=f"exact table for sides of at most this many beans, 0 for none (default {TABLE_STOCK})")
+    advise.add_argument("--proof-seconds", type=_proof_seconds, default=PROOF_SECONDS,
+                        help=f"prove the position exactly by search within this many seconds, 0..{MAX_PROOF_SECONDS}, "
+                             f"0 for no proof (default {PROOF_SECONDS})")
+    advise.add_argument("--proof-table-stock", type=_proof_table_stock, default=PROOF_TABLE_STOCK,
+                        help=f"the proof's table: sides of at most this many beans, built once on first use "
+                             f"(default {PROOF_TABLE_STOCK})")
     add_svg_option(advise)
     add_json_flag(advise)
     advise.set_defaults(func=run_advise, game=game)
@@ -109,6 +125,18 @@ def register(subparsers, game) -> None:
     search.add_argument("--out", help="write the certificate to this file")
     add_json_flag(search)
     search.set_defaults(func=run_proof_search)
+    again = proofs.add_parser("reproduce", help="rebuild a committed proof (table, certificate, check) and compare "
+                                                "it with the committed record")
+    _variant_flags(again, stock_default=40)
+    again.add_argument("--table-stock", type=_table_stock, default=30,
+                       help="the strong table the proof searches over, beans a side (default 30, as the record)")
+    again.add_argument("--folder", default=".", help="where the certificate goes (default: the current folder)")
+    again.add_argument("--table-folder", help="the strong table's folder (default: in the cache)")
+    again.add_argument("--workers", type=_workers, default=None, help="threads of the table's build (default: every "
+                                                                      "core)")
+    again.add_argument("--record", help="compare with this record instead of the committed one ({\"proofs\": [...]})")
+    add_json_flag(again)
+    again.set_defaults(func=run_proof_reproduce)
     check = proofs.add_parser("check", help="replay a certificate with the rules and its endgame table")
     check.add_argument("certificate", metavar="FILE", help="a certificate written by 'proof search --out'")
     add_json_flag(check)
@@ -133,6 +161,24 @@ def _table_stock(text: str) -> int:
     """``--table-stock``: a whole number ``0..MAX_TABLE_STOCK``."""
     try:
         return check_settings(table_stock=int(text))[1]
+    except (ValueError, InvalidStateError) as error:
+        raise argparse.ArgumentTypeError(str(error) if isinstance(error, InvalidStateError)
+                                         else f"not a whole number: {text!r}") from None
+
+
+def _proof_seconds(text: str) -> int:
+    """``--proof-seconds``: a whole number ``0..MAX_PROOF_SECONDS``."""
+    try:
+        return check_settings(proof_seconds=int(text))[2]
+    except (ValueError, InvalidStateError) as error:
+        raise argparse.ArgumentTypeError(str(error) if isinstance(error, InvalidStateError)
+                                         else f"not a whole number: {text!r}") from None
+
+
+def _proof_table_stock(text: str) -> int:
+    """``--proof-table-stock``: a whole number ``0..MAX_TABLE_STOCK``."""
+    try:
+        return check_settings(proof_table_stock=int(text))[3]
     except (ValueError, InvalidStateError) as error:
         raise argparse.ArgumentTypeError(str(error) if isinstance(error, InvalidStateError)
                                          else f"not a whole number: {text!r}") from None
@@ -262,8 +308,9 @@ def _render_advise(r: dict) -> str:
     rows = [[m["move"], m["value"] if m["method"] == "exact" else f"est. {m['value']:.3f}", m["method"]]
             for m in r["options"]]
     best = r["options"][0]
-    note = (f"exact: perfect play ({r['source']})" if r["exact"] else
-            f"values marked est. are estimates: an alpha-beta search {r['depth']} plies deep on a fitted evaluation")
+    note = (f"exact: perfect play ({r['source']}" + (f", {r['proof']})" if "proof" in r else ")") if r["exact"] else
+            f"values marked est. are estimates: an alpha-beta search {r['depth']} plies deep on a fitted evaluation"
+            + (f" (the proof: {r['proof']})" if "proof" in r else ""))
     shown = best["value"] if best["method"] == "exact" else f"{best['value']:.3f}"
     return (f"{r['state']}: {r['to_move']} to move; value = {r['value_view']}\n"
             + text_table(["move", "value", "method"], rows)
@@ -280,7 +327,8 @@ def run_advise(args) -> int:
     from dicemath.games.bohnduell.drawing import draw
 
     position = read_position(args.state, args.cups, args.stock, args.capture)
-    advice = args.game.advise(position, depth=args.depth, table_stock=args.table_stock)
+    advice = args.game.advise(position, depth=args.depth, table_stock=args.table_stock,
+                              proof_seconds=args.proof_seconds, proof_table_stock=args.proof_table_stock)
     result = advice.as_dict()
     write_svg(args.svg, lambda: draw(position, advice), result)
     emit(result, args.json, _render_advise)
@@ -357,6 +405,43 @@ def run_proof_check(args) -> int:
               "rows": checked.rows, "certificate_sha256": checked.digest, "seconds": round(checked.seconds, 3)}
     emit(result, args.json, _render_proof)
     return 0
+
+
+def run_proof_reproduce(args) -> int:
+    from dicemath.games.bohnduell.proof_record import committed_proof, differences, reproduce
+
+    rules = Rules(cups=args.cups, stock=args.stock, capture=args.capture)
+    if args.table_stock >= rules.stock:
+        raise InvalidStateError(f"the proof's table ({args.table_stock} beans) must hold fewer beans than the game "
+                                f"({rules.stock})")
+    row = committed_proof(rules, args.table_stock, args.record)
+    done = reproduce(rules, args.table_stock, args.folder, table_folder=args.table_folder, workers=args.workers)
+    found = differences(done, row) if row is not None else []
+    result = {**done.as_dict(), "record": "none" if row is None else "equal" if not found else "different",
+              "differences": found}
+    emit(result, args.json, _render_reproduce)
+    return 1 if found else 0
+
+
+def _render_reproduce(r: dict) -> str:
+    moves = ", ".join(f"{m} {a:+d}" if a == b else f"{m} {a:+d}..{b:+d}" for m, (a, b) in r["first_moves"].items())
+    value = f"{r['value']:+d}" if r["value"] is not None else f"between {r['lower']:+d} and {r['upper']:+d}"
+    verdict = {"none": "no committed record of this proof to compare with",
+               "equal": "equal to the committed record (value, first moves, certificate SHA-256)",
+               "different": "DIFFERENT from the committed record: " + "; ".join(r["differences"])}[r["record"]]
+    table = (f"strong table of {r['table_stock']} beans: {r['table_positions']:,} positions, "
+             f"{r['table_bytes'] / 1e9:.2f} GB in {r['table_folder']}, {r['table_seconds']:.1f} s"
+             + (" (built already)" if not r["table_seconds"] else "")) if r["table_stock"] else "no table"
+    return (f"BohnDuell, {r['cups']} cups, {r['stock']} beans each, capture={r['capture']}: value for A {value}\n"
+            f"first moves: {moves}\n"
+            f"machine: {r['machine']}\n"
+            f"{table}; peak memory {r['table_peak_megabytes']:,.0f} MB\n"
+            f"proof: {r['nodes']:,} positions searched in {r['proof_seconds']:.1f} s; peak memory "
+            f"{r['proof_peak_megabytes']:,.0f} MB; certificate {r['certificate']} ({r['certificate_rows']:,} rows, "
+            f"{r['certificate_bytes']:,} bytes, SHA-256 {r['certificate_sha256']})\n"
+            f"check: {'verified' if r['checked'] else 'NOT verified'} in {r['check_seconds']:.1f} s; peak memory "
+            f"{r['check_peak_megabytes']:,.0f} MB\n"
+            f"record: {verdict}")
 
 
 def _render_proof(r: dict) -> str:

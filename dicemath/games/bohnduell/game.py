@@ -3,9 +3,11 @@
 Its advice (:meth:`~dicemath.core.game.Game.advise`, the one door to BohnDuell advice) and the
 values of its positions come from its chain of sources
 (:func:`~dicemath.games.bohnduell.search.source_chain`), with the settings ``depth`` (the
-search's plies, 1..12, default 6) and ``table_stock`` (the exact table's beans a side,
-default 12): every legal move valued by the final pot difference from the mover's view after
-the move and best play (BOHN-6, BOHN-7), best first.
+search's plies, 1..12, default 6), ``table_stock`` (the exact table's beans a side,
+default 12), ``proof_seconds`` (the time limit of a proof by search, default 10, 0 for none)
+and ``proof_table_stock`` (the beans a side of the proof's table, default 20): every legal
+move valued by the final pot difference from the mover's view after the move and best play
+(BOHN-6, BOHN-7), best first.
 
 Example:
     >>> BOHNDUELL_GAME.read_state(str(BOHNDUELL_GAME.initial_state())) == BOHNDUELL_GAME.initial_state()
@@ -25,7 +27,8 @@ from dicemath.core.errors import InvalidStateError
 from dicemath.core.game import Game
 from dicemath.core.numbers import number_text
 from dicemath.core.requests import Field, RequestError, view
-from dicemath.games.bohnduell.limits import DEPTH, MAX_DEPTH, MAX_TABLE_STOCK, TABLE_STOCK
+from dicemath.games.bohnduell.limits import (DEPTH, MAX_DEPTH, MAX_PROOF_SECONDS, MAX_TABLE_STOCK, PROOF_SECONDS,
+                                             PROOF_TABLE_STOCK, TABLE_STOCK)
 from dicemath.games.bohnduell.rules import CAPTURE_EVERY, CAPTURE_RULES, MAX_CUPS, MIN_CUPS, STANDARD, STANDARD_STOCK
 from dicemath.games.bohnduell.state import State, initial_state
 
@@ -62,8 +65,9 @@ class BohnDuellGame(Game):
 
     def sources(self, rules: Any) -> Any:
         """The chain (:func:`~dicemath.games.bohnduell.search.source_chain`): the dense table,
-        the strong tables, the solved starts, the exact solve of small positions, the alpha-beta
-        search (settings ``depth``, ``table_stock``); each source advises and values positions."""
+        the strong tables, the solved starts, the exact solve of small positions, the proof on
+        demand, the alpha-beta search (settings ``depth``, ``table_stock``, ``proof_seconds``,
+        ``proof_table_stock``); each source advises and values positions."""
         from dicemath.games.bohnduell.search import source_chain
 
         return source_chain(rules)
@@ -86,7 +90,8 @@ class BohnDuellGame(Game):
         return ANALYSIS
 
     def page_fields(self) -> tuple[Field, ...]:
-        """The position of ``advise`` (``start`` with its variant), the search's depth and the exact table's limit."""
+        """The position of ``advise`` (``start`` with its variant), the search's depth, the exact table's limit,
+        the proof's time limit and its table's."""
         return (Field("position", "text", "Position",
                       "start, or stock:cups:pot/stock:cups:pot/mover, e.g. 38:0,0,1,1:0/40:0,0,0,0:0/B. Moves: Sk sows "
                       "k beans from the stock (BOHN-3), Hd harvests the cup at distance d from the pot (BOHN-5), "
@@ -100,7 +105,13 @@ class BohnDuellGame(Game):
                       choice_labels=("last bean", "every bean")),
                 Field("depth", "int", "Search depth (plies)", f"default {DEPTH}", default=DEPTH, low=1, high=MAX_DEPTH),
                 Field("table_stock", "int", "Exact table up to (beans a side)", f"default {TABLE_STOCK}; 0: none",
-                      default=TABLE_STOCK, low=0, high=MAX_TABLE_STOCK))
+                      default=TABLE_STOCK, low=0, high=MAX_TABLE_STOCK),
+                Field("proof_seconds", "int", "Proof time limit (seconds)",
+                      f"default {PROOF_SECONDS}; 0: no proof, the search's estimate", default=PROOF_SECONDS, low=0,
+                      high=MAX_PROOF_SECONDS),
+                Field("proof_table_stock", "int", "Proof's table (beans a side)",
+                      f"default {PROOF_TABLE_STOCK}; built once, on first use", default=PROOF_TABLE_STOCK, low=0,
+                      high=MAX_TABLE_STOCK))
 
     def page_advice(self, values: Mapping[str, Any]) -> dict[str, Any]:
         from dicemath.games.bohnduell.drawing import draw
@@ -116,7 +127,8 @@ class BohnDuellGame(Game):
                                   values["capture"])
         if position.rules.stock > MAX_TABLE_STOCK:
             raise RequestError(f'field "position": {position.rules.stock} beans a player, at most {MAX_TABLE_STOCK}')
-        advice = self.advise(position, depth=values["depth"], table_stock=values["table_stock"])
+        advice = self.advise(position, depth=values["depth"], table_stock=values["table_stock"],
+                             proof_seconds=values["proof_seconds"], proof_table_stock=values["proof_table_stock"])
         result = advice.as_dict()
         result["svg"] = draw(position, advice)
         methods = {o["method"] for o in result["options"]}

@@ -1,5 +1,5 @@
-"""The limits of BohnDuell's settings, as plain constants: the search depth and the exact
-table's stock, and their one check.
+"""The limits of BohnDuell's settings, as plain constants: the search depth, the exact
+table's stock, the proof's time limit and its table's stock, and their one check.
 
 They sit below the solvers so that the command line builds its parser (its defaults and help)
 without importing the search or the tables, and the chain (:mod:`.search`), the dense solver
@@ -8,6 +8,8 @@ and the commands read the same numbers.
 Example:
     >>> DEPTH, MAX_DEPTH, TABLE_STOCK, MAX_TABLE_STOCK
     (6, 12, 12, 63)
+    >>> PROOF_SECONDS, MAX_PROOF_SECONDS, PROOF_TABLE_STOCK
+    (10, 600, 20)
 """
 
 from __future__ import annotations
@@ -29,14 +31,30 @@ MAX_TABLE_STOCK = 63
 """Values lie in ``[-2S, 2S]``; ``int8`` holds them up to this stock."""
 
 
-def check_settings(depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> tuple[int, int]:
-    """``(depth, table_stock)`` checked: the settings every source of
-    :func:`~dicemath.games.bohnduell.search.source_chain` takes (the chain's first source checks
-    them, so every answer is checked once).
+PROOF_SECONDS = 10
+"""The proof's default time limit in seconds (the ``proof_seconds`` setting, 0 for no proof, at most
+:data:`MAX_PROOF_SECONDS`): a position the exact tables do not cover is proven by search within it, else
+estimated (:mod:`~dicemath.games.bohnduell.proof_source`)."""
+
+MAX_PROOF_SECONDS = 600
+"""The longest proof any door runs, in seconds."""
+
+PROOF_TABLE_STOCK = 20
+"""The stock of the table the proof searches over by default (the ``proof_table_stock`` setting,
+0 to :data:`MAX_TABLE_STOCK`; 0: the proof's leaves are the end of the game and the static bounds
+only): built once, on first use."""
+
+
+def check_settings(depth: int = DEPTH, table_stock: int = TABLE_STOCK, proof_seconds: int = PROOF_SECONDS,
+                   proof_table_stock: int = PROOF_TABLE_STOCK) -> tuple[int, int, int, int]:
+    """``(depth, table_stock, proof_seconds, proof_table_stock)`` checked: the settings every
+    source of :func:`~dicemath.games.bohnduell.search.source_chain` takes (the chain's first
+    source checks them, so every answer is checked once).
 
     Raises:
-        InvalidStateError: a depth outside ``1..MAX_DEPTH`` or a table stock outside
-            ``0..MAX_TABLE_STOCK`` (or not whole numbers).
+        InvalidStateError: a depth outside ``1..MAX_DEPTH``, a table stock or a proof table
+            stock outside ``0..MAX_TABLE_STOCK``, or proof seconds outside
+            ``0..MAX_PROOF_SECONDS`` (or not whole numbers).
 
     Example:
         >>> check_settings(depth=-1)
@@ -48,4 +66,15 @@ def check_settings(depth: int = DEPTH, table_stock: int = TABLE_STOCK) -> tuple[
         raise InvalidStateError(f"the search depth must be a whole number 1..{MAX_DEPTH}, got {depth!r}")
     if isinstance(table_stock, bool) or not isinstance(table_stock, int) or not 0 <= table_stock <= MAX_TABLE_STOCK:
         raise InvalidStateError(f"the table stock must be a whole number 0..{MAX_TABLE_STOCK}, got {table_stock!r}")
-    return depth, table_stock
+    if not _whole(proof_seconds, MAX_PROOF_SECONDS):
+        raise InvalidStateError(f"the proof seconds must be a whole number 0..{MAX_PROOF_SECONDS}, got "
+                                f"{proof_seconds!r}")
+    if not _whole(proof_table_stock, MAX_TABLE_STOCK):
+        raise InvalidStateError(f"the proof table stock must be a whole number 0..{MAX_TABLE_STOCK}, got "
+                                f"{proof_table_stock!r}")
+    return depth, table_stock, proof_seconds, proof_table_stock
+
+
+def _whole(number: object, high: int) -> bool:
+    """Whether ``number`` is a whole number (not a bool) in ``0..high``."""
+    return isinstance(number, int) and not isinstance(number, bool) and 0 <= number <= high

@@ -41,7 +41,7 @@ from dicemath.games.bohnduell import _proof_c  # type: ignore[attr-defined]  # C
 from dicemath.games.bohnduell.proof_format import MAX_COUNT, Certificate, Header, decode_move, row_dtype
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.solver_dense import DenseTable
-from dicemath.games.bohnduell.state import initial_state
+from dicemath.games.bohnduell.state import Side, initial_state
 
 MAX_CUPS = 7
 """The most cups the compiled search takes (a side's ``cups + 1`` counts fill one 64-bit word)."""
@@ -83,8 +83,10 @@ class CompiledOutcome:
 
 def search_compiled(rules: Rules, table: DenseTable | None, *, node_budget: int | None = None,
                     seconds: float | None = None, all_first_moves: bool = False, guess: int = 0,
-                    memory: int = DEFAULT_MEMORY) -> CompiledOutcome:
-    """The compiled proof search of the start of ``rules`` (see the module docstring).
+                    memory: int = DEFAULT_MEMORY, sides: tuple[Side, Side] | None = None,
+                    rows: bool = True) -> CompiledOutcome:
+    """The compiled proof search of the start of ``rules``, or of the position ``sides`` (see
+    the module docstring).
 
     Args:
         rules: the game (at most :data:`MAX_CUPS` cups, stock at most
@@ -96,26 +98,30 @@ def search_compiled(rules: Rules, table: DenseTable | None, *, node_budget: int 
         memory: the most bytes of the transposition table (at least :data:`ENTRY_BYTES` * 4;
             the table starts small and doubles up to it, holding the old half besides while it
             doubles). The certificate's rows come on top (16 to 40 bytes a row).
+        sides: the position searched, ``(mover's side, other's side)`` (stock, then cups at
+            distance 1..n, BOHN-1), each count at most ``MAX_COUNT``; None: the start of ``rules``.
+        rows: False skips the certificate (its rows are empty): the bounds, the first moves and
+            the effort only, within the budget (gathering the rows has none).
 
     Raises:
         InvalidRulesError: more than :data:`MAX_CUPS` cups, a stock above ``MAX_COUNT``, a
             table of another variant, or ``memory`` below four entries.
         MemoryError: the certificate's rows did not fit in memory.
     """
-    if rules.cups > MAX_CUPS or rules.stock > MAX_COUNT:
+    me, opp = initial_state(rules).mover_sides if sides is None else sides
+    if rules.cups > MAX_CUPS or max(rules.stock, *me, *opp) > MAX_COUNT or not len(me) == len(opp) == rules.cups + 1:
         raise InvalidRulesError(f"the compiled proof search takes at most {MAX_CUPS} cups and {MAX_COUNT} beans, "
-                                f"got cups={rules.cups}, stock={rules.stock}")
+                                f"got cups={rules.cups}, stock={rules.stock}, sides={me}, {opp}")
     if table is not None and (table.cups != rules.cups or table.capture != rules.capture):
         raise InvalidRulesError(f"the endgame table has cups={table.cups}, capture={table.capture!r}; "
                                 f"the game has cups={rules.cups}, capture={rules.capture!r}")
     if memory < 4 * ENTRY_BYTES:
         raise InvalidRulesError(f"the transposition table needs at least {4 * ENTRY_BYTES} bytes, got {memory}")
-    me, opp = initial_state(rules).mover_sides
     arrays = None if table is None else (*table.index.kernel_arrays(), np.asarray(table.values))
     lower, upper, first_moves, nodes, positions, replaced, exhausted, body = _proof_c.prove(
         rules.cups, rules.every, bytes(me), bytes(opp), arrays, table.stock if table is not None else 0,
         -1 if node_budget is None else node_budget, -1.0 if seconds is None else seconds, all_first_moves,
-        guess, memory // ENTRY_BYTES)
+        guess, memory // ENTRY_BYTES, rows)
     return CompiledOutcome(lower, upper, first_moves, nodes, positions, replaced, exhausted,
                            sorted_rows(np.frombuffer(body, dtype=row_dtype(rules.cups)), rules.cups))
 

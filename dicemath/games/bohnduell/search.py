@@ -14,8 +14,13 @@ decision, its value of any position), each limit a constant of this module:
    table and ship with the package (:func:`solved_starts`, ``data/solved_starts.json``).
 4. ``solve`` (exact): the potential ``Phi`` is at most :data:`SOLVE_POTENTIAL`; solved on
    demand by :class:`~dicemath.games.bohnduell.solver_dict.DictSolver`.
-5. ``search`` (an estimate): any position; :class:`SearchAdvisor` to ``depth`` plies
-   (:data:`DEPTH`, at most :data:`MAX_DEPTH`).
+5. ``proof`` (exact): every move's value proven by search over the table of
+   ``proof_table_stock`` beans a side (:data:`PROOF_TABLE_STOCK`, built once on first use)
+   within ``proof_seconds`` (:data:`PROOF_SECONDS`),
+   :func:`~dicemath.games.bohnduell.proof_source.prove_position`.
+6. ``search`` (an estimate): any position; :class:`SearchAdvisor` to ``depth`` plies
+   (:data:`DEPTH`, at most :data:`MAX_DEPTH`); its advice says why the proof did not answer
+   (extra ``proof``).
 
 A source's value of a position (:attr:`~dicemath.core.sources.Source.value`) is the final
 pot difference under best play for each player (``(A - B, B - A)``, BOHN-6): the value of
@@ -43,9 +48,12 @@ Example:
     ('S1', -1, True, 'solved start')
     >>> chain.value(initial_state(Rules()), depth=2, table_stock=6)
     Valued(values=(-1.0, 1.0), exact=True)
-    >>> advice = chain.advise(initial_state(Rules()).apply("S1"), depth=2, table_stock=6)
+    >>> advice = chain.advise(initial_state(Rules()).apply("S1"), depth=2, table_stock=6, proof_seconds=0)
     >>> advice.exact, advice.source
     (False, 'search (depth 2) with exact tables of 6 beans a side')
+    >>> advice = chain.advise(initial_state(Rules(stock=8)).apply("S1"), table_stock=0, proof_table_stock=4)
+    >>> advice.exact, advice.source, advice.best.value
+    (True, 'proof', 0)
     >>> source_chain(Rules(stock=6)).advise(initial_state(Rules(stock=6)), table_stock=6).source
     'table'
 """
@@ -54,6 +62,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
 from typing import Any, cast
@@ -67,7 +76,9 @@ from dicemath.core.search import negamax
 from dicemath.core.sources import Source, SourceChain, Valued
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.sides import can_move
-from dicemath.games.bohnduell.limits import DEPTH, MAX_DEPTH, TABLE_STOCK, check_settings
+from dicemath.games.bohnduell.limits import (DEPTH, MAX_DEPTH, PROOF_SECONDS, PROOF_TABLE_STOCK, TABLE_STOCK,
+                                             check_settings)
+from dicemath.games.bohnduell.proof_source import PROOF_REACH, prove_position, unfinished
 from dicemath.games.bohnduell.solver_dense import DenseTable, load_dense
 from dicemath.games.bohnduell.solver_dict import DictSolver, Key, successors
 from dicemath.games.bohnduell.state import PLAYER_NAMES, Move, Side, State, initial_state
@@ -237,8 +248,10 @@ def search_label(depth: int, table_stock: int) -> str:
     return f"search (depth {depth})" + (f" with exact tables of {table_stock} beans a side" if table_stock else "")
 
 
-def _advice(position: State, rows: list, exact: bool, source: str, depth: int, table_stock: int) -> Advice:
-    """The :class:`Advice` of ``rows`` ``(value, move, exact)``, best first (ties in move order)."""
+def _advice(position: State, rows: list, exact: bool, source: str, depth: int, table_stock: int,
+            **extras: Any) -> Advice:
+    """The :class:`Advice` of ``rows`` ``(value, move, exact)``, best first (ties in move order),
+    ``extras`` added to the envelope's."""
     rows = sorted(rows, key=lambda a: (-a[0], a[1]))
     mover, other = PLAYER_NAMES[position.to_move], PLAYER_NAMES[1 - position.to_move]
     options = tuple(Option(move, position.action_text(move), value,
@@ -249,11 +262,13 @@ def _advice(position: State, rows: list, exact: bool, source: str, depth: int, t
                   extras={"to_move": mover, "value_view": f"final pot difference {mover} - {other} after the "
                                                           "move and best play",
                           "game_over": position.is_over(), "pots": list(position.pots), "table_stock": table_stock,
-                          "depth": depth})
+                          "depth": depth, **extras})
 
 
-def _in_table(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK, **_: Any) -> bool:
-    depth, table_stock = check_settings(depth, table_stock)         # the first source: the settings' one check
+def _in_table(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK, proof_seconds: int = PROOF_SECONDS,
+              proof_table_stock: int = PROOF_TABLE_STOCK, **_: Any) -> bool:
+    depth, table_stock, *_proof = check_settings(depth, table_stock, proof_seconds,
+                                                 proof_table_stock)   # the first source: the settings' one check
     if not table_stock or max(map(sum, state.mover_sides)) > table_stock:
         return False
     return exact_table(state.rules, table_stock).covers(state)
@@ -336,12 +351,29 @@ def _solve_advice(state: State, depth: int = DEPTH, table_stock: int = TABLE_STO
     return _advice(state, [(v, m, True) for m, v in values.items()], True, "solve", depth, table_stock)
 
 
+def _proven(state: State, proof_seconds: int = PROOF_SECONDS, proof_table_stock: int = PROOF_TABLE_STOCK,
+            **_: Any) -> bool:
+    return prove_position(state, proof_seconds, proof_table_stock).values is not None
+
+
+def _proof_advice(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK, proof_seconds: int = PROOF_SECONDS,
+                  proof_table_stock: int = PROOF_TABLE_STOCK, **_: Any) -> Advice:
+    proof = prove_position(state, proof_seconds, proof_table_stock)
+    if proof.values is None:
+        raise InvalidStateError(f"no proof of {state} within {proof_seconds} s")
+    return _advice(state, [(v, m, True) for m, v in proof.values.items()], True, "proof", depth, table_stock,
+                   proof=f"proven in {proof.seconds:.1f} s over the table of {proof_table_stock} beans a side")
+
+
 def _any_position(state: State, **_: Any) -> bool:
     return True
 
 
-def _search_advice(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK, **_: Any) -> Advice:
-    return SearchAdvisor(state.rules, depth=depth, table_stock=table_stock).advise(state)
+def _search_advice(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK, proof_seconds: int = PROOF_SECONDS,
+                   proof_table_stock: int = PROOF_TABLE_STOCK, **_: Any) -> Advice:
+    advice = SearchAdvisor(state.rules, depth=depth, table_stock=table_stock).advise(state)
+    why = None if state.is_over() else unfinished(state, proof_seconds, proof_table_stock)
+    return advice if why is None else replace(advice, extras={**advice.extras, "proof": why})
 
 
 def _values_of(answer: Callable[..., Advice]) -> Callable[..., Valued]:
@@ -372,12 +404,17 @@ def source_chain(rules: Rules) -> SourceChain:
        that covers both sides (none unless one was built).
     3. ``solved start`` (exact, integers): the start of a game in :func:`solved_starts`.
     4. ``solve`` (exact, integers): potential at most :data:`SOLVE_POTENTIAL`, solved on demand.
-    5. ``search`` (an estimate): any position; alpha-beta to ``depth`` plies (:data:`DEPTH`,
-       at most :data:`MAX_DEPTH`), the advice's ``source`` naming the depth and the table.
+    5. ``proof`` (exact, integers): every move proven within ``proof_seconds`` by search over
+       the table of ``proof_table_stock`` beans a side
+       (:mod:`~dicemath.games.bohnduell.proof_source`).
+    6. ``search`` (an estimate): any position; alpha-beta to ``depth`` plies (:data:`DEPTH`,
+       at most :data:`MAX_DEPTH`), the advice's ``source`` naming the depth and the table, its
+       extra ``proof`` why the proof did not answer (when one was asked for).
 
     Every source covers finished games within its limit too, and values any position it
-    covers (see the module docstring). The settings are ``depth`` and ``table_stock``
-    (:func:`check_settings`, checked by the first source); other settings are ignored.
+    covers (see the module docstring). The settings are ``depth``, ``table_stock``,
+    ``proof_seconds`` and ``proof_table_stock`` (:func:`check_settings`, checked by the first
+    source); other settings are ignored.
 
     Advice at a position where the game is over has no options: ask
     :meth:`~dicemath.core.game.Game.advise`, which refuses it.
@@ -388,6 +425,7 @@ def source_chain(rules: Rules) -> SourceChain:
         strong table (exact, integer): a strong table built here (dicemath bohnduell table build) covers both sides
         solved start (exact, integer): the start of a game whose first moves ship with the package
         solve (exact, integer): potential (total distance of the beans to their pots) at most 60
+        proof (exact, integer): proven in 10 s (proof_seconds) over the 20-bean table (proof_table_stock); sides to +10
         search (estimate): any position: alpha-beta search, 1..12 plies (default 6)
     """
     return SourceChain(
@@ -400,5 +438,8 @@ def source_chain(rules: Rules) -> SourceChain:
                _solved_start_advice, arithmetic="integer", value=_values_of(_solved_start_advice)),
         Source("solve", True, f"potential (total distance of the beans to their pots) at most {SOLVE_POTENTIAL}",
                _solvable, _solve_advice, arithmetic="integer", value=_values_of(_solve_advice)),
+        Source("proof", True, f"proven in {PROOF_SECONDS} s (proof_seconds) over the {PROOF_TABLE_STOCK}-bean table "
+                              f"(proof_table_stock); sides to +{PROOF_REACH}", _proven, _proof_advice,
+               arithmetic="integer", value=_values_of(_proof_advice)),
         Source("search", False, f"any position: alpha-beta search, 1..{MAX_DEPTH} plies (default {DEPTH})",
                _any_position, _search_advice, value=_values_of(_search_advice)))
