@@ -92,7 +92,7 @@ def expected_view(state: Any) -> dict:
             "seat": None if phase == "over" else state.player if player == CHANCE else player, "phase": phase,
             "dice": len(outcomes[0]) if throw else 0,
             "outcomes": [state.action_text(o) for o in outcomes] if phase == "outcome" else [],
-            "choices": list(state.legal_actions()), "returns": list(state.returns()) if phase == "over" else []}
+            "choices": [state.action_text(a) for a in state.legal_actions()], "returns": list(state.returns()) if phase == "over" else []}
 
 
 # -- the API ----------------------------------------------------------------------------------
@@ -133,6 +133,29 @@ def test_a_whole_game_step_by_step_is_the_librarys(games):
         state = state.apply(state.parse_action(action))
         steps += 1
     assert steps > 6 and sorted(view["returns"]) == [0.0, 0.0, 1.0]
+
+
+TABLE_GAMES = [g.name for g in registry.GAMES if table_fields(g)]
+"""The games of the registry with table states."""
+
+
+@pytest.mark.parametrize("name", TABLE_GAMES)
+def test_every_table_game_steps_as_the_library(name):
+    """Three players of each game with table states: the first steps, throws drawn with the
+    state's own probabilities and the first legal choice, are the library's."""
+    game = registry.game(name)
+    rng = random.Random(11)
+    view = table_start({"game": name, "players": "3"})
+    state = game.table_start(3)
+    for _ in range(12):
+        assert without_picture(dict(view)) == expected_view(state)
+        if view["phase"] == "over":
+            break
+        action = state.action_text(sample_chance(state, rng) if state.current_player() == CHANCE
+                                   else state.legal_actions()[0])
+        view = table_step({"game": name, "state": view["state"], "action": action})
+        state = state.apply(state.parse_action(action))
+    assert game.read_state(view["state"]) == state
 
 
 def test_the_advice_at_a_table_is_the_games(games, server):
@@ -282,6 +305,9 @@ def test_a_three_player_fives_session_in_a_phone_sized_browser(server, browser):
     decisions = tapped = 0
     while state.mover < 2 or decisions < 3:
         if state.current_player() == CHANCE:
+            dice = f"{state.dice} {'die' if state.dice == 1 else 'dice'}"
+            browser.wait(f"return document.getElementById('table-turn').textContent === "
+                         f"'Seat {state.mover}: the throw of {dice}'", WAIT)
             throw = state.action_text(sample_chance(state, rng))
             _enter_throw(browser, throw)
             state = state.apply(state.parse_action(throw))

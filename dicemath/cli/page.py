@@ -2,12 +2,19 @@
 
 A player picks a game, fills its form (drawn from the fields the game declares,
 :meth:`~dicemath.core.game.Game.page_fields`) and gets the advice with its values, whether
-they are exact, and the picture of the position. Everything is served from here, offline:
-the page (``data/page.html``, with its CSS and JavaScript inline) and a JSON API.
+they are exact, and the picture of the position. In its table mode a table of players plays a
+whole game (or a Fives session) of a game with table states
+(:meth:`~dicemath.core.game.Game.table_start`): the player to move enters his throw with the
+dice buttons and taps his choice, the page shows every board as the game draws them and the
+advice of each player in turn, and keeps the game in the browser (its states' texts in
+``localStorage``: a reload resumes it, undo takes back the last step; the server keeps nothing).
+Everything is served from here, offline: the page (``data/page.html``, with its CSS and
+JavaScript inline) and a JSON API.
 
 - ``GET /``: the page; ``GET /api/games``: the games it offers and their fields
   (:func:`~dicemath.cli.page_api.games`).
-- ``POST /api/advise`` and ``POST /api/picture``: the JSON API, answered by the routes of
+- ``POST /api/advise``, ``POST /api/picture`` and the table mode's ``POST /api/table/start``,
+  ``/api/table/step`` and ``/api/table/show``: the JSON API, answered by the routes of
   :mod:`dicemath.cli.page_api` (:data:`~dicemath.cli.page_api.ROUTES`, its module docstring
   describes the requests and answers), in this process or in the worker processes of
   :mod:`dicemath.cli.page_workers`; :func:`advise`, :func:`picture` and :data:`ROUTES` are
