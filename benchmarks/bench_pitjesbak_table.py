@@ -19,7 +19,9 @@ Printed side by side, with the process's CPU time and peak memory:
 empty cache (:meth:`PitjesbakGame.advise` at the first decision of a game of four from 9 stripes, then
 at a later state), this checkout beside :data:`BEFORE_SHIPPED`, the revision that solved the
 table of four on first use (this checkout reads it from the package's data:
-:mod:`dicemath.games.pitjesbak.shipped`).
+:mod:`dicemath.games.pitjesbak.shipped`). Measured on an AMD EPYC, loaded (load average 14 on
+2 cores): the first answer 0.59 s against 312 s before; the whole process 0.42 s of CPU and
+40 MiB against 81 s and 137 MiB.
 
 Wall times include waiting for the CPU: on a busy machine compare the CPU figures (the
 solver and a large round use two threads where two CPUs are free).

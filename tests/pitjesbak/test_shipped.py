@@ -123,6 +123,9 @@ def test_written_solutions_read_back(tmp_path):
     read = shipped_arrays(TABLE, params, 7, path)
     assert read is not None and read.keys() == arrays.keys()
     assert all(np.array_equal(read[name], arrays[name]) for name in arrays)
+    assert not read["values"].flags.writeable           # shared by every solution read
+    read.pop("values")
+    assert shipped_arrays(TABLE, params, 7, path).keys() == arrays.keys()
     assert shipped_arrays("other", params, 2, path).keys() == other.keys()
     assert shipped_arrays(TABLE, params, 8, path) is None and shipped_arrays("other", params, 7, path) is None
     assert shipped_arrays(TABLE, (Rules(players=3, stripes=2), 2, 1e-12, 100), 7, path) is None

@@ -51,14 +51,22 @@ def _index(path: Path) -> dict[str, tuple[int, int]]:
 
 def shipped_arrays(name: str, params: Any, format_version: int,
                    path: Path = SHIPPED) -> dict[str, NDArray[Any]] | None:
-    """The shipped arrays of solution ``name`` for ``params`` (matched by their ``repr``), or
-    None when none is shipped for them with format version ``format_version``."""
+    """The shipped arrays of solution ``name`` for ``params`` (matched by their ``repr``; read-only,
+    read once a process), or None when none is shipped for them with format version ``format_version``."""
     entry, written = _index(path).get(repr((name, params)), (-1, 0))
-    if written != format_version:
-        return None
+    return dict(_entry(path, entry)) if written == format_version else None
+
+
+@lru_cache(maxsize=16)
+def _entry(path: Path, entry: int) -> dict[str, NDArray[Any]]:
+    """The arrays of entry ``entry`` of a shipped file, read once a process (read-only: every
+    solver handed them shares them)."""
     prefix = f"{entry}_"
     with np.load(path, allow_pickle=False) as data:
-        return {key[len(prefix):]: data[key] for key in data.files if key.startswith(prefix)}
+        arrays = {key[len(prefix):]: data[key] for key in data.files if key.startswith(prefix)}
+    for array in arrays.values():
+        array.flags.writeable = False
+    return arrays
 
 
 def write_shipped(entries: Sequence[Entry], path: Path = SHIPPED) -> int:
@@ -80,4 +88,5 @@ def write_shipped(entries: Sequence[Entry], path: Path = SHIPPED) -> int:
     with open(path, "wb") as stream:
         np.savez_compressed(stream, **cast(dict[str, Any], arrays))  # names of arrays, not savez's options
     _index.cache_clear()
+    _entry.cache_clear()
     return path.stat().st_size
