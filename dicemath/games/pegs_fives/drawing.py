@@ -40,6 +40,9 @@ LABEL_WIDTH = 56
 """Width of the row numbers' column."""
 ADVICE_WIDTH = 250
 """Width of the column of advice beside the rows."""
+TABLE_ADVICE_WIDTH = 140
+"""Width of that column in the picture of a table (:func:`draw_table`: a value each, narrow
+enough for a phone's width)."""
 DIE_SIZE = 30
 """Side of a die."""
 CELL = 7
@@ -97,7 +100,7 @@ def _turn(state: State, advice: Advice | None, top: int, *, table: bool = False)
         top += DIE_SIZE + 14
     top += 22
     holes_right = LABEL_WIDTH + STEP_WIDTH * (rules.goal + 1)
-    width = holes_right + ADVICE_WIDTH
+    width = holes_right + (TABLE_ADVICE_WIDTH if table else ADVICE_WIDTH)
     parts.append(svg.text(8, top - 8, "row" if pegs else "number", size=12, fill=svg.GREY))
     parts += [svg.text(_x(step), top - 8, str(step), size=12, text_anchor="middle", fill=svg.GREY)
               for step in range(1, rules.goal + 1)]
@@ -148,7 +151,7 @@ def draw_table(state: TableState, advice: Advice | None = None) -> str:
                 "Seats " + ", ".join(map(str, winners)) + " share the win")
         parts = [svg.text(12, top - 4, done + (" with the lowest total" if fives else ", first to finish"),
                           font_weight="bold")]
-        width = LABEL_WIDTH + STEP_WIDTH * (rules.goal + 1) + ADVICE_WIDTH
+        width = LABEL_WIDTH + STEP_WIDTH * (rules.goal + 1) + TABLE_ADVICE_WIDTH
         bottom = top
     else:
         left = f"{count(state.rounds_left, 'round')} left" if fives else "one game"
