@@ -14,11 +14,12 @@ import xml.etree.ElementTree as ET
 
 from dicemath.core.game import CHANCE, TERMINAL, sample_chance
 from dicemath.core.numbers import number_text
-from dicemath.games.pegs_fives.drawing import draw, draw_table
+from dicemath.games.pegs_fives.drawing import TABLE_STATUS_CHARACTERS, draw, draw_table
 from dicemath.games.pegs_fives.game import FIVES_GAME, PEGS_GAME
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.games.pegs_fives.state import rest_points
 from dicemath.games.pegs_fives.table_state import table_decision, table_start
+from dicemath.games.pegs_fives.view import status
 
 
 def titles(picture: str, start: str) -> list[str]:
@@ -65,3 +66,12 @@ def test_a_finished_game_names_its_winners():
     assert ("Seat %d wins" % winners[0] if len(winners) == 1 else "share the win") in picture
     assert 'class="seat mover"' not in picture and not titles(picture, "number ")
     assert FIVES_GAME.read_state(str(state)) == state
+
+
+def test_a_long_status_wraps_to_the_pictures_width():
+    state = table_decision(PEGS, [0] * 12, (6, 6, 5, 3, 2, 1), [[0] * 12], throws=3)
+    lines = re.findall(r"<text[^>]*>([^<]*)</text>", draw_table(state))
+    start = lines.index(next(line for line in lines if line.startswith("Name a row")))
+    wrapped = lines[start:start + 2]
+    assert len(wrapped) == 2 and all(len(line) <= TABLE_STATUS_CHARACTERS for line in wrapped)
+    assert " ".join(wrapped) == status(state.turn)

@@ -24,6 +24,8 @@ Example:
 
 from __future__ import annotations
 
+import textwrap
+
 from dicemath.core import svg
 from dicemath.core.advice import Advice, Option
 from dicemath.core.errors import IllegalMoveError
@@ -40,6 +42,10 @@ LABEL_WIDTH = 56
 """Width of the row numbers' column."""
 ADVICE_WIDTH = 250
 """Width of the column of advice beside the rows."""
+LINE_HEIGHT = 18
+"""Distance between two lines of text."""
+TABLE_STATUS_CHARACTERS = 50
+"""The most characters of a line of the status in the picture of a table (it wraps there)."""
 TABLE_ADVICE_WIDTH = 140
 """Width of that column in the picture of a table (:func:`draw_table`: a value each, narrow
 enough for a phone's width)."""
@@ -80,10 +86,10 @@ def draw(state: State, advice: Advice | None = None) -> str:
 
 
 def _turn(state: State, advice: Advice | None, top: int, *, table: bool = False) -> tuple[list[str], int, int]:
-    """The parts of :func:`draw`'s picture below its title, from ``top`` down: the status line,
-    the choice throw, the rows with the advice (at a ``table``, each option's value in the
-    advice's unit: :func:`_table_option`), the footer; with the picture's width and the footer's
-    baseline."""
+    """The parts of :func:`draw`'s picture below its title, from ``top`` down: the status line
+    (at a ``table``, wrapped at :data:`TABLE_STATUS_CHARACTERS`), the choice throw, the rows with
+    the advice (at a ``table``, each option's value in the advice's unit: :func:`_table_option`),
+    the footer; with the picture's width and the footer's baseline."""
     rules = state.rules
     options = advice.options if advice is not None else ()
     legal = state.legal_actions()
@@ -92,7 +98,9 @@ def _turn(state: State, advice: Advice | None, top: int, *, table: bool = False)
             raise IllegalMoveError(f"advice for row {option.action}, but the rows that can be named in {state} "
                                    f"are {list(legal)}")
     pegs = is_pegs(state)
-    parts = [svg.text(12, top - 4, status(state))]
+    lines = textwrap.wrap(status(state), TABLE_STATUS_CHARACTERS) if table else [status(state)]
+    parts = [svg.text(12, top - 4 + k * LINE_HEIGHT, line) for k, line in enumerate(lines)]
+    top += (len(lines) - 1) * LINE_HEIGHT
     if state.roll is not None:
         parts.append(svg.text(12, top + 26, "Choice throw:"))
         parts += [svg.die(120 + k * (DIE_SIZE + 6), top + 6, DIE_SIZE, face)
