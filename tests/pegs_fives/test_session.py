@@ -15,7 +15,7 @@ from dicemath.cli import main
 from dicemath.core.errors import DicemathError, InvalidRulesError
 from dicemath.games.pegs_fives.race_solver import solve_race_compiled
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
-from dicemath.games.pegs_fives.session import SessionSolver, final_win
+from dicemath.games.pegs_fives.session import SessionSolver, SessionTooLargeError, final_win, session_result
 from dicemath.games.pegs_fives.session_advice import session_advice
 from dicemath.games.pegs_fives.state import InvalidBoardError
 
@@ -200,6 +200,16 @@ def test_session_command_json_and_text(capsys):
     assert out["win_probability"] == pytest.approx(independent_session(5, (1,), 2, -3), abs=1e-9)
     assert main(["fives", "session", "--open", "1", "--rounds", "1", "--lead", "2"]) == 0
     assert "win" in capsys.readouterr().out.lower()
+
+
+def test_races_needed_counts_the_races_solved_and_the_command_refuses_large_sessions():
+    solver = SessionSolver(FIVES, [1, 2])
+    needed = solver.races_needed(3, -4)
+    solver.win(3, -4)
+    assert needed == solver.rounds_solved > 3
+    assert solver.races_needed(3, -4) == 0
+    with pytest.raises(SessionTooLargeError):
+        session_result(FIVES, [1, 2, 3], 3, 0)
 
 
 @pytest.mark.parametrize("args", [

@@ -51,14 +51,26 @@ import numpy as np
 from dicemath.core.errors import DicemathError, InvalidRulesError
 from dicemath.games.pegs_fives.limits import SESSION_MAX_ROUNDS, SESSION_STARTS
 from dicemath.games.pegs_fives.race_solver import (
-    REFERENCE_MAX_ROWS, RaceSolution, RaceTables, check_race_rows, kernel_tables, solve_race, solve_race_compiled)
+    REFERENCE_MAX_ROWS, RaceSolution, RaceTables, RaceTooLargeError, check_race_rows, kernel_tables, solve_race,
+    solve_race_compiled)
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.state import BoardTuple, rest_points
 from dicemath.games.pegs_fives.turn import Amount
 
+COMMAND_PAIR_ROUNDS = {False: 2_000_000, True: 2_500}
+"""The most work ``dicemath fives session`` takes on (:func:`session_result`): the races of a
+round it must solve times the pairs of boards of each, in float64 on the compiled kernel
+(False: 43 races on three open rows, thousands on two) and in Fractions (True: two races on
+two open rows, a hundred on one). Larger sessions are refused up front
+(:class:`SessionTooLargeError`); :class:`SessionSolver` itself has no such limit."""
+
 Later = Callable[[int], Amount]
 """The rest of a session after a round: ``later(lead)``, the mover's chance to win it with his
 lead (the opponent's total minus his) after the round."""
+
+
+class SessionTooLargeError(RaceTooLargeError):
+    """A session needing more races than the command solves (:data:`COMMAND_PAIR_ROUNDS`)."""
 
 
 def check_start(start: str) -> str:
@@ -186,6 +198,20 @@ class SessionSolver:
             self._wins[key] = self._round_value(rounds, lead)
         return self._wins[key]
 
+    def races_needed(self, rounds: int, lead: int) -> int:
+        """How many races of a round :meth:`win` solves for ``W_R(D)`` (those not solved yet;
+        a set of leads per round, found without solving: each round moves the lead by the rest
+        points of a live board)."""
+        rounds, lead = check_rounds(rounds, 0), check_lead(lead)
+        steps = sorted({r for r in self.rest if r > 0})
+        fixed = self.start == "fixed"
+        level, needed = {lead}, 0
+        for r in range(rounds, 0, -1):
+            level = {d for d in level if abs(d) <= r * self.fresh_rest and (r, d) not in self._wins}
+            needed += len(level)
+            level = {(d + sign * s) * (1 if fixed else -1) for d in level for s in steps for sign in (1, -1)}
+        return needed
+
     def after_round(self, rounds: int, mover_starts_next: bool) -> Later:
         """The rest of the session after a round with ``rounds`` left (this one included), to a
         mover who starts the next round or not: ``later(L) = W_{R-1}(L)``, or
@@ -214,7 +240,9 @@ class SessionSolver:
                 return first(s) if player == 1 else second(s)
 
             return solve_race(self.rules, self.open_rows, exact=True, payoff=payoff)
-        arrays = (np.array([float(first(s)) for s in self.rest]), np.array([float(second(s)) for s in self.rest]))
+        # the complete board (no rest points) is nobody's opponent in a live pair: its entry unused
+        arrays = (np.array([float(first(s)) if s else 0.0 for s in self.rest]),
+                  np.array([float(second(s)) if s else 0.0 for s in self.rest]))
         return solve_race_compiled(self.rules, self.open_rows, decisions=False, payoff=arrays)
 
     def _round_value(self, rounds: int, lead: int) -> Amount:
@@ -233,7 +261,8 @@ def session_result(rules: Rules, open_rows: Sequence[int], rounds: int, lead: in
 
     Raises:
         as :class:`SessionSolver` and :meth:`SessionSolver.win` (rounds 1 ..
-        :data:`~.limits.SESSION_MAX_ROUNDS`).
+        :data:`~.limits.SESSION_MAX_ROUNDS`); SessionTooLargeError: more work than
+        :data:`COMMAND_PAIR_ROUNDS`.
 
     Example:
         >>> from dicemath.games.pegs_fives.rules import FIVES
@@ -243,6 +272,12 @@ def session_result(rules: Rules, open_rows: Sequence[int], rounds: int, lead: in
     """
     rounds, lead = check_rounds(rounds), check_lead(lead)
     solver = SessionSolver(rules, open_rows, exact=exact, start=start)
+    races, pairs = solver.races_needed(rounds, lead), (solver.layout.size - 1) ** 2
+    if races * pairs > COMMAND_PAIR_ROUNDS[solver.exact]:
+        raise SessionTooLargeError(
+            f"{rounds} round(s) on rows {list(solver.open_rows)} from a lead of {lead} need {races:,} races of "
+            f"{pairs:,} pairs each ({'Fractions' if solver.exact else 'float64'}), more than the command solves "
+            f"({COMMAND_PAIR_ROUNDS[solver.exact]:,} race pairs): fewer rounds or open rows")
     value = solver.win(rounds, lead)
     result = {"game": rules.name, "open_rows": list(solver.open_rows), "rounds": rounds, "lead": lead,
               "start": solver.start, "win_probability": float(value), "exact": True,

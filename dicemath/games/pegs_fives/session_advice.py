@@ -278,6 +278,12 @@ def _later(rules: Rules, rounds_left: int, mover_starts_next: bool, later_rows: 
     return lambda after: float(session_chance(np.array([[float(after)]]), rounds_after, spread)[0])
 
 
+def _payoff(payoff: Later, rest: int) -> float:
+    """A payoff against a board with ``rest`` points; a complete board (none) is nobody's
+    opponent in a live pair, its entry unused."""
+    return float(payoff(rest)) if rest else 0.0
+
+
 @lru_cache(maxsize=8)
 def _round_race(rules: Rules, boxes: tuple[RaceBox, RaceBox], lead: int, later: tuple) -> tuple[RaceTables, Later]:
     """The exact race of this round on ``boxes`` with the session as its terminal payoff
@@ -286,8 +292,8 @@ def _round_race(rules: Rules, boxes: tuple[RaceBox, RaceBox], lead: int, later: 
     mine, theirs = boxes
     goal = rules.goal
     first, second = round_payoffs(_later(rules, *later), lead)
-    payoff = (np.array([float(first(rest_points(theirs.board(j), goal))) for j in range(theirs.size)]),
-              np.array([float(second(rest_points(mine.board(i), goal))) for i in range(mine.size)]))
+    payoff = (np.array([_payoff(first, rest_points(theirs.board(j), goal)) for j in range(theirs.size)]),
+              np.array([_payoff(second, rest_points(mine.board(i), goal)) for i in range(mine.size)]))
     race = solve_race_compiled(rules, mine.rows, floors=mine.floors, second_floors=theirs.floors, decisions=False,
                                payoff=payoff)
     return race, first
