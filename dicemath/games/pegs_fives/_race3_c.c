@@ -77,7 +77,8 @@ typedef struct {
 
 /* The choice throws of d dice as a board with the open rows of mask index m sees them: the
  * groups whose hits on those rows agree merged into one (chances added), the entries of
- * complete rows left out; first names a member (the solo table's group). */
+ * complete rows left out, the others in increasing row order; first names a member (the solo
+ * table's group). */
 typedef struct {
     int nmasks;
     int64_t *start;             /* [d * nmasks + m] .. [+ 1]: the merged groups */
@@ -133,13 +134,24 @@ static Vec leaf(const Race3 *R, int s, const int64_t *boards, int64_t x, int fre
     return w;
 }
 
-static Vec choice_throw(const Race3 *R, int s, const int64_t *boards, int64_t x, int d, int t);
+/* The PEGS-7 choice throws already valued in one seat's turn at one triple (a turn reaches the
+ * same board, dice and throws by completing two rows in either order): keys x * 64 + d * 8 + t
+ * in MEMO_SLOTS slots, valid for the generation they were written in. */
+#define MEMO_SLOTS 256
+typedef struct {
+    int64_t key[MEMO_SLOTS];
+    int64_t generation[MEMO_SLOTS];
+    Vec value[MEMO_SLOTS];
+    int64_t now;
+} Memo;
+
+static Vec choice_throw(const Race3 *R, Memo *memo, int s, const int64_t *boards, int64_t x, int d, int t);
 
 /* The options of a choice throw of d dice, t throws left, on seat s's board x: S[i] the chance
  * that the turn ends where the cycle began, O[i] the value of every other ending and U[i] its
  * own value to seat s (i = j * HM + h). */
-static void fill_options(const Race3 *R, int s, const int64_t *boards, int64_t x, int d, int t, double *S, Vec *O,
-                         double *U) {
+static void fill_options(const Race3 *R, Memo *memo, int s, const int64_t *boards, int64_t x, int d, int t,
+                         double *S, Vec *O, double *U) {
     const Box *B = &R->box[s];
     const int goal = R->goal, T = R->T;
     for (int j = 0; j < R->k; j++) {
@@ -167,7 +179,7 @@ static void fill_options(const Race3 *R, int s, const int64_t *boards, int64_t x
         for (int t2 = 1; t2 < T; t2++) {
             if (!usedp[t2]) continue;
             if (B->complete[xin]) PN[t2] = terminal(R, s, boards);
-            else if (d2 >= 1) PN[t2] = choice_throw(R, s, boards, xin, d2, t2);
+            else if (d2 >= 1) PN[t2] = choice_throw(R, memo, s, boards, xin, d2, t2);
             else usedp[t2] = 0;     /* no dice left: the column is never reached */
         }
         for (int h = 1; h <= most; h++) {
@@ -199,29 +211,30 @@ static int64_t chosen_option(const Race3 *R, int s, int64_t x, int t, int64_t m,
         const int32_t e = R->box[s].solo[(x * R->T + t - 1) * R->groups + M->first[m]];
         return e < 0 ? -1 : R->entry_idx[e];
     }
-    if (M->entry_start[m] == M->entry_start[m + 1]) return -1;
-    double best = -INFINITY;
-    for (int64_t e = M->entry_start[m]; e < M->entry_start[m + 1]; e++) {
-        const int64_t i = M->idx[e];
-        const double v = S[i] * X + U[i];
-        if (v > best) best = v;
+    const int64_t from = M->entry_start[m], n = M->entry_start[m + 1] - from;
+    if (n == 0) return -1;
+    const int64_t *idx = &M->idx[from];
+    double v[MAXK], best = -INFINITY;
+    for (int64_t e = 0; e < n; e++) {
+        v[e] = S[idx[e]] * X + U[idx[e]];
+        if (v[e] > best) best = v[e];
     }
     const double floor = best - TIE * (1.0 + fabs(best));
-    int64_t chosen = -1;
-    for (int64_t e = M->entry_start[m]; e < M->entry_start[m + 1]; e++) {
-        const int64_t i = M->idx[e];
-        if (S[i] * X + U[i] >= floor && (chosen < 0 || i < chosen)) chosen = i;
-    }
-    return chosen;
+    int64_t e = 0;
+    while (v[e] < floor) e++;                  /* the options in increasing row order */
+    return idx[e];
 }
 
 /* A PEGS-7 choice throw of d dice, t throws left, on seat s's board x (incomplete): every
  * ending is a triple solved before. */
-static Vec choice_throw(const Race3 *R, int s, const int64_t *boards, int64_t x, int d, int t) {
+static Vec choice_throw(const Race3 *R, Memo *memo, int s, const int64_t *boards, int64_t x, int d, int t) {
+    const int64_t key = x * 64 + d * 8 + t;
+    const size_t slot = (size_t)(((uint64_t)key * UINT64_C(0x9E3779B97F4A7C15)) >> 56);
+    if (memo->generation[slot] == memo->now && memo->key[slot] == key) return memo->value[slot];
     const Merged *M = &R->merged;
     double S[MAXK * MAXHM], U[MAXK * MAXHM];
     Vec O[MAXK * MAXHM];
-    fill_options(R, s, boards, x, d, t, S, O, U);
+    fill_options(R, memo, s, boards, x, d, t, S, O, U);
     const Vec here = leaf(R, s, boards, x, 0);
     const double X = own(R, s, &here);
     const int64_t cell = (int64_t)d * M->nmasks + R->box[s].mask[x];
@@ -231,6 +244,9 @@ static Vec choice_throw(const Race3 *R, int s, const int64_t *boards, int64_t x,
         for (int q = 0; q < SEATS; q++)
             total.v[q] += M->p[m] * (i < 0 ? here.v[q] : S[i] * here.v[q] + O[i].v[q]);
     }
+    memo->key[slot] = key;
+    memo->generation[slot] = memo->now;
+    memo->value[slot] = total;
     return total;
 }
 
@@ -240,6 +256,7 @@ typedef struct {
     double S[SEATS][MAXK * MAXHM], U[SEATS][MAXK * MAXHM];
     Vec O[SEATS][MAXK * MAXHM];
     int64_t *chosen;            /* [SEATS, groups] */
+    Memo memo;
     int64_t steps, triples, most_steps;
     int ok;
 } Work3;
@@ -251,7 +268,8 @@ static int solve_triple(const Race3 *R, Work3 *W, const int64_t *boards) {
     int64_t from[SEATS], to[SEATS];
     for (int s = 0; s < SEATS; s++) {
         const int64_t x = boards[s];
-        fill_options(R, s, boards, x, R->dice, R->T, W->S[s], W->O[s], W->U[s]);
+        W->memo.now++;
+        fill_options(R, &W->memo, s, boards, x, R->dice, R->T, W->S[s], W->O[s], W->U[s]);
         const int64_t cell = (int64_t)R->dice * M->nmasks + R->box[s].mask[x];
         from[s] = M->start[cell];
         to[s] = M->start[cell + 1];
@@ -364,8 +382,13 @@ static int merge_groups(Race3 *R) {
             for (int64_t g = R->group_start[d]; g < R->group_start[d + 1]; g++) {
                 int64_t kept[MAXK];
                 int len = 0;
-                for (int64_t e = R->entry_start[g]; e < R->entry_start[g + 1]; e++)
-                    if (masks[q] >> (R->entry_idx[e] / R->HM) & 1) kept[len++] = R->entry_idx[e];
+                for (int64_t e = R->entry_start[g]; e < R->entry_start[g + 1]; e++) {
+                    const int64_t i = R->entry_idx[e];
+                    if (!(masks[q] >> (i / R->HM) & 1)) continue;
+                    int at = len++;                     /* in increasing row order (one entry a row) */
+                    for (; at > 0 && kept[at - 1] > i; at--) kept[at] = kept[at - 1];
+                    kept[at] = i;
+                }
                 int64_t same = -1;
                 for (int64_t o = begin; o < m && same < 0; o++)
                     if (M->entry_start[o + 1] - M->entry_start[o] == len &&

@@ -66,10 +66,11 @@ SEATS = 3
 BYTES_PER_TRIPLE = 72
 """The memory of one triple of boards: its value vector (three float64) with each seat to move."""
 
-TRIPLES_MAX = 4_000_000
+TRIPLES_MAX = 2_000_000
 """The most triples of boards (the three seats' boxes multiplied) the compiled race solves:
-0.29 GB of values (:data:`BYTES_PER_TRIPLE`). The time grows with the triples and the open rows
-(``benchmarks/bench_race_table.py`` measures it)."""
+0.14 GB of values (:data:`BYTES_PER_TRIPLE`). The time grows with the triples and the open rows,
+most in Pegs (PEGS-7 choice throws), some 3 to 25 microseconds of CPU a triple on two to six open
+rows on an AMD EPYC: up to about a minute at the limit (``benchmarks/bench_race_table.py``)."""
 
 THREADED_TRIPLES = 20_000
 """Triples from which the compiled race runs a thread per CPU by default (fewer: one)."""
