@@ -184,6 +184,12 @@ def test_a_box_gives_the_whole_boards_values(rules):
             whole.value(boards[seat:] + boards[:seat], seat), abs=1e-12)
 
 
+def test_the_values_are_the_same_whatever_the_threads():
+    one = solve_race3_compiled(PEGS, (1, 12), floors=((1, 0), (0, 2), (2, 1)), threads=1)
+    two = solve_race3_compiled(PEGS, (1, 12), floors=((1, 0), (0, 2), (2, 1)), threads=2)
+    assert np.array_equal(one.V, two.V, equal_nan=True) and one.policy_steps == two.policy_steps
+
+
 def test_value_is_mover_first():
     tables = solve_race3_compiled(PEGS, ROWS)
     a, b, c = (_board(PEGS, ROWS, s) for s in ((0, 1), (2, 0), (4, 4)))
