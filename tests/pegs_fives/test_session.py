@@ -283,6 +283,8 @@ def test_session_model_for_two_players_beyond_the_exact_later_rounds():
     advice = session_advice(FIVES, REDUCED, (1, 1, 2, 3, 4, 5), [REDUCED], [10, 13], 2)
     assert not advice.exact and advice.extras["race_pairs"] is not None
     assert advice.extras["round_law"]["sd"] > 0
+    too_many = session_advice(FIVES, REDUCED, (1, 1, 2, 3, 4, 5), [REDUCED], [10, 13], 3, session_rows=[1, 2, 3])
+    assert not too_many.exact and too_many.extras["round_law"] is not None      # more races than solved on demand
 
 
 @pytest.mark.parametrize("change, error", [

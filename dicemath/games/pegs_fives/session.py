@@ -43,7 +43,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -57,12 +57,13 @@ from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.state import BoardTuple, rest_points
 from dicemath.games.pegs_fives.turn import Amount
 
-COMMAND_PAIR_ROUNDS = {False: 2_000_000, True: 2_500}
-"""The most work ``dicemath fives session`` takes on (:func:`session_result`): the races of a
-round it must solve times the pairs of boards of each, in float64 on the compiled kernel
-(False: 43 races on three open rows, thousands on two) and in Fractions (True: two races on
-two open rows, a hundred on one). Larger sessions are refused up front
-(:class:`SessionTooLargeError`); :class:`SessionSolver` itself has no such limit."""
+ON_DEMAND_PAIR_ROUNDS = {False: 2_000_000, True: 2_500}
+"""The most work ``dicemath fives session`` (:func:`session_result`) and session advice's
+exact later rounds take on: the races of a round to solve times the pairs of boards of each,
+in float64 on the compiled kernel (False: 43 races on three open rows, thousands on two) and
+in Fractions (True: two races on two open rows, a hundred on one). Larger sessions are
+refused up front (:class:`SessionTooLargeError`), or advised by the session model;
+:class:`SessionSolver` itself has no such limit."""
 
 Later = Callable[[int], Amount]
 """The rest of a session after a round: ``later(lead)``, the mover's chance to win it with his
@@ -70,7 +71,7 @@ lead (the opponent's total minus his) after the round."""
 
 
 class SessionTooLargeError(RaceTooLargeError):
-    """A session needing more races than the command solves (:data:`COMMAND_PAIR_ROUNDS`)."""
+    """A session needing more races than are solved on demand (:data:`ON_DEMAND_PAIR_ROUNDS`)."""
 
 
 def check_start(start: str) -> str:
@@ -198,14 +199,15 @@ class SessionSolver:
             self._wins[key] = self._round_value(rounds, lead)
         return self._wins[key]
 
-    def races_needed(self, rounds: int, lead: int) -> int:
+    def races_needed(self, rounds: int, lead: int | Iterable[int]) -> int:
         """How many races of a round :meth:`win` solves for ``W_R(D)`` (those not solved yet;
         a set of leads per round, found without solving: each round moves the lead by the rest
-        points of a live board)."""
-        rounds, lead = check_rounds(rounds, 0), check_lead(lead)
+        points of a live board); ``lead`` may be a set of leads, their races counted once."""
+        rounds = check_rounds(rounds, 0)
         steps = sorted({r for r in self.rest if r > 0})
         fixed = self.start == "fixed"
-        level, needed = {lead}, 0
+        level = {check_lead(lead)} if isinstance(lead, (int, np.integer)) else {check_lead(d) for d in lead}
+        needed = 0
         for r in range(rounds, 0, -1):
             level = {d for d in level if abs(d) <= r * self.fresh_rest and (r, d) not in self._wins}
             needed += len(level)
@@ -262,7 +264,7 @@ def session_result(rules: Rules, open_rows: Sequence[int], rounds: int, lead: in
     Raises:
         as :class:`SessionSolver` and :meth:`SessionSolver.win` (rounds 1 ..
         :data:`~.limits.SESSION_MAX_ROUNDS`); SessionTooLargeError: more work than
-        :data:`COMMAND_PAIR_ROUNDS`.
+        :data:`ON_DEMAND_PAIR_ROUNDS`.
 
     Example:
         >>> from dicemath.games.pegs_fives.rules import FIVES
@@ -273,11 +275,11 @@ def session_result(rules: Rules, open_rows: Sequence[int], rounds: int, lead: in
     rounds, lead = check_rounds(rounds), check_lead(lead)
     solver = SessionSolver(rules, open_rows, exact=exact, start=start)
     races, pairs = solver.races_needed(rounds, lead), (solver.layout.size - 1) ** 2
-    if races * pairs > COMMAND_PAIR_ROUNDS[solver.exact]:
+    if races * pairs > ON_DEMAND_PAIR_ROUNDS[solver.exact]:
         raise SessionTooLargeError(
             f"{rounds} round(s) on rows {list(solver.open_rows)} from a lead of {lead} need {races:,} races of "
             f"{pairs:,} pairs each ({'Fractions' if solver.exact else 'float64'}), more than the command solves "
-            f"({COMMAND_PAIR_ROUNDS[solver.exact]:,} race pairs): fewer rounds or open rows")
+            f"({ON_DEMAND_PAIR_ROUNDS[solver.exact]:,} race pairs): fewer rounds or open rows")
     value = solver.win(rounds, lead)
     result = {"game": rules.name, "open_rows": list(solver.open_rows), "rounds": rounds, "lead": lead,
               "start": solver.start, "win_probability": float(value), "exact": True,

@@ -11,7 +11,8 @@ Two sources, tried in order (:func:`session_advice`):
   the open rows of both boards together at most ``exact_max_rows``, at most
   :data:`~.race_solver.RACE_MAX_PAIRS` pairs), and the rounds after it are exact too: none
   left, or rounds started fresh on at most :data:`~.limits.RACE_MAX_ROWS` numbers
-  (``session_rows``, :class:`.session.SessionSolver`).
+  (``session_rows``, :class:`.session.SessionSolver`) whose races fit
+  :data:`~.session.ON_DEMAND_PAIR_ROUNDS`).
 * ``"session model"`` (``exact: False``), any table of 2 to 6 players, the approximation:
 
   1. **This round** by race advice's turn-count model (:mod:`.race_advice`): every player's
@@ -66,7 +67,7 @@ from dicemath.games.pegs_fives.race_solver import (
     BOX_MAX_BOARDS, BOX_MAX_ROWS, RACE_MAX_PAIRS, RaceTables, _RaceTurn, solve_race_compiled)
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.session import (
-    Later, SessionSolver, check_rounds, check_start, final_win, round_payoffs)
+    ON_DEMAND_PAIR_ROUNDS, Later, SessionSolver, check_rounds, check_start, final_win, round_payoffs)
 from dicemath.games.pegs_fives.state import BoardTuple, State, check_open_rows, rest_points
 from dicemath.games.pegs_fives.turn import open_rows_of
 
@@ -278,6 +279,23 @@ def _later(rules: Rules, rounds_left: int, mover_starts_next: bool, later_rows: 
     return lambda after: float(session_chance(np.array([[float(after)]]), rounds_after, spread)[0])
 
 
+def _later_fits(rules: Rules, boxes: tuple[RaceBox, RaceBox], lead: int, rounds_left: int, mover_starts_next: bool,
+                later_rows: tuple[int, ...], start: str) -> bool:
+    """Whether the rounds after this one are solved exactly: fresh on at most
+    :data:`~.limits.RACE_MAX_ROWS` numbers, their races (from every lead this round can end
+    with) times their pairs at most :data:`~.session.ON_DEMAND_PAIR_ROUNDS`."""
+    if len(later_rows) > RACE_MAX_ROWS:
+        return False
+    solver = _solver(rules, later_rows, start)
+    goal = rules.goal
+    mine, theirs = boxes
+    ends = {lead + rest_points(theirs.board(j), goal) for j in range(theirs.size)} | \
+        {lead - rest_points(mine.board(i), goal) for i in range(mine.size)}
+    leads = ends if mover_starts_next else {-d for d in ends}
+    races = solver.races_needed(rounds_left - 1, leads)
+    return races * (solver.layout.size - 1) ** 2 <= ON_DEMAND_PAIR_ROUNDS[False]
+
+
 def _payoff(payoff: Later, rest: int) -> float:
     """A payoff against a board with ``rest`` points; a complete board (none) is nobody's
     opponent in a live pair, its entry unused."""
@@ -375,7 +393,9 @@ def session_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], opp
     next_starter = (starter + 1) % players if start == "rotating" else starter
     b = position.board
     boxes = _exact_boxes(position, exact_max_rows) if players == 2 else None
-    later_exact = rounds_left == 1 or len(later_rows) <= RACE_MAX_ROWS
+    later_exact = rounds_left == 1 or (boxes is not None and _later_fits(rules, boxes, totals[1] - totals[0],
+                                                                         rounds_left, next_starter == 0,
+                                                                         later_rows, start))
     law = None if rounds_left == 1 or (boxes is not None and later_exact) else \
         round_law(rules, later_rows, players, None if table is None else str(table))
     end: Leaf
