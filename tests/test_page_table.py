@@ -20,6 +20,8 @@ import threading
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from dicemath.cli.page import make_server
 from dicemath.cli.page_api import TABLE_SIZES, table_fields, table_show, table_start, table_step, table_view
@@ -32,6 +34,7 @@ from dicemath.games.pitjesbak.rules import STANDARD
 from dicemath.games.pitjesbak.state import initial_state
 
 from . import test_serve
+from .test_bad_input import FUZZ, JSON_VALUE, check_page
 from .test_serve import post
 
 browser = test_serve.browser
@@ -92,7 +95,8 @@ def expected_view(state: Any) -> dict:
             "seat": None if phase == "over" else state.player if player == CHANCE else player, "phase": phase,
             "dice": len(outcomes[0]) if throw else 0,
             "outcomes": [state.action_text(o) for o in outcomes] if phase == "outcome" else [],
-            "choices": [state.action_text(a) for a in state.legal_actions()], "returns": list(state.returns()) if phase == "over" else []}
+            "choices": [state.action_text(a) for a in state.legal_actions()],
+            "returns": list(state.returns()) if phase == "over" else []}
 
 
 # -- the API ----------------------------------------------------------------------------------
@@ -195,6 +199,33 @@ def test_what_the_table_routes_refuse_names_the_problem(games, route, request_, 
     with pytest.raises(DicemathError) as refused:
         route(request_)
     assert message in str(refused.value) and str(refused.value)
+
+
+def test_the_sizes_of_the_tables_are_the_rules(games):
+    """Pegs and Fives at tables of 2 to 6, Pitjesbak of 2 to 8 (PIT-1): the sizes offered are
+    those the games' table_start take."""
+    sizes = {name: table_fields(registry.game(name))[0].choices for name in ("pegs", "fives", "pitjesbak")}
+    assert sizes == {"pegs": ("2", "3", "4", "5", "6"), "fives": ("2", "3", "4", "5", "6"),
+                     "pitjesbak": tuple(map(str, range(2, 9)))}
+
+
+@pytest.mark.parametrize("route", [table_start, table_step, table_show])
+@pytest.mark.parametrize("name", TABLE_GAMES)
+def test_the_table_routes_answer_or_name_the_problem(name, route):
+    """Any JSON under the table routes' keys: an answer, or a DicemathError (HTTP 400) in the
+    page's words; never another exception (a 500)."""
+    example = str(registry.game(name).table_start(2).apply("6-5-4-3-2-1" if name != "pitjesbak" else "6-5-4"))
+
+    @FUZZ
+    @given(st.fixed_dictionaries({}, optional={
+        "players": st.one_of(st.sampled_from(["2", "3", "6", "8", "9"]), JSON_VALUE),
+        "rounds": st.one_of(st.integers(0, 3), JSON_VALUE), "rules": JSON_VALUE,
+        "state": st.one_of(st.just(example), JSON_VALUE),
+        "action": st.one_of(st.sampled_from(["1", "12", "stop", "6-5-4", "seat 1"]), JSON_VALUE)}))
+    def prop(request):
+        check_page(route, {"game": name, **request})
+
+    prop()
 
 
 def test_a_finished_game_takes_no_step(games):
