@@ -213,7 +213,9 @@ SAMPLE = {
              "one_race": {"race": 0.4, "race_ci95": 0.1, "solo": 0.3, "solo_ci95": 0.1, "difference": d,
                           "difference_ci95": 0.02, "games": 100},
              "whole_table_rest_points": {"race": 0, "race_ci95": 0, "solo": 0, "solo_ci95": 0, "difference": 0,
-                                         "difference_ci95": 0, "games": 20}}
+                                         "difference_ci95": 0, "games": 20},
+             "whole_table_first_seat_wins": {"race": 0.5, "race_ci95": 0.2, "solo": 0.4, "solo_ci95": 0.2,
+                                             "difference": 0.1, "difference_ci95": 0.05, "games": 20}}
             for n, d in ((3, 0.05), (4, 0.01), (6, 0.0))]},
     },
 }
@@ -231,6 +233,9 @@ def test_the_sentences_are_read_off_the_numbers():
     assert "at 3 players the race player gains (+5.00 ± 2.00 pp)" in sim
     assert "at 6 players the race player shows no difference" in sim
     assert sim.endswith("the gain at 6 players is smaller than at 3, beyond both intervals.")
+    assert section.whole_table_sentence(PEGS, SAMPLE["pegs"]["simulate"]).startswith(
+        "With the whole table playing to win, the first seat's win rate is up at 3 players (+10.00 ± 5.00 pp, 20 "
+        "games)")
 
 
 def test_the_section_renders_the_committed_study(tmp_path):

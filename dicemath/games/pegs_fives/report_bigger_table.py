@@ -74,9 +74,9 @@ def value_text(rules: Rules, value: float, *, signed: bool = False) -> str:
     return f"{value:+.3f}" if signed else f"{value:.3f}"
 
 
-def interval_text(value: float, half: float, scale: float = 1.0, digits: int = 2) -> str:
-    """``value ± half`` (scaled)."""
-    return f"{scale * value:+.{digits}f} ± {scale * half:.{digits}f}"
+def interval_text(value: float, half: float, scale: float = 1.0, digits: int = 2, *, signed: bool = True) -> str:
+    """``value ± half`` (scaled; the value signed, as a difference, or not)."""
+    return f"{scale * value:{'+' if signed else ''}.{digits}f} ± {scale * half:.{digits}f}"
 
 
 @dataclass(frozen=True)
@@ -133,13 +133,13 @@ def advice_sentence(p: AdviceAtTable) -> str:
     """How the advice of one decision changes with the number of opponents."""
     rules = _rules(p.game)
     best = [r[1] for r in p.rows]
-    changes = [f"{a[0]} to {b[0]} opponents (row {a[1]} to {b[1]})" for a, b in zip(p.rows, p.rows[1:])
+    changes = [f"between {a[0]} and {b[0]} opponents, from row {a[1]} to row {b[1]}" for a, b in zip(p.rows, p.rows[1:])
                if a[1] != b[1]]
     start = (f"Against one opponent the mover's value now is {value_text(rules, p.rows[0][3])}, against "
              f"{p.rows[-1][0]} it is {value_text(rules, p.rows[-1][3])}. ")
     if not changes:
         return start + f"The advised row stays {best[0]} whatever the number of opponents."
-    return start + "The advised row changes from " + "; from ".join(changes) + "."
+    return start + "The advised row changes " + "; and ".join(changes) + "."
 
 
 TABLES = ("best response", "whole table")
@@ -207,6 +207,23 @@ def simulation_sentence(rules: Rules, record: dict) -> str:
                  "changes with the size of the table")
     return (f"{rules.name.capitalize()}, the race player against the same games played solo: " + "; ".join(parts)
             + f"; {trend}.")
+
+
+def whole_table_sentence(rules: Rules, record: dict) -> str:
+    """What a whole table playing to win changes, per table size: Pegs the first seat's win
+    rate, Fives every player's rest points a round, against the same games played solo."""
+    pegs = rules.scoring == "first_out"
+    key = "whole_table_first_seat_wins" if pegs else "whole_table_rest_points"
+    parts = []
+    for t in record["tables"]:
+        d = t[key]
+        verdict = ("up" if d["difference"] - d["difference_ci95"] > 0 else
+                   "down" if d["difference"] + d["difference_ci95"] < 0 else "not measurably changed")
+        parts.append(f"{verdict} at {t['players']} players "
+                     f"({interval_text(d['difference'], d['difference_ci95'], 100 if pegs else 1)}"
+                     f"{' pp' if pegs else ''}, {d['games']} games)")
+    what = "the first seat's win rate" if pegs else "every player's rest points a round"
+    return f"With the whole table playing to win, {what} is " + "; ".join(parts) + "."
 
 
 # ---------------------------------------------------------------------------------------------
@@ -282,18 +299,20 @@ def _simulation_part(study: dict, context: ReportContext) -> list[str]:
         measured.append((rules, record))
         scale = 100 if rules.scoring == "first_out" else 1
         unit = "win rate, %" if scale == 100 else "rest points a round"
+        whole = "whole_table_first_seat_wins" if scale == 100 else "whole_table_rest_points"
         rows = []
         for t in record["tables"]:
-            one, table = t["one_race"], t["whole_table_rest_points"]
-            rows.append([t["players"], t["games"], interval_text(one["race"], one["race_ci95"], scale),
-                         interval_text(one["solo"], one["solo_ci95"], scale),
+            one, table = t["one_race"], t[whole]
+            rows.append([t["players"], t["games"], interval_text(one["race"], one["race_ci95"], scale, signed=False),
+                         interval_text(one["solo"], one["solo_ci95"], scale, signed=False),
                          interval_text(one["difference"], one["difference_ci95"], scale),
-                         t["table_games"], interval_text(table["difference"], table["difference_ci95"])])
+                         t["table_games"], interval_text(table["difference"], table["difference_ci95"], scale)])
         parts += [f"### {rules.name.capitalize()}", "",
                   markdown_table(["players", "games", f"race player ({unit})", f"same seat solo ({unit})",
-                                  "difference", "whole-table games", "whole table: rest points a round, "
-                                  "difference"], rows), "",
-                  simulation_sentence(rules, record), ""]
+                                  "difference", "whole-table games",
+                                  "whole table: seat 0's win rate, difference (%)" if scale == 100 else
+                                  "whole table: rest points a round, difference"], rows), "",
+                  simulation_sentence(rules, record), "", whole_table_sentence(rules, record), ""]
     if measured:
         parts += [context.save_figure(gain_figure(measured), "bigger_table_gain.png",
                                       "the race player's gain against the number of players, simulated"), ""]
