@@ -372,7 +372,7 @@ def test_a_three_player_fives_session_in_a_phone_sized_browser(server, browser):
 
     late = table_decision(game.standard, [5] * 11 + [4], (6, 6, 1, 1, 1, 1), [[4] * 12, [5] * 11 + [0]],
                           totals=(10, 30, 25), rounds_left=2)
-    kept = {"game": FIVES_NAME, "players": 3, "stack": [str(state), str(late)]}
+    kept = {"game": FIVES_NAME, "stack": [str(state), str(late)]}
     browser.run(f"localStorage.setItem('dicemath-table', {json.dumps(json.dumps(kept))})")
     browser.command("POST", "/refresh", {})
     browser.wait("return !document.getElementById('table-advice').hidden", WAIT)
