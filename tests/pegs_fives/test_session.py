@@ -235,11 +235,13 @@ REDUCED = [0, 0] + [5] * 10
 """A Fives board fresh on the numbers 1 and 2, every other number complete."""
 
 
-def test_exact_session_advice_at_a_fresh_pair_is_the_session_value():
-    advice = session_advice(FIVES, REDUCED, (1, 1, 2, 3, 4, 5), [REDUCED], [10, 13], 2, session_rows=[1, 2])
+@pytest.mark.parametrize("rounds, start", [(2, "rotating"), (3, "fixed")])
+def test_exact_session_advice_at_a_fresh_pair_is_the_session_value(rounds, start):
+    advice = session_advice(FIVES, REDUCED, (1, 1, 2, 3, 4, 5), [REDUCED], [10, 13], rounds, session_rows=[1, 2],
+                            start=start)
     assert advice.exact and advice.source == "exact session" and advice.extras["objective"] == "session"
-    solver = SessionSolver(FIVES, [1, 2])
-    assert advice.extras["session_value_now"] == pytest.approx(solver.win(2, 3), abs=1e-12)
+    solver = SessionSolver(FIVES, [1, 2], start=start)
+    assert advice.extras["session_value_now"] == pytest.approx(solver.win(rounds, 3), abs=1e-12)
     assert [o.action for o in advice.options] == [1, 2] and advice.best.value >= advice.options[1].value
 
 
