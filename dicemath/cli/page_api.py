@@ -5,11 +5,11 @@ worker processes (:mod:`dicemath.cli.page_workers`); both find them here, in :da
 Every game comes from the registry; the page's forms are drawn from the fields each game
 declares (:meth:`~dicemath.core.game.Game.page_fields`, :class:`~dicemath.core.requests.Field`).
 
-- ``GET /api/games``: ``{"games": [{"name", "title", "example", "fields", "state_fields"}]}``
-  (:func:`games`): every game of the registry, the text of a state where a player decides,
-  the fields of its own form (none: the page asks for a state) and the fields of the state
-  form every game has (:func:`state_fields`: ``state``, and ``rules`` where the game has
-  presets).
+- ``GET /api/games``: ``{"games": [{"name", "title", "example", "fields", "state_fields",
+  "table_fields"}]}`` (:func:`games`): every game of the registry, the text of a state where a
+  player decides, the fields of its own form (none: the page asks for a state), the fields of
+  the state form every game has (:func:`state_fields`: ``state``, and ``rules`` where the game
+  has presets) and those of its table form (:func:`table_fields`; none: no table mode).
 - ``POST /api/advise`` with ``{"game": GAME, "state": TEXT}`` (optionally ``"rules"``, a
   preset's name): the game's advice at that state (:meth:`dicemath.core.game.Game.advise`,
   the envelope of ``dicemath GAME advise STATE --json``). With the game's own fields instead
@@ -50,6 +50,12 @@ Example:
     ['/api/advise', '/api/picture', '/api/table/show', '/api/table/start', '/api/table/step']
     >>> page_words("give your throw (--throw)", [Field("current", "throw", "My throw", options=("--throw",))])
     'give your throw ("current")'
+    >>> start = table_start({"game": "fives", "players": "3", "rounds": "2"})
+    >>> start["phase"], start["dice"], start["seat"]
+    ('throw', 6, 0)
+    >>> step = table_step({"game": "fives", "state": start["state"], "action": "6-6-6-6-6-6"})
+    >>> step["phase"], step["choices"]
+    ('choice', ['6', '12'])
 """
 
 from __future__ import annotations
