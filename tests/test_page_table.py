@@ -228,6 +228,20 @@ def test_the_table_routes_answer_or_name_the_problem(name, route):
     prop()
 
 
+def test_a_chance_node_that_is_no_throw_offers_its_outcomes(games):
+    """Three Pitjesbak players tied on 6-5-4 roll off (PIT-5): the outcomes are the tied seats,
+    as the state writes them, and the one chosen wins the round."""
+    view = table_start({"game": SMALL.name, "players": "3"})
+    for action in ("6-5-4", "stop", "6-5-4", "6-5-4"):
+        view = table_step({"game": SMALL.name, "state": view["state"], "action": action})
+    state = SMALL.read_state(view["state"])
+    assert view["phase"] == "outcome" and view["dice"] == 0
+    assert view["outcomes"] == [state.action_text(seat) for seat, _ in state.chance_outcomes()] == \
+        ["seat 0", "seat 1", "seat 2"]
+    after = table_step({"game": SMALL.name, "state": view["state"], "action": "seat 1"})
+    assert after["state"] == str(state.apply(1)) and SMALL.read_state(after["state"]).start == 1
+
+
 def test_a_finished_game_takes_no_step(games):
     state = SMALL.table_start(2)
     rng = random.Random(1)
