@@ -83,6 +83,8 @@ class GameAnalysis(Generic[S]):
             a decision entry) may give, with their defaults.
         groupings: ways to group decisions in the report: name -> labels in display order
             (:meth:`groups` gives a decision's label in each).
+
+    The engine reads a record with the adapter :meth:`for_record` chooses.
     """
 
     game = ""
@@ -95,6 +97,16 @@ class GameAnalysis(Generic[S]):
     optional: tuple[str, ...] = ()
     settings: dict = {}
     groupings: ClassVar[dict[str, tuple[str, ...]]] = {}
+
+    def for_record(self, record: Record) -> GameAnalysis:
+        """The adapter that reads ``record`` (default: this one): a game whose records come in
+        more than one form, valued in different units or with another number of seats, answers
+        the form's (e.g. one player's game, or a table of several players).
+
+        Raises:
+            InvalidRecordError: a record of no form the game reads.
+        """
+        return self
 
     def rules(self, fields: Mapping):
         """The rules object of a record's ``rules`` fields (default: ``rules_class(**fields)``)."""
@@ -227,7 +239,7 @@ def _checked(record: Record, game: Game) -> tuple[GameAnalysis, Any, dict[str, A
     """
     if record.game != game.name:
         raise InvalidRecordError(f"this is a record of {record.game!r}, not of {game.name!r}")
-    adapter = game.analysis()
+    adapter = game.analysis().for_record(record)
     with at_entry("rules"):
         rules = adapter.rules(record.rules)
     with at_entry("settings"):

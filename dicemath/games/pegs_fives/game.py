@@ -282,8 +282,8 @@ def table_advice(state: TableState, *, objective: str | None = None, **settings:
         >>> from dicemath.games.pegs_fives.table_state import table_decision
         >>> state = table_decision(PEGS.variant(rows=2), [0, 4], (2, 2, 1, 1, 1, 1), [[4, 4], [0, 0]])
         >>> advice = table_advice(state)          # row 2's two hits would overthrow (PEGS-6)
-        >>> advice.extras["objective"], [option.action for option in advice.options], advice.exact
-        ('win', [1, 2], False)
+        >>> advice.extras["objective"], [option.action for option in advice.options], advice.source
+        ('win', [1, 2], 'exact three-player race')
     """
     roll = state.roll
     if roll is None or state.over:
@@ -294,14 +294,11 @@ def table_advice(state: TableState, *, objective: str | None = None, **settings:
         if objective is not None:
             raise DicemathError("a session is played to win the session (FIVES-7): no other objective with "
                                 "totals or rounds left")
-        try:
-            from dicemath.games.pegs_fives.session_advice import session_advice
-        except ModuleNotFoundError:         # the session advice is being written: the round's race meanwhile
-            session_advice = None
-        if session_advice is not None:
-            return session_advice(state.rules, board, roll, list(state.opponents), state.totals_from_mover,
-                                  state.rounds_left, starter=state.starter_from_mover, dice=state.dice,
-                                  throws=throws, **settings)
+        from dicemath.games.pegs_fives.session_advice import session_advice
+
+        return session_advice(state.rules, board, roll, list(state.opponents), state.totals_from_mover,
+                              state.rounds_left, starter=state.starter_from_mover, dice=state.dice, throws=throws,
+                              **settings)
     from dicemath.games.pegs_fives.race_advice import race_advice
 
     return race_advice(state.rules, board, roll, list(state.opponents), dice=state.dice, throws=throws,
