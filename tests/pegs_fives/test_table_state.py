@@ -369,3 +369,17 @@ def test_a_bad_table_record_is_refused_by_name(record, problem):
 
     with pytest.raises(DicemathError, match=problem):
         analyse(record, GAMES)
+
+
+def test_the_command_prints_a_session_s_rows_with_their_session_values(capsys):
+    from dicemath.cli import main
+
+    argv = ["fives", "advise", "--board", BOARD, "--roll", ROLL, "--opponent", OPPONENTS[0], "--opponent",
+            OPPONENTS[1], "--totals", "10,30,25", "--rounds-left", "2"]
+    answer = _answer(argv, capsys)
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "totals 10,30,25 (yours first), 2 round(s) left: session win probability" in text
+    for option in answer["options"]:
+        assert f"{option['value']:.4f}" in text
+    assert f"best: row {answer['best']}" in text

@@ -353,13 +353,23 @@ def _render_race_advice(r: dict) -> str:
 
 
 def _render_table_advice(r: dict) -> str:
-    """Plain text of advice at a table other than the round's race (a session, FIVES-7, or no
-    legal row): every option with its value, in the advice's unit."""
-    head = f"{r['game']}: {r['unit']}" + ("" if r["exact"] else " (estimates)") + f", from the {r['source']}"
+    """Plain text of session advice (FIVES-7) or other advice at a table: the position when the
+    advice gives it, every row with its value in the advice's unit, where the values come from."""
+    from dicemath.core.dice import throw_text
+
+    head = r["game"]
+    if "board" in r and "roll" in r:
+        head += f" board {','.join(map(str, r['board']))}, roll {throw_text(r['roll'])}"
+    if r.get("opponents"):
+        head += ", against " + "; ".join(",".join(map(str, o)) for o in r["opponents"])
+    if r.get("totals") is not None:
+        head += f", totals {','.join(map(str, r['totals']))} (yours first), {r.get('rounds_left')} round(s) left"
+    head += f": {r['unit']}" + ("" if r["exact"] else " (estimates)")
     if not r["options"]:
         return head + "\nNo legal row: the turn ends."
-    table = [[o["action"], f"{o['value']:.4f}", rank] for rank, o in enumerate(r["options"], 1)]
-    return head + "\n" + text_table(["row", "value", "rank"], table) + f"\nbest: row {r['best']}"
+    table = [[o["action"], o.get("hits", "-"), f"{o['value']:.4f}", rank] for rank, o in enumerate(r["options"], 1)]
+    note = f"source: {r['source']}" + (f"; estimates: {r['approximation']}" if r.get("approximation") else "")
+    return head + "\n" + text_table(["row", "hits", "value", "rank"], table) + f"\nbest: row {r['best']}\n{note}"
 
 
 def advice_picture(advice, rules: Rules) -> str:

@@ -166,7 +166,8 @@ class PegsFivesGame(Game):
             table = table_decision(rules, values["board"], roll, opponents, throws=values.get("throws"),
                                    totals=totals or None, rounds_left=rounds_left, starter=starter)
             advice = self.advise(table)
-            return {**advice.as_dict(), "svg": self.draw(table), "view": self._table_view(advice, len(opponents))}
+            return {**advice.as_dict(), "svg": self.draw(table, advice),
+                    "view": self._table_view(advice, len(opponents))}
         if totals or rounds_left != 1 or starter:
             raise DicemathError("a session's totals, rounds left and start player need the other players' boards")
         advice = self.advise_throw(values["board"], roll, dice=choice_throw_dice(rules, roll),
