@@ -6,7 +6,8 @@ the state :class:`State` and :func:`advise` (the game object's advice: the value
 legal row after a choice throw).
 
 Modules: :mod:`.rules` (every rule point a named field), :mod:`.hits` (how a throw scores
-for a number), :mod:`.state` (boards, the rules engine and :class:`State`), :mod:`.turn`
+for a number), :mod:`.state` (boards, the rules engine and :class:`State`),
+:mod:`.table_state` (a game at a table of 2 to 6 players, Fives sessions), :mod:`.turn`
 (the one exact within-turn recursion, :class:`TurnValue`), :mod:`.rows` (one row alone,
 exact), :mod:`.solver` (exact optimal play on reduced boards), :mod:`.advisor` (the
 full-board advisor: an exact one-turn lookahead on an estimated board value),
