@@ -1,4 +1,4 @@
-"""The exact race at a table of players on reduced boards, Pegs and Fives: the plain-Python reference.
+"""The exact race at a table of players on reduced boards, Pegs and Fives: the reference solver.
 
 ``n`` players (seats ``0 .. n - 1``, seat 0 first) race on the same reduced board (the rows
 ``open_rows`` open, every other row complete, PEGS-1 / FIVES-1), moving in turn. A position is
@@ -10,22 +10,25 @@ Its value is a vector, one entry per player in that same order:
 * Fives (``scoring="rest_points"``): each player's expected rest points at the end of the round
   (FIVES-6). A player's *objective* is ``u_i = (sum of the others' rest points) / (n - 1) - R_i``,
   the opponents' mean rest points minus his own (docs/rules.md, FIVES-6 Decision): zero-sum over
-  the table, and for two players the two-player race's ``R_opp - R_own``
-  (:mod:`.race_solver`).
+  the table, and for two players the two-player race's ``R_opp - R_own`` (:mod:`.race_solver`).
 
-A turn is the single-player turn of the rules (PEGS-3..9, FIVES-2..5), the within-turn model of
-the two-player race (:class:`.race_solver._RaceTurn` on vectors, :class:`ValueVector`). A turn
-ending on a complete board ends the round (Pegs ``(1, 0, 0)``; Fives ``(0, R(y), R(z))``); ending
-on an incomplete ``x'`` the position ``(y, z, x')`` follows, its vector rotated back to mover
-first; a fresh start inside the turn (PEGS-8, FIVES-4/5) is the position ``(x'', y, z)``, the
-same mover. A turn that ends on ``x`` itself (an overthrow, PEGS-6; no legal row on the first
-choice throw, PEGS-4 / FIVES-2) leads to ``(y, z, x)``: the ``n`` rotations of a tuple of boards
-form one cycle. With the choices of every mover of the cycle fixed, position ``i`` of the cycle
-is ``V_i = s_i * rot(V_{i+1}) + r_i`` (``s_i`` the chance of ending on the mover's own board,
-``r_i`` every other ending, final already), and going round the cycle
+A turn is the single-player turn of the rules (PEGS-3..9, FIVES-2..5). A turn ending on a
+complete board ends the round (Pegs ``(1, 0, 0)``; Fives ``(0, R(y), R(z))``); ending on an
+incomplete ``x'`` the position ``(y, z, x')`` follows, its vector rotated back to mover first; a
+fresh start inside the turn (PEGS-8, FIVES-4/5) is the position ``(x'', y, z)``, the same mover.
+Each option of a choice throw is a linear form over those endings and the later choice throws of
+the turn (PEGS-7), the same for every board of the others (:class:`TurnForms`, the within-turn
+recursion :class:`.turn.TurnValue`); the forms are evaluated for all the others' boards at once
+(numpy, float64, or Fractions in object arrays).
+
+A turn that ends on ``x`` itself (an overthrow, PEGS-6; no legal row on the first choice throw,
+PEGS-4 / FIVES-2) leads to ``(y, z, x)``: the ``n`` rotations of a tuple of boards form one cycle.
+With the choices of every mover of the cycle fixed, position ``i`` of the cycle is
+``V_i = s_i * rot(V_{i+1}) + r_i`` (``s_i`` the chance of ending on the mover's own board, ``r_i``
+every other ending, final already), and going round the cycle
 ``V_0 = (r_0 + s_0 rot(r_1) + s_0 s_1 rot^2(r_2) + ...) / (1 - s_0 s_1 ... s_{n-1})``: one
 linear step. The movers' choices are then improved (each maximises his own entry, Pegs his
-chance, Fives his objective, the rest of the table's choices fixed) and the step repeated until
+chance, Fives his objective, the rest of the cycle's choices fixed) and the step repeated until
 no choice changes: Newton's method, i.e. policy iteration, on each mover's own value. Tuples are
 solved from the most progress down (decreasing total of all boards), so every value a turn
 reaches outside its cycle is final.
@@ -37,10 +40,9 @@ Options that tie on the mover's own value (exactly with Fractions; within
 Decision): :class:`TieDecisions` counts how often a tie arises and how often the rule decides
 something that changes another player's value.
 
-:func:`solve_race_table` is the reference (Fractions with ``exact=True``, else float64), for at
-most :data:`TABLE_MAX_TUPLES` tuples of unfinished boards; :meth:`RaceTableSolution.value` the
-vector of any position; :func:`race_table_result` the JSON object of ``dicemath pegs race
---players 3``.
+:func:`solve_race_table` solves every position (at most :data:`TABLE_MAX_TUPLES` tuples of
+unfinished boards); :meth:`RaceTableSolution.value` gives the vector of any position;
+:func:`race_table_result` is the JSON object of ``dicemath pegs race --players 3``.
 
 Example:
     Three players on Pegs row 7 alone: the first mover has the best chance to finish first, and
@@ -55,73 +57,78 @@ Example:
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import product
+
+import numpy as np
 
 from dicemath.core.errors import DicemathError
-from dicemath.games.pegs_fives.race_solver import (
-    POLICIES, TIE, Legal, RaceTooLargeError, SoloOptimal, _RaceTurn)
+from dicemath.games.pegs_fives.race_solver import POLICIES, TIE, Legal, RaceTooLargeError, SoloOptimal
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.solver import reduced_boards, solve_reduced
 from dicemath.games.pegs_fives.state import (
     BoardTuple, InvalidBoardError, check_board, check_open_rows, grouped_choice_throws, rest_points)
-from dicemath.games.pegs_fives.turn import Amount, open_rows_of
+from dicemath.games.pegs_fives.turn import Amount, BoardMass, TurnValue, open_rows_of
 
 TABLE_MAX_PLAYERS = 6
-"""The most players at a table the reference solves (2..6: the players of the table states)."""
+"""The most players at a table the solver takes (2..6: the players of the table states)."""
 
 TABLE_MAX_TUPLES = 50_000
-"""The most tuples of unfinished boards (``(boards of the open rows - 1) ** players``) the
-reference solves: Pegs or Fives rows 11 and 12 at three players are ``35 ** 3 = 42,875``, seconds
-in float64 (one policy for every seat; a mixed table solves each tuple once per mover's seat).
-Three open rows at three players would be ``215 ** 3``, some ten million."""
+"""The most tuples of unfinished boards (``(boards of the open rows - 1) ** players``) the solver
+takes: Pegs or Fives rows 11 and 12 at three players are ``35 ** 3 = 42,875``, seconds in float64
+(a mixed table solves each tuple once per seat to move). Three open rows at three players would
+be ``215 ** 3``, some ten million."""
 
 MAX_NEWTON_STEPS = 100
-"""The most Newton steps (policy improvements) on one cycle of rotations before the solver gives
-up (:class:`RuntimeError`): in practice a cycle converges in two to four."""
+"""The most Newton steps (policy improvements) on the cycles of one level of progress before the
+solver gives up (:class:`RuntimeError`): in practice two to four."""
+
+END, FRESH, CHOICE = 0, 1, 2
+"""The kinds of a turn's endings in a :class:`TurnForms` form: the turn ends on a board, a fresh
+start (PEGS-8, FIVES-4/5) on a board, a later choice throw (PEGS-7)."""
 
 
-class ValueVector(tuple):
-    """One value per player, mover first: a tuple closed under ``+``, ``-`` and scaling by a
-    number, the amount of a within-turn model whose value is a vector (:mod:`.turn`).
+def ending(kind: int, board: BoardTuple, dice: int = 0, throws: int | None = None) -> BoardTuple:
+    """The key of an ending in a :class:`TurnForms` form: ``(kind, dice, throws, *board)`` (throws
+    -1 without a limit)."""
+    return (kind, dice, -1 if throws is None else throws, *board)
+
+
+class TurnForms(TurnValue):
+    """The within-turn recursion (:class:`.turn.TurnValue`) whose value is a linear form over the
+    turn's endings (a :class:`.turn.BoardMass` keyed by :func:`ending`): the turn ending on a board
+    (:data:`END`), a fresh start (:data:`FRESH`), a later choice throw with the dice and throws
+    left (:data:`CHOICE`). The forms are exact and do not depend on the other players' boards.
 
     Example:
-        >>> from fractions import Fraction as F
-        >>> v = ValueVector((F(1), F(0), F(0)))
-        >>> F(1, 4) * v + 0 + ValueVector((0, F(1, 2), F(1, 4)))
-        (Fraction(1, 4), Fraction(1, 2), Fraction(1, 4))
+        Pegs, row 12 one step from the top: naming it for one hit (two 6s, four dice left, two
+        throws) brings it in unless a further 6-6 overthrows; in, the dice left are a new choice
+        throw (PEGS-7), on a complete board the end of the round.
+
+        >>> from dicemath.games.pegs_fives.rules import PEGS
+        >>> forms = TurnForms(PEGS)
+        >>> stay, rest = forms.option((5,) * 11 + (4,), 12, 1, 6, 2)
+        >>> stay, dict(rest)
+        (Fraction(0, 1), {(0, 0, -1, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5): Fraction(1, 1)})
     """
 
-    __slots__ = ()
+    def __init__(self, rules: Rules) -> None:
+        super().__init__(rules, lambda board: BoardMass({ending(END, board): Fraction(1)}), exact=True,
+                         restart_identity=False)
 
-    def __add__(self, other: object) -> ValueVector:       # type: ignore[override]  # a sum, not a concatenation
-        if isinstance(other, ValueVector):
-            return ValueVector(map(operator.add, self, other))
-        if other == 0:
-            return self
-        return NotImplemented
-
-    __radd__ = __add__
-
-    def __mul__(self, scalar: object) -> ValueVector:      # type: ignore[override]  # scaling, not repetition
-        return ValueVector([scalar * v for v in self])      # type: ignore[operator]
-
-    __rmul__ = __mul__
-
-    def __neg__(self) -> ValueVector:
-        return ValueVector([-v for v in self])
+    def choice(self, board: BoardTuple, dice: int, throws: int | None) -> Amount:
+        fresh = dice == self.rules.dice and throws == self.rules.throws
+        return BoardMass({ending(FRESH if fresh else CHOICE, board, dice, throws): Fraction(1)})
 
 
 @dataclass
 class TieDecisions:
     """How often the lowest-row rule decides a race-playing mover's choice.
 
-    Counted once at every choice the solver makes for a ``"race"`` mover: the turn's first
-    choice throw at every position (one choice per group of throws with the same legal rows and
-    hits), and every later choice throw inside a turn (PEGS-7), once per position of the others.
+    Counted at every choice the solver makes for a ``"race"`` mover: the turn's first choice
+    throw at every position (one choice per group of throws with the same legal rows and hits),
+    and every later choice throw inside the turn (PEGS-7) at every position whose turn reaches it.
 
     Attributes:
         choices: choices with two or more legal rows.
@@ -134,47 +141,13 @@ class TieDecisions:
     ties: int = 0
     deciding: int = 0
 
-    def add(self, own: Callable[[ValueVector], Amount], options: Sequence[tuple[int, ValueVector]],
-            exact: bool) -> int:
-        """Count one choice among ``options`` (``(row, vector)`` in increasing row order) and
-        return the row chosen: the lowest row among those that tie the best on ``own``."""
-        mine = [own(vector) for _, vector in options]
-        best = max(mine)
-        floor = best if exact else best - TIE * (1 + abs(best))
-        tied = [i for i, value in enumerate(mine) if value >= floor]
-        if len(options) >= 2:
-            self.choices += 1
-            if len(tied) >= 2:
-                self.ties += 1
-                others = [[own(_rotated(options[i][1], k)) for i in tied] for k in range(1, len(options[0][1]))]
-                if any(not _equal(values, exact) for values in others):
-                    self.deciding += 1
-        return options[tied[0]][0]
-
     def as_json(self) -> dict[str, object]:
         """The ``tie_decisions`` object of ``race --players 3 --json``."""
         return {"choices": self.choices, "ties": self.ties, "deciding": self.deciding,
                 "counted": "choices of race-playing movers with two or more legal rows (the turn's first choice "
-                           "throw at every position, per group of throws; later choice throws once per position "
-                           "of the others); ties: two or more rows equal on the mover's own value; deciding: the "
-                           "tied rows differ in another player's value and the lowest row was taken"}
-
-
-def _equal(values: Sequence[Amount], exact: bool) -> bool:
-    """Whether ``values`` are all equal (exactly, or within :data:`.race_solver.TIE`)."""
-    top, bottom = max(values), min(values)
-    return top == bottom if exact else top - bottom <= TIE * (1 + abs(top))
-
-
-def _rotated(vector: ValueVector, k: int) -> ValueVector:
-    """``vector`` (mover first) in the order of the player ``k`` seats after the mover."""
-    return ValueVector(vector[k:] + vector[:k])
-
-
-def _next_to_mover(vector: Sequence[Amount]) -> ValueVector:
-    """The vector of the position after the mover's turn (the next player first) in the mover's
-    order: its last entry (the mover's) first."""
-    return ValueVector((vector[-1], *vector[:-1]))
+                           "throw at every position, per group of throws; later choice throws at every position "
+                           "whose turn reaches them); ties: two or more rows equal on the mover's own value; "
+                           "deciding: the tied rows differ in another player's value, and the lowest was taken"}
 
 
 def check_policies(policies: Sequence[str], players: int) -> tuple[str, ...]:
@@ -190,7 +163,7 @@ def check_policies(policies: Sequence[str], players: int) -> tuple[str, ...]:
     policies = tuple(policies)
     if len(policies) != players:
         raise DicemathError(f"give one policy per seat: {players} players, got {len(policies)} policies "
-                            f"({','.join(policies)})")
+                            f"({','.join(map(str, policies))})")
     for policy in policies:
         if policy not in POLICIES:
             raise DicemathError(f"a race policy is one of {', '.join(POLICIES)}; got {policy!r}")
@@ -209,9 +182,9 @@ def check_table(rules: Rules, open_rows: Sequence[int], players: int) -> tuple[i
         >>> check_table(PEGS, [12, 11], 3)
         (11, 12)
     """
-    rows = check_open_rows(open_rows, rules)
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= TABLE_MAX_PLAYERS:
         raise DicemathError(f"a race at a table has 2..{TABLE_MAX_PLAYERS} players, got {players!r}")
+    rows = check_open_rows(open_rows, rules)
     tuples = ((rules.goal + 1) ** len(rows) - 1) ** players
     if tuples > TABLE_MAX_TUPLES:
         raise RaceTooLargeError(f"the exact race at a table is solved for at most {TABLE_MAX_TUPLES:,} tuples of "
@@ -219,13 +192,13 @@ def check_table(rules: Rules, open_rows: Sequence[int], players: int) -> tuple[i
     return rows
 
 
-def terminal_vector(rules: Rules, boards: Sequence[BoardTuple], finished: int) -> ValueVector:
+def terminal_vector(rules: Rules, boards: Sequence[BoardTuple], finished: int) -> tuple[int, ...]:
     """The vector of a round that ends with player ``finished`` (an index of ``boards``) complete:
     Pegs 1 for him and 0 for the others (PEGS-2); Fives every player's rest points, his 0
     (FIVES-6)."""
     if rules.scoring == "first_out":
-        return ValueVector(int(i == finished) for i in range(len(boards)))
-    return ValueVector(0 if i == finished else rest_points(board, rules.goal) for i, board in enumerate(boards))
+        return tuple(int(i == finished) for i in range(len(boards)))
+    return tuple(0 if i == finished else rest_points(board, rules.goal) for i, board in enumerate(boards))
 
 
 def own_value(rules: Rules, vector: Sequence[Amount]) -> Amount:
@@ -233,7 +206,8 @@ def own_value(rules: Rules, vector: Sequence[Amount]) -> Amount:
     Fives his objective ``(sum of the others' rest points) / (n - 1) - his rest points``."""
     if rules.scoring == "first_out":
         return vector[0]
-    return (sum(vector[1:]) - vector[0] * (len(vector) - 1)) / (len(vector) - 1)
+    n = len(vector)
+    return (sum(vector[1:]) - vector[0] * (n - 1)) / (n - 1)
 
 
 def objectives(rules: Rules, vector: Sequence[Amount]) -> tuple[Amount, ...]:
@@ -245,7 +219,31 @@ def objectives(rules: Rules, vector: Sequence[Amount]) -> tuple[Amount, ...]:
         >>> objectives(FIVES, (F(0), F(6), F(12)))
         (Fraction(9, 1), Fraction(0, 1), Fraction(-9, 1))
     """
-    return tuple(own_value(rules, _rotated(ValueVector(vector), k)) for k in range(len(vector)))
+    vector = tuple(vector)
+    return tuple(own_value(rules, vector[k:] + vector[:k]) for k in range(len(vector)))
+
+
+def check_boards(rules: Rules, open_rows: Sequence[int], boards: Sequence[Sequence[int]],
+                 players: int) -> tuple[BoardTuple, ...]:
+    """Validate the boards of a position at a table on ``open_rows`` (one complete board at most).
+
+    Raises:
+        InvalidBoardError: another number of boards than ``players``, a bad board, a row open
+            outside ``open_rows``, or two or more complete boards.
+    """
+    if len(boards) != players:
+        raise InvalidBoardError(f"a position of {players} players has {players} boards, got {len(boards)}")
+    checked = []
+    for i, board in enumerate(boards):
+        b = check_board(board, rules)
+        outside = [r for r, s in enumerate(b, 1) if s < rules.goal and r not in open_rows]
+        if outside:
+            raise InvalidBoardError(f"board {i} (mover first) has rows {outside} open, but the race has only "
+                                    f"rows {list(open_rows)} open")
+        checked.append(b)
+    if sum(all(s >= rules.goal for s in b) for b in checked) > 1:
+        raise InvalidBoardError("two boards are complete: the round ended when the first was")
+    return tuple(checked)
 
 
 @dataclass
@@ -256,12 +254,14 @@ class RaceTableSolution:
         rules, open_rows, players: the race.
         policies: each seat's policy, seat 0 first.
         exact: Fractions (True) or float64.
-        values: ``values[s][boards]``: the vector (mover first) of the position ``boards``
-            (mover first) with seat ``s`` to move; one dict shared by every seat when all play
-            one policy.
+        boards: the unfinished boards of the open rows, by index.
+        values: ``values[s][i]``: the vector (mover first) of the position of index ``i`` with
+            seat ``s`` to move: ``i = sum_j index(board_j) * len(boards) ** (n - 1 - j)``, the boards
+            mover first (float64, or Fractions in an object array); one array shared by every
+            seat when all play one policy.
         tie_decisions: :class:`TieDecisions`.
-        cycles: cycles of rotations solved; newton_steps: Newton steps over all of them;
-            most_newton_steps: the most on one cycle.
+        newton_steps: Newton steps summed over the levels of progress; most_newton_steps: the
+            most on one level (every cycle of the level converged within them).
     """
 
     rules: Rules
@@ -269,9 +269,9 @@ class RaceTableSolution:
     players: int
     policies: tuple[str, ...]
     exact: bool
-    values: list[dict[tuple[BoardTuple, ...], ValueVector]] = field(repr=False)
-    tie_decisions: TieDecisions
-    cycles: int = 0
+    boards: list[BoardTuple] = field(repr=False)
+    values: list[np.ndarray] = field(repr=False)
+    tie_decisions: TieDecisions = field(default_factory=TieDecisions)
     newton_steps: int = 0
     most_newton_steps: int = 0
 
@@ -293,8 +293,9 @@ class RaceTableSolution:
 
     def value(self, boards: Sequence[Sequence[int]], seat: int = 0) -> tuple[Amount, ...]:
         """The vector of a position: ``boards`` mover first (each 12 steps, rows outside the
-        race's at the goal), seat ``seat`` to move; entries mover first. A position with one
-        complete board is a finished round: that player finished first (:func:`terminal_vector`).
+        race's at the goal), seat ``seat`` to move; entries mover first (Fractions or floats). A
+        position with one complete board is a finished round: that player finished first
+        (:func:`terminal_vector`).
 
         Raises:
             InvalidBoardError: another number of boards than players, a bad board, a row open
@@ -307,44 +308,54 @@ class RaceTableSolution:
         goal = self.rules.goal
         done = [i for i, board in enumerate(checked) if all(s >= goal for s in board)]
         if done:
-            return tuple(terminal_vector(self.rules, checked, done[0]))
-        return tuple(self.values[seat][checked])
+            return terminal_vector(self.rules, checked, done[0])
+        index = {board: i for i, board in enumerate(self.boards)}
+        flat = 0
+        for board in checked:
+            flat = flat * len(self.boards) + index[board]
+        vector = self.values[seat][flat]
+        return tuple(vector) if self.exact else tuple(float(v) for v in vector)
 
     def objectives(self, boards: Sequence[Sequence[int]], seat: int = 0) -> tuple[Amount, ...]:
         """Every player's own value at a position (:func:`objectives` of :meth:`value`)."""
         return objectives(self.rules, self.value(boards, seat))
 
 
-def check_boards(rules: Rules, open_rows: Sequence[int], boards: Sequence[Sequence[int]],
-                 players: int) -> tuple[BoardTuple, ...]:
-    """Validate the boards of a position at a table on ``open_rows`` (one complete board at most).
+@dataclass
+class _Form:
+    """A :class:`TurnForms` form compiled to board indices: coefficients of the turn's ends on
+    unfinished boards (``ends``), of its end on a complete board (``done``), of its fresh
+    starts (``fresh``), and its later choice throws (``nodes``: ``((board, dice, throws), c)``)."""
 
-    Raises:
-        InvalidBoardError: another number of boards than ``players``, a bad board, a row open
-            outside ``open_rows``, or two or more complete boards.
-    """
-    if len(boards) != players:
-        raise InvalidBoardError(f"a position of {players} players has {players} boards, got {len(boards)}")
-    checked = []
-    for seat, board in enumerate(boards):
-        b = check_board(board, rules)
-        outside = [r for r, s in enumerate(b, 1) if s < rules.goal and r not in open_rows]
-        if outside:
-            raise InvalidBoardError(f"board {seat} (mover first) has rows {outside} open, but the race has only "
-                                    f"rows {list(open_rows)} open")
-        checked.append(b)
-    if sum(all(s >= rules.goal for s in b) for b in checked) > 1:
-        raise InvalidBoardError("two boards are complete: the round ended when the first was")
-    return tuple(checked)
+    ends: np.ndarray
+    end_coef: np.ndarray
+    done: Amount
+    fresh: np.ndarray
+    fresh_coef: np.ndarray
+    nodes: list[tuple[tuple[BoardTuple, int, int | None], Amount]]
 
 
-_Option = tuple[int, Amount, ValueVector, Amount]
-"""A row of a turn's first choice throw: the row, ``stay`` (the chance of ending on the mover's
-own board), ``rest`` (every other ending's vector) and the mover's own value of ``rest``."""
+_Options = list[tuple[int, Amount, _Form]]
+"""The options of a choice throw: row, ``stay`` (the chance of ending on the board the throw is
+made on), the form of every other ending."""
 
-_Group = tuple["Fraction | float", Legal, list[_Option]]
-"""A group of first choice throws: their chance, the legal rows and hits, the options (empty:
-no legal row)."""
+
+@dataclass
+class _Batch:
+    """The positions of one level of progress with one mover's board and seat: the others'
+    boards (``others``: indices, ``m x (n - 1)``), the flat indices of the positions that follow
+    a turn ending on board 0 (``after``, plus the board's index) and that a fresh start on board
+    0 gives (``again``, plus the board's index times ``B ** (n - 1)``), the round's end vector
+    (``done``, ``m x n``) and the later choice throws' vectors worked out (``nodes``)."""
+
+    seat: int
+    mover: int
+    flats: np.ndarray
+    others: np.ndarray
+    after: np.ndarray
+    again: np.ndarray
+    done: np.ndarray
+    nodes: dict = field(default_factory=dict)
 
 
 class _TableSolver:
@@ -354,182 +365,274 @@ class _TableSolver:
                  exact: bool) -> None:
         self.rules, self.rows, self.n, self.policies, self.exact = rules, rows, players, policies, exact
         self.uniform = len(set(policies)) == 1
-        shared: dict[tuple[BoardTuple, ...], ValueVector] = {}
-        self.values = [shared] * players if self.uniform else [{} for _ in range(players)]
+        goal = rules.goal
+        self.boards = [b for b in reduced_boards(rules, rows) if not all(s >= goal for s in b)]
+        self.index = {board: i for i, board in enumerate(self.boards)}
+        self.B = len(self.boards)
+        self.dtype = object if exact else np.float64
+        self.zero: Fraction | float = Fraction(0) if exact else 0.0
+        size = self.B ** players
+        blank = None if exact else np.nan
+        seats = 1 if self.uniform else players
+        tables = [np.full((size, players), blank, dtype=self.dtype) for _ in range(seats)]
+        self.values = tables * players if self.uniform else tables
         self.ties = TieDecisions()
         self.solo = (SoloOptimal(rules, solve_reduced(rules, rows, exact=exact).values.__getitem__, exact=exact)
                      if "solo" in policies else None)
-        self.models: dict[tuple[int, tuple[BoardTuple, ...]], _RaceTurn] = {}
-        self.zero: Fraction | float = Fraction(0) if exact else 0.0
-        self.cycles = self.steps = self.most_steps = 0
+        self.forms = TurnForms(rules)
+        self.compiled: dict[tuple[str, BoardTuple, int, int | None], list[tuple[Amount, Legal, _Options]]] = {}
+        self.rest = np.array([rest_points(b, goal) for b in self.boards], dtype=np.int64)
+        self.where = [np.full(size, -1, dtype=np.int64) for _ in range(seats)]
+        self.steps = self.most_steps = 0
 
-    def own(self, vector: ValueVector) -> Amount:
-        return own_value(self.rules, vector)
+    # -- forms -----------------------------------------------------------------------------------
 
-    def policy(self, seat: int) -> str:
-        return self.policies[seat]
+    def number(self, value: Fraction) -> Amount:
+        return value if self.exact else float(value)
 
-    def vector(self, amount: Amount) -> ValueVector:
-        """A model's amount as a vector (a sum of no endings is the scalar zero)."""
-        return amount if isinstance(amount, ValueVector) else ValueVector([self.zero] * self.n)
+    def compile(self, form: Amount) -> _Form:
+        ends, end_coef, fresh, fresh_coef, nodes = [], [], [], [], []
+        done = self.zero
+        goal = self.rules.goal
+        for key, c in (form.items() if isinstance(form, BoardMass) else ()):
+            kind, dice, throws, board = key[0], key[1], key[2], tuple(key[3:])
+            coef = self.number(c)
+            if kind == CHOICE:
+                nodes.append(((board, dice, None if throws < 0 else throws), coef))
+            elif all(s >= goal for s in board):
+                done += coef
+            elif kind == END:
+                ends.append(self.index[board])
+                end_coef.append(coef)
+            else:
+                fresh.append(self.index[board])
+                fresh_coef.append(coef)
+        return _Form(np.array(ends, dtype=np.int64), np.array(end_coef, dtype=self.dtype), done,
+                     np.array(fresh, dtype=np.int64), np.array(fresh_coef, dtype=self.dtype), nodes)
 
-    def model(self, seat: int, others: tuple[BoardTuple, ...]) -> _RaceTurn:
-        """The turn of the mover in seat ``seat`` against the others' boards (in playing order)."""
-        key = (0 if self.uniform else seat, others)
-        model = self.models.get(key)
-        if model is not None:
-            return model
-        rules, goal, n = self.rules, self.rules.goal, self.n
-        following, here = self.values[(seat + 1) % n], self.values[seat]
-
-        def end(board: BoardTuple) -> ValueVector:
-            if all(s >= goal for s in board):
-                return terminal_vector(rules, (board, *others), 0)
-            return _next_to_mover(following[(*others, board)])
-
-        def restart(board: BoardTuple) -> ValueVector:
-            if all(s >= goal for s in board):
-                return terminal_vector(rules, (board, *others), 0)
-            return here[(board, *others)]
-
-        model = self.models[key] = _RaceTurn(rules, end, restart, exact=self.exact)
-        if self.policy(seat) == "solo":
-            model.chooser = self.solo
-        else:
-            model.chooser = self._race_chooser(model, end)
-        return model
-
-    def _race_chooser(self, model: _RaceTurn, end: Callable[[BoardTuple], ValueVector]
-                      ) -> Callable[[BoardTuple, Legal, int, int | None], int]:
-        """A race mover's choice at a later choice throw of his turn (PEGS-7): every ending is
-        final there, the best row on his own value, ties to the lowest row."""
-
-        def choose(board: BoardTuple, legal: Legal, dice: int, throws: int | None) -> int:
-            after = None if throws is None else throws - 1
-            here = end(board)
-            options = []
-            for row, hits in legal:
-                stay, rest = model.race_option(board, row, hits, dice, after)
-                options.append((row, stay * here + self.vector(rest)))
-            return self.ties.add(self.own, options, self.exact)
-
-        return choose
-
-    def groups(self, boards: tuple[BoardTuple, ...], seat: int) -> list[_Group]:
-        """The first choice throws of the mover's turn at a position (``seat`` to move)."""
+    def choices(self, policy: str, board: BoardTuple, dice: int, throws: int | None
+                ) -> list[tuple[Amount, Legal, _Options]]:
+        """Every group of a choice throw of ``dice`` dice on ``board`` with ``throws`` left before
+        it: its chance, the legal rows, the options a mover of ``policy`` considers."""
+        key = (policy, board, dice, throws)
+        found = self.compiled.get(key)
+        if found is not None:
+            return found
         rules = self.rules
-        mover, others = boards[0], boards[1:]
-        model = self.model(seat, others)
-        after = None if rules.throws is None else rules.throws - 1
-        total = 6 ** rules.dice
-        result: list[_Group] = []
-        for weight, legal in grouped_choice_throws(rules.dice, open_rows_of(mover, rules.goal)):
-            p = Fraction(weight, total) if self.exact else weight / total
-            options: list[_Option] = []
-            for row, hits in legal:
-                stay, rest = model.race_option(mover, row, hits, rules.dice, after)
-                rest = self.vector(rest)
-                options.append((row, stay, rest, self.own(rest)))
-            if self.policy(seat) == "solo" and options and self.solo is not None:
-                row = self.solo(mover, legal, rules.dice, rules.throws)
-                options = [option for option in options if option[0] == row]
-            result.append((p, legal, options))
-        return result
+        after = None if throws is None else throws - 1
+        found = []
+        for weight, legal in grouped_choice_throws(dice, open_rows_of(board, rules.goal)):
+            rows = [row for row, _ in legal]
+            if policy == "solo" and legal and self.solo is not None:
+                rows = [self.solo(board, legal, dice, throws)]
+            hits = dict(legal)
+            options = []
+            for row in rows:
+                stay, rest = self.forms.option(board, row, hits[row], dice, after)
+                options.append((row, self.number(stay), self.compile(rest)))
+            found.append((self.number(Fraction(weight, 6 ** dice)), legal, options))
+        self.compiled[key] = found
+        return found
 
-    def choose(self, groups: list[_Group], X: Amount) -> list[int]:
-        """The option index of every group for a mover whose ending on his own board is worth
-        ``X`` to him: the best on his own value, ties to the lowest row (-1: no legal row)."""
-        chosen = []
-        for _, _, options in groups:
+    # -- evaluation for a batch ------------------------------------------------------------------
+
+    def own(self, vectors: np.ndarray) -> np.ndarray:
+        """The mover's own value of vectors (last axis: the players, mover first)."""
+        if self.rules.scoring == "first_out":
+            return vectors[..., 0]
+        n = self.n
+        return (vectors[..., 1:].sum(axis=-1) - vectors[..., 0] * (n - 1)) / (n - 1)
+
+    def everyone(self, entries: np.ndarray, totals: np.ndarray) -> np.ndarray:
+        """The own values of the players whose ``entries`` (rest points or chances) are given, in
+        vectors summing to ``totals`` (Fives: ``(total - n R_i) / (n - 1)``)."""
+        if self.rules.scoring == "first_out":
+            return entries
+        n = self.n
+        return (totals - entries * n) / (n - 1)
+
+    def following(self, batch: _Batch) -> np.ndarray:
+        return self.values[(batch.seat + 1) % self.n]
+
+    def end_vectors(self, batch: _Batch, board: int) -> np.ndarray:
+        """``m x n``: the turn ending on the unfinished board of index ``board``, mover first."""
+        return np.roll(self.following(batch)[batch.after + board], 1, axis=1)
+
+    def evaluate(self, form: _Form, batch: _Batch, policy: str) -> np.ndarray:
+        """``m x n``: a form's value at every position of a batch."""
+        m = len(batch.flats)
+        total = np.full((m, self.n), self.zero, dtype=self.dtype)
+        if len(form.ends):
+            ends = self.following(batch)[batch.after[:, None] + form.ends[None, :]]
+            total = total + np.roll((ends * form.end_coef[None, :, None]).sum(axis=1), 1, axis=1)
+        if len(form.fresh):
+            again = self.values[batch.seat][form.fresh[None, :] * self.B ** (self.n - 1) + batch.again[:, None]]
+            total = total + (again * form.fresh_coef[None, :, None]).sum(axis=1)
+        if form.done:
+            total = total + form.done * batch.done
+        for node, c in form.nodes:
+            total = total + c * self.node(node, batch, policy)
+        return total
+
+    def node(self, key: tuple[BoardTuple, int, int | None], batch: _Batch, policy: str) -> np.ndarray:
+        """``m x n``: a later choice throw of the turn (PEGS-7) on ``key = (board, dice, throws)``."""
+        found = batch.nodes.get(key)
+        if found is not None:
+            return found
+        board, dice, throws = key
+        here = self.end_vectors(batch, self.index[board])
+        total = here * self.zero
+        for p, _, options in self.choices(policy, board, dice, throws):
             if not options:
-                chosen.append(-1)
+                total = total + p * here
                 continue
-            values = [stay * X + mine for _, stay, _, mine in options]
-            best = max(values)
-            floor = best if self.exact else best - TIE * (1 + abs(best))
-            chosen.append(next(i for i, v in enumerate(values) if v >= floor))
+            vectors = np.stack([stay * here + self.evaluate(form, batch, policy) for _, stay, form in options])
+            if len(options) == 1:
+                total = total + p * vectors[0]
+                continue
+            mine = self.own(vectors)
+            chosen = self.pick(mine, vectors, policy == "race")
+            total = total + p * vectors[chosen, np.arange(len(chosen))]
+        batch.nodes[key] = total
+        return total
+
+    def pick(self, mine: np.ndarray, vectors: np.ndarray | None, count: bool) -> np.ndarray:
+        """The chosen option at every position (``mine``: options x positions, the mover's own
+        values): the lowest row within the tie of the best; counted in :attr:`ties` with
+        ``count`` (``vectors``: options x positions x players)."""
+        best = mine.max(axis=0)
+        floor = best if self.exact else best - TIE * (1 + np.abs(best))
+        tied = mine >= floor
+        chosen = np.argmax(tied, axis=0)
+        if count and vectors is not None and len(mine) >= 2:
+            several = tied.sum(axis=0) >= 2
+            self.ties.choices += mine.shape[1]
+            self.ties.ties += int(several.sum())
+            if several.any():
+                among = tied[:, several, None]
+                theirs = self.everyone(vectors[:, several, 1:], vectors[:, several].sum(axis=-1)[..., None])
+                top = np.where(among, theirs, -np.inf).max(axis=0)
+                bottom = np.where(among, theirs, np.inf).min(axis=0)
+                tolerance = 0 if self.exact else TIE * (1 + np.abs(top))
+                self.ties.deciding += int((top - bottom > tolerance).any(axis=-1).sum())
         return chosen
 
-    def solve_cycle(self, positions: list[tuple[tuple[BoardTuple, ...], int]]) -> None:
-        """Solve the positions of one cycle of rotations (each the next one's predecessor)."""
-        n = len(positions)
-        sides = [self.groups(boards, seat) for boards, seat in positions]
-        X = [self.zero] * n
-        chosen = [self.choose(groups, x) for groups, x in zip(sides, X)]
-        step = 0
-        while True:
-            step += 1
+    # -- one level of progress -------------------------------------------------------------------
+
+    def batches(self, flats: np.ndarray, seat: int) -> list[_Batch]:
+        n, B = self.n, self.B
+        tail = B ** (n - 1)
+        found = []
+        movers = flats // tail
+        for mover in np.unique(movers):
+            chosen = flats[movers == mover]
+            rest = chosen % tail
+            others = np.stack([(rest // B ** (n - 2 - j)) % B for j in range(n - 1)], axis=1)
+            if self.rules.scoring == "first_out":
+                done = np.zeros((len(chosen), n), dtype=self.dtype)
+                done[:, 0] = 1
+            else:
+                done = np.concatenate([np.zeros((len(chosen), 1), dtype=np.int64), self.rest[others]], axis=1)
+                done = done.astype(self.dtype)
+                if self.exact:
+                    done = np.vectorize(Fraction, otypes=[object])(done)
+            found.append(_Batch(seat, int(mover), chosen, others, rest * B, rest, done))
+        return found
+
+    def solve_level(self, flats: np.ndarray) -> None:
+        """Solve every position whose boards have one total of progress (each seat to move)."""
+        n = self.n
+        rules = self.rules
+        seats = [0] if self.uniform else list(range(n))
+        batches = [batch for seat in seats for batch in self.batches(flats, seat)]
+        starts: list[list[tuple[Amount, np.ndarray, np.ndarray, np.ndarray]]] = []
+        for batch in batches:
+            policy = self.policies[batch.seat]
+            groups = []
+            for p, _, options in self.choices(policy, self.boards[batch.mover], rules.dice, rules.throws):
+                if not options:
+                    groups.append((p, np.zeros(0, dtype=self.dtype), np.zeros(0), np.zeros(0)))
+                    continue
+                rests = np.stack([self.evaluate(form, batch, policy) for _, _, form in options])
+                stays = np.array([stay for _, stay, _ in options], dtype=self.dtype)
+                groups.append((p, stays, rests, self.own(rests)))
+            starts.append(groups)
+        offset = 0
+        for batch in batches:                   # where each position is in the level
+            self.where[batch.seat][batch.flats] = np.arange(offset, offset + len(batch.flats))
+            offset += len(batch.flats)
+        size = offset
+        nxt = np.concatenate([self.where[0 if self.uniform else (batch.seat + 1) % n][batch.after + batch.mover]
+                              for batch in batches])
+        X = np.full(size, self.zero, dtype=self.dtype)
+        chosen: list | None = None
+        for step in range(1, MAX_NEWTON_STEPS + 2):
             if step > MAX_NEWTON_STEPS:
-                raise RuntimeError(f"the race at {positions[0][0]} did not converge in {MAX_NEWTON_STEPS} Newton steps")
-            V = self._linear_step(sides, chosen)
-            X = [self.own(_next_to_mover(V[(i + 1) % n])) for i in range(n)]
-            improved = [self.choose(groups, x) for groups, x in zip(sides, X)]
-            if improved == chosen:
+                raise RuntimeError(f"the race at a table did not converge in {MAX_NEWTON_STEPS} Newton steps on "
+                                   f"rows {list(self.rows)}")
+            s = np.full(size, self.zero, dtype=self.dtype)
+            r = np.full((size, n), self.zero, dtype=self.dtype)
+            improved = []
+            offset = 0
+            for batch, groups in zip(batches, starts):
+                m = len(batch.flats)
+                part = slice(offset, offset + m)
+                picks: list[np.ndarray | None] = []
+                for p, stays, rests, mine in groups:
+                    if not len(stays):
+                        s[part] = s[part] + p
+                        picks.append(None)
+                        continue
+                    pick = self.pick(stays[:, None] * X[part][None, :] + mine, None, False)
+                    picks.append(pick)
+                    s[part] = s[part] + p * stays[pick]
+                    r[part] = r[part] + p * rests[pick, np.arange(m)]
+                improved.append(picks)
+                offset += m
+            if chosen is not None and all(_same(a, b) for a, b in zip(chosen, improved)):
                 break
             chosen = improved
-        self.cycles += 1
-        self.steps += step
-        self.most_steps = max(self.most_steps, step)
-        for i, (boards, seat) in enumerate(positions):
-            self.values[seat].setdefault(boards, V[i])
-        for i, (_, seat) in enumerate(positions):
-            if self.policy(seat) == "race":
-                self._count(sides[i], _next_to_mover(V[(i + 1) % n]))
+            V = self.cycle(s, r, nxt)
+            X = self.own(np.roll(V[nxt], 1, axis=1))
+        self.steps += step - 1
+        self.most_steps = max(self.most_steps, step - 1)
+        offset = 0
+        after = np.roll(V[nxt], 1, axis=1)
+        for batch, groups in zip(batches, starts):
+            m = len(batch.flats)
+            self.values[batch.seat][batch.flats] = V[offset:offset + m]
+            if self.policies[batch.seat] == "race":
+                W = after[offset:offset + m]
+                for _, stays, rests, _ in groups:
+                    if len(stays) >= 2:
+                        vectors = stays[:, None, None] * W[None, :, :] + rests
+                        self.pick(self.own(vectors), vectors, True)
+            offset += m
 
-    def _linear_step(self, sides: list[list[_Group]], chosen: list[list[int]]) -> list[ValueVector]:
-        """Every position's vector of a cycle with the choices fixed (module docstring)."""
-        n = len(sides)
-        stays, rests = [], []
-        for groups, choices in zip(sides, chosen):
-            s, r = self.zero, ValueVector([self.zero] * self.n)
-            for (p, _, options), i in zip(groups, choices):
-                if i < 0:
-                    s += p
-                else:
-                    _, stay, rest, _ = options[i]
-                    s += p * stay
-                    r = r + p * rest
-            stays.append(s)
-            rests.append(r)
-        loop = self.zero + 1
-        for s in stays:
-            loop *= s
-        if loop == 1:
+    def cycle(self, s: np.ndarray, r: np.ndarray, nxt: np.ndarray) -> np.ndarray:
+        """Every position's vector with the choices fixed: ``V = s rot(V[nxt]) + r`` solved round
+        each cycle of rotations (module docstring)."""
+        acc = r.copy()
+        mult = s.copy()
+        q = nxt
+        for k in range(1, self.n):
+            acc = acc + mult[:, None] * np.roll(r[q], k, axis=1)
+            mult = mult * s[q]
+            q = nxt[q]
+        if (mult == 1).any():
             raise RuntimeError("no mover of a cycle ever leaves his board: the race never ends")
-        V0 = rests[n - 1]
-        for i in range(n - 2, -1, -1):                      # V_i = r_i + s_i rot(V_{i+1}), from V_n = 0
-            V0 = rests[i] + stays[i] * _next_to_mover(V0)
-        V0 = V0 * ((Fraction(1) if self.exact else 1.0) / (1 - loop))
-        V = [V0] * n
-        for i in range(n - 1, 0, -1):
-            V[i] = rests[i] + stays[i] * _next_to_mover(V[(i + 1) % n])
-        return V
-
-    def _count(self, groups: list[_Group], W: ValueVector) -> None:
-        """Count the first choice throws of a race mover's turn, his ending on his own board
-        worth ``W`` (:class:`TieDecisions`)."""
-        for _, _, options in groups:
-            if options:
-                self.ties.add(self.own, [(row, stay * W + rest) for row, stay, rest, _ in options], self.exact)
+        return acc / (1 - mult)[:, None]
 
 
-def _cycles(boards: Sequence[BoardTuple], players: int) -> Iterable[tuple[BoardTuple, ...]]:
-    """One tuple of each cycle of rotations of ``players`` boards, from the most progress down."""
-    seen = set()
-    found = []
-    for t in product(boards, repeat=players):
-        if t in seen:
-            continue
-        for k in range(players):
-            seen.add(t[k:] + t[:k])
-        found.append(t)
-    found.sort(key=lambda t: -sum(map(sum, t)))
-    return found
+def _same(a: list, b: list) -> bool:
+    """Whether two lists of choices (arrays, or None for no legal row) are equal."""
+    return all((x is None and y is None) or (x is not None and y is not None and np.array_equal(x, y))
+               for x, y in zip(a, b))
 
 
 def solve_race_table(rules: Rules, open_rows: Sequence[int], *, players: int = 3,
                      policies: Sequence[str] | None = None, exact: bool = False) -> RaceTableSolution:
-    """Solve the race of ``players`` at a table on a reduced board, exactly, in plain Python.
+    """Solve the race of ``players`` at a table on a reduced board, exactly.
 
     Args:
         rules: :data:`~.rules.PEGS` or :data:`~.rules.FIVES` (or a variant).
@@ -546,7 +649,7 @@ def solve_race_table(rules: Rules, open_rows: Sequence[int], *, players: int = 3
     Raises:
         InvalidBoardError: bad rows. RaceTooLargeError: too many tuples of boards.
         DicemathError: bad players or policies.
-        RuntimeError: a cycle that does not converge (not seen on the rules of the project).
+        RuntimeError: a level that does not converge (not seen on the rules of the project).
 
     Example:
         Fives on the 1s alone: the objectives add up to zero, and the first seat's is the best.
@@ -560,14 +663,54 @@ def solve_race_table(rules: Rules, open_rows: Sequence[int], *, players: int = 3
     rows = check_table(rules, open_rows, players)
     policies = check_policies(("race",) * players if policies is None else policies, players)
     solver = _TableSolver(rules, rows, players, policies, exact)
-    goal = rules.goal
-    live = [b for b in reduced_boards(rules, rows) if not all(s >= goal for s in b)]
-    seats = range(1 if solver.uniform else players)
-    for t in _cycles(live, players):
-        for seat in seats:
-            if t in solver.values[seat]:
-                continue                                    # a periodic tuple's cycle, solved from another seat
-            solver.solve_cycle([(t[i:] + t[:i], (seat + i) % players) for i in range(players)])
-    return RaceTableSolution(rules, rows, players, policies, exact, solver.values, solver.ties, solver.cycles,
+    progress = np.array([sum(b) for b in solver.boards], dtype=np.int64)
+    total = np.zeros(1, dtype=np.int64)
+    for _ in range(players):
+        total = (total[:, None] + progress[None, :]).ravel()
+    for level in sorted(set(total.tolist()), reverse=True):
+        solver.solve_level(np.nonzero(total == level)[0])
+    return RaceTableSolution(rules, rows, players, policies, exact, solver.boards, solver.values, solver.ties,
                              solver.steps, solver.most_steps)
 
+
+def race_table_result(rules: Rules, open_rows: Sequence[int], *, players: int = 3,
+                      policies: Sequence[str] | None = None, exact: bool = False) -> dict:
+    """The JSON object of ``dicemath pegs race --players 3`` / ``dicemath fives race --players 3``.
+
+    Keys: ``game``, ``players``, ``policies`` (seat 0 first), ``open_rows``, ``value_text``,
+    Pegs ``win_probabilities`` (each seat's chance to finish first from the empty boards, seat 0
+    to move), Fives ``expected_rest_points`` and ``objectives`` (:func:`objectives`), each with
+    ``..._exact`` fractions (``"a/b"``) when ``exact``; ``exact`` (True: an exact solution),
+    ``arithmetic`` (``"fraction"`` or ``"float64"``), ``solver`` (``"reference"``), ``tuples``
+    (tuples of unfinished boards), ``tie_decisions`` (:meth:`TieDecisions.as_json`),
+    ``newton_steps`` (``total`` over the levels of progress, ``most_on_a_level``).
+
+    Raises:
+        As :func:`solve_race_table`.
+
+    Example:
+        >>> from dicemath.games.pegs_fives.rules import PEGS
+        >>> r = race_table_result(PEGS, [12])
+        >>> r["players"], r["policies"], round(sum(r["win_probabilities"]), 12)
+        (3, ['race', 'race', 'race'], 1.0)
+    """
+    solution = solve_race_table(rules, open_rows, players=players, policies=policies, exact=exact)
+    pegs = rules.scoring == "first_out"
+    result: dict = {
+        "game": rules.name, "players": players, "policies": list(solution.policies),
+        "open_rows": list(solution.open_rows),
+        "value_text": ("each seat's probability of finishing first (PEGS-2), from the empty boards, seat 0 to move"
+                       if pegs else
+                       "each seat's expected rest points at the end of the round (FIVES-6) and objective (the "
+                       "others' mean rest points minus his own), from the empty boards, seat 0 to move")}
+    values = solution.start_values
+    named = {"win_probabilities": values} if pegs else {"expected_rest_points": values,
+                                                        "objectives": solution.start_objectives}
+    for key, numbers in named.items():
+        result[key] = [float(v) for v in numbers]
+        if exact:
+            result[f"{key}_exact"] = [str(Fraction(v)) for v in numbers]
+    result.update({"exact": True, "arithmetic": "fraction" if exact else "float64", "solver": "reference",
+                   "tuples": len(solution.boards) ** players, "tie_decisions": solution.tie_decisions.as_json(),
+                   "newton_steps": {"total": solution.newton_steps, "most_on_a_level": solution.most_newton_steps}})
+    return result
