@@ -242,7 +242,8 @@ class FivesGame(PegsFivesGame):
 
     def report_sections(self) -> tuple[Any, ...]:
         from dicemath.reporting.section import Section
-        from dicemath.games.pegs_fives import report, report_bigger_table, report_full_board, report_playing_to_win
+        from dicemath.games.pegs_fives import (
+            report, report_bigger_table, report_full_board, report_playing_to_win, report_sessions)
 
         return (Section("fives", "Fives: expected turns per number, the advisor, races and rest points",
                         partial(report.compute, self), report.render),
@@ -251,7 +252,9 @@ class FivesGame(PegsFivesGame):
                 Section("playing_to_win", "Playing to win: Pegs and Fives against the opponent on the table",
                         partial(report_playing_to_win.compute, self), report_playing_to_win.render),
                 Section("bigger_table", "Playing at a bigger table: Pegs and Fives with two to five opponents",
-                        report_bigger_table.compute, report_bigger_table.render))
+                        report_bigger_table.compute, report_bigger_table.render),
+                Section("sessions", "Playing a session: Fives for the lowest total over the rounds",
+                        report_sessions.compute, report_sessions.render))
 
 
 def is_session(state: TableState) -> bool:
