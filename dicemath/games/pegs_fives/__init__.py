@@ -23,8 +23,8 @@ the SVG picture of a state),
 :mod:`.game` (the two :class:`~dicemath.core.game.Game` objects). The
 command line is :mod:`.commands` (``dicemath pegs``, ``dicemath fives``) and
 :mod:`.dice_commands` (``dicemath dice``); the report sections are :mod:`.report_dice`,
-:mod:`.report` (``pegs``, ``fives``), :mod:`.report_full_board` and
-:mod:`.report_playing_to_win`; the full-board results and the distillation study are in
+:mod:`.report` (``pegs``, ``fives``), :mod:`.report_full_board`,
+:mod:`.report_playing_to_win`, :mod:`.report_bigger_table` and :mod:`.report_sessions`; the full-board results and the distillation study are in
 :mod:`dicemath.studies`.
 
 Example:
