@@ -24,8 +24,8 @@ the SVG picture of a state),
 command line is :mod:`.commands` (``dicemath pegs``, ``dicemath fives``) and
 :mod:`.dice_commands` (``dicemath dice``); the report sections are :mod:`.report_dice`,
 :mod:`.report` (``pegs``, ``fives``), :mod:`.report_full_board`,
-:mod:`.report_playing_to_win`, :mod:`.report_bigger_table` and :mod:`.report_sessions`; the full-board results and the distillation study are in
-:mod:`dicemath.studies`.
+:mod:`.report_playing_to_win`, :mod:`.report_bigger_table` and :mod:`.report_sessions`; the
+full-board results and the distillation study are in :mod:`dicemath.studies`.
 
 Example:
     >>> from dicemath.games.pegs_fives import PEGS, FIVES, row_table
