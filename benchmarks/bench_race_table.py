@@ -21,6 +21,20 @@ Prints, per game (Pegs, then Fives):
   (one die a hit, the most choice throws): seconds, triples per second, CPU and peak memory.
 
 Each run prints the CPU it ran on (shared: other processes may slow it down).
+
+Recorded (``--games 20 --positions 3 --kernel``, seed 1, two cores of an AMD EPYC loaded by other
+work, wall time 2 to 4 times the CPU time):
+
+* reach: the exact source covers 86%, 79% and 69% of Pegs' turn starts whose mover has 1, 2 and
+  3 open rows, 49% with 4, 21% with 5, at most 12% beyond; Fives 89%, 60% and 41%, 25 to 28%
+  with 4 or 5, at most 15% beyond. By turns played at the table: Pegs 2% of turns 40-49, 45% of
+  50-59, all from 60 on; Fives 18% of 40-49, 87% of 50-59;
+* first answers at 22 covered positions each: Fives median 0.11 s of CPU (0.30 s wall), 21 under
+  2 s of CPU, the slowest 3.3 s (560,000 triples); Pegs median 3.1 s of CPU (9.2 s wall), 8 under
+  2 s: up to 100,000 triples about 1 s of CPU, 10 to 30 microseconds a triple beyond, 46 s at
+  1.7 million triples;
+* the largest races, 1.9 million live triples on two threads: Pegs rows 10-12 10.6 s of CPU,
+  Fives 5.9 s, Pegs rows 1-3 (one die a hit) 32.9 s; 134 MB of values.
 """
 
 from __future__ import annotations

@@ -68,9 +68,10 @@ BYTES_PER_TRIPLE = 72
 
 TRIPLES_MAX = 2_000_000
 """The most triples of boards (the three seats' boxes multiplied) the compiled race solves:
-0.14 GB of values (:data:`BYTES_PER_TRIPLE`). The time grows with the triples and the open rows,
-most in Pegs (PEGS-7 choice throws), some 3 to 25 microseconds of CPU a triple on two to six open
-rows on an AMD EPYC: up to about a minute at the limit (``benchmarks/bench_race_table.py``)."""
+0.14 GB of values (:data:`BYTES_PER_TRIPLE`). The time grows with the triples and the open rows:
+measured on an AMD EPYC, some 3 to 7 microseconds of CPU a triple in Fives and 5 to 30 in Pegs
+(its PEGS-7 choice throws), up to about a minute of CPU at the limit
+(``benchmarks/bench_race_table.py``)."""
 
 THREADED_TRIPLES = 20_000
 """Triples from which the compiled race runs a thread per CPU by default (fewer: one)."""
