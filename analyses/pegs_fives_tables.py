@@ -58,7 +58,7 @@ from dicemath.games.pegs_fives.turn import open_rows_of
 
 RESULTS = Path(__file__).resolve().parent.parent / "dicemath" / "games" / "pegs_fives" / "data" / "bigger_table.json"
 
-EXACT_BOARDS = {3: ((12,), (7,), (2,), (11, 12), (6, 8)), 4: ((12,), (7,)), 6: ((12,),)}
+EXACT_BOARDS = {3: ((12,), (7,), (2,), (11, 12)), 4: ((12,), (7,)), 6: ((12,),)}
 """Reduced boards of the ``exact`` step by players at the table (open rows)."""
 
 MODELS = ("fitted", "exact laws")
