@@ -10,12 +10,13 @@ import pytest
 
 from dicemath.core.errors import DicemathError, IllegalMoveError, InvalidStateError
 from dicemath.core.game import CHANCE, TERMINAL, check_random_play, random_playout
+from dicemath.games.pegs_fives.limits import SESSION_MAX_ROUNDS, TABLE_MAX_PLAYERS
 from dicemath.games.pegs_fives.game import FIVES_GAME, PEGS_GAME, is_session, table_advice
 from dicemath.games.pegs_fives.race_advice import race_advice
 from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.games.pegs_fives.state import State, initial_state, rest_points
 from dicemath.games.pegs_fives.table_state import (
-    MAX_PLAYERS, TableState, check_table_state, table_decision, table_start)
+    TableState, check_table_state, table_decision, table_start)
 
 SMALL_PEGS = PEGS.variant(rows=3)
 SMALL_FIVES = FIVES.variant(rows=3)
@@ -147,8 +148,8 @@ def test_texts_of_states_no_table_reaches_are_refused_by_name(text, problem):
 
 
 @pytest.mark.parametrize("game, players, rounds, problem", [
-    (PEGS_GAME, 1, 1, "2..6 players"), (FIVES_GAME, MAX_PLAYERS + 1, 1, "2..6 players"),
-    (FIVES_GAME, 3, 0, "rounds"), (PEGS_GAME, 3, 2, "one game")])
+    (PEGS_GAME, 1, 1, "2..6 players"), (FIVES_GAME, TABLE_MAX_PLAYERS + 1, 1, "2..6 players"),
+    (FIVES_GAME, 3, 0, "rounds"), (FIVES_GAME, 3, SESSION_MAX_ROUNDS + 1, "rounds"), (PEGS_GAME, 3, 2, "one game")])
 def test_a_table_start_refuses_what_the_rules_refuse(game, players, rounds, problem):
     with pytest.raises(InvalidStateError, match=problem):
         game.table_start(players, rounds=rounds)

@@ -15,10 +15,8 @@ from dicemath.core.errors import DicemathError, InvalidStateError
 from dicemath.core.game import Game, state_of
 from dicemath.core.requests import Field, view
 from dicemath.games.pegs_fives.rules import FIVES, PEGS, Rules
+from dicemath.games.pegs_fives.limits import SESSION_MAX_ROUNDS, TABLE_MAX_PLAYERS
 from dicemath.games.pegs_fives.state import State, initial_state
-
-MAX_OPPONENTS = 5
-"""The most other players at a table of Pegs or Fives (six players)."""
 
 if TYPE_CHECKING:
     from dicemath.analysis.engine import GameAnalysis
@@ -141,10 +139,10 @@ class PegsFivesGame(Game):
                                "The running totals before this round, yours first, then the others' in the order "
                                "above (FIVES-7). Empty: one round."),
                          Field("rounds_left", "int", "Rounds left", "The rounds still to play, this one included",
-                               default=1, low=1),
+                               default=1, low=1, high=SESSION_MAX_ROUNDS),
                          Field("starter", "int", "Started this round",
                                "Who started this round: 0 you, 1 the first player above, ... (FIVES-7)",
-                               default=0, low=0, high=MAX_OPPONENTS))
+                               default=0, low=0, high=TABLE_MAX_PLAYERS - 1))
 
     def page_advice(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """The advice of the form: solo advice at the board and throw; with the other players'

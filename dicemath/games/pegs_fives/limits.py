@@ -19,3 +19,6 @@ SESSION_MAX_ROUNDS = 20
 SESSION_STARTS = ("rotating", "fixed")
 """Who starts a session's next round: ``"rotating"`` (the next seat, the FIVES-7 decision) or
 ``"fixed"`` (the same player every round, a variant)."""
+
+TABLE_MAX_PLAYERS = 6
+"""The most players at a table of Pegs or Fives (:mod:`.table_state`, the page's form, session advice)."""

@@ -42,6 +42,7 @@ from typing import Any
 from dicemath.core.dice import read_throw, throw_text
 from dicemath.core.errors import DicemathError, IllegalMoveError, InvalidStateError
 from dicemath.core.game import CHANCE, TERMINAL
+from dicemath.games.pegs_fives.limits import SESSION_MAX_ROUNDS, TABLE_MAX_PLAYERS
 from dicemath.games.pegs_fives.rules import Rules, read_variant, variant_text
 from dicemath.games.pegs_fives.state import (
     BoardTuple, InvalidBoardError, State, board_text, check_board, check_roll, check_state, check_throws_left,
@@ -49,9 +50,6 @@ from dicemath.games.pegs_fives.state import (
 
 MIN_PLAYERS = 2
 """The fewest players at a table."""
-
-MAX_PLAYERS = 6
-"""The most players at a table (issues of the project: Pegs and Fives at tables of 2 to 6)."""
 
 
 def _complete(board: BoardTuple, rules: Rules) -> bool:
@@ -64,7 +62,7 @@ class TableState:
 
     Attributes:
         rules: the game (:data:`~.rules.PEGS`, :data:`~.rules.FIVES` or a variant).
-        boards: every player's board, in seat order (2 to :data:`MAX_PLAYERS`).
+        boards: every player's board, in seat order (2 to :data:`TABLE_MAX_PLAYERS`).
         mover: the seat to move (once the game is over: the seat that ended it).
         dice, throws, row, count, roll: the mover's turn in progress, as the solitaire
             :class:`~.state.State` has them (dice in hand, throws left, the row thrown for
@@ -264,15 +262,15 @@ def check_table_state(state: TableState) -> None:
     """Raise if ``state`` is not one the rules can reach at a table (the invariant of every table state).
 
     Raises:
-        InvalidStateError: a number of players outside 2..:data:`MAX_PLAYERS`, a seat that does
+        InvalidStateError: a number of players outside 2..:data:`TABLE_MAX_PLAYERS`, a seat that does
             not exist, totals that are not one whole number >= 0 per player, Pegs with totals or
             more than one round, a complete board in a round still played (or none when the
             game is over), a turn the solitaire rules cannot reach (:func:`~.state.check_state`).
         InvalidBoardError: a board the rules cannot hold.
     """
     rules, n = state.rules, len(state.boards)
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise InvalidStateError(f"a table has {MIN_PLAYERS}..{MAX_PLAYERS} players, got {n}")
+    if not MIN_PLAYERS <= n <= TABLE_MAX_PLAYERS:
+        raise InvalidStateError(f"a table has {MIN_PLAYERS}..{TABLE_MAX_PLAYERS} players, got {n}")
     for board in state.boards:
         check_board(board, rules)
     for name, seat in (("mover", state.mover), ("starter", state.starter)):
@@ -280,8 +278,9 @@ def check_table_state(state: TableState) -> None:
             raise InvalidStateError(f"the {name} is a seat 0..{n - 1}, got {seat!r}")
     if len(state.totals) != n or any(isinstance(t, bool) or not isinstance(t, int) or t < 0 for t in state.totals):
         raise InvalidStateError(f"totals are {n} whole numbers >= 0 (one per player), got {state.totals!r}")
-    if isinstance(state.rounds_left, bool) or not isinstance(state.rounds_left, int) or state.rounds_left < 0:
-        raise InvalidStateError(f"rounds left is a whole number >= 0, got {state.rounds_left!r}")
+    if isinstance(state.rounds_left, bool) or not isinstance(state.rounds_left, int) or \
+            not 0 <= state.rounds_left <= SESSION_MAX_ROUNDS:
+        raise InvalidStateError(f"rounds left is a whole number 0..{SESSION_MAX_ROUNDS}, got {state.rounds_left!r}")
     if rules.scoring == "first_out" and (any(state.totals) or state.rounds_left > 1):
         raise InvalidStateError(f"{rules.name} is one game to the first finish (PEGS-2): no totals, no later rounds")
     complete = [seat for seat, board in enumerate(state.boards) if _complete(board, rules)]
@@ -302,16 +301,16 @@ def table_start(rules: Rules, players: int, *, rounds: int = 1) -> TableState:
 
     Args:
         rules: the game.
-        players: 2..:data:`MAX_PLAYERS`.
+        players: 2..:data:`TABLE_MAX_PLAYERS`.
         rounds: Fives, the rounds of the session (FIVES-7; default 1); Pegs plays one game.
 
     Raises:
         InvalidStateError: players outside 2..6, rounds below 1, or Pegs with more than one round.
     """
-    if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidStateError(f"a table has {MIN_PLAYERS}..{MAX_PLAYERS} players, got {players!r}")
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise InvalidStateError(f"rounds must be a whole number >= 1, got {rounds!r}")
+    if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= TABLE_MAX_PLAYERS:
+        raise InvalidStateError(f"a table has {MIN_PLAYERS}..{TABLE_MAX_PLAYERS} players, got {players!r}")
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= SESSION_MAX_ROUNDS:
+        raise InvalidStateError(f"rounds must be a whole number 1..{SESSION_MAX_ROUNDS}, got {rounds!r}")
     state = TableState(rules, ((0,) * rules.rows,) * players, 0, rules.dice, rules.throws, None, 0, None,
                        (0,) * players, rounds, 0)
     check_table_state(state)
@@ -356,8 +355,9 @@ def table_decision(rules: Rules, board: Sequence[int], roll: Sequence[int], oppo
             raise InvalidBoardError(f"opponent {number}'s board is complete: the round is over, nothing to decide")
     dice = choice_throw_dice(rules, roll)
     throws = check_throws_left(rules, throws)
-    if isinstance(rounds_left, bool) or not isinstance(rounds_left, int) or rounds_left < 1:
-        raise InvalidStateError(f"rounds left (this one included) must be a whole number >= 1, got {rounds_left!r}")
+    if isinstance(rounds_left, bool) or not isinstance(rounds_left, int) or not 1 <= rounds_left <= SESSION_MAX_ROUNDS:
+        raise InvalidStateError(f"rounds left (this one included) must be a whole number 1..{SESSION_MAX_ROUNDS}, "
+                                f"got {rounds_left!r}")
     turn = State(rules, boards[0], dice, None if throws is None else throws - 1, roll=check_roll(roll, dice))
     if not turn.legal_actions():
         raise IllegalMoveError(f"no row can be named after {throw_text(roll)}: the turn ends, nothing to decide")
