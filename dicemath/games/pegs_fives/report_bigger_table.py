@@ -57,6 +57,10 @@ POSITIONS = (
 board every opponent has."""
 
 
+ROUNDING = 1e-9
+"""A difference or error below this is float64 rounding of an exact equality, written 0."""
+
+
 def _rules(game: str) -> Rules:
     return PEGS if game == "pegs" else FIVES
 
@@ -68,9 +72,16 @@ def read_study(path: Path = RESULTS) -> dict:
 
 def value_text(rules: Rules, value: float, *, signed: bool = False) -> str:
     """A value as the section writes it: Pegs a win probability in percent (a difference in
-    percentage points), Fives the objective in rest points."""
+    percentage points, small ones in two significant digits), Fives the objective in rest
+    points; a difference below :data:`ROUNDING` is 0."""
+    if signed and abs(value) < ROUNDING:
+        return "0 pp" if rules.scoring == "first_out" else "0"
     if rules.scoring == "first_out":
+        if signed and abs(100 * value) < 0.005:          # a small difference, in two significant digits
+            return f"{100 * value:+.2g} pp"
         return f"{100 * value:+.2f} pp" if signed else f"{100 * value:.2f}%"
+    if signed and abs(value) < 0.0005:
+        return f"{value:+.2g}"
     return f"{value:+.3f}" if signed else f"{value:.3f}"
 
 
@@ -222,8 +233,8 @@ def whole_table_sentence(rules: Rules, record: dict) -> str:
         parts.append(f"{verdict} at {t['players']} players "
                      f"({interval_text(d['difference'], d['difference_ci95'], 100 if pegs else 1)}"
                      f"{' pp' if pegs else ''}, {d['games']} games)")
-    what = "the first seat's win rate" if pegs else "every player's rest points a round"
-    return f"With the whole table playing to win, {what} is " + "; ".join(parts) + "."
+    what = "the first seat's win rate is" if pegs else "the rest points a round of every player are"
+    return f"With the whole table playing to win, {what} " + "; ".join(parts) + "."
 
 
 # ---------------------------------------------------------------------------------------------
