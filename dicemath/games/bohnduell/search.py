@@ -267,8 +267,8 @@ def _advice(position: State, rows: list, exact: bool, source: str, depth: int, t
 
 def _in_table(state: State, depth: int = DEPTH, table_stock: int = TABLE_STOCK, proof_seconds: int = PROOF_SECONDS,
               proof_table_stock: int = PROOF_TABLE_STOCK, **_: Any) -> bool:
-    depth, table_stock, _, _ = check_settings(depth, table_stock, proof_seconds,
-                                              proof_table_stock)      # the first source: the settings' one check
+    depth, table_stock = check_settings(depth, table_stock, proof_seconds,
+                                        proof_table_stock)[:2]        # the first source: the settings' one check
     if not table_stock or max(map(sum, state.mover_sides)) > table_stock:
         return False
     return exact_table(state.rules, table_stock).covers(state)
