@@ -131,7 +131,8 @@ def register(subparsers, game) -> None:
     show.set_defaults(func=run_show)
 
     race = commands.add_parser(
-        "race", help="the exact two-player race on a reduced board: playing to win vs solo-optimal play"
+        "race", help="the exact two-player race on a reduced board: playing to win vs solo-optimal play; "
+                     "--players 3: the exact three-player race"
                      + (" (without --open: simulated races, advisor vs greedy)" if rules is FIVES else ""))
     race.add_argument("--open", type=int_list, default=None, required=rules is not FIVES,
                       help=f"open rows of both boards, e.g. 8,9,10 (at most {RACE_MAX_ROWS}: "
@@ -139,6 +140,13 @@ def register(subparsers, game) -> None:
     race.add_argument("--boards", type=int_list, nargs=2, default=None, metavar=("MINE", "THEIRS"),
                       help="also give the mover's value at this pair under race play: two boards of 12 "
                            "steps (closed rows at the goal) or of the open rows' steps only")
+    race.add_argument("--players", type=int, default=2,
+                      help="players at the table: 2 (default: every matchup of the compiled two-player race) or 3 "
+                           "(each seat's value from the empty boards, the reference solver)")
+    race.add_argument("--policies", default=None, metavar="P0,P1,P2",
+                      help="with --players 3: each seat's policy, seat 0 first: race (plays to win) or solo "
+                           "(solo-optimal); default race for every seat")
+    race.add_argument("--exact", action="store_true", help="with --players 3: exact fractions (small boards)")
     if rules is FIVES:
         race.add_argument("--games", type=int, default=200, help="without --open: number of simulated races, "
                                                                  f"1..{MAX_SIMULATED_RACES} (default 200)")
@@ -466,8 +474,15 @@ def race_boards(rules: Rules, open_rows, boards) -> tuple | None:
     return tuple(pair)
 
 
+TABLE_RACE_PLAYERS = (2, 3)
+"""The players of the exact race ``race --players`` solves from the empty boards (three: the
+reference solver, :func:`~dicemath.games.pegs_fives.race_table.race_table_result`)."""
+
+
 def run_race(args) -> int:
     rules = args.rules
+    if args.players != 2 or args.policies is not None or args.exact:
+        return _run_table_race(args)
     if args.open is None:
         if args.boards is not None:
             raise DicemathError("--boards needs --open (the exact race on a reduced board)")
@@ -495,6 +510,40 @@ def run_race(args) -> int:
         if "boards" in r:
             lines.append(f"mover {','.join(map(str, r['boards']['mover']))} vs "
                          f"{','.join(map(str, r['boards']['opponent']))} (both playing to win): {r['value']:.6f}")
+        return "\n".join(lines)
+
+    emit(result, args.json, render)
+    return 0
+
+
+def _run_table_race(args) -> int:
+    """``race --players 3``: the exact race at a table of three (:mod:`.race_table`)."""
+    from dicemath.games.pegs_fives.race_table import race_table_result
+
+    if args.players not in TABLE_RACE_PLAYERS:
+        raise DicemathError(f"the exact race is solved for 2 or 3 players; got --players {args.players}")
+    if args.players != 3:
+        raise DicemathError("--policies and --exact are options of the three-player race: give --players 3")
+    if args.open is None:
+        raise DicemathError("--players 3 needs --open (the exact race on a reduced board)")
+    if args.boards is not None:
+        raise DicemathError("--boards gives a pair of the two-player race; it is not an option of --players 3")
+    policies = None if args.policies is None else [name.strip() for name in args.policies.split(",")]
+    result = race_table_result(args.rules, args.open, players=3, policies=policies, exact=args.exact)
+
+    def render(r: dict) -> str:
+        pegs = "win_probabilities" in r
+        columns = [r["win_probabilities"]] if pegs else [r["expected_rest_points"], r["objectives"]]
+        lines = [f"{r['game']} race of {r['players']} players, open rows {r['open_rows']} ({r['tuples']:,} tuples of "
+                 f"unfinished boards; {'exact fractions' if r['arithmetic'] == 'fraction' else 'float64'}, "
+                 f"reference solver)",
+                 f"value: {r['value_text']}",
+                 text_table(["seat", "policy", *(["P(finish first)"] if pegs else ["E[rest points]", "objective"])],
+                            [[f"seat {seat}", policy, *(f"{column[seat]:.6f}" for column in columns)]
+                             for seat, policy in enumerate(r["policies"])])]
+        t = r["tie_decisions"]
+        lines.append(f"ties: {t['ties']:,} of {t['choices']:,} choices of race players tie on the mover's own value; "
+                     f"the lowest row decided {t['deciding']:,} that change another player's value")
         return "\n".join(lines)
 
     emit(result, args.json, render)

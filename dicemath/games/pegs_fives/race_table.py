@@ -80,6 +80,11 @@ takes: Pegs or Fives rows 11 and 12 at three players are ``35 ** 3 = 42,875``, s
 (a mixed table solves each tuple once per seat to move). Three open rows at three players would
 be ``215 ** 3``, some ten million."""
 
+EXACT_MAX_TUPLES = 1_000
+"""The most tuples of unfinished boards the solver takes in Fractions (``exact=True``): their
+denominators grow with every level of progress, so exact solves are for one open row at three
+or four players (125 and 625 tuples, a second or so); float64 takes :data:`TABLE_MAX_TUPLES`."""
+
 MAX_NEWTON_STEPS = 100
 """The most Newton steps (policy improvements) on the cycles of one level of progress before the
 solver gives up (:class:`RuntimeError`): in practice two to four."""
@@ -170,12 +175,13 @@ def check_policies(policies: Sequence[str], players: int) -> tuple[str, ...]:
     return policies
 
 
-def check_table(rules: Rules, open_rows: Sequence[int], players: int) -> tuple[int, ...]:
+def check_table(rules: Rules, open_rows: Sequence[int], players: int, exact: bool = False) -> tuple[int, ...]:
     """Validate the rows and the players of a race at a table; return the rows sorted.
 
     Raises:
         InvalidBoardError: bad rows. DicemathError: players outside 2..:data:`TABLE_MAX_PLAYERS`.
-        RaceTooLargeError: more than :data:`TABLE_MAX_TUPLES` tuples of unfinished boards.
+        RaceTooLargeError: more than :data:`TABLE_MAX_TUPLES` tuples of unfinished boards, or
+            with ``exact`` more than :data:`EXACT_MAX_TUPLES`.
 
     Example:
         >>> from dicemath.games.pegs_fives.rules import PEGS
@@ -189,6 +195,10 @@ def check_table(rules: Rules, open_rows: Sequence[int], players: int) -> tuple[i
     if tuples > TABLE_MAX_TUPLES:
         raise RaceTooLargeError(f"the exact race at a table is solved for at most {TABLE_MAX_TUPLES:,} tuples of "
                                 f"unfinished boards; {players} players on rows {list(rows)} are {tuples:,}")
+    if exact and tuples > EXACT_MAX_TUPLES:
+        raise RaceTooLargeError(f"the exact race at a table is solved in fractions for at most {EXACT_MAX_TUPLES:,} "
+                                f"tuples of unfinished boards; {players} players on rows {list(rows)} are "
+                                f"{tuples:,}: solve it in float64 (without exact fractions)")
     return rows
 
 
@@ -637,7 +647,7 @@ def solve_race_table(rules: Rules, open_rows: Sequence[int], *, players: int = 3
     Args:
         rules: :data:`~.rules.PEGS` or :data:`~.rules.FIVES` (or a variant).
         open_rows: the rows open on every board (at most :data:`TABLE_MAX_TUPLES` tuples of
-            unfinished boards).
+            unfinished boards, :data:`EXACT_MAX_TUPLES` in Fractions).
         players: 2..:data:`TABLE_MAX_PLAYERS`.
         policies: each seat's policy, seat 0 first (:data:`.race_solver.POLICIES`); default
             every seat ``"race"``.
@@ -660,7 +670,7 @@ def solve_race_table(rules: Rules, open_rows: Sequence[int], *, players: int = 3
         >>> sum(u) == 0 and u[0] == max(u)
         True
     """
-    rows = check_table(rules, open_rows, players)
+    rows = check_table(rules, open_rows, players, exact)
     policies = check_policies(("race",) * players if policies is None else policies, players)
     solver = _TableSolver(rules, rows, players, policies, exact)
     progress = np.array([sum(b) for b in solver.boards], dtype=np.int64)
