@@ -1,6 +1,6 @@
 """``dicemath pegs ...`` and ``dicemath fives ...``: rows, turn, solve, advise, build-table,
-show and race (the exact two-player race on a reduced board; Fives without ``--open``:
-simulated races).
+show and race (the exact two-player race on a reduced board, ``--players 3`` the exact
+three-player race; Fives without ``--open``: simulated races).
 
 Every query has ``--json`` with stable keys; plain output is a readable table. ``solve``
 uses the compiled full-board kernels (:mod:`dicemath.games.pegs_fives.fullboard`);
