@@ -264,7 +264,7 @@ class RaceTableSolution:
         rules, open_rows, players: the race.
         policies: each seat's policy, seat 0 first.
         exact: Fractions (True) or float64.
-        boards: the unfinished boards of the open rows, by index.
+        boards: the unfinished boards of the open rows, by index (``index``: board -> index).
         values: ``values[s][i]``: the vector (mover first) of the position of index ``i`` with
             seat ``s`` to move: ``i = sum_j index(board_j) * len(boards) ** (n - 1 - j)``, the boards
             mover first (float64, or Fractions in an object array); one array shared by every
@@ -284,6 +284,10 @@ class RaceTableSolution:
     tie_decisions: TieDecisions = field(default_factory=TieDecisions)
     newton_steps: int = 0
     most_newton_steps: int = 0
+    index: dict[BoardTuple, int] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.index = {board: i for i, board in enumerate(self.boards)}
 
     @property
     def start(self) -> BoardTuple:
@@ -319,10 +323,9 @@ class RaceTableSolution:
         done = [i for i, board in enumerate(checked) if all(s >= goal for s in board)]
         if done:
             return terminal_vector(self.rules, checked, done[0])
-        index = {board: i for i, board in enumerate(self.boards)}
         flat = 0
         for board in checked:
-            flat = flat * len(self.boards) + index[board]
+            flat = flat * len(self.boards) + self.index[board]
         vector = self.values[seat][flat]
         return tuple(vector) if self.exact else tuple(float(v) for v in vector)
 
