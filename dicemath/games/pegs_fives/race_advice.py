@@ -21,8 +21,8 @@ rest points (FIVES-6), the lowest total over the rounds winning (FIVES-7). The e
    :func:`solo_chain` that covers the board: a table, a compiled solve, or the shipped
    distilled model.
 2. **Fives rest points.** The expected rest points ``Q_x(j)`` of board ``x`` after ``j`` more
-   turns (0 once complete) come with the exact law; with the fitted law they are modelled as ``R(x) * (E[(N - j)^+] / E(x)) ** BETA``: they
-   fall with the expected work left (:data:`BETA`, fitted).
+   turns (0 once complete) come with the exact law; with the fitted law they are modelled
+   as ``R(x) * (E[(N - j)^+] / E(x)) ** BETA``: they fall with the expected work left (:data:`BETA`, fitted).
 3. **The race.** Players are independent (each plays solo-optimally, as the opponents are
    assumed to): with the opponents' laws fixed, a mover's board ``x'`` at the end of his turn
    (the opponents move next) wins with ``P(N(x') < N_j for every opponent j)`` (PEGS-2:
