@@ -64,15 +64,13 @@ from fractions import Fraction
 import numpy as np
 
 from dicemath.core.errors import DicemathError
+from dicemath.games.pegs_fives.limits import TABLE_MAX_PLAYERS
 from dicemath.games.pegs_fives.race_solver import POLICIES, TIE, Legal, RaceTooLargeError, SoloOptimal
 from dicemath.games.pegs_fives.rules import Rules
 from dicemath.games.pegs_fives.solver import reduced_boards, solve_reduced
 from dicemath.games.pegs_fives.state import (
     BoardTuple, InvalidBoardError, check_board, check_open_rows, grouped_choice_throws, rest_points)
 from dicemath.games.pegs_fives.turn import Amount, BoardMass, TurnValue, open_rows_of
-
-TABLE_MAX_PLAYERS = 6
-"""The most players at a table the solver takes (2..6: the players of the table states)."""
 
 TABLE_MAX_TUPLES = 50_000
 """The most tuples of unfinished boards (``(boards of the open rows - 1) ** players``) the solver
@@ -179,7 +177,7 @@ def check_table(rules: Rules, open_rows: Sequence[int], players: int, exact: boo
     """Validate the rows and the players of a race at a table; return the rows sorted.
 
     Raises:
-        InvalidBoardError: bad rows. DicemathError: players outside 2..:data:`TABLE_MAX_PLAYERS`.
+        InvalidBoardError: bad rows. DicemathError: players outside 2..:data:`~.limits.TABLE_MAX_PLAYERS`.
         RaceTooLargeError: more than :data:`TABLE_MAX_TUPLES` tuples of unfinished boards, or
             with ``exact`` more than :data:`EXACT_MAX_TUPLES`.
 
@@ -651,7 +649,7 @@ def solve_race_table(rules: Rules, open_rows: Sequence[int], *, players: int = 3
         rules: :data:`~.rules.PEGS` or :data:`~.rules.FIVES` (or a variant).
         open_rows: the rows open on every board (at most :data:`TABLE_MAX_TUPLES` tuples of
             unfinished boards, :data:`EXACT_MAX_TUPLES` in Fractions).
-        players: 2..:data:`TABLE_MAX_PLAYERS`.
+        players: 2..:data:`~.limits.TABLE_MAX_PLAYERS`.
         policies: each seat's policy, seat 0 first (:data:`.race_solver.POLICIES`); default
             every seat ``"race"``.
         exact: Fractions (True) or float64 (False).

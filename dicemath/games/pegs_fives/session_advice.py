@@ -59,7 +59,7 @@ from scipy.special import ndtr
 from dicemath.core.advice import Advice, Option
 from dicemath.core.errors import DicemathError
 from dicemath.games.pegs_fives.fullboard.advice import board_advisor
-from dicemath.games.pegs_fives.limits import RACE_MAX_ROWS
+from dicemath.games.pegs_fives.limits import RACE_MAX_ROWS, TABLE_MAX_PLAYERS
 from dicemath.games.pegs_fives.race_advice import (
     EXACT_ON_DEMAND_ROWS, Opponents, RacePosition, TurnLaw, fitted_law, race_position, solo_chain)
 from dicemath.games.pegs_fives.race_box import RaceBox
@@ -70,9 +70,6 @@ from dicemath.games.pegs_fives.session import (
     ON_DEMAND_PAIR_ROUNDS, Later, SessionSolver, check_rounds, check_start, final_win, round_payoffs)
 from dicemath.games.pegs_fives.state import BoardTuple, State, check_open_rows, rest_points
 from dicemath.games.pegs_fives.turn import open_rows_of
-
-MAX_PLAYERS = 6
-"""The most players at a table of session advice."""
 
 QUADRATURE = np.polynomial.hermite.hermgauss(48)
 """Gauss-Hermite nodes and weights of the session model's normal totals."""
@@ -378,13 +375,13 @@ def session_advice(rules: Rules, board: Sequence[int], throw: Sequence[int], opp
     Raises:
         InvalidBoardError, InvalidRollError, IllegalMoveError, OpponentError: a bad board,
             throw, budget or opponent (as race advice).
-        DicemathError: rules without rest points, more than :data:`MAX_PLAYERS` players, bad
+        DicemathError: rules without rest points, more than :data:`~.limits.TABLE_MAX_PLAYERS` players, bad
             totals, rounds, starter or start.
     """
     position = race_position(rules, board, throw, opponents, dice=dice, throws=throws, objective="rest_points")
     players = 1 + len(position.opponents)
-    if players > MAX_PLAYERS:
-        raise DicemathError(f"session advice takes 2 to {MAX_PLAYERS} players, got {players}")
+    if players > TABLE_MAX_PLAYERS:
+        raise DicemathError(f"session advice takes 2 to {TABLE_MAX_PLAYERS} players, got {players}")
     totals = _check_totals(totals, players)
     rounds_left = check_rounds(rounds_left)
     starter = _check_starter(starter, players)
