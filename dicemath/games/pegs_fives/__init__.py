@@ -16,6 +16,10 @@ full-board advisor: an exact one-turn lookahead on an estimated board value),
 :mod:`.fullboard` (compiled kernels, tables, exact advice),
 :mod:`.races` (Fives races and rest points, simulated), :mod:`.race_solver` (the exact
 two-player race on reduced boards, Pegs and Fives; its C kernel :mod:`._race_c`),
+:mod:`.race_table` (the exact race of 2 to 6 players at one table on reduced boards, the
+plain-Python reference) and :mod:`.race_table_compiled` (three players, C kernel
+``_race3_c.c``), :mod:`.session` and :mod:`.session_advice` (Fives sessions, FIVES-7; the
+command ``fives session`` in :mod:`.session_commands`),
 :mod:`.race_advice` (race-aware row advice on the full board; compiled race games
 :mod:`._race_simulation`, C playing the turn of ``_turn_c.h``), :mod:`.analysis` (records
 of played games), :mod:`.view` and :mod:`.drawing` (the text view and
