@@ -157,3 +157,16 @@ def test_the_section_renders_the_committed_data(tmp_path):
 
 def test_fives_lists_the_section():
     assert "sessions" in [s.name for s in FivesGame().report_sections()]
+
+
+def test_the_chance_sentence_weighs_the_intervals_against_chance():
+    """Against round-aware players the gain's interval excludes zero where ``gain > half``;
+    against solo-optimal ones it never does (the helper's ``same``)."""
+    none = {"tables": [_table(3, p, 0.0, 0.05) for p in (2, 3, 4)]}
+    assert "0 exclude zero" in section.chance_sentence(none)
+    assert "probability 100.0%" in section.chance_sentence(none)
+    assert "do not show" in section.chance_sentence(none)
+    many = {"tables": [_table(r, p, 0.2, 0.05) for r in (3, 5) for p in (2, 3, 4)]}
+    text = section.chance_sentence(many)
+    assert "Of the 12 intervals" in text and "6 exclude zero" in text
+    assert "show a gain" in text and "do not show" not in text

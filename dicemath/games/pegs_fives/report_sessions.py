@@ -25,6 +25,7 @@ Every sentence that states a conclusion is read off the numbers it describes.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -254,6 +255,20 @@ def whole_table_sentence(simulated: dict) -> str:
             + grouped(simulated, "whole_table_rest_points", "go up", "go down").replace("shows", "show") + ".")
 
 
+def chance_sentence(simulated: dict) -> str:
+    """How many of the one-player gains' 95% intervals exclude zero, and the chance that at
+    least that many would if the session player gained nothing (each interval excluding zero
+    with chance 1 in 20, the intervals taken as independent)."""
+    verdicts = [verdict(t[key]["difference"], t[key]["difference_ci95"]) for t in simulated["tables"]
+                for key, _ in COMPARISONS]
+    n, k = len(verdicts), sum(v != "holding zero" for v in verdicts)
+    chance = 1.0 - sum(math.comb(n, i) * 0.05 ** i * 0.95 ** (n - i) for i in range(k))
+    reading = ("as many as chance alone gives often: these sessions do not show that the session player gains "
+               "anywhere" if chance >= 0.05 else "more than chance alone gives: these sessions show a gain")
+    return (f"Of the {n} intervals of one session-aware player's gain, {k} exclude zero; with no gain at all, at least "
+            f"{k} would with probability {pp(chance)}, {reading}.")
+
+
 def _simulation_part(simulated: dict, context: ReportContext) -> list[str]:
     parts = ["## Simulated sessions on the full board", ""]
     if not simulated.get("tables"):
@@ -282,7 +297,7 @@ def _simulation_part(simulated: dict, context: ReportContext) -> list[str]:
          "session player among solo", "that seat solo", "gain (pp)", "whole-table sessions",
          "whole table: leader's win rate (pp)", "whole table: rest points a round"], rows), "",
         *(line for key, words in COMPARISONS for line in (gain_sentence(simulated, key, words), "")),
-        whole_table_sentence(simulated), "",
+        chance_sentence(simulated), "", whole_table_sentence(simulated), "",
         context.save_figure(gain_figure(simulated), "sessions_gain.png",
                             "the session-aware player's gain in session wins, simulated, with 95% intervals"), ""]
     return parts
