@@ -101,8 +101,16 @@ def bearoff_start(rng: random.Random, checkers: int = 8) -> str:
     return Position.from_home_boards(board(), board()).position_id()
 
 
+ANALYSIS_SETTINGS = {"bohnduell": {"proof_seconds": 0}}
+"""Settings a game's records carry for their analysis: BohnDuell's are valued without proofs on
+demand (its exact tables, else the search estimate), which would cost the report about 70 s a
+game (the first one also building the 780 MB table of 20 beans)."""
+
+
 def write(record, name: str, out: Path) -> None:
     data = {**record.as_dict(), "note": "seeded game written by analyses/analyse_records.py"}
+    if record.game in ANALYSIS_SETTINGS:
+        data["settings"] = {**data.get("settings", {}), **ANALYSIS_SETTINGS[record.game]}
     (out / f"{name}.json").write_text(record_json(data), encoding="utf-8")
 
 
