@@ -128,8 +128,9 @@ def register(subparsers, game) -> None:
     again = proofs.add_parser("reproduce", help="rebuild a committed proof (table, certificate, check) and compare "
                                                 "it with the committed record")
     _variant_flags(again, stock_default=40)
-    again.add_argument("--table-stock", type=_table_stock, default=30,
-                       help="the strong table the proof searches over, beans a side (default 30, as the record)")
+    again.add_argument("--table-stock", type=_table_stock, required=True,
+                       help="the strong table the proof searches over, beans a side, as the record: 30 for the "
+                            "standard game (a table of some 31 GB built first), 14 for the 20-bean game")
     again.add_argument("--folder", default=".", help="where the certificate goes (default: the current folder)")
     again.add_argument("--table-folder", help="the strong table's folder (default: in the cache)")
     again.add_argument("--workers", type=_workers, default=None, help="threads of the table's build (default: every "
