@@ -43,6 +43,8 @@ EXCLUDED = {
     "backgammon build-bearoff": "writes the bear-off database",
     "bohnduell table build": "writes a strong table to disk (its refusals: tests/bohnduell/test_strong_table.py)",
     "bohnduell proof search": "searches as long as its budget (its refusals: tests/bohnduell/test_proof.py)",
+    "bohnduell proof reproduce": "builds a strong table and proves a game as long as they take (its refusals: "
+                                 "tests/bohnduell/test_proof_record.py)",
 }
 """Commands not driven here, each with its reason (they write files or start servers)."""
 
