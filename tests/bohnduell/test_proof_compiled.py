@@ -15,8 +15,8 @@ import pytest
 from dicemath.core.errors import InvalidRulesError
 from dicemath.games.bohnduell.proof import prove
 from dicemath.games.bohnduell.proof_check import check_certificate
-from dicemath.games.bohnduell.proof_compiled import ENTRY_BYTES, search_compiled
-from dicemath.games.bohnduell.proof_format import pack
+from dicemath.games.bohnduell.proof_compiled import ENTRY_BYTES, certificate, search_compiled, transpositions
+from dicemath.games.bohnduell.proof_format import decode_move, pack
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.search import solved_start
 from dicemath.games.bohnduell.solver_dense import DenseTable, solve_dense
@@ -118,3 +118,38 @@ def test_every_first_move_against_the_solved_starts(stock):
     assert result.value == shipped["value"]
     assert {str(m): low for m, (low, high) in result.first_moves.items() if low == high} == shipped["first_moves"]
     assert check_certificate(result.certificate, dense(12)).value == result.value
+
+
+@pytest.mark.parametrize("rules, table_stock", [(Rules(stock=10), 6), (Rules(stock=9, capture="every"), 5)])
+def test_a_fresh_kept_table_searches_as_a_table_of_its_own(rules, table_stock):
+    table, memory = dense(table_stock, rules.capture), 1 << 22
+    own = search_compiled(rules, table, all_first_moves=True, memory=memory)
+    kept = transpositions(rules, memory)
+    shared = search_compiled(rules, table, all_first_moves=True, transpositions=kept)
+    assert (shared.lower, shared.upper, shared.first_moves, shared.nodes, shared.positions, shared.replaced) == (
+        own.lower, own.upper, own.first_moves, own.nodes, own.positions, own.replaced)
+    assert shared.rows.tobytes() == own.rows.tobytes() and kept.positions == own.positions
+
+
+@pytest.mark.parametrize("capture", ["last", "every"])
+def test_a_certificate_from_a_kept_table_checks(capture):
+    """The kept table first proves a position after two moves; the start's proof then reuses its
+    bounds (fewer nodes) and its certificate is accepted by the independent checker."""
+    rules, table = Rules(stock=10, capture=capture), dense(6, capture)
+    value, moves = truth(rules)
+    kept = transpositions(rules, 1 << 22)
+    later = initial_state(rules).apply("S2").apply("S1")
+    search_compiled(rules, table, all_first_moves=True, sides=later.mover_sides, rows=False, transpositions=kept)
+    shared = search_compiled(rules, table, all_first_moves=True, transpositions=kept)
+    assert shared.nodes < search_compiled(rules, table, all_first_moves=True).nodes
+    checked = check_certificate(certificate(rules, shared, 6), table)
+    assert checked.value == value == shared.lower == shared.upper
+    assert {decode_move(code): low for code, low, high in shared.first_moves if low == high} == moves
+
+
+def test_a_kept_table_of_another_variant_is_refused():
+    kept = transpositions(Rules(capture="every"), 1 << 16)
+    with pytest.raises(ValueError, match="every=1"):
+        search_compiled(Rules(stock=6), None, transpositions=kept)
+    with pytest.raises(InvalidRulesError, match="at least"):
+        transpositions(Rules(), 10)

@@ -30,7 +30,21 @@
  *   start_me, start_opp: the sides as bytes (stock, c_1..c_n) of the position searched (the
  *   mover's, the other's); table: None or the tuple of _dense_c's index arrays (sides, powers,
  *   rank, potentials, starts, block_offsets, movable) followed by the int8 values; node_limit < 0
- *   and seconds < 0 mean no limit; rows false: no certificate (the rows bytes are empty).
+ *   and seconds < 0 mean no limit; rows false: no certificate (the rows bytes are empty);
+ *   transpositions: None (a table of at most max_entries entries for this call alone) or a
+ *   Transpositions object of the same cups and capture rule, kept from call to call (its own
+ *   limit of entries; max_entries is then unused); replaced counts this call's replacements.
+ *
+ * Type:
+ *   Transpositions(cups, every, max_entries): a transposition table kept between searches. A
+ *   proven bound is the game's, whatever the position searched or the endgame table (every
+ *   table's values are exact), so a search reuses what the searches before it proved. The pins
+ *   of a search are released when it ends (their work then that of the whole search). One
+ *   search at a time uses it (another is refused). Attributes: positions, replaced (in all),
+ *   capacity (the most entries), bytes (allocated now). Method drop_beyond(side, total) empties
+ *   the entries of positions with a side of more than `side` beans or more than `total` in all:
+ *   a side's beans never grow (sowing stays in the sower's row, harvests and captures go to a
+ *   pot, BOHN-3..BOHN-5), so the later positions of a game never reach them.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -277,6 +291,16 @@ static Entry *insert(Search *s, uint64_t me, uint64_t opp, int lower, int upper)
     return victim;
 }
 
+/* The work of an entry with `expanded` positions under it: 1 + log2, below PINNED. */
+static inline int work_of(int64_t expanded) {
+    int work = 1;
+    while (expanded > 1 && work < PINNED - 1) {
+        expanded >>= 1;
+        work++;
+    }
+    return work;
+}
+
 /* The entry of a searched position after its moves were searched: found again, or put back
  * with the bounds it had (low, high, move); its work raised to cover `expanded` positions. */
 static Entry *refind(Search *s, uint64_t me, uint64_t opp, int low, int high, int move, int64_t expanded) {
@@ -286,11 +310,7 @@ static Entry *refind(Search *s, uint64_t me, uint64_t opp, int low, int high, in
         if (e == NULL) return NULL;
         e->move = (int8_t)move;
     }
-    int work = 1;
-    while (expanded > 1 && work < PINNED - 1) {
-        expanded >>= 1;
-        work++;
-    }
+    int work = work_of(expanded);
     if (e->work != PINNED && work > e->work) e->work = (uint8_t)work;
     return e;
 }
@@ -586,6 +606,10 @@ static int run(Search *s, const int64_t *start_me, const int64_t *start_opp, int
         s->pins[s->pin_count][0] = c[i].me;
         s->pins[s->pin_count++][1] = c[i].opp;
     }
+    for (int i = 0; i < s->pin_count; i++) {              /* entries of a kept table: pinned from now on */
+        Entry *e = find(s, s->pins[i][0], s->pins[i][1]);
+        if (e != NULL) e->work = PINNED;
+    }
     int low, high;
     mtdf(s, me, opp, guess);
     if (all_first_moves && !s->exhausted && !s->failed) {
@@ -616,6 +640,12 @@ static int run(Search *s, const int64_t *start_me, const int64_t *start_opp, int
     else if (gather) gather_rows(s, &stack, rows);
     free(stack.items);
     s->exhausted = exhausted;
+    int work = work_of(s->nodes);
+    for (int i = 0; i < s->pin_count; i++) {              /* released for the searches after this one */
+        Entry *e = find(s, s->pins[i][0], s->pins[i][1]);
+        if (e != NULL) e->work = (uint8_t)work;
+    }
+    s->pin_count = 0;
     return !s->failed;
 }
 
@@ -623,6 +653,114 @@ static int run(Search *s, const int64_t *start_me, const int64_t *start_opp, int
 /* Python binding.                                                                       */
 
 #define TABLE_ARRAYS 8
+
+typedef struct {
+    PyObject_HEAD
+    int cups, every, busy;
+    Entry *tt;
+    uint64_t buckets, max_buckets, entries, replaced;
+} Transpositions;
+
+/* The most buckets of at most max_entries entries (a power of two), and the first size. */
+static void sizes_for(Py_ssize_t max_entries, uint64_t *max_buckets, uint64_t *buckets) {
+    *max_buckets = 1;
+    while (*max_buckets * 2 * WAYS <= (uint64_t)max_entries) *max_buckets *= 2;
+    *buckets = FIRST_BUCKETS < *max_buckets ? FIRST_BUCKETS : *max_buckets;
+}
+
+static int transpositions_init(Transpositions *self, PyObject *args, PyObject *kwds) {
+    static char *names[] = {"cups", "every", "max_entries", NULL};
+    int cups, every;
+    Py_ssize_t max_entries;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ipn", names, &cups, &every, &max_entries)) return -1;
+    if (cups < 1 || cups > MAX_CUPS || max_entries < WAYS) {
+        PyErr_Format(PyExc_ValueError, "cups must be 1..%d, max_entries >= %d", MAX_CUPS, WAYS);
+        return -1;
+    }
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the transposition table is in use by a search");
+        return -1;
+    }
+    Entry *tt;
+    uint64_t max_buckets, buckets;
+    sizes_for(max_entries, &max_buckets, &buckets);
+    tt = calloc(buckets * WAYS, sizeof(Entry));
+    if (tt == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    free(self->tt);
+    *self = (Transpositions){self->ob_base, cups, every, 0, tt, buckets, max_buckets, 0, 0};
+    return 0;
+}
+
+static void transpositions_dealloc(Transpositions *self) {
+    free(self->tt);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *transpositions_get(Transpositions *self, void *which) {
+    switch ((int)(intptr_t)which) {
+    case 0: return PyLong_FromUnsignedLongLong(self->entries);
+    case 1: return PyLong_FromUnsignedLongLong(self->replaced);
+    case 2: return PyLong_FromUnsignedLongLong(self->max_buckets * WAYS);
+    default: return PyLong_FromUnsignedLongLong(self->buckets * WAYS * sizeof(Entry));
+    }
+}
+
+/* Beans of a packed side. */
+static inline int64_t key_beans(uint64_t key) {
+    int64_t total = 0;
+    for (; key; key >>= 8) total += (int64_t)(key & 255);
+    return total;
+}
+
+static PyObject *transpositions_drop_beyond(Transpositions *self, PyObject *args) {
+    Py_ssize_t side, total;
+    if (!PyArg_ParseTuple(args, "nn", &side, &total)) return NULL;
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the transposition table is in use by a search");
+        return NULL;
+    }
+    uint64_t dropped = 0;
+    for (uint64_t i = 0; self->tt != NULL && i < self->buckets * WAYS; i++) {
+        Entry *e = &self->tt[i];
+        if (!e->work) continue;
+        int64_t me = key_beans(e->me), opp = key_beans(e->opp);
+        if (me > side || opp > side || me + opp > total) {
+            e->work = 0;
+            dropped++;
+        }
+    }
+    self->entries -= dropped;
+    return PyLong_FromUnsignedLongLong(dropped);
+}
+
+static PyMethodDef transpositions_methods[] = {
+    {"drop_beyond", (PyCFunction)transpositions_drop_beyond, METH_VARARGS,
+     "drop_beyond(side, total) -> entries dropped: those with a side of more than side beans or more than total "
+     "beans in all (no later position of a game whose sides hold at most these reaches them, BOHN-3..BOHN-5)."},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef transpositions_fields[] = {
+    {"positions", (getter)transpositions_get, NULL, "entries held", (void *)0},
+    {"replaced", (getter)transpositions_get, NULL, "entries replaced by another position, in all", (void *)1},
+    {"capacity", (getter)transpositions_get, NULL, "the most entries", (void *)2},
+    {"bytes", (getter)transpositions_get, NULL, "bytes allocated now", (void *)3},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyTypeObject TranspositionsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "_proof_c.Transpositions",
+    .tp_doc = "Transpositions(cups, every, max_entries): a transposition table kept between searches.",
+    .tp_basicsize = sizeof(Transpositions),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)transpositions_init,
+    .tp_dealloc = (destructor)transpositions_dealloc,
+    .tp_getset = transpositions_fields,
+    .tp_methods = transpositions_methods,
+};
 
 static int read_side(const Py_buffer *b, int n, int64_t *side) {
     if (b->len != n + 1) return 0;
@@ -634,16 +772,31 @@ static PyObject *py_prove(PyObject *self, PyObject *args) {
     (void)self;
     int cups, every, all_first_moves, guess, gather;
     Py_buffer start[2] = {{0}}, arrays[TABLE_ARRAYS] = {{0}};
-    PyObject *table;
+    PyObject *table, *kept = Py_None;
     Py_ssize_t table_stock, node_limit, max_entries;
     double seconds;
-    if (!PyArg_ParseTuple(args, "ipy*y*Onndpinp", &cups, &every, &start[0], &start[1], &table, &table_stock,
-                          &node_limit, &seconds, &all_first_moves, &guess, &max_entries, &gather))
+    if (!PyArg_ParseTuple(args, "ipy*y*Onndpinp|O", &cups, &every, &start[0], &start[1], &table, &table_stock,
+                          &node_limit, &seconds, &all_first_moves, &guess, &max_entries, &gather, &kept))
         return NULL;
     Search s = {0};
     int64_t me[MAX_CUPS + 1], opp[MAX_CUPS + 1];
     PyObject *result = NULL;
     int have_arrays = 0;
+    Transpositions *own = NULL;                             /* the kept table, once accepted */
+    if (kept != Py_None) {
+        Transpositions *given = (Transpositions *)kept;
+        if (!PyObject_TypeCheck(kept, &TranspositionsType) || given->tt == NULL) {
+            PyErr_SetString(PyExc_TypeError, "transpositions must be None or a Transpositions object");
+            goto done;
+        }
+        if (given->cups != cups || given->every != every || given->busy) {
+            PyErr_Format(PyExc_ValueError, "the transposition table is of cups=%d, every=%d%s; the search has "
+                         "cups=%d, every=%d", given->cups, given->every, given->busy ? " and in use" : "", cups,
+                         every);
+            goto done;
+        }
+        own = given;
+    }
     if (cups < 1 || cups > MAX_CUPS || !read_side(&start[0], cups, me) || !read_side(&start[1], cups, opp) ||
         max_entries < WAYS) {
         PyErr_Format(PyExc_ValueError, "cups must be 1..%d, each side cups + 1 bytes, max_entries >= %d", MAX_CUPS,
@@ -675,10 +828,16 @@ static PyObject *py_prove(PyObject *self, PyObject *args) {
     }
     s.limit = node_limit < 0 ? INT64_MAX : node_limit;
     s.timed = seconds >= 0;
-    s.max_buckets = 1;                                     /* the most buckets of at most max_entries entries */
-    while (s.max_buckets * 2 * WAYS <= (uint64_t)max_entries) s.max_buckets *= 2;
-    s.buckets = FIRST_BUCKETS < s.max_buckets ? FIRST_BUCKETS : s.max_buckets;
-    s.tt = calloc(s.buckets * WAYS, sizeof(Entry));
+    if (own != NULL) {
+        s.tt = own->tt;
+        s.buckets = own->buckets;
+        s.max_buckets = own->max_buckets;
+        s.entries = own->entries;
+        own->busy = 1;
+    } else {
+        sizes_for(max_entries, &s.max_buckets, &s.buckets);
+        s.tt = calloc(s.buckets * WAYS, sizeof(Entry));
+    }
     Rows rows = {0};
     rows.width = 2 * (size_t)(cups + 1) + 4;
     if (s.tt == NULL) {
@@ -691,6 +850,14 @@ static PyObject *py_prove(PyObject *self, PyObject *args) {
     s.deadline = now() + seconds;
     ok = run(&s, me, opp, all_first_moves, guess, gather, &out, &rows);
     Py_END_ALLOW_THREADS
+    if (own != NULL) {                                     /* the table kept, as it grew */
+        own->tt = s.tt;
+        own->buckets = s.buckets;
+        own->entries = s.entries;
+        own->replaced += s.replaced;
+        own->busy = 0;
+        s.tt = NULL;
+    }
     if (!ok) {
         PyErr_SetString(PyExc_MemoryError, "the proof search ran out of memory, or could not prove a bound again");
     } else {
@@ -706,7 +873,7 @@ static PyObject *py_prove(PyObject *self, PyObject *args) {
     free(rows.bytes);
     free(rows.slots);
 done:
-    free(s.tt);
+    free(s.tt);                                            /* NULL when the table is kept */
     PyBuffer_Release(&start[0]);
     PyBuffer_Release(&start[1]);
     if (have_arrays)
@@ -717,11 +884,23 @@ done:
 static PyMethodDef methods[] = {
     {"prove", py_prove, METH_VARARGS,
      "prove(cups, every, start_me, start_opp, table, table_stock, node_limit, seconds, all_first_moves, guess, "
-     "max_entries, rows) -> (lower, upper, first moves, nodes, positions, replaced, exhausted, rows)."},
+     "max_entries, rows[, transpositions]) -> (lower, upper, first moves, nodes, positions, replaced, exhausted, "
+     "rows)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_proof_c",
                                     "The compiled proof search of BohnDuell (see proof_compiled.py).", -1, methods,
                                     NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__proof_c(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__proof_c(void) {
+    if (PyType_Ready(&TranspositionsType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    Py_INCREF(&TranspositionsType);
+    if (PyModule_AddObject(m, "Transpositions", (PyObject *)&TranspositionsType) < 0) {
+        Py_DECREF(&TranspositionsType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

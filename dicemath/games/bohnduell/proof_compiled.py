@@ -16,6 +16,12 @@ same nodes, positions, bounds and certificate, byte for byte. With replacements 
 and every bound proven exactly are the same (they are the game's), the nodes more, and the
 certificate may hold other (equally valid) rows.
 
+A :func:`transpositions` table kept between searches (``transpositions=``) carries the
+bounds one search proved into the next: a proven bound is the game's, whatever position is
+searched or whichever endgame table gives the leaves, so the proof of a game's next position
+starts from what the last one proved. Its own ``memory`` bounds it; the pins of a search are
+released when the search ends.
+
 Sides are packed one byte a count into a 64-bit word, so the compiled search takes games of
 at most :data:`MAX_CUPS` cups (the standard game has 4, BOHN-1); ``prove`` runs the Python
 search beyond.
@@ -27,12 +33,17 @@ Example:
     (-1, -1, [(1, -1, -1), (2, -2, -2), (3, -5, -5), (4, -8, -8)])
     >>> outcome.replaced, certificate(Rules(stock=6), outcome, 0).header.rows == len(outcome.rows)
     (0, True)
+    >>> kept = transpositions(Rules(stock=6), 1 << 20)
+    >>> again = [search_compiled(Rules(stock=6), None, all_first_moves=True, transpositions=kept) for _ in "ab"]
+    >>> again[0].first_moves == again[1].first_moves == outcome.first_moves, again[1].nodes < again[0].nodes
+    (True, True)
 """
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -81,10 +92,26 @@ class CompiledOutcome:
     rows: np.ndarray = field(repr=False)
 
 
+def transpositions(rules: Rules, memory: int = DEFAULT_MEMORY) -> Any:
+    """A transposition table of the variant of ``rules`` (cups, capture) for
+    :func:`search_compiled`'s ``transpositions``, kept between searches (see the module
+    docstring): at most ``memory`` bytes (it starts small and doubles up to them, holding the
+    old half besides while it doubles). Its ``positions``, ``replaced`` (in all), ``capacity``
+    (entries) and ``bytes`` (allocated now) say what it holds; one search at a time uses it.
+
+    Raises:
+        InvalidRulesError: more than :data:`MAX_CUPS` cups, or ``memory`` below four entries.
+    """
+    if rules.cups > MAX_CUPS or memory < 4 * ENTRY_BYTES:
+        raise InvalidRulesError(f"a transposition table takes at most {MAX_CUPS} cups and at least "
+                                f"{4 * ENTRY_BYTES} bytes, got cups={rules.cups}, memory={memory}")
+    return _proof_c.Transpositions(rules.cups, rules.every, memory // ENTRY_BYTES)
+
+
 def search_compiled(rules: Rules, table: DenseTable | None, *, node_budget: int | None = None,
                     seconds: float | None = None, all_first_moves: bool = False, guess: int = 0,
                     memory: int = DEFAULT_MEMORY, sides: tuple[Side, Side] | None = None,
-                    rows: bool = True) -> CompiledOutcome:
+                    rows: bool = True, transpositions: Any = None) -> CompiledOutcome:
     """The compiled proof search of the start of ``rules``, or of the position ``sides`` (see
     the module docstring).
 
@@ -102,10 +129,14 @@ def search_compiled(rules: Rules, table: DenseTable | None, *, node_budget: int 
             distance 1..n, BOHN-1), each count at most ``MAX_COUNT``; None: the start of ``rules``.
         rows: False skips the certificate (its rows are empty): the bounds, the first moves and
             the effort only, within the budget (gathering the rows has none).
+        transpositions: None (a table of ``memory`` bytes for this search alone), or a table
+            of :func:`transpositions` kept between searches (``memory`` then unused; the
+            outcome's ``positions`` are its entries, ``replaced`` this search's).
 
     Raises:
         InvalidRulesError: more than :data:`MAX_CUPS` cups, a stock above ``MAX_COUNT``, a
             table of another variant, or ``memory`` below four entries.
+        ValueError: ``transpositions`` of another variant, or in use by another search.
         MemoryError: the certificate's rows did not fit in memory.
     """
     me, opp = initial_state(rules).mover_sides if sides is None else sides
@@ -121,7 +152,7 @@ def search_compiled(rules: Rules, table: DenseTable | None, *, node_budget: int 
     lower, upper, first_moves, nodes, positions, replaced, exhausted, body = _proof_c.prove(
         rules.cups, rules.every, bytes(me), bytes(opp), arrays, table.stock if table is not None else 0,
         -1 if node_budget is None else node_budget, -1.0 if seconds is None else seconds, all_first_moves,
-        guess, memory // ENTRY_BYTES, rows)
+        guess, memory // ENTRY_BYTES, rows, transpositions)
     return CompiledOutcome(lower, upper, first_moves, nodes, positions, replaced, exhausted,
                            sorted_rows(np.frombuffer(body, dtype=row_dtype(rules.cups)), rules.cups))
 
