@@ -4,6 +4,8 @@ On small stocks, with the dense table of the chain switched off (``table_stock=0
 small proof table, every position of random games is answered by the source ``proof`` and its
 values must be the strong solution's (the dense solver of the whole game, a second method).
 Beyond its reach or its time limit the chain falls through to the search estimate, which says so.
+A transposition table kept from position to position proves what a fresh one proves, within
+its memory.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from dicemath.cli import main
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.bohnduell import proof_source
 from dicemath.games.bohnduell.game import BOHNDUELL_GAME
-from dicemath.games.bohnduell.proof_compiled import search_compiled
+from dicemath.games.bohnduell.proof_compiled import ENTRY_BYTES, search_compiled, transpositions
+from dicemath.games.bohnduell.proof_format import decode_move
 from dicemath.games.bohnduell.proof_source import PROOF_REACH, prove_position, table_built
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.search import source_chain
@@ -27,6 +30,18 @@ from dicemath.games.bohnduell.state import State, initial_state
 
 PROOF = {"table_stock": 0, "proof_seconds": 60}
 """Settings that leave the positions of small games to the proof (no dense table in the chain)."""
+
+
+@pytest.fixture(autouse=True, scope="module")
+def own_cache(tmp_path_factory):
+    """A cache of this file's own: the proof builds its strong tables there, and the chain's
+    source ``strong table`` answers what they cover, so a larger one built by another test file
+    in the shared cache would take the small games' positions from the proof."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DICEMATH_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        proof_source._proof_table.cache_clear()
+        yield
+    proof_source._proof_table.cache_clear()
 
 
 @lru_cache(maxsize=None)
@@ -52,8 +67,8 @@ def test_the_proven_values_are_the_strong_solutions(stock, capture, proof_table_
     beyond = 0
     for state in positions(rules, 6, seed=stock):
         advice = chain.advise(state, proof_table_stock=proof_table_stock, **PROOF)
-        if advice.source != "proof":                   # the start's shipped solution, or a small solve
-            assert advice.source in ("solved start", "solve") and advice.exact
+        if advice.source != "proof":                   # the start's shipped solution, a small solve, the proof's table
+            assert advice.source in ("solved start", "solve", "strong table") and advice.exact
             continue
         beyond += 1
         assert advice.exact and advice.extras["proof"].endswith(f"the table of {proof_table_stock} beans a side")
@@ -102,10 +117,10 @@ def test_a_proof_out_of_time_falls_through_to_the_estimate(monkeypatch):
     monkeypatch.setattr(proof_source, "search_compiled", lambda *args, **kwargs: unfinished)
     proof_source._proof.cache_clear()
     try:
-        advice = BOHNDUELL_GAME.advise(state, depth=1, table_stock=0, proof_seconds=1, proof_table_stock=8)
+        advice = BOHNDUELL_GAME.advise(state, depth=1, table_stock=0, proof_seconds=1, proof_table_stock=4)
     finally:
         proof_source._proof.cache_clear()
-    assert not advice.exact and advice.extras["proof"] == "not finished within 1 s over the table of 8 beans a side"
+    assert not advice.exact and advice.extras["proof"] == "not finished within 1 s over the table of 4 beans a side"
 
 
 def test_the_search_of_a_position_without_rows_is_the_search_with_them():
@@ -134,8 +149,78 @@ def test_the_first_use_says_so_with_its_cost(tmp_path, monkeypatch, capsys):
         proof_source._proof_table.cache_clear()
         proof_source._proof.cache_clear()
     err = capsys.readouterr().err
-    assert err.count("dicemath: BohnDuell proves positions beyond its exact tables by search over the table of 3 "
-                     "beans a side, built once now") == 1
+    assert err.count("dicemath: BohnDuell proves positions beyond its exact tables by search over the strong table "
+                     "of 3 beans a side, built once now") == 1
+    assert err.count("dicemath: building the strong BohnDuell table") == 1 and "GB on disk" in err
+
+
+def game_positions(rules: Rules, seed: int) -> list[State]:
+    """The positions of one random game in the order of play, the finished one left out."""
+    rng, state, found = random.Random(seed), initial_state(rules), []
+    while not state.is_over():
+        found.append(state)
+        state = state.apply(rng.choice(state.legal_actions()))
+    return found
+
+
+def proven(outcome) -> dict | None:
+    """Each first move's proven future value, or None when one is not exact."""
+    if outcome.exhausted or any(low != high for _, low, high in outcome.first_moves):
+        return None
+    return {decode_move(code): low for code, low, _ in outcome.first_moves}
+
+
+@pytest.mark.parametrize("stock, capture, table_stock", [(11, "last", 5), (10, "every", 4)])
+def test_a_kept_table_proves_what_a_fresh_one_proves(stock, capture, table_stock):
+    """A game's positions in order of play, each searched with a table of its own and with one
+    table kept from position to position: the same values, the dense solver's, in fewer nodes."""
+    rules = Rules(stock=stock, capture=capture)
+    table, truth = strong(table_stock, capture), strong(stock, capture)
+    kept = transpositions(rules, 1 << 24)
+    nodes = {"fresh": 0, "kept": 0}
+    for state in game_positions(rules, seed=stock):
+        base = state.pots[state.to_move] - state.pots[1 - state.to_move]
+        fresh = search_compiled(rules, table, all_first_moves=True, sides=state.mover_sides, rows=False)
+        reused = search_compiled(rules, table, all_first_moves=True, sides=state.mover_sides, rows=False,
+                                 transpositions=kept)
+        assert proven(reused) == proven(fresh)
+        assert {m: base + v for m, v in proven(reused).items()} == truth.move_values(state)
+        nodes["fresh"] += fresh.nodes
+        nodes["kept"] += reused.nodes
+    assert nodes["kept"] < nodes["fresh"]
+
+
+@pytest.mark.parametrize("capture", ["last", "every"])
+def test_a_kept_table_stays_within_its_memory(capture):
+    """A kept table of 1,024 entries (the games' proofs hold thousands of positions) replaces
+    entries, never grows beyond its memory, and its values stay the dense solver's; dropping the
+    positions beyond a game's sides empties it of them."""
+    rules = Rules(stock=10, capture=capture)
+    table, truth = strong(4, capture), strong(10, capture)
+    kept = transpositions(rules, 1024 * ENTRY_BYTES)
+    for seed in range(3):
+        for state in game_positions(rules, seed):
+            base = state.pots[state.to_move] - state.pots[1 - state.to_move]
+            outcome = search_compiled(rules, table, all_first_moves=True, sides=state.mover_sides, rows=False,
+                                      transpositions=kept)
+            assert {m: base + v for m, v in proven(outcome).items()} == truth.move_values(state)
+            assert outcome.positions == kept.positions <= kept.capacity == 1024
+            assert kept.bytes <= 1024 * ENTRY_BYTES
+    assert kept.replaced > 0
+    held = kept.positions
+    assert kept.drop_beyond(10, 20) == 0 and kept.positions == held         # no side holds more than the stock
+    assert kept.drop_beyond(0, 0) == held and kept.positions == 0
+
+
+def test_the_source_keeps_one_table_for_a_game():
+    """The chain's proofs of a game's positions share the process's table of the variant."""
+    rules = Rules(stock=9)
+    kept, _ = proof_source._kept(rules.cups, rules.capture)
+    before = kept.positions
+    proof_source._proof.cache_clear()
+    for state in game_positions(rules, seed=1)[:6]:
+        prove_position(state, 60, 4)
+    assert kept.positions > before and kept.capacity * ENTRY_BYTES <= proof_source.PROOF_MEMORY
 
 
 @pytest.mark.parametrize("settings, message", [

@@ -5,12 +5,20 @@ exact tables and the exact solve of small positions, before the search estimate)
 value of every legal move of a position with the compiled MTD(f) search over proven bounds
 (:func:`~dicemath.games.bohnduell.proof_compiled.search_compiled`, the search of
 :func:`~dicemath.games.bohnduell.proof.prove` started at the position, without a
-certificate). Its leaves are the exact values of the table of ``proof_table_stock`` beans a
-side (:data:`~dicemath.games.bohnduell.limits.PROOF_TABLE_STOCK`, :func:`proof_table`: the
-strong table of that stock when one was built, else the dense table, built once on first use
-and kept in the cache; the first use says so, with its measured cost), the end of the game
-(BOHN-6) and the static bounds of
+certificate). Its leaves are the exact values of the strong table of ``proof_table_stock``
+beans a side (:data:`~dicemath.games.bohnduell.limits.PROOF_TABLE_STOCK`, :func:`proof_table`:
+memory-mapped from the cache; built there once on first use by
+:func:`~dicemath.games.bohnduell.strong_table.build_strong`, which says so with its size and
+time; a larger finished strong table of the variant in the cache serves instead, its values
+being as exact), the end of the game (BOHN-6) and the static bounds of
 :func:`~dicemath.games.bohnduell.proof_format.static_bounds`.
+
+The searches of a process share one transposition table per variant (:data:`PROOF_MEMORY`,
+:func:`~dicemath.games.bohnduell.proof_compiled.transpositions`): a proven bound is the
+game's, so the proof of a game's next position starts from what the proofs before it
+proved, finished or not. Before a search the table drops the positions no later position
+of the game reaches (a side with more beans than either side of the position searched, or
+more beans in all; a side's beans never grow, BOHN-3..BOHN-5) once it is half full.
 
 The search runs at most ``proof_seconds`` seconds of wall time
 (:data:`~dicemath.games.bohnduell.limits.PROOF_SECONDS`). A position whose every move is
@@ -19,8 +27,8 @@ difference after it and best play (BOHN-6, BOHN-7), as the tables value it. Othe
 source does not cover the position and the chain answers with the search estimate, whose
 advice says that the proof did not finish (:func:`unfinished`). A position with a side of
 more than :data:`PROOF_REACH` beans above the table is not tried: its proof needs far more
-than seconds. Each position is searched once per process for each time limit and table (finished
-or not), so its advice and the values of the positions around it ask one proof.
+than the time limit. Each position is searched once per process for each time limit and table
+(finished or not), so its advice and the values of the positions around it ask one proof.
 
 Example:
     >>> from dicemath.games.bohnduell.rules import Rules
@@ -37,26 +45,29 @@ Example:
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
-from dicemath.core.cache import cache_dir, cache_key, expected_cost, size_text
 from dicemath.games.bohnduell.limits import PROOF_SECONDS, PROOF_TABLE_STOCK
-from dicemath.games.bohnduell.proof_compiled import MAX_CUPS, search_compiled
+from dicemath.games.bohnduell.proof_compiled import MAX_CUPS, search_compiled, transpositions
 from dicemath.games.bohnduell.proof_format import decode_move
 from dicemath.games.bohnduell.rules import Rules
-from dicemath.games.bohnduell.solver_dense import DENSE_FORMAT, DenseTable
+from dicemath.games.bohnduell.solver_dense import DenseTable
 from dicemath.games.bohnduell.state import Move, Side, State
-from dicemath.games.bohnduell.strong_table import endgame_table, strong_tables
+from dicemath.games.bohnduell.strong_table import build_strong, covering_table, strong_tables
 
-PROOF_REACH = 10
+PROOF_REACH = 14
 """The most beans a side of a position proven on demand may hold above the proof's table
-(``proof_table_stock``); beyond, no proof is tried (the search estimate answers)."""
+(``proof_table_stock``); beyond, no proof is tried (the search estimate answers). The proofs
+that do not finish near it still leave their bounds to the positions that follow."""
 
-PROOF_MEMORY = 256 << 20
-"""The bound of the proof's transposition table in bytes (256 MiB, about 11 million positions;
-entries are replaced beyond, see :mod:`~dicemath.games.bohnduell.proof_compiled`)."""
+PROOF_MEMORY = 1 << 30
+"""The bound of the proofs' shared transposition table in bytes (1 GiB, about 33 million
+positions once grown; entries are replaced beyond, see
+:mod:`~dicemath.games.bohnduell.proof_compiled`)."""
 
 
 @dataclass(frozen=True)
@@ -115,21 +126,35 @@ def _proof(cups: int, capture: str, me: Side, opp: Side, seconds: int,
     """The search of one position: ``(future value of each move, or None; seconds; nodes)``."""
     rules = Rules(cups=cups, stock=max(sum(me), sum(opp), 1), capture=capture)
     table = proof_table(rules, table_stock)
+    kept, swept = _kept(cups, capture)
     began = time.perf_counter()
-    outcome = search_compiled(rules, table, seconds=float(seconds), all_first_moves=True, memory=PROOF_MEMORY,
-                              sides=(me, opp), rows=False)
+    side, total = rules.stock, sum(me) + sum(opp)
+    with swept[1]:
+        if kept.positions > kept.capacity // 2 and (side < swept[0][0] or total < swept[0][1]):
+            kept.drop_beyond(side, total)
+            swept[0] = (side, total)
+        outcome = search_compiled(rules, table, seconds=float(seconds), all_first_moves=True, sides=(me, opp),
+                                  rows=False, transpositions=kept)
     spent = time.perf_counter() - began
     if outcome.exhausted or any(low != high for _, low, high in outcome.first_moves):
         return None, spent, outcome.nodes
     return {decode_move(code): low for code, low, _ in outcome.first_moves}, spent, outcome.nodes
 
 
+@lru_cache(maxsize=2)
+def _kept(cups: int, capture: str) -> tuple[Any, list[Any]]:
+    """The process's transposition table of a variant, and ``[(side, total) it was last swept
+    to, the lock of its one search at a time]``."""
+    return transpositions(Rules(cups=cups, capture=capture), PROOF_MEMORY), [(1 << 30, 1 << 30), threading.Lock()]
+
+
 def proof_table(rules: Rules, table_stock: int) -> DenseTable | None:
     """The table the proof searches over for the variant of ``rules`` (cups, capture): its
-    sides hold at most ``table_stock`` beans (None for 0). The strong table of that stock when
-    one was built (``dicemath bohnduell table build``), else the dense table, built on first
-    use (which says so on standard error, with the cost measured) and kept in the cache;
-    opened once per process."""
+    sides hold at least ``table_stock`` beans (None for 0). The smallest finished strong table
+    of the variant in the cache that holds them (``dicemath bohnduell table list``), else the
+    strong table of ``table_stock`` built there now (the first use, which says so on standard
+    error, and :func:`~dicemath.games.bohnduell.strong_table.build_strong` announces its size
+    and time); memory-mapped, opened once per process."""
     return _proof_table(rules.cups, rules.capture, table_stock)
 
 
@@ -138,40 +163,36 @@ def _proof_table(cups: int, capture: str, table_stock: int) -> DenseTable | None
     if not table_stock:
         return None
     rules = Rules(cups=cups, stock=table_stock, capture=capture)
-    if not table_built(rules):
+    table = covering_table(rules, table_stock)
+    if table is None:
         sys.stderr.write(first_use_notice(rules) + "\n")
         sys.stderr.flush()
-    return endgame_table(rules, table_stock)
+        build_strong(rules)
+        table = covering_table(rules, table_stock)
+    return table
 
 
 def table_built(rules: Rules) -> bool:
     """Whether the proof's table of ``rules`` (its stock a side) is on this machine: a finished
-    strong table of that stock, or the dense table in the cache."""
-    if any(entry.complete and entry.current and entry.sides == "reachable"
-           and (entry.cups, entry.stock, entry.capture) == (rules.cups, rules.stock, rules.capture)
-           for entry in strong_tables()):
-        return True
-    return (cache_dir() / f"{cache_key('bohnduell-dense', (rules, 'reachable'), DENSE_FORMAT)}.npz").exists()
+    strong table of the variant holding that stock in the cache."""
+    return any(entry.complete and entry.current and (entry.cups, entry.capture) == (rules.cups, rules.capture)
+               and entry.stock >= rules.stock for entry in strong_tables())
 
 
 def first_use_notice(rules: Rules) -> str:
-    """The line the first proof on a machine writes before its table is built, with the cost
-    measured (``dicemath/data/table_costs.json``) when there is one.
+    """The line the first proof on a machine writes before its table is built.
 
     Example:
         >>> first_use_notice(Rules(stock=3)).startswith("dicemath: BohnDuell proves positions beyond")
         True
     """
-    cost = expected_cost("bohnduell-dense", (rules, "reachable"))
-    measured = (f"about {cost['seconds']:.0f} s and {size_text(cost['bytes'])} when measured on {cost['machine']}"
-                if cost is not None else "its size and time follow when it is built")
-    return (f"dicemath: BohnDuell proves positions beyond its exact tables by search over the table of {rules.stock} "
-            f"beans a side, built once now ({measured}; the proof_table_stock setting chooses another)")
+    return (f"dicemath: BohnDuell proves positions beyond its exact tables by search over the strong table of "
+            f"{rules.stock} beans a side, built once now (the proof_table_stock setting chooses another)")
 
 
 def unfinished(state: State, seconds: int = PROOF_SECONDS, table_stock: int = PROOF_TABLE_STOCK) -> str | None:
     """Why the proof did not answer ``state``, for the estimate's advice: ``"not finished within
-    10 s over the table of 20 beans a side"``, ``"not tried: a side holds more than 30 beans"``;
+    20 s over the table of 24 beans a side"``, ``"not tried: a side holds more than 38 beans"``;
     None when no proof was asked for (``seconds`` 0) or it finished."""
     if not seconds:
         return None

@@ -51,9 +51,9 @@ Example:
     >>> advice = chain.advise(initial_state(Rules()).apply("S1"), depth=2, table_stock=6, proof_seconds=0)
     >>> advice.exact, advice.source
     (False, 'search (depth 2) with exact tables of 6 beans a side')
-    >>> advice = chain.advise(initial_state(Rules(stock=8)).apply("S1"), table_stock=0, proof_table_stock=4)
+    >>> advice = chain.advise(initial_state(Rules(stock=12)).apply("S1"), table_stock=0, proof_table_stock=4)
     >>> advice.exact, advice.source, advice.best.value
-    (True, 'proof', 0)
+    (True, 'proof', 1)
     >>> source_chain(Rules(stock=6)).advise(initial_state(Rules(stock=6)), table_stock=6).source
     'table'
 """
@@ -425,7 +425,7 @@ def source_chain(rules: Rules) -> SourceChain:
         strong table (exact, integer): a strong table built here (dicemath bohnduell table build) covers both sides
         solved start (exact, integer): the start of a game whose first moves ship with the package
         solve (exact, integer): potential (total distance of the beans to their pots) at most 60
-        proof (exact, integer): proven in 10 s (proof_seconds) over the 20-bean table (proof_table_stock); sides to +10
+        proof (exact, integer): proven in 20 s (proof_seconds) over the 24-bean table (proof_table_stock); sides to +14
         search (estimate): any position: alpha-beta search, 1..12 plies (default 6)
     """
     return SourceChain(
