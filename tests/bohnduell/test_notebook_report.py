@@ -86,3 +86,21 @@ def test_proof_sentence_follows_the_numbers():
     rows_ = [{"stock": 9, "table_positions": 1000}, {"stock": 10, "table_positions": 1500, "solve_seconds": 60.0}]
     assert "answered by the search" in growth_conclusion(rows_, standard)
     assert "proven by search instead (value -1" in growth_conclusion(rows_, {**standard, "proven": True, "value": -1})
+
+
+def test_reproduced_sentence_follows_the_numbers():
+    from dicemath.games.bohnduell.report import reproduced_conclusion
+
+    def record(capture, value, bounds, seconds):
+        return {"capture": capture, "value": value, "lower": -3, "upper": 2, "table_stock": 24,
+                "first_move_bounds": bounds, "table_seconds": seconds[0], "proof_seconds": seconds[1],
+                "check_seconds": seconds[2], "machine": "a machine", "table_bytes": 4.1e9}
+
+    rows = [record("every", 2, {"S1": [2, 2], "S2": [0, 1]}, (120, 300, 60)),
+            record("last", -1, {"S1": [-1, -1], "S2": [-3, -3]}, (100, 200, 30))]
+    text = reproduced_conclusion(rows)
+    assert text.startswith("The standard game is worth -1 with capture `last` (best first move S1) and +2 with "
+                           "capture `every` (best first move S1)")
+    assert "took 8.0 minutes all told" in text and "4.1 GB" in text
+    rows[0]["value"] = None
+    assert "between -3 and +2 with capture `every` (not proven)" in reproduced_conclusion(rows)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from importlib import resources
 
 from dicemath.games.bohnduell.players import SearchPlayer, greedy_player, match, random_player
 from dicemath.games.bohnduell.rules import STANDARD, Rules
@@ -38,6 +39,14 @@ def solved_stocks() -> dict:
     """The committed results of ``analyses/bohnduell_solve_stocks.py`` (empty if absent)."""
     path = study_file("bohnduell_solved_stocks.json")
     return json.loads(path.read_text()) if path.exists() else {"results": {}}
+
+
+def proof_records() -> list[dict]:
+    """The committed reproductions of proofs (``data/proof_records.json``'s ``proofs``, written by
+    ``analyses/bohnduell_reproduce_proofs.py``: each run from an empty cache by
+    ``dicemath bohnduell proof reproduce``, with its machine, times and peak memory)."""
+    text = resources.files("dicemath.games.bohnduell").joinpath("data", "proof_records.json").read_text()
+    return list(json.loads(text).get("proofs", []))
 
 
 def search_quality() -> dict | None:
@@ -68,6 +77,8 @@ class BohnReport:
         quality: the committed judgement of the depth-6 search by a strong table (None if absent).
         standard: the committed record of the 40-bean game's table (None if absent).
         proofs: the committed proofs of starts beyond the tables (``analyses/bohnduell_prove_stocks.py``).
+        reproduced: the committed reproductions of the standard game's proof (:func:`proof_records`,
+            40 beans), one per capture rule and table.
         live_games, live_matches: the quick live matches (``name -> MatchResult.as_dict()``).
     """
 
@@ -85,6 +96,7 @@ class BohnReport:
     quality: dict | None
     standard: dict | None
     proofs: list
+    reproduced: list
     live_games: int
     live_matches: dict
 
@@ -111,6 +123,13 @@ def compute(game: Game, context: ReportContext) -> BohnReport:
     for proof in data.get("proofs", []):
         if proof["proven"]:
             stocks[proof["capture"]].setdefault(proof["stock"], proof)
+    reproduced = [r for r in proof_records() if (r["cups"], r["stock"]) == (CUPS, STANDARD.stock)]
+    for r in reproduced:
+        if r["value"] is not None:
+            best = [m for m, (low, high) in r["first_move_bounds"].items() if low == high == r["value"]]
+            stocks[r["capture"]].setdefault(r["stock"], {"stock": r["stock"], "value": r["value"],
+                                                         "optimal_first_moves": best, "seconds": r["proof_seconds"],
+                                                         "certificate_sha256": r["certificate_sha256"]})
     line_stock = 6 if context.quick else 10
     table = solve_dense(Rules(cups=CUPS, stock=line_stock))
     start = initial_state(table.rules_for(line_stock))
@@ -129,7 +148,7 @@ def compute(game: Game, context: ReportContext) -> BohnReport:
                       (line[-1][1] if line else start).diagram(), start,
                       game.advise(start, depth=search.depth, table_stock=TABLE_STOCK), overfill,
                       advisor_strength(), search_quality(), data.get("standard_game"), data.get("proofs", []),
-                      games, live)
+                      reproduced, games, live)
 
 
 def first_player_conclusion(stocks: dict) -> str:
@@ -217,6 +236,42 @@ def proof_conclusion(proofs: list[dict]) -> str:
             f"{', '.join(str(r['stock']) for r in proven)} beans a side; {same}, and the best first move is "
             f"{' or '.join(best)}. The largest proof searched {nodes:,} positions; each certificate was replayed by "
             "the independent checker.")
+
+
+def reproduced_conclusion(records: list[dict]) -> str:
+    """What the reproductions of the standard game's proof say, read off their rows: each capture
+    rule's value and best first moves, and the longest run from an empty cache."""
+    values = []
+    for r in sorted(records, key=_record_order):
+        if r["value"] is None:
+            values.append(f"between {r['lower']:+d} and {r['upper']:+d} with capture `{r['capture']}` (not proven)")
+            continue
+        best = [m for m, (low, high) in r["first_move_bounds"].items() if low == high == r["value"]]
+        values.append(f"{r['value']:+d} with capture `{r['capture']}` (best first move {' or '.join(best)})")
+    slowest = max(records, key=_all_told)
+    return (f"The standard game is worth {' and '.join(values)} for the first player. The longest of these runs, "
+            f"from an empty cache, took {_all_told(slowest) / 60:.1f} minutes all told (table, proof and check) on "
+            f"{slowest['machine']}, over a table of {slowest['table_bytes'] / 1e9:.1f} GB on disk.")
+
+
+def _record_order(r: dict) -> tuple:
+    """The published rule first (BOHN-4), then the variant; smaller tables first."""
+    return r["capture"] != "last", r["capture"], r["table_stock"]
+
+
+def _all_told(r: dict) -> float:
+    """The seconds of a reproduction's three steps together."""
+    return float(r["table_seconds"] + r["proof_seconds"] + r["check_seconds"])
+
+
+def _reproduced_row(r: dict) -> list:
+    value = f"{r['value']:+d}" if r["value"] is not None else f"{r['lower']:+d}..{r['upper']:+d}"
+    moves = " ".join(f"{m} {a:+d}" if a == b else f"{m} {a:+d}..{b:+d}" for m, (a, b) in r["first_move_bounds"].items())
+    peak = max(r["table_peak_megabytes"], r["proof_peak_megabytes"], r["check_peak_megabytes"])
+    return [r["capture"], value, moves, f"{r['table_stock']} ({r['table_bytes'] / 1e9:.1f} GB)",
+            f"{r['table_seconds']:.0f}", f"{r['proof_seconds']:.0f}", f"{r['check_seconds']:.0f}",
+            f"{_all_told(r) / 60:.1f}", f"{peak:,.0f}", f"{r['nodes']:,}", f"{r['certificate_rows']:,}",
+            r["certificate_sha256"][:12]]
 
 
 def search_quality_conclusion(quality: dict) -> str:
@@ -351,6 +406,22 @@ def render(report: BohnReport, context: ReportContext) -> str:
                                   "certificate rows", "SHA-256 (first 12)"],
                                  [_proof_row(r) for r in sorted(report.proofs, key=lambda r: r["stock"])]),
                   "", proof_conclusion(report.proofs), ""]
+
+    if report.reproduced:
+        parts += ["## The standard game, rebuilt in one command", "",
+                  "`dicemath bohnduell proof reproduce --stock 40 --table-stock T [--capture every]` builds the strong "
+                  "table of T beans a side, proves the start and every first move over it, writes the certificate, "
+                  "checks it with the independent checker and compares the value, the first moves and the "
+                  "certificate's SHA-256 with this record. Each run below started from an empty cache "
+                  "(`analyses/bohnduell_reproduce_proofs.py`); times are wall seconds, `all told` the three steps "
+                  "together in minutes, `peak MB` the process's peak resident memory (the table's mapped pages "
+                  "included).", "",
+                  markdown_table(["capture", "value", "first moves", "table (beans)", "table s", "proof s", "check s",
+                                  "all told (min)", "peak MB", "positions searched", "certificate rows",
+                                  "SHA-256 (first 12)"],
+                                 [_reproduced_row(r) for r in sorted(report.reproduced,
+                                                                     key=_record_order)]),
+                  "", reproduced_conclusion(report.reproduced), ""]
 
     first_move = report.first_moves.best
     if first_move is None:
