@@ -28,7 +28,7 @@ Commands:
 - ``proof search --stock 32 --table-stock 30 [--nodes N] [--seconds S] [--all-first-moves]
   [--out FILE] [--json]``: prove the value of a start by search over an endgame table
   (:func:`~dicemath.games.bohnduell.proof.prove`), writing its certificate; ``proof check
-  FILE [--json]``: replay a certificate with the rules and the table it names
+  FILE [--engine compiled|python] [--json]``: replay a certificate with the rules and the table it names
   (:func:`~dicemath.games.bohnduell.proof_check.check`). The endgame table of ``T`` beans is
   the strong table of that stock in the cache, else solved in memory.
 - ``proof reproduce --stock 40 --table-stock 30 [--folder DIR] [--table-folder DIR] [--record
@@ -50,7 +50,7 @@ from dicemath.core.commands import (
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.core.errors import InvalidStateError
 from dicemath.games.bohnduell.limits import (DEPTH, MAX_DEPTH, MAX_PROOF_SECONDS, MAX_TABLE_STOCK, PROOF_SECONDS,
-                                             PROOF_TABLE_STOCK, TABLE_STOCK, check_settings)
+                                             PROOF_TABLE_STOCK, REPRODUCE_MEMORY, TABLE_STOCK, check_settings)
 from dicemath.games.bohnduell.state import PLAYER_NAMES, State, initial_state, parse_position
 
 
@@ -135,11 +135,15 @@ def register(subparsers, game) -> None:
     again.add_argument("--table-folder", help="the strong table's folder (default: in the cache)")
     again.add_argument("--workers", type=_workers, default=None, help="threads of the table's build (default: every "
                                                                       "core)")
+    again.add_argument("--memory-mib", type=_positive, default=REPRODUCE_MEMORY >> 20,
+                       help=f"the most MiB of the proof's transposition table (default {REPRODUCE_MEMORY >> 20})")
     again.add_argument("--record", help="compare with this record instead of the committed one ({\"proofs\": [...]})")
     add_json_flag(again)
     again.set_defaults(func=run_proof_reproduce)
     check = proofs.add_parser("check", help="replay a certificate with the rules and its endgame table")
     check.add_argument("certificate", metavar="FILE", help="a certificate written by 'proof search --out'")
+    check.add_argument("--engine", choices=("compiled", "python"), default="compiled",
+                       help="verify the rows in C (default) or replay them in Python; both accept the same files")
     add_json_flag(check)
     check.set_defaults(func=run_proof_check)
 
@@ -397,7 +401,7 @@ def run_proof_check(args) -> int:
 
     header = read_certificate(args.certificate).header
     rules = Rules(cups=header.cups, stock=header.stock, capture=header.capture)
-    checked = check(args.certificate, endgame_table(rules, header.table_stock))
+    checked = check(args.certificate, endgame_table(rules, header.table_stock), engine=args.engine)
     result = {"cups": rules.cups, "stock": rules.stock, "capture": rules.capture, "table_stock": header.table_stock,
               "checked": True, "proven": checked.lower == checked.upper,
               "value": checked.lower if checked.lower == checked.upper else None,
@@ -416,7 +420,8 @@ def run_proof_reproduce(args) -> int:
         raise InvalidStateError(f"the proof's table ({args.table_stock} beans) must hold fewer beans than the game "
                                 f"({rules.stock})")
     row = committed_proof(rules, args.table_stock, args.record)
-    done = reproduce(rules, args.table_stock, args.folder, table_folder=args.table_folder, workers=args.workers)
+    done = reproduce(rules, args.table_stock, args.folder, table_folder=args.table_folder, workers=args.workers,
+                     memory=args.memory_mib << 20)
     found = differences(done, row) if row is not None else []
     result = {**done.as_dict(), "record": "none" if row is None else "equal" if not found else "different",
               "differences": found}

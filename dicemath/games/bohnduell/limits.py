@@ -44,6 +44,12 @@ PROOF_TABLE_STOCK = 24
 0 to :data:`MAX_TABLE_STOCK`; 0: the proof's leaves are the end of the game and the static bounds
 only): a strong table, built once on first use (24 beans: 4.1 GB on disk, 280 s of CPU)."""
 
+REPRODUCE_MEMORY = 8 << 30
+"""The bound of the proof's transposition table in bytes when a committed proof is reproduced
+(:func:`~dicemath.games.bohnduell.proof_record.reproduce`; 8 GiB, about 350 million positions;
+it grows only as far as the proof needs). While no entry is replaced the certificate is the
+one the Python search writes, byte for byte, whatever the machine."""
+
 
 def check_settings(depth: int = DEPTH, table_stock: int = TABLE_STOCK, proof_seconds: int = PROOF_SECONDS,
                    proof_table_stock: int = PROOF_TABLE_STOCK) -> tuple[int, int, int, int]:

@@ -38,6 +38,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from dicemath.games.bohnduell.limits import REPRODUCE_MEMORY
 from dicemath.games.bohnduell.proof import prove
 from dicemath.games.bohnduell.proof_check import check
 from dicemath.games.bohnduell.rules import Rules
@@ -65,7 +66,8 @@ class Reproduced:
             when it was built already).
         table_peak_megabytes, proof_peak_megabytes, check_peak_megabytes: the process's peak
             resident memory after each step (MB, a running maximum).
-        nodes, positions: the proof's effort.
+        nodes, positions: the proof's effort; ``replaced``: the transposition-table entries it
+            replaced (0: the certificate is the Python search's, byte for byte).
         machine: :func:`machine`.
     """
 
@@ -93,6 +95,7 @@ class Reproduced:
     check_peak_megabytes: float
     nodes: int
     positions: int
+    replaced: int
     machine: str
 
     def as_dict(self) -> dict[str, Any]:
@@ -132,7 +135,7 @@ def certificate_name(rules: Rules, table_stock: int) -> str:
 
 
 def reproduce(rules: Rules, table_stock: int, folder: str | Path, *, table_folder: str | Path | None = None,
-              workers: int | None = None, announce: bool = True) -> Reproduced:
+              workers: int | None = None, announce: bool = True, memory: int = REPRODUCE_MEMORY) -> Reproduced:
     """Rebuild the strong table of ``table_stock`` beans (or reuse it), prove the start of
     ``rules`` with every first move over it, write the certificate into ``folder`` and check it.
 
@@ -144,6 +147,8 @@ def reproduce(rules: Rules, table_stock: int, folder: str | Path, *, table_folde
             :func:`~dicemath.games.bohnduell.strong_table.default_folder`).
         workers: threads of the table's build (default: every core).
         announce: let the table's build say its size and estimated time first.
+        memory: the most bytes of the proof's transposition table
+            (:func:`~dicemath.games.bohnduell.proof.prove`).
 
     Raises:
         InvalidStateError, InvalidRulesError: a table stock above the tables' bound, a game
@@ -160,7 +165,7 @@ def reproduce(rules: Rules, table_stock: int, folder: str | Path, *, table_folde
         table_bytes = sum(f.stat().st_size for f in place.rglob("*") if f.is_file())
         table = open_strong(place)
     table_peak = _peak_megabytes()
-    proven = prove(rules, table, all_first_moves=True)
+    proven = prove(rules, table, all_first_moves=True, memory=memory)
     path = proven.write(folder / certificate_name(rules, table_stock))
     proof_peak = _peak_megabytes()
     began = time.perf_counter()
@@ -173,7 +178,7 @@ def reproduce(rules: Rules, table_stock: int, folder: str | Path, *, table_folde
                       first_moves, str(path), proven.certificate.digest, proven.certificate.header.rows,
                       path.stat().st_size, agrees, where, table_positions, table_bytes, round(table_seconds, 1),
                       round(proven.seconds, 1), round(check_seconds, 1), table_peak, proof_peak, _peak_megabytes(),
-                      proven.nodes, proven.positions, machine())
+                      proven.nodes, proven.positions, proven.replaced, machine())
 
 
 def committed_proof(rules: Rules, table_stock: int, record: str | Path | None = None) -> dict[str, Any] | None:
