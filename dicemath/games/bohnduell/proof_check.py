@@ -8,14 +8,17 @@ verifies:
 
 1. the file: its format, the header's own digest, the row count and the body's SHA-256
    (:func:`~dicemath.games.bohnduell.proof_format.read_certificate`);
-2. every row, from the rules: at a position whose value is known (both sides in the table,
+2. every row's form: both sides hold at most the game's stock, the rows are strictly
+   ascending by kind, then the mover's side, then the other's (the format's order, so no
+   position has two bounds of one kind), an upper bound names no move;
+3. every row, from the rules: at a position whose value is known (both sides in the table,
    or the end of the game, BOHN-6) the row must agree with it; elsewhere a
    :data:`~dicemath.games.bohnduell.proof_format.LOWER` row ``V >= v`` names a legal move
    (a sow BOHN-3/4, a harvest BOHN-5, or the pass when the mover has no move, BOHN-6) whose
    gain minus a proven *upper* bound of the position after it reaches ``v``, and an
    :data:`~dicemath.games.bohnduell.proof_format.UPPER` row ``V <= u`` has every move's
    gain minus a proven *lower* bound of the position after it at most ``u``;
-3. the header's claims: ``lower <= V(start) <= upper`` and each first move's interval.
+4. the header's claims: ``lower <= V(start) <= upper`` and each first move's interval.
 
 A bound is *proven* at a position when the table or the end of the game gives its exact
 value, when :func:`~dicemath.games.bohnduell.proof_format.static_bounds` give it, or when
@@ -23,6 +26,14 @@ a row of that kind at that position is at least as tight. A row's justification 
 at positions after a move, which come later in every game (their potential is smaller, or
 after a pass their mover can move), so checking every row once proves them all, by
 induction from the end of the game.
+
+Two engines run steps 2 and 3 (:data:`ENGINES`). ``"compiled"`` (the default) is
+``_proof_check_c.c``: its own sowing, harvest, capture and pass (BOHN-3..BOHN-6) and static
+bounds, no code shared with the search's C either, the rows found through a hash of their
+sides; on a failing row it returns that row's number and this module's replay of that row
+alone raises the error, so both engines raise the same error, message included. ``"python"``
+replays every row with the rules engine, the rows in dicts. The claims (step 4) are checked
+in Python by both, the compiled route looking rows up by binary search in the sorted body.
 
 Example:
     >>> import tempfile, os
@@ -37,19 +48,29 @@ Example:
 
 from __future__ import annotations
 
+import bisect
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from dicemath.core.errors import IllegalMoveError, InvalidStateError
-from dicemath.games.bohnduell.proof_format import (KIND_NAMES, LOWER, Certificate, CertificateError, InvalidProofError,
-                                                   decode_move, read_certificate, static_bounds)
+import numpy as np
+
+from dicemath.core.errors import IllegalMoveError, InvalidRulesError, InvalidStateError
+from dicemath.games.bohnduell import _proof_check_c  # type: ignore[attr-defined]  # C extension, no stubs
+from dicemath.games.bohnduell.proof_format import (KIND_NAMES, LOWER, UPPER, Certificate, CertificateError,
+                                                   InvalidProofError, Row, decode_move, read_certificate,
+                                                   static_bounds)
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.sides import can_move
 from dicemath.games.bohnduell.solver_dense import DenseTable, solve_dense
 from dicemath.games.bohnduell.state import PASS_MOVE, Move, Side, initial_state, play_side, side_moves
 
 _Key = tuple[Side, Side]          # (side of the mover, side of the other player)
+
+ENGINES = ("compiled", "python")
+"""The checkers :func:`check` runs: the rows verified in C (``_proof_check_c.c``, its own rules and
+static bounds, every variant of cups and capture), or replayed with the rules engine in Python."""
 
 
 def _where(me: Side, opp: Side) -> str:
@@ -92,35 +113,99 @@ class CheckResult:
                 f"{self.rules.capture!r}, is worth {value} to A")
 
 
-class _Replay:
-    """The rows of one certificate and the rules to replay them."""
+class _SortedRows:
+    """The rows of one kind of a body sorted by kind, then sides, found by binary search (no
+    Python object per row): what the compiled route's messages and claims look up."""
 
-    def __init__(self, certificate: Certificate, table: DenseTable | None):
-        header = certificate.header
-        self.rules = header.rules
-        self.every = self.rules.every
+    def __init__(self, body: np.ndarray, kind: int):
+        self.body = body
+        self.kind = kind
+        self.first = int(np.searchsorted(body["kind"], kind, side="left"))
+        self.last = int(np.searchsorted(body["kind"], kind, side="right"))
+
+    def get(self, key: _Key) -> tuple[int, int] | int | None:
+        """The row's ``(value, move code)`` (LOWER) or value (UPPER) at ``key``, or None."""
+        body = self.body
+        i = bisect.bisect_left(range(self.first, self.last), key,
+                               key=lambda j: (tuple(body["me"][j].tolist()), tuple(body["opp"][j].tolist())))
+        if i == self.last - self.first:
+            return None
+        me, opp, _, value, move = _row(body, self.first + i)
+        if (me, opp) != key:
+            return None
+        return (value, move) if self.kind == LOWER else value
+
+
+def _row(body: np.ndarray, i: int) -> Row:
+    """Row ``i`` of a body as Python values."""
+    record = body[i]
+    return (tuple(record["me"].tolist()), tuple(record["opp"].tolist()), int(record["kind"]), int(record["value"]),
+            int(record["move"]))
+
+
+def _malformed(i: int, row: Row, before: Row | None, stock: int) -> str | None:
+    """Why row ``i`` (after row ``before``) cannot be in a certificate of ``stock`` beans, or None:
+    a side above the stock, a row not after the one before it (the body is strictly sorted by
+    kind, then sides: a repeat is a second bound), an upper bound naming a move."""
+    me, opp, kind, _, move = row
+    if sum(me) > stock or sum(opp) > stock:
+        return f"row {i} ({_where(me, opp)}): a side holds more than {stock} beans"
+    if before is not None:
+        if (before[2], before[0], before[1]) == (kind, me, opp):
+            return f"row {i} ({_where(me, opp)}): a second {KIND_NAMES[kind]} bound"
+        if (before[2], before[0], before[1]) > (kind, me, opp):
+            return f"row {i} ({_where(me, opp)}): out of order (the rows are sorted by kind, then sides)"
+    if kind != LOWER and move != 0:
+        return f"row {i} ({_where(me, opp)}): an upper bound names no move, got {move}"
+    return None
+
+
+class _Replay:
+    """The rules, the table and the rows' look-ups that replay one certificate."""
+
+    def __init__(self, rules: Rules, table: DenseTable | None, lower: Any, upper: Any):
+        self.every = rules.every
         self.table = table
-        self.lower: dict[_Key, tuple[int, int]] = {}       # key -> (value, move code)
-        self.upper: dict[_Key, int] = {}
-        self.rows = certificate.row_tuples()
-        for i, (me, opp, kind, value, move) in enumerate(self.rows):
-            if sum(me) > header.stock or sum(opp) > header.stock:
-                raise InvalidProofError(f"row {i} ({_where(me, opp)}): a side holds more than {header.stock} beans")
-            rows = self.lower if kind == LOWER else self.upper
-            if (me, opp) in rows:
-                raise InvalidProofError(f"row {i} ({_where(me, opp)}): a second {KIND_NAMES[kind]} bound")
+        self.lower = lower       # (me, opp) -> (value, move code), with .get
+        self.upper = upper       # (me, opp) -> value, with .get
+        if table is not None:          # the table's look-up with Python ints (SideIndex.contains, DenseTable.value)
+            self.powers = [int(p) for p in table.index.powers]
+            self.rank = table.index.rank
+
+    @classmethod
+    def indexed(cls, certificate: Certificate, table: DenseTable | None) -> tuple[_Replay, list[Row]]:
+        """The replay with the rows in dicts and the rows themselves; raises for a malformed row."""
+        stock = certificate.header.stock
+        rows = certificate.row_tuples()
+        lower: dict[_Key, tuple[int, int]] = {}
+        upper: dict[_Key, int] = {}
+        before = None
+        for i, row in enumerate(rows):
+            fault = _malformed(i, row, before, stock)
+            if fault is not None:
+                raise InvalidProofError(fault)
+            me, opp, kind, value, move = row
             if kind == LOWER:
-                self.lower[(me, opp)] = (value, move)
+                lower[(me, opp)] = (value, move)
             else:
-                if move != 0:
-                    raise InvalidProofError(f"row {i} ({_where(me, opp)}): an upper bound names no move, got {move}")
-                self.upper[(me, opp)] = value
+                upper[(me, opp)] = value
+            before = row
+        return cls(certificate.header.rules, table, lower, upper), rows
+
+    def rank_of(self, side: Side) -> int:
+        """The side's rank in the table, or -1 (the look-up of ``SideIndex.contains``)."""
+        if self.table is None or sum(side) > self.table.stock:
+            return -1
+        return int(self.rank[sum(v * p for v, p in zip(side, self.powers))])
 
     def exact(self, me: Side, opp: Side) -> int | None:
         """The exact ``V``: from the table when both sides lie in it; 0 when neither can move (BOHN-6)."""
-        table = self.table
-        if table is not None and table.index.contains(me) and table.index.contains(opp):
-            return table.value(me, opp)
+        if self.table is not None:
+            r_me = self.rank_of(me)
+            if r_me >= 0:
+                r_opp = self.rank_of(opp)
+                if r_opp >= 0:
+                    return int(self.table.values[self.table.index.position(r_me, r_opp)])
         if not can_move(me) and not can_move(opp):
             return 0
         return None
@@ -183,8 +268,10 @@ class _Replay:
                                         f"it ({_where(next_me, next_opp)}) is worth at least {gain - value}")
 
 
-def check_certificate(certificate: Certificate, table: DenseTable | None = None) -> CheckResult:
+def check_certificate(certificate: Certificate, table: DenseTable | None = None, *,
+                      engine: str | None = None) -> CheckResult:
     """Verify a certificate in memory (see :func:`check`)."""
+    engine = _engine(engine)
     began = time.perf_counter()
     header = certificate.header
     rules = header.rules
@@ -201,9 +288,12 @@ def check_certificate(certificate: Certificate, table: DenseTable | None = None)
                                    f"capture={table.capture!r}, stock={table.stock}")
     elif table is not None:
         raise CertificateError(f"the certificate was proven without an endgame table; got one of stock {table.stock}")
-    replay = _Replay(certificate, table)
-    for i, row in enumerate(replay.rows):
-        replay.verify_row(i, row)
+    if engine == "python":
+        replay, rows = _Replay.indexed(certificate, table)
+        for i, row in enumerate(rows):
+            replay.verify_row(i, row)
+    else:
+        replay = _compiled(certificate, table)
     if header.lower > header.upper:
         raise InvalidProofError(f"the header claims lower {header.lower} > upper {header.upper}")
     me, opp = initial_state(rules).mover_sides
@@ -226,17 +316,50 @@ def check_certificate(certificate: Certificate, table: DenseTable | None = None)
         if high < header.upper and not replay.at_least(a, b, gain - high):
             raise InvalidProofError(f"nothing proves that the first move {text} is worth at most {high}")
         first_moves[move] = (low, high)
-    return CheckResult(rules, header.lower, header.upper, first_moves, header.table_stock, len(replay.rows),
+    return CheckResult(rules, header.lower, header.upper, first_moves, header.table_stock, len(certificate.body),
                        certificate.digest, time.perf_counter() - began)
 
 
-def check(certificate_path: str | Path, table: DenseTable | None = None) -> CheckResult:
+def _engine(engine: str | None) -> str:
+    if engine is None:
+        return "compiled"
+    if engine not in ENGINES:
+        raise InvalidRulesError(f"engine must be one of {ENGINES}, got {engine!r}")
+    return engine
+
+
+def _compiled(certificate: Certificate, table: DenseTable | None) -> _Replay:
+    """Verify every row in C (``_proof_check_c.check``); return the replay that looks rows up for the
+    claims. For a failing row, the Python replay of that row alone raises the Python route's error."""
+    header = certificate.header
+    rules = header.rules
+    body = np.ascontiguousarray(certificate.body)
+    arrays = None if table is None else (*table.index.kernel_arrays(), np.asarray(table.values))
+    phase, failed = _proof_check_c.check(rules.cups, rules.every, header.stock, body.view(np.uint8), arrays,
+                                         table.stock if table is not None else 0)
+    if phase == 1:
+        fault = _malformed(failed, _row(body, failed), _row(body, failed - 1) if failed else None, header.stock)
+        if fault is not None:
+            raise InvalidProofError(fault)
+    replay = _Replay(rules, table, _SortedRows(body, LOWER), _SortedRows(body, UPPER))
+    if phase == 2:
+        replay.verify_row(failed, _row(body, failed))
+    if phase:
+        raise RuntimeError(f"the compiled checker rejects row {failed} of certificate {certificate.digest[:12]}, "
+                           f"the Python replay accepts it: a bug in one of them")
+    return replay
+
+
+def check(certificate_path: str | Path, table: DenseTable | None = None, *, engine: str | None = None) -> CheckResult:
     """Verify the certificate file at ``certificate_path`` with the rules engine.
 
     Args:
         certificate_path: a file written by :meth:`~dicemath.games.bohnduell.proof.ProofResult.write`.
         table: the endgame table the certificate names (same cups, capture and stock), or
             None to build it here (:func:`~dicemath.games.bohnduell.solver_dense.solve_dense`).
+        engine: ``"compiled"`` (the default, None) verifies the rows in C, ``"python"`` replays
+            them with the rules engine (see the module docstring); both accept the same
+            certificates and raise the same error on the same row.
 
     Returns:
         The :class:`CheckResult`: the verified bounds of the start and of its first moves.
@@ -247,5 +370,6 @@ def check(certificate_path: str | Path, table: DenseTable | None = None) -> Chec
         InvalidProofError: a row or a claim that the rules, the table and the other rows do
             not prove.
         CertificateError: a table that is not the one the certificate names.
+        InvalidRulesError: an unknown ``engine``.
     """
-    return check_certificate(read_certificate(certificate_path), table)
+    return check_certificate(read_certificate(certificate_path), table, engine=engine)
