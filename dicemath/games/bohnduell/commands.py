@@ -31,8 +31,8 @@ Commands:
   FILE [--engine compiled|python] [--json]``: replay a certificate with the rules and the table it names
   (:func:`~dicemath.games.bohnduell.proof_check.check`). The endgame table of ``T`` beans is
   the strong table of that stock in the cache, else solved in memory.
-- ``proof reproduce --stock 40 --table-stock 30 [--folder DIR] [--table-folder DIR] [--record
-  FILE] [--json]``: the committed record of a proven start in one command
+- ``proof reproduce --stock 40 --table-stock 24 [--capture every] [--folder DIR] [--table-folder DIR]
+  [--memory-mib M] [--record FILE] [--json]``: the committed record of a proven start in one command
   (:func:`~dicemath.games.bohnduell.proof_record.reproduce`): rebuild the strong table the proof
   needs (or reuse it), the proof with every first move and its certificate (written to
   ``--folder``, default the current folder), and its check; print the machine, each step's
@@ -129,8 +129,8 @@ def register(subparsers, game) -> None:
                                                 "it with the committed record")
     _variant_flags(again, stock_default=40)
     again.add_argument("--table-stock", type=_table_stock, required=True,
-                       help="the strong table the proof searches over, beans a side, as the record: 30 for the "
-                            "standard game (a table of some 31 GB built first), 14 for the 20-bean game")
+                       help="the strong table the proof searches over, beans a side, as the record: 24 for the "
+                            "standard game (a table of 4.1 GB built first), 14 for the 20-bean game")
     again.add_argument("--folder", default=".", help="where the certificate goes (default: the current folder)")
     again.add_argument("--table-folder", help="the strong table's folder (default: in the cache)")
     again.add_argument("--workers", type=_workers, default=None, help="threads of the table's build (default: every "
