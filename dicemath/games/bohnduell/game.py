@@ -5,7 +5,7 @@ values of its positions come from its chain of sources
 (:func:`~dicemath.games.bohnduell.search.source_chain`), with the settings ``depth`` (the
 search's plies, 1..12, default 6), ``table_stock`` (the exact table's beans a side,
 default 12), ``proof_seconds`` (the time limit of a proof by search, default 20, 0 for none)
-and ``proof_table_stock`` (the beans a side of the proof's table, default 24): every legal
+and ``proof_table_stock`` (the beans a side of the proof's table, default 26): every legal
 move valued by the final pot difference from the mover's view after the move and best play
 (BOHN-6, BOHN-7), best first.
 

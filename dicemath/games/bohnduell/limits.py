@@ -9,7 +9,7 @@ Example:
     >>> DEPTH, MAX_DEPTH, TABLE_STOCK, MAX_TABLE_STOCK
     (6, 12, 12, 63)
     >>> PROOF_SECONDS, MAX_PROOF_SECONDS, PROOF_TABLE_STOCK
-    (20, 600, 24)
+    (20, 600, 26)
 """
 
 from __future__ import annotations
@@ -39,10 +39,10 @@ estimated (:mod:`~dicemath.games.bohnduell.proof_source`)."""
 MAX_PROOF_SECONDS = 600
 """The longest proof any door runs, in seconds."""
 
-PROOF_TABLE_STOCK = 24
+PROOF_TABLE_STOCK = 26
 """The stock of the table the proof searches over by default (the ``proof_table_stock`` setting,
 0 to :data:`MAX_TABLE_STOCK`; 0: the proof's leaves are the end of the game and the static bounds
-only): a strong table, built once on first use (24 beans: 4.1 GB on disk, 280 s of CPU)."""
+only): a strong table, built once on first use (26 beans: 8.7 GB on disk, 580 s of CPU)."""
 
 REPRODUCE_MEMORY = 8 << 30
 """The bound of the proof's transposition table in bytes when a committed proof is reproduced

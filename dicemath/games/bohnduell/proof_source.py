@@ -59,7 +59,7 @@ from dicemath.games.bohnduell.solver_dense import DenseTable
 from dicemath.games.bohnduell.state import Move, Side, State
 from dicemath.games.bohnduell.strong_table import build_strong, covering_table, strong_tables
 
-PROOF_REACH = 14
+PROOF_REACH = 12
 """The most beans a side of a position proven on demand may hold above the proof's table
 (``proof_table_stock``); beyond, no proof is tried (the search estimate answers). The proofs
 that do not finish near it still leave their bounds to the positions that follow."""
@@ -192,7 +192,7 @@ def first_use_notice(rules: Rules) -> str:
 
 def unfinished(state: State, seconds: int = PROOF_SECONDS, table_stock: int = PROOF_TABLE_STOCK) -> str | None:
     """Why the proof did not answer ``state``, for the estimate's advice: ``"not finished within
-    20 s over the table of 24 beans a side"``, ``"not tried: a side holds more than 38 beans"``;
+    20 s over the table of 26 beans a side"``, ``"not tried: a side holds more than 38 beans"``;
     None when no proof was asked for (``seconds`` 0) or it finished."""
     if not seconds:
         return None

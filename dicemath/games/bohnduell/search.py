@@ -425,7 +425,7 @@ def source_chain(rules: Rules) -> SourceChain:
         strong table (exact, integer): a strong table built here (dicemath bohnduell table build) covers both sides
         solved start (exact, integer): the start of a game whose first moves ship with the package
         solve (exact, integer): potential (total distance of the beans to their pots) at most 60
-        proof (exact, integer): proven in 20 s (proof_seconds) over the 24-bean table (proof_table_stock); sides to +14
+        proof (exact, integer): proven in 20 s (proof_seconds) over the 26-bean table (proof_table_stock); sides to +12
         search (estimate): any position: alpha-beta search, 1..12 plies (default 6)
     """
     return SourceChain(
