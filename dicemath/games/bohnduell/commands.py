@@ -6,7 +6,7 @@ Commands:
   the start (``value``: final pot difference A - B under best play, A moving first,
   BOHN-7), ``first_moves`` (each legal first move of A with its value for A) and ``source``
   (the table that answered, or the shipped solved start of a game too big for memory).
-- ``advise STATE [--depth 6] [--table-stock 12] [--proof-seconds 10] [--proof-table-stock 20]
+- ``advise STATE [--depth 6] [--table-stock 12] [--proof-seconds 20] [--proof-table-stock 26]
   [--json]``: every legal move with its value (final pot difference from the mover's view; the
   JSON envelope of :class:`~dicemath.core.advice.Advice`) asked of the game object the command
   was registered with (:meth:`~dicemath.core.game.Game.advise`, its chain of sources

@@ -67,7 +67,7 @@ computation of its values changes (the layout has its own version,
 :data:`~dicemath.games.bohnduell.solver_dense.LAYOUT`); a table of another version or layout
 is refused."""
 
-POSITIONS_PER_SECOND = 1.0e7
+POSITIONS_PER_SECOND = 2.0e7
 """The build speed the estimate printed before a build assumes, positions per second of wall
 time on two threads (the figure ``benchmarks/bench_bohnduell_strong.py`` measures and records)."""
 
