@@ -54,6 +54,7 @@
 #include <time.h>
 
 #include "_dense_c_sides.h"
+#include "_dense_c_table.h"
 
 #define MAX_CUPS 7                  /* a side's n + 1 counts fit one 64-bit word */
 #define MAX_CHILDREN (2 * MAX_CUPS) /* n harvests and n sows at most */
@@ -80,12 +81,7 @@ typedef struct {
 
 typedef struct {
     int n, every;
-    /* the endgame table (has_table 0: none) */
-    int has_table;
-    int64_t table_stock, codes, kmax;
-    const int64_t *powers, *potentials, *starts, *block_offsets;
-    const int32_t *rank;
-    const int8_t *values;
+    DenseTable table;               /* the endgame table (held 0: none) */
     /* the transposition table */
     Entry *tt;
     uint64_t buckets, max_buckets, entries, replaced;
@@ -142,24 +138,18 @@ static inline void static_bounds(const int64_t *me, const int64_t *opp, int n, i
 
 static inline int64_t rank_of(const Search *s, const int64_t *side) {
     int64_t code = 0;
-    for (int j = 0; j <= s->n; j++) code += side[j] * s->powers[j];
-    return code < s->codes ? s->rank[code] : -1;
-}
-
-static inline int64_t table_position(const Search *s, int64_t me, int64_t opp) {
-    int64_t k_me = s->potentials[me], k_opp = s->potentials[opp];
-    return s->block_offsets[k_me * (s->kmax + 1) + k_opp] +
-           (me - s->starts[k_me]) * (s->starts[k_opp + 1] - s->starts[k_opp]) + (opp - s->starts[k_opp]);
+    for (int j = 0; j <= s->n; j++) code += side[j] * s->table.powers[j];
+    return dense_table_rank(&s->table, code);
 }
 
 /* The exact V of a leaf: the table's when both sides lie in it, 0 at the end of the game
  * (BOHN-6). Returns 1 with *value set, or 0 elsewhere. */
 static int exact(const Search *s, const int64_t *me, const int64_t *opp, int *value) {
     int n = s->n;
-    if (s->has_table && beans(me, n) <= s->table_stock && beans(opp, n) <= s->table_stock) {
+    if (s->table.held && beans(me, n) <= s->table.stock && beans(opp, n) <= s->table.stock) {
         int64_t r_me = rank_of(s, me), r_opp = rank_of(s, opp);
         if (r_me >= 0 && r_opp >= 0) {
-            *value = s->values[table_position(s, r_me, r_opp)];
+            *value = s->table.values[dense_table_position(&s->table, r_me, r_opp)];
             return 1;
         }
     }
@@ -652,7 +642,6 @@ static int run(Search *s, const int64_t *start_me, const int64_t *start_opp, int
 /* ------------------------------------------------------------------------------------ */
 /* Python binding.                                                                       */
 
-#define TABLE_ARRAYS 8
 
 typedef struct {
     PyObject_HEAD
@@ -771,7 +760,7 @@ static int read_side(const Py_buffer *b, int n, int64_t *side) {
 static PyObject *py_prove(PyObject *self, PyObject *args) {
     (void)self;
     int cups, every, all_first_moves, guess, gather;
-    Py_buffer start[2] = {{0}}, arrays[TABLE_ARRAYS] = {{0}};
+    Py_buffer start[2] = {{0}};
     PyObject *table, *kept = Py_None;
     Py_ssize_t table_stock, node_limit, max_entries;
     double seconds;
@@ -781,7 +770,6 @@ static PyObject *py_prove(PyObject *self, PyObject *args) {
     Search s = {0};
     int64_t me[MAX_CUPS + 1], opp[MAX_CUPS + 1];
     PyObject *result = NULL;
-    int have_arrays = 0;
     Transpositions *own = NULL;                             /* the kept table, once accepted */
     if (kept != Py_None) {
         Transpositions *given = (Transpositions *)kept;
@@ -805,27 +793,7 @@ static PyObject *py_prove(PyObject *self, PyObject *args) {
     }
     s.n = cups;
     s.every = every;
-    if (table != Py_None) {
-        if (!PyArg_ParseTuple(table, "y*y*y*y*y*y*y*y*", &arrays[0], &arrays[1], &arrays[2], &arrays[3],
-                              &arrays[4], &arrays[5], &arrays[6], &arrays[7]))
-            goto done;
-        have_arrays = 1;
-        s.has_table = 1;
-        s.table_stock = table_stock;
-        s.powers = arrays[1].buf;
-        s.rank = arrays[2].buf;
-        s.codes = arrays[2].len / 4;
-        s.potentials = arrays[3].buf;
-        s.starts = arrays[4].buf;
-        s.kmax = arrays[4].len / 8 - 2;
-        s.block_offsets = arrays[5].buf;
-        s.values = arrays[7].buf;
-        if (arrays[1].len != 8 * (cups + 1) || s.kmax < 0 ||
-            arrays[5].len != 8 * (s.kmax + 1) * (s.kmax + 1)) {
-            PyErr_SetString(PyExc_ValueError, "the table's index arrays do not fit its cups (see solver_dense.SideIndex)");
-            goto done;
-        }
-    }
+    if (dense_table_open(&s.table, table, cups, table_stock) < 0) goto done;
     s.limit = node_limit < 0 ? INT64_MAX : node_limit;
     s.timed = seconds >= 0;
     if (own != NULL) {
@@ -876,8 +844,7 @@ done:
     free(s.tt);                                            /* NULL when the table is kept */
     PyBuffer_Release(&start[0]);
     PyBuffer_Release(&start[1]);
-    if (have_arrays)
-        for (int i = 0; i < TABLE_ARRAYS; i++) PyBuffer_Release(&arrays[i]);
+    dense_table_release(&s.table);
     return result;
 }
 

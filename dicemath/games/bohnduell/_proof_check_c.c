@@ -3,8 +3,9 @@
  * It replays every row of a certificate's body (proof_format.py: row_dtype, LOWER with its move,
  * UPPER) exactly as proof_check._Replay does, and trusts only the rules, the endgame table and the
  * format: its sowing, harvest, capture and pass (BOHN-3..BOHN-6, both capture rules of BOHN-4) and its
- * static bounds (proof_format.static_bounds, dead_beans) are written here, sharing no code with the
- * proof search (_proof_c.c, _dense_c_sides.h).
+ * static bounds (proof_format.static_bounds, dead_beans) are written here, sharing no rules with the
+ * proof search (_proof_c.c, _dense_c_sides.h); both read the table through its layout alone
+ * (_dense_c_table.h).
  *
  * Two passes, as the Python checker raises:
  *   1. the rows one by one: both sides hold at most the certificate's stock, the rows are strictly
@@ -34,11 +35,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_dense_c_table.h"
+
 #define MAX_CUPS 10                 /* the most cups of the rules (BOHN-1) */
 #define MAX_NEXT (2 * MAX_CUPS)     /* n harvests and n sows at most */
 #define LOWER 1
 #define UPPER 2
-#define TABLE_ARRAYS 8
 #define EMPTY UINT64_MAX
 #define MAX_ROWS UINT32_MAX      /* a slot holds a row number in its low 32 bits */
 
@@ -54,12 +56,7 @@ typedef struct {
     int64_t rows;
     uint64_t *slots;
     uint64_t mask;
-    /* the endgame table (has_table 0: none) */
-    int has_table;
-    int64_t table_stock, codes, kmax;
-    const int64_t *powers, *potentials, *starts, *block_offsets;
-    const int32_t *rank;
-    const int8_t *values;
+    DenseTable table;               /* the endgame table (held 0: none) */
 } Checker;
 
 /* ------------------------------------------------------------------------------------ */
@@ -141,21 +138,18 @@ static int dead_beans(int n, const int *side) {
 /* Known values, rows and proven bounds.                                                 */
 
 static int in_table(const Checker *c, const int *side, int64_t *rank) {
-    if (sum(c->n, side) > c->table_stock) return 0;
+    if (sum(c->n, side) > c->table.stock) return 0;
     int64_t code = 0;
-    for (int j = 0; j <= c->n; j++) code += side[j] * c->powers[j];
-    if (code >= c->codes || c->rank[code] < 0) return 0;
-    *rank = c->rank[code];
-    return 1;
+    for (int j = 0; j <= c->n; j++) code += side[j] * c->table.powers[j];
+    *rank = dense_table_rank(&c->table, code);
+    return *rank >= 0;
 }
 
 /* Where the table holds V(me, opp) (solver_dense.SideIndex.position), or -1 when a side is not in it. */
 static int64_t table_index(const Checker *c, const int *me, const int *opp) {
     int64_t r_me, r_opp;
-    if (!c->has_table || !in_table(c, me, &r_me) || !in_table(c, opp, &r_opp)) return -1;
-    int64_t k_me = c->potentials[r_me], k_opp = c->potentials[r_opp];
-    return c->block_offsets[k_me * (c->kmax + 1) + k_opp] +
-           (r_me - c->starts[k_me]) * (c->starts[k_opp + 1] - c->starts[k_opp]) + (r_opp - c->starts[k_opp]);
+    if (!c->table.held || !in_table(c, me, &r_me) || !in_table(c, opp, &r_opp)) return -1;
+    return dense_table_position(&c->table, r_me, r_opp);
 }
 
 /* The hash of a row's kind and sides (2 (n + 1) bytes). */
@@ -200,7 +194,7 @@ static void prepare_bound(const Checker *c, const int *me, const int *opp, int k
     b->at = table_index(c, me, opp);
     if (b->at >= 0) {
         b->how = BY_TABLE;
-        __builtin_prefetch(&c->values[b->at]);
+        __builtin_prefetch(&c->table.values[b->at]);
         return;
     }
     b->how = DECIDED;
@@ -226,7 +220,8 @@ static void prepare_bound(const Checker *c, const int *me, const int *opp, int k
 
 static int bound_holds(const Checker *c, const Bound *b) {
     if (b->how == DECIDED) return b->holds;
-    if (b->how == BY_TABLE) return b->kind == LOWER ? c->values[b->at] >= b->need : c->values[b->at] <= b->need;
+    if (b->how == BY_TABLE)
+        return b->kind == LOWER ? c->table.values[b->at] >= b->need : c->table.values[b->at] <= b->need;
     for (uint64_t slot = b->hash & c->mask;; slot = (slot + 1) & c->mask) {
         uint64_t entry = c->slots[slot];
         if (entry == EMPTY) return 0;
@@ -289,7 +284,7 @@ static void prepare_row(const Checker *c, int64_t i, Pending *p) {
     own->at = table_index(c, me, opp);
     if (own->at >= 0) {
         own->how = BY_TABLE;
-        __builtin_prefetch(&c->values[own->at]);
+        __builtin_prefetch(&c->table.values[own->at]);
         return;
     }
     if (!can_move(c->n, me) && !can_move(c->n, opp)) {
@@ -333,10 +328,9 @@ static int64_t first_false(const Checker *c) {
 static PyObject *py_check(PyObject *self, PyObject *args) {
     (void)self;
     int cups, every, stock;
-    Py_buffer body = {0}, arrays[TABLE_ARRAYS] = {{0}};
+    Py_buffer body = {0};
     PyObject *table, *result = NULL;
     Py_ssize_t table_stock;
-    int have_arrays = 0;
     if (!PyArg_ParseTuple(args, "ipiy*On", &cups, &every, &stock, &body, &table, &table_stock)) return NULL;
     Checker c = {0};
     c.n = cups;
@@ -350,26 +344,7 @@ static PyObject *py_check(PyObject *self, PyObject *args) {
     }
     c.body = body.buf;
     c.rows = body.len / c.width;
-    if (table != Py_None) {
-        if (!PyArg_ParseTuple(table, "y*y*y*y*y*y*y*y*", &arrays[0], &arrays[1], &arrays[2], &arrays[3], &arrays[4],
-                              &arrays[5], &arrays[6], &arrays[7]))
-            goto done;
-        have_arrays = 1;
-        c.has_table = 1;
-        c.table_stock = table_stock;
-        c.powers = arrays[1].buf;
-        c.rank = arrays[2].buf;
-        c.codes = arrays[2].len / 4;
-        c.potentials = arrays[3].buf;
-        c.starts = arrays[4].buf;
-        c.kmax = arrays[4].len / 8 - 2;
-        c.block_offsets = arrays[5].buf;
-        c.values = arrays[7].buf;
-        if (arrays[1].len != 8 * (cups + 1) || c.kmax < 0 || arrays[5].len != 8 * (c.kmax + 1) * (c.kmax + 1)) {
-            PyErr_SetString(PyExc_ValueError, "the table's index arrays do not fit its cups (see solver_dense.SideIndex)");
-            goto done;
-        }
-    }
+    if (dense_table_open(&c.table, table, cups, table_stock) < 0) goto done;
     uint64_t size = 16;
     while (size * 3 < 4 * (uint64_t)c.rows) size *= 2;  /* at most three quarters full */
     c.mask = size - 1;
@@ -408,8 +383,7 @@ static PyObject *py_check(PyObject *self, PyObject *args) {
 done:
     free(c.slots);
     PyBuffer_Release(&body);
-    if (have_arrays)
-        for (int i = 0; i < TABLE_ARRAYS; i++) PyBuffer_Release(&arrays[i]);
+    dense_table_release(&c.table);
     return result;
 }
 
