@@ -30,10 +30,11 @@ induction from the end of the game.
 Two engines run steps 2 and 3 (:data:`ENGINES`). ``"compiled"`` (the default) is
 ``_proof_check_c.c``: its own sowing, harvest, capture and pass (BOHN-3..BOHN-6) and static
 bounds, no rules shared with the search's C either (both read the table's layout alone from
-``_dense_c_table.h``), the rows found through a hash of their sides; on a failing row it returns that row's number and this module's replay of that row
-alone raises the error, so both engines raise the same error, message included. ``"python"``
-replays every row with the rules engine, the rows in dicts. The claims (step 4) are checked
-in Python by both, the compiled route looking rows up by binary search in the sorted body.
+``_dense_c_table.h``), the rows found through a hash of their sides; on a failing row it returns
+that row's number and this module's replay of that row alone raises the error, so both engines
+raise the same error, message included. ``"python"`` replays every row with the rules engine,
+the rows in dicts. The claims (step 4) are checked in Python by both, the compiled route looking
+rows up by binary search in the sorted body.
 
 Example:
     >>> import tempfile, os
