@@ -88,7 +88,8 @@ def _random_decisions(seed: int, count: int) -> list[State]:
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_analyse_values_each_decision_as_advise_does(seed):
     """Random decisions (seeded, within and beyond the table): analyse gives each the values,
-    the exact flag and the source that advise gives."""
+    the exact flag and the source that advise gives (the proof on demand off: its first use
+    builds a table of 8.7 GB; tests/bohnduell/test_proof_source.py covers it)."""
     rng = random.Random(100 + seed)
     seen = set()
     for state in _random_decisions(seed, 8):
@@ -96,12 +97,13 @@ def test_analyse_values_each_decision_as_advise_does(seed):
         choice = rng.choice(state.legal_actions())
         record = {"game": "bohnduell", "rules": {"cups": 4, "capture": state.rules.capture},
                   "decisions": [{"position": str(state), "choice": str(choice), "depth": depth,
-                                 "table_stock": table_stock}]}
+                                 "table_stock": table_stock, "proof_seconds": 0}]}
         cost = analyse(record, GAMES).decisions[0]
-        advice = BOHNDUELL.advise(state, depth=depth, table_stock=table_stock)
+        advice = BOHNDUELL.advise(state, depth=depth, table_stock=table_stock, proof_seconds=0)
         assert cost.values == {o.text: float(o.value) for o in advice.options}
         assert (cost.exact, cost.source) == (advice.exact, advice.source)
-        seen.add(source_chain(state.rules).source_for(state, depth=depth, table_stock=table_stock).name)
+        seen.add(source_chain(state.rules).source_for(state, depth=depth, table_stock=table_stock,
+                                                      proof_seconds=0).name)
     assert "search" in seen and seen & {"table", "solve"}
 
 
