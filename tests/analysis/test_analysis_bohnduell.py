@@ -59,9 +59,9 @@ def test_the_value_changes_by_the_losses(seed):
 
 def test_search_values_are_advises():
     position = "30:1,2,0,3:2/31:0,1,3,0:3/A"
-    entry = {"position": position, "choice": "S1", "depth": 3, "table_stock": 8}
+    entry = {"position": position, "choice": "S1", "depth": 3, "table_stock": 8, "proof_seconds": 0}
     cost = analyse({"game": "bohnduell", "decisions": [entry]}, GAMES).decisions[0]
-    advice = BOHNDUELL.advise(State.from_str(position), depth=3, table_stock=8).as_dict()
+    advice = BOHNDUELL.advise(State.from_str(position), depth=3, table_stock=8, proof_seconds=0).as_dict()
     assert not cost.exact and cost.source == advice["source"]
     assert cost.values == {m["move"]: m["value"] for m in advice["options"]}
     assert cost.best == advice["best"] or cost.loss == 0

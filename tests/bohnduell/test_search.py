@@ -57,7 +57,19 @@ def test_search_values_are_those_before_the_core_rebase():
         ("S3", pytest.approx(-4.251632547310189, rel=1e-12)), ("S4", pytest.approx(-5.718969243498869, rel=1e-12))]
 
 
-def test_the_chain_answers_from_its_first_covering_source():
+@pytest.fixture
+def own_cache(tmp_path, monkeypatch):
+    """A cache of the test's own: the proof builds its strong table there, which would otherwise
+    answer other files' small games from the shared cache (``solve``'s covering table)."""
+    from dicemath.games.bohnduell import proof_source
+
+    monkeypatch.setenv("DICEMATH_CACHE_DIR", str(tmp_path))
+    proof_source._proof_table.cache_clear()
+    yield
+    proof_source._proof_table.cache_clear()
+
+
+def test_the_chain_answers_from_its_first_covering_source(own_cache):
     chain = source_chain(STANDARD)
     assert [s.name for s in chain.sources] == ["table", "strong table", "solved start", "solve", "proof", "search"]
     in_table = initial_state(Rules(stock=TABLE_STOCK))

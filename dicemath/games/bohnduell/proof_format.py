@@ -353,6 +353,6 @@ def read_certificate(path: str | Path) -> Certificate:
     """
     try:
         data = Path(path).read_bytes()
-    except OSError as error:
-        raise CorruptCertificateError(f"cannot read certificate {path}: {error}") from None
+    except (OSError, ValueError) as error:             # ValueError: a path with a null byte
+        raise CorruptCertificateError(f"cannot read certificate {path!r}: {error}") from None
     return unpack(data)
