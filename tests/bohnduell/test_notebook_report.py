@@ -99,8 +99,14 @@ def test_reproduced_sentence_follows_the_numbers():
     rows = [record("every", 2, {"S1": [2, 2], "S2": [0, 1]}, (120, 300, 60)),
             record("last", -1, {"S1": [-1, -1], "S2": [-3, -3]}, (100, 200, 30))]
     text = reproduced_conclusion(rows)
-    assert text.startswith("The standard game is worth -1 with capture `last` (best first move S1) and +2 with "
-                           "capture `every` (best first move S1)")
-    assert "took 8.0 minutes all told" in text and "4.1 GB" in text
+    assert text.startswith("The standard game is worth -1 with capture `last` (best first move S1; proven over the "
+                           "table of 24 beans) and +2 with capture `every` (best first move S1; proven over the table "
+                           "of 24 beans)")
+    assert "took 5.5 to 8.0 minutes all told" in text and "at most 4.1 GB" in text
+    bigger = {**rows[1], "table_stock": 26, "table_bytes": 8.7e9}
+    assert "-1 with capture `last` (best first move S1; proven over the tables of 24 and 26 beans)" in (
+        reproduced_conclusion([*rows, bigger]))
+    assert "at most 8.7 GB" in reproduced_conclusion([*rows, bigger])
+    assert "DISAGREE" in reproduced_conclusion([*rows, {**bigger, "value": 0, "first_move_bounds": {"S1": [0, 0]}}])
     rows[0]["value"] = None
     assert "between -3 and +2 with capture `every` (not proven)" in reproduced_conclusion(rows)

@@ -240,18 +240,31 @@ def proof_conclusion(proofs: list[dict]) -> str:
 
 def reproduced_conclusion(records: list[dict]) -> str:
     """What the reproductions of the standard game's proof say, read off their rows: each capture
-    rule's value and best first moves, and the longest run from an empty cache."""
-    values = []
+    rule's value and best first moves (and the tables that proved it), and the runs' times."""
+    by_rule: dict[str, list[dict]] = {}
     for r in sorted(records, key=_record_order):
-        if r["value"] is None:
-            values.append(f"between {r['lower']:+d} and {r['upper']:+d} with capture `{r['capture']}` (not proven)")
-            continue
-        best = [m for m, (low, high) in r["first_move_bounds"].items() if low == high == r["value"]]
-        values.append(f"{r['value']:+d} with capture `{r['capture']}` (best first move {' or '.join(best)})")
-    slowest = max(records, key=_all_told)
-    return (f"The standard game is worth {' and '.join(values)} for the first player. The longest of these runs, "
-            f"from an empty cache, took {_all_told(slowest) / 60:.1f} minutes all told (table, proof and check) on "
-            f"{slowest['machine']}, over a table of {slowest['table_bytes'] / 1e9:.1f} GB on disk.")
+        by_rule.setdefault(r["capture"], []).append(r)
+    values = []
+    for capture, rows in by_rule.items():
+        tables = " and ".join(str(r["table_stock"]) for r in rows)
+        found = sorted({r["value"] for r in rows if r["value"] is not None})
+        if not found:
+            values.append(f"between {rows[0]['lower']:+d} and {rows[0]['upper']:+d} with capture `{capture}` "
+                          "(not proven)")
+        elif len(found) > 1:
+            values.append(f"{' or '.join(f'{v:+d}' for v in found)} with capture `{capture}` (the proofs over the "
+                          f"tables of {tables} beans DISAGREE)")
+        else:
+            best = sorted({m for r in rows if r["value"] is not None
+                           for m, (low, high) in r["first_move_bounds"].items() if low == high == found[0]})
+            values.append(f"{found[0]:+d} with capture `{capture}` (best first move {' or '.join(best)}; proven over "
+                          f"the table{'s' if len(rows) > 1 else ''} of {tables} beans)")
+    times = sorted(_all_told(r) / 60 for r in records)
+    spread = f"{times[0]:.1f}" if len(times) == 1 else f"{times[0]:.1f} to {times[-1]:.1f}"
+    largest = max(r["table_bytes"] for r in records)
+    return (f"The standard game is worth {' and '.join(values)} for the first player. From an empty cache the runs "
+            f"took {spread} minutes all told (table, proof and check) on {records[0]['machine']}, over tables of at "
+            f"most {largest / 1e9:.1f} GB on disk.")
 
 
 def _record_order(r: dict) -> tuple:
