@@ -58,6 +58,20 @@ def linked_pictures(markdown: str, folder: Path) -> list[Path]:
     return pictures
 
 
+def analysis_script(name: str):
+    """The study script ``analyses/<name>.py`` loaded as a module (registered in ``sys.modules``
+    under ``name``, so its dataclasses and pickles resolve), for tests of its steps."""
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location(name, REPO / "analyses" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 PLOTTING = re.compile(r"plt\.|_figure\(|\.plot\(|\.bar\(|\.hist\(")
 """A notebook cell that draws: it must show a picture when run."""
 

@@ -5,11 +5,8 @@ exact turn laws, and the report section ``bigger_table``."""
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
-import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,17 +21,14 @@ from dicemath.games.pegs_fives.solver import solve_reduced
 from dicemath.games.pegs_fives.turn import end_board_model, open_rows_of, turn_distribution
 from dicemath.reporting.context import ReportContext
 
-SCRIPT = Path(__file__).resolve().parents[2] / "analyses" / "pegs_fives_tables.py"
+from ..conftest import analysis_script
+
 
 
 @pytest.fixture(scope="module")
 def tables():
     """The study script as a module."""
-    spec = importlib.util.spec_from_file_location("pegs_fives_tables", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return analysis_script("pegs_fives_tables")
 
 
 def best_response_class(ExactTable):

@@ -25,6 +25,8 @@ from dicemath.games.pegs_fives.rules import FIVES, PEGS
 from dicemath.games.pegs_fives.solver import solve_reduced
 from dicemath.reporting.context import ReportContext
 
+from ..conftest import analysis_script
+
 
 @pytest.fixture(scope="module")
 def model() -> DistilledValue:
@@ -332,13 +334,7 @@ def test_the_model_error_without_a_guide_table_equals_the_comparison_with_one(mo
 def test_the_model_step_records_the_fitted_value_error_over_every_board(tmp_path):
     """``analyses/pegs_fives_full_board.py pegs model fitted`` on a reduced board against a
     second method: the fitted value of each board by itself, against the reduced solver."""
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "analyses" / "pegs_fives_full_board.py"
-    spec = importlib.util.spec_from_file_location("pegs_fives_full_board", path)
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = analysis_script("pegs_fives_full_board")
     results = tmp_path / "results.json"
     script.main(["pegs", "model", "fitted", "--open", "10,11,12", "--work", str(tmp_path), "--results", str(results)])
     record = read_results(results)["games"]["pegs"]["model_fitted"]
@@ -354,13 +350,7 @@ def test_evaluating_a_policy_again_records_its_run_and_keeps_its_earlier_evaluat
     """``pegs evaluate fitted`` rewrites the policy's record from the new sweep (with its wall
     time and peak memory) and keeps the earlier evaluations it holds (``plain_lookahead``, the
     earlier kernel's without the trap escape; ``previous_sweep``) with it."""
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "analyses" / "pegs_fives_full_board.py"
-    spec = importlib.util.spec_from_file_location("pegs_fives_full_board", path)
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = analysis_script("pegs_fives_full_board")
     results = tmp_path / "results.json"
     plain = {"expected_turns": None, "never_finishes_boards": 7}
     previous = {"expected_turns": 25.0}

@@ -4,10 +4,7 @@ report section ``sessions`` (its sentences read off the numbers)."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -18,7 +15,8 @@ from dicemath.games.pegs_fives.session_advice import session_advice
 from dicemath.games.pegs_fives.state import legal_rows
 from dicemath.reporting.context import ReportContext
 
-SCRIPT = Path(__file__).resolve().parents[2] / "analyses" / "fives_sessions_simulated.py"
+from ..conftest import analysis_script
+
 
 MOVER = (2, 1, 2, 2, 2, 1, 2, 3, 2, 1, 2, 1)
 OPPONENT = (4, 2, 4, 3, 3, 4, 2, 2, 2, 3, 4, 2)
@@ -27,11 +25,7 @@ OPPONENT = (4, 2, 4, 3, 3, 4, 2, 2, 2, 3, 4, 2)
 @pytest.fixture(scope="module")
 def simulated():
     """The simulation script as a module."""
-    spec = importlib.util.spec_from_file_location("fives_sessions_simulated", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return analysis_script("fives_sessions_simulated")
 
 
 def _legal(board, throw):
