@@ -57,7 +57,7 @@ from dicemath.games.bohnduell.proof_format import decode_move
 from dicemath.games.bohnduell.rules import Rules
 from dicemath.games.bohnduell.solver_dense import DenseTable
 from dicemath.games.bohnduell.state import Move, Side, State
-from dicemath.games.bohnduell.strong_table import build_strong, covering_table, strong_tables
+from dicemath.games.bohnduell.strong_table import build_strong, covering_entry, covering_table
 
 PROOF_REACH = 12
 """The most beans a side of a position proven on demand may hold above the proof's table
@@ -175,8 +175,7 @@ def _proof_table(cups: int, capture: str, table_stock: int) -> DenseTable | None
 def table_built(rules: Rules) -> bool:
     """Whether the proof's table of ``rules`` (its stock a side) is on this machine: a finished
     strong table of the variant holding that stock in the cache."""
-    return any(entry.complete and entry.current and (entry.cups, entry.capture) == (rules.cups, rules.capture)
-               and entry.stock >= rules.stock for entry in strong_tables())
+    return covering_entry(rules, rules.stock) is not None
 
 
 def first_use_notice(rules: Rules) -> str:

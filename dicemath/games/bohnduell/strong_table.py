@@ -362,14 +362,20 @@ def strong_tables(root: Path | None = None) -> list[StrongTableEntry]:
     return sorted(found, key=lambda e: (e.stock, str(e.folder)))
 
 
-def covering_table(rules: Rules, beans: int) -> DenseTable | None:
+def covering_entry(rules: Rules, beans: int) -> StrongTableEntry | None:
     """The smallest finished, current strong table in the cache of the variant of ``rules``
-    whose sides hold at least ``beans`` beans, opened (once per process), or None."""
+    whose sides hold at least ``beans`` beans (not opened), or None."""
     for entry in strong_tables():
         if (entry.complete and entry.current and entry.cups == rules.cups and entry.capture == rules.capture
                 and entry.stock >= beans):
-            return _open_cached(str(entry.folder))
+            return entry
     return None
+
+
+def covering_table(rules: Rules, beans: int) -> DenseTable | None:
+    """The table of :func:`covering_entry`, opened (once per process), or None."""
+    entry = covering_entry(rules, beans)
+    return _open_cached(str(entry.folder)) if entry is not None else None
 
 
 def endgame_table(rules: Rules, table_stock: int) -> DenseTable | None:
